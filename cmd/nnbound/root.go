@@ -1,0 +1,94 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes of nnbound.
+const (
+	exitOK    = 0 // success; for certifying commands, certified
+	exitFail  = 1 // not certified, or an error
+	exitUsage = 2 // bad command line
+)
+
+// usageError marks an error in the command line (exit code 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usage error with a formatted message.
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// errNotCertified is returned by certifying commands whose result is printed
+// but not certified; run maps it to exit code 1 without printing it again.
+var errNotCertified = errors.New("not certified")
+
+// run executes nnbound with args, writing results to stdout and diagnostics
+// to stderr, and returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errNotCertified):
+		return exitFail
+	}
+	fmt.Fprintf(stderr, "nnbound: %v\n", err)
+	var ue usageError
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") {
+		return exitUsage
+	}
+	return exitFail
+}
+
+// newRootCmd builds the command tree.
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "nnbound",
+		Short:         "Certify how far a compressed neural network can drift from the original",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newVersionCmd(),
+	)
+	return root
+}
+
+// exactArgs is cobra.ExactArgs with a usage-error result.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version of nnbound",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			v := "(devel)"
+			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+				v = bi.Main.Version
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "nnbound %s\n", v)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,124 @@
+// Package nn holds feed-forward networks of dense layers and their float64
+// evaluation.
+//
+// A Network maps an input x^0 = x through layers
+//
+//	x^{k+1} = act_k(W^k x^k + b^k),   k = 0, ..., L-1,
+//
+// where W^k has one row per output neuron of layer k. The networks of the
+// paper (Li, Drummond, Duncan, L4DC 2021) have activations on every layer but
+// the last, whose activation is Identity; nothing here requires that.
+//
+// Readers for concrete file formats live in sub-packages (nn/onnx, nn/nnet,
+// nn/jsonnet). This package imports nothing of nnbound's.
+package nn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrDimension reports a shape mismatch between layers, inputs or networks.
+var ErrDimension = errors.New("dimension mismatch")
+
+// ErrNotFinite reports a NaN or infinite weight, bias or input.
+var ErrNotFinite = errors.New("value is not finite")
+
+// Layer is one dense layer y = Act(W x + B).
+type Layer struct {
+	W   *mat.Dense // out x in
+	B   []float64  // length out
+	Act Activation
+}
+
+// In returns the layer's input size.
+func (l Layer) In() int { _, c := l.W.Dims(); return c }
+
+// Out returns the layer's output size.
+func (l Layer) Out() int { r, _ := l.W.Dims(); return r }
+
+// Network is a feed-forward network of dense layers.
+type Network struct {
+	Layers []Layer
+}
+
+// InputSize returns the number of inputs of n.
+func (n *Network) InputSize() int { return n.Layers[0].In() }
+
+// OutputSize returns the number of outputs of n.
+func (n *Network) OutputSize() int { return n.Layers[len(n.Layers)-1].Out() }
+
+// Validate checks that n has at least one layer, that consecutive layers
+// chain, that each bias matches its weight matrix, that every activation is
+// well-formed, and that all parameters are finite. The error names the layer.
+func (n *Network) Validate() error {
+	if n == nil || len(n.Layers) == 0 {
+		return fmt.Errorf("nn: network has no layers: %w", ErrDimension)
+	}
+	for k, l := range n.Layers {
+		if l.W == nil {
+			return fmt.Errorf("nn: layer %d has no weight matrix: %w", k, ErrDimension)
+		}
+		r, c := l.W.Dims()
+		if len(l.B) != r {
+			return fmt.Errorf("nn: layer %d: %d biases for %d outputs: %w", k, len(l.B), r, ErrDimension)
+		}
+		if k > 0 && c != n.Layers[k-1].Out() {
+			return fmt.Errorf("nn: layer %d takes %d inputs but layer %d has %d outputs: %w",
+				k, c, k-1, n.Layers[k-1].Out(), ErrDimension)
+		}
+		for i := range r {
+			for j := range c {
+				if v := l.W.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("nn: layer %d weight (%d,%d) is %v: %w", k, i, j, v, ErrNotFinite)
+				}
+			}
+			if v := l.B[i]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("nn: layer %d bias %d is %v: %w", k, i, v, ErrNotFinite)
+			}
+		}
+		if err := l.Act.Validate(); err != nil {
+			return fmt.Errorf("nn: layer %d: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// Eval returns n(x). It returns an error if len(x) is not n.InputSize().
+func (n *Network) Eval(x []float64) ([]float64, error) {
+	if len(x) != n.InputSize() {
+		return nil, fmt.Errorf("nn: input has %d values, network takes %d: %w", len(x), n.InputSize(), ErrDimension)
+	}
+	h := x
+	for _, l := range n.Layers {
+		h = l.apply(h)
+	}
+	return h, nil
+}
+
+// apply returns Act(W h + B) in a new slice.
+func (l Layer) apply(h []float64) []float64 {
+	raw := l.W.RawMatrix()
+	out := make([]float64, raw.Rows)
+	for i := range out {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		s := l.B[i]
+		for j, w := range row {
+			s += w * h[j]
+		}
+		out[i] = l.Act.Apply(s)
+	}
+	return out
+}
+
+// Clone returns a deep copy of n.
+func (n *Network) Clone() *Network {
+	c := &Network{Layers: make([]Layer, len(n.Layers))}
+	for k, l := range n.Layers {
+		c.Layers[k] = Layer{W: mat.DenseCopyOf(l.W), B: append([]float64(nil), l.B...), Act: l.Act}
+	}
+	return c
+}

@@ -1,0 +1,15 @@
+package sdp
+
+import (
+	"errors"
+	"math"
+)
+
+// ErrDimension reports a malformed problem: wrong number of matrices,
+// entries outside their block, empty blocks.
+var ErrDimension = errors.New("dimension mismatch")
+
+// ErrNotFinite reports a NaN or infinite number in the problem data.
+var ErrNotFinite = errors.New("value is not finite")
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

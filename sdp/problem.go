@@ -1,0 +1,89 @@
+// Package sdp solves block-diagonal semidefinite programs in the SDPA form
+//
+//	(P)  minimise    c^T x
+//	     subject to  X = sum_i F_i x_i - F_0  is positive semidefinite
+//	(D)  maximise    F_0 • Y
+//	     subject to  F_i • Y = c_i (i = 1..m),  Y positive semidefinite
+//
+// where every F_i is block diagonal with the same block structure. A block
+// is either a dense symmetric PSD block or a diagonal block (an LP cone:
+// each diagonal entry non-negative). This package imports nothing of
+// nnbound's and knows nothing of networks.
+package sdp
+
+import "fmt"
+
+// Block describes one diagonal block of the matrices F_i, X and Y.
+type Block struct {
+	Size     int  // order of the block (number of diagonal entries if Diagonal)
+	Diagonal bool // a non-negative diagonal (LP) block rather than a PSD block
+}
+
+// Entry is one entry of a sparse symmetric block matrix. Indices are
+// 0-based; only one of (I, J) and (J, I) is stored, conventionally I <= J.
+// For a Diagonal block I == J.
+type Entry struct {
+	Block int
+	I, J  int
+	V     float64
+}
+
+// Matrix is a sparse symmetric block-diagonal matrix as a list of entries.
+// Repeated positions are summed.
+type Matrix []Entry
+
+// Problem is an SDP in SDPA form. F has len(C)+1 matrices; F[0] is the
+// constant matrix F_0 and F[i] multiplies x_i (1-based, as in SDPA files).
+type Problem struct {
+	Blocks []Block
+	C      []float64
+	F      []Matrix
+}
+
+// NumVars returns m, the number of primal variables x_i.
+func (p *Problem) NumVars() int { return len(p.C) }
+
+// Validate checks that p is well-formed: at least one block of positive
+// size, len(F) == len(C)+1, every entry inside its block, diagonal-block
+// entries on the diagonal, and all numbers finite. The error names the
+// offending matrix and entry.
+func (p *Problem) Validate() error {
+	if len(p.Blocks) == 0 {
+		return fmt.Errorf("sdp: problem has no blocks: %w", ErrDimension)
+	}
+	for b, blk := range p.Blocks {
+		if blk.Size <= 0 {
+			return fmt.Errorf("sdp: block %d has size %d: %w", b+1, blk.Size, ErrDimension)
+		}
+	}
+	if len(p.F) != len(p.C)+1 {
+		return fmt.Errorf("sdp: %d constraint matrices for %d variables (want %d): %w",
+			len(p.F), len(p.C), len(p.C)+1, ErrDimension)
+	}
+	for i, c := range p.C {
+		if !finite(c) {
+			return fmt.Errorf("sdp: c[%d] is %v: %w", i+1, c, ErrNotFinite)
+		}
+	}
+	for i, m := range p.F {
+		for _, e := range m {
+			if e.Block < 0 || e.Block >= len(p.Blocks) {
+				return fmt.Errorf("sdp: F%d: block %d does not exist: %w", i, e.Block+1, ErrDimension)
+			}
+			blk := p.Blocks[e.Block]
+			if e.I < 0 || e.J < 0 || e.I >= blk.Size || e.J >= blk.Size {
+				return fmt.Errorf("sdp: F%d: entry (%d,%d) outside block %d of size %d: %w",
+					i, e.I+1, e.J+1, e.Block+1, blk.Size, ErrDimension)
+			}
+			if blk.Diagonal && e.I != e.J {
+				return fmt.Errorf("sdp: F%d: off-diagonal entry (%d,%d) in diagonal block %d: %w",
+					i, e.I+1, e.J+1, e.Block+1, ErrDimension)
+			}
+			if !finite(e.V) {
+				return fmt.Errorf("sdp: F%d: entry (%d,%d) of block %d is %v: %w",
+					i, e.I+1, e.J+1, e.Block+1, e.V, ErrNotFinite)
+			}
+		}
+	}
+	return nil
+}
