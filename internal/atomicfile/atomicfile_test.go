@@ -1,0 +1,54 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteReplacesFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "out.txt")
+	if err := WriteFile(p, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("second")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(p)
+	if err != nil || string(got) != "second" {
+		t.Fatalf("read %q, %v; want \"second\"", got, err)
+	}
+}
+
+func TestWriteFailureLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.txt")
+	if err := WriteFile(p, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := Write(p, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	got, _ := os.ReadFile(p)
+	if string(got) != "old" {
+		t.Errorf("destination changed to %q", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary file left behind: %v", entries)
+	}
+}
+
+func TestWriteMissingDirectory(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "no", "such", "dir", "out.txt")
+	if err := WriteFile(p, nil); err == nil {
+		t.Fatal("no error for a missing directory")
+	}
+}
