@@ -34,10 +34,15 @@ type Matrix []Entry
 
 // Problem is an SDP in SDPA form. F has len(C)+1 matrices; F[0] is the
 // constant matrix F_0 and F[i] multiplies x_i (1-based, as in SDPA files).
+//
+// Factors, when not nil, has len(C)+1 entries too: the matrix multiplying
+// x_i is F[i] plus the sum of the rank-one terms in Factors[i]. Factors[0]
+// must be empty. Writers of other formats expand factors into entries.
 type Problem struct {
-	Blocks []Block
-	C      []float64
-	F      []Matrix
+	Blocks  []Block
+	C       []float64
+	F       []Matrix
+	Factors [][]Factor
 }
 
 // NumVars returns m, the number of primal variables x_i.

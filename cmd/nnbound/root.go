@@ -62,6 +62,16 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
+		newDemoCmd(),
+		newCompareCmd(),
+		newQuantiseCmd(),
+		newPruneCmd(),
+		newSweepCmd(),
+		newPaperCmd(),
+		newInspectCmd(),
+		newEvalCmd(),
+		newSolveCmd(),
+		newExportCmd(),
 		newVersionCmd(),
 	)
 	return root
@@ -89,6 +99,17 @@ func newVersionCmd() *cobra.Command {
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "nnbound %s\n", v)
 			return nil
+		},
+	}
+}
+
+// notYet is the placeholder of a command still being written.
+func notYet(use, short string) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		RunE: func(*cobra.Command, []string) error {
+			return fmt.Errorf("%s: not implemented yet", use)
 		},
 	}
 }
