@@ -1,0 +1,106 @@
+// Package bounds computes sound enclosures of what feed-forward networks do
+// on an input set: pre-activation bounds of each layer of one network, and
+// of the differences between the layers of two networks fed related inputs.
+package bounds
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// ErrBox reports an ill-formed box.
+var ErrBox = errors.New("invalid box")
+
+// Box is the axis-aligned box {x : Lo <= x <= Hi}.
+type Box struct {
+	Lo, Hi []float64
+}
+
+// Dim returns the dimension of b.
+func (b Box) Dim() int { return len(b.Lo) }
+
+// Validate reports a box with no coordinates, mismatched lengths, a
+// non-finite end or Lo > Hi, naming the coordinate.
+func (b Box) Validate() error {
+	if len(b.Lo) == 0 {
+		return fmt.Errorf("bounds: box has no coordinates: %w", ErrBox)
+	}
+	if len(b.Lo) != len(b.Hi) {
+		return fmt.Errorf("bounds: box has %d lower and %d upper ends: %w", len(b.Lo), len(b.Hi), ErrBox)
+	}
+	for i := range b.Lo {
+		lo, hi := b.Lo[i], b.Hi[i]
+		if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			return fmt.Errorf("bounds: box coordinate %d is [%v, %v]: %w", i+1, lo, hi, ErrBox)
+		}
+		if lo > hi {
+			return fmt.Errorf("bounds: box coordinate %d is inverted: lo %v > hi %v: %w", i+1, lo, hi, ErrBox)
+		}
+	}
+	return nil
+}
+
+// Contains reports whether x lies in b.
+func (b Box) Contains(x []float64) bool {
+	if len(x) != len(b.Lo) {
+		return false
+	}
+	for i, v := range x {
+		if v < b.Lo[i] || v > b.Hi[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Pairing says how the input x2 of the second network relates to the input
+// x1 of the first.
+type Pairing int
+
+// The pairings.
+const (
+	// SameInput: x2 = x1 (pruned, float16 or weights-only quantised copies).
+	SameInput Pairing = iota
+	// Independent: x1 and x2 range over the box independently (the paper's
+	// similarity problem, and its Table 1 "self-compare" mode).
+	Independent
+	// QuantisedInput: x2 = q(x1) elementwise, for the fixed-point input
+	// quantiser q of Inputs.Quantise.
+	QuantisedInput
+)
+
+var pairingNames = [...]string{"same", "independent", "quantised"}
+
+// String returns the pairing's name.
+func (p Pairing) String() string {
+	if p < 0 || int(p) >= len(pairingNames) {
+		return fmt.Sprintf("Pairing(%d)", int(p))
+	}
+	return pairingNames[p]
+}
+
+// Inputs is the set of input pairs (x1, x2) a bound covers: x1 anywhere in
+// Box and x2 related to x1 by Pairing (for Independent, x2 anywhere in Box).
+type Inputs struct {
+	Box     Box
+	Pairing Pairing
+	// Quant is the input quantiser q when Pairing is QuantisedInput.
+	Quant quantise.Format
+}
+
+// X2 returns the input of the second network paired with x1 (for
+// Independent pairing, x1 itself: a caller choosing x2 freely does so
+// itself).
+func (in Inputs) X2(x1 []float64) []float64 {
+	if in.Pairing != QuantisedInput {
+		return x1
+	}
+	x2 := make([]float64, len(x1))
+	for i, v := range x1 {
+		x2[i] = in.Quant.Round(v)
+	}
+	return x2
+}
