@@ -30,8 +30,12 @@ func (k ActivationKind) String() string {
 	return kindNames[k]
 }
 
-// ParseActivationKind returns the kind named s (as printed by String).
+// ParseActivationKind returns the kind named s (as printed by String);
+// "linear" is accepted as another name of Identity.
 func ParseActivationKind(s string) (ActivationKind, error) {
+	if s == "linear" {
+		return Identity, nil
+	}
 	for i, n := range kindNames {
 		if n == s {
 			return ActivationKind(i), nil

@@ -101,17 +101,21 @@ func (n *Network) Eval(x []float64) ([]float64, error) {
 
 // apply returns Act(W h + B) in a new slice.
 func (l Layer) apply(h []float64) []float64 {
+	return l.applyTo(make([]float64, 0, l.Out()), h)
+}
+
+// applyTo appends Act(W h + B) to dst and returns it.
+func (l Layer) applyTo(dst, h []float64) []float64 {
 	raw := l.W.RawMatrix()
-	out := make([]float64, raw.Rows)
-	for i := range out {
+	for i := range raw.Rows {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 		s := l.B[i]
 		for j, w := range row {
 			s += w * h[j]
 		}
-		out[i] = l.Act.Apply(s)
+		dst = append(dst, l.Act.Apply(s))
 	}
-	return out
+	return dst
 }
 
 // Clone returns a deep copy of n.
