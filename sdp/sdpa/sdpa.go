@@ -23,10 +23,12 @@
 //   - An entry may be given in either triangle; (i,j) and (j,i) are the
 //     same position. An off-diagonal entry in a diagonal block is an error.
 //   - Entries equal to zero are dropped (CSDP does the same).
-//   - Repeated entries at one position are summed. CSDP instead rejects
-//     them ("Duplicate entry"), so a file that relies on summing is not
-//     portable; note that giving both (i,j) and (j,i) counts as repeating
-//     the entry, so the value is doubled, not mirrored.
+//   - Repeated entries at one position are summed, as sdp.Matrix defines.
+//     The C solvers disagree with each other here: CSDP 6.2 rejects the
+//     file ("Duplicate entry"), SDPA 7.3 keeps the last value, DSDP 5.8
+//     reports an input error. A file that repeats entries is therefore not
+//     portable. Giving both (i,j) and (j,i) counts as repeating the entry,
+//     so the value is doubled, not mirrored.
 //   - Indices are 1-based in the file and 0-based in sdp.Problem; block
 //     sizes must fit in 31 bits.
 //
