@@ -40,5 +40,9 @@ func canonical(a sdp.Matrix) (sdp.Matrix, *sdp.Entry) {
 			return out, &out[n]
 		}
 	}
-	return slices.DeleteFunc(out, func(e sdp.Entry) bool { return e.V == 0 }), nil
+	out = slices.DeleteFunc(out, func(e sdp.Entry) bool { return e.V == 0 })
+	if len(out) == 0 {
+		return nil, nil // one representation of the empty matrix
+	}
+	return out, nil
 }

@@ -204,3 +204,13 @@ func blockString(bs []sdp.Block) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+func TestDecodeCancellingEntries(t *testing.T) {
+	p, err := Decode(strings.NewReader("1\n1\n2\n1\n1 1 1 2 1\n1 1 2 1 -1\n"), "cancel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.F[1] != nil {
+		t.Errorf("F1 = %v, want nil", p.F[1])
+	}
+}
