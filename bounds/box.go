@@ -104,3 +104,23 @@ func (in Inputs) X2(x1 []float64) []float64 {
 	}
 	return x2
 }
+
+// ErrInputs reports an ill-formed input set.
+var ErrInputs = errors.New("invalid inputs")
+
+// Validate checks the box, the pairing and, for QuantisedInput, the
+// quantiser's rounding mode.
+func (in Inputs) Validate() error {
+	if err := in.Box.Validate(); err != nil {
+		return err
+	}
+	if in.Pairing < SameInput || in.Pairing > QuantisedInput {
+		return fmt.Errorf("bounds: unknown pairing %d: %w", int(in.Pairing), ErrInputs)
+	}
+	if in.Pairing == QuantisedInput {
+		if r := in.Quant.Rounding; r < quantise.Trunc || r > quantise.Floor {
+			return fmt.Errorf("bounds: input quantiser has unknown rounding %d: %w", int(r), ErrInputs)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package bounds
+
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// Every supported activation is continuous and monotone on each of the
+// half-lines (-inf, 0] and [0, inf) (hard-tanh and the smooth ones are
+// monotone everywhere; leaky ReLU and ELU with a negative Alpha only
+// piecewise). So the image of [l, u] is the hull of the values at l, u and,
+// when l < 0 < u, at 0.
+
+// actDown returns a lower bound of a(s).
+func actDown(a nn.Activation, s float64) float64 {
+	switch a.Kind {
+	case nn.ReLU, nn.HardTanh, nn.Identity:
+		return a.Apply(s) // exact
+	case nn.LeakyReLU:
+		if s >= 0 {
+			return s
+		}
+		return mulDown(a.Alpha, s)
+	}
+	return libDown(a.Apply(s))
+}
+
+// actUp returns an upper bound of a(s).
+func actUp(a nn.Activation, s float64) float64 {
+	switch a.Kind {
+	case nn.ReLU, nn.HardTanh, nn.Identity:
+		return a.Apply(s)
+	case nn.LeakyReLU:
+		if s >= 0 {
+			return s
+		}
+		return mulUp(a.Alpha, s)
+	}
+	return libUp(a.Apply(s))
+}
+
+// actImage returns an enclosure of {a(s) : s in x}.
+func actImage(a nn.Activation, x Interval) Interval {
+	lo := min(actDown(a, x.Lo), actDown(a, x.Hi))
+	hi := max(actUp(a, x.Lo), actUp(a, x.Hi))
+	if x.Straddles() {
+		lo = min(lo, actDown(a, 0))
+		hi = max(hi, actUp(a, 0))
+	}
+	return clampRange(a, Interval{lo, hi})
+}
+
+// clampRange intersects x with the range of a where a is bounded.
+func clampRange(a nn.Activation, x Interval) Interval {
+	switch a.Kind {
+	case nn.Tanh:
+		return x.Intersect(Interval{-1, 1})
+	case nn.Sigmoid:
+		return x.Intersect(Interval{0, 1})
+	case nn.ReLU:
+		return x.Intersect(Interval{0, math.Inf(1)})
+	}
+	return x
+}
+
+// slopeRange returns an interval S containing every derivative (one-sided at
+// kinks) of a on the open pieces meeting [x.Lo, x.Hi]. By the mean value
+// theorem (a is continuous and piecewise differentiable), for all s, t in x,
+//
+//	a(t) - a(s) = sigma (t - s)   for some sigma in S.
+func slopeRange(a nn.Activation, x Interval) Interval {
+	l, u := x.Lo, x.Hi
+	switch a.Kind {
+	case nn.Identity:
+		return Point(1)
+	case nn.ReLU, nn.LeakyReLU:
+		left := 0.0
+		if a.Kind == nn.LeakyReLU {
+			left = a.Alpha
+		}
+		switch {
+		case u <= 0:
+			return Point(left)
+		case l >= 0:
+			return Point(1)
+		}
+		return Interval{min(left, 1), max(left, 1)}
+	case nn.HardTanh:
+		if a.Lo == a.Hi || u <= a.Lo || l >= a.Hi {
+			return Point(0)
+		}
+		if l >= a.Lo && u <= a.Hi {
+			return Point(1)
+		}
+		return Interval{0, 1}
+	case nn.Tanh, nn.Sigmoid:
+		// a' is even, positive and decreasing in |s|.
+		near := 0.0
+		if l > 0 {
+			near = l
+		} else if u < 0 {
+			near = -u
+		}
+		far := max(math.Abs(l), math.Abs(u))
+		return Interval{libDown(smoothSlope(a, far)), min(libUp(smoothSlope(a, near)), smoothSlopeMax(a))}
+	case nn.ELU:
+		// a'(s) = Alpha e^s for s < 0 (monotone in s), 1 for s > 0.
+		var pts []float64
+		if l < 0 {
+			pts = append(pts, a.Alpha*math.Exp(l), a.Alpha*math.Exp(min(u, 0)))
+		}
+		if u > 0 || l == u {
+			pts = append(pts, 1)
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, p := range pts {
+			lo, hi = min(lo, libDown(p)), max(hi, libUp(p))
+		}
+		return Interval{lo, hi}
+	}
+	return Interval{math.Inf(-1), math.Inf(1)}
+}
+
+// smoothSlope returns a'(s) for tanh or sigmoid, evaluated in a form without
+// cancellation: sech^2 s, and e^-|s| / (1 + e^-|s|)^2.
+func smoothSlope(a nn.Activation, s float64) float64 {
+	if a.Kind == nn.Tanh {
+		c := math.Cosh(s)
+		return 1 / (c * c)
+	}
+	e := math.Exp(-math.Abs(s))
+	return e / ((1 + e) * (1 + e))
+}
+
+// smoothSlopeMax returns the largest slope of tanh (1) or sigmoid (1/4).
+func smoothSlopeMax(a nn.Activation) float64 {
+	if a.Kind == nn.Tanh {
+		return 1
+	}
+	return 0.25
+}
+
+// diffImage returns an enclosure of {a(s + d) - a(s)} over s in x, d in dx
+// with s + d in x2 (an enclosure of the second network's pre-activation).
+func diffImage(a nn.Activation, x, x2, dx Interval) Interval {
+	return slopeRange(a, x.Hull(x2)).Scale(dx)
+}

@@ -1,0 +1,284 @@
+package bounds
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// PairBounds holds sound bounds for two networks f1, f2 on paired inputs
+// (x1, x2) (see Inputs).
+//
+// Net1 encloses f1 on the box and Net2 encloses f2 on the set of x2 (for
+// QuantisedInput, the quantised box). DiffIn[i] encloses x2_i - x1_i. For
+// every layer index k below both depths at which the two networks have the
+// same width,
+//
+//	DiffPre[k][i]  ⊇ {xi2^k_i - xi1^k_i},
+//	DiffPost[k][i] ⊇ {phi2(xi2^k_i) - phi1(xi1^k_i)}
+//
+// over all paired inputs; DiffPre[k] and DiffPost[k] are nil where the
+// widths differ or k is beyond either depth. Output[j] ⊇ {f2_j(x2) - f1_j(x1)}.
+type PairBounds struct {
+	Net1, Net2        *Net
+	DiffIn            []Interval
+	DiffPre, DiffPost [][]Interval
+	Output            []Interval
+}
+
+// Pair returns sound bounds for f1 and f2 on the input pairs in. The
+// networks must take in.Box.Dim() inputs and have the same number of
+// outputs; their hidden layers may differ.
+func Pair(f1, f2 *nn.Network, in Inputs, opts Options) (*PairBounds, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkNetwork(f1, in.Box.Dim(), "network 1"); err != nil {
+		return nil, err
+	}
+	if err := checkNetwork(f2, in.Box.Dim(), "network 2"); err != nil {
+		return nil, err
+	}
+	if f1.OutputSize() != f2.OutputSize() {
+		return nil, fmt.Errorf("bounds: network 1 has %d outputs, network 2 has %d: %w",
+			f1.OutputSize(), f2.OutputSize(), nn.ErrDimension)
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	pb := intervalPair(f1, f2, in)
+	if opts.Method == MethodSymbolic {
+		symbolicPair(f1, f2, in, pb)
+	}
+	return pb, nil
+}
+
+// inputBoxes returns the box of x1, the box of x2 and an enclosure of
+// x2 - x1 for the pairing of in.
+func inputBoxes(in Inputs) (x1, x2, d []Interval) {
+	x1 = boxIntervals(in.Box)
+	d = make([]Interval, len(x1))
+	switch in.Pairing {
+	case SameInput:
+		return x1, x1, d
+	case Independent:
+		for i, x := range x1 {
+			d[i] = x.Sub(x)
+		}
+		return x1, x1, d
+	}
+	x2 = make([]Interval, len(x1))
+	for i, x := range x1 {
+		x2[i] = Interval{in.Quant.Round(x.Lo), in.Quant.Round(x.Hi)}
+		d[i] = quantError(in, x)
+	}
+	return x1, x2, d
+}
+
+// quantError returns an enclosure of {q(s) - s : s in x} for the input
+// quantiser of in. The quantiser is monotone, so if q(x.Lo) = q(x.Hi) it is
+// constant on x; otherwise the rounding mode bounds the error:
+//
+//	trunc:   q(s) - s in (-2^-FB, 0] for s >= 0 and [0, 2^-FB) for s <= 0
+//	floor:   q(s) - s in (-2^-FB, 0]
+//	nearest: |q(s) - s| <= 2^-FB / 2
+func quantError(in Inputs, x Interval) Interval {
+	ql, qh := in.Quant.Round(x.Lo), in.Quant.Round(x.Hi)
+	if ql == qh {
+		return Interval{subDown(ql, x.Hi), subUp(ql, x.Lo)}
+	}
+	step := in.Quant.Step()
+	switch in.Quant.Rounding {
+	case quantise.Nearest:
+		return Interval{-step / 2, step / 2}
+	case quantise.Floor:
+		return Interval{-step, 0}
+	}
+	e := Interval{0, 0}
+	if x.Hi > 0 {
+		e.Lo = -step
+	}
+	if x.Lo < 0 {
+		e.Hi = step
+	}
+	return e
+}
+
+// intervalPair propagates both networks and their difference by interval
+// arithmetic. Per layer k of equal widths it encloses
+//
+//	xi2 - xi1 = W2 (x2 - x1) + (W2 - W1) x1 + (b2 - b1)
+//	          = W1 (x2 - x1) + (W2 - W1) x2 + (b2 - b1)
+//
+// intersects both with Pre2 - Pre1, tightens Pre1 and Pre2 with each other
+// through the difference, and encloses phi(xi2) - phi(xi1) by the mean value
+// theorem, intersected with Post2 - Post1.
+func intervalPair(f1, f2 *nn.Network, in Inputs) *PairBounds {
+	x1, x2, dIn := inputBoxes(in)
+	depth := max(len(f1.Layers), len(f2.Layers))
+	n1 := &Net{In: x1, Pre: make([][]Interval, len(f1.Layers)), Post: make([][]Interval, len(f1.Layers))}
+	n2 := &Net{In: x2, Pre: make([][]Interval, len(f2.Layers)), Post: make([][]Interval, len(f2.Layers))}
+	pb := &PairBounds{Net1: n1, Net2: n2, DiffIn: dIn,
+		DiffPre: make([][]Interval, min(len(f1.Layers), len(f2.Layers))), DiffPost: make([][]Interval, min(len(f1.Layers), len(f2.Layers)))}
+	p1, p2, dp := x1, x2, dIn
+	for k := range depth {
+		var l1, l2 *nn.Layer
+		if k < len(f1.Layers) {
+			l1 = &f1.Layers[k]
+			n1.Pre[k] = affine(*l1, p1)
+		}
+		if k < len(f2.Layers) {
+			l2 = &f2.Layers[k]
+			n2.Pre[k] = affine(*l2, p2)
+		}
+		same := l1 != nil && l2 != nil && l1.Out() == l2.Out()
+		if same {
+			pb.DiffPre[k] = subAll(n2.Pre[k], n1.Pre[k])
+			if dp != nil {
+				dl := newLayerDiff(*l1, *l2)
+				intersectAll(pb.DiffPre[k], dl.apply(l2.W.RawMatrix(), dp, p1))
+				intersectAll(pb.DiffPre[k], dl.apply(l1.W.RawMatrix(), dp, p2))
+			}
+			tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
+		}
+		if l1 != nil {
+			n1.Post[k] = images(l1.Act, n1.Pre[k])
+			p1 = n1.Post[k]
+		}
+		if l2 != nil {
+			n2.Post[k] = images(l2.Act, n2.Pre[k])
+			p2 = n2.Post[k]
+		}
+		dp = nil
+		if same {
+			d := subAll(n2.Post[k], n1.Post[k])
+			if l1.Act == l2.Act {
+				for i := range d {
+					d[i] = d[i].Intersect(diffImage(l1.Act, n1.Pre[k][i], n2.Pre[k][i], pb.DiffPre[k][i]))
+				}
+			}
+			pb.DiffPost[k], dp = d, d
+		}
+	}
+	last := len(pb.DiffPost) - 1
+	if len(f1.Layers) == len(f2.Layers) && pb.DiffPost[last] != nil {
+		pb.Output = append([]Interval(nil), pb.DiffPost[last]...)
+	} else {
+		pb.Output = subAll(n2.Post[len(n2.Post)-1], n1.Post[len(n1.Post)-1])
+	}
+	return pb
+}
+
+// tightenPre intersects pre2 with pre1 + d and pre1 with pre2 - d.
+func tightenPre(pre1, pre2, d []Interval) {
+	for i := range d {
+		pre2[i] = pre2[i].Intersect(pre1[i].Add(d[i]))
+		pre1[i] = pre1[i].Intersect(pre2[i].Sub(d[i]))
+	}
+}
+
+// images returns the activation images of the intervals pre.
+func images(a nn.Activation, pre []Interval) []Interval {
+	out := make([]Interval, len(pre))
+	for i, p := range pre {
+		out[i] = actImage(a, p)
+	}
+	return out
+}
+
+// subAll returns the elementwise enclosures of a - b.
+func subAll(a, b []Interval) []Interval {
+	out := make([]Interval, len(a))
+	for i := range a {
+		out[i] = a[i].Sub(b[i])
+	}
+	return out
+}
+
+// intersectAll intersects a with b elementwise, in place.
+func intersectAll(a, b []Interval) {
+	for i := range a {
+		a[i] = a[i].Intersect(b[i])
+	}
+}
+
+// layerDiff holds the exact difference of two layers' parameters as a
+// float64 value plus a radius: W2 - W1 in [DW - RW, DW + RW] elementwise (RW
+// from an error-free transformation, nil when every difference is exact),
+// and likewise for the biases.
+type layerDiff struct {
+	rows, cols int
+	dW, rW     []float64
+	dB, rB     []float64
+}
+
+// newLayerDiff returns the parameter difference l2 - l1 (equal shapes).
+func newLayerDiff(l1, l2 nn.Layer) *layerDiff {
+	a, b := l1.W.RawMatrix(), l2.W.RawMatrix()
+	d := &layerDiff{rows: a.Rows, cols: a.Cols, dW: make([]float64, a.Rows*a.Cols), dB: make([]float64, a.Rows)}
+	for i := range a.Rows {
+		for j := range a.Cols {
+			s, e := twoDiff(b.Data[i*b.Stride+j], a.Data[i*a.Stride+j])
+			d.dW[i*a.Cols+j] = s
+			if e != 0 {
+				if d.rW == nil {
+					d.rW = make([]float64, a.Rows*a.Cols)
+				}
+				d.rW[i*a.Cols+j] = math.Abs(e)
+			}
+		}
+		s, e := twoDiff(l2.B[i], l1.B[i])
+		d.dB[i] = s
+		if e != 0 {
+			if d.rB == nil {
+				d.rB = make([]float64, a.Rows)
+			}
+			d.rB[i] = math.Abs(e)
+		}
+	}
+	return d
+}
+
+// twoDiff returns s = fl(a - b) and the exact error e with a - b = s + e
+// (Knuth's TwoSum; exact barring overflow).
+func twoDiff(a, b float64) (s, e float64) {
+	s = a - b
+	bb := s - a
+	e = (a - (s - bb)) + (-b - bb)
+	return s, e
+}
+
+// apply returns an enclosure of W dx + (W2 - W1) x + (b2 - b1) per row.
+func (d *layerDiff) apply(w blas64.General, dx, x []Interval) []Interval {
+	out := make([]Interval, d.rows)
+	for i := range out {
+		lo, hi := d.dB[i], d.dB[i]
+		abs := math.Abs(d.dB[i])
+		extra := 0.0
+		if d.rB != nil {
+			extra = d.rB[i]
+		}
+		for j := range d.cols {
+			a, b := w.Data[i*w.Stride+j]*dx[j].Lo, w.Data[i*w.Stride+j]*dx[j].Hi
+			if a > b {
+				a, b = b, a
+			}
+			c, e := d.dW[i*d.cols+j]*x[j].Lo, d.dW[i*d.cols+j]*x[j].Hi
+			if c > e {
+				c, e = e, c
+			}
+			lo += a + c
+			hi += b + e
+			abs += max(math.Abs(a), math.Abs(b)) + max(math.Abs(c), math.Abs(e))
+			if d.rW != nil {
+				extra += d.rW[i*d.cols+j] * x[j].Mag()
+			}
+		}
+		m := extra + dotErr(abs+extra, 3*d.cols)
+		out[i] = Interval{down(lo, m), up(hi, m)}
+	}
+	return out
+}

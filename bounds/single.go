@@ -1,0 +1,114 @@
+package bounds
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// Net holds sound bounds for one network on an input box: In[i] encloses
+// input i, Pre[k][i] the pre-activation xi^k_i = (W^k x^k + b^k)_i of
+// neuron i of layer k (k = 0 is the first layer), and Post[k][i] its output
+// act_k(xi^k_i). Post[len(Post)-1] encloses the network's outputs.
+type Net struct {
+	In        []Interval
+	Pre, Post [][]Interval
+}
+
+// Unstable returns, per layer, the number of neurons whose pre-activation
+// bound straddles a kink of the layer's activation (0 for ReLU, leaky ReLU
+// and ELU; Lo or Hi for hard-tanh); smooth activations (tanh, sigmoid) and
+// Identity have none.
+func (n *Net) Unstable(f *nn.Network) []int {
+	out := make([]int, len(n.Pre))
+	for k, pre := range n.Pre {
+		for _, x := range pre {
+			if straddlesKink(f.Layers[k].Act, x) {
+				out[k]++
+			}
+		}
+	}
+	return out
+}
+
+// straddlesKink reports whether x contains a kink of a in its interior.
+func straddlesKink(a nn.Activation, x Interval) bool {
+	switch a.Kind {
+	case nn.ReLU, nn.LeakyReLU, nn.ELU:
+		return x.Straddles()
+	case nn.HardTanh:
+		return (x.Lo < a.Lo && a.Lo < x.Hi) || (x.Lo < a.Hi && a.Hi < x.Hi)
+	}
+	return false
+}
+
+// Single returns sound bounds for f on box.
+func Single(f *nn.Network, box Box, opts Options) (*Net, error) {
+	if err := checkNetwork(f, box.Dim(), "network"); err != nil {
+		return nil, err
+	}
+	if err := box.Validate(); err != nil {
+		return nil, err
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	net := intervalNet(f, boxIntervals(box))
+	if opts.Method == MethodSymbolic {
+		symbolicNet(f, net)
+	}
+	return net, nil
+}
+
+// checkNetwork validates f and that it takes dim inputs.
+func checkNetwork(f *nn.Network, dim int, name string) error {
+	if f == nil {
+		return fmt.Errorf("bounds: %s is nil: %w", name, nn.ErrDimension)
+	}
+	if err := f.Validate(); err != nil {
+		return fmt.Errorf("bounds: %s: %w", name, err)
+	}
+	if f.InputSize() != dim {
+		return fmt.Errorf("bounds: %s takes %d inputs, box has %d: %w", name, f.InputSize(), dim, nn.ErrDimension)
+	}
+	return nil
+}
+
+// intervalNet propagates the input box in through f by interval arithmetic.
+func intervalNet(f *nn.Network, in []Interval) *Net {
+	net := &Net{In: in, Pre: make([][]Interval, len(f.Layers)), Post: make([][]Interval, len(f.Layers))}
+	x := in
+	for k, l := range f.Layers {
+		net.Pre[k] = affine(l, x)
+		net.Post[k] = make([]Interval, len(net.Pre[k]))
+		for i, p := range net.Pre[k] {
+			net.Post[k][i] = actImage(l.Act, p)
+		}
+		x = net.Post[k]
+	}
+	return net
+}
+
+// affine returns an enclosure of {W x + b : x in the box x} for layer l.
+func affine(l nn.Layer, x []Interval) []Interval {
+	raw := l.W.RawMatrix()
+	out := make([]Interval, raw.Rows)
+	for i := range out {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		lo, hi := l.B[i], l.B[i]
+		absLo, absHi := math.Abs(l.B[i]), math.Abs(l.B[i])
+		for j, w := range row {
+			a, b := w*x[j].Lo, w*x[j].Hi
+			if a > b {
+				a, b = b, a
+			}
+			lo += a
+			hi += b
+			absLo += math.Abs(a)
+			absHi += math.Abs(b)
+		}
+		out[i] = Interval{down(lo, dotErr(absLo, raw.Cols)), up(hi, dotErr(absHi, raw.Cols))}
+	}
+	return out
+}
