@@ -1,0 +1,223 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/vnnlib"
+	"github.com/spf13/pflag"
+)
+
+// defaultBox is the input box of the paper: [-1, 1] for every input.
+const defaultBox = "-1:1"
+
+// inputFlags are the flags choosing the input box, shared by every command
+// that certifies a bound:
+//
+//	--box LO:HI       every input in [LO, HI] (default -1:1, as in the paper)
+//	--lo a,b,...      lower ends, one per input or one for all
+//	--hi c,d,...      upper ends, one per input or one for all
+//	--vnnlib FILE     the input constraints of a VNN-LIB property
+//
+// --lo and --hi override --box coordinate by coordinate; --vnnlib excludes
+// the other three. A command embeds an inputFlags, calls register on its
+// flag set, and calls box once it knows the network's input size.
+type inputFlags struct {
+	boxFlag string
+	lo, hi  string
+	vnnlib  string
+	fs      *pflag.FlagSet
+}
+
+// register adds the flags to fs.
+func (f *inputFlags) register(fs *pflag.FlagSet) {
+	f.fs = fs
+	fs.StringVar(&f.boxFlag, "box", defaultBox, "input box `LO:HI` for every input")
+	fs.StringVar(&f.lo, "lo", "", "lower ends of the input box, `a,b,...` (one per input, or one for all)")
+	fs.StringVar(&f.hi, "hi", "", "upper ends of the input box, `c,d,...` (one per input, or one for all)")
+	fs.StringVar(&f.vnnlib, "vnnlib", "", "read the input box from the input constraints of a VNN-LIB `FILE`")
+}
+
+// changed reports whether the user set the named flag.
+func (f *inputFlags) changed(name string) bool {
+	return f.fs != nil && f.fs.Changed(name)
+}
+
+// check reports the usage errors that do not depend on the network (bad
+// syntax, NaN, inverted ends, conflicting flags), so that a command can
+// fail before reading its models.
+func (f *inputFlags) check() error {
+	if f.vnnlib != "" {
+		for _, name := range []string{"box", "lo", "hi"} {
+			if f.changed(name) {
+				return usagef("--vnnlib and --%s both give the input box: use one", name)
+			}
+		}
+		return nil
+	}
+	lo, hi, err := parseRange(f.boxFlag)
+	if err != nil {
+		return err
+	}
+	los, err := parseList("lo", f.lo)
+	if err != nil {
+		return err
+	}
+	his, err := parseList("hi", f.hi)
+	if err != nil {
+		return err
+	}
+	if len(los) > 1 && len(his) > 1 && len(los) != len(his) {
+		return usagef("--lo has %d values but --hi has %d", len(los), len(his))
+	}
+	n := max(len(los), len(his), 1)
+	_, err = assemble(n, lo, hi, los, his)
+	return err
+}
+
+// box returns the input box for a network with n inputs, and a note to
+// print on stderr ("" if none). Errors in the flags are usage errors;
+// errors reading a VNN-LIB file are not.
+func (f *inputFlags) box(n int) (bounds.Box, string, error) {
+	if err := f.check(); err != nil {
+		return bounds.Box{}, "", err
+	}
+	if f.vnnlib != "" {
+		spec, err := vnnlib.ReadFile(f.vnnlib)
+		if err != nil {
+			return bounds.Box{}, "", err
+		}
+		if spec.Box.Dim() != n {
+			return bounds.Box{}, "", fmt.Errorf("%s declares %d inputs but the network takes %d", f.vnnlib, spec.Box.Dim(), n)
+		}
+		note := spec.Note()
+		if note != "" {
+			note = f.vnnlib + ": " + note
+		}
+		return spec.Box, note, nil
+	}
+	lo, hi, _ := parseRange(f.boxFlag)
+	los, _ := parseList("lo", f.lo)
+	his, _ := parseList("hi", f.hi)
+	for _, l := range []struct {
+		name string
+		v    []float64
+	}{{"lo", los}, {"hi", his}} {
+		if len(l.v) > 1 && len(l.v) != n {
+			return bounds.Box{}, "", usagef("--%s has %d values but the network takes %d inputs", l.name, len(l.v), n)
+		}
+	}
+	b, err := assemble(n, lo, hi, los, his)
+	return b, "", err
+}
+
+// assemble builds the box of dimension n from the --box ends and the
+// per-input overrides (nil, one value for all, or n values).
+func assemble(n int, lo, hi float64, los, his []float64) (bounds.Box, error) {
+	b := bounds.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+	for i := range n {
+		b.Lo[i], b.Hi[i] = lo, hi
+		if len(los) == 1 {
+			b.Lo[i] = los[0]
+		} else if len(los) > 1 {
+			b.Lo[i] = los[i]
+		}
+		if len(his) == 1 {
+			b.Hi[i] = his[0]
+		} else if len(his) > 1 {
+			b.Hi[i] = his[i]
+		}
+		if b.Lo[i] > b.Hi[i] {
+			if n == 1 {
+				return b, usagef("the input box is inverted: lo %v > hi %v", b.Lo[i], b.Hi[i])
+			}
+			return b, usagef("the input box is inverted at input %d: lo %v > hi %v", i+1, b.Lo[i], b.Hi[i])
+		}
+	}
+	return b, nil
+}
+
+// parseRange parses the --box value LO:HI.
+func parseRange(s string) (lo, hi float64, err error) {
+	a, b, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, 0, usagef("--box %q: want LO:HI, for example --box -1:1", s)
+	}
+	if lo, err = parseBound("box", a); err != nil {
+		return 0, 0, err
+	}
+	if hi, err = parseBound("box", b); err != nil {
+		return 0, 0, err
+	}
+	if lo > hi {
+		return 0, 0, usagef("--box %s is inverted: lo %v > hi %v", s, lo, hi)
+	}
+	return lo, hi, nil
+}
+
+// parseList parses a comma-separated list of bounds ("" gives nil).
+func parseList(flag, s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	v := make([]float64, len(parts))
+	for i, p := range parts {
+		x, err := parseBound(flag, p)
+		if err != nil {
+			return nil, err
+		}
+		v[i] = x
+	}
+	return v, nil
+}
+
+// parseBound parses one end of the box: a finite number.
+func parseBound(flag, s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	x, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && s == "":
+		return 0, usagef("--%s: missing number", flag)
+	case err != nil:
+		return 0, usagef("--%s: %q is not a number", flag, s)
+	case math.IsNaN(x):
+		return 0, usagef("--%s: NaN is not a bound", flag)
+	case math.IsInf(x, 0):
+		return 0, usagef("--%s: %s is not a finite bound", flag, s)
+	}
+	return x, nil
+}
+
+// describeBox prints a box compactly: "[-1, 1]" when one interval holds
+// for all n inputs (with "^n" when n > 1), else the list of intervals.
+func describeBox(b bounds.Box) string {
+	same := true
+	for i := range b.Lo {
+		same = same && b.Lo[i] == b.Lo[0] && b.Hi[i] == b.Hi[0]
+	}
+	if len(b.Lo) == 0 {
+		return "[]"
+	}
+	if same {
+		s := fmt.Sprintf("[%s, %s]", fmtG(b.Lo[0]), fmtG(b.Hi[0]))
+		if len(b.Lo) > 1 {
+			s += fmt.Sprintf("^%d", len(b.Lo))
+		}
+		return s
+	}
+	parts := make([]string, len(b.Lo))
+	for i := range b.Lo {
+		parts[i] = fmt.Sprintf("[%s, %s]", fmtG(b.Lo[i]), fmtG(b.Hi[i]))
+	}
+	if len(parts) > 4 {
+		return fmt.Sprintf("%s x %s x ... x %s (%d inputs)", parts[0], parts[1], parts[len(parts)-1], len(parts))
+	}
+	return strings.Join(parts, " x ")
+}
+
+// fmtG formats x with up to 6 significant digits.
+func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
