@@ -1,7 +1,192 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/sdp/sdpa"
+)
+
+// solveSDP is the solver "nnbound solve" calls; tests replace it to check
+// the output against golden files independently of the solver's digits.
+var solveSDP = sdp.Solve
 
 func newSolveCmd() *cobra.Command {
-	return notYet("solve", "Solve an SDP in SDPA sparse format")
+	s := sdp.DefaultSettings()
+	var jsonOut, verbose bool
+	cmd := &cobra.Command{
+		Use:   "solve FILE.dat-s",
+		Short: "Solve an SDP in SDPA sparse format",
+		Long: `Solve reads a semidefinite program in SDPA sparse format (.dat-s, as in
+SDPLIB) and solves it with nnbound's interior-point solver:
+
+    minimise c^T x  subject to  sum_i F_i x_i - F_0  positive semidefinite
+    maximise F_0 . Y  subject to  F_i . Y = c_i,  Y positive semidefinite
+
+It prints the status, the primal and dual objectives (with SDPA's signs,
+as CSDP and SDPA print them), the final relative gap and infeasibilities,
+the iterations and the solve time in seconds. With --json it prints one
+JSON object instead; non-finite numbers are null. With -v the solver's
+iteration log goes to stderr.
+
+Exit status: 0 when the status is optimal, 1 otherwise or on an error,
+2 for a usage error.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := s.Validate(); err != nil {
+				return usageError{settingsFlagError(err)}
+			}
+			if verbose {
+				s.Log = cmd.ErrOrStderr()
+			}
+			return runSolve(cmd.Context(), cmd.OutOrStdout(), args[0], &s, jsonOut)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&jsonOut, "json", false, "print one JSON object instead of text")
+	f.BoolVarP(&verbose, "verbose", "v", false, "print the solver's iteration log to stderr")
+	f.Float64Var(&s.GapTol, "gap-tol", s.GapTol, "relative duality gap below which a feasible point is optimal")
+	f.Float64Var(&s.FeasTol, "feas-tol", s.FeasTol, "relative primal and dual infeasibility counted as feasible")
+	f.IntVar(&s.MaxIter, "max-iter", s.MaxIter, "largest number of interior-point iterations")
+	f.DurationVar(&s.TimeLimit, "time-limit", s.TimeLimit, "stop the solve after this long (0 = no limit)")
+	return cmd
+}
+
+// settingsFlagError rewrites an sdp.Settings validation error to name the
+// flag instead of the field.
+func settingsFlagError(err error) error {
+	r := strings.NewReplacer(
+		"sdp: Settings.GapTol", "--gap-tol",
+		"sdp: Settings.FeasTol", "--feas-tol",
+		"sdp: Settings.MaxIter", "--max-iter",
+		"sdp: Settings.TimeLimit", "--time-limit",
+	)
+	return fmt.Errorf("%s", r.Replace(err.Error()))
+}
+
+// runSolve reads and solves path and prints the result; it returns
+// errNotCertified when the status is not optimal.
+func runSolve(ctx context.Context, stdout io.Writer, path string, s *sdp.Settings, jsonOut bool) error {
+	p, err := sdpa.Read(path)
+	if err != nil {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	start := time.Now()
+	r, err := solveSDP(ctx, p, s)
+	wall := time.Since(start)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if r == nil {
+		return fmt.Errorf("%s: the solver returned no result", path)
+	}
+	out := newSolveOutput(path, p, r, wall)
+	if jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(out)
+	} else {
+		err = out.writeText(stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if r.Status != sdp.Optimal {
+		return errNotCertified
+	}
+	return nil
+}
+
+// solveOutput is what "nnbound solve" prints; its JSON form is the
+// documented --json schema.
+type solveOutput struct {
+	File                string    `json:"file"`
+	Status              string    `json:"status"`
+	PrimalObjective     jsonFloat `json:"primal_objective"`
+	DualObjective       jsonFloat `json:"dual_objective"`
+	RelGap              jsonFloat `json:"rel_gap"`
+	PrimalInfeasibility jsonFloat `json:"primal_infeasibility"`
+	DualInfeasibility   jsonFloat `json:"dual_infeasibility"`
+	Iterations          int       `json:"iterations"`
+	Seconds             float64   `json:"seconds"`
+	M                   int       `json:"m"`
+	N                   int       `json:"n"`
+	Blocks              []int     `json:"blocks"` // sizes, negative for diagonal blocks
+}
+
+func newSolveOutput(path string, p *sdp.Problem, r *sdp.Result, wall time.Duration) *solveOutput {
+	t := r.Time
+	if t <= 0 {
+		t = wall
+	}
+	o := &solveOutput{
+		File:                path,
+		Status:              r.Status.String(),
+		PrimalObjective:     jsonFloat(r.PrimalObjective),
+		DualObjective:       jsonFloat(r.DualObjective),
+		RelGap:              jsonFloat(r.RelGap),
+		PrimalInfeasibility: jsonFloat(r.PrimalInfeasibility),
+		DualInfeasibility:   jsonFloat(r.DualInfeasibility),
+		Iterations:          r.Iterations,
+		Seconds:             math.Round(t.Seconds()*1e6) / 1e6,
+		M:                   p.NumVars(),
+	}
+	for _, b := range p.Blocks {
+		o.N += b.Size
+		if b.Diagonal {
+			o.Blocks = append(o.Blocks, -b.Size)
+		} else {
+			o.Blocks = append(o.Blocks, b.Size)
+		}
+	}
+	return o
+}
+
+// writeText prints o as aligned "name  value" lines.
+func (o *solveOutput) writeText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	blocks := make([]string, len(o.Blocks))
+	for i, b := range o.Blocks {
+		blocks[i] = strconv.Itoa(b)
+	}
+	fmt.Fprintf(tw, "problem\t%s\n", o.File)
+	fmt.Fprintf(tw, "size\tm = %d, n = %d, blocks %s\n", o.M, o.N, strings.Join(blocks, " "))
+	fmt.Fprintf(tw, "status\t%s\n", o.Status)
+	fmt.Fprintf(tw, "primal objective\t%.10e\n", float64(o.PrimalObjective))
+	fmt.Fprintf(tw, "dual objective\t%.10e\n", float64(o.DualObjective))
+	fmt.Fprintf(tw, "relative gap\t%.2e\n", float64(o.RelGap))
+	fmt.Fprintf(tw, "primal infeasibility\t%.2e\n", float64(o.PrimalInfeasibility))
+	fmt.Fprintf(tw, "dual infeasibility\t%.2e\n", float64(o.DualInfeasibility))
+	fmt.Fprintf(tw, "iterations\t%d\n", o.Iterations)
+	fmt.Fprintf(tw, "seconds\t%.3f\n", o.Seconds)
+	return tw.Flush()
+}
+
+// jsonFloat is a float64 that encodes NaN and infinities as null.
+type jsonFloat float64
+
+// MarshalJSON implements json.Marshaler.
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(v)
 }
