@@ -1,0 +1,208 @@
+package dense
+
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+)
+
+// Blocking of the GEMM driver (Goto's algorithm as in BLIS): C is cut into
+// column blocks of nc, the inner dimension into slices of kc, and rows into
+// blocks of mc. Per (jc, pc) a kc x nc slice of op(B) is packed once (it
+// lives in L3); per ic an mc x kc block of op(A) is packed (it lives in L2);
+// the micro-kernel then sweeps the block with one kc x nr panel of B in L1.
+//
+// They are variables only so that tests can shrink them to cross every
+// block edge with small matrices.
+var (
+	kc = 256
+	mc = 144
+	nc = 2400
+)
+
+// setBlocking sets the blocking sizes (multiples of mr and nr) and returns
+// a function restoring the previous ones.
+// It also turns off the hand-over of small problems to gonum.
+func setBlocking(k, m, n int) (restore func()) {
+	k0, m0, n0, s0 := kc, mc, nc, smallGemm
+	kc, mc, nc, smallGemm = k, m, n, 0
+	return func() { kc, mc, nc, smallGemm = k0, m0, n0, s0 }
+}
+
+// smallGemm is the size, measured as m*n*k, under which Dgemm calls gonum
+// directly: packing does not pay for itself on tiny products. (A variable
+// so that tests can send small products through the blocked code.)
+var smallGemm = 16 * 16 * 16
+
+// part says which elements of C a product updates.
+type part uint8
+
+const (
+	full  part = iota
+	lower      // only elements on or below the diagonal
+	upper      // only elements on or above the diagonal
+)
+
+// bufPool holds packing buffers, so that repeated calls allocate nothing.
+var bufPool = sync.Pool{New: func() any { return new([]float64) }}
+
+func getBuf(n int) *[]float64 {
+	p := bufPool.Get().(*[]float64)
+	if cap(*p) < n {
+		*p = make([]float64, n)
+	}
+	*p = (*p)[:n]
+	return p
+}
+
+// Dgemm computes
+//
+//	C = alpha * op(A) * op(B) + beta * C
+//
+// with gonum's row-major conventions and argument checks.
+func (impl Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	msg, empty := checkGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc)
+	if msg != "" {
+		panic(msg)
+	}
+	if empty {
+		return
+	}
+	if m*n*k < smallGemm {
+		impl.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	opA := operand{data: a, ld: lda, trans: isTrans(tA)}
+	opB := operand{data: b, ld: ldb, trans: isTrans(tB)}
+	gemm(m, n, k, alpha, &opA, &opB, beta, c, ldc, full)
+}
+
+// gemm computes C = alpha * A * B + beta * C for the m x k operand a and
+// the k x n operand b, updating only the given part of C (m == n unless
+// part is full). Where beta is zero, C is not read. m and n are positive.
+func gemm(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, ldc int, pt part) {
+	if k == 0 || alpha == 0 {
+		scale(m, n, beta, c, ldc, pt)
+		return
+	}
+	pa := getBuf(mc * kc)
+	pb := getBuf(kc * min(nc, roundUp(n, nr)))
+	defer bufPool.Put(pa)
+	defer bufPool.Put(pb)
+	bufA, bufB := *pa, *pb
+	var tile [mr * nr]float64
+	for jc := 0; jc < n; jc += nc {
+		nb := min(nc, n-jc)
+		// Rows that can hold elements of the part within columns [jc, jc+nb).
+		iLo, iHi := 0, m
+		switch pt {
+		case lower:
+			iLo = jc
+		case upper:
+			iHi = min(m, jc+nb)
+		}
+		for pc := 0; pc < k; pc += kc {
+			kb := min(kc, k-pc)
+			bet := beta
+			if pc > 0 {
+				bet = 1
+			}
+			packB(bufB, b, pc, jc, kb, nb)
+			for ic := iLo; ic < iHi; ic += mc {
+				mb := min(mc, iHi-ic)
+				packA(bufA, a, ic, pc, mb, kb)
+				for jr := 0; jr < nb; jr += nr {
+					cols := min(nr, nb-jr)
+					j0 := jc + jr
+					bp := bufB[jr*kb:]
+					for ir := 0; ir < mb; ir += mr {
+						rows := min(mr, mb-ir)
+						i0 := ic + ir
+						ap := bufA[ir*kb:]
+						inside := true
+						switch pt {
+						case lower:
+							if j0 > i0+rows-1 {
+								continue
+							}
+							inside = j0+cols-1 <= i0
+						case upper:
+							if j0+cols-1 < i0 {
+								continue
+							}
+							inside = j0 >= i0+rows-1
+						}
+						if inside && rows == mr && cols == nr {
+							kernel(kb, ap, bp, c[i0*ldc+j0:], ldc, alpha, bet)
+							continue
+						}
+						kernel(kb, ap, bp, tile[:], nr, alpha, 0)
+						merge(rows, cols, tile[:], bet, c[i0*ldc+j0:], ldc, i0-j0, pt)
+					}
+				}
+			}
+		}
+	}
+}
+
+// merge adds the rows x cols tile t (leading dimension nr) into c as
+// c = beta*c + t, for the elements in the part; diag is the row index
+// minus the column index of the tile's first element.
+func merge(rows, cols int, t []float64, beta float64, c []float64, ldc, diag int, pt part) {
+	for i := range rows {
+		lo, hi := 0, cols
+		switch pt {
+		case lower:
+			hi = min(cols, i+diag+1)
+		case upper:
+			lo = max(0, i+diag)
+		}
+		if lo >= hi {
+			continue
+		}
+		ci := c[i*ldc+lo : i*ldc+hi]
+		ti := t[i*nr+lo : i*nr+hi]
+		switch beta {
+		case 0:
+			copy(ci, ti)
+		case 1:
+			for j, v := range ti {
+				ci[j] += v
+			}
+		default:
+			for j, v := range ti {
+				ci[j] = beta*ci[j] + v
+			}
+		}
+	}
+}
+
+// scale sets C = beta*C on the part of the m x n matrix c; beta == 0 sets
+// zeros without reading C.
+func scale(m, n int, beta float64, c []float64, ldc int, pt part) {
+	if beta == 1 {
+		return
+	}
+	for i := range m {
+		lo, hi := 0, n
+		switch pt {
+		case lower:
+			hi = min(n, i+1)
+		case upper:
+			lo = i
+		}
+		if lo >= hi {
+			continue
+		}
+		ci := c[i*ldc+lo : i*ldc+hi]
+		if beta == 0 {
+			clear(ci)
+			continue
+		}
+		for j := range ci {
+			ci[j] *= beta
+		}
+	}
+}
+
+func roundUp(x, m int) int { return (x + m - 1) / m * m }

@@ -1,0 +1,63 @@
+package dense
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+var transposes = []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans}
+
+// scalars are the alpha and beta values with special meanings, plus a
+// general one.
+var scalars = []float64{0, 1, -0.7}
+
+func TestDgemm(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(1, 2))
+		dims := [][3]int{{1, 1, 1}, {3, 5, 0}, {7, 9, 13}, {17, 16, 31}, {33, 50, 29}, {8, 24, 40}, {61, 73, 300}, {150, 49, 2}}
+		for _, d := range dims {
+			m, n, k := d[0], d[1], d[2]
+			for _, tA := range transposes {
+				for _, tB := range transposes {
+					for _, pad := range []int{0, 3} {
+						for _, alpha := range scalars {
+							for _, beta := range scalars {
+								name := fmt.Sprintf("%v%v/m%d/n%d/k%d/pad%d/alpha%v/beta%v", tA, tB, m, n, k, pad, alpha, beta)
+								lda := max(1, k) + pad
+								aRows := m
+								if tA != blas.NoTrans {
+									lda, aRows = max(1, m)+pad, k
+								}
+								ldb := max(1, n) + pad
+								bRows := k
+								if tB != blas.NoTrans {
+									ldb, bRows = max(1, k)+pad, n
+								}
+								ldc := max(1, n) + pad
+								a := randSlice(rnd, max(0, aRows*lda))
+								b := randSlice(rnd, max(0, bRows*ldb))
+								c := randSlice(rnd, m*ldc)
+								if beta == 0 {
+									c = nanSlice(m * ldc)
+									for i := range c {
+										if i%ldc >= n {
+											c[i] = 7 // outside C: must survive
+										}
+									}
+								}
+								want := append([]float64(nil), c...)
+								gonum.Implementation{}.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+								Impl{}.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+								checkClose(t, name, c, want, 1e-14*float64(k+1), 1)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}

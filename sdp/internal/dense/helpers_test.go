@@ -1,0 +1,68 @@
+package dense
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randSlice returns n values uniform in [-1, 1), or NaN in every slot if
+// nan is set (to check that beta == 0 does not read C).
+func randSlice(rnd *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = 2*rnd.Float64() - 1
+	}
+	return s
+}
+
+func nanSlice(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	return s
+}
+
+// sameWithin reports the first index where got and want differ by more
+// than tol relative to scale (NaNs must match NaNs), or -1.
+func sameWithin(got, want []float64, tol, scale float64) int {
+	for i := range want {
+		g, w := got[i], want[i]
+		if math.IsNaN(w) != math.IsNaN(g) {
+			return i
+		}
+		if math.IsNaN(w) {
+			continue
+		}
+		if math.Abs(g-w) > tol*(scale+math.Abs(w)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// withKernels runs f once with each micro-kernel available here and with
+// small blocking constants, so that every edge of the blocked loops is
+// crossed by small matrices.
+func withKernels(t *testing.T, f func(t *testing.T)) {
+	saved := kernel
+	defer func() { kernel = saved }()
+	t.Run("default", f)
+	for _, kern := range []struct {
+		name string
+		f    func(k int, a, b, c []float64, ldc int, alpha, beta float64)
+	}{{"go", kernelGo}, {"fast", saved}} {
+		kernel = kern.f
+		restore := setBlocking(16, 16, 48)
+		t.Run(kern.name+"/smallblocks", f)
+		restore()
+	}
+}
+
+func checkClose(t *testing.T, what string, got, want []float64, tol, scale float64) {
+	t.Helper()
+	if i := sameWithin(got, want, tol, scale); i >= 0 {
+		t.Fatalf("%s: element %d = %v, want %v", what, i, got[i], want[i])
+	}
+}

@@ -1,0 +1,47 @@
+package dense
+
+// The micro-kernel computes one mr x nr tile of C from a packed panel of A
+// (mr values per step of the inner dimension) and of B (nr values per step):
+//
+//	C = alpha * sum_p a[p*mr+i] * b[p*nr+j] + beta * C
+//
+// where beta == 0 means C is not read. Rows of the tile are rows of the
+// row-major C, so the nr columns are contiguous and form the vector lanes.
+const (
+	mr = 8  // rows of a tile: values of A broadcast one at a time
+	nr = 24 // columns of a tile: three 8-lane vectors of B
+)
+
+// kernel is the micro-kernel in use: the assembly one where the CPU
+// supports it (see kernel_amd64.go), else kernelGo.
+var kernel = kernelGo
+
+// kernelGo is the portable micro-kernel.
+func kernelGo(k int, a, b, c []float64, ldc int, alpha, beta float64) {
+	var acc [mr * nr]float64
+	a = a[:k*mr]
+	b = b[:k*nr]
+	for p := range k {
+		ap := a[p*mr : p*mr+mr]
+		bp := b[p*nr : p*nr+nr]
+		for i, av := range ap {
+			row := acc[i*nr : i*nr+nr]
+			for j, bv := range bp {
+				row[j] += av * bv
+			}
+		}
+	}
+	for i := range mr {
+		ci := c[i*ldc : i*ldc+nr]
+		row := acc[i*nr : i*nr+nr]
+		if beta == 0 {
+			for j, v := range row {
+				ci[j] = alpha * v
+			}
+			continue
+		}
+		for j, v := range row {
+			ci[j] = alpha*v + beta*ci[j]
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package dense
+
+// Packing copies a block of an operand into the order in which the
+// micro-kernel reads it, so that the kernel's loads are unit-stride and the
+// block stays in cache while it is reused. Partial panels are padded with
+// zeros, so the kernel always computes a full mr x nr tile.
+
+// packA packs rows [i0, i0+mb) and columns [p0, p0+kb) of op(A) into
+// panels of mr rows: element (i, p) of panel r lands at
+// dst[r*mr*kb + p*mr + i].
+func packA(dst []float64, a *operand, i0, p0, mb, kb int) {
+	for r := 0; r < mb; r += mr {
+		rows := min(mr, mb-r)
+		panel := dst[r*kb : r*kb+mr*kb]
+		switch {
+		case a.shape != general:
+			for p := range kb {
+				d := panel[p*mr : p*mr+mr]
+				for i := range rows {
+					d[i] = a.at(i0+r+i, p0+p)
+				}
+				clear(d[rows:])
+			}
+		case a.trans:
+			// Element (i, p) of op(A) is a[(p0+p)*ld + i0+i]: a row copy.
+			base := p0*a.ld + i0 + r
+			for p := range kb {
+				d := panel[p*mr : p*mr+mr]
+				copy(d, a.data[base+p*a.ld:base+p*a.ld+rows])
+				clear(d[rows:])
+			}
+		default:
+			if rows < mr {
+				clear(panel)
+			}
+			for i := range rows {
+				src := a.data[(i0+r+i)*a.ld+p0:]
+				src = src[:kb]
+				for p, v := range src {
+					panel[p*mr+i] = v
+				}
+			}
+		}
+	}
+}
+
+// packB packs rows [p0, p0+kb) and columns [j0, j0+nb) of op(B) into
+// panels of nr columns: element (p, j) of panel s lands at
+// dst[s*nr*kb + p*nr + j].
+func packB(dst []float64, b *operand, p0, j0, kb, nb int) {
+	for s := 0; s < nb; s += nr {
+		cols := min(nr, nb-s)
+		panel := dst[s*kb : s*kb+nr*kb]
+		switch {
+		case b.shape != general:
+			for p := range kb {
+				d := panel[p*nr : p*nr+nr]
+				for j := range cols {
+					d[j] = b.at(p0+p, j0+s+j)
+				}
+				clear(d[cols:])
+			}
+		case !b.trans:
+			base := p0*b.ld + j0 + s
+			for p := range kb {
+				d := panel[p*nr : p*nr+nr]
+				copy(d, b.data[base+p*b.ld:base+p*b.ld+cols])
+				clear(d[cols:])
+			}
+		default:
+			// Element (p, j) of op(B) is b[(j0+j)*ld + p0+p]: a gather.
+			if cols < nr {
+				clear(panel)
+			}
+			for j := range cols {
+				src := b.data[(j0+s+j)*b.ld+p0:]
+				src = src[:kb]
+				for p, v := range src {
+					panel[p*nr+j] = v
+				}
+			}
+		}
+	}
+}
