@@ -1,0 +1,315 @@
+package qc
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// ErrDimension reports networks or settings whose shapes do not fit.
+var ErrDimension = errors.New("dimension mismatch")
+
+// InputMode says how a coordinate of the second network's input x2 enters
+// eta.
+type InputMode int
+
+// The input modes.
+const (
+	// InputFree: x2_i has its own coordinate of eta.
+	InputFree InputMode = iota
+	// InputSame: x2_i = x1_i (no coordinate).
+	InputSame
+	// InputFixed: x2_i is the constant Input.Value (no coordinate).
+	InputFixed
+)
+
+var inputModeNames = [...]string{"free", "same", "fixed"}
+
+// String returns the mode's name.
+func (m InputMode) String() string {
+	if m < 0 || int(m) >= len(inputModeNames) {
+		return fmt.Sprintf("InputMode(%d)", int(m))
+	}
+	return inputModeNames[m]
+}
+
+// Input describes one coordinate of x2.
+type Input struct {
+	Mode  InputMode
+	Value float64 // the constant, for InputFixed
+}
+
+// Neuron says how an activation neuron enters eta. A kept neuron has a
+// coordinate phi of its own; an eliminated one is known to act affinely on
+// its pre-activation range, phi = Slope*xi + Offset exactly (a ReLU that is
+// always off has Slope 0, one always on Slope 1).
+type Neuron struct {
+	Eliminated    bool
+	Slope, Offset float64
+}
+
+// Keep is the Neuron value of a neuron with its own coordinate.
+var Keep = Neuron{}
+
+// Config describes what a Layout is built from. Nets[1] may have other
+// hidden sizes and depth than Nets[0]; the input and output sizes must
+// agree.
+type Config struct {
+	Nets [2]*nn.Network
+	// X2 has one entry per input coordinate; nil means all InputFree.
+	X2 []Input
+	// Neurons[n][k][i] is the treatment of neuron i of layer k of network n;
+	// a nil slice at any level means Keep. Layers with the Identity
+	// activation have no neurons in eta whatever is given here.
+	Neurons [2][][]Neuron
+}
+
+// Layer holds the forms of one layer of one network.
+type Layer struct {
+	Act nn.Activation
+	// Pre[i] is the pre-activation xi_i and Post[i] the output act(xi_i).
+	Pre, Post []Form
+	// Coord[i] is the coordinate of eta holding Post[i], or -1 if the
+	// neuron has none (eliminated, or an Identity layer).
+	Coord []int
+}
+
+// Net holds the forms of one network.
+type Net struct {
+	Layers []Layer
+	// Out[j] is output j of the network.
+	Out []Form
+}
+
+// Layout maps the pieces of eta to coordinates and holds every quantity of
+// both networks as an affine form of eta.
+type Layout struct {
+	// Dim is the length of eta; One = Dim-1 is its constant coordinate.
+	Dim, One int
+	// X1[i] and X2[i] are input coordinate i of each network.
+	X1, X2 []Form
+	// Inputs is a copy of Config.X2 (all InputFree if it was nil).
+	Inputs []Input
+	Nets   [2]Net
+	// Names[c] names coordinate c ("x1[0]", "n2.L1[3]", "1").
+	Names []string
+}
+
+// NewLayout builds the layout of cfg. Coordinates are ordered x1, the free
+// coordinates of x2, then the kept neurons layer by layer with the two
+// networks interleaved (layer 0 of network 1, layer 0 of network 2, layer
+// 1 of network 1, ...), then the constant: this keeps the LMI's non-zeros
+// near the diagonal band of consecutive layers.
+func NewLayout(cfg Config) (*Layout, error) {
+	n1, n2 := cfg.Nets[0], cfg.Nets[1]
+	if n1 == nil || n2 == nil {
+		return nil, fmt.Errorf("qc: layout needs two networks: %w", ErrDimension)
+	}
+	for n, net := range cfg.Nets {
+		if err := net.Validate(); err != nil {
+			return nil, fmt.Errorf("qc: network %d: %w", n+1, err)
+		}
+	}
+	nx := n1.InputSize()
+	if n2.InputSize() != nx {
+		return nil, fmt.Errorf("qc: network 1 takes %d inputs, network 2 takes %d: %w", nx, n2.InputSize(), ErrDimension)
+	}
+	if n1.OutputSize() != n2.OutputSize() {
+		return nil, fmt.Errorf("qc: network 1 has %d outputs, network 2 has %d: %w", n1.OutputSize(), n2.OutputSize(), ErrDimension)
+	}
+	inputs := cfg.X2
+	if inputs == nil {
+		inputs = make([]Input, nx)
+	}
+	if len(inputs) != nx {
+		return nil, fmt.Errorf("qc: %d x2 input modes for %d inputs: %w", len(inputs), nx, ErrDimension)
+	}
+	for n := range 2 {
+		if err := checkNeurons(cfg.Nets[n], cfg.Neurons[n]); err != nil {
+			return nil, fmt.Errorf("qc: network %d: %w", n+1, err)
+		}
+	}
+
+	l := &Layout{Inputs: append([]Input(nil), inputs...)}
+	// Coordinates are numbered first; the constant's index is known only at
+	// the end, so forms are built with a placeholder and renumbered.
+	const onePlaceholder = -1
+	next := 0
+	newCoord := func(name string) int {
+		l.Names = append(l.Names, name)
+		next++
+		return next - 1
+	}
+	l.X1 = make([]Form, nx)
+	for i := range nx {
+		l.X1[i] = Unit(newCoord(fmt.Sprintf("x1[%d]", i)))
+	}
+	l.X2 = make([]Form, nx)
+	for i, in := range inputs {
+		switch in.Mode {
+		case InputFree:
+			l.X2[i] = Unit(newCoord(fmt.Sprintf("x2[%d]", i)))
+		case InputSame:
+			l.X2[i] = l.X1[i]
+		case InputFixed:
+			l.X2[i] = Scaled(in.Value, onePlaceholder)
+		default:
+			return nil, fmt.Errorf("qc: x2[%d] has unknown mode %d: %w", i, int(in.Mode), ErrDimension)
+		}
+	}
+	// Interleave the layers of the two networks when numbering.
+	below := [2][]Form{l.X1, l.X2}
+	depth := max(len(n1.Layers), len(n2.Layers))
+	for n := range 2 {
+		l.Nets[n].Layers = make([]Layer, len(cfg.Nets[n].Layers))
+	}
+	for k := range depth {
+		for n := range 2 {
+			net := cfg.Nets[n]
+			if k >= len(net.Layers) {
+				continue
+			}
+			nl := net.Layers[k]
+			lay := Layer{Act: nl.Act, Pre: make([]Form, nl.Out()), Post: make([]Form, nl.Out()), Coord: make([]int, nl.Out())}
+			raw := nl.W.RawMatrix()
+			for i := range nl.Out() {
+				row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+				lay.Pre[i] = Dot(row, below[n], nl.B[i], onePlaceholder)
+				lay.Coord[i] = -1
+				nr := neuronAt(cfg.Neurons[n], k, i)
+				switch {
+				case nl.Act.Kind == nn.Identity:
+					lay.Post[i] = lay.Pre[i]
+				case nr.Eliminated:
+					lay.Post[i] = Comb(nr.Slope, lay.Pre[i], nr.Offset, Unit(onePlaceholder))
+				default:
+					lay.Coord[i] = newCoord(fmt.Sprintf("n%d.L%d[%d]", n+1, k, i))
+					lay.Post[i] = Unit(lay.Coord[i])
+				}
+			}
+			l.Nets[n].Layers[k] = lay
+			below[n] = lay.Post
+		}
+	}
+	for n := range 2 {
+		l.Nets[n].Out = below[n]
+	}
+	l.One = newCoord("1")
+	l.Dim = next
+	l.renumberOne(onePlaceholder)
+	return l, nil
+}
+
+// renumberOne replaces the placeholder index of the constant coordinate
+// (which sorts first) by l.One in every form of l.
+func (l *Layout) renumberOne(placeholder int) {
+	fix := func(f *Form) {
+		if len(f.Idx) == 0 || f.Idx[0] != placeholder {
+			return
+		}
+		// Move the constant's coefficient from the front to the back.
+		idx := append(append([]int(nil), f.Idx[1:]...), l.One)
+		val := append(append([]float64(nil), f.Val[1:]...), f.Val[0])
+		var rad []float64
+		if f.Rad != nil {
+			rad = append(append([]float64(nil), f.Rad[1:]...), f.Rad[0])
+		}
+		*f = Form{Idx: idx, Val: val, Rad: rad}
+	}
+	for i := range l.X2 {
+		fix(&l.X2[i])
+	}
+	for n := range 2 {
+		for k := range l.Nets[n].Layers {
+			lay := &l.Nets[n].Layers[k]
+			for i := range lay.Pre {
+				fix(&lay.Pre[i])
+				if lay.Coord[i] < 0 {
+					fix(&lay.Post[i])
+				}
+			}
+		}
+		// Out aliases the last layer's Post slice, already fixed.
+		l.Nets[n].Out = l.Nets[n].Layers[len(l.Nets[n].Layers)-1].Post
+	}
+}
+
+// OneForm returns the constant form c (c times the constant coordinate).
+func (l *Layout) OneForm(c float64) Form { return Scaled(c, l.One) }
+
+// Kept returns the number of neurons of network n with a coordinate.
+func (l *Layout) Kept(n int) int {
+	c := 0
+	for _, lay := range l.Nets[n].Layers {
+		for _, co := range lay.Coord {
+			if co >= 0 {
+				c++
+			}
+		}
+	}
+	return c
+}
+
+// Eta returns the eta of inputs x1, x2 (x2 ignored where not free) by
+// evaluating both networks in float64, for tests and diagnostics.
+func (l *Layout) Eta(nets [2]*nn.Network, x1, x2 []float64) []float64 {
+	eta := make([]float64, l.Dim)
+	eta[l.One] = 1
+	for i := range x1 {
+		eta[l.X1[i].Idx[0]] = x1[i]
+		if l.Inputs[i].Mode == InputFree {
+			eta[l.X2[i].Idx[0]] = x2[i]
+		}
+	}
+	ins := [2][]float64{x1, make([]float64, len(x1))}
+	for i := range x1 {
+		switch l.Inputs[i].Mode {
+		case InputFree:
+			ins[1][i] = x2[i]
+		case InputSame:
+			ins[1][i] = x1[i]
+		case InputFixed:
+			ins[1][i] = l.Inputs[i].Value
+		}
+	}
+	for n := range 2 {
+		h := ins[n]
+		for k, nl := range nets[n].Layers {
+			out := make([]float64, nl.Out())
+			for i := range out {
+				s := nl.B[i]
+				for j, v := range h {
+					s += nl.W.At(i, j) * v
+				}
+				out[i] = nl.Act.Apply(s)
+				if c := l.Nets[n].Layers[k].Coord[i]; c >= 0 {
+					eta[c] = out[i]
+				}
+			}
+			h = out
+		}
+	}
+	return eta
+}
+
+// neuronAt returns the treatment of neuron i of layer k (Keep if absent).
+func neuronAt(ns [][]Neuron, k, i int) Neuron {
+	if k >= len(ns) || i >= len(ns[k]) {
+		return Keep
+	}
+	return ns[k][i]
+}
+
+// checkNeurons reports a neuron table longer than the network.
+func checkNeurons(net *nn.Network, ns [][]Neuron) error {
+	if len(ns) > len(net.Layers) {
+		return fmt.Errorf("%d layers of neuron settings for %d layers: %w", len(ns), len(net.Layers), ErrDimension)
+	}
+	for k, row := range ns {
+		if row != nil && len(row) != net.Layers[k].Out() {
+			return fmt.Errorf("layer %d: %d neuron settings for %d neurons: %w", k, len(row), net.Layers[k].Out(), ErrDimension)
+		}
+	}
+	return nil
+}
