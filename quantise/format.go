@@ -7,8 +7,24 @@
 package quantise
 
 import (
+	"errors"
 	"fmt"
 	"math"
+)
+
+// ErrRange reports values outside the range of a format (fixed point with
+// IntBits, or float16).
+var ErrRange = errors.New("value out of range")
+
+// ErrFormat reports an invalid Format or Options.
+var ErrFormat = errors.New("invalid quantisation format")
+
+// Limits of Format's fields. FracBits beyond 52 would not change a float64
+// of magnitude at least 1, and a signed 64-bit word holds at most IntBits +
+// FracBits = 63.
+const (
+	MaxFracBits = 52
+	MaxWordBits = 63
 )
 
 // Rounding is how a value is mapped onto the grid of multiples of 2^-FB.
@@ -51,6 +67,65 @@ type Format struct {
 	// Saturate clamps out-of-range values to the largest representable
 	// magnitude instead of reporting an error.
 	Saturate bool
+}
+
+// String returns "<IB,FB>" (IB is "inf" when unbounded), the rounding mode
+// and ", saturating" when it saturates.
+func (f Format) String() string {
+	ib := "inf"
+	if f.IntBits > 0 {
+		ib = fmt.Sprint(f.IntBits)
+	}
+	s := fmt.Sprintf("<%s,%d> %v", ib, f.FracBits, f.Rounding)
+	if f.Saturate {
+		s += ", saturating"
+	}
+	return s
+}
+
+// Validate reports a format that cannot be used: FracBits outside
+// [1, MaxFracBits], negative IntBits, IntBits+FracBits > MaxWordBits, an
+// unknown rounding mode, or Saturate without IntBits.
+func (f Format) Validate() error {
+	switch {
+	case f.FracBits < 1 || f.FracBits > MaxFracBits:
+		return fmt.Errorf("quantise: FracBits is %d, want 1 to %d: %w", f.FracBits, MaxFracBits, ErrFormat)
+	case f.IntBits < 0:
+		return fmt.Errorf("quantise: IntBits is %d, want 0 (unbounded) or more: %w", f.IntBits, ErrFormat)
+	case f.IntBits+f.FracBits > MaxWordBits:
+		return fmt.Errorf("quantise: IntBits+FracBits is %d, want at most %d: %w", f.IntBits+f.FracBits, MaxWordBits, ErrFormat)
+	case f.Rounding < Trunc || f.Rounding > Floor:
+		return fmt.Errorf("quantise: unknown rounding %v: %w", f.Rounding, ErrFormat)
+	case f.Saturate && f.IntBits == 0:
+		return fmt.Errorf("quantise: Saturate needs IntBits: %w", ErrFormat)
+	}
+	return nil
+}
+
+// Limit returns the largest representable magnitude 2^IntBits - 2^-FracBits,
+// or +Inf when IntBits is 0.
+func (f Format) Limit() float64 {
+	if f.IntBits == 0 {
+		return math.Inf(1)
+	}
+	return math.Ldexp(1, f.IntBits) - f.Step()
+}
+
+// Quantise returns s rounded onto the grid of f and whether it was out of
+// range (|Round(s)| > Limit(), or s is NaN). An out-of-range value is
+// clamped to ±Limit() when f saturates and returned unclamped otherwise.
+func (f Format) Quantise(s float64) (q float64, outOfRange bool) {
+	if math.IsNaN(s) {
+		return s, true
+	}
+	q = f.Round(s)
+	if lim := f.Limit(); math.Abs(q) > lim {
+		if f.Saturate {
+			return math.Copysign(lim, q), true
+		}
+		return q, true
+	}
+	return q, false
 }
 
 // Step returns the quantisation step 2^-FracBits.
