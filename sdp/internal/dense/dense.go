@@ -4,12 +4,20 @@
 //
 // Impl satisfies gonum's blas.Float64; the routines that matter for speed
 // are overridden, the rest come from gonum's pure-Go implementation.
+//
+// Everything is built on one GEMM (gemm.go): operands are packed into
+// micro-panels and multiplied by a register-blocked micro-kernel, in
+// assembly where the CPU has AVX-512 (kernel_amd64.s) and in Go elsewhere.
+// SYRK and SYR2K restrict it to a triangle of C, SYMM and TRMM pack
+// symmetric and triangular operands, and the triangular solves and the
+// Cholesky routines recurse down to small leaves so that nearly all their
+// work is GEMM. No routine starts goroutines: the solver runs
+// single-threaded.
 package dense
 
 import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
-	lapack "gonum.org/v1/gonum/lapack/gonum"
 )
 
 // Impl is the BLAS implementation the solver uses.
@@ -18,18 +26,3 @@ type Impl struct {
 }
 
 var _ blas.Float64 = Impl{}
-
-// Potrf computes the Cholesky factorisation A = L L^T of the symmetric
-// positive definite n x n matrix whose lower triangle is stored in a, in
-// place (the strict upper triangle is not referenced). It returns false if
-// A is not numerically positive definite.
-func Potrf(n int, a []float64, lda int) bool {
-	return lapack.Implementation{}.Dpotrf(blas.Lower, n, a, lda)
-}
-
-// Potri replaces the Cholesky factor L (lower triangle of a, as left by
-// Potrf) with the lower triangle of (L L^T)^{-1}. It returns false if L is
-// singular.
-func Potri(n int, a []float64, lda int) bool {
-	return lapack.Implementation{}.Dpotri(blas.Lower, n, a, lda)
-}

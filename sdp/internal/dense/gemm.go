@@ -22,11 +22,12 @@ var (
 
 // setBlocking sets the blocking sizes (multiples of mr and nr) and returns
 // a function restoring the previous ones.
-// It also turns off the hand-over of small problems to gonum.
-func setBlocking(k, m, n int) (restore func()) {
-	k0, m0, n0, s0 := kc, mc, nc, smallGemm
-	kc, mc, nc, smallGemm = k, m, n, 0
-	return func() { kc, mc, nc, smallGemm = k0, m0, n0, s0 }
+// It also turns off the hand-over of small problems to gonum, and sets the
+// block size of the triangular multiply to tb.
+func setBlocking(k, m, n, tb int) (restore func()) {
+	k0, m0, n0, s0, t0 := kc, mc, nc, smallGemm, trmmBlock
+	kc, mc, nc, smallGemm, trmmBlock = k, m, n, 0, tb
+	return func() { kc, mc, nc, smallGemm, trmmBlock = k0, m0, n0, s0, t0 }
 }
 
 // smallGemm is the size, measured as m*n*k, under which Dgemm calls gonum

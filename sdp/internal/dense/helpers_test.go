@@ -6,8 +6,7 @@ import (
 	"testing"
 )
 
-// randSlice returns n values uniform in [-1, 1), or NaN in every slot if
-// nan is set (to check that beta == 0 does not read C).
+// randSlice returns n values uniform in [-1, 1).
 func randSlice(rnd *rand.Rand, n int) []float64 {
 	s := make([]float64, n)
 	for i := range s {
@@ -16,13 +15,7 @@ func randSlice(rnd *rand.Rand, n int) []float64 {
 	return s
 }
 
-func nanSlice(n int) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = math.NaN()
-	}
-	return s
-}
+func nan() float64 { return math.NaN() }
 
 // sameWithin reports the first index where got and want differ by more
 // than tol relative to scale (NaNs must match NaNs), or -1.
@@ -54,7 +47,7 @@ func withKernels(t *testing.T, f func(t *testing.T)) {
 		f    func(k int, a, b, c []float64, ldc int, alpha, beta float64)
 	}{{"go", kernelGo}, {"fast", saved}} {
 		kernel = kern.f
-		restore := setBlocking(16, 16, 48)
+		restore := setBlocking(16, 16, 48, 20)
 		t.Run(kern.name+"/smallblocks", f)
 		restore()
 	}

@@ -11,19 +11,22 @@ const (
 	triUpper              // upper triangular; elements below the diagonal are zero
 )
 
-// operand is a row-major matrix as a GEMM factor: element (i, j) of op(X),
-// where op(X) is X or, if trans, its transpose, and X has the given shape.
+// operand is a row-major matrix X used as a GEMM factor: element (i, j) of
+// the operand is element (r+i, c+j) of op(X), where op(X) is X or, if
+// trans, its transpose, and X has the given shape.
 type operand struct {
 	data  []float64
 	ld    int
 	trans bool
 	shape shape
 	unit  bool // triangular with an implicit unit diagonal
+	r, c  int  // offset of the operand within op(X)
 }
 
 // at returns element (i, j) of the operand. It is the slow path of packing,
 // used only for symmetric and triangular operands.
 func (o *operand) at(i, j int) float64 {
+	i, j = i+o.r, j+o.c
 	if o.trans {
 		i, j = j, i
 	}
@@ -54,13 +57,19 @@ func (o *operand) at(i, j int) float64 {
 	return o.data[i*o.ld+j]
 }
 
-// sub returns the operand whose element (i, j) is element (i+i0, j+j0) of
-// o. For structured shapes the offset must keep the diagonal in place
-// (i0 == j0), which is how the blocked routines use it.
-func (o operand) sub(i0, j0 int) operand {
+// index returns the position in data of element (i, j) of a general
+// operand.
+func (o *operand) index(i, j int) int {
+	i, j = i+o.r, j+o.c
 	if o.trans {
-		i0, j0 = j0, i0
+		return j*o.ld + i
 	}
-	o.data = o.data[i0*o.ld+j0:]
+	return i*o.ld + j
+}
+
+// sub returns the operand whose element (i, j) is element (i+r, j+c) of o.
+func (o operand) sub(r, c int) operand {
+	o.r += r
+	o.c += c
 	return o
 }

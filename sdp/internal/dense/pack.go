@@ -23,7 +23,7 @@ func packA(dst []float64, a *operand, i0, p0, mb, kb int) {
 			}
 		case a.trans:
 			// Element (i, p) of op(A) is a[(p0+p)*ld + i0+i]: a row copy.
-			base := p0*a.ld + i0 + r
+			base := a.index(i0+r, p0)
 			for p := range kb {
 				d := panel[p*mr : p*mr+mr]
 				copy(d, a.data[base+p*a.ld:base+p*a.ld+rows])
@@ -34,7 +34,7 @@ func packA(dst []float64, a *operand, i0, p0, mb, kb int) {
 				clear(panel)
 			}
 			for i := range rows {
-				src := a.data[(i0+r+i)*a.ld+p0:]
+				src := a.data[a.index(i0+r+i, p0):]
 				src = src[:kb]
 				for p, v := range src {
 					panel[p*mr+i] = v
@@ -61,7 +61,7 @@ func packB(dst []float64, b *operand, p0, j0, kb, nb int) {
 				clear(d[cols:])
 			}
 		case !b.trans:
-			base := p0*b.ld + j0 + s
+			base := b.index(p0, j0+s)
 			for p := range kb {
 				d := panel[p*nr : p*nr+nr]
 				copy(d, b.data[base+p*b.ld:base+p*b.ld+cols])
@@ -73,7 +73,7 @@ func packB(dst []float64, b *operand, p0, j0, kb, nb int) {
 				clear(panel)
 			}
 			for j := range cols {
-				src := b.data[(j0+s+j)*b.ld+p0:]
+				src := b.data[b.index(p0, j0+s+j):]
 				src = src[:kb]
 				for p, v := range src {
 					panel[p*nr+j] = v

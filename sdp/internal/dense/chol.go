@@ -1,0 +1,186 @@
+package dense
+
+import "math"
+
+// cholLeaf is the order at or below which the Cholesky routines work
+// element by element instead of recursing.
+const cholLeaf = 32
+
+// Argument checks of Potrf and Potri, with gonum's lapack messages.
+const (
+	errLapackN     = "lapack: n < 0"
+	errLapackLdA   = "lapack: bad leading dimension of A"
+	errLapackShort = "lapack: insufficient length of a"
+)
+
+func checkChol(n int, a []float64, lda int) {
+	switch {
+	case n < 0:
+		panic(errLapackN)
+	case lda < max(1, n):
+		panic(errLapackLdA)
+	case n > 0 && len(a) < (n-1)*lda+n:
+		panic(errLapackShort)
+	}
+}
+
+// Potrf computes the Cholesky factorisation A = L L^T of the symmetric
+// positive definite n x n matrix whose lower triangle is stored in a, in
+// place (the strict upper triangle is not referenced). It returns false if
+// A is not numerically positive definite.
+//
+// The factorisation is recursive:
+//
+//	[A11    ]   [L11    ] [L11ᵀ L21ᵀ]
+//	[A21 A22] = [L21 L22] [     L22ᵀ]
+//
+// factors A11, solves L21 = A21 L11^{-T}, updates A22 -= L21 L21ᵀ by SYRK
+// and factors A22.
+func Potrf(n int, a []float64, lda int) bool {
+	checkChol(n, a, lda)
+	return potrf(n, a, lda)
+}
+
+func potrf(n int, a []float64, lda int) bool {
+	if n <= cholLeaf {
+		return potf2(n, a, lda)
+	}
+	n1 := split(n)
+	n2 := n - n1
+	if !potrf(n1, a, lda) {
+		return false
+	}
+	a21 := a[n1*lda:]
+	l11T := triangle{op: operand{data: a, ld: lda, trans: true}}
+	trsmRight(n2, n1, l11T, a21, lda)
+	a22 := a21[n1:]
+	gemm(n2, n2, n1, -1, &operand{data: a21, ld: lda}, &operand{data: a21, ld: lda, trans: true}, 1, a22, lda, lower)
+	return potrf(n2, a22, lda)
+}
+
+// potf2 is the unblocked Cholesky factorisation, row by row:
+// L(i,j) = (A(i,j) - L(i,:j)·L(j,:j)) / L(j,j).
+func potf2(n int, a []float64, lda int) bool {
+	for i := range n {
+		ri := a[i*lda : i*lda+i+1]
+		for j := range i {
+			ri[j] = (ri[j] - dot(ri[:j], a[j*lda:j*lda+j])) / a[j*lda+j]
+		}
+		d := ri[i] - dot(ri[:i], ri[:i])
+		if d <= 0 || math.IsNaN(d) {
+			ri[i] = d
+			return false
+		}
+		ri[i] = math.Sqrt(d)
+	}
+	return true
+}
+
+func dot(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// Potri replaces the Cholesky factor L (lower triangle of a, as left by
+// Potrf) with the lower triangle of (L L^T)^{-1}. It returns false if L is
+// singular.
+//
+// It inverts L in place and then forms L^{-T} L^{-1}, both recursively.
+func Potri(n int, a []float64, lda int) bool {
+	checkChol(n, a, lda)
+	for i := range n {
+		if a[i*lda+i] == 0 {
+			return false
+		}
+	}
+	trtri(n, a, lda)
+	lauum(n, a, lda)
+	return true
+}
+
+// trtri inverts the non-singular lower triangular matrix L in place:
+//
+//	[L11    ]^{-1}   [L11^{-1}                        ]
+//	[L21 L22]      = [-L22^{-1} L21 L11^{-1}  L22^{-1}]
+func trtri(n int, a []float64, lda int) {
+	if n <= cholLeaf {
+		trti2(n, a, lda)
+		return
+	}
+	n1 := split(n)
+	n2 := n - n1
+	a21 := a[n1*lda:]
+	a22 := a21[n1:]
+	l11 := triangle{op: operand{data: a, ld: lda}, lower: true}
+	l22 := triangle{op: operand{data: a22, ld: lda}, lower: true}
+	scale(n2, n1, -1, a21, lda, full)
+	trsmRight(n2, n1, l11, a21, lda)
+	trsmLeft(n2, n1, l22, a21, lda)
+	trtri(n1, a, lda)
+	trtri(n2, a22, lda)
+}
+
+// trti2 is the unblocked inversion of a lower triangular matrix, column by
+// column from the last.
+func trti2(n int, a []float64, lda int) {
+	for j := n - 1; j >= 0; j-- {
+		a[j*lda+j] = 1 / a[j*lda+j]
+		ajj := -a[j*lda+j]
+		// Column j below the diagonal becomes -L(j,j)^{-1} Linv22 L(j+1:, j),
+		// Linv22 being the already inverted trailing block; bottom-up keeps
+		// the old values that are still needed.
+		for i := n - 1; i > j; i-- {
+			var s float64
+			for k := j + 1; k <= i; k++ {
+				s += a[i*lda+k] * a[k*lda+j]
+			}
+			a[i*lda+j] = ajj * s
+		}
+	}
+}
+
+// lauum overwrites the lower triangular L with the lower triangle of LᵀL:
+//
+//	[L11    ]ᵀ [L11    ]   [L11ᵀL11 + L21ᵀL21         ]
+//	[L21 L22]  [L21 L22] = [L22ᵀL21           L22ᵀL22 ]
+func lauum(n int, a []float64, lda int) {
+	if n <= cholLeaf {
+		lauu2(n, a, lda)
+		return
+	}
+	n1 := split(n)
+	n2 := n - n1
+	a21 := a[n1*lda:]
+	a22 := a21[n1:]
+	lauum(n1, a, lda)
+	gemm(n1, n1, n2, 1, &operand{data: a21, ld: lda, trans: true}, &operand{data: a21, ld: lda}, 1, a, lda, lower)
+	l22T := triangle{op: operand{data: a22, ld: lda, trans: true}}
+	trmmLeft(n2, n1, 1, l22T, a21, lda)
+	lauum(n2, a22, lda)
+}
+
+// lauu2 is the unblocked lauum: element (i, j), j <= i, of LᵀL is
+// sum_{k>=i} L(k,i) L(k,j); rows are done top-down and each row left to
+// right, so every value is read before it is overwritten.
+func lauu2(n int, a []float64, lda int) {
+	for i := range n {
+		for j := 0; j <= i; j++ {
+			var s float64
+			for k := i; k < n; k++ {
+				s += a[k*lda+i] * a[k*lda+j]
+			}
+			a[i*lda+j] = s
+		}
+	}
+}
