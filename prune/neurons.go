@@ -1,0 +1,156 @@
+package prune
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// NeuronOptions says which neurons to prune.
+type NeuronOptions struct {
+	// Count is the number of neurons to prune: in all candidate layers
+	// together (Global, the paper's "eight hidden neurons with smallest
+	// 2-norms") or in each candidate layer (PerLayer).
+	Count int
+	// Scope is Global or PerLayer.
+	Scope Scope
+	// Remove deletes the neurons instead of zeroing their incoming weights.
+	Remove bool
+}
+
+// DefaultNeuronOptions returns the paper's setting: 8 neurons, ranked
+// globally, zeroed.
+func DefaultNeuronOptions() NeuronOptions {
+	return NeuronOptions{Count: 8, Scope: Global}
+}
+
+// Validate reports a negative Count or an unknown Scope.
+func (o NeuronOptions) Validate() error {
+	if o.Count < 0 {
+		return fmt.Errorf("prune: Count is %d, want 0 or more: %w", o.Count, ErrOptions)
+	}
+	return validScope(o.Scope)
+}
+
+// Neuron identifies a hidden neuron: row Index of layer Layer's weights
+// (net.Layers[Layer]), and the 2-norm of that row before pruning.
+type Neuron struct {
+	Layer, Index int
+	Norm         float64
+}
+
+// Neurons returns the pruned copy of net and the neurons pruned, in the
+// order they were ranked (smallest norm first). The candidates are the
+// neurons of layers 1 .. len(net.Layers)-2, the hidden layers after the
+// first. net is not modified.
+func Neurons(net *nn.Network, opts NeuronOptions) (*nn.Network, []Neuron, error) {
+	if err := net.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("prune: %w", err)
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, nil, err
+	}
+	chosen, err := choose(net, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := net.Clone()
+	if opts.Remove {
+		if err := remove(out, chosen); err != nil {
+			return nil, nil, err
+		}
+		return out, chosen, nil
+	}
+	for _, n := range chosen {
+		w := out.Layers[n.Layer].W
+		for j := range w.RawMatrix().Cols {
+			w.Set(n.Index, j, 0)
+		}
+	}
+	return out, chosen, nil
+}
+
+// choose ranks the candidate neurons and returns those to prune.
+func choose(net *nn.Network, opts NeuronOptions) ([]Neuron, error) {
+	last := len(net.Layers) - 1
+	if last < 2 && opts.Count > 0 {
+		return nil, fmt.Errorf("prune: a network with %d layers has no hidden layer after the first: %w", len(net.Layers), ErrOptions)
+	}
+	var all [][]Neuron // per candidate layer, ranked
+	total := 0
+	for k := 1; k < last; k++ {
+		w := net.Layers[k].W
+		ns := make([]Neuron, w.RawMatrix().Rows)
+		for i := range ns {
+			ns[i] = Neuron{Layer: k, Index: i, Norm: floats.Norm(w.RawRowView(i), 2)}
+		}
+		slices.SortFunc(ns, byNorm)
+		all = append(all, ns)
+		total += len(ns)
+	}
+	if opts.Scope == PerLayer {
+		var chosen []Neuron
+		for _, ns := range all {
+			if opts.Count > len(ns) {
+				return nil, fmt.Errorf("prune: %d neurons per layer asked, layer %d has %d: %w", opts.Count, ns[0].Layer, len(ns), ErrOptions)
+			}
+			chosen = append(chosen, ns[:opts.Count]...)
+		}
+		return chosen, nil
+	}
+	if opts.Count > total {
+		return nil, fmt.Errorf("prune: %d neurons asked, the hidden layers after the first have %d: %w", opts.Count, total, ErrOptions)
+	}
+	flat := slices.Concat(all...)
+	slices.SortFunc(flat, byNorm)
+	return flat[:opts.Count], nil
+}
+
+// byNorm orders neurons by norm, then layer, then index.
+func byNorm(a, b Neuron) int {
+	return cmp.Or(cmp.Compare(a.Norm, b.Norm), cmp.Compare(a.Layer, b.Layer), cmp.Compare(a.Index, b.Index))
+}
+
+// remove deletes the chosen neurons from net: their weight rows and biases
+// in their layer and their columns in the next layer.
+func remove(net *nn.Network, chosen []Neuron) error {
+	gone := map[int]map[int]bool{}
+	for _, n := range chosen {
+		if gone[n.Layer] == nil {
+			gone[n.Layer] = map[int]bool{}
+		}
+		gone[n.Layer][n.Index] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(gone)) {
+		drop := gone[k]
+		l, next := net.Layers[k], net.Layers[k+1]
+		if len(drop) == l.Out() {
+			return fmt.Errorf("prune: removing all %d neurons of layer %d: %w", l.Out(), k, ErrOptions)
+		}
+		var keep []int
+		for i := range l.Out() {
+			if !drop[i] {
+				keep = append(keep, i)
+			}
+		}
+		w := mat.NewDense(len(keep), l.In(), nil)
+		b := make([]float64, len(keep))
+		wn := mat.NewDense(next.Out(), len(keep), nil)
+		for r, i := range keep {
+			w.SetRow(r, l.W.RawRowView(i))
+			b[r] = l.B[i]
+			for o := range next.Out() {
+				wn.Set(o, r, next.W.At(o, i))
+			}
+		}
+		net.Layers[k] = nn.Layer{W: w, B: b, Act: l.Act}
+		net.Layers[k+1] = nn.Layer{W: wn, B: next.B, Act: next.Act}
+	}
+	return nil
+}
