@@ -242,3 +242,49 @@ func TestQuantErrorExact(t *testing.T) {
 		t.Errorf("quantError [-1,1] = %v, want [-0.25, 0.25]", got)
 	}
 }
+
+func TestSymbolicPairNeverLooserThanInterval(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 0))
+	for trial := range 300 {
+		f1, f2, in := randomPair(rng)
+		iv, err := Pair(f1, f2, in, Options{Method: MethodInterval})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sy, _ := Pair(f1, f2, in, Options{Method: MethodSymbolic})
+		for k := range iv.DiffPre {
+			for i := range iv.DiffPre[k] {
+				a, b := iv.DiffPre[k][i], sy.DiffPre[k][i]
+				if b.Lo < a.Lo || b.Hi > a.Hi {
+					t.Fatalf("trial %d layer %d neuron %d: symbolic difference %v looser than interval %v", trial, k, i, b, a)
+				}
+			}
+		}
+		for j := range iv.Output {
+			if a, b := iv.Output[j], sy.Output[j]; b.Lo < a.Lo || b.Hi > a.Hi {
+				t.Fatalf("trial %d output %d: symbolic %v looser than interval %v", trial, j, b, a)
+			}
+		}
+	}
+}
+
+func TestDifferentialTightOnFloat16(t *testing.T) {
+	// A float16 copy of a 3-layer tanh/ReLU network: the differential bound
+	// is far tighter than subtracting the single-network bounds.
+	rng := rand.New(rand.NewPCG(11, 0))
+	for _, act := range boundstest.Activations[1:] {
+		f1 := boundstest.Network(rng, []int{3, 10, 10, 10, 1}, 0.5, act)
+		f2 := boundstest.Float16(f1)
+		in := Inputs{Box: Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}}
+		pb, err := Pair(f1, f2, in, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s1, _ := Single(f1, in.Box, DefaultOptions())
+		s2, _ := Single(f2, in.Box, DefaultOptions())
+		naive := s2.Post[3][0].Sub(s1.Post[3][0])
+		if w, nw := pb.Output[0].Width(), naive.Width(); w > 0.05*nw {
+			t.Errorf("%v: differential width %.3g, subtraction %.3g", act, w, nw)
+		}
+	}
+}

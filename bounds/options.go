@@ -19,8 +19,7 @@ const (
 	// MethodSymbolic propagates linear bounds in the input with back-substitution
 	// (DeepPoly/CROWN style) and, for a pair, linear bounds of the
 	// difference (NeuroDiff style); its results are intersected with
-	// MethodInterval's, so it is never looser. (Work in progress: it
-	// currently returns MethodInterval's bounds.)
+	// MethodInterval's, so it is never looser.
 	MethodSymbolic
 )
 

@@ -49,11 +49,7 @@ func Pair(f1, f2 *nn.Network, in Inputs, opts Options) (*PairBounds, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	pb := intervalPair(f1, f2, in)
-	if opts.Method == MethodSymbolic {
-		symbolicPair(f1, f2, in, pb)
-	}
-	return pb, nil
+	return propagatePair(f1, f2, in, opts.Method == MethodSymbolic), nil
 }
 
 // inputBoxes returns the box of x1, the box of x2 and an enclosure of
@@ -105,71 +101,6 @@ func quantError(in Inputs, x Interval) Interval {
 		e.Hi = step
 	}
 	return e
-}
-
-// intervalPair propagates both networks and their difference by interval
-// arithmetic. Per layer k of equal widths it encloses
-//
-//	xi2 - xi1 = W2 (x2 - x1) + (W2 - W1) x1 + (b2 - b1)
-//	          = W1 (x2 - x1) + (W2 - W1) x2 + (b2 - b1)
-//
-// intersects both with Pre2 - Pre1, tightens Pre1 and Pre2 with each other
-// through the difference, and encloses phi(xi2) - phi(xi1) by the mean value
-// theorem, intersected with Post2 - Post1.
-func intervalPair(f1, f2 *nn.Network, in Inputs) *PairBounds {
-	x1, x2, dIn := inputBoxes(in)
-	depth := max(len(f1.Layers), len(f2.Layers))
-	n1 := &Net{In: x1, Pre: make([][]Interval, len(f1.Layers)), Post: make([][]Interval, len(f1.Layers))}
-	n2 := &Net{In: x2, Pre: make([][]Interval, len(f2.Layers)), Post: make([][]Interval, len(f2.Layers))}
-	pb := &PairBounds{Net1: n1, Net2: n2, DiffIn: dIn,
-		DiffPre: make([][]Interval, min(len(f1.Layers), len(f2.Layers))), DiffPost: make([][]Interval, min(len(f1.Layers), len(f2.Layers)))}
-	p1, p2, dp := x1, x2, dIn
-	for k := range depth {
-		var l1, l2 *nn.Layer
-		if k < len(f1.Layers) {
-			l1 = &f1.Layers[k]
-			n1.Pre[k] = affine(*l1, p1)
-		}
-		if k < len(f2.Layers) {
-			l2 = &f2.Layers[k]
-			n2.Pre[k] = affine(*l2, p2)
-		}
-		same := l1 != nil && l2 != nil && l1.Out() == l2.Out()
-		if same {
-			pb.DiffPre[k] = subAll(n2.Pre[k], n1.Pre[k])
-			if dp != nil {
-				dl := newLayerDiff(*l1, *l2)
-				intersectAll(pb.DiffPre[k], dl.apply(l2.W.RawMatrix(), dp, p1))
-				intersectAll(pb.DiffPre[k], dl.apply(l1.W.RawMatrix(), dp, p2))
-			}
-			tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
-		}
-		if l1 != nil {
-			n1.Post[k] = images(l1.Act, n1.Pre[k])
-			p1 = n1.Post[k]
-		}
-		if l2 != nil {
-			n2.Post[k] = images(l2.Act, n2.Pre[k])
-			p2 = n2.Post[k]
-		}
-		dp = nil
-		if same {
-			d := subAll(n2.Post[k], n1.Post[k])
-			if l1.Act == l2.Act {
-				for i := range d {
-					d[i] = d[i].Intersect(diffImage(l1.Act, n1.Pre[k][i], n2.Pre[k][i], pb.DiffPre[k][i]))
-				}
-			}
-			pb.DiffPost[k], dp = d, d
-		}
-	}
-	last := len(pb.DiffPost) - 1
-	if len(f1.Layers) == len(f2.Layers) && pb.DiffPost[last] != nil {
-		pb.Output = append([]Interval(nil), pb.DiffPost[last]...)
-	} else {
-		pb.Output = subAll(n2.Post[len(n2.Post)-1], n1.Post[len(n1.Post)-1])
-	}
-	return pb
 }
 
 // tightenPre intersects pre2 with pre1 + d and pre1 with pre2 - d.

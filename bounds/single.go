@@ -54,11 +54,10 @@ func Single(f *nn.Network, box Box, opts Options) (*Net, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	net := intervalNet(f, boxIntervals(box))
 	if opts.Method == MethodSymbolic {
-		symbolicNet(f, net)
+		return symbolicNet(f, boxIntervals(box)), nil
 	}
-	return net, nil
+	return intervalNet(f, boxIntervals(box)), nil
 }
 
 // checkNetwork validates f and that it takes dim inputs.

@@ -1,0 +1,190 @@
+package bounds
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Back-substitution with rigorous rounding.
+//
+// A linear form bounds target values t_r from above in terms of the
+// variables v of one level (a layer's outputs, or the network's inputs):
+//
+//	t_r <= sum_i Lam[r,i] v_i + C[r] + E[r]     for all reachable v,
+//
+// where Lam and C are float64 and E >= 0 absorbs the rounding error of every
+// step that produced them, so the inequality holds for the exact reals.
+// Lower bounds are upper bounds of -t. The steps are:
+//
+//   - relaxStep: replace each v_i = phi(xi_i) by its upper relaxation line
+//     where Lam[r,i] >= 0 and its lower one where Lam[r,i] < 0;
+//   - affineStep: replace xi = W u + b by the layer below;
+//   - concretise: maximise over a box of v.
+//
+// A float64 product p = fl(x y) satisfies |p - x y| <= u |p| + tiny (u =
+// 2^-53); a matrix product computed in any summation order satisfies
+// |fl(Lam W) - Lam W| <= gamma_n |Lam| |W| (Higham, eq. 3.13). The margins
+// below double these to cover the rounding of the margins themselves.
+type linearForm struct {
+	Lam  *mat.Dense
+	C, E []float64
+}
+
+// newForm returns the form t = W v + b (no error yet); with neg, t = -(W v + b).
+func newForm(w *mat.Dense, b []float64, neg bool) *linearForm {
+	r, _ := w.Dims()
+	f := &linearForm{Lam: mat.DenseCopyOf(w), C: append([]float64(nil), b...), E: make([]float64, r)}
+	if neg {
+		f.Lam.Scale(-1, f.Lam)
+		for i := range f.C {
+			f.C[i] = -f.C[i]
+		}
+	}
+	return f
+}
+
+// concretise returns upper bounds of the targets over the box v.
+func (f *linearForm) concretise(v []Interval) []float64 {
+	raw := f.Lam.RawMatrix()
+	out := make([]float64, raw.Rows)
+	for r := range out {
+		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
+		s, abs := f.C[r], math.Abs(f.C[r])
+		for i, l := range row {
+			t := max(l*v[i].Lo, l*v[i].Hi)
+			s += t
+			abs += math.Abs(t)
+		}
+		out[r] = up(s, addUp(f.E[r], dotErr(abs, raw.Cols)))
+	}
+	return out
+}
+
+// term is coef * v_col for a variable v of the level below a relaxation.
+type term struct {
+	col  int
+	coef float64
+}
+
+// affineBound is the affine function sum of terms + C.
+type affineBound struct {
+	terms []term
+	C     float64
+}
+
+// stepRelax holds, per variable v_i of a level, affine functions Lower[i]
+// <= v_i <= Upper[i] of the variables of the level below (the
+// pre-activations, possibly with other quantities such as differences).
+type stepRelax struct {
+	Lower, Upper []affineBound
+	cols         int // number of variables of the level below
+}
+
+// lineRelax returns the stepRelax of a single network's relaxation lines:
+// v_i = phi(xi_i) between lines in xi_i.
+func lineRelax(rel relaxation) stepRelax {
+	n := len(rel.Lower)
+	s := stepRelax{Lower: make([]affineBound, n), Upper: make([]affineBound, n), cols: n}
+	for i := range n {
+		s.Lower[i] = affineBound{[]term{{i, rel.Lower[i].A}}, rel.Lower[i].C}
+		s.Upper[i] = affineBound{[]term{{i, rel.Upper[i].A}}, rel.Upper[i].C}
+	}
+	return s
+}
+
+// relaxStep replaces each variable v_i by its upper bound where Lam[r,i] >=
+// 0 and by its lower bound where Lam[r,i] < 0; the variables below have
+// |w_j| <= mag[j]. Each new coefficient is a sum of at most maxTerms
+// products, so its rounding error is at most 2 (maxTerms+1) u times the sum
+// of their magnitudes, plus underflow.
+func (f *linearForm) relaxStep(rel stepRelax, mag []float64) {
+	raw := f.Lam.RawMatrix()
+	maxTerms := 1
+	for i := range rel.Lower {
+		maxTerms = max(maxTerms, len(rel.Lower[i].terms), len(rel.Upper[i].terms))
+	}
+	next := mat.NewDense(raw.Rows, rel.cols, nil)
+	nraw := next.RawMatrix()
+	absNew := make([]float64, rel.cols)
+	for r := range raw.Rows {
+		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
+		out := nraw.Data[r*nraw.Stride : r*nraw.Stride+rel.cols]
+		clear(absNew)
+		s, abs := f.C[r], math.Abs(f.C[r])
+		for i, l := range row {
+			if l == 0 {
+				continue
+			}
+			b := rel.Upper[i]
+			if l < 0 {
+				b = rel.Lower[i]
+			}
+			t := l * b.C
+			s += t
+			abs += math.Abs(t)
+			for _, tm := range b.terms {
+				p := l * tm.coef
+				out[tm.col] += p
+				absNew[tm.col] += math.Abs(p)
+			}
+		}
+		prodErr := 0.0
+		for j, a := range absNew {
+			prodErr += (2*float64(maxTerms+1)*unitRound*a + float64(maxTerms)*tiny) * mag[j]
+		}
+		f.C[r] = s
+		f.E[r] = addUp(f.E[r], addUp(prodErr*sumFactor(rel.cols), dotErr(abs, raw.Cols)))
+	}
+	f.Lam = next
+}
+
+// affineStep replaces xi = W v + b, where |v_j| <= mag[j].
+func (f *linearForm) affineStep(w *mat.Dense, b []float64, mag []float64) {
+	n, m := w.Dims()
+	// t_i = sum_j |W_ij| mag_j bounds |(W v)_i|.
+	t := make([]float64, n)
+	wr := w.RawMatrix()
+	magSum := 0.0
+	for _, v := range mag {
+		magSum += v
+	}
+	for i := range n {
+		s := 0.0
+		for j, x := range wr.Data[i*wr.Stride : i*wr.Stride+m] {
+			s += math.Abs(x) * mag[j]
+		}
+		t[i] = s
+	}
+	raw := f.Lam.RawMatrix()
+	for r := range raw.Rows {
+		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
+		s, abs, prop := f.C[r], math.Abs(f.C[r]), 0.0
+		for i, l := range row {
+			s += l * b[i]
+			abs += math.Abs(l * b[i])
+			prop += math.Abs(l) * t[i]
+		}
+		f.C[r] = s
+		// Matrix-product error gamma_n |Lam| |W| mag, plus underflow, plus
+		// the error of the bias dot product.
+		mulErr := 2*float64(n+2)*unitRound*prop*sumFactor(n) + float64(n+2)*tiny*magSum
+		f.E[r] = addUp(f.E[r], addUp(mulErr, dotErr(abs, n)))
+	}
+	var next mat.Dense
+	next.Mul(f.Lam, w)
+	f.Lam = &next
+}
+
+// mags returns max(|Lo|, |Hi|) of each interval.
+func mags(x []Interval) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = v.Mag()
+	}
+	return out
+}
+
+// sumFactor returns 1 + 4 (n+2) u, which bounds the relative error of a
+// float64 sum of n non-negative terms (each possibly a rounded product).
+func sumFactor(n int) float64 { return 1 + 4*float64(n+2)*unitRound }

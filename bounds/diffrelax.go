@@ -1,0 +1,96 @@
+package bounds
+
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// Relaxing the difference of two activations (NeuroDiff's idea).
+//
+// For a neuron with pre-activations a = xi1 in pre1 and b = xi2 = a + d in
+// pre2, d in D, the output difference
+//
+//	delta = phi2(a + d) - phi1(a)
+//
+// is bounded by planes in (a, d): A a + B d + C. Two families are sound:
+//
+//   - difference only (phi1 = phi2 = phi): by the mean value theorem
+//     delta = s d for some slope s in S = slopeRange(phi, pre1 ∪ pre2), so
+//     min(S.Lo d, S.Hi d) <= delta <= max(S.Lo d, S.Hi d); the upper
+//     function is convex and the lower concave in d, so their chords over D
+//     bound them. When D is tiny (a float16 or slightly quantised copy) so
+//     is the gap, whatever the pre-activation range.
+//   - separate: with the single-network lines L1 <= phi1 <= U1 on pre1 and
+//     L2 <= phi2 <= U2 on pre2, L2(a + d) - U1(a) <= delta <= U2(a + d) -
+//     L1(a). Exact where both neurons are in linear pieces of phi (stable
+//     ReLUs), whichever pieces they are.
+//
+// plus the constant bounds of the interval difference. The plane with the
+// best value at the centre of pre1 x D is kept.
+
+// plane is the function (a, d) -> A a + B d + C.
+type plane struct{ A, B, C float64 }
+
+// at returns the plane's value at (a, d).
+func (p plane) at(a, d float64) float64 { return p.A*a + p.B*d + p.C }
+
+// diffPlanes returns planes below and above phi2(a + d) - phi1(a) for a in
+// pre1, a + d in pre2, d in dd, given the single-network lines of both
+// neurons and an enclosure post of the difference.
+func diffPlanes(act1, act2 nn.Activation, pre1, pre2, dd, post Interval, l1, u1, l2, u2 line) (lower, upper plane) {
+	ma := pre1.Mag()
+	lower, upper = plane{0, 0, post.Lo}, plane{0, 0, post.Hi}
+	ca, cd := pre1.Lo/2+pre1.Hi/2, dd.Lo/2+dd.Hi/2
+	pick := func(lo, hi plane) {
+		if lo.at(ca, cd) > lower.at(ca, cd) {
+			lower = lo
+		}
+		if hi.at(ca, cd) < upper.at(ca, cd) {
+			upper = hi
+		}
+	}
+	// Separate lines: the coefficient on a is a rounded difference; its
+	// error times |a| goes into the constant.
+	aU, aL := u2.A-l1.A, l2.A-u1.A
+	eU := (2*unitRound*math.Abs(aU) + tiny) * ma
+	eL := (2*unitRound*math.Abs(aL) + tiny) * ma
+	pick(plane{aL, l2.A, down(subDown(l2.C, u1.C), eL)}, plane{aU, u2.A, up(subUp(u2.C, l1.C), eU)})
+	if act1 == act2 {
+		s := slopeRange(act1, pre1.Hull(pre2))
+		pick(slopeChordBelow(s, dd), slopeChordAbove(s, dd))
+	}
+	return lower, upper
+}
+
+// slopeChordAbove returns a line B d + C >= max(s.Lo d, s.Hi d) for d in dd.
+func slopeChordAbove(s, dd Interval) plane {
+	switch {
+	case dd.Lo >= 0:
+		return plane{0, s.Hi, 0}
+	case dd.Hi <= 0:
+		return plane{0, s.Lo, 0}
+	}
+	b := (s.Hi*dd.Hi - s.Lo*dd.Lo) / (dd.Hi - dd.Lo)
+	// H - b d is convex and piecewise linear with a kink at 0.
+	c := max(subUp(mulUp(s.Lo, dd.Lo), mulDown(b, dd.Lo)), subUp(mulUp(s.Hi, dd.Hi), mulDown(b, dd.Hi)), 0)
+	return plane{0, b, c}
+}
+
+// slopeChordBelow returns a line B d + C <= min(s.Lo d, s.Hi d) for d in dd.
+func slopeChordBelow(s, dd Interval) plane {
+	switch {
+	case dd.Lo >= 0:
+		return plane{0, s.Lo, 0}
+	case dd.Hi <= 0:
+		return plane{0, s.Hi, 0}
+	}
+	b := (s.Lo*dd.Hi - s.Hi*dd.Lo) / (dd.Hi - dd.Lo)
+	c := min(subDown(mulDown(s.Hi, dd.Lo), mulUp(b, dd.Lo)), subDown(mulDown(s.Lo, dd.Hi), mulUp(b, dd.Hi)), 0)
+	return plane{0, b, c}
+}
+
+// planeRange returns an enclosure of the plane over a in pre1, d in dd.
+func planeRange(p plane, pre1, dd Interval) Interval {
+	return Point(p.A).Scale(pre1).Add(Point(p.B).Scale(dd)).Add(Point(p.C))
+}

@@ -1,0 +1,282 @@
+package bounds
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// pairProp propagates bounds through two networks and their difference,
+// layer by layer. Per layer k of equal widths it encloses
+//
+//	xi2 - xi1 = W2 (x2 - x1) + (W2 - W1) x1 + (b2 - b1)
+//	          = W1 (x2 - x1) + (W2 - W1) x2 + (b2 - b1)
+//
+// by interval arithmetic, intersects with Pre2 - Pre1, tightens Pre1 and
+// Pre2 with each other through the difference, and encloses phi(xi2) -
+// phi(xi1) by the mean value theorem, intersected with Post2 - Post1.
+//
+// With symbolic set, each network's pre-activations are also bounded by
+// back-substitution (symbolic.go), and, while the two networks have had
+// equal widths from the input up, the difference is bounded by
+// back-substitution through the joint variables (z1^j, delta^j) of each
+// layer j below, where z1 = phi1(xi1) and delta = phi2(xi2) - phi1(xi1), with
+// the difference planes of diffrelax.go and the substitution
+//
+//	xi1^j = W1 z1^{j-1} + b1,   xi2^j - xi1^j = (W2 - W1) z1^{j-1} + W2 delta^{j-1} + (b2 - b1).
+type pairProp struct {
+	f1, f2 *nn.Network
+	pb     *PairBounds
+	sym    bool
+	// Symbolic state: per layer, each network's relaxation lines and the
+	// joint relaxation and substitution of the difference.
+	rel1, rel2   []relaxation
+	step1, step2 []stepRelax
+	jointStep    []stepRelax
+	jointW       []*mat.Dense
+	jointB       [][]float64
+	diffs        []*layerDiff
+	chain        int // layers 0..chain-1 have equal widths in both networks
+}
+
+// propagatePair returns the bounds of f1 and f2 on in.
+func propagatePair(f1, f2 *nn.Network, in Inputs, sym bool) *PairBounds {
+	x1, x2, dIn := inputBoxes(in)
+	d1, d2 := len(f1.Layers), len(f2.Layers)
+	common := min(d1, d2)
+	pp := &pairProp{f1: f1, f2: f2, sym: sym,
+		pb: &PairBounds{
+			Net1:   &Net{In: x1, Pre: make([][]Interval, d1), Post: make([][]Interval, d1)},
+			Net2:   &Net{In: x2, Pre: make([][]Interval, d2), Post: make([][]Interval, d2)},
+			DiffIn: dIn, DiffPre: make([][]Interval, common), DiffPost: make([][]Interval, common),
+		},
+		rel1: make([]relaxation, d1), rel2: make([]relaxation, d2),
+		step1: make([]stepRelax, d1), step2: make([]stepRelax, d2),
+		jointStep: make([]stepRelax, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
+		diffs: make([]*layerDiff, common),
+	}
+	for pp.chain < common && f1.Layers[pp.chain].Out() == f2.Layers[pp.chain].Out() {
+		pp.chain++
+	}
+	for k := range max(d1, d2) {
+		pp.layer(k)
+	}
+	pb := pp.pb
+	last := common - 1
+	if d1 == d2 && pb.DiffPost[last] != nil {
+		pb.Output = append([]Interval(nil), pb.DiffPost[last]...)
+	} else {
+		pb.Output = subAll(pb.Net2.Post[d2-1], pb.Net1.Post[d1-1])
+	}
+	return pb
+}
+
+// layer propagates layer k.
+func (pp *pairProp) layer(k int) {
+	f1, f2, pb := pp.f1, pp.f2, pp.pb
+	n1, n2 := pb.Net1, pb.Net2
+	var l1, l2 *nn.Layer
+	if k < len(f1.Layers) {
+		l1 = &f1.Layers[k]
+		n1.Pre[k] = pp.preBounds(f1, n1, pp.step1, k)
+	}
+	if k < len(f2.Layers) {
+		l2 = &f2.Layers[k]
+		n2.Pre[k] = pp.preBounds(f2, n2, pp.step2, k)
+	}
+	same := l1 != nil && l2 != nil && l1.Out() == l2.Out()
+	if same {
+		pb.DiffPre[k] = subAll(n2.Pre[k], n1.Pre[k])
+		var dp1, dp2 []Interval // outputs of the layer below (or inputs)
+		dp := pb.DiffIn
+		if k == 0 {
+			dp1, dp2 = n1.In, n2.In
+		} else {
+			dp1, dp2, dp = n1.Post[k-1], n2.Post[k-1], pb.DiffPost[k-1]
+		}
+		if dp != nil {
+			dl := newLayerDiff(*l1, *l2)
+			pp.diffs[k] = dl
+			intersectAll(pb.DiffPre[k], dl.apply(l2.W.RawMatrix(), dp, dp1))
+			intersectAll(pb.DiffPre[k], dl.apply(l1.W.RawMatrix(), dp, dp2))
+		}
+		if pp.sym && k < pp.chain && k > 0 {
+			hi := pp.diffBackSubstitute(k, false)
+			lo := pp.diffBackSubstitute(k, true)
+			for i := range pb.DiffPre[k] {
+				pb.DiffPre[k][i] = pb.DiffPre[k][i].Intersect(Interval{-lo[i], hi[i]})
+			}
+		}
+		tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
+	}
+	if l1 != nil {
+		n1.Post[k] = images(l1.Act, n1.Pre[k])
+	}
+	if l2 != nil {
+		n2.Post[k] = images(l2.Act, n2.Pre[k])
+	}
+	if pp.sym {
+		if l1 != nil {
+			pp.rel1[k] = relaxLayer(l1.Act, n1.Pre[k])
+			pp.step1[k] = lineRelax(pp.rel1[k])
+		}
+		if l2 != nil {
+			pp.rel2[k] = relaxLayer(l2.Act, n2.Pre[k])
+			pp.step2[k] = lineRelax(pp.rel2[k])
+		}
+	}
+	if !same {
+		return
+	}
+	d := subAll(n2.Post[k], n1.Post[k])
+	if l1.Act == l2.Act {
+		for i := range d {
+			d[i] = d[i].Intersect(diffImage(l1.Act, n1.Pre[k][i], n2.Pre[k][i], pb.DiffPre[k][i]))
+		}
+	}
+	pb.DiffPost[k] = d
+	if pp.sym && k < pp.chain {
+		pp.jointRelax(k, *l1, *l2)
+	}
+}
+
+// preBounds returns the pre-activation bounds of layer k of f: interval
+// arithmetic on the layer below, intersected, when symbolic, with
+// back-substitution.
+func (pp *pairProp) preBounds(f *nn.Network, net *Net, steps []stepRelax, k int) []Interval {
+	below := net.In
+	if k > 0 {
+		below = net.Post[k-1]
+	}
+	pre := affine(f.Layers[k], below)
+	if pp.sym && k > 0 {
+		hi := backSubstitute(f, net, steps, k, false)
+		lo := backSubstitute(f, net, steps, k, true)
+		for i := range pre {
+			pre[i] = pre[i].Intersect(Interval{-lo[i], hi[i]})
+		}
+	}
+	return pre
+}
+
+// jointRelax builds, for layer k, the relaxation of the joint variables
+// (z1, delta) in terms of (xi1, xi2 - xi1), tightens DiffPost[k] with it,
+// and the substitution matrix of the layer:
+//
+//	[xi1; xi2 - xi1] = [[W1, 0], [W2 - W1, W2]] [z1; delta] + [b1; b2 - b1].
+func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
+	pb := pp.pb
+	n := l1.Out()
+	s := stepRelax{Lower: make([]affineBound, 2*n), Upper: make([]affineBound, 2*n), cols: 2 * n}
+	r1, r2 := pp.rel1[k], pp.rel2[k]
+	for i := range n {
+		s.Lower[i] = affineBound{[]term{{i, r1.Lower[i].A}}, r1.Lower[i].C}
+		s.Upper[i] = affineBound{[]term{{i, r1.Upper[i].A}}, r1.Upper[i].C}
+		pre1, pre2, dd := pb.Net1.Pre[k][i], pb.Net2.Pre[k][i], pb.DiffPre[k][i]
+		lo, hi := diffPlanes(l1.Act, l2.Act, pre1, pre2, dd, pb.DiffPost[k][i],
+			r1.Lower[i], r1.Upper[i], r2.Lower[i], r2.Upper[i])
+		s.Lower[n+i] = affineBound{[]term{{i, lo.A}, {n + i, lo.B}}, lo.C}
+		s.Upper[n+i] = affineBound{[]term{{i, hi.A}, {n + i, hi.B}}, hi.C}
+		pb.DiffPost[k][i] = pb.DiffPost[k][i].Intersect(Interval{planeRange(lo, pre1, dd).Lo, planeRange(hi, pre1, dd).Hi})
+	}
+	pp.jointStep[k] = s
+	m := l1.In()
+	w := mat.NewDense(2*n, 2*m, nil)
+	w.Slice(0, n, 0, m).(*mat.Dense).Copy(l1.W)
+	w.Slice(n, 2*n, m, 2*m).(*mat.Dense).Copy(l2.W)
+	dl := pp.diffs[k]
+	for i := range n {
+		for j := range m {
+			w.Set(n+i, j, dl.dW[i*m+j])
+		}
+	}
+	pp.jointW[k] = w
+	pp.jointB[k] = append(append([]float64(nil), l1.B...), dl.dB...)
+}
+
+// diffBackSubstitute returns upper bounds of xi2^k - xi1^k (of its negation,
+// with neg) by back-substitution through the joint variables of the layers
+// below.
+func (pp *pairProp) diffBackSubstitute(k int, neg bool) []float64 {
+	pb := pp.pb
+	dl := pp.diffs[k]
+	l2 := pp.f2.Layers[k]
+	n, m := l2.Out(), l2.In()
+	// Start: (W2 - W1) z1 + W2 delta + (b2 - b1), on the joint level k-1.
+	lam := mat.NewDense(n, 2*m, nil)
+	for i := range n {
+		for j := range m {
+			lam.Set(i, j, dl.dW[i*m+j])
+		}
+	}
+	lam.Slice(0, n, m, 2*m).(*mat.Dense).Copy(l2.W)
+	form := newForm(lam, dl.dB, neg)
+	addRadius(form, dl, pb.Net1.Post[k-1])
+	box := func(j int) []Interval {
+		if j < 0 {
+			return append(append([]Interval(nil), pb.Net1.In...), pb.DiffIn...)
+		}
+		return append(append([]Interval(nil), pb.Net1.Post[j]...), pb.DiffPost[j]...)
+	}
+	best := form.concretise(box(k - 1))
+	for j := k - 1; j >= 0; j-- {
+		form.relaxStep(pp.jointStep[j], mags(append(append([]Interval(nil), pb.Net1.Pre[j]...), pb.DiffPre[j]...)))
+		if r := pp.diffs[j]; r.rW != nil || r.rB != nil {
+			below := pb.Net1.In
+			if j > 0 {
+				below = pb.Net1.Post[j-1]
+			}
+			addRadiusCols(form, r, below, r.rows)
+		}
+		form.affineStep(pp.jointW[j], pp.jointB[j], mags(box(j-1)))
+		for i, v := range form.concretise(box(j - 1)) {
+			best[i] = min(best[i], v)
+		}
+	}
+	return best
+}
+
+// addRadius adds to the form's error the effect of the radius of the
+// parameter difference dl on the targets: |rW| |z1| + |rB|, where z1 lies in
+// the box z.
+func addRadius(f *linearForm, dl *layerDiff, z []Interval) {
+	if dl.rW == nil && dl.rB == nil {
+		return
+	}
+	for r := range dl.rows {
+		f.E[r] = addUp(f.E[r], radiusRow(dl, r, z))
+	}
+}
+
+// addRadiusCols adds to the form's error, for the columns off..off+dl.rows
+// of its coefficients (those on xi2 - xi1), |Lam| (|rW| |z1| + |rB|).
+func addRadiusCols(f *linearForm, dl *layerDiff, z []Interval, off int) {
+	rad := make([]float64, dl.rows)
+	for i := range rad {
+		rad[i] = radiusRow(dl, i, z)
+	}
+	raw := f.Lam.RawMatrix()
+	for r := range raw.Rows {
+		s := 0.0
+		for i, v := range rad {
+			s += math.Abs(raw.Data[r*raw.Stride+off+i]) * v
+		}
+		f.E[r] = addUp(f.E[r], s*sumFactor(len(rad)))
+	}
+}
+
+// radiusRow returns an upper bound of sum_j rW[i,j] |z_j| + rB[i].
+func radiusRow(dl *layerDiff, i int, z []Interval) float64 {
+	s := 0.0
+	if dl.rB != nil {
+		s = dl.rB[i]
+	}
+	if dl.rW != nil {
+		for j := range dl.cols {
+			s += dl.rW[i*dl.cols+j] * z[j].Mag()
+		}
+	}
+	return s * sumFactor(dl.cols)
+}
