@@ -1,0 +1,241 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"image/png"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var figuresDir = flag.String("figures", "", "also write the test figures to this directory, to look at them")
+
+// trunc is the paper's input quantiser with fb fractional bits.
+func trunc(x float64, fb int) float64 { s := math.Ldexp(1, fb); return math.Trunc(x*s) / s }
+
+// curveData mimics a network against its FB = 2 quantised copy on [-1, 1].
+func curveData() Curve {
+	const n = 801
+	c := Curve{Title: "Demo network vs FB = 2 copy", X: make([]float64, n), Error: make([]float64, n), Bound: make([]float64, n)}
+	for i := range n {
+		x := -1 + 2*float64(i)/(n-1)
+		q := trunc(x, 2)
+		c.X[i] = x
+		c.Error[i] = math.Abs(0.3*math.Sin(7*x)-0.3*math.Sin(7*q)) + 0.01*math.Abs(x)
+		c.Bound[i] = math.Sqrt(0.01 + 0.2*x*x + 0.05*q*q + 3*(x-q)*(x-q))
+	}
+	c.WorstCase = 0.75
+	for k := -4; k <= 4; k++ {
+		c.Steps = append(c.Steps, float64(k)/4)
+	}
+	return c
+}
+
+func surfaceData() Surface {
+	const n = 41
+	s := Surface{X: make([]float64, n), Y: make([]float64, n), Bound: make([][]float64, n), Error: make([][]float64, n)}
+	for i := range n {
+		s.X[i] = -1 + 2*float64(i)/(n-1)
+		s.Y[i] = s.X[i]
+	}
+	for i := range n {
+		s.Bound[i], s.Error[i] = make([]float64, n), make([]float64, n)
+		for j := range n {
+			a, b := s.X[j], s.Y[i]
+			s.Bound[i][j] = math.Sqrt(0.02 + 0.1*(a*a+b*b))
+			s.Error[i][j] = math.Abs(0.1 * math.Sin(3*a) * math.Cos(2*b))
+		}
+	}
+	return s
+}
+
+func ratioData() Ratios {
+	rng := rand.New(rand.NewPCG(3, 4))
+	r := Ratios{Bound: make([]float64, 500), Error: make([]float64, 500)}
+	for k := range r.Bound {
+		r.Bound[k] = 1
+		r.Error[k] = math.Exp(-math.Abs(rng.NormFloat64()) - 0.3)
+	}
+	r.Error[7] = 0
+	return r
+}
+
+func sweepData() Sweep {
+	s := Sweep{Title: "sin3x_relu: bound by bit width", Target: 1e-2, Chosen: 7}
+	se := SweepSeries{}
+	for fb := 1; fb <= 12; fb++ {
+		se.X = append(se.X, float64(fb))
+		se.Bound = append(se.Bound, 3*math.Ldexp(1, -fb))
+		se.Error = append(se.Error, 0.8*math.Ldexp(1, -fb)*(1+0.2*math.Sin(float64(fb))))
+	}
+	se.Bound[2] = math.NaN() // a level that failed to certify
+	s.Series = []SweepSeries{se}
+	return s
+}
+
+func TestFigures(t *testing.T) {
+	cases := []struct {
+		name string
+		make func() (*Figure, error)
+	}{
+		{"curve", func() (*Figure, error) { return ErrorCurve(curveData()) }},
+		{"curve-no-steps", func() (*Figure, error) {
+			c := curveData()
+			c.Steps, c.WorstCase, c.Bound = nil, 0, nil
+			return ErrorCurve(c)
+		}},
+		{"tightness", func() (*Figure, error) { return TightnessMap(surfaceData()) }},
+		{"histogram", func() (*Figure, error) { return RatioHistogram(ratioData()) }},
+		{"sweep", func() (*Figure, error) { return SweepFigure(sweepData()) }},
+		{"sweep-two", func() (*Figure, error) {
+			s := sweepData()
+			s2 := s.Series[0]
+			s2.Name = "pruned 25%"
+			s2.Bound = append([]float64(nil), s2.Bound...)
+			for i := range s2.Bound {
+				s2.Bound[i] *= 2
+			}
+			s.Series[0].Name = "unpruned"
+			s.Series = append(s.Series, s2)
+			s.Target, s.Chosen = 0, math.NaN()
+			return SweepFigure(s)
+		}},
+	}
+	dir := *figuresDir
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := c.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pngPath := filepath.Join(dir, c.name+".png")
+			if err := f.Save(pngPath); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(pngPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := img.Bounds().Dx(); w < 800 {
+				t.Errorf("PNG is %d pixels wide", w)
+			}
+			svgPath := filepath.Join(dir, c.name+".SVG")
+			if err := f.Save(svgPath); err != nil {
+				t.Fatal(err)
+			}
+			b, err = os.ReadFile(svgPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(b[:min(len(b), 200)], []byte("<svg")) {
+				t.Errorf("SVG starts %q", b[:min(len(b), 80)])
+			}
+		})
+	}
+}
+
+func TestFigureErrors(t *testing.T) {
+	dir := t.TempDir()
+	good, err := ErrorCurve(curveData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"fig.pdf", "fig", "fig.png.txt"} {
+		if err := good.Save(filepath.Join(dir, name)); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: error %v, want ErrFormat", name, err)
+		}
+		if err := CheckPath(name); !errors.Is(err, ErrFormat) {
+			t.Errorf("CheckPath(%s): %v", name, err)
+		}
+	}
+	// A directory that does not exist: error, nothing written.
+	if err := good.Save(filepath.Join(dir, "no", "fig.png")); err == nil {
+		t.Error("saved into a missing directory")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Errorf("files left behind: %v", entries)
+	}
+
+	zeros := curveData()
+	for i := range zeros.Error {
+		zeros.Error[i], zeros.Bound[i] = 0, 0
+	}
+	zeros.WorstCase = 0
+	short := curveData()
+	short.Error = short.Error[:3]
+	flat := surfaceData()
+	for i := range flat.Error {
+		for j := range flat.Error[i] {
+			flat.Error[i][j] = 0
+		}
+	}
+	ragged := surfaceData()
+	ragged.Bound[3] = ragged.Bound[3][:2]
+	cases := []struct {
+		name string
+		err  error
+	}{
+		{"curve all zero", func() error { _, err := ErrorCurve(zeros); return err }()},
+		{"curve lengths", func() error { _, err := ErrorCurve(short); return err }()},
+		{"curve one point", func() error { _, err := ErrorCurve(Curve{X: []float64{0}, Error: []float64{1}}); return err }()},
+		{"surface zero error", func() error { _, err := TightnessMap(flat); return err }()},
+		{"surface ragged", func() error { _, err := TightnessMap(ragged); return err }()},
+		{"surface small", func() error { _, err := TightnessMap(Surface{X: []float64{0}, Y: []float64{0}}); return err }()},
+		{"histogram empty", func() error { _, err := RatioHistogram(Ratios{}); return err }()},
+		{"histogram lengths", func() error { _, err := RatioHistogram(Ratios{Bound: []float64{1}}); return err }()},
+		{"sweep empty", func() error { _, err := SweepFigure(Sweep{}); return err }()},
+		{"sweep nothing positive", func() error {
+			_, err := SweepFigure(Sweep{Series: []SweepSeries{{X: []float64{1}, Bound: []float64{math.NaN()}, Error: []float64{0}}}})
+			return err
+		}()},
+	}
+	for _, c := range cases {
+		if !errors.Is(c.err, ErrData) {
+			t.Errorf("%s: error %v, want ErrData", c.name, c.err)
+		}
+		if c.err != nil && !strings.HasPrefix(c.err.Error(), "report: ") {
+			t.Errorf("%s: error %q lacks the package prefix", c.name, c.err)
+		}
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	cases := []struct {
+		lo, hi float64
+		labels string
+	}{
+		{0.003, 2, "0.01 0.1 1"},
+		{1.5, 8, "2 5"},
+		{1e-9, 1e3, "1e-9 1e-7 1e-5 0.001 0.1 10 1000"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, tk := range (logTicks{}).Ticks(c.lo, c.hi) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+			if tk.Value < c.lo || tk.Value > c.hi {
+				t.Errorf("[%v, %v]: tick %v outside", c.lo, c.hi, tk.Value)
+			}
+		}
+		if s := strings.Join(got, " "); s != c.labels {
+			t.Errorf("[%v, %v]: labels %q, want %q", c.lo, c.hi, s, c.labels)
+		}
+	}
+	if (logTicks{}).Ticks(0, 1) != nil {
+		t.Error("ticks for a range starting at 0")
+	}
+}
