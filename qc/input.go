@@ -2,6 +2,7 @@ package qc
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/quantise"
@@ -32,25 +33,47 @@ func boxTerm(l *Layout, kind Kind, f Form, lo, hi float64, where string) Term {
 		A: Sub(l.OneForm(hi), f), B: Sub(f, l.OneForm(lo)), Where: where}
 }
 
-// JointInput returns the joint input constraints of Appendix 3 for x1 and
-// x2 ranging over the same box, per free coordinate of x2:
+// JointInput returns the joint input constraints of Appendix 3 per free
+// coordinate of x2, for x1 in box1 and x2 in box2 (the paper has one box
+// for both): with s = x1 + x2 in [S_lo, S_hi] and d = x2 - x1 in
+// [D_lo, D_hi],
 //
-//	(2 hi - (x1 + x2)) ((x1 + x2) - 2 lo) >= 0,
-//	((hi - lo) - (x2 - x1)) ((x2 - x1) + (hi - lo)) >= 0.
-func JointInput(l *Layout, box bounds.Box) []Term {
+//	(S_hi - s)(s - S_lo) >= 0,   (D_hi - d)(d - D_lo) >= 0,
+//
+// i.e. (2 hi - (x1 + x2))((x1 + x2) - 2 lo) >= 0 and
+// ((hi - lo) - (x2 - x1))((x2 - x1) + (hi - lo)) >= 0 for one box.
+func JointInput(l *Layout, box1, box2 bounds.Box) []Term {
 	var ts []Term
 	for i := range l.X1 {
 		if l.Inputs[i].Mode != InputFree {
 			continue
 		}
-		lo, hi := box.Lo[i], box.Hi[i]
 		sum, diff := Add(l.X1[i], l.X2[i]), Sub(l.X2[i], l.X1[i])
+		sLo, _ := twoSumOut(box1.Lo[i], box2.Lo[i])
+		_, sHi := twoSumOut(box1.Hi[i], box2.Hi[i])
+		dLo, _ := twoSumOut(box2.Lo[i], -box1.Hi[i])
+		_, dHi := twoSumOut(box2.Hi[i], -box1.Lo[i])
 		where := fmt.Sprintf("x[%d]", i)
 		ts = append(ts,
-			Term{Kind: KindJointSum, Sign: NonNeg, A: Sub(l.OneForm(2*hi), sum), B: Sub(sum, l.OneForm(2*lo)), Where: where},
-			Term{Kind: KindJointDiff, Sign: NonNeg, A: Sub(l.OneForm(hi-lo), diff), B: Add(diff, l.OneForm(hi-lo)), Where: where})
+			boxTerm(l, KindJointSum, sum, sLo, sHi, where),
+			boxTerm(l, KindJointDiff, diff, dLo, dHi, where))
 	}
 	return ts
+}
+
+// twoSumOut returns float64 numbers lo <= a + b <= hi, equal to fl(a + b)
+// when the sum is exact.
+func twoSumOut(a, b float64) (lo, hi float64) {
+	s := a + b
+	bb := s - a
+	e := (a - (s - bb)) + (b - bb)
+	switch {
+	case e > 0:
+		return s, math.Nextafter(s, math.Inf(1))
+	case e < 0:
+		return math.Nextafter(s, math.Inf(-1)), s
+	}
+	return s, s
 }
 
 // QuantDiff returns, per free coordinate i of x2 with x2_i - x1_i in d[i],

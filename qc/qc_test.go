@@ -134,7 +134,7 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 	var ts []Term
 	ts = append(ts, InputBox(l, in.Box, x2box)...)
 	if p.pair == bounds.Independent {
-		ts = append(ts, JointInput(l, in.Box)...)
+		ts = append(ts, JointInput(l, in.Box, in.Box)...)
 	}
 	if p.pair == bounds.QuantisedInput {
 		ts = append(ts, QuantisedInput(l, p.quant)...)

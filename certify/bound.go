@@ -1,0 +1,244 @@
+package certify
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/sdp"
+)
+
+// ErrDimension reports networks or a box whose sizes do not fit.
+var ErrDimension = errors.New("dimension mismatch")
+
+// solveSDP is the SDP solver; tests replace it to compare with others.
+var solveSDP = sdp.Solve
+
+// Bound certifies an upper bound on ||f1(x1) - f2(x2)||_2 for every x1 in
+// box and x2 paired with x1 by opts.Pairing, by the SDP of Theorem 1 of Li,
+// Drummond and Duncan (L4DC 2021) with the QC set opts.QC, checks the
+// solution independently of the solver, and reports the largest error
+// observed at actual inputs next to it.
+//
+// The error is non-nil only for invalid input (networks that do not fit
+// each other or the box, invalid options); whether a bound was certified
+// is Certificate.Status.
+func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) (*Certificate, error) {
+	start := time.Now()
+	if err := checkInput(f1, f2, box, &opts); err != nil {
+		return nil, err
+	}
+	root := rootRegion(box, &opts)
+	c := &Certificate{}
+	rp := certifyRegion(ctx, f1, f2, &root, &opts)
+	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1, Iterations: rp.iters, Time: rp.time,
+		Status: rp.sdpStatus, Objective: rp.objective}
+	c.RootBound = math.Inf(1)
+	if rp.ok {
+		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound
+	}
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x6e6e626f756e64))
+	var ob observation
+	ob.observe(f1, f2, &root, &opts, rng, opts.Samples)
+
+	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok}}
+	if opts.QC == QCDefault && opts.Refine.MaxPieces > 1 {
+		leaves = refine(ctx, f1, f2, root, rp, &opts, &ob, rng, c, start)
+	}
+	c.Bound = 0
+	allOK := true
+	for _, lf := range leaves {
+		if !lf.ok {
+			allOK = false
+			break
+		}
+		c.Bound = max(c.Bound, lf.bound)
+	}
+	if len(leaves) > 1 {
+		for _, lf := range leaves {
+			c.Pieces = append(c.Pieces, Piece{Lo1: lf.region.Box1.Lo, Hi1: lf.region.Box1.Hi,
+				Lo2: lf.region.Box2.Lo, Hi2: lf.region.Box2.Hi, Bound: lf.bound})
+		}
+	}
+	switch {
+	case allOK:
+		c.Bound = min(c.Bound, c.RootBound)
+		c.Certified, c.Status = true, Certified
+		if c.Bound == c.RootBound {
+			c.Pieces = nil
+		}
+	case ctx.Err() != nil:
+		c.Status, c.Reason, c.Bound = Cancelled, ctx.Err().Error(), math.Inf(1)
+	default:
+		c.Status, c.Reason, c.Bound = rp.status, rp.reason, math.Inf(1)
+		if rp.ok {
+			c.Status, c.Reason = SolverFailed, "a piece of the split input set could not be certified"
+		}
+	}
+	if !rp.ok && c.Certified {
+		c.Reason = "root SDP: " + rp.reason + "; bound from the split input set"
+	}
+	c.ObservedError, c.X1, c.X2 = ob.err, ob.x1, ob.x2
+	c.Time = time.Since(start)
+	return c, nil
+}
+
+// checkInput validates the networks, the box and the options.
+func checkInput(f1, f2 *nn.Network, box bounds.Box, o *Options) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	for n, f := range [2]*nn.Network{f1, f2} {
+		if err := f.Validate(); err != nil {
+			return fmt.Errorf("certify: network %d: %w", n+1, err)
+		}
+	}
+	if err := box.Validate(); err != nil {
+		return fmt.Errorf("certify: %w", err)
+	}
+	if f1.InputSize() != box.Dim() || f2.InputSize() != box.Dim() {
+		return fmt.Errorf("certify: networks take %d and %d inputs, box has %d: %w",
+			f1.InputSize(), f2.InputSize(), box.Dim(), ErrDimension)
+	}
+	if f1.OutputSize() != f2.OutputSize() {
+		return fmt.Errorf("certify: network 1 has %d outputs, network 2 has %d: %w",
+			f1.OutputSize(), f2.OutputSize(), ErrDimension)
+	}
+	return nil
+}
+
+// regionResult is the outcome of certifying one region.
+type regionResult struct {
+	ok        bool
+	status    Status
+	reason    string
+	gammas    Gammas
+	margin    float64
+	bound     float64
+	size      int
+	vars      int
+	iters     int
+	time      time.Duration
+	sdpStatus sdp.Status
+	objective float64
+}
+
+// certifyRegion builds, solves and checks the SDP of one region.
+func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Options) regionResult {
+	res := regionResult{bound: math.Inf(1)}
+	rb, err := boundsOf(f1, f2, r, o)
+	if err != nil {
+		res.status, res.reason = CheckFailed, err.Error()
+		return res
+	}
+	m, err := buildLMI(f1, f2, r, rb, o)
+	if err != nil {
+		res.status, res.reason = CheckFailed, err.Error()
+		return res
+	}
+	sp := m.problem(weights(r, o))
+	res.size, res.vars = m.layout.Dim, len(sp.C)
+	settings := o.Solver
+	sol, err := solveSDP(ctx, sp.Problem, &settings)
+	if err != nil {
+		res.status, res.reason = SolverFailed, err.Error()
+		return res
+	}
+	res.iters, res.time, res.sdpStatus, res.objective = sol.Iterations, sol.Time, sol.Status, sol.PrimalObjective
+	switch sol.Status {
+	case sdp.Optimal, sdp.NearOptimal:
+	case sdp.Cancelled:
+		res.status, res.reason = Cancelled, "SDP solve cancelled"
+		return res
+	default:
+		res.status, res.reason = SolverFailed, "SDP solver ended with status "+sol.Status.String()
+		return res
+	}
+	ck, err := m.check(sp, sol.X)
+	if err != nil {
+		res.status, res.reason = CheckFailed, err.Error()
+		return res
+	}
+	res.ok, res.status = true, Certified
+	res.gammas, res.margin = ck.gammas, ck.margin
+	res.bound = sqrtUp(worstValue(ck.gammas, r, o))
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, "certify: x1 in %v..%v: bound %.6g (LMI %d, %d variables, %d iterations, margin %.2g)\n",
+			r.Box1.Lo, r.Box1.Hi, res.bound, res.size, res.vars, res.iters, res.margin)
+	}
+	return res
+}
+
+// piece is a leaf of the refinement.
+type piece struct {
+	region region
+	bound  float64
+	ok     bool
+	final  bool // cannot or need not be split further
+}
+
+// pieceHeap is a max-heap of pieces by bound.
+type pieceHeap []piece
+
+func (h pieceHeap) Len() int           { return len(h) }
+func (h pieceHeap) Less(i, j int) bool { return h[i].bound > h[j].bound }
+func (h pieceHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *pieceHeap) Push(x any)        { *h = append(*h, x.(piece)) }
+func (h *pieceHeap) Pop() any {
+	old := *h
+	p := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return p
+}
+
+// refine splits the input set (branch and bound): the piece with the
+// largest bound is split in two and each half certified, until the largest
+// bound is within Refine.TargetRatio of the observed error, or the budget
+// of solves or time is used. A piece whose halves cannot both be certified
+// keeps its own bound. The pieces cover the root region, so the largest
+// bound over them is a bound on the whole set.
+func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *Options,
+	ob *observation, rng *rand.Rand, c *Certificate, start time.Time) []piece {
+	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok}}
+	var done []piece
+	for h.Len() > 0 {
+		top := (*h)[0]
+		if top.ok && top.bound <= o.Refine.TargetRatio*ob.err {
+			break
+		}
+		if c.SDP.Solves+2 > o.Refine.MaxPieces || ctx.Err() != nil ||
+			(o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget) {
+			break
+		}
+		heap.Pop(h)
+		a, b, ok := top.region.split(root, o.Quant)
+		if !ok {
+			top.final = true
+			done = append(done, top)
+			continue
+		}
+		ra := certifyRegion(ctx, f1, f2, &a, o)
+		rb := certifyRegion(ctx, f1, f2, &b, o)
+		c.SDP.Solves += 2
+		c.SDP.Iterations += ra.iters + rb.iters
+		c.SDP.Time += ra.time + rb.time
+		ob.observe(f1, f2, &a, o, rng, 8)
+		ob.observe(f1, f2, &b, o, rng, 8)
+		if !ra.ok || !rb.ok {
+			if top.ok {
+				top.final = true
+				done = append(done, top)
+				continue
+			}
+		}
+		heap.Push(h, piece{region: a, bound: ra.bound, ok: ra.ok})
+		heap.Push(h, piece{region: b, bound: rb.bound, ok: rb.ok})
+	}
+	return append(done, (*h)...)
+}

@@ -1,0 +1,208 @@
+package certify
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/qc"
+)
+
+// regionBounds are sound bounds of both networks on a region.
+type regionBounds struct {
+	Nets              [2]*bounds.Net
+	DiffPre, DiffPost [][]bounds.Interval
+}
+
+// boundsOf computes the bounds of f1, f2 on r with method m.
+func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) {
+	opts := bounds.Options{Method: o.Bounds}
+	single := r.Pairing == bounds.QuantisedInput && r.allFixed() ||
+		r.Pairing == bounds.Independent && !sameBox(r.Box1, r.Box2)
+	if single {
+		b1, err := bounds.Single(f1, r.Box1, opts)
+		if err != nil {
+			return nil, err
+		}
+		b2, err := bounds.Single(f2, r.Box2, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &regionBounds{Nets: [2]*bounds.Net{b1, b2}}, nil
+	}
+	pb, err := bounds.Pair(f1, f2, bounds.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.Quant}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &regionBounds{Nets: [2]*bounds.Net{pb.Net1, pb.Net2}, DiffPre: pb.DiffPre, DiffPost: pb.DiffPost}, nil
+}
+
+func sameBox(a, b bounds.Box) bool { return slices.Equal(a.Lo, b.Lo) && slices.Equal(a.Hi, b.Hi) }
+
+// lmi is the S-procedure LMI of one region before solving:
+//
+//	sum_o (d_o^T eta)^2 - sum_g gamma_g sum_{f in G_g} (f^T eta)^2 + sum_k lambda_k M_k <= 0,
+//
+// with d_o = f1_o - f2_o, the gamma groups G = {1}, {x1_i}, {x2_i},
+// {x1_i - x2_i}, and the terms M_k.
+type lmi struct {
+	layout *qc.Layout
+	terms  []qc.Term
+	diff   []qc.Form
+	groups [4][]qc.Form
+	// radius[c] >= max |eta_c| over the region (for absorbing residuals).
+	radius []float64
+}
+
+// buildLMI assembles the terms of the QC set for region r.
+func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) (*lmi, error) {
+	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X2: r.inputs()}
+	if o.QC == QCDefault {
+		for n := range 2 {
+			cfg.Neurons[n] = stableNeurons(cfg.Nets[n], rb.Nets[n])
+		}
+	}
+	l, err := qc.NewLayout(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("certify: %w", err)
+	}
+	m := &lmi{layout: l}
+	for j := range l.Nets[0].Out {
+		m.diff = append(m.diff, qc.Sub(l.Nets[0].Out[j], l.Nets[1].Out[j]))
+	}
+	m.groups[0] = []qc.Form{l.OneForm(1)}
+	for i := range l.X1 {
+		m.groups[1] = append(m.groups[1], l.X1[i])
+		m.groups[2] = append(m.groups[2], l.X2[i])
+		if d := qc.Sub(l.X1[i], l.X2[i]); !d.IsZero() {
+			m.groups[3] = append(m.groups[3], d)
+		}
+	}
+	if !slices.ContainsFunc(l.Inputs, func(in qc.Input) bool { return in.Mode == qc.InputFree }) {
+		// x2 is x1 or a constant: gamma_x2 ||x2||^2 repeats gamma_x1 or gamma.
+		m.groups[2] = nil
+	}
+	switch o.QC {
+	case QCPaper:
+		m.terms = paperTerms(l, r, o)
+	default:
+		m.terms = defaultTerms(l, r, rb, o)
+	}
+	m.radius = etaRadius(l, r, rb)
+	return m, nil
+}
+
+// stableNeurons returns the neurons of f that are affine on their bounds.
+func stableNeurons(f *nn.Network, b *bounds.Net) [][]qc.Neuron {
+	out := make([][]qc.Neuron, len(f.Layers))
+	for k, l := range f.Layers {
+		out[k] = make([]qc.Neuron, l.Out())
+		for i := range out[k] {
+			if s, ok := qc.Stable(l.Act, b.Pre[k][i]); ok {
+				out[k][i] = s
+			}
+		}
+	}
+	return out
+}
+
+// inputTerms returns the input constraints common to both QC sets.
+func inputTerms(l *qc.Layout, r *region, o *Options, lemma3 bool) []qc.Term {
+	ts := qc.InputBox(l, r.Box1, r.Box2)
+	switch r.Pairing {
+	case bounds.Independent:
+		ts = append(ts, qc.JointInput(l, r.Box1, r.Box2)...)
+	case bounds.QuantisedInput:
+		if lemma3 {
+			ts = append(ts, qc.QuantisedInput(l, o.Quant)...)
+		} else {
+			// The authors' |x2 - x1| <= 2^-FB.
+			d := make([]bounds.Interval, len(l.X1))
+			for i := range d {
+				d[i] = bounds.Interval{Lo: -o.Quant.Step(), Hi: o.Quant.Step()}
+			}
+			ts = append(ts, qc.QuantDiff(l, d)...)
+		}
+	}
+	return ts
+}
+
+// paperTerms returns the authors' QC set (see QCPaper).
+func paperTerms(l *qc.Layout, r *region, o *Options) []qc.Term {
+	ts := inputTerms(l, r, o, false)
+	for n := range 2 {
+		ts = append(ts, qc.ReLU(l, n)...)
+		ts = append(ts, qc.Cross(l, n)...)
+		ts = append(ts, nonReLU(qc.Sector(l, n), l)...)
+		ts = append(ts, qc.Bounded(l, n)...)
+	}
+	return append(ts, qc.SlopePairs(l, qc.PairsAll)...)
+}
+
+// defaultTerms returns nnbound's QC set (see QCDefault).
+func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *Options) []qc.Term {
+	ts := inputTerms(l, r, o, true)
+	for n := range 2 {
+		ts = append(ts, qc.ReLU(l, n)...)
+		ts = append(ts, nonReLU(qc.Sector(l, n), l)...)
+		ts = append(ts, qc.Bounded(l, n)...)
+		ts = append(ts, qc.PreBox(l, n, rb.Nets[n].Pre)...)
+		ts = append(ts, qc.PostBox(l, n, rb.Nets[n].Post)...)
+		ts = append(ts, qc.ReLUTriangle(l, n, rb.Nets[n].Pre, true)...)
+	}
+	ts = append(ts, qc.DiffSlope(l)...)
+	return append(ts, qc.DiffBox(l, rb.DiffPre, rb.DiffPost)...)
+}
+
+// nonReLU drops the sector terms of ReLU-like neurons, which the
+// complementarity equality already implies.
+func nonReLU(ts []qc.Term, l *qc.Layout) []qc.Term {
+	out := ts[:0]
+	for _, t := range ts {
+		if !sectorOfReLU(t, l) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// sectorOfReLU reports whether t is the sector term of a ReLU-like neuron.
+func sectorOfReLU(t qc.Term, l *qc.Layout) bool {
+	var n, k, i int
+	if _, err := fmt.Sscanf(t.Where, "n%d.L%d[%d]", &n, &k, &i); err != nil {
+		return false
+	}
+	return qc.PropertiesOf(l.Nets[n-1].Layers[k].Act).ReLULike
+}
+
+// etaRadius returns, per coordinate of eta, a bound on its magnitude over
+// the region: the input boxes, the post-activation bounds of kept neurons
+// (or the activation's range when no bounds are given), and 1.
+func etaRadius(l *qc.Layout, r *region, rb *regionBounds) []float64 {
+	rad := make([]float64, l.Dim)
+	rad[l.One] = 1
+	for i := range l.X1 {
+		rad[l.X1[i].Idx[0]] = max(abs(r.Box1.Lo[i]), abs(r.Box1.Hi[i]))
+		if l.Inputs[i].Mode == qc.InputFree {
+			rad[l.X2[i].Idx[0]] = max(abs(r.Box2.Lo[i]), abs(r.Box2.Hi[i]))
+		}
+	}
+	for n := range 2 {
+		for k, lay := range l.Nets[n].Layers {
+			for i, c := range lay.Coord {
+				if c >= 0 {
+					rad[c] = rb.Nets[n].Post[k][i].Mag()
+				}
+			}
+		}
+	}
+	return rad
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,101 @@
+package certify
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nnbound/nnbound/sdp"
+)
+
+// Status tells whether and why a bound was or was not certified.
+type Status int
+
+// The statuses.
+const (
+	// Certified: the SDP was solved and the independent check proved the
+	// LMI (after absorbing its residual into gamma, see Certificate.Margin).
+	Certified Status = iota
+	// SolverFailed: the SDP solver did not reach an optimal or near-optimal
+	// point (Certificate.SDP.Status says how it ended); no bound is claimed.
+	SolverFailed
+	// CheckFailed: the check could not bound the LMI's largest eigenvalue
+	// (non-finite multipliers or matrix); no bound is claimed.
+	CheckFailed
+	// Cancelled: the context was cancelled before a bound was certified.
+	Cancelled
+)
+
+var statusNames = [...]string{"certified", "solver_failed", "check_failed", "cancelled"}
+
+// String returns the status in snake case, as printed in JSON.
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("Status(%d)", int(s))
+	}
+	return statusNames[s]
+}
+
+// SDPStats describes the SDPs solved.
+type SDPStats struct {
+	// Size is the order of the LMI and Variables the number of scalar
+	// variables (gammas and multipliers) of the root SDP.
+	Size, Variables int
+	// Solves is the number of SDPs solved (1 without refinement).
+	Solves int
+	// Iterations and Time add up over all solves.
+	Iterations int
+	Time       time.Duration
+	// Status is the solver status of the root SDP, and Objective its
+	// primal objective.
+	Status    sdp.Status
+	Objective float64
+}
+
+// Piece is one part of a split input set and its certified bound.
+type Piece struct {
+	// Lo1, Hi1 is the box of x1; Lo2, Hi2 the box of x2 (equal to the x1
+	// box for SameInput, the quantised box for QuantisedInput).
+	Lo1, Hi1, Lo2, Hi2 []float64
+	// Bound is the certified bound of ||f1 - f2|| on the piece.
+	Bound float64
+}
+
+// Certificate is the result of Bound.
+type Certificate struct {
+	// Certified is true only when Status is Certified.
+	Certified bool
+	Status    Status
+	// Reason explains a status other than Certified.
+	Reason string
+	// Gammas are the verified coefficients of the root SDP: for every
+	// input pair in the set,
+	//
+	//	||f1(x1) - f2(x2)||^2 <= Gamma + GammaX1 ||x1||^2 + GammaX2 ||x2||^2 + GammaX ||x1 - x2||^2.
+	//
+	// Gamma includes the absorbed Margin.
+	Gammas
+	// Margin is what the check added to the solver's gamma to cover the
+	// LMI's residual and all rounding (>= 0).
+	Margin float64
+	// RootBound is sqrt of the largest value over the input set of the
+	// right-hand side above.
+	RootBound float64
+	// Bound is the certified upper bound on ||f1(x1) - f2(x2)||_2 over the
+	// input set: RootBound, or the largest bound over the pieces when
+	// refinement split the input set and did better.
+	Bound float64
+	// ObservedError is the largest ||f1(x1) - f2(x2)||_2 found at actual
+	// input pairs, at X1, X2.
+	ObservedError float64
+	X1, X2        []float64
+	// Pieces are the pieces of a refined certificate (nil if not split).
+	Pieces []Piece
+	SDP    SDPStats
+	// Time is the wall time of Bound.
+	Time time.Duration
+}
+
+// Ratio returns Bound / ObservedError (+Inf when nothing was observed).
+func (c *Certificate) Ratio() float64 {
+	return c.Bound / c.ObservedError
+}

@@ -1,0 +1,123 @@
+package certify
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+)
+
+// observation is the largest error found so far and where.
+type observation struct {
+	err    float64
+	x1, x2 []float64
+}
+
+// errorAt returns ||f1(x1) - f2(x2)||_2 in float64.
+func errorAt(f1, f2 *nn.Network, x1, x2 []float64) float64 {
+	y1, err1 := f1.Eval(x1)
+	y2, err2 := f2.Eval(x2)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	s := 0.0
+	for j := range y1 {
+		d := y1[j] - y2[j]
+		s += d * d
+	}
+	return math.Sqrt(s)
+}
+
+// try evaluates an actual input pair and keeps it if it is the worst.
+func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64) {
+	if e := errorAt(f1, f2, x1, x2); e > ob.err {
+		ob.err, ob.x1, ob.x2 = e, append([]float64(nil), x1...), append([]float64(nil), x2...)
+	}
+}
+
+// pairOf returns the actual x2 paired with x1 in region r (for
+// Independent, x2 is drawn by the caller).
+func pairOf(r *region, o *Options, x1 []float64) []float64 {
+	in := bounds.Inputs{Pairing: r.Pairing, Quant: o.Quant}
+	return in.X2(x1)
+}
+
+// observe samples actual input pairs of region r: the corners (up to 2^10),
+// the centre and n random points, and refines the best by a few rounds of
+// coordinate search with shrinking steps.
+func (ob *observation) observe(f1, f2 *nn.Network, r *region, o *Options, rng *rand.Rand, n int) {
+	nx := r.Box1.Dim()
+	indep := r.Pairing == bounds.Independent
+	dims := nx
+	if indep {
+		dims = 2 * nx
+	}
+	lo := append(append([]float64(nil), r.Box1.Lo...), r.Box2.Lo...)[:dims]
+	hi := append(append([]float64(nil), r.Box1.Hi...), r.Box2.Hi...)[:dims]
+	eval := func(z []float64) float64 {
+		x1 := z[:nx]
+		x2 := pairOf(r, o, x1)
+		if indep {
+			x2 = z[nx:]
+		}
+		before := ob.err
+		ob.try(f1, f2, x1, x2)
+		if ob.err > before {
+			return ob.err
+		}
+		return errorAt(f1, f2, x1, x2)
+	}
+	z := make([]float64, dims)
+	if dims <= 10 {
+		for c := range 1 << dims {
+			for i := range z {
+				z[i] = lo[i]
+				if c>>i&1 == 1 {
+					z[i] = hi[i]
+				}
+			}
+			eval(z)
+		}
+	}
+	for i := range z {
+		z[i] = lo[i] + (hi[i]-lo[i])/2
+	}
+	eval(z)
+	best, bestZ := -1.0, make([]float64, dims)
+	for range n {
+		for i := range z {
+			z[i] = lo[i] + rng.Float64()*(hi[i]-lo[i])
+		}
+		if e := eval(z); e > best {
+			best = e
+			copy(bestZ, z)
+		}
+	}
+	if best < 0 {
+		return
+	}
+	// Coordinate search from the best random point.
+	step := make([]float64, dims)
+	for i := range step {
+		step[i] = (hi[i] - lo[i]) / 8
+	}
+	for range 30 {
+		improved := false
+		for i := range bestZ {
+			for _, dir := range [2]float64{-1, 1} {
+				copy(z, bestZ)
+				z[i] = min(hi[i], max(lo[i], z[i]+dir*step[i]))
+				if e := eval(z); e > best {
+					best, improved = e, true
+					copy(bestZ, z)
+				}
+			}
+		}
+		if !improved {
+			for i := range step {
+				step[i] /= 2
+			}
+		}
+	}
+}

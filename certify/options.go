@@ -1,0 +1,211 @@
+package certify
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/sdp"
+)
+
+// ErrOptions reports invalid Options.
+var ErrOptions = errors.New("invalid options")
+
+// QCSet selects the quadratic constraints of the LMI.
+type QCSet int
+
+// The QC sets.
+const (
+	// QCDefault is nnbound's set: pre-activation bounds of both networks
+	// and of their difference, stable neurons eliminated from eta, local
+	// constraints for the unstable ones (pre/post boxes, the ReLU triangle
+	// and its products, complementarity), and difference constraints
+	// between corresponding neurons. The number of multipliers grows
+	// linearly with the neurons.
+	QCDefault QCSet = iota
+	// QCPaper is exactly the authors' set: input box and joint input
+	// constraints, |x2 - x1| <= 2^-FB for a quantised input, and for every
+	// neuron positivity, positive complement, complementarity (free), the
+	// within-network cross terms, and the slope restriction for every pair
+	// of neurons within and across the networks, each pair with its own
+	// multiplier. Nothing is eliminated and the input is not split.
+	QCPaper
+)
+
+var qcSetNames = [...]string{"default", "paper"}
+
+// String returns "default" or "paper".
+func (s QCSet) String() string {
+	if s < 0 || int(s) >= len(qcSetNames) {
+		return fmt.Sprintf("QCSet(%d)", int(s))
+	}
+	return qcSetNames[s]
+}
+
+// ParseQCSet returns the QC set named s.
+func ParseQCSet(s string) (QCSet, error) {
+	for i, n := range qcSetNames {
+		if n == s {
+			return QCSet(i), nil
+		}
+	}
+	return 0, fmt.Errorf("certify: unknown QC set %q (want default or paper): %w", s, ErrOptions)
+}
+
+// WeightMode selects the objective weights of the SDP,
+//
+//	minimise  w * gamma + w_x1 * gamma_x1 + w_x2 * gamma_x2 + w_x * gamma_x.
+type WeightMode int
+
+// The weight modes.
+const (
+	// WeightsWorstCase (default) weighs each gamma by the largest value
+	// over the input set of the quantity it multiplies (1, ||x1||^2,
+	// ||x2||^2, ||x1 - x2||^2), so that the objective is the worst-case
+	// bound of the paper's inequality (exactly so for a box symmetric about
+	// 0, an upper bound otherwise).
+	WeightsWorstCase WeightMode = iota
+	// WeightsUnit weighs every gamma by 1.
+	WeightsUnit
+	// WeightsPaper uses the weights of the authors' script: 1e6 on gamma,
+	// (0.1 + 2^-2)^2 on gamma_x1, 0.1^2 on gamma_x2, (2^-2)^2 on gamma_x.
+	WeightsPaper
+	// WeightsCustom uses Options.Weights.
+	WeightsCustom
+)
+
+var weightModeNames = [...]string{"worst-case", "unit", "paper", "custom"}
+
+// String returns the mode's name.
+func (m WeightMode) String() string {
+	if m < 0 || int(m) >= len(weightModeNames) {
+		return fmt.Sprintf("WeightMode(%d)", int(m))
+	}
+	return weightModeNames[m]
+}
+
+// ParseWeightMode returns the weight mode named s.
+func ParseWeightMode(s string) (WeightMode, error) {
+	for i, n := range weightModeNames {
+		if n == s {
+			return WeightMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("certify: unknown weights %q (want worst-case, unit, paper or custom): %w", s, ErrOptions)
+}
+
+// Gammas are the four coefficients of the paper's bound
+//
+//	||f1(x1) - f2(x2)||^2 <= Gamma + GammaX1 ||x1||^2 + GammaX2 ||x2||^2 + GammaX ||x1 - x2||^2,
+//
+// or, as objective weights, the weight of each.
+type Gammas struct {
+	Gamma, GammaX1, GammaX2, GammaX float64
+}
+
+// vec returns the gammas in the order Gamma, GammaX1, GammaX2, GammaX.
+func (g Gammas) vec() [4]float64 { return [4]float64{g.Gamma, g.GammaX1, g.GammaX2, g.GammaX} }
+
+func gammasOf(v [4]float64) Gammas { return Gammas{v[0], v[1], v[2], v[3]} }
+
+// PaperWeights are the objective weights of the authors' script.
+var PaperWeights = Gammas{Gamma: 1e6, GammaX1: (0.1 + 0.25) * (0.1 + 0.25), GammaX2: 0.01, GammaX: 0.0625}
+
+// Refine controls the input splitting (branch and bound) of the default
+// QC set: the input set is split into pieces, each certified by its own
+// small SDP, and the bound is the largest over the pieces. Only pieces whose
+// bound exceeds TargetRatio times the largest error observed so far are
+// split again.
+type Refine struct {
+	// MaxPieces caps the number of SDPs solved; 1 disables splitting.
+	// Default 64.
+	MaxPieces int
+	// TimeBudget stops refining after this long (0: no limit). Default 2 s.
+	TimeBudget time.Duration
+	// TargetRatio stops refining once bound / observed error is at most
+	// this. Default 1.02.
+	TargetRatio float64
+}
+
+// Options configures Bound. Use DefaultOptions and change what you need.
+type Options struct {
+	// Pairing relates x2 to x1: Independent (the paper's similarity
+	// problem), SameInput or QuantisedInput (x2 = Quant.Round(x1)).
+	Pairing bounds.Pairing
+	// Quant is the input quantiser for QuantisedInput.
+	Quant quantise.Format
+	// QC is the set of quadratic constraints.
+	QC QCSet
+	// Weights selects the objective weights; Custom holds them for
+	// WeightsCustom.
+	Weights WeightMode
+	Custom  Gammas
+	// Bounds is the method of the pre-activation bounds (QCDefault).
+	Bounds bounds.Method
+	// Refine controls input splitting (QCDefault only).
+	Refine Refine
+	// Samples is the number of random input pairs evaluated for the
+	// observed error (besides corners, grids and local search). Default 2000.
+	Samples int
+	// Seed seeds the sampling of the observed error.
+	Seed uint64
+	// Solver holds the SDP solver settings; its Log, when set, receives the
+	// iteration log of every solve.
+	Solver sdp.Settings
+	// Log, when not nil, receives one line per certified piece.
+	Log io.Writer
+}
+
+// DefaultOptions returns the defaults: independent inputs, the default QC
+// set, worst-case weights, symbolic bounds, refinement up to 64 pieces or
+// 2 s, 2000 samples, the solver's defaults.
+func DefaultOptions() Options {
+	return Options{
+		Pairing: bounds.Independent,
+		Quant:   quantise.Format{FracBits: 2},
+		QC:      QCDefault,
+		Weights: WeightsWorstCase,
+		Bounds:  bounds.MethodSymbolic,
+		Refine:  Refine{MaxPieces: 64, TimeBudget: 2 * time.Second, TargetRatio: 1.02},
+		Samples: 2000,
+		Seed:    1,
+		Solver:  sdp.DefaultSettings(),
+	}
+}
+
+// Validate reports the first invalid option, naming it.
+func (o *Options) Validate() error {
+	switch {
+	case o.Pairing < bounds.SameInput || o.Pairing > bounds.QuantisedInput:
+		return fmt.Errorf("certify: Options.Pairing = %d is unknown: %w", int(o.Pairing), ErrOptions)
+	case o.Pairing == bounds.QuantisedInput && (o.Quant.FracBits < 0 || o.Quant.FracBits > 60):
+		return fmt.Errorf("certify: Options.Quant.FracBits = %d, want 0..60: %w", o.Quant.FracBits, ErrOptions)
+	case o.QC < QCDefault || o.QC > QCPaper:
+		return fmt.Errorf("certify: Options.QC = %d is unknown: %w", int(o.QC), ErrOptions)
+	case o.Weights < WeightsWorstCase || o.Weights > WeightsCustom:
+		return fmt.Errorf("certify: Options.Weights = %d is unknown: %w", int(o.Weights), ErrOptions)
+	case o.Refine.MaxPieces < 1:
+		return fmt.Errorf("certify: Options.Refine.MaxPieces = %d, want >= 1: %w", o.Refine.MaxPieces, ErrOptions)
+	case o.Refine.TimeBudget < 0:
+		return fmt.Errorf("certify: Options.Refine.TimeBudget = %v, want >= 0: %w", o.Refine.TimeBudget, ErrOptions)
+	case !(o.Refine.TargetRatio >= 1):
+		return fmt.Errorf("certify: Options.Refine.TargetRatio = %v, want >= 1: %w", o.Refine.TargetRatio, ErrOptions)
+	case o.Samples < 0:
+		return fmt.Errorf("certify: Options.Samples = %d, want >= 0: %w", o.Samples, ErrOptions)
+	}
+	if o.Weights == WeightsCustom {
+		for _, w := range o.Custom.vec() {
+			if !(w >= 0) || math.IsInf(w, 0) {
+				return fmt.Errorf("certify: Options.Custom has weight %v, want finite and >= 0: %w", w, ErrOptions)
+			}
+		}
+	}
+	if err := o.Solver.Validate(); err != nil {
+		return fmt.Errorf("certify: Options.Solver: %w", err)
+	}
+	return nil
+}

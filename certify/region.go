@@ -1,0 +1,226 @@
+package certify
+
+import (
+	"math"
+	"slices"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/qc"
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// cell is a closed interval of x1 values on which the second input is
+// covered by one value: every x in the coordinate's range lies in a cell
+// whose V is q(x) (see cells).
+type cell struct {
+	A, B, V float64
+}
+
+// maxCells is the largest number of quantisation cells per coordinate
+// enumerated; coordinates with more stay relaxed (x2 in a box, |x2 - x1|
+// bounded).
+const maxCells = 4096
+
+// cells returns closed cells covering [lo, hi] for the quantiser f: every
+// x in [lo, hi] lies in a cell with V = q(x). The quantiser is constant
+// between consecutive multiples of step/2 (all rounding modes); a grid
+// point whose value differs from both neighbouring cells gets a cell of
+// its own; neighbouring cells of equal value are merged. It returns nil
+// when there would be more than maxCells.
+func cells(f quantise.Format, lo, hi float64) []cell {
+	half := f.Step() / 2
+	first, last := math.Ceil(lo/half), math.Floor(hi/half)
+	if last-first > 2*maxCells {
+		return nil
+	}
+	pts := []float64{lo}
+	for k := first; k <= last; k++ {
+		if p := k * half; p > lo && p < hi {
+			pts = append(pts, p)
+		}
+	}
+	if hi > lo {
+		pts = append(pts, hi)
+	}
+	var cs []cell
+	for j := 0; j+1 < len(pts); j++ {
+		cs = append(cs, cell{pts[j], pts[j+1], f.Round(pts[j] + (pts[j+1]-pts[j])/2)})
+	}
+	// Points not covered by a neighbouring cell of the same value.
+	var out []cell
+	for j, p := range pts {
+		v := f.Round(p)
+		left := j > 0 && cs[j-1].V == v
+		right := j < len(cs) && cs[j].V == v
+		if !left && !right {
+			out = append(out, cell{p, p, v})
+		}
+		if j < len(cs) {
+			out = append(out, cs[j])
+		}
+	}
+	// Merge neighbours of equal value (the union of touching closed cells).
+	merged := out[:0:0]
+	for _, c := range out {
+		if n := len(merged); n > 0 && merged[n-1].V == c.V && merged[n-1].B >= c.A {
+			merged[n-1].B = max(merged[n-1].B, c.B)
+			continue
+		}
+		merged = append(merged, c)
+	}
+	if len(merged) > maxCells {
+		return nil
+	}
+	return merged
+}
+
+// region is a part of the input set: x1 in Box1 and x2 related by the
+// pairing: Independent: x2 in Box2; SameInput: x2 = x1; QuantisedInput:
+// per coordinate either one cell (x2 fixed to its value) or a run of cells
+// (x2 = q(x1) in the box [q(lo), q(hi)]).
+type region struct {
+	Box1, Box2 bounds.Box
+	Pairing    bounds.Pairing
+	// Cells[i] are the quantisation cells of coordinate i still in the
+	// region (QuantisedInput; nil when too many to enumerate).
+	Cells [][]cell
+}
+
+// rootRegion returns the region of the whole input set.
+func rootRegion(box bounds.Box, o *Options) region {
+	r := region{Box1: cloneBox(box), Box2: cloneBox(box), Pairing: o.Pairing}
+	if o.Pairing == bounds.QuantisedInput {
+		r.Cells = make([][]cell, box.Dim())
+		for i := range r.Cells {
+			r.Cells[i] = cells(o.Quant, box.Lo[i], box.Hi[i])
+		}
+		r.syncQuant(o.Quant)
+	}
+	return r
+}
+
+// syncQuant sets Box2 from Box1 and the cells.
+func (r *region) syncQuant(f quantise.Format) {
+	for i := range r.Box1.Lo {
+		if cs := r.Cells[i]; len(cs) == 1 {
+			r.Box2.Lo[i], r.Box2.Hi[i] = cs[0].V, cs[0].V
+		} else {
+			r.Box2.Lo[i], r.Box2.Hi[i] = f.Round(r.Box1.Lo[i]), f.Round(r.Box1.Hi[i])
+		}
+	}
+}
+
+// inputs returns the x2 modes of the region for the layout.
+func (r *region) inputs() []qc.Input {
+	in := make([]qc.Input, r.Box1.Dim())
+	for i := range in {
+		switch {
+		case r.Pairing == bounds.SameInput:
+			in[i].Mode = qc.InputSame
+		case r.Pairing == bounds.QuantisedInput && len(r.Cells[i]) == 1:
+			in[i] = qc.Input{Mode: qc.InputFixed, Value: r.Cells[i][0].V}
+		case r.Pairing == bounds.Independent && r.Box2.Lo[i] == r.Box2.Hi[i]:
+			in[i] = qc.Input{Mode: qc.InputFixed, Value: r.Box2.Lo[i]}
+		}
+	}
+	return in
+}
+
+// allFixed reports whether every x2 coordinate is a constant.
+func (r *region) allFixed() bool {
+	for _, in := range r.inputs() {
+		if in.Mode != qc.InputFixed {
+			return false
+		}
+	}
+	return true
+}
+
+// width returns the largest width of the region's boxes, scaled by the
+// root's, over the coordinates that can still be split, and the
+// coordinate and box (1 or 2) where it is attained.
+func (r *region) widest(root region) (w float64, coord, which int) {
+	w, coord, which = -1, -1, 0
+	consider := func(b, rb bounds.Box, wh int) {
+		for i := range b.Lo {
+			rw := rb.Hi[i] - rb.Lo[i]
+			if rw <= 0 {
+				continue
+			}
+			if d := (b.Hi[i] - b.Lo[i]) / rw; d > w {
+				w, coord, which = d, i, wh
+			}
+		}
+	}
+	consider(r.Box1, root.Box1, 1)
+	if r.Pairing == bounds.Independent {
+		consider(r.Box2, root.Box2, 2)
+	}
+	if r.Pairing == bounds.QuantisedInput {
+		// Prefer splitting runs of cells: fixing x2 is worth most.
+		for i, cs := range r.Cells {
+			if len(cs) > 1 {
+				return 2, i, 1
+			}
+		}
+	}
+	return w, coord, which
+}
+
+// split returns two regions covering r, halving its widest coordinate (for
+// a run of quantisation cells, at the cell boundary nearest the middle).
+// ok is false when nothing can be split.
+func (r *region) split(root region, f quantise.Format) (a, b region, ok bool) {
+	w, i, which := r.widest(root)
+	if i < 0 || w <= 0 {
+		return region{}, region{}, false
+	}
+	a, b = r.clone(), r.clone()
+	if r.Pairing == bounds.QuantisedInput && len(r.Cells[i]) > 1 {
+		cs := r.Cells[i]
+		m := len(cs) / 2
+		a.Cells[i], b.Cells[i] = slices.Clone(cs[:m]), slices.Clone(cs[m:])
+		a.Box1.Hi[i], b.Box1.Lo[i] = cs[m-1].B, cs[m].A
+		a.syncQuant(f)
+		b.syncQuant(f)
+		return a, b, true
+	}
+	box, ba, bb := &r.Box1, &a.Box1, &b.Box1
+	if which == 2 {
+		box, ba, bb = &r.Box2, &a.Box2, &b.Box2
+	}
+	mid := box.Lo[i] + (box.Hi[i]-box.Lo[i])/2
+	if !(mid > box.Lo[i] && mid < box.Hi[i]) {
+		return region{}, region{}, false
+	}
+	ba.Hi[i], bb.Lo[i] = mid, mid
+	if r.Pairing == bounds.SameInput {
+		a.Box2, b.Box2 = cloneBox(a.Box1), cloneBox(b.Box1)
+	}
+	if r.Pairing == bounds.QuantisedInput {
+		if len(r.Cells[i]) == 1 {
+			// Within one cell x2 stays fixed; the cell's x1 range shrinks.
+			a.Cells[i] = []cell{{a.Box1.Lo[i], a.Box1.Hi[i], r.Cells[i][0].V}}
+			b.Cells[i] = []cell{{b.Box1.Lo[i], b.Box1.Hi[i], r.Cells[i][0].V}}
+		}
+		a.syncQuant(f)
+		b.syncQuant(f)
+	}
+	return a, b, true
+}
+
+// clone returns a deep copy of r.
+func (r *region) clone() region {
+	c := region{Box1: cloneBox(r.Box1), Box2: cloneBox(r.Box2), Pairing: r.Pairing}
+	if r.Cells != nil {
+		c.Cells = make([][]cell, len(r.Cells))
+		for i, cs := range r.Cells {
+			c.Cells[i] = slices.Clone(cs)
+		}
+	}
+	return c
+}
+
+func cloneBox(b bounds.Box) bounds.Box {
+	return bounds.Box{Lo: slices.Clone(b.Lo), Hi: slices.Clone(b.Hi)}
+}

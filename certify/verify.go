@@ -1,0 +1,201 @@
+package certify
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nnbound/nnbound/qc"
+)
+
+// The check (independent of the solver). Given the solver's gammas and
+// multipliers, project them onto their sign constraints and rebuild
+//
+//	M = sum_o d_o d_o^T - sum_g gamma_g G_g + sum_k lambda_k M_k
+//
+// from the layout's forms in float64 with an entrywise error radius
+// (qc.Matrix). For every feasible eta, eta^T M eta >= ||f1 - f2||^2 -
+// (gamma + ...) because every term is non-negative (or zero) there. Scale
+// by S = diag(s), s_c a power of two >= max |eta_c| (exact), and bound
+// t >= lambda_max(S M S) rigorously:
+//
+//   - ||E||_2 <= max row sum of S R S for the assembly error E;
+//   - choose t above the computed largest eigenvalue and run a float64
+//     Cholesky of B = fl(t I - S M S); if it succeeds, B + dB = L L^T with
+//     |dB| <= gamma_{n+1} |L| |L|^T (Demmel), so
+//     lambda_min(B) >= -gamma_{n+1} ||L||_F^2;
+//   - B differs from t I - S M S by the rounding of its diagonal, at most
+//     u |B_ii|.
+//
+// Then eta^T M eta <= t_+ ||S^{-1} eta||^2 <= t_+ sum_c (r_c / s_c)^2 with
+// t_+ = max(t, 0), which is added to gamma (the margin). Every step rounds
+// upwards.
+
+// checked is a verified solution.
+type checked struct {
+	gammas Gammas // projected, with the margin added to Gamma
+	margin float64
+}
+
+// check verifies x (the solver's variables) for the LMI.
+func (m *lmi) check(sp *sdpProblem, x []float64) (*checked, error) {
+	n := m.layout.Dim
+	var g [4]float64
+	for k, v := range sp.gammaVar {
+		if v >= 0 {
+			g[k] = max(0, x[v])
+		}
+	}
+	M := qc.NewMatrix(n)
+	for _, d := range m.diff {
+		M.AddSquare(1, d)
+	}
+	for k, forms := range m.groups {
+		if g[k] == 0 {
+			continue
+		}
+		for _, f := range forms {
+			M.AddSquare(-g[k], f)
+		}
+	}
+	for k, t := range m.terms {
+		lam := x[sp.termVar[k]]
+		if t.Sign == qc.NonNeg {
+			lam = max(0, lam)
+		}
+		if math.IsNaN(lam) || math.IsInf(lam, 0) {
+			return nil, fmt.Errorf("multiplier of %v %s is %v", t.Kind, t.Where, lam)
+		}
+		M.AddTerm(lam, t)
+	}
+	s := make([]float64, n)
+	ratio := 0.0 // sum_c (r_c / s_c)^2, rounded up
+	for c, r := range m.radius {
+		s[c] = pow2Above(r)
+		q := r / s[c] // exact: s is a power of two
+		ratio = upAdd(ratio, upMul(q, q))
+	}
+	t, err := maxEigUpper(M, s)
+	if err != nil {
+		return nil, err
+	}
+	margin := 0.0
+	if t > 0 {
+		margin = upMul(t, ratio)
+	}
+	g[0] = upAdd(g[0], margin)
+	return &checked{gammas: gammasOf(g), margin: margin}, nil
+}
+
+// pow2Above returns the smallest power of two >= r, at least 2^-500.
+func pow2Above(r float64) float64 {
+	if !(r > 0x1p-500) {
+		return 0x1p-500
+	}
+	fr, e := math.Frexp(r)
+	if fr == 0.5 {
+		return r
+	}
+	return math.Ldexp(1, e)
+}
+
+const (
+	unitRound = 0x1p-53
+	tiny      = 0x1p-1074
+)
+
+// upAdd returns a float64 >= a + b.
+func upAdd(a, b float64) float64 { return math.Nextafter(a+b, math.Inf(1)) }
+
+// upMul returns a float64 >= a * b for a, b >= 0.
+func upMul(a, b float64) float64 { return math.Nextafter(a*b+tiny, math.Inf(1)) }
+
+// maxEigUpper returns t >= lambda_max(S M S) for the exact matrix within
+// M.R of M.V, S = diag(s) with powers of two s.
+func maxEigUpper(M *qc.Matrix, s []float64) (float64, error) {
+	n := M.N
+	a := mat.NewSymDense(n, nil)
+	rowR := 0.0 // max row sum of S R S (>= ||E||_2 of the scaled error)
+	scale := 0.0
+	for i := range n {
+		sum := 0.0
+		for j := range n {
+			v := M.V[i*n+j] * s[i] * s[j] // exact scaling by powers of two
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, fmt.Errorf("LMI entry (%d,%d) is %v", i, j, v)
+			}
+			if j >= i {
+				a.SetSym(i, j, v)
+			}
+			scale = max(scale, math.Abs(v))
+			sum = upAdd(sum, M.R[i*n+j]*s[i]*s[j])
+		}
+		rowR = max(rowR, sum)
+	}
+	var eig mat.EigenSym
+	est := 0.0
+	if eig.Factorize(a, false) {
+		vals := eig.Values(nil)
+		est = vals[len(vals)-1]
+	} else {
+		est = scale * float64(n)
+	}
+	gam := float64(n+1) * unitRound / (1 - float64(n+1)*unitRound)
+	step := max(1e-13*scale, 1e-300)
+	for range 40 {
+		t := est + step
+		if lminLower, ok := choleskyShift(a, t, gam); ok {
+			// lambda_max(A_computed) <= t - lminLower; add the assembly error.
+			return upAdd(upAdd(t, lminLower), rowR), nil
+		}
+		step *= 4
+	}
+	return 0, fmt.Errorf("cannot bound the largest eigenvalue of the LMI (estimate %v)", est)
+}
+
+// choleskyShift runs a float64 Cholesky of B = fl(t I - A). On success it
+// returns d >= -lambda_min(t I - A) (rounded up): gamma_{n+1} ||L||_F^2
+// plus the rounding of B's diagonal.
+func choleskyShift(a *mat.SymDense, t, gam float64) (float64, bool) {
+	n := a.SymmetricDim()
+	l := make([]float64, n*n)
+	diagErr := 0.0
+	for i := range n {
+		for j := 0; j <= i; j++ {
+			v := -a.At(i, j)
+			if i == j {
+				v = t - a.At(i, i)
+				diagErr = max(diagErr, unitRound*math.Abs(v))
+			}
+			l[i*n+j] = v
+		}
+	}
+	for j := range n {
+		d := l[j*n+j]
+		for k := range j {
+			d -= l[j*n+k] * l[j*n+k]
+		}
+		if !(d > 0) {
+			return 0, false
+		}
+		d = math.Sqrt(d)
+		l[j*n+j] = d
+		for i := j + 1; i < n; i++ {
+			v := l[i*n+j]
+			for k := range j {
+				v -= l[i*n+k] * l[j*n+k]
+			}
+			l[i*n+j] = v / d
+		}
+	}
+	frob := 0.0
+	for i := range n {
+		for j := 0; j <= i; j++ {
+			frob = upAdd(frob, upMul(math.Abs(l[i*n+j]), math.Abs(l[i*n+j])))
+		}
+	}
+	// Underflow in the factorisation adds at most n (n+1) 2^-1074 per entry.
+	under := float64(n*(n+1)) * 0x1p-1022
+	return upAdd(upAdd(upMul(gam*(1+4*unitRound), frob), diagErr), under), true
+}
