@@ -1,0 +1,52 @@
+// Command bench measures nnbound's SDP solver against the C solvers people
+// already use.
+//
+// Usage:
+//
+//	go run ./cmd/bench sdplib [flags] [FILE.dat-s ...]
+//
+// The sdplib benchmark solves each file (default: every .dat-s of the
+// shared SDPLIB folder, ../shared/data/sdplib or $NNBOUND_SHARED/data/sdplib)
+// with "nnbound solve" and with each of csdp, sdpa and dsdp5 that is
+// installed, one process at a time and single-threaded (GOMAXPROCS=1 for
+// nnbound; OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 for everyone). It
+// measures end-to-end wall time, including reading the file, as the
+// median of --runs runs (repeats only when the first run took less than
+// 10 s, as the reference times were measured), and parses each solver's
+// status and objective.
+//
+// nnbound's result is checked against the consensus optimum of
+// optimal.tsv (see CHECKS below) and the command prints a Markdown table:
+// problem, m, n, nnbound's status, objective (mean of primal and dual),
+// relative error against the reference, the check, nnbound's time,
+// csdp's time, the ratio nnbound/csdp and the other solvers' times;
+// then the median and worst ratio. When csdp is not run, its time is
+// taken from reference-times.tsv and marked with *. With --json the same
+// data is printed as one JSON object.
+//
+// Progress goes to stderr, one line per problem.
+//
+// CHECKS: an infeasible problem must get the status of optimal.tsv
+// (primal_infeasible or dual_infeasible). Otherwise the error is
+// max(|pobj - ref|, |dobj - ref|) / max(1, |ref|) with ref the
+// measured_consensus column, and
+//
+//   - ok:    status optimal and error <= 1e-6;
+//   - ok~:   the problem is ill-posed (neither CSDP nor SDPA solved it
+//     cleanly in reference-times.tsv), status optimal or near_optimal and
+//     error <= 1e-4;
+//   - ok?:   the reference itself is uncertain (no consensus, so the
+//     SDPLIB value with its few printed digits is used, or the reference
+//     solvers disagree by more than 1e-4): status optimal or near_optimal
+//     and error within that uncertainty (at least 1e-4);
+//   - FAIL:  anything else.
+//
+// Exit status: 0 when every check passed, 1 otherwise or on an error,
+// 2 for a usage error.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// reference is what the shared SDPLIB folder says about one problem.
+type reference struct {
+	Name      string
+	M, N      int
+	Blocks    string  // optimal.tsv's block structure, e.g. "4x2,6"
+	Status    string  // "opt", "primal_infeasible" or "dual_infeasible"
+	Value     float64 // reference optimum (SDPA sign); NaN if none
+	Source    string  // "consensus" or "sdplib"
+	Tol       float64 // relative tolerance of the check
+	IllPosed  bool    // neither CSDP nor SDPA solved it cleanly
+	Uncertain bool    // the reference is known to fewer digits than Tol
+	CSDPTime  float64 // CSDP's wall time in reference-times.tsv; NaN if absent
+}
+
+// Tolerances of the checks (see the package doc).
+const (
+	strictTol   = 1e-6
+	illPosedTol = 1e-4
+)
+
+// readTSV reads a tab-separated file with '#' comments and a header row,
+// returning one map from column name to value per row.
+func readTSV(path string) ([]map[string]string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	var header []string
+	var rows []map[string]string
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if strings.HasPrefix(text, "#") || strings.TrimSpace(text) == "" {
+			continue
+		}
+		f := strings.Split(text, "\t")
+		if header == nil {
+			header = f
+			continue
+		}
+		if len(f) > len(header) {
+			return nil, fmt.Errorf("%s:%d: %d columns, header has %d", path, line, len(f), len(header))
+		}
+		row := make(map[string]string, len(header))
+		for i, v := range f {
+			row[header[i]] = v
+		}
+		rows = append(rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// readReferences reads optimal.tsv and reference-times.tsv of dir.
+func readReferences(optimalPath, timesPath string) (map[string]*reference, error) {
+	rows, err := readTSV(optimalPath)
+	if err != nil {
+		return nil, err
+	}
+	refs := make(map[string]*reference, len(rows))
+	for _, r := range rows {
+		ref, err := newReference(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", optimalPath, err)
+		}
+		refs[ref.Name] = ref
+	}
+	times, err := readTSV(timesPath)
+	if err != nil {
+		return nil, err
+	}
+	clean := map[string]bool{}
+	for _, r := range times {
+		ref := refs[r["name"]]
+		if ref == nil {
+			continue
+		}
+		switch r["solver"] {
+		case "csdp":
+			clean[ref.Name] = clean[ref.Name] || r["status"] == "Success: SDP solved"
+			ref.CSDPTime = parseFloatOr(r["wall_median_s"], math.NaN())
+		case "sdpa":
+			clean[ref.Name] = clean[ref.Name] || r["status"] == "pdOPT"
+		}
+	}
+	for _, ref := range refs {
+		ref.IllPosed = ref.Status == "opt" && !clean[ref.Name]
+		if ref.IllPosed && ref.Tol < illPosedTol {
+			ref.Tol = illPosedTol
+		}
+	}
+	return refs, nil
+}
+
+// newReference decodes one row of optimal.tsv.
+func newReference(r map[string]string) (*reference, error) {
+	ref := &reference{Name: r["name"], Blocks: r["blocks"], Status: r["status"],
+		Value: math.NaN(), Tol: strictTol, CSDPTime: math.NaN()}
+	var err error
+	if ref.M, err = strconv.Atoi(r["m"]); err != nil {
+		return nil, fmt.Errorf("%s: bad m %q", ref.Name, r["m"])
+	}
+	if ref.N, err = strconv.Atoi(r["n_total"]); err != nil {
+		return nil, fmt.Errorf("%s: bad n_total %q", ref.Name, r["n_total"])
+	}
+	if ref.Status != "opt" {
+		return ref, nil
+	}
+	if v, err := strconv.ParseFloat(r["measured_consensus"], 64); err == nil {
+		ref.Value, ref.Source = v, "consensus"
+		if spread := parseFloatOr(r["measured_spread_rel"], 0); spread > illPosedTol {
+			ref.Uncertain, ref.Tol = true, spread
+		}
+		return ref, nil
+	}
+	s := r["optimal_obj_sdpa_sign"]
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil, fmt.Errorf("%s: no consensus and bad SDPLIB value %q", ref.Name, s)
+	}
+	ref.Value, ref.Source, ref.Uncertain = v, "sdplib", true
+	ref.Tol = max(illPosedTol, halfUlp(s)/max(1, math.Abs(v)))
+	return ref, nil
+}
+
+// halfUlp returns half a unit in the last printed digit of the decimal
+// number s ("3.63e+02" -> 0.5).
+func halfUlp(s string) float64 {
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant = s[:i]
+		exp, _ = strconv.Atoi(s[i+1:])
+	}
+	decimals := 0
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		decimals = len(mant) - i - 1
+	}
+	return 0.5 * math.Pow(10, float64(exp-decimals))
+}
+
+func parseFloatOr(s string, def float64) float64 {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return def
+	}
+	return v
+}
