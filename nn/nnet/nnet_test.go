@@ -161,3 +161,28 @@ func TestReadMissing(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestInfoString(t *testing.T) {
+	_, info, err := Read("testdata/trap.nnet", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := info.String()
+	for _, want := range []string{
+		"format:       NNet, 2 layers (ReLU hidden, affine output)\n",
+		"input min:    -1, 0\n",
+		"output:       y*8 + 1\n",
+		"network:      raw units",
+		"note:         means line has 5 values for 2 inputs",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("String() lacks %q:\n%s", want, got)
+		}
+	}
+	if got := vector([]float64{1, 2, 3, 4, 5, 6, 7, 8}); got != "1, 2, 3, 4, 5, 6, ... (8 values)" {
+		t.Errorf("vector = %q", got)
+	}
+	if got := vector([]float64{0, 0, 0}); got != "0 (all 3)" {
+		t.Errorf("vector = %q", got)
+	}
+}

@@ -1,0 +1,156 @@
+// Package modelfile loads and saves networks in whichever file format they
+// come in: ONNX (.onnx), NNet (.nnet) or nnbound's JSON (.json). The format
+// is taken from the extension; a file without a known extension is
+// recognised by its content.
+//
+// Some formats build pre- and post-processing into the network they return
+// (an NNet file's input clipping and normalisation). Info.Core is the
+// network without it, and Info.Transform applies a compression (quantise,
+// prune) to the core and builds the processing back around the result, so
+// that only the network's own weights are compressed.
+package modelfile
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// ErrUnknownFormat reports a file whose format is neither known from its
+// extension nor recognisable from its content.
+var ErrUnknownFormat = errors.New("unknown model format")
+
+// ErrNotModel reports a path that cannot hold a model: a directory, an
+// empty file, a device, a file larger than MaxFileSize.
+var ErrNotModel = errors.New("not a model file")
+
+// MaxFileSize is the largest model file Load reads (1 GiB).
+const MaxFileSize = 1 << 30
+
+// Format is a model file format.
+type Format int
+
+// The formats.
+const (
+	Unknown Format = iota
+	ONNX
+	NNet
+	JSON
+)
+
+var formatNames = [...]string{"unknown", "ONNX", "NNet", "JSON"}
+
+// String returns the format's name.
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return fmt.Sprintf("Format(%d)", int(f))
+	}
+	return formatNames[f]
+}
+
+// FormatOf returns the format named by the extension of path (case does
+// not matter), or Unknown.
+func FormatOf(path string) Format {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".onnx":
+		return ONNX
+	case ".nnet":
+		return NNet
+	case ".json":
+		return JSON
+	}
+	return Unknown
+}
+
+// Options says how to load a model.
+type Options struct {
+	// Core loads an NNet file's normalised core network instead of the
+	// raw-units one (see nn/nnet). It changes nothing for other formats.
+	Core bool
+}
+
+// Info describes a loaded model file.
+type Info struct {
+	Path    string
+	Format  Format
+	Size    int64 // bytes
+	Sniffed bool  // the format was recognised from the content, not the extension
+	// Summary holds the format's details as "key: value" lines.
+	Summary string
+	// Core is the network without the processing the format builds in;
+	// it is the loaded network itself when there is none.
+	Core *nn.Network
+	// wrap rebuilds the processing around a core network; nil for none.
+	wrap func(*nn.Network) (*nn.Network, error)
+}
+
+// Transform returns f applied to the core network, with the format's
+// processing (if any) built back around the result. With Options.Core, or
+// for formats without processing, it is simply f(Core).
+func (i *Info) Transform(f func(core *nn.Network) (*nn.Network, error)) (*nn.Network, error) {
+	out, err := f(i.Core)
+	if err != nil || i.wrap == nil {
+		return out, err
+	}
+	return i.wrap(out)
+}
+
+// Load reads the model at path. Errors name the file; they wrap
+// ErrNotModel for directories and empty files and ErrUnknownFormat when
+// the format cannot be told, and otherwise come from the format's reader.
+func Load(path string, opts Options) (*nn.Network, *Info, error) {
+	data, size, err := readFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	format, sniffed := FormatOf(path), false
+	if format == Unknown {
+		if format = sniff(data); format == Unknown {
+			return nil, nil, fmt.Errorf("modelfile: cannot tell the format of %s (want .onnx, .nnet or .json): %w", path, ErrUnknownFormat)
+		}
+		sniffed = true
+	}
+	info := &Info{Path: path, Format: format, Size: size, Sniffed: sniffed}
+	net, err := decoders[format](path, data, opts, info)
+	if err != nil {
+		return nil, nil, err
+	}
+	if info.Core == nil {
+		info.Core = net
+	}
+	return net, info, nil
+}
+
+// decoders read each format, filling in the format's parts of info.
+var decoders = map[Format]func(path string, data []byte, opts Options, info *Info) (*nn.Network, error){
+	ONNX: decodeONNX,
+	NNet: decodeNNet,
+	JSON: decodeJSON,
+}
+
+// readFile reads a regular, non-empty file of at most MaxFileSize bytes.
+func readFile(path string) ([]byte, int64, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("modelfile: %w", err)
+	}
+	switch {
+	case st.IsDir():
+		return nil, 0, fmt.Errorf("modelfile: %s is a directory: %w", path, ErrNotModel)
+	case !st.Mode().IsRegular():
+		return nil, 0, fmt.Errorf("modelfile: %s is not a regular file: %w", path, ErrNotModel)
+	case st.Size() == 0:
+		return nil, 0, fmt.Errorf("modelfile: %s is empty: %w", path, ErrNotModel)
+	case st.Size() > MaxFileSize:
+		return nil, 0, fmt.Errorf("modelfile: %s has %d bytes, more than the %d a model may have: %w", path, st.Size(), MaxFileSize, ErrNotModel)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("modelfile: %w", err)
+	}
+	return data, int64(len(data)), nil
+}
