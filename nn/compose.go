@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -193,22 +194,13 @@ func clipUniform(n int, lo, hi float64) []Layer {
 	case math.IsInf(lo, -1) && math.IsInf(hi, 1):
 		return []Layer{Affine(eye(), make([]float64, n))}
 	case lo == hi:
-		return []Layer{Affine(mat.NewDense(n, n, nil), filled(n, lo))}
+		return []Layer{Affine(mat.NewDense(n, n, nil), slices.Repeat([]float64{lo}, n))}
 	case lo == 0 && math.IsInf(hi, 1):
 		return []Layer{{W: eye(), B: make([]float64, n), Act: Activation{Kind: ReLU}}}
 	case !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
 		return []Layer{{W: eye(), B: make([]float64, n), Act: Activation{Kind: HardTanh, Lo: lo, Hi: hi}}}
 	}
 	return nil
-}
-
-// filled returns a slice of n copies of v.
-func filled(n int, v float64) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
 }
 
 // clipHardTanh returns the two-layer form lo + w hardtanh_{0,1}((x - lo)/w)

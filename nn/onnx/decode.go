@@ -1,0 +1,328 @@
+package onnx
+
+import "fmt"
+
+// The parts of onnx.proto that nnbound reads, decoded field by field with
+// protowire. Field numbers are those of onnx.proto (IR version 8); fields
+// not listed are skipped.
+
+// model is a decoded ModelProto.
+type model struct {
+	irVersion       int64
+	opsets          []Opset
+	producerName    string
+	producerVersion string
+	graph           *graph
+}
+
+// graph is a decoded GraphProto.
+type graph struct {
+	nodes   []*node
+	inits   []*tensor
+	inputs  []Value
+	outputs []Value
+}
+
+// node is a decoded NodeProto.
+type node struct {
+	inputs, outputs []string
+	name, opType    string
+	domain          string
+	attrs           []*attribute
+}
+
+// attribute is a decoded AttributeProto (the kinds nnbound uses).
+type attribute struct {
+	name   string
+	typ    int64 // AttributeProto.AttributeType
+	f      float32
+	i      int64
+	t      *tensor
+	floats []float32
+	ints   []int64
+}
+
+// The AttributeProto.AttributeType values nnbound reads.
+const (
+	attrFloat  = 1
+	attrInt    = 2
+	attrTensor = 4
+	attrFloats = 6
+	attrInts   = 7
+)
+
+// tensor is a decoded TensorProto. Its data is kept in the form the file
+// gives it and converted on use (tensor.go).
+type tensor struct {
+	name     string
+	dims     []int64
+	dataType DataType
+	raw      []byte
+	hasRaw   bool
+	floats   []float32
+	doubles  []float64
+	int32s   []int64 // int32_data, also holding FLOAT16 bit patterns
+	int64s   []int64
+	external bool
+}
+
+func decodeModel(b []byte) (*model, error) {
+	m := &model{}
+	err := walk(b, func(f field) (err error) {
+		switch f.num {
+		case 1:
+			m.irVersion, err = f.int()
+		case 2:
+			m.producerName, err = f.str()
+		case 3:
+			m.producerVersion, err = f.str()
+		case 7:
+			var gb []byte
+			if gb, err = f.msg(); err == nil {
+				m.graph, err = decodeGraph(gb)
+			}
+		case 8:
+			var ob []byte
+			if ob, err = f.msg(); err == nil {
+				var o Opset
+				o, err = decodeOpset(ob)
+				m.opsets = append(m.opsets, o)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if m.graph == nil {
+		return nil, fmt.Errorf("model has no graph: %w", ErrMalformed)
+	}
+	return m, nil
+}
+
+func decodeOpset(b []byte) (Opset, error) {
+	var o Opset
+	err := walk(b, func(f field) (err error) {
+		switch f.num {
+		case 1:
+			o.Domain, err = f.str()
+		case 2:
+			o.Version, err = f.int()
+		}
+		return err
+	})
+	return o, err
+}
+
+func decodeGraph(b []byte) (*graph, error) {
+	g := &graph{}
+	err := walk(b, func(f field) error {
+		switch f.num {
+		case 1, 5, 11, 12:
+		default:
+			return nil
+		}
+		mb, err := f.msg()
+		if err != nil {
+			return fmt.Errorf("graph: %w", err)
+		}
+		switch f.num {
+		case 1:
+			n, err := decodeNode(mb)
+			if err != nil {
+				return fmt.Errorf("node %d: %w", len(g.nodes), err)
+			}
+			g.nodes = append(g.nodes, n)
+		case 5:
+			t, err := decodeTensor(mb)
+			if err != nil {
+				return fmt.Errorf("initializer %d: %w", len(g.inits), err)
+			}
+			g.inits = append(g.inits, t)
+		case 11, 12:
+			v, err := decodeValueInfo(mb)
+			if err != nil {
+				return fmt.Errorf("graph input/output %q: %w", v.Name, err)
+			}
+			if f.num == 11 {
+				g.inputs = append(g.inputs, v)
+			} else {
+				g.outputs = append(g.outputs, v)
+			}
+		}
+		return nil
+	})
+	return g, err
+}
+
+func decodeNode(b []byte) (*node, error) {
+	n := &node{}
+	err := walk(b, func(f field) (err error) {
+		var s string
+		switch f.num {
+		case 1:
+			s, err = f.str()
+			n.inputs = append(n.inputs, s)
+		case 2:
+			s, err = f.str()
+			n.outputs = append(n.outputs, s)
+		case 3:
+			n.name, err = f.str()
+		case 4:
+			n.opType, err = f.str()
+		case 7:
+			n.domain, err = f.str()
+		case 5:
+			var ab []byte
+			if ab, err = f.msg(); err == nil {
+				var a *attribute
+				a, err = decodeAttribute(ab)
+				n.attrs = append(n.attrs, a)
+			}
+		}
+		return err
+	})
+	return n, err
+}
+
+func decodeAttribute(b []byte) (*attribute, error) {
+	a := &attribute{}
+	err := walk(b, func(f field) (err error) {
+		switch f.num {
+		case 1:
+			a.name, err = f.str()
+		case 20:
+			a.typ, err = f.int()
+		case 2:
+			a.f, err = f.float32()
+		case 3:
+			a.i, err = f.int()
+		case 5:
+			var tb []byte
+			if tb, err = f.msg(); err == nil {
+				a.t, err = decodeTensor(tb)
+			}
+		case 7:
+			a.floats, err = appendFixed32(a.floats, f)
+		case 8:
+			a.ints, err = appendVarints(a.ints, f)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("attribute %q: %w", a.name, err)
+	}
+	return a, nil
+}
+
+func decodeTensor(b []byte) (*tensor, error) {
+	t := &tensor{}
+	err := walk(b, func(f field) (err error) {
+		var v int64
+		switch f.num {
+		case 1:
+			t.dims, err = appendVarints(t.dims, f)
+		case 2:
+			v, err = f.int()
+			t.dataType = DataType(v)
+		case 4:
+			t.floats, err = appendFixed32(t.floats, f)
+		case 5:
+			t.int32s, err = appendVarints(t.int32s, f)
+		case 7:
+			t.int64s, err = appendVarints(t.int64s, f)
+		case 8:
+			t.name, err = f.str()
+		case 9:
+			t.raw, err = f.msg()
+			t.hasRaw = true
+		case 10:
+			t.doubles, err = appendFixed64(t.doubles, f)
+		case 14:
+			v, err = f.int()
+			t.external = v == 1
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tensor %q: %w", t.name, err)
+	}
+	return t, nil
+}
+
+// decodeValueInfo decodes a ValueInfoProto with a tensor type. A missing
+// shape leaves Shape nil.
+func decodeValueInfo(b []byte) (Value, error) {
+	var v Value
+	err := walk(b, func(f field) (err error) {
+		switch f.num {
+		case 1:
+			v.Name, err = f.str()
+		case 2:
+			var tb []byte
+			if tb, err = f.msg(); err == nil {
+				err = walk(tb, func(f field) error { // TypeProto
+					if f.num != 1 {
+						return nil
+					}
+					return decodeTensorType(f, &v)
+				})
+			}
+		}
+		return err
+	})
+	return v, err
+}
+
+// decodeTensorType decodes TypeProto.Tensor into v's type and shape.
+func decodeTensorType(f field, v *Value) error {
+	b, err := f.msg()
+	if err != nil {
+		return err
+	}
+	return walk(b, func(f field) (err error) {
+		switch f.num {
+		case 1:
+			var t int64
+			t, err = f.int()
+			v.Type = DataType(t)
+		case 2:
+			var sb []byte
+			if sb, err = f.msg(); err == nil {
+				v.Shape, err = decodeShape(sb)
+			}
+		}
+		return err
+	})
+}
+
+// decodeShape decodes a TensorShapeProto; the result is non-nil even for a
+// scalar.
+func decodeShape(b []byte) (Shape, error) {
+	s := Shape{}
+	err := walk(b, func(f field) error {
+		if f.num != 1 {
+			return nil
+		}
+		db, err := f.msg()
+		if err != nil {
+			return err
+		}
+		d := Dim{Size: -1}
+		err = walk(db, func(f field) (err error) {
+			switch f.num {
+			case 1:
+				d.Size, err = f.int()
+				if err == nil && d.Size < 0 {
+					err = fmt.Errorf("negative dimension %d: %w", d.Size, ErrMalformed)
+				}
+			case 2:
+				d.Param, err = f.str()
+			}
+			return err
+		})
+		s = append(s, d)
+		return err
+	})
+	return s, err
+}

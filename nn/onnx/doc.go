@@ -1,0 +1,49 @@
+// Package onnx reads feed-forward networks from ONNX files and writes them.
+//
+// # Reading
+//
+// Read and Decode translate a graph that is a single chain from one data
+// input (a graph input without an initializer) to one output into an
+// nn.Network, exactly: every operator becomes an affine map, an activation,
+// or an elementwise clipping written with HardTanh/ReLU layers (nn.Clip).
+// Consecutive affine maps are fused, so
+//
+//	x -> Sub(mean) -> Div(range) -> Gemm -> Relu -> MatMul -> Add -> ...
+//
+// becomes layers relu(W1 x + b1), W2 h + b2, ... The operators (default
+// domain, any opset) are
+//
+//	Gemm          alpha, beta, transA, transB; the data may be A or B
+//	MatMul        X W or W X, W 2-D (or with leading unit axes) or 1-D
+//	Add Sub Mul   with a constant on either side, broadcast (scalars,
+//	Div           per-feature vectors); Div only by a constant
+//	Max Min Clip  with constants: clipping (Clip bounds from attributes in
+//	              opset < 11, from inputs since); Max/Min/Clip sequences
+//	              merge into one clipping, a uniform one is a HardTanh
+//	Relu Tanh Sigmoid LeakyRelu Elu, PRelu with one slope
+//	Flatten Reshape Squeeze Unsqueeze Identity Constant
+//
+// Initializers may be FLOAT, DOUBLE or FLOAT16, in raw_data or in the typed
+// fields; graph inputs that have an initializer are constants.
+//
+// The network acts on one sample. A data input of rank >= 2 has a leading
+// batch axis (symbolic, as in [N,5] or [batch,1,28,28], or of fixed size),
+// except that a leading axis of size 1 ([1,1,1,5]) is an ordinary axis; the
+// other axes are flattened in row-major order, so [batch,1,28,28] gives a
+// network with 784 inputs. Reshapes may split and merge the axes of a
+// sample, never the batch axis with others.
+//
+// Anything else is an error naming the node (index, name, op type) and
+// wrapping one of the sentinels (ErrUnsupportedOp, ErrNotChain,
+// ErrNotConstant, ErrShape, ErrDataType, ErrMalformed, ErrTooLarge).
+// Weights that are NaN or infinite are rejected (nn.ErrNotFinite). The
+// memory a translation may use is bounded in proportion to the file size,
+// so a small file declaring huge shapes fails with ErrTooLarge instead of
+// exhausting memory.
+//
+// # Writing
+//
+// Write stores a network as IR version 8, opset 13, with DOUBLE
+// initializers and one Gemm plus activation nodes per layer; reading the
+// file back gives the same parameters bit for bit.
+package onnx

@@ -1,0 +1,43 @@
+package onnx
+
+import "errors"
+
+// Sentinel errors, for errors.Is. Every error of this package wraps one of
+// them (or an nn sentinel such as nn.ErrNotFinite) and names the file and,
+// where there is one, the node.
+var (
+	// ErrMalformed reports bytes that are not a well-formed ONNX model:
+	// truncated or invalid protobuf, tensor data that does not match its
+	// declared shape, a missing graph.
+	ErrMalformed = errors.New("malformed ONNX model")
+
+	// ErrUnsupportedOp reports an operator, operator domain or attribute
+	// value that nnbound does not translate.
+	ErrUnsupportedOp = errors.New("unsupported operator")
+
+	// ErrNotChain reports a graph that is not a single chain from one data
+	// input to one output: two data inputs, a branch, a node off the chain,
+	// an output that is not the end of the chain.
+	ErrNotChain = errors.New("graph is not a chain")
+
+	// ErrNotConstant reports a data-dependent operand where the
+	// translation needs a constant (a weight, a bias, a shape).
+	ErrNotConstant = errors.New("operand is not a constant")
+
+	// ErrShape reports shapes that do not fit: operands that do not
+	// broadcast, a reshape that moves values between samples of the
+	// batch, an input whose size is not known.
+	ErrShape = errors.New("shape mismatch")
+
+	// ErrDataType reports a tensor element type that cannot be used where
+	// it appears (integer weights, string tensors, external data).
+	ErrDataType = errors.New("unsupported tensor type")
+
+	// ErrTooLarge reports a model whose translation would need more memory
+	// than its file size justifies.
+	ErrTooLarge = errors.New("model too large")
+
+	// ErrNotRepresentable reports a network the writer cannot store
+	// exactly in ONNX.
+	ErrNotRepresentable = errors.New("network not representable in ONNX")
+)

@@ -1,0 +1,248 @@
+package onnx
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// opGemm translates Gemm, Y = alpha A' B' + beta C with A' = A or A^T
+// (transA) and B' = B or B^T (transB). The data is A or B; the other one is
+// the weight. With the data as A, each row of A' is a sample; with the data
+// as B, each column of B' is.
+func opGemm(b *builder, n *node, ops operands) error {
+	if len(ops.consts) < 2 {
+		return fmt.Errorf("%d inputs, want 2 or 3: %w", len(ops.consts), ErrMalformed)
+	}
+	if b.shape.rank() != 2 {
+		return fmt.Errorf("input of shape %v, Gemm needs 2-D: %w", b.shape, ErrShape)
+	}
+	alpha, beta := n.floatAttr("alpha", 1), n.floatAttr("beta", 1)
+	transA, transB := n.intAttr("transA", 0) != 0, n.intAttr("transB", 0) != 0
+	var w *constant
+	var wv []float64
+	var err error
+	switch ops.data {
+	case 0:
+		w, wv, err = ops.constFloats(1)
+	case 1:
+		w, wv, err = ops.constFloats(0)
+	default:
+		return fmt.Errorf("the bias C is the chain's data: %w", ErrNotConstant)
+	}
+	if err != nil {
+		return err
+	}
+	if len(w.dims) != 2 {
+		return fmt.Errorf("weight of shape %v, Gemm needs 2-D: %w", w.dims, ErrShape)
+	}
+	// M[j,i] maps input i of a sample to output j. With the data as A,
+	// the samples are the rows of A' and the weight B' is k x m; with the
+	// data as B, the samples are the columns of B' and the weight A' is
+	// m x k. rowsOut: the weight is stored m x k (its rows are outputs).
+	var axis, pos int
+	var rowsOut bool
+	if ops.data == 0 {
+		axis, pos, rowsOut = 1, 1, transB
+		if transA {
+			axis = 0
+		}
+	} else {
+		axis, pos, rowsOut = 0, 0, !transA
+		if transB {
+			axis = 1
+		}
+	}
+	r, c := w.dims[0], w.dims[1]
+	k, m := r, c
+	at := func(j, i int64) float64 { return alpha * wv[i*c+j] }
+	if rowsOut {
+		m, k = r, c
+		at = func(j, i int64) float64 { return alpha * wv[j*c+i] }
+	}
+	a, err := b.contracted(axis, k, m, pos, at)
+	if err != nil {
+		return err
+	}
+	if len(ops.consts) > 2 && ops.consts[2] != nil {
+		if err := b.addBias(a, ops.consts[2], beta); err != nil {
+			return err
+		}
+	}
+	return b.applyAffine(a)
+}
+
+// addBias adds beta*C, broadcast (unidirectionally) to the data shape, to
+// the shift of a.
+func (b *builder) addBias(a *affine, c *constant, beta float64) error {
+	v, err := c.floats()
+	if err != nil {
+		return err
+	}
+	out, xi, ci, err := broadcastConst(b.shape, c.dims, b.bud.left)
+	if err != nil {
+		return fmt.Errorf("bias: %w", err)
+	}
+	if !slices.Equal(out.dims, b.shape.dims) {
+		return fmt.Errorf("bias of shape %v does not broadcast to the output %v: %w", c.dims, b.shape, ErrShape)
+	}
+	for o, j := range ci {
+		a.b[xi[o]] = beta * v[j] // xi is one-to-one: the bias does not broadcast the data
+	}
+	return nil
+}
+
+// contracted returns the affine map of a contraction of the data along
+// axis (of size k) to a new axis of size m at pos (see contract), with
+// matrix entries at(j, i), and sets b.shape to the result's shape.
+func (b *builder) contracted(axis int, k, m int64, pos int, at func(j, i int64) float64) (*affine, error) {
+	x := b.shape
+	if axis >= x.rank() || x.dims[axis] != k {
+		return nil, fmt.Errorf("input of shape %v does not fit a weight with %d inputs: %w", x, k, ErrShape)
+	}
+	if m < 1 {
+		return nil, fmt.Errorf("weight with %d outputs: %w", m, ErrShape)
+	}
+	c, err := contract(x, axis, m, pos, b.bud.left)
+	if err != nil {
+		return nil, err
+	}
+	a := &affine{in: x.size(), out: c.out.size()}
+	if a.w, err = b.bud.dense(a.out, a.in); err != nil {
+		return nil, err
+	}
+	if a.b, err = b.bud.vec(a.out); err != nil {
+		return nil, err
+	}
+	for q, ib := range c.inBase {
+		ob := c.outBase[q]
+		for j := range m {
+			row := a.w.RawRowView(ob + int(j)*c.outStride)
+			for i := range k {
+				row[ib+int(i)*c.inStride] = at(j, i)
+			}
+		}
+	}
+	b.shape = c.out
+	return a, nil
+}
+
+// opMatMul translates MatMul (numpy semantics) with one constant operand W,
+// 2-D or with leading unit axes, or 1-D. X W acts on the last axis of X,
+// W X on the second-last (the only one if X is 1-D).
+func opMatMul(b *builder, n *node, ops operands) error {
+	wi, err := ops.other()
+	if err != nil {
+		return err
+	}
+	w, wv, err := ops.constFloats(wi)
+	if err != nil {
+		return err
+	}
+	rw := len(w.dims)
+	if rw == 0 {
+		return fmt.Errorf("MatMul with a scalar: %w", ErrShape)
+	}
+	for _, d := range w.dims[:max(rw-2, 0)] {
+		if d != 1 {
+			return fmt.Errorf("weight of shape %v is a batch of matrices: %w", w.dims, ErrUnsupportedOp)
+		}
+	}
+	if rw > 2 {
+		if b.shape.rank() == 1 {
+			return fmt.Errorf("1-D input with a weight of shape %v: %w", w.dims, ErrUnsupportedOp)
+		}
+		for b.shape.rank() < rw {
+			b.shape, _ = unsqueeze(b.shape, []int64{0})
+		}
+	}
+	rx := b.shape.rank()
+	vector := rw == 1 // the contracted axis disappears
+	var axis int
+	var k, m int64
+	var at func(j, i int64) float64
+	if wi == 1 { // X W: W is k x m (or k)
+		axis = rx - 1
+		k, m = w.dims[max(rw-2, 0)], 1
+		if !vector {
+			m = w.dims[rw-1]
+		}
+		at = func(j, i int64) float64 { return wv[i*m+j] }
+	} else { // W X: W is m x k (or k)
+		axis = max(rx-2, 0)
+		k, m = w.dims[rw-1], 1
+		if !vector {
+			m = w.dims[rw-2]
+		}
+		at = func(j, i int64) float64 { return wv[j*k+i] }
+	}
+	a, err := b.contracted(axis, k, m, axis, at)
+	if err != nil {
+		return err
+	}
+	if vector {
+		b.shape, err = squeeze(b.shape, []int64{int64(axis)})
+		if err != nil {
+			return err
+		}
+	}
+	return b.applyAffine(a)
+}
+
+// opArith translates Add, Sub, Mul and Div with a constant operand on
+// either side: an elementwise affine map. Div by the data is not affine.
+func opArith(b *builder, n *node, ops operands) error {
+	ci, err := ops.other()
+	if err != nil {
+		return err
+	}
+	c, v, err := ops.constFloats(ci)
+	if err != nil {
+		return err
+	}
+	dataFirst := ops.data == 0
+	if n.opType == "Div" && !dataFirst {
+		return fmt.Errorf("division by the data is not affine: %w", ErrUnsupportedOp)
+	}
+	in := b.shape.size()
+	out, xi, cidx, err := broadcastConst(b.shape, c.dims, b.bud.left)
+	if err != nil {
+		return err
+	}
+	scale, err := b.bud.vec(len(cidx))
+	if err != nil {
+		return err
+	}
+	shift, err := b.bud.vec(len(cidx))
+	if err != nil {
+		return err
+	}
+	for o, j := range cidx {
+		scale[o] = 1
+		switch n.opType {
+		case "Add":
+			shift[o] = v[j]
+		case "Sub":
+			if dataFirst {
+				shift[o] = -v[j]
+			} else {
+				scale[o], shift[o] = -1, v[j]
+			}
+		case "Mul":
+			scale[o] = v[j]
+		case "Div":
+			if v[j] == 0 || math.IsNaN(v[j]) {
+				return fmt.Errorf("division by %v: %w", v[j], nn.ErrNotFinite)
+			}
+			scale[o] = 1 / v[j]
+		}
+	}
+	a, err := elementwise(in, xi, scale, shift, b.bud)
+	if err != nil {
+		return err
+	}
+	b.shape = out
+	return b.applyAffine(a)
+}

@@ -1,0 +1,229 @@
+package onnx
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// The versions the writer declares: IR version 8 and opset 13 are accepted
+// by the checker of onnx 1.12 with DOUBLE tensors everywhere.
+const (
+	writeIRVersion = 8
+	writeOpset     = 13
+)
+
+// Write writes n as an ONNX model: IR version 8, opset 13, input "x" of
+// shape [N, n_in] and output "y" of shape [N, n_out] (N symbolic), DOUBLE
+// (float64) initializers in raw_data, and per layer k
+//
+//	Gemm(h, Wk, bk, transB=1)            Wk stored [out, in]
+//	then Relu | Tanh | Sigmoid
+//	   | LeakyRelu(alpha)                alpha a float32
+//	   | PRelu(slope_k)                  LeakyReLU whose alpha is not a float32
+//	   | Elu(alpha)                      alpha a float32
+//	   | Elu(alpha=1), PRelu(slope_k)    ELU whose alpha is not a float32
+//	   | Clip(lo_k, hi_k)                HardTanh, DOUBLE scalar bounds
+//
+// and nothing for Identity. ONNX float attributes are float32, so alphas
+// that are not float32 values go into DOUBLE initializers; the reader turns
+// these patterns back into the same activations. Reading the file back
+// gives n bit for bit, except that the reader fuses consecutive affine
+// layers: an Identity layer before the last comes back composed with its
+// successor (see nn.Simplify).
+func Write(w io.Writer, n *nn.Network) error {
+	if err := n.Validate(); err != nil {
+		return fmt.Errorf("onnx: %w", err)
+	}
+	if _, err := w.Write(encodeModel(n)); err != nil {
+		return fmt.Errorf("onnx: %w", err)
+	}
+	return nil
+}
+
+// encodeModel returns the ModelProto bytes of a validated network.
+func encodeModel(n *nn.Network) []byte {
+	var opset []byte
+	opset = protowire.AppendTag(opset, 1, protowire.BytesType)
+	opset = protowire.AppendString(opset, "")
+	opset = appendInt(opset, 2, writeOpset)
+
+	var m []byte
+	m = appendInt(m, 1, writeIRVersion)
+	m = appendString(m, 2, "nnbound")
+	m = appendMessage(m, 7, encodeGraph(n))
+	m = appendMessage(m, 8, opset)
+	return m
+}
+
+// encodeGraph returns the GraphProto bytes of n.
+func encodeGraph(n *nn.Network) []byte {
+	var nodes, inits [][]byte
+	h := "x"
+	last := len(n.Layers) - 1
+	for k, l := range n.Layers {
+		out := func(name string, final bool) string {
+			if k == last && final {
+				return "y"
+			}
+			return fmt.Sprintf("%s%d", name, k)
+		}
+		wName, bName := fmt.Sprintf("W%d", k), fmt.Sprintf("b%d", k)
+		inits = append(inits, encodeMatrix(wName, l), encodeTensor(bName, []int64{int64(l.Out())}, l.B))
+		z := out("z", l.Act.Kind == nn.Identity)
+		nodes = append(nodes, encodeNode("Gemm", fmt.Sprintf("gemm%d", k), []string{h, wName, bName}, z,
+			encodeIntAttr("transB", 1)))
+		h = z
+		for _, a := range activationNodes(l.Act, k) {
+			inits = append(inits, a.inits...)
+			o := out(a.out, a.final)
+			nodes = append(nodes, encodeNode(a.op, fmt.Sprintf("%s%d", a.out, k), append([]string{h}, a.inputs...), o, a.attrs...))
+			h = o
+		}
+	}
+	var g []byte
+	for _, nd := range nodes {
+		g = appendMessage(g, 1, nd)
+	}
+	g = appendString(g, 2, "nnbound")
+	for _, t := range inits {
+		g = appendMessage(g, 5, t)
+	}
+	g = appendMessage(g, 11, encodeValueInfo("x", n.InputSize()))
+	g = appendMessage(g, 12, encodeValueInfo("y", n.OutputSize()))
+	return g
+}
+
+// actNode is one node of an activation: its op type, extra inputs and
+// attributes, the initializers of those inputs, the stem of its output
+// name and whether it is the activation's last node.
+type actNode struct {
+	op     string
+	inputs []string
+	attrs  [][]byte
+	inits  [][]byte
+	out    string
+	final  bool
+}
+
+// activationNodes returns the nodes of activation a in layer k.
+func activationNodes(a nn.Activation, k int) []actNode {
+	slope := func() actNode {
+		name := fmt.Sprintf("slope%d", k)
+		return actNode{op: "PRelu", inputs: []string{name}, out: "prelu", final: true,
+			inits: [][]byte{encodeTensor(name, []int64{1}, []float64{a.Alpha})}}
+	}
+	switch a.Kind {
+	case nn.ReLU:
+		return []actNode{{op: "Relu", out: "relu", final: true}}
+	case nn.Tanh:
+		return []actNode{{op: "Tanh", out: "tanh", final: true}}
+	case nn.Sigmoid:
+		return []actNode{{op: "Sigmoid", out: "sigmoid", final: true}}
+	case nn.LeakyReLU:
+		if isFloat32(a.Alpha) {
+			return []actNode{{op: "LeakyRelu", attrs: [][]byte{encodeFloatAttr("alpha", a.Alpha)}, out: "leakyrelu", final: true}}
+		}
+		return []actNode{slope()}
+	case nn.ELU:
+		if isFloat32(a.Alpha) {
+			return []actNode{{op: "Elu", attrs: [][]byte{encodeFloatAttr("alpha", a.Alpha)}, out: "elu", final: true}}
+		}
+		return []actNode{{op: "Elu", attrs: [][]byte{encodeFloatAttr("alpha", 1)}, out: "elu"}, slope()}
+	case nn.HardTanh:
+		lo, hi := fmt.Sprintf("lo%d", k), fmt.Sprintf("hi%d", k)
+		return []actNode{{op: "Clip", inputs: []string{lo, hi}, out: "clip", final: true,
+			inits: [][]byte{encodeTensor(lo, nil, []float64{a.Lo}), encodeTensor(hi, nil, []float64{a.Hi})}}}
+	}
+	return nil
+}
+
+// isFloat32 reports whether v is exactly a float32 value.
+func isFloat32(v float64) bool { return float64(float32(v)) == v }
+
+func appendInt(b []byte, num protowire.Number, v int64) []byte {
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, uint64(v))
+}
+
+func appendString(b []byte, num protowire.Number, s string) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, s)
+}
+
+func appendMessage(b []byte, num protowire.Number, m []byte) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, m)
+}
+
+// encodeNode returns a NodeProto.
+func encodeNode(op, name string, inputs []string, output string, attrs ...[]byte) []byte {
+	var b []byte
+	for _, in := range inputs {
+		b = appendString(b, 1, in)
+	}
+	b = appendString(b, 2, output)
+	b = appendString(b, 3, name)
+	b = appendString(b, 4, op)
+	for _, a := range attrs {
+		b = appendMessage(b, 5, a)
+	}
+	return b
+}
+
+func encodeIntAttr(name string, v int64) []byte {
+	b := appendString(nil, 1, name)
+	b = appendInt(b, 20, attrInt)
+	return appendInt(b, 3, v)
+}
+
+func encodeFloatAttr(name string, v float64) []byte {
+	b := appendString(nil, 1, name)
+	b = appendInt(b, 20, attrFloat)
+	b = protowire.AppendTag(b, 2, protowire.Fixed32Type)
+	return protowire.AppendFixed32(b, math.Float32bits(float32(v)))
+}
+
+// encodeTensor returns a DOUBLE TensorProto with the values in raw_data.
+func encodeTensor(name string, dims []int64, v []float64) []byte {
+	var b []byte
+	for _, d := range dims {
+		b = appendInt(b, 1, d)
+	}
+	b = appendInt(b, 2, int64(Double))
+	b = appendString(b, 8, name)
+	raw := make([]byte, 8*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(raw[8*i:], math.Float64bits(x))
+	}
+	return appendMessage(b, 9, raw)
+}
+
+// encodeMatrix returns the weight matrix of l as a DOUBLE tensor [out, in].
+func encodeMatrix(name string, l nn.Layer) []byte {
+	r, c := l.W.Dims()
+	v := make([]float64, 0, r*c)
+	for i := range r {
+		v = append(v, l.W.RawRowView(i)...)
+	}
+	return encodeTensor(name, []int64{int64(r), int64(c)}, v)
+}
+
+// encodeValueInfo returns a ValueInfoProto for a DOUBLE tensor [N, size].
+func encodeValueInfo(name string, size int) []byte {
+	var batch, feat, shape, tensor, typ []byte
+	batch = appendString(batch, 2, "N")
+	feat = appendInt(feat, 1, int64(size))
+	shape = appendMessage(shape, 1, batch)
+	shape = appendMessage(shape, 1, feat)
+	tensor = appendInt(tensor, 1, int64(Double))
+	tensor = appendMessage(tensor, 2, shape)
+	typ = appendMessage(typ, 1, tensor)
+	b := appendString(nil, 1, name)
+	return appendMessage(b, 2, typ)
+}
