@@ -1,0 +1,129 @@
+package certify
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// soundCase is one random instance of the soundness campaign.
+type soundCase struct {
+	name   string
+	f1, f2 *nn.Network
+	box    bounds.Box
+	opts   Options
+}
+
+// kinds of instance, cycled through by the campaign.
+var soundKinds = []string{"similarity", "self", "quantised", "pruned"}
+
+// newSoundCase returns instance i of the campaign: the kind, the depth
+// l = 1..3, the input size n_x = 1..3 and FB = 1..4 cycle with i; the
+// networks have hidden layers of 4..8 neurons.
+func newSoundCase(t testing.TB, i int) soundCase {
+	kind := soundKinds[i%len(soundKinds)]
+	l := 1 + (i/len(soundKinds))%3
+	nx := 1 + (i/(3*len(soundKinds)))%3
+	fb := 1 + i%4
+	rng := rand.New(rand.NewPCG(uint64(i), 2024))
+	width := 4 + rng.IntN(5)
+	f1, err := randnet.New(rng, randnet.Sizes(nx, l, width, 1+rng.IntN(2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := make([]float64, nx), make([]float64, nx)
+	for j := range nx {
+		lo[j], hi[j] = -1+0.5*rng.Float64(), 0.25+0.75*rng.Float64()
+	}
+	o := DefaultOptions()
+	o.Refine = Refine{MaxPieces: 7, TargetRatio: 1.02}
+	o.Samples = 200
+	o.Seed = uint64(i)
+	var f2 *nn.Network
+	switch kind {
+	case "similarity":
+		f2, err = randnet.New(rng, randnet.Sizes(nx, 1+rng.IntN(3), 3+rng.IntN(5), f1.OutputSize()))
+		o.Pairing = bounds.Independent
+	case "self":
+		f2, o.Pairing = f1, bounds.Independent
+	case "quantised":
+		f := quantise.Format{FracBits: fb}
+		f2, err = quantise.Network(f1, quantise.Options{Weights: f, Biases: f})
+		o.Pairing, o.Quant = bounds.QuantisedInput, f
+	case "pruned":
+		if l > 1 {
+			f2, _, err = prune.Neurons(f1, prune.NeuronOptions{Count: 2, Scope: prune.Global})
+		} else {
+			f2, _, err = prune.Weights(f1, prune.WeightOptions{Sparsity: 0.3, Scope: prune.Global})
+		}
+		o.Pairing = bounds.SameInput
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i%5 == 4 {
+		o.QC = QCPaper // the authors' set too, on the smaller instances
+	}
+	return soundCase{fmt.Sprintf("%d-%s-l%d-nx%d-fb%d-%v", i, kind, l, nx, fb, o.QC), f1, f2,
+		bounds.Box{Lo: lo, Hi: hi}, o}
+}
+
+// checkSound samples actual input pairs (corners, random points, and the
+// certificate's own search) and fails if any exceeds the bound or the
+// gamma inequality.
+func checkSound(t *testing.T, sc soundCase, c *Certificate, samples int) {
+	t.Helper()
+	if !c.Certified {
+		t.Fatalf("not certified: %v: %s", c.Status, c.Reason)
+	}
+	root := rootRegion(sc.box, &sc.opts)
+	var ob observation
+	rng := rand.New(rand.NewPCG(uint64(samples), 77))
+	ob.observe(sc.f1, sc.f2, &root, &sc.opts, rng, samples)
+	tol := 1e-9 * (1 + c.Bound)
+	if ob.err > c.Bound+tol || c.ObservedError > c.Bound+tol {
+		t.Fatalf("error %v (certificate's own search %v) exceeds the certified bound %v", ob.err, c.ObservedError, c.Bound)
+	}
+	// The gamma inequality at the worst pair found.
+	x1, x2 := ob.x1, ob.x2
+	rhs := c.Gamma
+	for j := range x1 {
+		rhs += c.GammaX1*x1[j]*x1[j] + c.GammaX2*x2[j]*x2[j] + c.GammaX*(x1[j]-x2[j])*(x1[j]-x2[j])
+	}
+	if c.RootBound < math.Inf(1) && ob.err*ob.err > rhs*(1+1e-9)+1e-9 {
+		t.Fatalf("||f1 - f2||^2 = %v exceeds gamma + ... = %v at x1 %v x2 %v", ob.err*ob.err, rhs, x1, x2)
+	}
+}
+
+// TestSoundness certifies random instances (similarity, self-comparison,
+// quantisation FB = 1..4 with quantised input, pruning; l = 1..3; n_x =
+// 1..3) and checks that no sampled or searched input exceeds the bound. CI
+// runs 12 instances; NNBOUND_LONG=1 runs 500.
+func TestSoundness(t *testing.T) {
+	useSolver(t)
+	n := 12
+	if os.Getenv("NNBOUND_LONG") != "" {
+		n = 500
+	}
+	samples := 3000
+	for i := range n {
+		sc := newSoundCase(t, i)
+		t.Run(sc.name, func(t *testing.T) {
+			c, err := Bound(context.Background(), sc.f1, sc.f2, sc.box, sc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSound(t, sc, c, samples)
+			t.Logf("bound %.5g observed %.5g ratio %.3f solves %d margin %.2g", c.Bound, c.ObservedError, c.Ratio(), c.SDP.Solves, c.Margin)
+		})
+	}
+}
