@@ -8,6 +8,7 @@ func init() {
 	if cpu.X86.HasAVX512F {
 		kernel = kernelAsm
 		axpyRows = axpyRowsAsm
+		dotRows = dotRowsAsm
 	}
 }
 
@@ -40,5 +41,27 @@ func axpyRowsAsm(x, a []float64, lda int, y []float64) {
 	}
 	if head < n {
 		axpyRowsGo(x, a[head:], lda, y[head:])
+	}
+}
+
+//go:noescape
+func dotRowsAVX512(n int, a *float64, lda int, x *float64, acc *[32]float64)
+
+// dotRowsAsm runs the assembly on four rows and the multiple-of-16 head of
+// the columns, Go on the rest.
+func dotRowsAsm(rows, n int, a []float64, lda int, x []float64, d *[4]float64) {
+	head := n &^ 15
+	if rows < 4 || head == 0 {
+		dotRowsGo(rows, n, a, lda, x, d)
+		return
+	}
+	_ = a[3*lda+n-1]
+	_ = x[n-1]
+	var acc [32]float64
+	dotRowsAVX512(head, &a[0], lda, &x[0], &acc)
+	for r := range 4 {
+		s := acc[8*r : 8*r+8]
+		d[r] = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])) +
+			dot(a[r*lda+head:r*lda+n], x[head:n])
 	}
 }

@@ -1,0 +1,150 @@
+package dense
+
+import "gonum.org/v1/gonum/blas"
+
+// smallGemv is the size m*n under which Dgemv and Dsymv call gonum.
+const smallGemv = 32 * 32
+
+// Dgemv computes
+//
+//	y = alpha * A * x + beta * y    if tA == blas.NoTrans
+//	y = alpha * Aᵀ * x + beta * y   otherwise
+//
+// for the m x n matrix A, with gonum's conventions. Unit-stride vectors
+// take the fast path; other strides go to gonum.
+func (impl Impl) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	switch {
+	case !validTrans(tA):
+		panic(errTranspose)
+	case m < 0:
+		panic(errMLT0)
+	case n < 0:
+		panic(errNLT0)
+	case lda < max(1, n):
+		panic(errLdA)
+	case incX == 0:
+		panic(errZeroIncX)
+	case incY == 0:
+		panic(errZeroIncY)
+	}
+	lenX, lenY := n, m
+	if isTrans(tA) {
+		lenX, lenY = m, n
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	switch {
+	case shortVec(lenX, incX, len(x)):
+		panic(errShortX)
+	case shortVec(lenY, incY, len(y)):
+		panic(errShortY)
+	case len(a) < lda*(m-1)+n:
+		panic(errShortA)
+	}
+	if incX != 1 || incY != 1 || m*n < smallGemv || alpha == 0 {
+		impl.Implementation.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	x, y = x[:lenX], y[:lenY]
+	if isTrans(tA) {
+		// y = beta*y + Aᵀ(alpha*x): the rows of A weighted into y.
+		scaleVec(beta, y)
+		p := getBuf(m)
+		defer bufPool.Put(p)
+		w := *p
+		for i, v := range x {
+			w[i] = alpha * v
+		}
+		axpyRows(w, a, lda, y)
+		return
+	}
+	var d [4]float64
+	for i := 0; i < m; i += 4 {
+		rows := min(4, m-i)
+		dotRows(rows, n, a[i*lda:], lda, x, &d)
+		for r := range rows {
+			if beta == 0 {
+				y[i+r] = alpha * d[r]
+			} else {
+				y[i+r] = alpha*d[r] + beta*y[i+r]
+			}
+		}
+	}
+}
+
+// scaleVec sets y = beta*y; beta == 0 sets zeros without reading y.
+func scaleVec(beta float64, y []float64) {
+	switch beta {
+	case 1:
+	case 0:
+		clear(y)
+	default:
+		for i := range y {
+			y[i] *= beta
+		}
+	}
+}
+
+// dotRows sets d[r] to the dot product of row r of a with x[:n], for the
+// first rows (at most 4) rows of a.
+var dotRows = dotRowsGo
+
+func dotRowsGo(rows, n int, a []float64, lda int, x []float64, d *[4]float64) {
+	for r := range rows {
+		d[r] = dot(a[r*lda:r*lda+n], x[:n])
+	}
+}
+
+// Dsymv computes
+//
+//	y = alpha * A * x + beta * y
+//
+// for the n x n symmetric matrix A of which only the triangle ul is read,
+// with gonum's conventions. Each stored row serves twice: as a row of A in
+// a dot product and, transposed, as a column added into y.
+func (impl Impl) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	switch {
+	case !validUplo(ul):
+		panic(errUplo)
+	case n < 0:
+		panic(errNLT0)
+	case lda < max(1, n):
+		panic(errLdA)
+	case incX == 0:
+		panic(errZeroIncX)
+	case incY == 0:
+		panic(errZeroIncY)
+	}
+	if n == 0 {
+		return
+	}
+	switch {
+	case shortVec(n, incX, len(x)):
+		panic(errShortX)
+	case shortVec(n, incY, len(y)):
+		panic(errShortY)
+	case len(a) < lda*(n-1)+n:
+		panic(errShortA)
+	}
+	if incX != 1 || incY != 1 || n*n < smallGemv || alpha == 0 {
+		impl.Implementation.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	x, y = x[:n], y[:n]
+	scaleVec(beta, y)
+	var d [4]float64
+	var w [1]float64
+	for i := range n {
+		// Lower: row i holds A(i, 0..i); upper: A(i, i..n-1).
+		lo, hi := 0, i
+		if ul == blas.Upper {
+			lo, hi = i+1, n
+		}
+		row := a[i*lda:]
+		dotRows(1, hi-lo, row[lo:], lda, x[lo:], &d)
+		y[i] += alpha * (d[0] + row[i]*x[i])
+		w[0] = alpha * x[i]
+		axpyRows(w[:], row[lo:hi], lda, y[lo:hi])
+	}
+}
