@@ -1,0 +1,46 @@
+package sdp
+
+import (
+	"fmt"
+	"io"
+)
+
+// logger writes the iteration log: a header, then one line per iterate
+// with fixed columns
+//
+//	iter  pobj  dobj  gap  pinf  dinf  mu  step
+//
+// where step is "primal/dual" step length that led to the iterate.
+type logger struct {
+	w      io.Writer
+	header bool
+}
+
+func newLogger(w io.Writer) *logger { return &logger{w: w} }
+
+// line logs one iterate.
+func (l *logger) line(iter int, st *stats) {
+	if l.w == nil {
+		return
+	}
+	if !l.header {
+		l.header = true
+		fmt.Fprintf(l.w, "%4s %16s %16s %9s %9s %9s %9s %11s\n",
+			"iter", "pobj", "dobj", "gap", "pinf", "dinf", "mu", "step")
+	}
+	step := "-"
+	if iter > 0 {
+		step = fmt.Sprintf("%.3f/%.3f", st.stepP, st.stepD)
+	}
+	fmt.Fprintf(l.w, "%4d %+16.9e %+16.9e %9.2e %9.2e %9.2e %9.2e %11s\n",
+		iter, st.pobj, st.dobj, st.gap, st.pinf, st.dinf, st.mu, step)
+}
+
+// status logs how the solve ended.
+func (l *logger) status(r *Result) {
+	if l.w == nil {
+		return
+	}
+	fmt.Fprintf(l.w, "status %s after %d iterations, pobj %+.9e dobj %+.9e\n",
+		r.Status, r.Iterations, r.PrimalObjective, r.DualObjective)
+}

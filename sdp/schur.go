@@ -1,0 +1,273 @@
+package sdp
+
+// The Schur complement of the HKM direction,
+//
+//	B_ij = sum over blocks of Tr(F_i X^{-1} F_j Y),
+//
+// is assembled block by block into the lower triangle of an (m+1) x (m+1)
+// row-major array. Row m holds Tr(R0 X^{-1} F_j Y) for the direction R0
+// of the primal residual, which the right-hand side needs: treating R0 as
+// one more constraint gets it from the same formulas for the price of one
+// more row.
+
+// schur holds the Schur complement and the buffers of its assembly.
+type schur struct {
+	m, ld int
+	b     []float64 // (m+1) x (m+1); lower triangle used
+	diag  []float64 // diagonal of B saved before factorisation
+	shift float64   // diagonal shift of the last factorisation
+
+	// Assembly buffers, sized for the largest block.
+	p, q, g []float64 // F1: (F_p Y)[K,:], X^{-1}[K,:], G; F2: P, X^{-1}[:,K], P^T
+	xu, yu  []float64 // low rank: X^{-1} u and Y u for each factor of a row
+	pos     []int32   // position of an index in a piece's rows
+	tmp     []float64 // solve: residual of the refinement
+}
+
+// newSchur allocates the Schur complement of md.
+func newSchur(md *model) *schur {
+	m := md.m
+	s := &schur{m: m, ld: m + 1, b: make([]float64, (m+1)*(m+1)),
+		diag: make([]float64, m), tmp: make([]float64, m)}
+	var pq, gg, fac, nmax int
+	for _, pb := range md.psd {
+		n := pb.n
+		nmax = max(nmax, n)
+		for _, pc := range pb.sparse {
+			switch pc.form {
+			case formulaF1:
+				pq = max(pq, n*len(pc.rows))
+				gg = max(gg, n*n)
+			case formulaF2:
+				pq = max(pq, n*len(pc.rows))
+				gg = max(gg, n*len(pc.rows))
+			}
+		}
+		for _, pc := range pb.lowrank {
+			fac = max(fac, n*len(pc.fac))
+		}
+	}
+	s.p, s.q, s.g = make([]float64, pq), make([]float64, pq), make([]float64, gg)
+	s.xu, s.yu = make([]float64, fac), make([]float64, fac)
+	s.pos = make([]int32, nmax)
+	return s
+}
+
+// at returns the index of B's entry (i, j) in the lower triangle.
+func (s *schur) at(i, j int) int {
+	if i < j {
+		i, j = j, i
+	}
+	return i*s.ld + j
+}
+
+// assemble computes B (and its row m when withR0) from the current
+// X^{-1} and Y. lpD is Y/X on the LP coordinates, r0lp is R0 there.
+func (s *schur) assemble(md *model, xinv, y blockMat, lpD, r0lp []float64, withR0 bool) {
+	clear(s.b)
+	for k, pb := range md.psd {
+		s.addPSD(pb, xinv.psd[k], y.psd[k], withR0)
+	}
+	if md.lp != nil {
+		s.addLP(md.lp, lpD, r0lp, withR0)
+	}
+	for i, e := range md.empty {
+		if e {
+			s.b[i*s.ld+i] = 1
+		}
+	}
+}
+
+// addPSD adds one PSD block's contribution.
+func (s *schur) addPSD(pb *psdBlock, xinv, y []float64, withR0 bool) {
+	for p, pc := range pb.sparse {
+		if pc == pb.r0 && !withR0 {
+			continue
+		}
+		rest := pb.sparse[p:]
+		switch pc.form {
+		case formulaF1:
+			s.rowF1(pb, pc, rest, xinv, y, withR0)
+		case formulaF2:
+			s.rowF2(pb, pc, rest, xinv, y, withR0)
+		default:
+			s.rowF3(pb, pc, rest, xinv, y, withR0)
+		}
+	}
+	for r, pc := range pb.lowrank {
+		s.rowLowRank(pb, pc, pb.lowrank[r:], xinv, y, withR0)
+	}
+}
+
+// rowF3 computes B_pq = sum v w X^{-1}[b,c] Y[a,d] over (a,b,v) in F_p and
+// (c,d,w) in F_q, both expanded.
+func (s *schur) rowF3(pb *psdBlock, pc *piece, rest []*piece, xinv, y []float64, withR0 bool) {
+	n := pb.n
+	for _, qc := range rest {
+		if qc == pb.r0 && !withR0 {
+			continue
+		}
+		v := 0.0
+		for _, e := range pc.exp {
+			xr := xinv[int(e.j)*n : int(e.j)*n+n]
+			yr := y[int(e.i)*n : int(e.i)*n+n]
+			t := 0.0
+			for _, f := range qc.exp {
+				t += f.v * xr[f.i] * yr[f.j]
+			}
+			v += e.v * t
+		}
+		s.b[s.at(pc.con, qc.con)] += v
+	}
+}
+
+// productRows sets P (k x n) to the rows K of F_p Y, where K = pc.rows,
+// and records the position of each row index in s.pos.
+func (s *schur) productRows(n int, pc *piece, y []float64) []float64 {
+	k := len(pc.rows)
+	for t, r := range pc.rows {
+		s.pos[r] = int32(t)
+	}
+	p := s.p[:k*n]
+	clear(p)
+	for _, e := range pc.exp {
+		t := int(s.pos[e.i])
+		axpy(e.v, y[int(e.j)*n:int(e.j)*n+n], p[t*n:t*n+n])
+	}
+	return p
+}
+
+// rowF2 forms (F_p Y)[K,:] and X^{-1}[:,K], both transposed to n x k, and
+// each needed G[c,d] as a dot product of length k.
+func (s *schur) rowF2(pb *psdBlock, pc *piece, rest []*piece, xinv, y []float64, withR0 bool) {
+	n, k := pb.n, len(pc.rows)
+	p := s.productRows(n, pc, y)
+	pt, qt := s.g[:n*k], s.q[:n*k]
+	for t := 0; t < k; t++ {
+		for d, v := range p[t*n : t*n+n] {
+			pt[d*k+t] = v
+		}
+	}
+	for c := 0; c < n; c++ {
+		row := xinv[c*n : c*n+n]
+		dst := qt[c*k : c*k+k]
+		for t, r := range pc.rows {
+			dst[t] = row[r]
+		}
+	}
+	for _, qc := range rest {
+		if qc == pb.r0 && !withR0 {
+			continue
+		}
+		v := 0.0
+		for _, f := range qc.ent {
+			i, j := int(f.i), int(f.j)
+			g := dot(qt[i*k:i*k+k], pt[j*k:j*k+k])
+			if i != j {
+				g += dot(qt[j*k:j*k+k], pt[i*k:i*k+k])
+			}
+			v += f.v * g
+		}
+		s.b[s.at(pc.con, qc.con)] += v
+	}
+}
+
+// rowF1 forms G = X^{-1}[:,K] (F_p Y)[K,:] with one GEMM and takes F_q • G.
+func (s *schur) rowF1(pb *psdBlock, pc *piece, rest []*piece, xinv, y []float64, withR0 bool) {
+	n, k := pb.n, len(pc.rows)
+	p := s.productRows(n, pc, y)
+	q := s.q[:k*n]
+	for t, r := range pc.rows {
+		copy(q[t*n:t*n+n], xinv[int(r)*n:int(r)*n+n])
+	}
+	g := s.g[:n*n]
+	// G = Q^T P, with Q = X^{-1}[K,:] = (X^{-1}[:,K])^T.
+	gemm(true, false, n, n, k, 1, q, n, p, n, 0, g, n)
+	for _, qc := range rest {
+		if qc == pb.r0 && !withR0 {
+			continue
+		}
+		s.b[s.at(pc.con, qc.con)] += entriesDot(qc.ent, g, n)
+	}
+}
+
+// rowLowRank adds the terms of the factors d u u^T of piece pc: with
+// the later low-rank pieces,
+//
+//	Tr(d u u^T X^{-1} e v v^T Y) = d e (v · X^{-1}u)(v · Y u),
+//
+// and with the sparse parts S of all pieces (in both orders, as
+// Tr(S X^{-1} uu^T Y) = Tr(uu^T X^{-1} S Y)),
+//
+//	Tr(d u u^T X^{-1} S Y) = d (X^{-1}u)^T S (Y u).
+func (s *schur) rowLowRank(pb *psdBlock, pc *piece, rest []*piece, xinv, y []float64, withR0 bool) {
+	n := pb.n
+	for t, f := range pc.fac {
+		xu := s.xu[t*n : t*n+n]
+		yu := s.yu[t*n : t*n+n]
+		clear(xu)
+		clear(yu)
+		for a, ix := range f.idx {
+			axpy(f.val[a], xinv[int(ix)*n:int(ix)*n+n], xu)
+			axpy(f.val[a], y[int(ix)*n:int(ix)*n+n], yu)
+		}
+	}
+	for _, qc := range rest {
+		v := 0.0
+		for t, f := range pc.fac {
+			xu := s.xu[t*n : t*n+n]
+			yu := s.yu[t*n : t*n+n]
+			for _, g := range qc.fac {
+				a, b := 0.0, 0.0
+				for l, ix := range g.idx {
+					a += g.val[l] * xu[ix]
+					b += g.val[l] * yu[ix]
+				}
+				v += f.d * g.d * a * b
+			}
+		}
+		s.b[s.at(pc.con, qc.con)] += v
+	}
+	for _, qc := range pb.sparse {
+		if qc == pb.r0 && !withR0 {
+			continue
+		}
+		v := 0.0
+		for t, f := range pc.fac {
+			xu := s.xu[t*n : t*n+n]
+			yu := s.yu[t*n : t*n+n]
+			w := 0.0
+			for _, e := range qc.exp {
+				w += e.v * xu[e.i] * yu[e.j]
+			}
+			v += f.d * w
+		}
+		if qc.con == pc.con {
+			v *= 2
+		}
+		s.b[s.at(pc.con, qc.con)] += v
+	}
+}
+
+// addLP adds sum_k F_i[k] F_j[k] Y_k/X_k over the LP coordinates.
+func (s *schur) addLP(lb *lpBlock, d, r0 []float64, withR0 bool) {
+	rowM := s.m * s.ld
+	for k := 0; k < lb.n; k++ {
+		cs := lb.con[lb.ptr[k]:lb.ptr[k+1]]
+		vs := lb.val[lb.ptr[k]:lb.ptr[k+1]]
+		dk := d[k]
+		for a, ca := range cs {
+			w := vs[a] * dk
+			row := s.b[int(ca)*s.ld:]
+			for b := 0; b <= a; b++ {
+				row[cs[b]] += w * vs[b]
+			}
+		}
+		if withR0 && r0[k] != 0 {
+			w := r0[k] * dk
+			for a, ca := range cs {
+				s.b[rowM+int(ca)] += w * vs[a]
+			}
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package sdp
+
+// factor factors the leading m x m block of B in place (lower triangle).
+// B itself is kept in the strict upper triangle and s.diag, for the
+// iterative refinement in solve. If B is not numerically positive
+// definite, the factorisation is retried with a growing diagonal shift;
+// factor reports false when even the largest shift fails.
+func (s *schur) factor() bool {
+	m, ld, b := s.m, s.ld, s.b
+	maxd := 0.0
+	for i := 0; i < m; i++ {
+		row := b[i*ld:]
+		s.diag[i] = row[i]
+		maxd = max(maxd, row[i])
+		for j := 0; j < i; j++ {
+			b[j*ld+i] = row[j]
+		}
+	}
+	s.shift = 0
+	if cholesky(m, b, ld) {
+		return true
+	}
+	if !(maxd > 0) || !finite(maxd) {
+		return false
+	}
+	for _, rel := range []float64{1e-15, 1e-13, 1e-11, 1e-9, 1e-7} {
+		s.shift = rel * maxd
+		for i := 0; i < m; i++ {
+			row := b[i*ld:]
+			for j := 0; j < i; j++ {
+				row[j] = b[j*ld+i]
+			}
+			row[i] = s.diag[i] + s.shift
+		}
+		if cholesky(m, b, ld) {
+			return true
+		}
+	}
+	return false
+}
+
+// solve sets x = B^{-1} rhs using the factor, followed by one step of
+// iterative refinement against the saved B.
+func (s *schur) solve(rhs, x []float64) {
+	m, ld := s.m, s.ld
+	copy(x, rhs)
+	solveLower(false, m, s.b, ld, x)
+	solveLower(true, m, s.b, ld, x)
+	r := s.tmp
+	s.mulSaved(x, r)
+	for i := range r {
+		r[i] = rhs[i] - r[i]
+	}
+	solveLower(false, m, s.b, ld, r)
+	solveLower(true, m, s.b, ld, r)
+	for i := range x {
+		x[i] += r[i]
+	}
+}
+
+// mulSaved sets out = B x for the B saved by factor.
+func (s *schur) mulSaved(x, out []float64) {
+	m, ld := s.m, s.ld
+	for i := 0; i < m; i++ {
+		out[i] = s.diag[i] * x[i]
+	}
+	for i := 0; i < m; i++ {
+		row := s.b[i*ld+i+1 : i*ld+m]
+		xi := x[i]
+		acc := 0.0
+		for t, u := range row {
+			j := i + 1 + t
+			acc += u * x[j]
+			out[j] += u * xi
+		}
+		out[i] += acc
+	}
+}
+
+// row returns row m of B: Tr(F_j X^{-1} R0 Y) for j < m.
+func (s *schur) row() []float64 { return s.b[s.m*s.ld : s.m*s.ld+s.m] }

@@ -1,0 +1,171 @@
+package sdp
+
+import (
+	"context"
+	"math"
+	"time"
+)
+
+// solver is the state of one interior-point solve. Everything it needs is
+// allocated in newSolver; the iterations allocate nothing.
+type solver struct {
+	md    *model
+	set   Settings
+	ctx   context.Context
+	start time.Time
+
+	// Iterate: x, the slack X = sum F_i x_i - F_0 - theta R0 (with
+	// R0 = -(F_0 + lamP I)), and Y.
+	x     []float64
+	X, Y  blockMat
+	theta float64
+	lamP  float64
+	r0lp  []float64 // R0 on the LP coordinates
+	// Cholesky factors of X and Y (PSD blocks; lower triangles).
+	LX, LY blockMat
+
+	// Per-iteration work.
+	xinv         blockMat // X^{-1} (LP: 1/X)
+	dX, dY, t    blockMat // directions; t = X^{-1} dX
+	sm, mp, next blockMat // scratch product, X^{-1} dXp dYp, trial iterate
+	lpD          []float64
+	dx, rhs      []float64
+	ay, ax, am   []float64 // A(Y), A(X^{-1}), A(mp)
+	sch          *schur
+	lz           *lanczos
+
+	// Scaling constants.
+	normR0, trF0 float64
+
+	// Best iterate so far (by the score of its measures).
+	best      iterate
+	bestScore float64
+
+	iter  int
+	stats stats
+	stall struct {
+		best        float64 // best of score and certificate measures
+		since       int     // iteration where best last halved
+		verifyFails int     // optimal by the iterate's measures, not by the check
+	}
+	log *logger
+}
+
+// iterate is a saved (x, Y) pair and its measures.
+type iterate struct {
+	x  []float64
+	y  blockMat
+	st stats
+}
+
+// newSolver builds the model and allocates all workspace.
+func newSolver(ctx context.Context, p *Problem, set *Settings, start time.Time) *solver {
+	md := buildModel(p)
+	s := &solver{md: md, set: *set, ctx: ctx, start: start}
+	m := md.m
+	s.x, s.dx, s.rhs = make([]float64, m), make([]float64, m), make([]float64, m)
+	s.ay, s.ax, s.am = make([]float64, m), make([]float64, m), make([]float64, m)
+	for _, b := range []*blockMat{&s.X, &s.Y, &s.LX, &s.LY, &s.xinv, &s.dX, &s.dY, &s.t, &s.sm, &s.mp, &s.next} {
+		*b = newBlockMat(md)
+	}
+	s.best = iterate{x: make([]float64, m), y: newBlockMat(md)}
+	s.bestScore = math.Inf(1)
+	s.stall.best = math.Inf(1)
+	nmax := 1
+	for _, pb := range md.psd {
+		nmax = max(nmax, pb.n)
+	}
+	if md.lp != nil {
+		s.lpD = make([]float64, md.lp.n)
+		s.r0lp = make([]float64, md.lp.n)
+	}
+	s.initialPoint()
+	for _, pb := range md.psd {
+		pb.chooseFormulas()
+	}
+	s.sch = newSchur(md)
+	s.lz = newLanczos(nmax, lanczosSteps)
+	s.log = newLogger(set.Log)
+	return s
+}
+
+// lanczosSteps bounds the Lanczos steps of one step-length estimate.
+const lanczosSteps = 30
+
+// initialPoint sets x = 0, X = lamP I, Y = lamD I with the scaling of
+// CSDP (Borchers 1999):
+//
+//	lamD = 10 n max_i (1 + |c_i|) / (1 + ||F_i||_F)
+//	lamP = 10 (1 + max(max_i ||F_i||_F, ||F_0||_F)) / sqrt(n)
+//
+// and builds R0 = -(F_0 + lamP I), the direction of the primal residual.
+func (s *solver) initialPoint() {
+	md := s.md
+	n := float64(md.ntot)
+	alpha := 0.0
+	for i, c := range md.c {
+		alpha = max(alpha, (1+math.Abs(c))/(1+md.normF[i]))
+	}
+	lamD := 10 * n * max(alpha, 1/(1+md.maxNormF))
+	lamP := 10 * (1 + max(md.maxNormF, md.normF0)) / math.Sqrt(n)
+	s.lamP, s.theta = lamP, 1
+	for k, pb := range md.psd {
+		x, y := s.X.psd[k], s.Y.psd[k]
+		for i := 0; i < pb.n; i++ {
+			x[i*pb.n+i] = lamP
+			y[i*pb.n+i] = lamD
+		}
+		pb.r0 = &piece{con: md.m}
+		for _, e := range pb.f0 {
+			pb.r0.ent = append(pb.r0.ent, entry{e.i, e.j, -e.v})
+		}
+		for i := 0; i < pb.n; i++ {
+			pb.r0.ent = append(pb.r0.ent, entry{int32(i), int32(i), -lamP})
+		}
+		pb.r0.ent = canonicalEntries(pb.r0.ent)
+		pb.r0.expand()
+		for _, e := range pb.f0 {
+			if e.i == e.j {
+				s.trF0 += e.v
+			}
+		}
+	}
+	if lb := md.lp; lb != nil {
+		for k := 0; k < lb.n; k++ {
+			s.X.lp[k], s.Y.lp[k] = lamP, lamD
+			s.r0lp[k] = -(lb.f0[k] + lamP)
+			s.trF0 += lb.f0[k]
+		}
+	}
+	s.normR0 = s.residualNorm(1)
+	s.factorIterates()
+}
+
+// residualNorm returns ||theta R0||_F = theta ||F_0 + lamP I||_F, using
+// ||F_0 + l I||^2 = ||F_0||^2 + 2 l tr F_0 + l^2 n.
+func (s *solver) residualNorm(theta float64) float64 {
+	l := s.lamP
+	q := s.md.normF0*s.md.normF0 + 2*l*s.trF0 + l*l*float64(s.md.ntot)
+	return theta * math.Sqrt(max(q, 0))
+}
+
+// certNorm returns ||F_0 + theta R0||_F = ||(1-theta) F_0 - theta lamP I||_F,
+// the part of sum F_i x_i that is not the PSD slack X.
+func (s *solver) certNorm() float64 {
+	a, b := 1-s.theta, -s.theta*s.lamP
+	q := a*a*s.md.normF0*s.md.normF0 + 2*a*b*s.trF0 + b*b*float64(s.md.ntot)
+	return math.Sqrt(max(q, 0))
+}
+
+// factorIterates computes the Cholesky factors of X and Y, reporting
+// false if either is not positive definite.
+func (s *solver) factorIterates() bool {
+	for k, pb := range s.md.psd {
+		copy(s.LX.psd[k], s.X.psd[k])
+		copy(s.LY.psd[k], s.Y.psd[k])
+		if !cholesky(pb.n, s.LX.psd[k], pb.n) || !cholesky(pb.n, s.LY.psd[k], pb.n) {
+			return false
+		}
+	}
+	return true
+}
