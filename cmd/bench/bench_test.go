@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/report"
 )
 
 // TestParsers reads outputs captured from CSDP 6.2, SDPA 7.3 and DSDP 5.8
@@ -67,7 +68,7 @@ func TestCheck(t *testing.T) {
 	vague := &reference{Status: "opt", Value: 363, Tol: 1.4e-3, Uncertain: true}
 	infp := &reference{Status: "primal_infeasible", Value: math.NaN()}
 	res := func(status string, p, d float64) *outcome {
-		return &outcome{Status: status, PrimalObjective: p, DualObjective: d}
+		return &outcome{Status: status, PrimalObjective: report.Number(p), DualObjective: report.Number(d)}
 	}
 	tests := []struct {
 		name string
@@ -152,7 +153,7 @@ func TestWriteMarkdown(t *testing.T) {
 			}, ratio: 1.25},
 		{Name: "b", M: 1, N: 2, Check: "FAIL", CSDPRef: true, Ratio: num(3), csdpTime: 0.1, ratio: 3,
 			Results: map[string]*outcome{
-				"nnbound": {Status: "max_iterations", PrimalObjective: math.NaN(), DualObjective: math.NaN(), Seconds: 0.3},
+				"nnbound": {Status: "max_iterations", PrimalObjective: nan, DualObjective: nan, Seconds: 0.3},
 			}},
 	}
 	var buf bytes.Buffer

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -17,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/sdp/sdpa"
 )
 
@@ -131,9 +131,7 @@ func runSDPLIB(ctx context.Context, stdout, stderr io.Writer, o *sdplibOptions, 
 	}
 	sum := summarise(rows, solvers)
 	if o.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(struct {
+		err = report.WriteJSON(stdout, struct {
 			Problems []*problemRow `json:"problems"`
 			Summary  summary       `json:"summary"`
 		}{rows, sum})
@@ -245,7 +243,7 @@ func benchProblem(ctx context.Context, file string, refs map[string]*reference, 
 // relError is max(|pobj - v|, |dobj - v|) / max(1, |v|); +Inf when an
 // objective is missing.
 func relError(o *outcome, v float64) float64 {
-	p, d := o.PrimalObjective, o.DualObjective
+	p, d := float64(o.PrimalObjective), float64(o.DualObjective)
 	if !finite(p) || !finite(d) {
 		return math.Inf(1)
 	}

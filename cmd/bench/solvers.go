@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nnbound/nnbound/report"
 )
 
 // outcome is how one solver did on one problem.
@@ -22,24 +24,25 @@ type outcome struct {
 	// Status is normalised to nnbound's names in SDPA's primal/dual
 	// convention (optimal, near_optimal, primal_infeasible,
 	// dual_infeasible, ...); Raw is the solver's own words.
-	Status                         string    `json:"status"`
-	Raw                            string    `json:"raw_status,omitempty"`
-	PrimalObjective, DualObjective float64   `json:"-"`
-	Iterations                     int       `json:"iterations,omitempty"`
-	Seconds                        float64   `json:"seconds"` // median wall time of Runs
-	Runs                           []float64 `json:"runs"`
-	Err                            string    `json:"error,omitempty"`
+	Status          string        `json:"status"`
+	Raw             string        `json:"raw_status,omitempty"`
+	PrimalObjective report.Number `json:"primal_objective"`
+	DualObjective   report.Number `json:"dual_objective"`
+	Iterations      int           `json:"iterations,omitempty"`
+	Seconds         float64       `json:"seconds"` // median wall time of Runs
+	Runs            []float64     `json:"runs"`
+	Err             string        `json:"error,omitempty"`
 }
 
 // failed returns the outcome of a run that could not be run or parsed.
 func failed(status, msg string) outcome {
-	return outcome{Status: status, Err: msg, PrimalObjective: math.NaN(), DualObjective: math.NaN()}
+	return outcome{Status: status, Err: msg, PrimalObjective: nan, DualObjective: nan}
 }
 
 // objective returns the mean of the primal and dual objectives, or the
 // one that is finite.
 func (o *outcome) objective() float64 {
-	p, d := o.PrimalObjective, o.DualObjective
+	p, d := float64(o.PrimalObjective), float64(o.DualObjective)
 	switch {
 	case finite(p) && finite(d):
 		return (p + d) / 2
@@ -148,24 +151,24 @@ func runOnce(ctx context.Context, s *solver, file string, timeout time.Duration)
 
 // parseNnbound reads the JSON object of "nnbound solve --json".
 func parseNnbound(stdout []byte, _ string, code int) outcome {
-	var v struct {
-		Status          string   `json:"status"`
-		PrimalObjective *float64 `json:"primal_objective"`
-		DualObjective   *float64 `json:"dual_objective"`
-		Iterations      int      `json:"iterations"`
-	}
+	v := struct {
+		Status          string        `json:"status"`
+		PrimalObjective report.Number `json:"primal_objective"`
+		DualObjective   report.Number `json:"dual_objective"`
+		Iterations      int           `json:"iterations"`
+	}{PrimalObjective: nan, DualObjective: nan}
 	if err := json.Unmarshal(stdout, &v); err != nil || v.Status == "" {
 		return failed("error", fmt.Sprintf("nnbound exit code %d, no JSON result", code))
 	}
-	return outcome{Status: v.Status, Raw: v.Status, PrimalObjective: deref(v.PrimalObjective),
-		DualObjective: deref(v.DualObjective), Iterations: v.Iterations}
+	return outcome{Status: v.Status, Raw: v.Status, PrimalObjective: v.PrimalObjective,
+		DualObjective: v.DualObjective, Iterations: v.Iterations}
 }
 
 // parseCSDP reads CSDP's stdout. CSDP's exit codes: 0 solved, 1 primal
 // infeasible and 2 dual infeasible in CSDP's naming (its primal is SDPA's
 // dual), 3 solved with reduced accuracy, 4 and up failures.
 func parseCSDP(stdout []byte, _ string, code int) outcome {
-	o := outcome{PrimalObjective: math.NaN(), DualObjective: math.NaN()}
+	o := outcome{PrimalObjective: nan, DualObjective: nan}
 	forLines(stdout, func(line string) {
 		switch {
 		case strings.HasPrefix(line, "Iter:"):
@@ -176,9 +179,9 @@ func parseCSDP(stdout []byte, _ string, code int) outcome {
 			strings.HasPrefix(line, "Failure:"):
 			o.Raw = line
 		case strings.HasPrefix(line, "Primal objective value:"):
-			o.PrimalObjective = lastFloat(line)
+			o.PrimalObjective = report.Number(lastFloat(line))
 		case strings.HasPrefix(line, "Dual objective value:"):
-			o.DualObjective = lastFloat(line)
+			o.DualObjective = report.Number(lastFloat(line))
 		}
 	})
 	o.Status = map[int]string{0: "optimal", 1: "dual_infeasible", 2: "primal_infeasible", 3: "near_optimal",
@@ -196,7 +199,7 @@ func parseCSDP(stdout []byte, _ string, code int) outcome {
 // primal/dual convention, the reverse of the file's: pUNBD means the
 // file's dual is infeasible.
 func parseSDPA(_ []byte, out string, code int) outcome {
-	o := outcome{PrimalObjective: math.NaN(), DualObjective: math.NaN()}
+	o := outcome{PrimalObjective: nan, DualObjective: nan}
 	data, err := os.ReadFile(out)
 	if err != nil {
 		return failed("error", fmt.Sprintf("sdpa exit code %d, no result file", code))
@@ -215,9 +218,9 @@ func parseSDPA(_ []byte, out string, code int) outcome {
 		case "Iteration":
 			o.Iterations, _ = strconv.Atoi(val)
 		case "objValPrimal":
-			o.PrimalObjective = parseFloatOr(val, math.NaN())
+			o.PrimalObjective = report.Number(parseFloatOr(val, math.NaN()))
 		case "objValDual":
-			o.DualObjective = parseFloatOr(val, math.NaN())
+			o.DualObjective = report.Number(parseFloatOr(val, math.NaN()))
 		}
 	})
 	o.Status = map[string]string{"pdOPT": "optimal", "pFEAS": "near_optimal", "dFEAS": "near_optimal",
@@ -232,13 +235,13 @@ func parseSDPA(_ []byte, out string, code int) outcome {
 // parseDSDP reads DSDP5's stdout. DSDP solves the file's dual as its
 // primal: objectives are negated and its infeasibility names swapped.
 func parseDSDP(stdout []byte, _ string, code int) outcome {
-	o := outcome{PrimalObjective: math.NaN(), DualObjective: math.NaN()}
+	o := outcome{PrimalObjective: nan, DualObjective: nan}
 	forLines(stdout, func(line string) {
 		switch {
 		case strings.HasPrefix(line, "P Objective"):
-			o.DualObjective = -lastFloat(line)
+			o.DualObjective = report.Number(-lastFloat(line))
 		case strings.HasPrefix(line, "DSDP Solution"):
-			o.PrimalObjective = -lastFloat(line)
+			o.PrimalObjective = report.Number(-lastFloat(line))
 		case strings.HasPrefix(line, "DSDP ") && !strings.Contains(line, "Time") &&
 			!strings.Contains(line, "Solve") && !strings.Contains(line, "Set Data") &&
 			!strings.Contains(line, "Process Data"):
@@ -287,12 +290,8 @@ func firstLine(s string) string {
 	return s
 }
 
-func deref(p *float64) float64 {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
+// nan is the value of an objective a solver did not report.
+var nan = report.Number(math.NaN())
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
 )
@@ -99,9 +99,7 @@ func runSolve(ctx context.Context, stdout io.Writer, path string, s *sdp.Setting
 	}
 	out := newSolveOutput(path, p, r, wall)
 	if jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(out)
+		err = report.WriteJSON(stdout, out)
 	} else {
 		err = out.writeText(stdout)
 	}
@@ -117,18 +115,18 @@ func runSolve(ctx context.Context, stdout io.Writer, path string, s *sdp.Setting
 // solveOutput is what "nnbound solve" prints; its JSON form is the
 // documented --json schema.
 type solveOutput struct {
-	File                string    `json:"file"`
-	Status              string    `json:"status"`
-	PrimalObjective     jsonFloat `json:"primal_objective"`
-	DualObjective       jsonFloat `json:"dual_objective"`
-	RelGap              jsonFloat `json:"rel_gap"`
-	PrimalInfeasibility jsonFloat `json:"primal_infeasibility"`
-	DualInfeasibility   jsonFloat `json:"dual_infeasibility"`
-	Iterations          int       `json:"iterations"`
-	Seconds             float64   `json:"seconds"`
-	M                   int       `json:"m"`
-	N                   int       `json:"n"`
-	Blocks              []int     `json:"blocks"` // sizes, negative for diagonal blocks
+	File                string        `json:"file"`
+	Status              string        `json:"status"`
+	PrimalObjective     report.Number `json:"primal_objective"`
+	DualObjective       report.Number `json:"dual_objective"`
+	RelGap              report.Number `json:"rel_gap"`
+	PrimalInfeasibility report.Number `json:"primal_infeasibility"`
+	DualInfeasibility   report.Number `json:"dual_infeasibility"`
+	Iterations          int           `json:"iterations"`
+	Seconds             float64       `json:"seconds"`
+	M                   int           `json:"m"`
+	N                   int           `json:"n"`
+	Blocks              []int         `json:"blocks"` // sizes, negative for diagonal blocks
 }
 
 func newSolveOutput(path string, p *sdp.Problem, r *sdp.Result, wall time.Duration) *solveOutput {
@@ -139,11 +137,11 @@ func newSolveOutput(path string, p *sdp.Problem, r *sdp.Result, wall time.Durati
 	o := &solveOutput{
 		File:                path,
 		Status:              r.Status.String(),
-		PrimalObjective:     jsonFloat(r.PrimalObjective),
-		DualObjective:       jsonFloat(r.DualObjective),
-		RelGap:              jsonFloat(r.RelGap),
-		PrimalInfeasibility: jsonFloat(r.PrimalInfeasibility),
-		DualInfeasibility:   jsonFloat(r.DualInfeasibility),
+		PrimalObjective:     report.Number(r.PrimalObjective),
+		DualObjective:       report.Number(r.DualObjective),
+		RelGap:              report.Number(r.RelGap),
+		PrimalInfeasibility: report.Number(r.PrimalInfeasibility),
+		DualInfeasibility:   report.Number(r.DualInfeasibility),
 		Iterations:          r.Iterations,
 		Seconds:             math.Round(t.Seconds()*1e6) / 1e6,
 		M:                   p.NumVars(),
@@ -177,16 +175,4 @@ func (o *solveOutput) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "iterations\t%d\n", o.Iterations)
 	fmt.Fprintf(tw, "seconds\t%.3f\n", o.Seconds)
 	return tw.Flush()
-}
-
-// jsonFloat is a float64 that encodes NaN and infinities as null.
-type jsonFloat float64
-
-// MarshalJSON implements json.Marshaler.
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(v)
 }
