@@ -1,0 +1,177 @@
+package search
+
+import (
+	"math"
+	"slices"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+)
+
+// The exact maximum for one input and piecewise-linear networks.
+//
+// On an interval where f1 and f2 (or f1 and the constant f2(q(x)) of one
+// quantiser cell) are affine, f1 - f2 is affine and the error, a norm of it
+// (or |c^T .|), is convex; so its supremum over the interval is at an end
+// (for independent inputs: at a corner of a rectangle of pieces). The
+// candidates are therefore the breakpoints of the networks, the ends of the
+// box and, for quantised inputs, the quantiser's jumps; at a jump the
+// supremum may be a one-sided limit, which is approached by the float64
+// next to the jump on that side (so the value reported is attained, and is
+// the supremum up to rounding).
+
+// piecewiseLinear reports whether every activation of f is piecewise linear.
+func piecewiseLinear(f *nn.Network) bool {
+	for _, l := range f.Layers {
+		switch l.Act.Kind {
+		case nn.Identity, nn.ReLU, nn.LeakyReLU, nn.HardTanh:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// kinks returns the points where a is not differentiable.
+func kinks(a nn.Activation) []float64 {
+	switch a.Kind {
+	case nn.ReLU, nn.LeakyReLU:
+		return []float64{0}
+	case nn.HardTanh:
+		return []float64{a.Lo, a.Hi}
+	}
+	return nil
+}
+
+// breakpoints returns the ends lo, hi and every point between them where
+// the one-input piecewise-linear network f changes its linear piece, in
+// increasing order; ok is false if there are more than maxPieces.
+//
+// Layer by layer, the points split [lo, hi] into intervals on which the
+// layer's input is affine in x, so each pre-activation is affine there and
+// crosses a kink at most once; its crossings become new points, at which
+// the layer's values are found by linear interpolation.
+func breakpoints(f *nn.Network, lo, hi float64, maxPieces int) (xs []float64, ok bool) {
+	xs = []float64{lo, hi}
+	vals := [][]float64{{lo}, {hi}}
+	if lo == hi {
+		return xs[:1], true
+	}
+	for _, l := range f.Layers {
+		pre := make([][]float64, len(xs))
+		for p, v := range vals {
+			pre[p] = affine(l, v)
+		}
+		nx, npre := []float64{xs[0]}, [][]float64{pre[0]}
+		for p := 1; p < len(xs); p++ {
+			a, b := xs[p-1], xs[p]
+			pa, pb := pre[p-1], pre[p]
+			var roots []float64
+			for i := range pa {
+				for _, k := range kinks(l.Act) {
+					if (pa[i]-k)*(pb[i]-k) < 0 {
+						s := (k - pa[i]) / (pb[i] - pa[i])
+						if r := a + s*(b-a); r > a && r < b {
+							roots = append(roots, r)
+						}
+					}
+				}
+			}
+			slices.Sort(roots)
+			roots = slices.Compact(roots)
+			for _, r := range roots {
+				s := (r - a) / (b - a)
+				v := make([]float64, len(pa))
+				for i := range v {
+					v[i] = pa[i] + s*(pb[i]-pa[i])
+				}
+				nx, npre = append(nx, r), append(npre, v)
+			}
+			nx, npre = append(nx, b), append(npre, pb)
+			if len(nx) > maxPieces+1 {
+				return nil, false
+			}
+		}
+		xs = nx
+		vals = make([][]float64, len(npre))
+		for p, v := range npre {
+			out := make([]float64, len(v))
+			for i, s := range v {
+				out[i] = l.Act.Apply(s)
+			}
+			vals[p] = out
+		}
+	}
+	return xs, true
+}
+
+// affine returns W v + b for layer l.
+func affine(l nn.Layer, v []float64) []float64 {
+	raw := l.W.RawMatrix()
+	out := make([]float64, raw.Rows)
+	for i := range out {
+		s := l.B[i]
+		for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			s += w * v[j]
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// jumpCandidates returns, for the quantiser of in, the points of [lo, hi]
+// at or next to a possible jump (every multiple of half a step covers the
+// jumps of all rounding modes); ok is false if there are more than max.
+func jumpCandidates(in bounds.Inputs, lo, hi float64, max int) ([]float64, bool) {
+	h := in.Quant.Step() / 2
+	first, last := math.Ceil(lo/h), math.Floor(hi/h)
+	if last-first+1 > float64(max) {
+		return nil, false
+	}
+	var out []float64
+	for k := first; k <= last; k++ {
+		j := k * h
+		for _, x := range []float64{math.Nextafter(j, math.Inf(-1)), j, math.Nextafter(j, math.Inf(1))} {
+			if x >= lo && x <= hi {
+				out = append(out, x)
+			}
+		}
+	}
+	return out, true
+}
+
+// exactCandidates returns the points of the search space whose values
+// include the supremum of the error, for one input and piecewise-linear
+// networks (for QuantisedInput only f1 need be piecewise linear). For
+// independent inputs it returns the breakpoints of each network instead
+// (pairs are formed by exactIndependent). ok is false when the instance is
+// not of this kind or has too many pieces.
+func exactCandidates(p *problem, maxPieces int) (xs1, xs2 []float64, ok bool) {
+	if p.n != 1 || !piecewiseLinear(p.f1) {
+		return nil, nil, false
+	}
+	lo, hi := p.in.Box.Lo[0], p.in.Box.Hi[0]
+	b1, ok := breakpoints(p.f1, lo, hi, maxPieces)
+	if !ok {
+		return nil, nil, false
+	}
+	switch p.in.Pairing {
+	case bounds.QuantisedInput:
+		j, ok := jumpCandidates(p.in, lo, hi, maxPieces)
+		if !ok {
+			return nil, nil, false
+		}
+		return append(b1, j...), nil, true
+	case bounds.Independent:
+		if !piecewiseLinear(p.f2) {
+			return nil, nil, false
+		}
+		b2, ok := breakpoints(p.f2, lo, hi, maxPieces)
+		return b1, b2, ok
+	}
+	if !piecewiseLinear(p.f2) {
+		return nil, nil, false
+	}
+	b2, ok := breakpoints(p.f2, lo, hi, maxPieces)
+	return append(b1, b2...), nil, ok
+}

@@ -1,0 +1,210 @@
+package search
+
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+)
+
+// problem is one instance of the search: the error e(z) of the networks at
+// the inputs encoded by a point z of the search box (z = x1, or z = (x1, x2)
+// for independent inputs).
+type problem struct {
+	f1, f2 *nn.Network
+	in     bounds.Inputs
+	norm   Norm
+	c      []float64
+	n      int       // input size
+	lo, hi []float64 // the search box
+	evals  int
+}
+
+// newProblem returns the problem of f1, f2 on in.
+func newProblem(f1, f2 *nn.Network, in bounds.Inputs, opts Options) *problem {
+	p := &problem{f1: f1, f2: f2, in: in, norm: opts.Norm, c: opts.C, n: in.Box.Dim()}
+	p.lo, p.hi = in.Box.Lo, in.Box.Hi
+	if in.Pairing == bounds.Independent {
+		p.lo = append(append([]float64(nil), in.Box.Lo...), in.Box.Lo...)
+		p.hi = append(append([]float64(nil), in.Box.Hi...), in.Box.Hi...)
+	}
+	return p
+}
+
+// dim returns the dimension of the search box.
+func (p *problem) dim() int { return len(p.lo) }
+
+// inputs returns x1 and x2 for the point z.
+func (p *problem) inputs(z []float64) (x1, x2 []float64) {
+	if p.in.Pairing == bounds.Independent {
+		return z[:p.n], z[p.n:]
+	}
+	return z, p.in.X2(z)
+}
+
+// value returns e(z).
+func (p *problem) value(z []float64) float64 {
+	p.evals++
+	x1, x2 := p.inputs(z)
+	y1, y2 := forward(p.f1, x1, nil), forward(p.f2, x2, nil)
+	return p.measure(y1, y2, nil)
+}
+
+// measure returns the error of the outputs y1, y2 and, if dr is not nil,
+// stores in it a (sub)gradient of the error with respect to y1 - y2.
+func (p *problem) measure(y1, y2, dr []float64) float64 {
+	if p.c != nil {
+		s := 0.0
+		for j, c := range p.c {
+			s += c * (y1[j] - y2[j])
+		}
+		if dr != nil {
+			for j, c := range p.c {
+				dr[j] = math.Copysign(1, s) * c
+			}
+		}
+		return math.Abs(s)
+	}
+	if p.norm == NormInf {
+		best, arg := -1.0, 0
+		for j := range y1 {
+			if d := math.Abs(y1[j] - y2[j]); d > best {
+				best, arg = d, j
+			}
+		}
+		if dr != nil {
+			clear(dr)
+			dr[arg] = math.Copysign(1, y1[arg]-y2[arg])
+		}
+		return best
+	}
+	s := 0.0
+	for j := range y1 {
+		d := y1[j] - y2[j]
+		s += d * d
+	}
+	v := math.Sqrt(s)
+	if dr != nil {
+		for j := range y1 {
+			if v > 0 {
+				dr[j] = (y1[j] - y2[j]) / v
+			} else {
+				dr[j] = 0
+			}
+		}
+	}
+	return v
+}
+
+// gradient returns e(z) and a (sub)gradient of e at z. Through the input
+// quantiser, whose derivative is 0 almost everywhere, it passes the
+// gradient straight through (as if q(x) = x), which is a search heuristic.
+func (p *problem) gradient(z []float64) (float64, []float64) {
+	p.evals++
+	x1, x2 := p.inputs(z)
+	var t1, t2 trace
+	y1, y2 := forward(p.f1, x1, &t1), forward(p.f2, x2, &t2)
+	dr := make([]float64, len(y1))
+	v := p.measure(y1, y2, dr)
+	g1 := backward(p.f1, &t1, dr)
+	for j := range dr {
+		dr[j] = -dr[j]
+	}
+	g2 := backward(p.f2, &t2, dr)
+	if p.in.Pairing == bounds.Independent {
+		return v, append(g1, g2...)
+	}
+	for i := range g1 {
+		g1[i] += g2[i]
+	}
+	return v, g1
+}
+
+// trace records the pre-activations of every layer of one evaluation.
+type trace struct {
+	pre [][]float64
+}
+
+// forward returns f(x), recording pre-activations in t when t is not nil.
+func forward(f *nn.Network, x []float64, t *trace) []float64 {
+	h := x
+	for _, l := range f.Layers {
+		raw := l.W.RawMatrix()
+		out := make([]float64, raw.Rows)
+		var pre []float64
+		if t != nil {
+			pre = make([]float64, raw.Rows)
+		}
+		for i := range out {
+			s := l.B[i]
+			for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+				s += w * h[j]
+			}
+			if pre != nil {
+				pre[i] = s
+			}
+			out[i] = l.Act.Apply(s)
+		}
+		if t != nil {
+			t.pre = append(t.pre, pre)
+		}
+		h = out
+	}
+	return h
+}
+
+// backward returns J^T v for the Jacobian J of f at the traced point.
+func backward(f *nn.Network, t *trace, v []float64) []float64 {
+	g := append([]float64(nil), v...)
+	for k := len(f.Layers) - 1; k >= 0; k-- {
+		l := f.Layers[k]
+		raw := l.W.RawMatrix()
+		for i := range g {
+			g[i] *= slope(l.Act, t.pre[k][i])
+		}
+		next := make([]float64, raw.Cols)
+		for i := range raw.Rows {
+			if g[i] == 0 {
+				continue
+			}
+			for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+				next[j] += w * g[i]
+			}
+		}
+		g = next
+	}
+	return g
+}
+
+// slope returns a derivative of a at s (the right one at kinks).
+func slope(a nn.Activation, s float64) float64 {
+	switch a.Kind {
+	case nn.ReLU:
+		if s >= 0 {
+			return 1
+		}
+		return 0
+	case nn.LeakyReLU:
+		if s >= 0 {
+			return 1
+		}
+		return a.Alpha
+	case nn.Tanh:
+		c := math.Cosh(s)
+		return 1 / (c * c)
+	case nn.Sigmoid:
+		e := math.Exp(-math.Abs(s))
+		return e / ((1 + e) * (1 + e))
+	case nn.ELU:
+		if s >= 0 {
+			return 1
+		}
+		return a.Alpha * math.Exp(s)
+	case nn.HardTanh:
+		if s >= a.Lo && s < a.Hi {
+			return 1
+		}
+		return 0
+	}
+	return 1
+}

@@ -1,0 +1,135 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// ErrOptions reports invalid Options.
+var ErrOptions = errors.New("invalid options")
+
+// Norm is the norm of the output error f1(x1) - f2(x2).
+type Norm int
+
+// The norms.
+const (
+	Norm2   Norm = iota // Euclidean norm (the paper's)
+	NormInf             // largest absolute component
+)
+
+var normNames = [...]string{"2", "inf"}
+
+// String returns the norm's name: "2" or "inf".
+func (n Norm) String() string {
+	if n < 0 || int(n) >= len(normNames) {
+		return fmt.Sprintf("Norm(%d)", int(n))
+	}
+	return normNames[n]
+}
+
+// ParseNorm returns the norm named s ("2" or "inf").
+func ParseNorm(s string) (Norm, error) {
+	for i, n := range normNames {
+		if n == s {
+			return Norm(i), nil
+		}
+	}
+	return 0, fmt.Errorf("search: unknown norm %q (want 2 or inf): %w", s, ErrOptions)
+}
+
+// Options configures MaxError.
+type Options struct {
+	// Norm measures the error when C is nil.
+	Norm Norm
+	// C, if set, makes the error |c^T (f1(x1) - f2(x2))| (one output, or a
+	// margin between outputs); its length must be the number of outputs.
+	C []float64
+	// Grid is the number of points per axis of the regular grid searched
+	// when the search space (x1, or (x1, x2) for independent inputs) has at
+	// most two dimensions; 0 means no grid, -1 (the default) 2001 points
+	// for one dimension and 201 per axis for two.
+	Grid int
+	// Samples is the number of uniform random points (after the box
+	// corners, up to MaxCorners of them).
+	Samples int
+	// MaxCorners caps the number of box corners tried.
+	MaxCorners int
+	// Restarts is the number of local searches, started from the best
+	// points found so far.
+	Restarts int
+	// Iters is the number of iterations of each local search.
+	Iters int
+	// Seed makes the random choices; the same seed gives the same result.
+	Seed uint64
+	// TimeLimit stops the search when exceeded (0: no limit); the best point
+	// so far is returned.
+	TimeLimit time.Duration
+	// Exact enables the exact maximum for one input and piecewise-linear
+	// networks (breakpoint enumeration).
+	Exact bool
+	// MaxPieces caps the linear pieces (and quantiser cells) the exact
+	// method enumerates before giving up on exactness.
+	MaxPieces int
+}
+
+// DefaultOptions returns the defaults: 2-norm, a 2001-point grid for one
+// dimension (201 x 201 for two), 2000 random points, 16 restarts of 100
+// iterations, exact enumeration on.
+func DefaultOptions() Options {
+	return Options{
+		Norm:       Norm2,
+		Grid:       -1, // chosen by dimension
+		Samples:    2000,
+		MaxCorners: 1024,
+		Restarts:   16,
+		Iters:      100,
+		Seed:       1,
+		Exact:      true,
+		MaxPieces:  200000,
+	}
+}
+
+// gridSize returns the grid points per axis for a search space of dim
+// dimensions.
+func (o Options) gridSize(dim int) int {
+	if dim > 2 {
+		return 0
+	}
+	if o.Grid >= 0 {
+		return o.Grid
+	}
+	if dim == 1 {
+		return 2001
+	}
+	return 201
+}
+
+// Validate names the first invalid field.
+func (o Options) Validate() error {
+	switch {
+	case o.Norm < Norm2 || o.Norm > NormInf:
+		return fmt.Errorf("search: options: unknown norm %d: %w", int(o.Norm), ErrOptions)
+	case o.Grid < -1:
+		return fmt.Errorf("search: options: Grid %d is negative: %w", o.Grid, ErrOptions)
+	case o.Samples < 0:
+		return fmt.Errorf("search: options: Samples %d is negative: %w", o.Samples, ErrOptions)
+	case o.MaxCorners < 0:
+		return fmt.Errorf("search: options: MaxCorners %d is negative: %w", o.MaxCorners, ErrOptions)
+	case o.Restarts < 0:
+		return fmt.Errorf("search: options: Restarts %d is negative: %w", o.Restarts, ErrOptions)
+	case o.Iters < 0:
+		return fmt.Errorf("search: options: Iters %d is negative: %w", o.Iters, ErrOptions)
+	case o.TimeLimit < 0:
+		return fmt.Errorf("search: options: TimeLimit %v is negative: %w", o.TimeLimit, ErrOptions)
+	case o.MaxPieces < 0:
+		return fmt.Errorf("search: options: MaxPieces %d is negative: %w", o.MaxPieces, ErrOptions)
+	}
+	for i, c := range o.C {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return fmt.Errorf("search: options: C[%d] is %v: %w", i, c, ErrOptions)
+		}
+	}
+	return nil
+}

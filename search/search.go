@@ -1,0 +1,445 @@
+// Package search finds the largest error ||f1(x1) - f2(x2)|| two networks
+// actually attain on an input set: a lower bound of the worst case, shown
+// next to a certified upper bound so a user can see how tight it is.
+//
+// MaxError combines, within a time budget, exact enumeration of breakpoints
+// (one input, piecewise-linear networks: the result is then the supremum),
+// a regular grid (search spaces of at most two dimensions), box corners,
+// uniform random points, and local searches from the best points
+// (projected gradient and sign-gradient ascent, then coordinate pattern
+// search). It is deterministic for a seed. The error it reports is always
+// the value at the X1, X2 it returns, evaluated as nn.Network.Eval does.
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+)
+
+// Result is the largest error found.
+type Result struct {
+	// Error is the error at (X1, X2).
+	Error float64
+	// X1, X2 are the inputs of the two networks attaining it.
+	X1, X2 []float64
+	// Exact reports that Error is the supremum of the error over the input
+	// set, up to float64 rounding (breakpoint enumeration succeeded).
+	Exact bool
+	// Evaluations counts evaluations of the pair of networks.
+	Evaluations int
+	// TimedOut reports that the time limit stopped the search early.
+	TimedOut bool
+}
+
+// MaxError searches for the inputs (x1, x2) in the set in at which f1 and f2
+// differ most. It returns an error for invalid networks, inputs or options,
+// and, with the best result so far, when ctx is cancelled.
+func MaxError(ctx context.Context, f1, f2 *nn.Network, in bounds.Inputs, opts Options) (*Result, error) {
+	if err := check(f1, f2, in, opts); err != nil {
+		return nil, err
+	}
+	s := &searcher{p: newProblem(f1, f2, in, opts), opts: opts, ctx: ctx,
+		rng: rand.New(rand.NewPCG(opts.Seed, 0x5ea4c4))}
+	if opts.TimeLimit > 0 {
+		s.deadline = time.Now().Add(opts.TimeLimit)
+	}
+	exact := false
+	if opts.Exact {
+		exact = s.exact()
+	}
+	s.grid()
+	s.corners()
+	s.random()
+	if !exact {
+		s.local()
+	}
+	if s.best == nil { // every phase disabled: the box's lower corner
+		s.consider(append([]float64(nil), s.p.lo...), s.p.value(s.p.lo))
+	}
+	x1, x2 := s.p.inputs(s.best)
+	res := &Result{
+		Error:       s.bestV,
+		X1:          append([]float64(nil), x1...),
+		X2:          append([]float64(nil), x2...),
+		Exact:       exact,
+		Evaluations: s.p.evals,
+		TimedOut:    s.timedOut,
+	}
+	if err := ctx.Err(); err != nil {
+		return res, fmt.Errorf("search: stopped: %w", err)
+	}
+	return res, nil
+}
+
+// check validates the arguments of MaxError.
+func check(f1, f2 *nn.Network, in bounds.Inputs, opts Options) error {
+	if err := opts.Validate(); err != nil {
+		return err
+	}
+	if err := in.Validate(); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	for i, f := range []*nn.Network{f1, f2} {
+		if f == nil {
+			return fmt.Errorf("search: network %d is nil: %w", i+1, nn.ErrDimension)
+		}
+		if err := f.Validate(); err != nil {
+			return fmt.Errorf("search: network %d: %w", i+1, err)
+		}
+		if f.InputSize() != in.Box.Dim() {
+			return fmt.Errorf("search: network %d takes %d inputs, box has %d: %w", i+1, f.InputSize(), in.Box.Dim(), nn.ErrDimension)
+		}
+	}
+	if f1.OutputSize() != f2.OutputSize() {
+		return fmt.Errorf("search: network 1 has %d outputs, network 2 has %d: %w", f1.OutputSize(), f2.OutputSize(), nn.ErrDimension)
+	}
+	if opts.C != nil && len(opts.C) != f1.OutputSize() {
+		return fmt.Errorf("search: C has %d entries for %d outputs: %w", len(opts.C), f1.OutputSize(), ErrOptions)
+	}
+	return nil
+}
+
+// searcher holds the state of one search.
+type searcher struct {
+	p        *problem
+	opts     Options
+	ctx      context.Context
+	rng      *rand.Rand
+	deadline time.Time
+	stopped  bool // the time limit or ctx ended the search
+	timedOut bool
+	best     []float64
+	bestV    float64
+	// pool holds the best distinct points seen, for restarts.
+	pool []scored
+}
+
+// scored is a point of the search box with its error.
+type scored struct {
+	z []float64
+	v float64
+}
+
+// consider records the point z with error v.
+func (s *searcher) consider(z []float64, v float64) {
+	if s.best == nil || v > s.bestV {
+		s.best, s.bestV = z, v
+	}
+	k := s.opts.Restarts
+	if k == 0 {
+		return
+	}
+	if len(s.pool) == k && v <= s.pool[k-1].v {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(s.pool, v, func(a scored, v float64) int {
+		switch {
+		case a.v > v:
+			return -1
+		case a.v < v:
+			return 1
+		}
+		return 0
+	})
+	s.pool = slices.Insert(s.pool, i, scored{z, v})
+	if len(s.pool) > k {
+		s.pool = s.pool[:k]
+	}
+}
+
+// eval evaluates and records z.
+func (s *searcher) eval(z []float64) float64 {
+	v := s.p.value(z)
+	s.consider(z, v)
+	return v
+}
+
+// done reports whether the search must stop (time limit or cancellation),
+// checking the clock every 64 evaluations.
+func (s *searcher) done() bool {
+	if s.stopped {
+		return true
+	}
+	if s.p.evals%64 != 0 {
+		return false
+	}
+	if s.ctx.Err() != nil {
+		s.stopped = true
+	} else if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+		s.stopped, s.timedOut = true, true
+	}
+	return s.stopped
+}
+
+// exact evaluates the exact candidates, if the instance allows, and
+// reports whether it did.
+func (s *searcher) exact() bool {
+	p := s.p
+	xs1, xs2, ok := exactCandidates(p, s.opts.MaxPieces)
+	if !ok {
+		return false
+	}
+	if p.in.Pairing != bounds.Independent {
+		for _, x := range xs1 {
+			if s.done() {
+				return false
+			}
+			s.eval([]float64{x})
+		}
+		return true
+	}
+	return s.exactIndependent(xs1, xs2)
+}
+
+// exactIndependent maximises the error over pairs of breakpoints of the two
+// networks: over all pairs when there are few enough, else, for a scalar
+// error (C set or one output), separably.
+func (s *searcher) exactIndependent(xs1, xs2 []float64) bool {
+	p := s.p
+	y1 := make([][]float64, len(xs1))
+	y2 := make([][]float64, len(xs2))
+	for i, x := range xs1 {
+		y1[i] = forward(p.f1, []float64{x}, nil)
+	}
+	for i, x := range xs2 {
+		y2[i] = forward(p.f2, []float64{x}, nil)
+	}
+	bi, bj := 0, 0
+	if p.c != nil || p.f1.OutputSize() == 1 {
+		// |s1 - s2| is largest at an extreme of s1 and an extreme of s2.
+		scalar := func(y []float64) float64 {
+			if p.c == nil {
+				return y[0]
+			}
+			t := 0.0
+			for j, c := range p.c {
+				t += c * y[j]
+			}
+			return t
+		}
+		ext := func(ys [][]float64) []int {
+			lo, hi := 0, 0
+			for i, y := range ys {
+				if scalar(y) < scalar(ys[lo]) {
+					lo = i
+				}
+				if scalar(y) > scalar(ys[hi]) {
+					hi = i
+				}
+			}
+			return []int{lo, hi}
+		}
+		best := -1.0
+		for _, i := range ext(y1) {
+			for _, j := range ext(y2) {
+				if v := p.measure(y1[i], y2[j], nil); v > best {
+					best, bi, bj = v, i, j
+				}
+			}
+		}
+	} else {
+		if len(xs1)*len(xs2) > 20*s.opts.MaxPieces {
+			return false
+		}
+		best := -1.0
+		for i := range y1 {
+			for j := range y2 {
+				if v := p.measure(y1[i], y2[j], nil); v > best {
+					best, bi, bj = v, i, j
+				}
+			}
+		}
+	}
+	p.evals += len(xs1) + len(xs2) - 1
+	s.eval([]float64{xs1[bi], xs2[bj]})
+	return true
+}
+
+// grid evaluates the regular grid of the search box when it has at most
+// two dimensions.
+func (s *searcher) grid() {
+	d := s.p.dim()
+	g := s.opts.gridSize(d)
+	if g <= 0 {
+		return
+	}
+	at := func(i, k int) float64 {
+		if g == 1 {
+			return s.p.lo[i]/2 + s.p.hi[i]/2
+		}
+		if k == g-1 {
+			return s.p.hi[i]
+		}
+		return s.p.lo[i] + (s.p.hi[i]-s.p.lo[i])*float64(k)/float64(g-1)
+	}
+	if d == 1 {
+		for k := range g {
+			if s.done() {
+				return
+			}
+			s.eval([]float64{at(0, k)})
+		}
+		return
+	}
+	for k := range g {
+		for m := range g {
+			if s.done() {
+				return
+			}
+			s.eval([]float64{at(0, k), at(1, m)})
+		}
+	}
+}
+
+// corners evaluates the corners of the search box (at most MaxCorners of
+// them, chosen at random when there are more).
+func (s *searcher) corners() {
+	d := s.p.dim()
+	all := d < 30 && 1<<d <= s.opts.MaxCorners
+	count := s.opts.MaxCorners
+	if all {
+		count = 1 << d
+	}
+	for c := range count {
+		if s.done() {
+			return
+		}
+		z := make([]float64, d)
+		for i := range z {
+			bit := false
+			if all {
+				bit = c>>i&1 == 1
+			} else {
+				bit = s.rng.IntN(2) == 1
+			}
+			z[i] = s.p.lo[i]
+			if bit {
+				z[i] = s.p.hi[i]
+			}
+		}
+		s.eval(z)
+	}
+}
+
+// random evaluates uniform random points of the search box.
+func (s *searcher) random() {
+	for range s.opts.Samples {
+		if s.done() {
+			return
+		}
+		s.eval(s.uniform())
+	}
+}
+
+// uniform returns a uniform random point of the search box.
+func (s *searcher) uniform() []float64 {
+	z := make([]float64, s.p.dim())
+	for i := range z {
+		z[i] = s.p.lo[i] + s.rng.Float64()*(s.p.hi[i]-s.p.lo[i])
+	}
+	return z
+}
+
+// local runs a local search from each point of the pool.
+func (s *searcher) local() {
+	starts := slices.Clone(s.pool)
+	for _, st := range starts {
+		if s.done() {
+			return
+		}
+		z, v := s.ascend(slices.Clone(st.z), st.v)
+		s.pattern(z, v)
+	}
+}
+
+// project clips z into the search box, in place.
+func (s *searcher) project(z []float64) []float64 {
+	for i := range z {
+		z[i] = min(max(z[i], s.p.lo[i]), s.p.hi[i])
+	}
+	return z
+}
+
+// ascend runs projected gradient and sign-gradient ascent from z, with a
+// step (a fraction of the box) grown on success and cut on failure, and
+// returns the best point and its value.
+func (s *searcher) ascend(z []float64, v float64) ([]float64, float64) {
+	d := s.p.dim()
+	step := 0.25
+	for range s.opts.Iters {
+		if step < 1e-12 || s.done() {
+			break
+		}
+		_, g := s.p.gradient(z)
+		scale := 0.0
+		for i := range g {
+			scale = max(scale, math.Abs(g[i])*(s.p.hi[i]-s.p.lo[i]))
+		}
+		if scale == 0 {
+			break
+		}
+		zs, zg := make([]float64, d), make([]float64, d)
+		for i := range z {
+			w := s.p.hi[i] - s.p.lo[i]
+			zs[i] = z[i] + step*w*sign(g[i])
+			zg[i] = z[i] + step*w*w*g[i]/scale
+		}
+		vs, vg := s.eval(s.project(zs)), s.eval(s.project(zg))
+		switch {
+		case vs > v && vs >= vg:
+			z, v, step = zs, vs, min(2*step, 1)
+		case vg > v:
+			z, v, step = zg, vg, min(2*step, 1)
+		default:
+			step /= 4
+		}
+	}
+	return z, v
+}
+
+// pattern runs a coordinate pattern search from z: move one coordinate by
+// +-h when that improves the error, halving h when no move does.
+func (s *searcher) pattern(z []float64, v float64) {
+	h := 0.125
+	for range s.opts.Iters {
+		if h < 1e-10 || s.done() {
+			return
+		}
+		improved := false
+		for i := range z {
+			w := s.p.hi[i] - s.p.lo[i]
+			if w == 0 {
+				continue
+			}
+			for _, dir := range []float64{1, -1} {
+				y := slices.Clone(z)
+				y[i] += dir * h * w
+				if u := s.eval(s.project(y)); u > v {
+					z, v, improved = y, u, true
+					break
+				}
+			}
+		}
+		if !improved {
+			h /= 2
+		}
+	}
+}
+
+// sign returns the sign of v (0 for 0).
+func sign(v float64) float64 {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
