@@ -1,0 +1,79 @@
+package main
+
+import (
+	"io"
+
+	"github.com/nnbound/nnbound/certify"
+	"github.com/spf13/pflag"
+)
+
+// certFlags are the flags that tune a certification, shared by every
+// command that certifies a bound. They bind onto a copy of
+// certify.DefaultOptions(), so the defaults printed by -h are the
+// library's:
+//
+//	--qc default|paper        the quadratic-constraint set
+//	--weights MODE            objective weights: worst-case, unit or paper
+//	--samples N               random input pairs for the observed error
+//	--seed S                  seed of that sampling
+//	--max-pieces N            input splitting: most SDPs to solve
+//	--time-budget D           input splitting: stop after this long
+//	-v, --verbose             the solver's iteration log on stderr
+//
+// A command calls register, then options once flags are parsed.
+type certFlags struct {
+	opts    certify.Options
+	qc      string
+	weights string
+	verbose bool
+}
+
+// register adds the flags to fs with the library's defaults.
+func (f *certFlags) register(fs *pflag.FlagSet) {
+	f.opts = certify.DefaultOptions()
+	f.qc = f.opts.QC.String()
+	f.weights = f.opts.Weights.String()
+	fs.StringVar(&f.qc, "qc", f.qc, "quadratic-constraint set: default (nnbound's, faster and tighter) or paper (exactly the authors')")
+	fs.StringVar(&f.weights, "weights", f.weights, "objective weights of the gammas: worst-case, unit or paper")
+	fs.IntVar(&f.opts.Samples, "samples", f.opts.Samples, "random input pairs evaluated for the observed error")
+	fs.Uint64Var(&f.opts.Seed, "seed", f.opts.Seed, "seed of the observed-error sampling")
+	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "split the input box into at most this many pieces, one SDP each (1: no splitting)")
+	fs.DurationVar(&f.opts.Refine.TimeBudget, "time-budget", f.opts.Refine.TimeBudget, "stop splitting after this long (0: no limit; the result then does not depend on the machine's speed)")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the SDP solver's iteration log on stderr")
+}
+
+// options returns the certification options, with the solver log on
+// stderr under -v. Invalid values are usage errors.
+func (f *certFlags) options(stderr io.Writer) (certify.Options, error) {
+	o := f.opts
+	qc, err := certify.ParseQCSet(f.qc)
+	if err != nil {
+		return o, usagef("--qc %q: want default or paper", f.qc)
+	}
+	o.QC = qc
+	w, err := certify.ParseWeightMode(f.weights)
+	if err != nil || w == certify.WeightsCustom {
+		return o, usagef("--weights %q: want worst-case, unit or paper", f.weights)
+	}
+	o.Weights = w
+	switch {
+	case o.Samples < 0:
+		return o, usagef("--samples %d: want 0 or more", o.Samples)
+	case o.Refine.MaxPieces < 1:
+		return o, usagef("--max-pieces %d: want 1 or more", o.Refine.MaxPieces)
+	case o.Refine.TimeBudget < 0:
+		return o, usagef("--time-budget %v: want 0 or more", o.Refine.TimeBudget)
+	}
+	if f.verbose {
+		o.Solver.Log = stderr
+		o.Log = stderr
+	}
+	return o, nil
+}
+
+// deterministic makes the options independent of the machine's speed
+// (no time budget for splitting), for outputs that must be reproducible.
+func deterministic(o certify.Options) certify.Options {
+	o.Refine.TimeBudget = 0
+	return o
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/report"
+)
+
+// certFigure draws the figure of a certificate over its input set. The
+// figure's inputs are x1 or, when x1 and x2 are independent, the pair
+// (x1, x2); with
+//
+//   - one of them: the observed error ||f1(x1) - f2(x2)|| and the
+//     certified bound against the input, on a log scale, with the input
+//     quantisation steps marked;
+//   - two: the tightness T = ln(bound^2) - ln(error^2) on a grid;
+//   - more: a histogram of bound / error over sampled inputs.
+//
+// The bound at an input pair is the smaller of the root inequality's
+// right-hand side there and the bound of the piece holding it, both valid.
+func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *certify.Certificate, title string) (*report.Figure, error) {
+	if !c.Certified {
+		return nil, fmt.Errorf("no figure: the bound was not certified")
+	}
+	in := bounds.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
+	n := box.Dim()
+	indep := opts.Pairing == bounds.Independent
+	// space is the box of the figure's inputs z: x1, or (x1, x2).
+	space := box
+	if indep {
+		space = bounds.Box{Lo: append(slices.Clone(box.Lo), box.Lo...), Hi: append(slices.Clone(box.Hi), box.Hi...)}
+	}
+	at := func(z []float64) (bound, err float64, e error) {
+		x1, x2 := z[:n], in.X2(z[:n])
+		if indep {
+			x2 = z[n:]
+		}
+		y1, e := f1.Eval(x1)
+		if e != nil {
+			return 0, 0, e
+		}
+		y2, e := f2.Eval(x2)
+		if e != nil {
+			return 0, 0, e
+		}
+		return pointBound(c, x1, x2), dist(y1, y2), nil
+	}
+	switch space.Dim() {
+	case 1:
+		xs := curveInputs(box.Lo[0], box.Hi[0], 2001, in)
+		cv := report.Curve{Title: title, X: xs, Error: make([]float64, len(xs)), Bound: make([]float64, len(xs)), WorstCase: c.Bound}
+		for i, x := range xs {
+			b, e, err := at([]float64{x})
+			if err != nil {
+				return nil, err
+			}
+			cv.Bound[i], cv.Error[i] = b, e
+		}
+		if opts.Pairing == bounds.QuantisedInput {
+			cv.Steps = steps(box.Lo[0], box.Hi[0], opts.Quant.Step())
+		}
+		return report.ErrorCurve(cv)
+	case 2:
+		const m = 101
+		s := report.Surface{Title: title, X: linspace(space.Lo[0], space.Hi[0], m), Y: linspace(space.Lo[1], space.Hi[1], m)}
+		if indep {
+			s.XLabel, s.YLabel = "input x1 of the first network", "input x2 of the second network"
+		}
+		for _, y := range s.Y {
+			brow, erow := make([]float64, m), make([]float64, m)
+			for j, x := range s.X {
+				b, e, err := at([]float64{x, y})
+				if err != nil {
+					return nil, err
+				}
+				brow[j], erow[j] = b, e
+			}
+			s.Bound, s.Error = append(s.Bound, brow), append(s.Error, erow)
+		}
+		return report.TightnessMap(s)
+	}
+	const samples = 2000
+	rng := rand.New(rand.NewPCG(opts.Seed, 2))
+	r := report.Ratios{Title: title, Bound: make([]float64, samples), Error: make([]float64, samples)}
+	z := make([]float64, space.Dim())
+	for k := range samples {
+		for i := range z {
+			z[i] = space.Lo[i] + rng.Float64()*(space.Hi[i]-space.Lo[i])
+		}
+		b, e, err := at(z)
+		if err != nil {
+			return nil, err
+		}
+		r.Bound[k], r.Error[k] = b, e
+	}
+	return report.RatioHistogram(r)
+}
+
+// pointBound returns a certified bound on ||f1(x1) - f2(x2)|| at one
+// input pair: the root inequality
+//
+//	sqrt(gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2),
+//
+// or the bound of a piece holding (x1, x2) if smaller.
+func pointBound(c *certify.Certificate, x1, x2 []float64) float64 {
+	var n1, n2, d float64
+	for i := range x1 {
+		n1 += x1[i] * x1[i]
+		n2 += x2[i] * x2[i]
+		d += (x1[i] - x2[i]) * (x1[i] - x2[i])
+	}
+	b := math.Sqrt(max(0, c.Gamma+c.GammaX1*n1+c.GammaX2*n2+c.GammaX*d))
+	// A point on the border of several pieces is in each: take the largest
+	// of their bounds, then the smaller of that and the root's.
+	piece := math.Inf(-1)
+	for _, p := range c.Pieces {
+		if (bounds.Box{Lo: p.Lo1, Hi: p.Hi1}).Contains(x1) && (bounds.Box{Lo: p.Lo2, Hi: p.Hi2}).Contains(x2) {
+			piece = max(piece, p.Bound)
+		}
+	}
+	if !math.IsInf(piece, -1) {
+		b = min(b, piece)
+	}
+	return b
+}
+
+func dist(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return math.Sqrt(s)
+}
+
+// linspace returns n points from lo to hi.
+func linspace(lo, hi float64, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = lo + (hi-lo)*float64(i)/float64(n-1)
+	}
+	if n > 0 {
+		v[n-1] = hi
+	}
+	return v
+}
+
+// curveInputs returns n evenly spaced inputs in [lo, hi] and, for a
+// quantised input, each step point and its predecessor, so that the
+// curves jump where the quantiser does.
+func curveInputs(lo, hi float64, n int, in bounds.Inputs) []float64 {
+	xs := linspace(lo, hi, n)
+	if in.Pairing == bounds.QuantisedInput {
+		for _, s := range steps(lo, hi, in.Quant.Step()) {
+			xs = append(xs, s, math.Nextafter(s, math.Inf(-1)), math.Nextafter(s, math.Inf(1)))
+		}
+	}
+	xs = slices.DeleteFunc(xs, func(x float64) bool { return x < lo || x > hi })
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}
+
+// steps returns the multiples of step in [lo, hi] (none if there would be
+// more than report.MaxSteps).
+func steps(lo, hi, step float64) []float64 {
+	if !(step > 0) || (hi-lo)/step > report.MaxSteps {
+		return nil
+	}
+	var s []float64
+	for k := math.Ceil(lo / step); k*step <= hi; k++ {
+		s = append(s, k*step)
+	}
+	return s
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/report"
+)
+
+// certJSON is the JSON form of a certificate, printed by --json (the
+// schema is documented in the README). Numbers that could not be computed
+// (a bound that was not certified) are null.
+type certJSON struct {
+	Certified     bool          `json:"certified"`
+	Status        string        `json:"status"`
+	Reason        string        `json:"reason,omitempty"`
+	Bound         report.Number `json:"bound"`
+	ObservedError report.Number `json:"observed_error"`
+	Ratio         report.Number `json:"ratio"`
+	Gamma         report.Number `json:"gamma"`
+	GammaX1       report.Number `json:"gamma_x1"`
+	GammaX2       report.Number `json:"gamma_x2"`
+	GammaX        report.Number `json:"gamma_x"`
+	Margin        report.Number `json:"margin"`
+	RootBound     report.Number `json:"root_bound"`
+	Pieces        int           `json:"pieces"`
+	WorstX1       []float64     `json:"worst_x1"`
+	WorstX2       []float64     `json:"worst_x2"`
+	Input         inputJSON     `json:"input"`
+	QC            string        `json:"qc"`
+	SDP           sdpJSON       `json:"sdp"`
+	Seconds       float64       `json:"seconds"`
+	// Plot is the figure written, if any.
+	Plot string `json:"plot,omitempty"`
+}
+
+// inputJSON describes the input set of a certificate.
+type inputJSON struct {
+	Lo        []float64 `json:"lo"`
+	Hi        []float64 `json:"hi"`
+	Pairing   string    `json:"pairing"`
+	FracBits  int       `json:"frac_bits,omitempty"`
+	Quantiser string    `json:"quantiser,omitempty"`
+}
+
+// sdpJSON describes the SDPs solved for a certificate.
+type sdpJSON struct {
+	Size       int           `json:"size"`
+	Variables  int           `json:"variables"`
+	Solves     int           `json:"solves"`
+	Iterations int           `json:"iterations"`
+	Status     string        `json:"status"`
+	Objective  report.Number `json:"objective"`
+	Seconds    float64       `json:"seconds"`
+}
+
+// newCertJSON returns the JSON form of c, certified over box with opts.
+func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) certJSON {
+	j := certJSON{
+		Certified:     c.Certified,
+		Status:        c.Status.String(),
+		Reason:        c.Reason,
+		Bound:         report.Number(c.Bound),
+		ObservedError: report.Number(c.ObservedError),
+		Ratio:         report.Number(c.Ratio()),
+		Gamma:         report.Number(c.Gamma),
+		GammaX1:       report.Number(c.GammaX1),
+		GammaX2:       report.Number(c.GammaX2),
+		GammaX:        report.Number(c.GammaX),
+		Margin:        report.Number(c.Margin),
+		RootBound:     report.Number(c.RootBound),
+		Pieces:        max(len(c.Pieces), 1),
+		WorstX1:       orEmpty(c.X1),
+		WorstX2:       orEmpty(c.X2),
+		Input:         inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()},
+		QC:            opts.QC.String(),
+		SDP: sdpJSON{Size: c.SDP.Size, Variables: c.SDP.Variables, Solves: c.SDP.Solves,
+			Iterations: c.SDP.Iterations, Status: c.SDP.Status.String(),
+			Objective: report.Number(c.SDP.Objective), Seconds: c.SDP.Time.Seconds()},
+		Seconds: c.Time.Seconds(),
+	}
+	if !c.Certified {
+		j.Gamma, j.GammaX1, j.GammaX2, j.GammaX = nan(), nan(), nan(), nan()
+		j.Ratio = nan()
+	}
+	if opts.Pairing == bounds.QuantisedInput {
+		j.Input.FracBits = opts.Quant.FracBits
+		j.Input.Quantiser = opts.Quant.String()
+	}
+	return j
+}
+
+func nan() report.Number { return report.Number(math.NaN()) }
+
+func orEmpty(v []float64) []float64 {
+	if v == nil {
+		return []float64{}
+	}
+	return v
+}
+
+// writeCertificate prints c for people: one aligned line per field, the
+// bound and the observed error first.
+//
+//	certified       yes
+//	bound           0.2931   max ||f1(x1) - f2(x2)|| over the input set, proved
+//	observed error  0.2719   largest error found, at x1 = 0.749 (x2 = 0.5)
+//	...
+func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts certify.Options) error {
+	var b strings.Builder
+	line := func(key, value, note string) {
+		s := fmt.Sprintf("%-15s %s", key, value)
+		if note != "" {
+			s = fmt.Sprintf("%-15s %-10s %s", key, value, note)
+		}
+		b.WriteString(strings.TrimRight(s, " ") + "\n")
+	}
+	if c.Certified {
+		line("certified", "yes", "")
+		line("bound", report.Float(c.Bound, 4), "certified max of ||f1(x1) - f2(x2)||_2 over the input set")
+	} else {
+		line("certified", "no", "("+c.Status.String()+": "+c.Reason+")")
+		line("bound", "none", "no bound is claimed")
+	}
+	where := ""
+	if len(c.X1) > 0 {
+		where = "found at x1 = " + vector(c.X1)
+		if opts.Pairing != bounds.SameInput {
+			where += ", x2 = " + vector(c.X2)
+		}
+	}
+	line("observed error", report.Float(c.ObservedError, 4), where)
+	if c.Certified {
+		line("ratio", report.Float(c.Ratio(), 4), "bound / observed error (1 is tight)")
+	}
+	line("input set", describeBox(box), pairingNote(opts))
+	if c.Certified {
+		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
+			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
+		line("", "in ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
+	}
+	sdp := fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, opts.QC)
+	line("sdp", sdp, "")
+	pieces := ""
+	if len(c.Pieces) > 1 {
+		pieces = fmt.Sprintf(", input split into %d pieces", len(c.Pieces))
+	}
+	line("", fmt.Sprintf("%d solve(s), %d iterations, %s%s", c.SDP.Solves, c.SDP.Iterations, report.Seconds(c.SDP.Time.Seconds()), pieces), "")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// pairingNote says how x2 relates to x1.
+func pairingNote(o certify.Options) string {
+	switch o.Pairing {
+	case bounds.SameInput:
+		return "x2 = x1"
+	case bounds.QuantisedInput:
+		return fmt.Sprintf("x2 = q(x1), the input quantised to %d fractional bits (%s)", o.Quant.FracBits, o.Quant.Rounding)
+	}
+	return "x1 and x2 independent"
+}
+
+// vector prints a short vector: "0.749" or "(0.1, -0.2, 0.3)", eliding
+// the middle of long ones.
+func vector(v []float64) string {
+	if len(v) == 1 {
+		return report.Float(v[0], 4)
+	}
+	parts := make([]string, 0, min(len(v), 4))
+	for i, x := range v {
+		if len(v) > 4 && i == 3 {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, report.Float(x, 3))
+	}
+	if len(v) > 4 {
+		parts = append(parts, report.Float(v[len(v)-1], 3))
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
