@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -31,8 +32,18 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 var errNotCertified = errors.New("not certified")
 
 // run executes nnbound with args, writing results to stdout and diagnostics
-// to stderr, and returns the process exit code.
-func run(args []string, stdout, stderr io.Writer) int {
+// to stderr, and returns the process exit code. A panic (a bug) becomes one
+// line on stderr and exit code 1, unless NNBOUND_TRACEBACK is set.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			if os.Getenv("NNBOUND_TRACEBACK") != "" {
+				panic(r)
+			}
+			fmt.Fprintf(stderr, "nnbound: internal error: %v (a bug: please report it with the command line; NNBOUND_TRACEBACK=1 shows the stack)\n", r)
+			code = exitFail
+		}
+	}()
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
