@@ -288,3 +288,62 @@ func TestDifferentialTightOnFloat16(t *testing.T) {
 		}
 	}
 }
+
+func TestMarginEnclosesSamples(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 0))
+	tighter := 0
+	for trial := range 300 {
+		f1, f2, in := randomPair(rng)
+		m := Options{Method: Method(rng.IntN(2))}
+		pb, err := Pair(f1, f2, in, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := make([]float64, f1.OutputSize())
+		for j := range c {
+			c[j] = rng.NormFloat64()
+		}
+		got, err := pb.Margin(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		naive := Point(0)
+		for j, v := range c {
+			naive = naive.Add(Point(v).Scale(pb.Output[j]))
+		}
+		if got.Lo < naive.Lo || got.Hi > naive.Hi {
+			t.Fatalf("trial %d: margin %v looser than %v", trial, got, naive)
+		}
+		if got.Width() < 0.99*naive.Width() {
+			tighter++
+		}
+		for range 40 {
+			x1 := boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
+			x2 := in.X2(x1)
+			if in.Pairing == Independent {
+				x2 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
+			}
+			y1, _ := f1.Eval(x1)
+			y2, _ := f2.Eval(x2)
+			v, scale := 0.0, 0.0
+			for j := range c {
+				v += c[j] * (y2[j] - y1[j])
+				scale += math.Abs(c[j] * y1[j])
+			}
+			if !near(got, v, scale) {
+				t.Fatalf("trial %d (%v, %v): c^T(f2 - f1) = %v outside %v", trial, m.Method, in.Pairing, v, got)
+			}
+		}
+	}
+	if tighter == 0 {
+		t.Error("margin never tighter than the per-output intervals")
+	}
+	pb, _ := Pair(boundstest.Network(rand.New(rand.NewPCG(1, 1)), []int{1, 2, 2}, 1), boundstest.Network(rand.New(rand.NewPCG(1, 2)), []int{1, 2, 2}, 1),
+		Inputs{Box: Box{Lo: []float64{0}, Hi: []float64{1}}}, DefaultOptions())
+	if _, err := pb.Margin([]float64{1}); !errors.Is(err, nn.ErrDimension) {
+		t.Errorf("margin of the wrong length: got %v", err)
+	}
+	if _, err := pb.Margin([]float64{1, math.Inf(1)}); !errors.Is(err, ErrOptions) {
+		t.Errorf("infinite margin weight: got %v", err)
+	}
+}

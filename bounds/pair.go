@@ -27,6 +27,8 @@ type PairBounds struct {
 	DiffIn            []Interval
 	DiffPre, DiffPost [][]Interval
 	Output            []Interval
+
+	prop *pairProp // the propagation state, for Margin
 }
 
 // Pair returns sound bounds for f1 and f2 on the input pairs in. The

@@ -64,6 +64,7 @@ func propagatePair(f1, f2 *nn.Network, in Inputs, sym bool) *PairBounds {
 		pp.layer(k)
 	}
 	pb := pp.pb
+	pb.prop = pp
 	last := common - 1
 	if d1 == d2 && pb.DiffPost[last] != nil {
 		pb.Output = append([]Interval(nil), pb.DiffPost[last]...)
@@ -214,14 +215,26 @@ func (pp *pairProp) diffBackSubstitute(k int, neg bool) []float64 {
 	lam.Slice(0, n, m, 2*m).(*mat.Dense).Copy(l2.W)
 	form := newForm(lam, dl.dB, neg)
 	addRadius(form, dl, pb.Net1.Post[k-1])
-	box := func(j int) []Interval {
-		if j < 0 {
-			return append(append([]Interval(nil), pb.Net1.In...), pb.DiffIn...)
-		}
-		return append(append([]Interval(nil), pb.Net1.Post[j]...), pb.DiffPost[j]...)
+	return pp.jointBackSubstitute(form, k-1)
+}
+
+// jointBox returns the box of the joint variables (z1^j, delta^j) of layer
+// j, or of (x1, x2 - x1) for j = -1.
+func (pp *pairProp) jointBox(j int) []Interval {
+	pb := pp.pb
+	if j < 0 {
+		return append(append([]Interval(nil), pb.Net1.In...), pb.DiffIn...)
 	}
-	best := form.concretise(box(k - 1))
-	for j := k - 1; j >= 0; j-- {
+	return append(append([]Interval(nil), pb.Net1.Post[j]...), pb.DiffPost[j]...)
+}
+
+// jointBackSubstitute returns upper bounds of the targets of form, a linear
+// form in the joint variables of layer level, by back-substitution down to
+// the inputs, keeping the tightest concretisation at every level.
+func (pp *pairProp) jointBackSubstitute(form *linearForm, level int) []float64 {
+	pb := pp.pb
+	best := form.concretise(pp.jointBox(level))
+	for j := level; j >= 0; j-- {
 		form.relaxStep(pp.jointStep[j], mags(append(append([]Interval(nil), pb.Net1.Pre[j]...), pb.DiffPre[j]...)))
 		if r := pp.diffs[j]; r.rW != nil || r.rB != nil {
 			below := pb.Net1.In
@@ -230,8 +243,8 @@ func (pp *pairProp) diffBackSubstitute(k int, neg bool) []float64 {
 			}
 			addRadiusCols(form, r, below, r.rows)
 		}
-		form.affineStep(pp.jointW[j], pp.jointB[j], mags(box(j-1)))
-		for i, v := range form.concretise(box(j - 1)) {
+		form.affineStep(pp.jointW[j], pp.jointB[j], mags(pp.jointBox(j-1)))
+		for i, v := range form.concretise(pp.jointBox(j - 1)) {
 			best[i] = min(best[i], v)
 		}
 	}

@@ -1,0 +1,44 @@
+package bounds
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// Margin returns an enclosure of c^T (f2(x2) - f1(x1)) over the input pairs
+// pb was computed for: one output's difference (c a unit vector), or that
+// of a margin between outputs. With MethodSymbolic and networks of equal
+// widths it back-substitutes c^T delta through both networks, which is
+// tighter than combining the per-output intervals (it is never looser).
+func (pb *PairBounds) Margin(c []float64) (Interval, error) {
+	if len(c) != len(pb.Output) {
+		return Interval{}, fmt.Errorf("bounds: margin has %d weights for %d outputs: %w", len(c), len(pb.Output), nn.ErrDimension)
+	}
+	for i, v := range c {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Interval{}, fmt.Errorf("bounds: margin weight %d is %v: %w", i, v, ErrOptions)
+		}
+	}
+	out := Point(0)
+	for j, v := range c {
+		out = out.Add(Point(v).Scale(pb.Output[j]))
+	}
+	pp := pb.prop
+	if pp == nil || !pp.sym || pp.chain != len(pp.f1.Layers) || len(pp.f1.Layers) != len(pp.f2.Layers) {
+		return out, nil
+	}
+	// c^T delta^L on the joint variables (z1^L, delta^L) of the last layer.
+	last := len(pp.f1.Layers) - 1
+	n := len(c)
+	lam := mat.NewDense(1, 2*n, nil)
+	for j, v := range c {
+		lam.Set(0, n+j, v)
+	}
+	hi := pp.jointBackSubstitute(newForm(lam, []float64{0}, false), last)
+	lo := pp.jointBackSubstitute(newForm(lam, []float64{0}, true), last)
+	return out.Intersect(Interval{-lo[0], hi[0]}), nil
+}
