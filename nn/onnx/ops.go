@@ -70,6 +70,16 @@ func (n *node) intAttr(name string, def int64) int64 {
 	return def
 }
 
+// finite reports a NaN or infinite weight.
+func finite(v []float64) error {
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("constant value %d is %v: %w", i, x, nn.ErrNotFinite)
+		}
+	}
+	return nil
+}
+
 // constFloats returns the values of the constant input i, which must be
 // present.
 func (ops operands) constFloats(i int) (*constant, []float64, error) {
@@ -115,7 +125,7 @@ func opActivation(k nn.ActivationKind) opFunc {
 		act := nn.Activation{Kind: k}
 		switch k {
 		case nn.LeakyReLU:
-			act.Alpha = n.floatAttr("alpha", 0.01)
+			act.Alpha = n.floatAttr("alpha", float64(float32(0.01))) // attributes are float32
 		case nn.ELU:
 			act.Alpha = n.floatAttr("alpha", 1)
 		}
@@ -129,6 +139,9 @@ func opPRelu(b *builder, n *node, ops operands) error {
 		return fmt.Errorf("PRelu of a constant: %w", ErrNotConstant)
 	}
 	_, slope, err := ops.constFloats(1)
+	if err == nil {
+		err = finite(slope)
+	}
 	if err != nil {
 		return err
 	}
@@ -152,6 +165,11 @@ func opMinMax(b *builder, n *node, ops operands) error {
 		v, err := c.floats()
 		if err != nil {
 			return err
+		}
+		for _, x := range v {
+			if math.IsNaN(x) {
+				return fmt.Errorf("%s with NaN: %w", n.opType, nn.ErrBounds)
+			}
 		}
 		bound, err := b.broadcastTo(c.dims, v)
 		if err != nil {

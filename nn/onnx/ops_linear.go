@@ -32,6 +32,9 @@ func opGemm(b *builder, n *node, ops operands) error {
 	default:
 		return fmt.Errorf("the bias C is the chain's data: %w", ErrNotConstant)
 	}
+	if err == nil {
+		err = finite(wv)
+	}
 	if err != nil {
 		return err
 	}
@@ -78,8 +81,11 @@ func opGemm(b *builder, n *node, ops operands) error {
 // the shift of a.
 func (b *builder) addBias(a *affine, c *constant, beta float64) error {
 	v, err := c.floats()
+	if err == nil {
+		err = finite(v)
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("bias: %w", err)
 	}
 	out, xi, ci, err := broadcastConst(b.shape, c.dims, b.bud.left)
 	if err != nil {
@@ -138,6 +144,9 @@ func opMatMul(b *builder, n *node, ops operands) error {
 		return err
 	}
 	w, wv, err := ops.constFloats(wi)
+	if err == nil {
+		err = finite(wv)
+	}
 	if err != nil {
 		return err
 	}
@@ -199,6 +208,9 @@ func opArith(b *builder, n *node, ops operands) error {
 		return err
 	}
 	c, v, err := ops.constFloats(ci)
+	if err == nil {
+		err = finite(v)
+	}
 	if err != nil {
 		return err
 	}

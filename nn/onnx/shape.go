@@ -25,8 +25,11 @@ func (s shape) String() string {
 	parts := make([]string, len(s.dims))
 	for i, d := range s.dims {
 		parts[i] = strconv.FormatInt(d, 10)
-		if i == s.batch {
+		switch {
+		case i == s.batch:
 			parts[i] = "N"
+		case d < 0:
+			parts[i] = "?"
 		}
 	}
 	return "[" + strings.Join(parts, ",") + "]"
@@ -62,6 +65,9 @@ func (s shape) check(limit int) error {
 	for i, d := range s.dims {
 		if i == s.batch {
 			continue
+		}
+		if d < 0 {
+			return fmt.Errorf("axis %d of shape %v is symbolic; only the batch axis may be: %w", i, s, ErrShape)
 		}
 		if d < 1 {
 			return fmt.Errorf("axis %d of shape %v has size %d: %w", i, s, d, ErrShape)
@@ -363,7 +369,11 @@ func flatten(x shape, axis int64) (shape, error) {
 		}
 		return prod(x.dims[lo:hi])
 	}
-	return reshape(x, []int64{group(0, axis), group(axis, r)}, true)
+	s, err := reshape(x, []int64{group(0, axis), group(axis, r)}, true)
+	if err != nil {
+		return shape{}, fmt.Errorf("flatten at axis %d: %w", axis, err)
+	}
+	return s, nil
 }
 
 // squeeze removes the unit axes listed (all unit axes if axes is nil).

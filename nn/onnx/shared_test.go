@@ -228,7 +228,12 @@ func TestSharedThirdParty(t *testing.T) {
 }
 
 func TestSharedTorch(t *testing.T) {
-	dir := shared.Path(t, "data", "networks", "torch")
+	checkTorchDir(t, shared.Path(t, "data", "networks", "torch"))
+}
+
+// checkTorchDir checks every model folder of dir (the layout of the shared
+// torch folder) against its samples.json.
+func checkTorchDir(t *testing.T, dir string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

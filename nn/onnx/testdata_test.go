@@ -1,0 +1,85 @@
+package onnx
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// sentinels maps the error names of testdata/cases.json to errors.
+var sentinels = map[string]error{
+	"ErrMalformed":     ErrMalformed,
+	"ErrUnsupportedOp": ErrUnsupportedOp,
+	"ErrNotChain":      ErrNotChain,
+	"ErrNotConstant":   ErrNotConstant,
+	"ErrShape":         ErrShape,
+	"ErrDataType":      ErrDataType,
+	"ErrTooLarge":      ErrTooLarge,
+	"ErrNotFinite":     nn.ErrNotFinite,
+}
+
+// TestGraphs checks the hand-made graphs of testdata/graphs (made by
+// testdata/gen.py) against the outputs of its numpy evaluator, the layer
+// activations they should translate to, or the error they should give.
+func TestGraphs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []struct {
+			File, Desc, Error string
+			Inputs, Outputs   [][]float64
+			Acts              []string
+		}
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range file.Cases {
+		t.Run(c.File, func(t *testing.T) {
+			path := filepath.Join("testdata", "graphs", c.File)
+			if c.Error != "" {
+				_, _, err := Read(path)
+				want, ok := sentinels[c.Error]
+				if !ok {
+					t.Fatalf("unknown sentinel %s", c.Error)
+				}
+				if !errors.Is(err, want) {
+					t.Fatalf("%s: got error %v, want %s", c.Desc, err, c.Error)
+				}
+				t.Log(err)
+				return
+			}
+			var samples []sample
+			for i, x := range c.Inputs {
+				samples = append(samples, sample{x, c.Outputs[i]})
+			}
+			checkSamples(t, path, samples, 1e-12)
+			if c.Acts != nil {
+				net, _, _ := Read(path)
+				var acts []string
+				for _, l := range net.Layers {
+					acts = append(acts, l.Act.Kind.String())
+				}
+				if len(acts) != len(c.Acts) {
+					t.Fatalf("%s: layers %v, want %v", c.Desc, acts, c.Acts)
+				}
+				for i := range acts {
+					if acts[i] != c.Acts[i] {
+						t.Fatalf("%s: layers %v, want %v", c.Desc, acts, c.Acts)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTorchTestdata checks the PyTorch exports copied into testdata/torch.
+func TestTorchTestdata(t *testing.T) {
+	checkTorchDir(t, filepath.Join("testdata", "torch"))
+}
