@@ -105,6 +105,9 @@ func randomPair(rng *rand.Rand) (f1, f2 *nn.Network, in Inputs) {
 	}
 	in = Inputs{Box: randomBox(rng, f1.InputSize()), Pairing: Pairing(rng.IntN(3)),
 		Quant: quantise.Format{FracBits: rng.IntN(5), Rounding: quantise.Rounding(rng.IntN(3))}}
+	if ib := rng.IntN(3); ib > 0 { // ranges of 2^ib, partly inside the box
+		in.Quant.IntBits, in.Quant.Saturate = ib, rng.IntN(2) == 0
+	}
 	return f1, f2, in
 }
 

@@ -93,14 +93,15 @@ type Inputs struct {
 
 // X2 returns the input of the second network paired with x1 (for
 // Independent pairing, x1 itself: a caller choosing x2 freely does so
-// itself).
+// itself). For QuantisedInput it is Quant.Quantise elementwise: rounded onto
+// the grid and, if Quant saturates, clamped to its range.
 func (in Inputs) X2(x1 []float64) []float64 {
 	if in.Pairing != QuantisedInput {
 		return x1
 	}
 	x2 := make([]float64, len(x1))
 	for i, v := range x1 {
-		x2[i] = in.Quant.Round(v)
+		x2[i], _ = in.Quant.Quantise(v)
 	}
 	return x2
 }

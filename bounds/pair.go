@@ -70,37 +70,53 @@ func inputBoxes(in Inputs) (x1, x2, d []Interval) {
 	}
 	x2 = make([]Interval, len(x1))
 	for i, x := range x1 {
-		x2[i] = Interval{in.Quant.Round(x.Lo), in.Quant.Round(x.Hi)}
+		lo, _ := in.Quant.Quantise(x.Lo)
+		hi, _ := in.Quant.Quantise(x.Hi)
+		x2[i] = Interval{lo, hi}
 		d[i] = quantError(in, x)
 	}
 	return x1, x2, d
 }
 
 // quantError returns an enclosure of {q(s) - s : s in x} for the input
-// quantiser of in. The quantiser is monotone, so if q(x.Lo) = q(x.Hi) it is
-// constant on x; otherwise the rounding mode bounds the error:
+// quantiser q of in. The quantiser is monotone, so if q(x.Lo) = q(x.Hi) it
+// is constant on x; otherwise the rounding mode bounds the error of
+// rounding,
 //
 //	trunc:   q(s) - s in (-2^-FB, 0] for s >= 0 and [0, 2^-FB) for s <= 0
 //	floor:   q(s) - s in (-2^-FB, 0]
 //	nearest: |q(s) - s| <= 2^-FB / 2
+//
+// and, where a saturating quantiser clamps s beyond its limit L to ±L, the
+// error is ±L - s.
 func quantError(in Inputs, x Interval) Interval {
-	ql, qh := in.Quant.Round(x.Lo), in.Quant.Round(x.Hi)
+	ql, _ := in.Quant.Quantise(x.Lo)
+	qh, _ := in.Quant.Quantise(x.Hi)
 	if ql == qh {
 		return Interval{subDown(ql, x.Hi), subUp(ql, x.Lo)}
 	}
 	step := in.Quant.Step()
+	var e Interval
 	switch in.Quant.Rounding {
 	case quantise.Nearest:
-		return Interval{-step / 2, step / 2}
+		e = Interval{-step / 2, step / 2}
 	case quantise.Floor:
-		return Interval{-step, 0}
+		e = Interval{-step, 0}
+	default:
+		if x.Hi > 0 {
+			e.Lo = -step
+		}
+		if x.Lo < 0 {
+			e.Hi = step
+		}
 	}
-	e := Interval{0, 0}
-	if x.Hi > 0 {
-		e.Lo = -step
-	}
-	if x.Lo < 0 {
-		e.Hi = step
+	if lim := in.Quant.Limit(); in.Quant.Saturate {
+		if x.Hi > lim {
+			e = e.Hull(Interval{subDown(lim, x.Hi), 0})
+		}
+		if x.Lo < -lim {
+			e = e.Hull(Interval{0, subUp(-lim, x.Lo)})
+		}
 	}
 	return e
 }
