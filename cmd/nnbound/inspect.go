@@ -1,7 +1,85 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/nn"
+)
 
 func newInspectCmd() *cobra.Command {
-	return notYet("inspect", "Describe a network file")
+	var mf modelFlags
+	cmd := &cobra.Command{
+		Use:   "inspect MODEL",
+		Short: "Describe a network file",
+		Long: `Inspect reads a network (ONNX .onnx, NNet .nnet or nnbound JSON .json; a
+file with another extension is recognised by its content) and prints its
+format details, input and output sizes, parameter count and layers, as
+nnbound sees them.
+
+An NNet file is read in raw units: its input clipping and normalisation
+and its output de-normalisation are part of the network (the clipping as
+extra layers). With --core the normalised core network is read instead.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := mf.load(args[0])
+			if err != nil {
+				return err
+			}
+			return writeInspect(cmd.OutOrStdout(), m)
+		},
+	}
+	mf.register(cmd.Flags())
+	return cmd
+}
+
+// writeInspect prints the description of m.
+func writeInspect(w io.Writer, m *model) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	net, info := m.Net, m.Info
+	fmt.Fprintf(tw, "file:\t%s\n", info.Path)
+	fmt.Fprintf(tw, "size:\t%d bytes\n", info.Size)
+	if info.Sniffed {
+		fmt.Fprintf(tw, "note:\tformat recognised from the content, not the extension\n")
+	}
+	for _, line := range strings.Split(strings.TrimRight(info.Summary, "\n"), "\n") {
+		key, value, _ := strings.Cut(line, ":")
+		fmt.Fprintf(tw, "%s:\t%s\n", key, strings.TrimSpace(value))
+	}
+	fmt.Fprintf(tw, "inputs:\t%d\n", net.InputSize())
+	fmt.Fprintf(tw, "outputs:\t%d\n", net.OutputSize())
+	fmt.Fprintf(tw, "sizes:\t%s\n", sizes(net))
+	fmt.Fprintf(tw, "parameters:\t%d\n", net.NumParams())
+	if info.Core != net {
+		fmt.Fprintf(tw, "core network:\t%s, %d parameters (what quantise and prune compress)\n", sizes(info.Core), info.Core.NumParams())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeLayers(w, net)
+}
+
+// writeLayers prints one line per layer.
+func writeLayers(w io.Writer, net *nn.Network) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "layer\tin\tout\tparameters\t  activation\n")
+	for k, l := range net.Layers {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t  %s\n", k, l.In(), l.Out(), l.Out()*(l.In()+1), activation(l.Act))
+	}
+	return tw.Flush()
+}
+
+// activation formats an activation with its parameters.
+func activation(a nn.Activation) string {
+	switch a.Kind {
+	case nn.LeakyReLU, nn.ELU:
+		return fmt.Sprintf("%v(alpha=%g)", a.Kind, a.Alpha)
+	case nn.HardTanh:
+		return fmt.Sprintf("%v(%g, %g)", a.Kind, a.Lo, a.Hi)
+	}
+	return a.Kind.String()
 }

@@ -1,7 +1,156 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/prune"
+)
 
 func newPruneCmd() *cobra.Command {
-	return notYet("prune", "Prune a network (and certify the error)")
+	var (
+		mf   modelFlags
+		pf   pruneFlags
+		save string
+	)
+	cmd := &cobra.Command{
+		Use:   "prune MODEL (--neurons K | --sparsity S) [--remove] --save OUT",
+		Short: "Prune a network (and certify the error)",
+		Long: `Prune writes a pruned copy of a network.
+
+With --neurons K it prunes neurons as in the paper's pruning example: the K
+neurons of the hidden layers after the first whose incoming weight rows
+have the smallest 2-norms get those rows set to zero. Their biases are
+kept, so each outputs the constant act(b). With --scope per-layer, K
+neurons go in every such layer instead of K in all. With --remove the
+neurons are deleted (row, bias and the next layer's column), which also
+drops that constant.
+
+With --sparsity S it sets the fraction S of the weights with the smallest
+magnitudes to zero, in every layer (--scope per-layer, the default) or over
+the whole network (--scope global). Biases are kept.
+
+Ties are broken by position, so the result is always the same. Only the
+network's own parameters are pruned: an NNet file's clipping and
+normalisation stay as they are. The copy is saved with --save, in the
+format of its extension (.onnx or .json).`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, what, err := pf.compression(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			m, c, err := compressAndSave(&mf, args[0], save, f)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if err := writeCompressed(out, m, what, c, save); err != nil {
+				return err
+			}
+			return writeNeurons(out, pf.pruned)
+		},
+	}
+	mf.register(cmd.Flags())
+	pf.register(cmd.Flags())
+	cmd.Flags().StringVar(&save, "save", "", "write the pruned network to `OUT` (.onnx or .json)")
+	return cmd
+}
+
+// pruneFlags are the flags choosing a pruning, bound onto copies of
+// prune.DefaultNeuronOptions() and prune.DefaultWeightOptions():
+//
+//	--neurons K     prune K hidden neurons (the paper's pruning)
+//	--sparsity S    zero the fraction S of the weights (magnitude pruning)
+//	--scope SCOPE   global or per-layer
+//	--remove        delete pruned neurons instead of zeroing their rows
+type pruneFlags struct {
+	neurons prune.NeuronOptions
+	weights prune.WeightOptions
+	scope   string
+	pruned  []prune.Neuron // filled in by the compression
+}
+
+// register adds the flags to fs with the library's defaults.
+func (f *pruneFlags) register(fs *pflag.FlagSet) {
+	f.neurons, f.weights = prune.DefaultNeuronOptions(), prune.DefaultWeightOptions()
+	fs.IntVar(&f.neurons.Count, "neurons", f.neurons.Count, "prune `K` hidden neurons: those of the hidden layers after the first with the smallest incoming 2-norms")
+	fs.Float64Var(&f.weights.Sparsity, "sparsity", f.weights.Sparsity, "zero the fraction `S` (0 to 1) of the weights with the smallest magnitudes")
+	fs.StringVar(&f.scope, "scope", "", fmt.Sprintf("global or per-layer (default %v for --neurons, %v for --sparsity)", f.neurons.Scope, f.weights.Scope))
+	fs.BoolVar(&f.neurons.Remove, "remove", f.neurons.Remove, "with --neurons: delete the neurons (row, bias, outgoing column) instead of zeroing their rows")
+}
+
+// compression returns the function that prunes a core network as the flags
+// say, and its description. Bad flags are usage errors.
+func (f *pruneFlags) compression(fs *pflag.FlagSet) (func(*nn.Network) (*nn.Network, error), string, error) {
+	byNeurons, byWeights := fs.Changed("neurons"), fs.Changed("sparsity")
+	if byNeurons == byWeights {
+		return nil, "", usagef("prune needs one of --neurons K and --sparsity S")
+	}
+	var scope *prune.Scope
+	if byNeurons {
+		scope = &f.neurons.Scope
+	} else {
+		scope = &f.weights.Scope
+	}
+	if f.scope != "" {
+		s, err := prune.ParseScope(f.scope)
+		if err != nil {
+			return nil, "", usagef("--scope %q: want global or per-layer", f.scope)
+		}
+		*scope = s
+	}
+	if byWeights {
+		if f.neurons.Remove {
+			return nil, "", usagef("--remove goes with --neurons, not --sparsity")
+		}
+		if err := f.weights.Validate(); err != nil {
+			return nil, "", usagef("--sparsity %v: want a fraction from 0 to 1", f.weights.Sparsity)
+		}
+		o := f.weights
+		what := fmt.Sprintf("magnitude pruning of %s of the weights (%v)", strconv.FormatFloat(o.Sparsity, 'g', -1, 64), o.Scope)
+		return func(net *nn.Network) (*nn.Network, error) {
+			out, _, err := prune.Weights(net, o)
+			return out, err
+		}, what, nil
+	}
+	if f.neurons.Count < 1 {
+		return nil, "", usagef("--neurons %d: want 1 or more", f.neurons.Count)
+	}
+	o := f.neurons
+	verb := "zeroed"
+	if o.Remove {
+		verb = "removed"
+	}
+	noun := "neurons"
+	if o.Count == 1 {
+		noun = "neuron"
+	}
+	what := fmt.Sprintf("%d %s %s (%v, smallest incoming 2-norms)", o.Count, noun, verb, o.Scope)
+	return func(net *nn.Network) (*nn.Network, error) {
+		out, pruned, err := prune.Neurons(net, o)
+		f.pruned = pruned
+		return out, err
+	}, what, nil
+}
+
+// writeNeurons lists the pruned neurons.
+func writeNeurons(w io.Writer, pruned []prune.Neuron) error {
+	if len(pruned) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintln(w, "pruned neurons (layer, neuron, incoming 2-norm; 0-based):"); err != nil {
+		return err
+	}
+	for _, n := range pruned {
+		if _, err := fmt.Fprintf(w, "  %d %d %s\n", n.Layer, n.Index, strconv.FormatFloat(n.Norm, 'g', 6, 64)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,7 +1,125 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+)
 
 func newQuantiseCmd() *cobra.Command {
-	return notYet("quantise", "Quantise a network (and certify the error)")
+	var (
+		mf   modelFlags
+		qf   quantiseFlags
+		save string
+	)
+	cmd := &cobra.Command{
+		Use:   "quantise MODEL --frac-bits FB [--int-bits IB] [--rounding MODE] --save OUT",
+		Short: "Quantise a network (and certify the error)",
+		Long: `Quantise writes the fixed-point copy of a network: every weight and bias
+rounded onto the grid of multiples of 2^-FB,
+
+    q(s) = round(s * 2^FB) / 2^FB,
+
+with rounding trunc (toward zero, the paper's and the default), nearest
+(ties to even) or floor. With --int-bits IB, values must also fit in
+(-2^IB, 2^IB): values out of range are an error saying how many there are
+and the largest, unless --saturate clamps them. With --float16 every
+parameter is rounded to IEEE half precision instead (round to nearest,
+ties to even), the compression of the ReluDiff/NeuroDiff benchmarks.
+
+Only the network's own parameters are quantised: an NNet file's clipping
+and normalisation stay exact. The copy is saved with --save, in the
+format of its extension (.onnx or .json).`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, what, err := qf.compression(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			m, c, err := compressAndSave(&mf, args[0], save, f)
+			if err != nil {
+				return err
+			}
+			return writeCompressed(cmd.OutOrStdout(), m, what, c, save)
+		},
+	}
+	mf.register(cmd.Flags())
+	qf.register(cmd.Flags())
+	cmd.Flags().StringVar(&save, "save", "", "write the quantised network to `OUT` (.onnx or .json)")
+	return cmd
+}
+
+// quantiseFlags are the flags choosing a quantisation, bound onto a copy of
+// quantise.DefaultOptions():
+//
+//	--frac-bits FB        fractional bits of weights (and biases)
+//	--bias-frac-bits FB   fractional bits of biases, if different
+//	--int-bits IB         integer bits (0: no range limit)
+//	--rounding MODE       trunc, nearest or floor
+//	--saturate            clamp out-of-range values instead of failing
+//	--float16             IEEE half precision instead of fixed point
+type quantiseFlags struct {
+	opts         quantise.Options
+	rounding     string
+	biasFracBits int
+	float16      bool
+}
+
+// register adds the flags to fs with the library's defaults.
+func (f *quantiseFlags) register(fs *pflag.FlagSet) {
+	f.opts = quantise.DefaultOptions()
+	w := &f.opts.Weights
+	f.rounding = w.Rounding.String()
+	fs.IntVar(&w.FracBits, "frac-bits", w.FracBits, fmt.Sprintf("fractional bits FB of every weight and bias (1 to %d)", quantise.MaxFracBits))
+	fs.IntVar(&f.biasFracBits, "bias-frac-bits", 0, "fractional bits of the biases (default: --frac-bits)")
+	fs.IntVar(&w.IntBits, "int-bits", w.IntBits, "integer bits IB: values must lie in (-2^IB, 2^IB) (0: no limit)")
+	fs.StringVar(&f.rounding, "rounding", f.rounding, "rounding onto the grid: trunc (toward zero), nearest (ties to even) or floor")
+	fs.BoolVar(&w.Saturate, "saturate", w.Saturate, "clamp values out of the --int-bits range instead of failing")
+	fs.BoolVar(&f.float16, "float16", false, "round to IEEE half precision instead of fixed point")
+}
+
+// compression returns the function that quantises a core network as the
+// flags say, and its description. Bad flags are usage errors.
+func (f *quantiseFlags) compression(fs *pflag.FlagSet) (func(*nn.Network) (*nn.Network, error), string, error) {
+	if f.float16 {
+		for _, name := range []string{"frac-bits", "bias-frac-bits", "int-bits", "rounding", "saturate"} {
+			if fs.Changed(name) {
+				return nil, "", usagef("--float16 and --%s do not go together", name)
+			}
+		}
+		return quantise.Float16, "float16 (IEEE half precision, round to nearest even)", nil
+	}
+	r, err := quantise.ParseRounding(f.rounding)
+	if err != nil {
+		return nil, "", usagef("--rounding %q: want trunc, nearest or floor", f.rounding)
+	}
+	opts := f.opts
+	opts.Weights.Rounding = r
+	opts.Biases = opts.Weights
+	if fs.Changed("bias-frac-bits") {
+		opts.Biases.FracBits = f.biasFracBits
+	}
+	w, b := opts.Weights, opts.Biases
+	switch {
+	case w.FracBits < 1 || w.FracBits > quantise.MaxFracBits:
+		return nil, "", usagef("--frac-bits %d: want 1 to %d", w.FracBits, quantise.MaxFracBits)
+	case b.FracBits < 1 || b.FracBits > quantise.MaxFracBits:
+		return nil, "", usagef("--bias-frac-bits %d: want 1 to %d", b.FracBits, quantise.MaxFracBits)
+	case w.IntBits < 0:
+		return nil, "", usagef("--int-bits %d: want 0 (no limit) or more", w.IntBits)
+	case w.Saturate && w.IntBits == 0:
+		return nil, "", usagef("--saturate needs --int-bits")
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, "", usageError{err}
+	}
+	what := fmt.Sprintf("weights %v; biases %v", w, b)
+	if w == b {
+		what = fmt.Sprintf("fixed point %v", w)
+	}
+	return func(net *nn.Network) (*nn.Network, error) { return quantise.Network(net, opts) }, what, nil
 }

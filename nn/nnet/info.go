@@ -15,7 +15,11 @@ func (info *Info) String() string {
 	}
 	line("format", "NNet, %d layers (ReLU hidden, affine output)", len(info.Sizes)-1)
 	if len(info.Comments) > 0 {
-		line("comments", "%d lines", len(info.Comments))
+		plural := "s"
+		if len(info.Comments) == 1 {
+			plural = ""
+		}
+		line("comments", "%d line%s", len(info.Comments), plural)
 	}
 	line("input min", "%s", vector(info.InputMin))
 	line("input max", "%s", vector(info.InputMax))

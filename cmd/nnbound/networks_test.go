@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Models of the repository's own test data used by the command tests.
+const (
+	tinyNNet = "../../nn/nnet/testdata/tiny.nnet"
+	actJSON  = "../../nn/jsonnet/testdata/activations.json"
+)
+
+// checkGoldenFile compares got with the file at path, rewriting it under
+// -update.
+func checkGoldenFile(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if updateGolden() {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// goldenCase is one command line whose stdout (and saved file, if any) is
+// checked against golden files in testdata/<command>/.
+type goldenCase struct {
+	golden string   // name of the stdout golden file
+	args   []string // OUT in args is replaced by a temporary .json path
+	saved  string   // name of the golden file for OUT ("" if none)
+}
+
+func runGolden(t *testing.T, command string, cases []goldenCase) {
+	for _, tc := range cases {
+		t.Run(tc.golden, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.json")
+			args := append([]string{command}, tc.args...)
+			for i, a := range args {
+				args[i] = strings.ReplaceAll(a, "OUT", out)
+			}
+			var stdout, stderr bytes.Buffer
+			if code := run(args, &stdout, &stderr); code != exitOK {
+				t.Fatalf("exit code %d: %s", code, stderr.String())
+			}
+			if stderr.Len() != 0 {
+				t.Errorf("stderr = %q, want nothing", stderr.String())
+			}
+			got := strings.ReplaceAll(stdout.String(), out, "OUT")
+			checkGoldenFile(t, filepath.Join("testdata", command, tc.golden), []byte(got))
+			if tc.saved != "" {
+				data, err := os.ReadFile(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkGoldenFile(t, filepath.Join("testdata", command, tc.saved), data)
+			}
+		})
+	}
+}
+
+func TestInspectGolden(t *testing.T) {
+	runGolden(t, "inspect", []goldenCase{
+		{golden: "tiny.txt", args: []string{tinyNNet}},
+		{golden: "tiny-core.txt", args: []string{"--core", tinyNNet}},
+		{golden: "activations.txt", args: []string{actJSON}},
+		{golden: "sniffed.txt", args: []string{"testdata/inspect/small"}},
+	})
+}
+
+func TestEvalGolden(t *testing.T) {
+	runGolden(t, "eval", []goldenCase{
+		{golden: "tiny-clipped.txt", args: []string{tinyNNet, "--input", "3,-2"}},
+		{golden: "tiny.json", args: []string{tinyNNet, "--input=-0.5,4", "--json"}},
+		{golden: "tiny-core.txt", args: []string{tinyNNet, "--core", "--input", "0.25,-0.5"}},
+		{golden: "activations.txt", args: []string{actJSON, "--input", "0.7, 5"}},
+		{golden: "small.json", args: []string{"testdata/inspect/small", "--json", "--input", "1e-3,-2"}},
+	})
+}
+
+func TestQuantiseGolden(t *testing.T) {
+	runGolden(t, "quantise", []goldenCase{
+		{golden: "tiny-fb1.txt", args: []string{tinyNNet, "--frac-bits", "1", "--save", "OUT"}, saved: "tiny-fb1.json"},
+		{golden: "tiny-core-nearest.txt", args: []string{tinyNNet, "--core", "--frac-bits", "2", "--rounding", "nearest", "--save", "OUT"}, saved: "tiny-core-nearest.json"},
+		{golden: "activations-sat.txt", args: []string{actJSON, "--frac-bits", "3", "--bias-frac-bits", "1", "--int-bits", "1", "--saturate", "--rounding", "floor", "--save", "OUT"}, saved: "activations-sat.json"},
+		{golden: "small-f16.txt", args: []string{"testdata/inspect/small", "--float16", "--save", "OUT"}, saved: "small-f16.json"},
+	})
+}
+
+func TestPruneGolden(t *testing.T) {
+	runGolden(t, "prune", []goldenCase{
+		{golden: "neurons.txt", args: []string{actJSON, "--neurons", "2", "--save", "OUT"}, saved: "neurons.json"},
+		{golden: "neurons-per-layer.txt", args: []string{actJSON, "--neurons", "1", "--scope", "per-layer", "--save", "OUT"}},
+		{golden: "remove.txt", args: []string{actJSON, "--neurons", "1", "--remove", "--save", "OUT"}, saved: "remove.json"},
+		{golden: "sparsity.txt", args: []string{actJSON, "--sparsity", "0.5", "--save", "OUT"}, saved: "sparsity.json"},
+		{golden: "sparsity-global.txt", args: []string{actJSON, "--sparsity", "0.25", "--scope", "global", "--save", "OUT"}},
+	})
+}
+
+// TestModelCommandErrors checks bad models and bad flags: usage errors exit
+// 2, everything else 1, and nothing is saved.
+func TestModelCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tiny, err := os.ReadFile(tinyNNet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		missing = filepath.Join(dir, "missing.onnx")
+		empty   = write("empty.nnet", nil)
+		random  = write("random", []byte{0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 0x01, 0x00})
+		nanNet  = write("nan.nnet", bytes.Replace(tiny, []byte("\n2.0,1.0,"), []byte("\n2.0,NaN,"), 1))
+		out     = filepath.Join(dir, "out.json")
+	)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"inspect missing file", []string{"inspect", missing}, exitFail, "no such file"},
+		{"inspect directory", []string{"inspect", dir}, exitFail, "is a directory"},
+		{"inspect empty file", []string{"inspect", empty}, exitFail, "is empty"},
+		{"inspect random bytes", []string{"inspect", random}, exitFail, "cannot tell the format"},
+		{"inspect NaN weight", []string{"inspect", nanNet}, exitFail, "nan.nnet:14: weight row 1 of layer 2: value 2 is NaN"},
+		{"inspect no model", []string{"inspect"}, exitUsage, "accepts 1 arg"},
+		{"inspect two models", []string{"inspect", tinyNNet, actJSON}, exitUsage, "accepts 1 arg"},
+		{"eval missing file", []string{"eval", missing, "--input", "1"}, exitFail, "no such file"},
+		{"eval NaN weight", []string{"eval", nanNet, "--input", "1,2"}, exitFail, "is NaN"},
+		{"eval wrong input length", []string{"eval", tinyNNet, "--input", "1,2,3"}, exitUsage, "--input has 3 values but"},
+		{"eval no input", []string{"eval", tinyNNet}, exitUsage, "needs --input"},
+		{"eval bad number", []string{"eval", tinyNNet, "--input", "1,x"}, exitUsage, `value 2, "x", is not a number`},
+		{"eval missing number", []string{"eval", tinyNNet, "--input", "1,"}, exitUsage, "value 2 is missing"},
+		{"eval infinite input", []string{"eval", tinyNNet, "--input", "1,inf"}, exitUsage, "must be finite"},
+		{"eval unknown flag", []string{"eval", tinyNNet, "--inputs", "1,2"}, exitUsage, "unknown flag"},
+		{"quantise frac-bits 0", []string{"quantise", tinyNNet, "--frac-bits", "0", "--save", out}, exitUsage, "--frac-bits 0: want 1 to 52"},
+		{"quantise frac-bits 60", []string{"quantise", tinyNNet, "--frac-bits", "60", "--save", out}, exitUsage, "--frac-bits 60: want 1 to 52"},
+		{"quantise bias-frac-bits 0", []string{"quantise", tinyNNet, "--bias-frac-bits", "0", "--save", out}, exitUsage, "--bias-frac-bits 0"},
+		{"quantise negative int-bits", []string{"quantise", tinyNNet, "--int-bits", "-1", "--save", out}, exitUsage, "--int-bits -1"},
+		{"quantise word too long", []string{"quantise", tinyNNet, "--int-bits", "20", "--frac-bits", "50", "--save", out}, exitUsage, "IntBits+FracBits is 70"},
+		{"quantise bad rounding", []string{"quantise", tinyNNet, "--rounding", "up", "--save", out}, exitUsage, "--rounding \"up\""},
+		{"quantise saturate alone", []string{"quantise", tinyNNet, "--saturate", "--save", out}, exitUsage, "--saturate needs --int-bits"},
+		{"quantise float16 and frac-bits", []string{"quantise", tinyNNet, "--float16", "--frac-bits", "4", "--save", out}, exitUsage, "--float16 and --frac-bits"},
+		{"quantise no save", []string{"quantise", tinyNNet}, exitUsage, "--save OUT is missing"},
+		{"quantise save nnet", []string{"quantise", tinyNNet, "--save", filepath.Join(dir, "q.nnet")}, exitUsage, "want a .onnx or .json"},
+		{"quantise out of range", []string{"quantise", actJSON, "--int-bits", "1", "--frac-bits", "2", "--save", out}, exitFail, "layer 0 weights: 1 values out of the range of <1,2> trunc (largest magnitude 2, limit 1.75)"},
+		{"quantise missing file", []string{"quantise", missing, "--save", out}, exitFail, "no such file"},
+		{"quantise random bytes", []string{"quantise", random, "--save", out}, exitFail, "cannot tell the format"},
+		{"prune neither", []string{"prune", actJSON, "--save", out}, exitUsage, "one of --neurons K and --sparsity S"},
+		{"prune both", []string{"prune", actJSON, "--neurons", "1", "--sparsity", "0.5", "--save", out}, exitUsage, "one of --neurons K and --sparsity S"},
+		{"prune zero neurons", []string{"prune", actJSON, "--neurons", "0", "--save", out}, exitUsage, "--neurons 0"},
+		{"prune sparsity above 1", []string{"prune", actJSON, "--sparsity", "1.5", "--save", out}, exitUsage, "--sparsity 1.5"},
+		{"prune bad scope", []string{"prune", actJSON, "--neurons", "1", "--scope", "all", "--save", out}, exitUsage, "--scope \"all\""},
+		{"prune remove with sparsity", []string{"prune", actJSON, "--sparsity", "0.5", "--remove", "--save", out}, exitUsage, "--remove goes with --neurons"},
+		{"prune too many neurons", []string{"prune", actJSON, "--neurons", "6", "--save", out}, exitFail, "6 neurons asked, the hidden layers after the first have 5"},
+		{"prune remove whole layer", []string{"prune", actJSON, "--neurons", "2", "--scope", "per-layer", "--remove", "--save", out}, exitFail, "removing all 2 neurons of layer 2"},
+		{"prune shallow network", []string{"prune", tinyNNet, "--neurons", "1", "--save", out}, exitFail, "no hidden layer after the first"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tc.args, &stdout, &stderr)
+			if code != tc.code {
+				t.Errorf("exit code %d, want %d (stderr %q)", code, tc.code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("stderr %q does not contain %q", stderr.String(), tc.want)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout = %q, want nothing", stdout.String())
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s was written", out)
+			}
+		})
+	}
+}
