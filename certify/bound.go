@@ -12,6 +12,7 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/search"
 )
 
 // ErrDimension reports networks or a box whose sizes do not fit.
@@ -44,8 +45,7 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options
 		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6e6e626f756e64))
-	var ob observation
-	ob.observe(f1, f2, &root, &opts, rng, opts.Samples)
+	ob := searchError(ctx, f1, f2, box, &opts)
 
 	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok}}
 	if opts.QC == QCDefault && opts.Refine.MaxPieces > 1 {
@@ -84,7 +84,7 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options
 	if !rp.ok && c.Certified {
 		c.Reason = "root SDP: " + rp.reason + "; bound from the split input set"
 	}
-	c.ObservedError, c.X1, c.X2 = ob.err, ob.x1, ob.x2
+	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	c.Time = time.Since(start)
 	return c, nil
 }
@@ -145,7 +145,11 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Option
 	sp := m.problem(weights(r, o))
 	res.size, res.vars = m.layout.Dim, len(sp.C)
 	settings := o.Solver
-	sol, err := solveSDP(ctx, sp.Problem, &settings)
+	solve := solveSDP
+	if o.Solve != nil {
+		solve = o.Solve
+	}
+	sol, err := solve(ctx, sp.Problem, &settings)
 	if err != nil {
 		res.status, res.reason = SolverFailed, err.Error()
 		return res
@@ -241,4 +245,20 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		heap.Push(h, piece{region: b, bound: rb.bound, ok: rb.ok})
 	}
 	return append(done, (*h)...)
+}
+
+// searchError returns the largest error search.MaxError finds on the
+// input set (exact for one input and piecewise-linear networks).
+func searchError(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, o *Options) observation {
+	so := search.DefaultOptions()
+	so.Samples, so.Seed = o.Samples, o.Seed
+	res, err := search.MaxError(ctx, f1, f2, bounds.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}, so)
+	if res == nil || (err != nil && ctx.Err() == nil) {
+		// Invalid input was reported by checkInput already; sample instead.
+		var ob observation
+		r := rootRegion(box, o)
+		ob.observe(f1, f2, &r, o, rand.New(rand.NewPCG(o.Seed, 1)), o.Samples)
+		return ob
+	}
+	return observation{err: res.Error, x1: res.X1, x2: res.X2, exact: res.Exact}
 }

@@ -88,6 +88,10 @@ type Certificate struct {
 	// input pairs, at X1, X2.
 	ObservedError float64
 	X1, X2        []float64
+	// ObservedExact reports that ObservedError is the exact largest error
+	// (one input, piecewise-linear networks: search.MaxError enumerated the
+	// breakpoints).
+	ObservedExact bool
 	// Pieces are the pieces of a refined certificate (nil if not split).
 	Pieces []Piece
 	SDP    SDPStats

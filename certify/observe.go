@@ -12,6 +12,7 @@ import (
 type observation struct {
 	err    float64
 	x1, x2 []float64
+	exact  bool // err is the supremum (search's breakpoint enumeration)
 }
 
 // errorAt returns ||f1(x1) - f2(x2)||_2 in float64.
@@ -32,6 +33,8 @@ func errorAt(f1, f2 *nn.Network, x1, x2 []float64) float64 {
 // try evaluates an actual input pair and keeps it if it is the worst.
 func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64) {
 	if e := errorAt(f1, f2, x1, x2); e > ob.err {
+		// Above an exact supremum only by rounding: keep the flag.
+		ob.exact = ob.exact && e <= ob.err*(1+1e-12)
 		ob.err, ob.x1, ob.x2 = e, append([]float64(nil), x1...), append([]float64(nil), x2...)
 	}
 }

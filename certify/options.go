@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -158,6 +159,9 @@ type Options struct {
 	Solver sdp.Settings
 	// Log, when not nil, receives one line per certified piece.
 	Log io.Writer
+	// Solve, when not nil, replaces sdp.Solve (to compare solvers on the
+	// same SDPs; the check of every solution is the same).
+	Solve func(ctx context.Context, p *sdp.Problem, s *sdp.Settings) (*sdp.Result, error)
 }
 
 // DefaultOptions returns the defaults: independent inputs, the default QC

@@ -4,10 +4,10 @@ import (
 	"context"
 	"math"
 	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn"
@@ -79,7 +79,7 @@ func seededPairs(t *testing.T) []paperCase {
 // CI runs the l = 1 instances and one l = 2 pair of the authors;
 // NNBOUND_LONG=1 runs all of l = 1..3.
 func TestPaperMatchesCSDP(t *testing.T) {
-	if _, err := exec.LookPath("csdp"); err != nil {
+	if !csdp.Available() {
 		t.Skip("csdp not installed")
 	}
 	if !solverWorks() {
@@ -100,7 +100,7 @@ func TestPaperMatchesCSDP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := csdpSolve(context.Background(), p, t.TempDir())
+			ref, err := csdp.Solve(context.Background(), p, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,9 +2,9 @@ package certify
 
 import (
 	"context"
-	"os/exec"
 	"testing"
 
+	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/sdp"
 )
 
@@ -25,7 +25,7 @@ func solverWorks() bool {
 // otherwise; TestPaperMatchesCSDP and TestSolverEndToEnd test sdp.Solve.
 func useSolver(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("csdp"); err == nil {
+	if csdp.Available() {
 		useCSDP(t)
 		return
 	}
