@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/csdp"
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/sdp"
+)
+
+// certifyFlags are the flags of bench certify.
+type certifyFlags struct {
+	experiments string
+	runs        int
+	layers      string
+	solver      string
+	seed        uint64
+}
+
+// newCertifyCmd returns the certify benchmark: the certificate's speed,
+// the default QC set against the authors', and the tightness of the
+// bound, on seeded random networks as in the paper (n_x = n_f = 1, l
+// hidden layers of 10 ReLU, standard normal weights, box [-1, 1]).
+func newCertifyCmd() *cobra.Command {
+	var f certifyFlags
+	cmd := &cobra.Command{
+		Use:   "certify",
+		Short: "Benchmark the certificate: speed against csdp, default vs paper QC set, tightness",
+		Long: `Benchmark the certificate on seeded random networks as in the paper
+(n_x = n_f = 1, l hidden layers of 10 ReLU, standard normal weights,
+box [-1, 1]) and print Markdown tables:
+
+  speed      the authors' SDP (--qc paper, unit weights) of a Table 1
+             instance per depth, solved by nnbound and by csdp on the same
+             exported SDPA problem: times and objectives
+  default    Table 1 (self-compare) and Table 2 (FB = 2 copy, quantised
+             input) instances: the default QC set against the paper set
+             (both with worst-case weights): times and bound ratio
+  tightness  Table 2 instances at l = 2, 3: certified bound / exact largest
+             error (median), with the default QC set
+
+--solver csdp solves the certificate's SDPs with csdp instead of nnbound's
+solver (the check of every solution is the same).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runCertify(cmd, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.experiments, "experiments", "speed,default,tightness", "experiments to run, comma-separated")
+	fl.IntVar(&f.runs, "runs", 10, "instances per row (default and tightness)")
+	fl.StringVar(&f.layers, "layers", "1,2,3,4", "depths l for speed and default")
+	fl.StringVar(&f.solver, "solver", "nnbound", "SDP solver of the certificates: nnbound or csdp")
+	fl.Uint64Var(&f.seed, "seed", 1, "first seed of the instances")
+	return cmd
+}
+
+func runCertify(cmd *cobra.Command, f *certifyFlags) error {
+	var layers []int
+	for _, s := range strings.Split(f.layers, ",") {
+		l, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || l < 1 || l > 8 {
+			return usageError{fmt.Errorf("--layers %q: want depths 1..8", f.layers)}
+		}
+		layers = append(layers, l)
+	}
+	if f.runs < 1 {
+		return usageError{fmt.Errorf("--runs %d: want 1 or more", f.runs)}
+	}
+	b := &certBench{out: cmd.OutOrStdout(), log: cmd.ErrOrStderr(), runs: f.runs, seed: f.seed}
+	switch f.solver {
+	case "nnbound":
+	case "csdp":
+		if !csdp.Available() {
+			return fmt.Errorf("--solver csdp: csdp is not installed")
+		}
+		dir, err := os.MkdirTemp("", "bench-certify-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		b.solve = func(ctx context.Context, p *sdp.Problem, _ *sdp.Settings) (*sdp.Result, error) {
+			return csdp.Solve(ctx, p, dir)
+		}
+	default:
+		return usageError{fmt.Errorf("--solver %q: want nnbound or csdp", f.solver)}
+	}
+	fmt.Fprintf(b.out, "Solver of the certificates: %s. Instances: seeds %d..%d.\n\n", f.solver, f.seed, f.seed+uint64(f.runs)-1)
+	for _, e := range strings.Split(f.experiments, ",") {
+		var err error
+		switch strings.TrimSpace(e) {
+		case "speed":
+			err = b.speed(cmd.Context(), layers)
+		case "default":
+			err = b.defaultVsPaper(cmd.Context(), layers)
+		case "tightness":
+			err = b.tightness(cmd.Context())
+		default:
+			return usageError{fmt.Errorf("--experiments: unknown experiment %q", e)}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// certBench holds the settings of a run.
+type certBench struct {
+	out, log io.Writer
+	runs     int
+	seed     uint64
+	solve    func(context.Context, *sdp.Problem, *sdp.Settings) (*sdp.Result, error)
+}
+
+var unitBox = bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
+
+// instance returns Table 1's pair (f, f, independent inputs) or Table 2's
+// (f, its FB = 2 copy, quantised input) for seed and depth l, and options.
+func instance(table int, seed uint64, l int) (f1, f2 *nn.Network, o certify.Options, err error) {
+	f1 = randnet.Paper(seed, 1, l, 10, 1)
+	o = certify.DefaultOptions()
+	o.Refine.TimeBudget = 0 // deterministic
+	if table == 1 {
+		o.Pairing = bounds.Independent
+		return f1, f1, o, nil
+	}
+	q := quantise.Format{FracBits: 2}
+	f2, err = quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
+	o.Pairing, o.Quant = bounds.QuantisedInput, q
+	return f1, f2, o, err
+}
+
+// speed times nnbound's solver and csdp on the authors' SDP.
+func (b *certBench) speed(ctx context.Context, layers []int) error {
+	fmt.Fprintln(b.out, "### Speed: the authors' SDP (QC set paper, unit weights), Table 1 instance")
+	fmt.Fprintln(b.out)
+	fmt.Fprintln(b.out, "| l | LMI order | variables | nnbound status | nnbound s | csdp s | nnbound/csdp | objective rel. diff |")
+	fmt.Fprintln(b.out, "|---|---|---|---|---|---|---|---|")
+	for _, l := range layers {
+		f1, f2, o, err := instance(1, b.seed, l)
+		if err != nil {
+			return err
+		}
+		o.QC, o.Weights = certify.QCPaper, certify.WeightsUnit
+		p, err := certify.Problem(f1, f2, unitBox, o)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b.log, "speed l=%d: nnbound...\n", l)
+		ours, err := sdp.Solve(ctx, p, nil)
+		if err != nil {
+			return err
+		}
+		ref := &sdp.Result{Status: sdp.Unsolved, Time: 0, PrimalObjective: math.NaN()}
+		if csdp.Available() {
+			fmt.Fprintf(b.log, "speed l=%d: csdp...\n", l)
+			dir, err := os.MkdirTemp("", "bench-certify-")
+			if err != nil {
+				return err
+			}
+			ref, err = csdp.Solve(ctx, p, dir)
+			os.RemoveAll(dir)
+			if err != nil {
+				return err
+			}
+		}
+		rel := math.Abs(ours.PrimalObjective-ref.PrimalObjective) / max(1, math.Abs(ref.PrimalObjective))
+		fmt.Fprintf(b.out, "| %d | %d | %d | %v | %.3g | %.3g | %.3g | %.2g |\n", l, p.Blocks[0].Size, p.NumVars(),
+			ours.Status, ours.Time.Seconds(), ref.Time.Seconds(), ours.Time.Seconds()/ref.Time.Seconds(), rel)
+	}
+	fmt.Fprintln(b.out)
+	return nil
+}
+
+// bound certifies one instance and returns the certificate.
+func (b *certBench) bound(ctx context.Context, f1, f2 *nn.Network, o certify.Options) (*certify.Certificate, error) {
+	o.Solve = b.solve
+	return certify.Bound(ctx, f1, f2, unitBox, o)
+}
+
+// defaultVsPaper compares the default QC set with the authors'.
+func (b *certBench) defaultVsPaper(ctx context.Context, layers []int) error {
+	fmt.Fprintln(b.out, "### Default QC set against the paper's (worst-case weights)")
+	fmt.Fprintln(b.out)
+	fmt.Fprintln(b.out, "| table | l | runs | default s (mean) | default s (max) | paper s (mean) | default/paper bound (median) | (max) | certified default/paper |")
+	fmt.Fprintln(b.out, "|---|---|---|---|---|---|---|---|---|")
+	for _, table := range []int{1, 2} {
+		for _, l := range layers {
+			var td, tp, tdMax time.Duration
+			var ratios []float64
+			okD, okP := 0, 0
+			for i := range b.runs {
+				f1, f2, o, err := instance(table, b.seed+uint64(i), l)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(b.log, "default table %d l=%d run %d\n", table, l, i)
+				cd, err := b.bound(ctx, f1, f2, o)
+				if err != nil {
+					return err
+				}
+				o.QC = certify.QCPaper
+				cp, err := b.bound(ctx, f1, f2, o)
+				if err != nil {
+					return err
+				}
+				td, tp, tdMax = td+cd.Time, tp+cp.Time, max(tdMax, cd.Time)
+				if cd.Certified {
+					okD++
+				}
+				if cp.Certified {
+					okP++
+				}
+				if cd.Certified && cp.Certified {
+					ratios = append(ratios, cd.Bound/cp.Bound)
+				}
+			}
+			n := time.Duration(b.runs)
+			fmt.Fprintf(b.out, "| %d | %d | %d | %.3g | %.3g | %.3g | %.4g | %.4g | %d/%d |\n", table, l, b.runs,
+				(td / n).Seconds(), tdMax.Seconds(), (tp / n).Seconds(), median(ratios), maxOf(ratios), okD, okP)
+		}
+	}
+	fmt.Fprintln(b.out)
+	return nil
+}
+
+// tightness measures bound / exact largest error on Table 2 instances.
+func (b *certBench) tightness(ctx context.Context) error {
+	fmt.Fprintln(b.out, "### Tightness on Table 2 instances (FB = 2 copy, quantised input, default QC set)")
+	fmt.Fprintln(b.out)
+	fmt.Fprintln(b.out, "| l | runs | certified | exact errors | bound/error (median) | (90th pct) | (max) | root bound/error (median) | s (mean) | SDPs (mean) |")
+	fmt.Fprintln(b.out, "|---|---|---|---|---|---|---|---|---|---|")
+	for _, l := range []int{2, 3} {
+		var ratios, roots []float64
+		var total time.Duration
+		ok, exact, solves := 0, 0, 0
+		for i := range b.runs {
+			f1, f2, o, err := instance(2, b.seed+uint64(i), l)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(b.log, "tightness l=%d run %d\n", l, i)
+			c, err := b.bound(ctx, f1, f2, o)
+			if err != nil {
+				return err
+			}
+			total += c.Time
+			solves += c.SDP.Solves
+			if c.ObservedExact {
+				exact++
+			}
+			if c.Certified {
+				ok++
+				ratios = append(ratios, c.Ratio())
+				roots = append(roots, c.RootBound/c.ObservedError)
+			}
+		}
+		slices.Sort(ratios)
+		p90 := math.NaN()
+		if len(ratios) > 0 {
+			p90 = ratios[min(len(ratios)-1, len(ratios)*9/10)]
+		}
+		fmt.Fprintf(b.out, "| %d | %d | %d | %d | %.4g | %.4g | %.4g | %.4g | %.3g | %.3g |\n", l, b.runs, ok, exact,
+			median(ratios), p90, maxOf(ratios), median(roots), total.Seconds()/float64(b.runs), float64(solves)/float64(b.runs))
+	}
+	fmt.Fprintln(b.out)
+	return nil
+}
+
+func maxOf(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	return slices.Max(v)
+}
