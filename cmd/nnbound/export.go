@@ -1,7 +1,275 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/sdp/sdpa"
+)
+
+// exportFlags are the flags of nnbound export.
+type exportFlags struct {
+	model    modelFlags
+	input    inputFlags
+	cert     certFlags
+	pair     pairFlags
+	fracBits int
+	format   string
+	out      string
+}
 
 func newExportCmd() *cobra.Command {
-	return notYet("export", "Write the certificate SDP for other solvers")
+	var f exportFlags
+	cmd := &cobra.Command{
+		Use:   "export A [B] --format sdpa|cbf -o FILE",
+		Short: "Write the certificate SDP for other solvers",
+		Long: `Export writes the SDP that nnbound solves first when certifying a bound (the
+root SDP over the whole input box, before any splitting) for other solvers:
+
+    sdpa   the SDPA sparse format (.dat-s), for CSDP, SDPA, DSDP and
+           "nnbound solve"
+    cbf    the Conic Benchmark Format (.cbf, version 3), for MOSEK
+
+With two models it is the SDP of "nnbound compare A B"; with one model and
+--frac-bits FB, that of A against its copy quantised to FB fractional bits
+(fed the input quantised likewise unless --pairing says otherwise). The
+box, QC-set and weight flags mean what they mean for compare.
+
+The gammas are the first variables of the SDP, in the order gamma,
+gamma_x1, gamma_x2, gamma_x (gamma_x is left out when x2 = x1); the
+command prints which is which, and the file's header comment says it too.
+For CSDP they are the first entries of y (the first line of its solution
+file); for SDPA, the first entries of xVec; for MOSEK, the first scalar
+variables x. A solution read back this way has not been through nnbound's
+soundness check: only "nnbound compare" certifies a bound.`,
+		Example: `  nnbound export a.onnx b.onnx --format sdpa -o problem.dat-s
+  nnbound export model.onnx --frac-bits 4 -o problem.cbf
+  nnbound export a.json b.json --qc paper --weights unit -o - | csdp /dev/stdin out.sol`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usagef("export takes one model (with --frac-bits) or two, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExport(cmd, args, &f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.format, "format", "", "file format: sdpa or cbf (default: from the extension of -o, .dat-s or .cbf)")
+	fs.StringVarP(&f.out, "output", "o", "", "write the SDP to `FILE` (\"-\" for stdout)")
+	fs.IntVar(&f.fracBits, "frac-bits", 0, "with one model: compare it with its copy quantised to `FB` fractional bits")
+	f.model.register(fs)
+	f.input.register(fs)
+	f.cert.register(fs)
+	f.pair.register(cmd, bounds.Independent, f.cert.opts)
+	return cmd
+}
+
+// exportFormat returns the format named by --format, or by the extension
+// of the output file.
+func exportFormat(format, out string) (string, error) {
+	if format == "" {
+		switch ext := strings.ToLower(filepath.Ext(out)); ext {
+		case ".dat-s", ".sdpa":
+			return "sdpa", nil
+		case ".cbf":
+			return "cbf", nil
+		}
+		return "", usagef("--format is missing and -o %q does not say (want --format sdpa or cbf, or a .dat-s or .cbf file)", out)
+	}
+	switch format {
+	case "sdpa", "cbf":
+		return format, nil
+	}
+	return "", usagef("--format %q: want sdpa or cbf", format)
+}
+
+func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if f.out == "" {
+		return usagef("-o FILE is missing: where to write the SDP (\"-\" for stdout)")
+	}
+	format, err := exportFormat(f.format, f.out)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(args) == 1 && !cmd.Flags().Changed("frac-bits"):
+		return usagef("export with one model needs --frac-bits FB (the SDP compares it with its quantised copy)")
+	case len(args) == 2 && cmd.Flags().Changed("frac-bits"):
+		return usagef("--frac-bits goes with one model; with two, export compares them as they are")
+	case len(args) == 1:
+		if err := checkFracBits(f.fracBits); err != nil {
+			return err
+		}
+	}
+	if err := f.input.check(); err != nil {
+		return err
+	}
+	opts, err := f.cert.options(stderr)
+	if err != nil {
+		return err
+	}
+	if len(args) == 1 && !cmd.Flags().Changed("pairing") {
+		f.pair.pairing = "quantised"
+		if !cmd.Flags().Changed("input-frac-bits") {
+			f.pair.fracBits = f.fracBits
+		}
+	}
+	if err := f.pair.apply(&opts); err != nil {
+		return err
+	}
+
+	a, err := f.model.load(args[0])
+	if err != nil {
+		return err
+	}
+	var f1, f2 *nn.Network = a.Net, nil
+	what := ""
+	if len(args) == 2 {
+		b, err := f.model.load(args[1])
+		if err != nil {
+			return err
+		}
+		if err := checkComparable(args[0], a.Net, args[1], b.Net); err != nil {
+			return err
+		}
+		f2 = b.Net
+		what = fmt.Sprintf("%s against %s", args[0], args[1])
+	} else {
+		q := quantise.Format{FracBits: f.fracBits, Rounding: opts.Quant.Rounding}
+		f2, err = a.transform(func(core *nn.Network) (*nn.Network, error) {
+			return quantise.Network(core, quantise.Options{Weights: q, Biases: q})
+		})
+		if err != nil {
+			return err
+		}
+		what = fmt.Sprintf("%s against its copy quantised to %d fractional bits", args[0], f.fracBits)
+	}
+	box, note, err := f.input.box(f1.InputSize())
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintln(stderr, "nnbound: "+note)
+	}
+	p, err := certify.Problem(f1, f2, box, opts)
+	if err != nil {
+		return err
+	}
+	names, err := gammaNames(p, opts)
+	if err != nil {
+		return err
+	}
+	comments := exportComments(what, box, opts, names, format)
+	write := func(w io.Writer) error {
+		if format == "cbf" {
+			return writeCBF(w, p, comments)
+		}
+		for _, c := range comments {
+			if _, err := fmt.Fprintf(w, "\" %s\n", c); err != nil {
+				return err
+			}
+		}
+		return sdpa.Write(w, p)
+	}
+	summary := stdout
+	if f.out == "-" {
+		if err := write(stdout); err != nil {
+			return err
+		}
+		summary = stderr
+	} else if err := atomicfile.Write(f.out, write); err != nil {
+		return err
+	}
+	where := f.out
+	if where == "-" {
+		where = "stdout"
+	}
+	fmt.Fprintf(summary, "wrote %s (%s): the SDP of %s\n", where, format, what)
+	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), lmiOrder(p), describeBox(box))
+	fmt.Fprintf(summary, "  gammas: %s\n", gammaNote(names, format))
+	return nil
+}
+
+// checkComparable reports two networks whose input or output sizes differ.
+func checkComparable(pa string, a *nn.Network, pb string, b *nn.Network) error {
+	if a.InputSize() != b.InputSize() || a.OutputSize() != b.OutputSize() {
+		return fmt.Errorf("%s has %d inputs and %d outputs but %s has %d and %d: they cannot be compared",
+			pa, a.InputSize(), a.OutputSize(), pb, b.InputSize(), b.OutputSize())
+	}
+	return nil
+}
+
+// gammaNames returns the names of the gamma variables of the root SDP, in
+// order: certify.Problem puts the gammas first and leaves out gamma_x when
+// x2 = x1. The objective, positive on the gammas and zero on the
+// multipliers, confirms the count.
+func gammaNames(p *sdp.Problem, o certify.Options) ([]string, error) {
+	names := []string{"gamma", "gamma_x1", "gamma_x2", "gamma_x"}
+	if o.Pairing == bounds.SameInput {
+		names = names[:3]
+	}
+	lead := 0
+	for lead < len(p.C) && p.C[lead] > 0 {
+		lead++
+	}
+	if lead != len(names) {
+		return nil, fmt.Errorf("cannot tell the gammas apart: the SDP's objective weighs %d leading variables, expected %d (%s)",
+			lead, len(names), strings.Join(names, ", "))
+	}
+	return names, nil
+}
+
+// gammaNote says where each gamma is in a solver's solution.
+func gammaNote(names []string, format string) string {
+	vec, base := "y", 1 // CSDP's y, 1-based as SDPA counts
+	if format == "cbf" {
+		vec, base = "x", 0 // MOSEK's scalar variables, 0-based as CBF counts
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s = %s[%d]", n, vec, i+base)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// exportComments returns the header comment of an exported SDP.
+func exportComments(what string, box bounds.Box, o certify.Options, names []string, format string) []string {
+	c := []string{
+		"nnbound: the root SDP certifying a bound on ||f1(x1) - f2(x2)||",
+		"for " + what + ",",
+		"input box " + describeBox(box) + ", " + pairingNote(o) + ", QC set " + o.QC.String() + ", weights " + o.Weights.String() + ".",
+		"A solution gives ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2",
+		"with " + gammaNote(names, format) + ".",
+	}
+	if format == "sdpa" {
+		c = append(c, "(y is the variable of the SDPA form: CSDP's y, SDPA's xVec.)")
+	} else {
+		c = append(c, "(x are the scalar variables, numbered from 0 as in CBF.)")
+	}
+	c = append(c, "Not certified: nnbound's soundness check has not been applied to such a solution.")
+	return c
+}
+
+// lmiOrder returns the order of the largest PSD block.
+func lmiOrder(p *sdp.Problem) int {
+	n := 0
+	for _, b := range p.Blocks {
+		if !b.Diagonal {
+			n = max(n, b.Size)
+		}
+	}
+	return n
 }

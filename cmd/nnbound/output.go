@@ -11,6 +11,11 @@ import (
 	"github.com/nnbound/nnbound/report"
 )
 
+// hideTimes replaces run times by "-" (text) and 0 (JSON) in the output of
+// the commands that print tables, so that golden files do not depend on
+// the machine. Tests set it.
+var hideTimes bool
+
 // certJSON is the JSON form of a certificate, printed by --json (the
 // schema is documented in the README). Numbers that could not be computed
 // (a bound that was not certified) are null.

@@ -1,7 +1,475 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/progress"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/report"
+)
+
+// sweepFlags are the flags of nnbound sweep.
+type sweepFlags struct {
+	model    modelFlags
+	input    inputFlags
+	cert     certFlags
+	fracBits string
+	rounding string
+	pairing  string
+	neurons  string
+	sparsity string
+	target   float64
+	plot     string
+	json     bool
+	jobs     int
+}
 
 func newSweepCmd() *cobra.Command {
-	return notYet("sweep", "Certified error bound for each fractional bit width")
+	var f sweepFlags
+	cmd := &cobra.Command{
+		Use:   "sweep MODEL [--frac-bits 1:12] [--target-error E]",
+		Short: "Certified error bound for each fractional bit width",
+		Long: `Sweep quantises MODEL to each number of fractional bits FB in --frac-bits
+(weights and biases, rounding toward zero by default) and certifies the
+largest output error of each copy over the input box, next to the largest
+error actually found. The copy is fed the input quantised to the same FB
+(--pairing quantised, the paper's setting) or the same input (--pairing
+same). With --neurons or --sparsity it prunes first, one series per level.
+
+With --target-error E it reports, for each pruning level, the smallest FB
+whose certified bound is at most E: a bit width you can ship knowing the
+error never exceeds E anywhere in the box.
+
+It prints a table (or JSON with --json) and draws the bound and the error
+against FB on a log scale (--plot; default MODEL-sweep.png in the current
+directory).
+
+Exit status: 0 when the sweep ran (and, with --target-error, some FB meets
+the target), 1 when no FB meets the target or on an error, 2 usage error.`,
+		Example: `  nnbound sweep model.onnx
+  nnbound sweep model.onnx --frac-bits 4:10 --target-error 0.01
+  nnbound sweep model.onnx --neurons 0,4,8 --frac-bits 2,4,6,8 --json`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("plot") {
+				base := strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
+				f.plot = base + "-sweep.png"
+			}
+			return runSweep(cmd, args[0], &f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.fracBits, "frac-bits", "1:12", "fractional bit widths to try: a range `A:B` or a list A,B,...")
+	fs.StringVar(&f.rounding, "rounding", quantise.DefaultOptions().Weights.Rounding.String(), "rounding of weights, biases and input: trunc, nearest or floor")
+	fs.StringVar(&f.pairing, "pairing", "quantised", "input of the quantised copy: quantised (x2 = q(x1), same FB) or same (x2 = x1)")
+	fs.StringVar(&f.neurons, "neurons", "", "also prune these numbers of hidden neurons first, `K1,K2,...` (one series each)")
+	fs.StringVar(&f.sparsity, "sparsity", "", "also prune these fractions of the weights first, `S1,S2,...` (one series each)")
+	fs.Float64Var(&f.target, "target-error", 0, "report the smallest FB whose certified bound is at most `E`")
+	fs.StringVar(&f.plot, "plot", "", "write the figure to `FILE` (.png or .svg; \"\" for none) (default MODEL-sweep.png)")
+	fs.BoolVar(&f.json, "json", false, "print the results as JSON")
+	fs.IntVar(&f.jobs, "jobs", defaultJobs(), "certify this many bit widths at once")
+	f.model.register(fs)
+	f.input.register(fs)
+	f.cert.register(fs)
+	return cmd
+}
+
+// pruneLevel is one pruning level of a sweep: nothing, K neurons or a
+// fraction of the weights.
+type pruneLevel struct {
+	neurons  int
+	sparsity float64
+	kind     int // 0 none, 1 neurons, 2 sparsity
+}
+
+func (l pruneLevel) String() string {
+	switch l.kind {
+	case 1:
+		return fmt.Sprintf("%d neurons", l.neurons)
+	case 2:
+		return fmt.Sprintf("%g%% of weights", 100*l.sparsity)
+	}
+	return "none"
+}
+
+// apply returns the pruned copy of core.
+func (l pruneLevel) apply(core *nn.Network) (*nn.Network, error) {
+	switch l.kind {
+	case 1:
+		o := prune.DefaultNeuronOptions()
+		o.Count = l.neurons
+		net, _, err := prune.Neurons(core, o)
+		return net, err
+	case 2:
+		o := prune.DefaultWeightOptions()
+		o.Sparsity = l.sparsity
+		net, _, err := prune.Weights(core, o)
+		return net, err
+	}
+	return core, nil
+}
+
+// sweepRow is one certified bit width.
+type sweepRow struct {
+	Prune         string        `json:"prune"`
+	FracBits      int           `json:"frac_bits"`
+	Certified     bool          `json:"certified"`
+	Status        string        `json:"status"`
+	Bound         report.Number `json:"bound"`
+	ObservedError report.Number `json:"observed_error"`
+	Ratio         report.Number `json:"ratio"`
+	Seconds       float64       `json:"seconds"`
+	level         int
+}
+
+// sweepChoice is the answer to --target-error for one pruning level.
+type sweepChoice struct {
+	Prune string `json:"prune"`
+	// FracBits is the smallest width meeting the target, 0 if none does.
+	FracBits int           `json:"frac_bits"`
+	Bound    report.Number `json:"bound"`
+}
+
+// sweepJSON is the --json output of nnbound sweep.
+type sweepJSON struct {
+	Model       string        `json:"model"`
+	Input       inputJSON     `json:"input"`
+	QC          string        `json:"qc"`
+	TargetError report.Number `json:"target_error"`
+	Rows        []sweepRow    `json:"rows"`
+	Smallest    []sweepChoice `json:"smallest"`
+	Plot        string        `json:"plot,omitempty"`
+}
+
+func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	widths, err := parseFracBits(f.fracBits)
+	if err != nil {
+		return err
+	}
+	levels, err := sweepLevels(f)
+	if err != nil {
+		return err
+	}
+	rounding, err := quantise.ParseRounding(f.rounding)
+	if err != nil {
+		return usagef("--rounding %q: want trunc, nearest or floor", f.rounding)
+	}
+	if f.pairing != "quantised" && f.pairing != "same" {
+		return usagef("--pairing %q: want quantised or same", f.pairing)
+	}
+	if f.target < 0 || math.IsNaN(f.target) || math.IsInf(f.target, 0) {
+		return usagef("--target-error %v: want a positive number", f.target)
+	}
+	if f.jobs < 1 {
+		return usagef("--jobs %d: want 1 or more", f.jobs)
+	}
+	if f.plot != "" {
+		if err := report.CheckPath(f.plot); err != nil {
+			return usageError{err}
+		}
+	}
+	if err := f.input.check(); err != nil {
+		return err
+	}
+	opts, err := f.cert.options(stderr)
+	if err != nil {
+		return err
+	}
+	jobs := f.jobs
+	if f.cert.verbose {
+		jobs = 1 // one solver log at a time
+	}
+	m, err := f.model.load(path)
+	if err != nil {
+		return err
+	}
+	box, note, err := f.input.box(m.Net.InputSize())
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintln(stderr, "nnbound: "+note)
+	}
+
+	type task struct{ level, fb int }
+	var tasks []task
+	for li := range levels {
+		for _, fb := range widths {
+			tasks = append(tasks, task{li, fb})
+		}
+	}
+	rows := make([]sweepRow, len(tasks))
+	bar := progress.New(stderr, "sweep", len(tasks))
+	err = parallel(cmd.Context(), len(tasks), jobs, func(ctx context.Context, i int) error {
+		t := tasks[i]
+		q := quantise.Format{FracBits: t.fb, Rounding: rounding}
+		o := opts
+		o.Pairing, o.Quant = bounds.SameInput, q
+		if f.pairing == "quantised" {
+			o.Pairing = bounds.QuantisedInput
+		}
+		f2, err := m.transform(func(core *nn.Network) (*nn.Network, error) {
+			p, err := levels[t.level].apply(core)
+			if err != nil {
+				return nil, err
+			}
+			return quantise.Network(p, quantise.Options{Weights: q, Biases: q})
+		})
+		if err != nil {
+			return err
+		}
+		c, err := certify.Bound(ctx, m.Net, f2, box, o)
+		if err != nil {
+			return err
+		}
+		rows[i] = sweepRow{Prune: levels[t.level].String(), FracBits: t.fb, Certified: c.Certified,
+			Status: c.Status.String(), Bound: report.Number(c.Bound), ObservedError: report.Number(c.ObservedError),
+			Ratio: report.Number(c.Ratio()), Seconds: c.Time.Seconds(), level: t.level}
+		if !c.Certified {
+			rows[i].Ratio = nan()
+		}
+		bar.Add(1)
+		return nil
+	})
+	bar.Done()
+	if err != nil {
+		return err
+	}
+
+	j := sweepJSON{Model: path, Input: inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
+		QC: opts.QC.String(), TargetError: nan(), Rows: rows}
+	met := true
+	if f.target > 0 {
+		j.TargetError = report.Number(f.target)
+		j.Smallest = smallestWidths(rows, levels, f.target)
+		met = false
+		for _, c := range j.Smallest {
+			met = met || c.FracBits > 0
+		}
+	}
+	if f.plot != "" {
+		fig, err := sweepFigure(path, rows, levels, f.target, j.Smallest)
+		switch {
+		case errors.Is(err, report.ErrData):
+			fmt.Fprintf(stderr, "nnbound: no figure: nothing positive to draw on a log scale\n")
+		case err != nil:
+			return err
+		default:
+			if err := fig.Save(f.plot); err != nil {
+				return err
+			}
+			j.Plot = f.plot
+		}
+	}
+	if f.json {
+		if hideTimes {
+			for i := range j.Rows {
+				j.Rows[i].Seconds = 0
+			}
+		}
+		if err := report.WriteJSON(stdout, j); err != nil {
+			return err
+		}
+	} else if err := writeSweep(stdout, m, box, f, levels, j); err != nil {
+		return err
+	}
+	if !met {
+		return errNotCertified
+	}
+	return nil
+}
+
+// sweepLevels returns the pruning levels of --neurons and --sparsity (a
+// single "none" level without them).
+func sweepLevels(f *sweepFlags) ([]pruneLevel, error) {
+	ks, err := parseInts("neurons", f.neurons)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := parseFractions("sparsity", f.sparsity)
+	if err != nil {
+		return nil, err
+	}
+	if ks != nil && ss != nil {
+		return nil, usagef("--neurons and --sparsity both give pruning levels: use one")
+	}
+	var levels []pruneLevel
+	for _, k := range ks {
+		if k == 0 {
+			levels = append(levels, pruneLevel{})
+		} else {
+			levels = append(levels, pruneLevel{neurons: k, kind: 1})
+		}
+	}
+	for _, s := range ss {
+		if s == 0 {
+			levels = append(levels, pruneLevel{})
+		} else {
+			levels = append(levels, pruneLevel{sparsity: s, kind: 2})
+		}
+	}
+	if levels == nil {
+		levels = []pruneLevel{{}}
+	}
+	return levels, nil
+}
+
+// smallestWidths returns, for each level, the smallest FB whose certified
+// bound is at most target.
+func smallestWidths(rows []sweepRow, levels []pruneLevel, target float64) []sweepChoice {
+	out := make([]sweepChoice, len(levels))
+	for li, l := range levels {
+		out[li] = sweepChoice{Prune: l.String(), Bound: nan()}
+		for _, r := range rows {
+			if r.level != li || !r.Certified || float64(r.Bound) > target {
+				continue
+			}
+			if out[li].FracBits == 0 || r.FracBits < out[li].FracBits {
+				out[li].FracBits, out[li].Bound = r.FracBits, r.Bound
+			}
+		}
+	}
+	return out
+}
+
+// writeSweep prints the sweep table and the answer to --target-error.
+func writeSweep(w io.Writer, m *model, box bounds.Box, f *sweepFlags, levels []pruneLevel, j sweepJSON) error {
+	input := "x2 = q(x1), quantised like the weights"
+	if f.pairing == "same" {
+		input = "x2 = x1"
+	}
+	fmt.Fprintf(w, "nnbound sweep: %s, %s, input box %s, %s\n\n", m.describe(), sizes(m.Net), describeBox(box), input)
+	header := []string{"FB", "certified bound", "observed error", "ratio", "time"}
+	if len(levels) > 1 {
+		header = append([]string{"pruned"}, header...)
+	}
+	t := report.NewTable(header...)
+	for _, r := range j.Rows {
+		bound, ratio := report.Float(float64(r.Bound), 4), report.Float(float64(r.Ratio), 3)
+		if !r.Certified {
+			bound, ratio = "not certified", "-"
+		}
+		when := report.Seconds(r.Seconds)
+		if hideTimes {
+			when = "-"
+		}
+		cells := []string{fmt.Sprint(r.FracBits), bound, report.Float(float64(r.ObservedError), 4), ratio, when}
+		if len(levels) > 1 {
+			cells = append([]string{r.Prune}, cells...)
+		}
+		t.AddRow(cells...)
+	}
+	t.Align = make([]report.Align, len(header))
+	for i := range t.Align {
+		t.Align[i] = report.Right
+	}
+	if len(levels) > 1 {
+		t.Align[0] = report.Left
+	}
+	if err := t.WriteText(w); err != nil {
+		return err
+	}
+	if f.target > 0 {
+		fmt.Fprintln(w)
+		for _, c := range j.Smallest {
+			who := ""
+			if len(levels) > 1 {
+				who = " (pruned " + c.Prune + ")"
+			}
+			if c.FracBits == 0 {
+				fmt.Fprintf(w, "no FB tried%s has a certified bound <= %s\n", who, report.Float(f.target, 4))
+				continue
+			}
+			fmt.Fprintf(w, "smallest FB%s with certified bound <= %s: %d (bound %s)\n", who, report.Float(f.target, 4), c.FracBits, report.Float(float64(c.Bound), 4))
+		}
+	}
+	if j.Plot != "" {
+		fmt.Fprintf(w, "\nfigure: %s (bound and error against FB, log scale)\n", j.Plot)
+	}
+	return nil
+}
+
+// sweepFigure draws the bound and the error against FB, one series per
+// pruning level.
+func sweepFigure(path string, rows []sweepRow, levels []pruneLevel, target float64, chosen []sweepChoice) (*report.Figure, error) {
+	s := report.Sweep{Title: filepath.Base(path) + ": certified bound and observed error", Target: target, Chosen: math.NaN()}
+	for li, l := range levels {
+		se := report.SweepSeries{}
+		if len(levels) > 1 {
+			se.Name = "pruned " + l.String()
+		}
+		for _, r := range rows {
+			if r.level == li {
+				se.X = append(se.X, float64(r.FracBits))
+				b := float64(r.Bound)
+				if !r.Certified {
+					b = math.NaN()
+				}
+				se.Bound = append(se.Bound, b)
+				se.Error = append(se.Error, float64(r.ObservedError))
+			}
+		}
+		s.Series = append(s.Series, se)
+	}
+	if len(levels) == 1 && len(chosen) == 1 && chosen[0].FracBits > 0 {
+		s.Chosen = float64(chosen[0].FracBits)
+	}
+	return report.SweepFigure(s)
+}
+
+// defaultJobs is the default of --jobs: one certification per CPU (the
+// solver itself runs on one).
+func defaultJobs() int { return max(runtime.NumCPU(), 1) }
+
+// parallel calls do(ctx, i) for i in [0, n) on up to jobs goroutines and
+// returns the first error (cancelling the others).
+func parallel(ctx context.Context, n, jobs int, do func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+	)
+	for range min(jobs, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := do(ctx, i); err != nil {
+					once.Do(func() { first = err; cancel() })
+				}
+			}
+		}()
+	}
+feed:
+	for i := range n {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if first == nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return first
 }
