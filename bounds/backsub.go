@@ -176,6 +176,33 @@ func (f *linearForm) affineStep(w *mat.Dense, b []float64, mag []float64) {
 	f.Lam = &next
 }
 
+// foldFixed substitutes, in a form on (x1, x2 - x1) with n = len(fixed)
+// inputs, x2_i - x1_i = c_i - x1_i for every i with fixed[i] = c_i (not
+// NaN): the coefficient of x1_i becomes Lam[r,i] - Lam[r,n+i] and
+// Lam[r,n+i] c_i moves into the constant; |x1_i| <= mag[i].
+func (f *linearForm) foldFixed(fixed, mag []float64) {
+	n := len(fixed)
+	raw := f.Lam.RawMatrix()
+	for r := range raw.Rows {
+		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
+		s, abs, coefErr := f.C[r], math.Abs(f.C[r]), 0.0
+		for i, c := range fixed {
+			if math.IsNaN(c) {
+				continue
+			}
+			a := row[n+i]
+			t := a * c
+			s += t
+			abs += math.Abs(t)
+			row[i] -= a
+			row[n+i] = 0
+			coefErr += (2*unitRound*math.Abs(row[i]) + tiny) * mag[i]
+		}
+		f.C[r] = s
+		f.E[r] = addUp(f.E[r], addUp(coefErr*sumFactor(n), dotErr(abs, n)))
+	}
+}
+
 // mags returns max(|Lo|, |Hi|) of each interval.
 func mags(x []Interval) []float64 {
 	out := make([]float64, len(x))

@@ -39,6 +39,9 @@ type pairProp struct {
 	jointB       [][]float64
 	diffs        []*layerDiff
 	chain        int // layers 0..chain-1 have equal widths in both networks
+	// fixedX2[i] is the constant x2_i when the input quantiser is constant
+	// on the box's coordinate i (NaN otherwise); nil if none is.
+	fixedX2 []float64
 }
 
 // propagatePair returns the bounds of f1 and f2 on in.
@@ -56,6 +59,9 @@ func propagatePair(f1, f2 *nn.Network, in Inputs, sym bool) *PairBounds {
 		step1: make([]stepRelax, d1), step2: make([]stepRelax, d2),
 		jointStep: make([]stepRelax, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
 		diffs: make([]*layerDiff, common),
+	}
+	if in.Pairing == QuantisedInput {
+		pp.fixedX2 = fixedInputs(in)
 	}
 	for pp.chain < common && f1.Layers[pp.chain].Out() == f2.Layers[pp.chain].Out() {
 		pp.chain++
@@ -248,7 +254,32 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int) []float64 {
 			best[i] = min(best[i], v)
 		}
 	}
+	if pp.fixedX2 != nil {
+		form.foldFixed(pp.fixedX2, mags(pb.Net1.In))
+		for i, v := range form.concretise(pp.jointBox(-1)) {
+			best[i] = min(best[i], v)
+		}
+	}
 	return best
+}
+
+// fixedInputs returns, per input coordinate, the value of the quantiser
+// where it is constant on the box (NaN elsewhere), or nil if it is nowhere.
+func fixedInputs(in Inputs) []float64 {
+	out := make([]float64, in.Box.Dim())
+	any := false
+	for i := range out {
+		lo, _ := in.Quant.Quantise(in.Box.Lo[i])
+		hi, _ := in.Quant.Quantise(in.Box.Hi[i])
+		out[i] = math.NaN()
+		if lo == hi {
+			out[i], any = lo, true
+		}
+	}
+	if !any {
+		return nil
+	}
+	return out
 }
 
 // addRadius adds to the form's error the effect of the radius of the
