@@ -98,7 +98,7 @@ func TestDecodeMalformed(t *testing.T) {
 		if k == 2999 {
 			out = "y"
 		}
-		many = append(many, mkNode("Relu", []string{in}, out))
+		many = append(many, mkNode([]string{"Relu", "Tanh"}[k%2], []string{in}, out))
 	}
 	tests := []struct {
 		name string

@@ -28,7 +28,7 @@ func init() {
 		"Max":       opMinMax,
 		"Min":       opMinMax,
 		"Clip":      opClip,
-		"Relu":      opActivation(nn.ReLU),
+		"Relu":      opRelu,
 		"Tanh":      opActivation(nn.Tanh),
 		"Sigmoid":   opActivation(nn.Sigmoid),
 		"LeakyRelu": opActivation(nn.LeakyReLU),
@@ -131,6 +131,16 @@ func opActivation(k nn.ActivationKind) opFunc {
 		}
 		return b.activate(act)
 	}
+}
+
+// opRelu translates Relu as the clipping max(x, 0), so that it merges with
+// neighbouring Max/Min/Clip nodes (Relu then Min(6) is HardTanh(0, 6)).
+func opRelu(b *builder, n *node, ops operands) error {
+	if len(ops.consts) != 1 {
+		return fmt.Errorf("%d inputs, want 1: %w", len(ops.consts), ErrMalformed)
+	}
+	b.clipMax(make([]float64, b.shape.size()))
+	return nil
 }
 
 // opPRelu translates PRelu with one slope for every value (a LeakyReLU).

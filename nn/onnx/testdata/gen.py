@@ -299,8 +299,11 @@ good("act_elu_prelu", "Elu(alpha=1) then PRelu(0.3) is ELU(0.3) (how nnbound sto
      [N("Gemm", ["x", "W"], ["h"], transB=1), N("Elu", ["h"], ["e"], alpha=1.0), N("PRelu", ["e", "s"], ["y"])],
      [tensor("W", w(4, 3, dtype=F64), F64), tensor("s", [0.3], dtype=F64)], ["N", 3], ["N", 4], dtype=F64,
      acts=["elu"])
-good("act_relu_first", "Relu straight on the input, twice", [N("Relu", ["x"], ["h"]), N("Relu", ["h"], ["y"])],
-     [], ["N", 3], ["N", 3], acts=["relu", "relu"])
+good("act_relu_first", "Relu straight on the input, twice: one ReLU layer",
+     [N("Relu", ["x"], ["h"]), N("Relu", ["h"], ["y"])], [], ["N", 3], ["N", 3], acts=["relu"])
+good("relu6", "Relu then Min(6) is one HardTanh(0, 6) layer",
+     [N("Gemm", ["x", "W"], ["h"], transB=1), N("Relu", ["h"], ["r"]), N("Min", ["r", "six"], ["y"])],
+     [tensor("W", w(4, 3, scale=4)), tensor("six", np.float32(6))], ["N", 3], ["N", 4], acts=["hardtanh"])
 
 # Shape operators.
 good("reshape_constant_node", "Constant shape [-1, 6] then Reshape, as pytorch exports MNIST models",
