@@ -191,3 +191,25 @@ func TestModelCommandErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSaveONNX quantises to an ONNX file and checks that eval gives the
+// same outputs from it as from the JSON copy.
+func TestSaveONNX(t *testing.T) {
+	dir := t.TempDir()
+	outputs := map[string]string{}
+	for _, ext := range []string{".json", ".onnx"} {
+		out := filepath.Join(dir, "q"+ext)
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"quantise", tinyNNet, "--frac-bits", "3", "--save", out}, &stdout, &stderr); code != exitOK {
+			t.Fatalf("quantise to %s: exit %d: %s", ext, code, stderr.String())
+		}
+		stdout.Reset()
+		if code := run([]string{"eval", out, "--input", "0.3,1.7", "--json"}, &stdout, &stderr); code != exitOK {
+			t.Fatalf("eval %s: exit %d: %s", ext, code, stderr.String())
+		}
+		outputs[ext] = stdout.String()
+	}
+	if outputs[".json"] != outputs[".onnx"] {
+		t.Errorf("outputs differ: JSON %s ONNX %s", outputs[".json"], outputs[".onnx"])
+	}
+}

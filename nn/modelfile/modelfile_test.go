@@ -196,6 +196,27 @@ func TestSave(t *testing.T) {
 	if !nn.Equal(net, back) {
 		t.Error("saved network differs")
 	}
+	po := filepath.Join(dir, "out.ONNX")
+	if err := Save(po, net); err != nil {
+		t.Fatal(err)
+	}
+	back, info, err := Load(po, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !nn.Equal(net, back) || info.Format != ONNX || !strings.Contains(info.Summary, "DOUBLE") {
+		t.Errorf("ONNX round trip: equal %v, info %+v", nn.Equal(net, back), info)
+	}
+	sniffed := filepath.Join(dir, "model")
+	if err := os.Rename(po, sniffed); err != nil {
+		t.Fatal(err)
+	}
+	if _, info, err := Load(sniffed, Options{}); err != nil || info.Format != ONNX || !info.Sniffed {
+		t.Errorf("ONNX without extension: %v, %+v", err, info)
+	}
+	if err := os.Remove(sniffed); err != nil {
+		t.Fatal(err)
+	}
 	if err := Save(filepath.Join(dir, "out.nnet"), net); !errors.Is(err, ErrUnknownFormat) {
 		t.Errorf("save .nnet: err = %v", err)
 	}
