@@ -71,6 +71,16 @@ func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) (*lmi
 	for j := range l.Nets[0].Out {
 		m.diff = append(m.diff, qc.Sub(l.Nets[0].Out[j], l.Nets[1].Out[j]))
 	}
+	if o.C != nil {
+		// The single form c^T (f1 - f2).
+		var d qc.Form
+		for j, c := range o.C {
+			if c != 0 {
+				d = qc.Comb(1, d, c, m.diff[j])
+			}
+		}
+		m.diff = []qc.Form{d}
+	}
 	m.groups[0] = []qc.Form{l.OneForm(1)}
 	for i := range l.X1 {
 		m.groups[1] = append(m.groups[1], l.X1[i])

@@ -92,6 +92,10 @@ type Certificate struct {
 	// (one input, piecewise-linear networks: search.MaxError enumerated the
 	// breakpoints).
 	ObservedExact bool
+	// Method is how the bound was computed.
+	Method Method
+	// Outputs are the bounds per output for the inf-norm (nil otherwise).
+	Outputs []float64
 	// Pieces are the pieces of a refined certificate (nil if not split).
 	Pieces []Piece
 	SDP    SDPStats

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/search"
 )
 
 // observation is the largest error found so far and where.
@@ -15,8 +16,9 @@ type observation struct {
 	exact  bool // err is the supremum (search's breakpoint enumeration)
 }
 
-// errorAt returns ||f1(x1) - f2(x2)||_2 in float64.
-func errorAt(f1, f2 *nn.Network, x1, x2 []float64) float64 {
+// errorAt returns the measured error |c^T (f1(x1) - f2(x2))| or
+// ||f1(x1) - f2(x2)|| (2- or inf-norm) in float64.
+func errorAt(f1, f2 *nn.Network, x1, x2 []float64, o *Options) float64 {
 	y1, err1 := f1.Eval(x1)
 	y2, err2 := f2.Eval(x2)
 	if err1 != nil || err2 != nil {
@@ -25,14 +27,27 @@ func errorAt(f1, f2 *nn.Network, x1, x2 []float64) float64 {
 	s := 0.0
 	for j := range y1 {
 		d := y1[j] - y2[j]
-		s += d * d
+		switch {
+		case o.C != nil:
+			s += o.C[j] * d
+		case o.Norm == search.NormInf:
+			s = max(s, math.Abs(d))
+		default:
+			s += d * d
+		}
+	}
+	switch {
+	case o.C != nil:
+		return math.Abs(s)
+	case o.Norm == search.NormInf:
+		return s
 	}
 	return math.Sqrt(s)
 }
 
 // try evaluates an actual input pair and keeps it if it is the worst.
-func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64) {
-	if e := errorAt(f1, f2, x1, x2); e > ob.err {
+func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64, o *Options) {
+	if e := errorAt(f1, f2, x1, x2, o); e > ob.err {
 		// Above an exact supremum only by rounding: keep the flag.
 		ob.exact = ob.exact && e <= ob.err*(1+1e-12)
 		ob.err, ob.x1, ob.x2 = e, append([]float64(nil), x1...), append([]float64(nil), x2...)
@@ -65,11 +80,11 @@ func (ob *observation) observe(f1, f2 *nn.Network, r *region, o *Options, rng *r
 			x2 = z[nx:]
 		}
 		before := ob.err
-		ob.try(f1, f2, x1, x2)
+		ob.try(f1, f2, x1, x2, o)
 		if ob.err > before {
 			return ob.err
 		}
-		return errorAt(f1, f2, x1, x2)
+		return errorAt(f1, f2, x1, x2, o)
 	}
 	z := make([]float64, dims)
 	if dims <= 10 {

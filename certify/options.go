@@ -11,6 +11,7 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/search"
 )
 
 // ErrOptions reports invalid Options.
@@ -132,8 +133,50 @@ type Refine struct {
 	TargetRatio float64
 }
 
+// Method is how Bound computes its number.
+type Method int
+
+// The methods.
+const (
+	// MethodSDP is the SDP of Theorem 1 (checked independently).
+	MethodSDP Method = iota
+	// MethodInterval is the difference bound of bound propagation
+	// (bounds.Pair with Options.Bounds) alone: fast, looser, no SDP.
+	MethodInterval
+)
+
+var methodNames = [...]string{"sdp", "interval"}
+
+// String returns "sdp" or "interval".
+func (m Method) String() string {
+	if m < 0 || int(m) >= len(methodNames) {
+		return fmt.Sprintf("Method(%d)", int(m))
+	}
+	return methodNames[m]
+}
+
+// ParseMethod returns the method named s.
+func ParseMethod(s string) (Method, error) {
+	for i, n := range methodNames {
+		if n == s {
+			return Method(i), nil
+		}
+	}
+	return 0, fmt.Errorf("certify: unknown method %q (want sdp or interval): %w", s, ErrOptions)
+}
+
 // Options configures Bound. Use DefaultOptions and change what you need.
 type Options struct {
+	// Method computes the bound: the SDP (default) or bound propagation.
+	Method Method
+	// Norm is the norm of f1(x1) - f2(x2) that is bounded: search.Norm2
+	// (the paper's) or search.NormInf (one SDP per output, the largest
+	// bound). It is ignored when C is set.
+	Norm search.Norm
+	// C, when not nil, makes Bound certify |C^T (f1(x1) - f2(x2))| (one
+	// output, or a margin between outputs) instead of a norm; its length
+	// is the number of outputs.
+	C []float64
 	// Pairing relates x2 to x1: Independent (the paper's similarity
 	// problem), SameInput or QuantisedInput (x2 = Quant.Round(x1)).
 	Pairing bounds.Pairing
@@ -198,6 +241,10 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Refine.TimeBudget = %v, want >= 0: %w", o.Refine.TimeBudget, ErrOptions)
 	case !(o.Refine.TargetRatio >= 1):
 		return fmt.Errorf("certify: Options.Refine.TargetRatio = %v, want >= 1: %w", o.Refine.TargetRatio, ErrOptions)
+	case o.Method < MethodSDP || o.Method > MethodInterval:
+		return fmt.Errorf("certify: Options.Method = %d is unknown: %w", int(o.Method), ErrOptions)
+	case o.Norm < search.Norm2 || o.Norm > search.NormInf:
+		return fmt.Errorf("certify: Options.Norm = %d is unknown: %w", int(o.Norm), ErrOptions)
 	case o.Samples < 0:
 		return fmt.Errorf("certify: Options.Samples = %d, want >= 0: %w", o.Samples, ErrOptions)
 	}
@@ -206,6 +253,11 @@ func (o *Options) Validate() error {
 			if !(w >= 0) || math.IsInf(w, 0) {
 				return fmt.Errorf("certify: Options.Custom has weight %v, want finite and >= 0: %w", w, ErrOptions)
 			}
+		}
+	}
+	for j, c := range o.C {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return fmt.Errorf("certify: Options.C[%d] = %v, want finite: %w", j, c, ErrOptions)
 		}
 	}
 	if err := o.Solver.Validate(); err != nil {
