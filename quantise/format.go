@@ -131,8 +131,13 @@ func (f Format) Quantise(s float64) (q float64, outOfRange bool) {
 // Step returns the quantisation step 2^-FracBits.
 func (f Format) Step() float64 { return math.Ldexp(1, -f.FracBits) }
 
-// Round returns s rounded onto the grid of f (no range check).
+// Round returns s rounded onto the grid of f (no range check). Values of
+// magnitude at least 2^52 are integers, on every grid, and come back
+// unchanged (scaling them by 2^FracBits could overflow).
 func (f Format) Round(s float64) float64 {
+	if math.Abs(s) >= 1<<52 {
+		return s
+	}
 	t := math.Ldexp(s, f.FracBits)
 	switch f.Rounding {
 	case Nearest:

@@ -85,6 +85,9 @@ func Network(net *nn.Network, opts Options) (*nn.Network, error) {
 			return nil, fmt.Errorf("quantise: layer %d biases: %w", k, err)
 		}
 	}
+	if err := q.Validate(); err != nil {
+		return nil, fmt.Errorf("quantise: %w", err) // an internal error: rounding keeps values finite
+	}
 	return q, nil
 }
 

@@ -45,6 +45,19 @@ func TestRoundingModes(t *testing.T) {
 	}
 }
 
+func TestRoundHuge(t *testing.T) {
+	for _, x := range []float64{1e308, -math.MaxFloat64, 1 << 52, math.Ldexp(1, 60) + 4096} {
+		for _, r := range []Rounding{Trunc, Nearest, Floor} {
+			if got := (Format{FracBits: 52, Rounding: r}).Round(x); got != x {
+				t.Errorf("%v: Round(%v) = %v", r, x, got)
+			}
+		}
+	}
+	if got := (Format{FracBits: 1}).Round(math.Ldexp(1, 52) - 0.75); got != math.Ldexp(1, 52)-1 {
+		t.Errorf("Round(2^52 - 0.75) = %v", got)
+	}
+}
+
 func TestFormatValidate(t *testing.T) {
 	for _, tc := range []struct {
 		f  Format
