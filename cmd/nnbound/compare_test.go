@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn/jsonnet"
+	"github.com/nnbound/nnbound/sdp"
+)
+
+// writeNet writes a seeded random network as JSON and returns its path.
+func writeNet(t *testing.T, dir, name string, seed uint64, layers int) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := jsonnet.Write(&buf, randnet.Paper(seed, 1, layers, 5, 1)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCompareUsage(t *testing.T) {
+	dir := t.TempDir()
+	a := writeNet(t, dir, "a.json", 1, 1)
+	b := writeNet(t, dir, "b.json", 2, 2)
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"one model", []string{"compare", a}, exitUsage},
+		{"three models", []string{"compare", a, b, a}, exitUsage},
+		{"bad pairing", []string{"compare", a, b, "--pairing", "twin"}, exitUsage},
+		{"bad qc", []string{"compare", a, b, "--qc", "mine"}, exitUsage},
+		{"bad rounding", []string{"compare", a, b, "--pairing", "quantised", "--input-rounding", "up"}, exitUsage},
+		{"bad frac bits", []string{"compare", a, b, "--input-frac-bits", "-1"}, exitUsage},
+		{"bad box", []string{"compare", a, b, "--box", "1:-1"}, exitUsage},
+		{"bad plot", []string{"compare", a, b, "--plot", filepath.Join(dir, "x.gif")}, exitUsage},
+		{"missing model", []string{"compare", a, filepath.Join(dir, "none.json")}, exitFail},
+	}
+	for _, tc := range tests {
+		var out, errOut bytes.Buffer
+		if code := run(tc.args, &out, &errOut); code != tc.code {
+			t.Errorf("%s: exit %d, want %d (stderr %q)", tc.name, code, tc.code, errOut.String())
+		}
+	}
+}
+
+// solverReady reports whether sdp.Solve solves a tiny SDP.
+func solverReady() bool {
+	p := &sdp.Problem{Blocks: []sdp.Block{{Size: 1}}, C: []float64{1},
+		F: []sdp.Matrix{{{Block: 0, I: 0, J: 0, V: 1}}, {{Block: 0, I: 0, J: 0, V: 1}}}}
+	res, err := sdp.Solve(context.Background(), p, nil)
+	return err == nil && res.Status == sdp.Optimal
+}
+
+// TestCompareJSON checks the JSON fields of a certificate and the exit
+// status that goes with it.
+func TestCompareJSON(t *testing.T) {
+	if !solverReady() {
+		t.Skip("SDP solver not available")
+	}
+	dir := t.TempDir()
+	a := writeNet(t, dir, "a.json", 1, 1)
+	var out, errOut bytes.Buffer
+	code := run([]string{"compare", a, a, "--pairing", "same", "--json"}, &out, &errOut)
+	var j map[string]any
+	if err := json.Unmarshal(out.Bytes(), &j); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	for _, k := range []string{"certified", "status", "gamma", "gamma_x1", "gamma_x2", "gamma_x", "bound", "observed_error", "sdp"} {
+		if _, ok := j[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	s, _ := j["sdp"].(map[string]any)
+	for _, k := range []string{"size", "variables", "iterations", "seconds"} {
+		if _, ok := s[k]; !ok {
+			t.Errorf("JSON sdp lacks %q", k)
+		}
+	}
+	if cert, _ := j["certified"].(bool); (code == exitOK) != cert {
+		t.Errorf("exit %d with certified %v", code, cert)
+	}
+}
