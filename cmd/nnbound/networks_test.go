@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nnbound/nnbound/internal/shared"
 )
 
 // Models of the repository's own test data used by the command tests.
@@ -212,4 +217,61 @@ func TestSaveONNX(t *testing.T) {
 	if outputs[".json"] != outputs[".onnx"] {
 		t.Errorf("outputs differ: JSON %s ONNX %s", outputs[".json"], outputs[".onnx"])
 	}
+}
+
+// TestEvalSharedSamples runs "nnbound eval --json" on an ACAS Xu network in
+// raw units and as its core, against the shared samples. (The library test
+// in nn/modelfile covers every network of the shared folder.)
+func TestEvalSharedSamples(t *testing.T) {
+	dir := shared.Path(t, "data", "networks", "acasxu")
+	data, err := os.ReadFile(filepath.Join(dir, "samples.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Networks map[string]struct {
+			Samples []struct {
+				XRaw  []float64 `json:"x_raw"`
+				XNorm []float64 `json:"x_norm"`
+				YRaw  []float64 `json:"y_raw"`
+				YNorm []float64 `json:"y_norm"`
+			} `json:"samples"`
+		} `json:"networks"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "nnet", "ACASXU_experimental_v2a_1_1.nnet")
+	for k, smp := range s.Networks["ACASXU_experimental_v2a_1_1"].Samples {
+		for _, core := range []bool{false, true} {
+			x, want := smp.XRaw, smp.YRaw
+			args := []string{"eval", model, "--json", "--input", joinFloats(x)}
+			if core {
+				x, want = smp.XNorm, smp.YNorm
+				args = []string{"eval", model, "--core", "--json", "--input", joinFloats(x)}
+			}
+			var stdout, stderr bytes.Buffer
+			if code := run(args, &stdout, &stderr); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			var got struct{ Output []float64 }
+			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			for i := range want {
+				if e := math.Abs(got.Output[i]-want[i]) / math.Abs(want[i]); e > 1e-9 {
+					t.Errorf("sample %d core=%v output %d: %v, want %v", k, core, i, got.Output[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// joinFloats writes x as --input wants it, exactly.
+func joinFloats(x []float64) string {
+	parts := make([]string, len(x))
+	for i, v := range x {
+		parts[i] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strings.Join(parts, ",")
 }
