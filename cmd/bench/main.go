@@ -12,8 +12,8 @@
 // nnbound; OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 for everyone). It
 // measures end-to-end wall time, including reading the file, as the
 // median of --runs runs (repeats only when the first run took less than
-// 10 s, as the reference times were measured), and parses each solver's
-// status and objective.
+// 10 s, as the reference times were measured; runs are interleaved across
+// solvers), and parses each solver's status and objective.
 //
 // nnbound's result is checked against the consensus optimum of
 // optimal.tsv (see CHECKS below) and the command prints a Markdown table:

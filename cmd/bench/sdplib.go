@@ -203,15 +203,11 @@ func benchProblem(ctx context.Context, file string, refs map[string]*reference, 
 		return nil, err
 	}
 	name := strings.TrimSuffix(filepath.Base(file), ".dat-s")
-	row := &problemRow{Name: name, File: file, M: p.NumVars(), Results: map[string]*outcome{},
-		ratio: math.NaN(), csdpTime: math.NaN()}
+	row := &problemRow{Name: name, File: file, M: p.NumVars(), ratio: math.NaN(), csdpTime: math.NaN()}
 	for _, b := range p.Blocks {
 		row.N += b.Size
 	}
-	for _, s := range solvers {
-		out := runSolver(ctx, s, file, o.Runs, o.Timeout)
-		row.Results[s.Name] = &out
-	}
+	row.Results = runSolvers(ctx, solvers, file, o.Runs, o.Timeout)
 	ref := refs[name]
 	if ref != nil {
 		row.Tol = ref.Tol

@@ -85,28 +85,33 @@ func knownSolvers() map[string]*solver {
 	}
 }
 
-// runSolver runs s on file up to runs times (only once if the first run
-// takes 10 s or more) and returns the outcome of the first run with the
-// median wall time.
-func runSolver(ctx context.Context, s *solver, file string, runs int, timeout time.Duration) outcome {
-	var first outcome
-	var times []float64
+// runSolvers runs each solver on file up to runs times and returns the
+// outcome of each solver's first run with the median wall time. Runs are
+// interleaved (every solver once, then again) so that a change in the
+// load of a shared machine affects all solvers alike; a solver whose
+// first run takes 10 s or more, or fails, is not run again.
+func runSolvers(ctx context.Context, solvers []*solver, file string, runs int, timeout time.Duration) map[string]*outcome {
+	out := make(map[string]*outcome, len(solvers))
 	for r := 0; r < runs; r++ {
-		o, secs := runOnce(ctx, s, file, timeout)
-		if r == 0 {
-			first = o
-		}
-		if o.Err != "" {
-			return o
-		}
-		times = append(times, secs)
-		if secs >= 10 {
-			break
+		for _, s := range solvers {
+			first := out[s.Name]
+			if first != nil && (first.Err != "" || first.Runs[0] >= 10) {
+				continue
+			}
+			o, secs := runOnce(ctx, s, file, timeout)
+			if first == nil {
+				first = &o
+				out[s.Name] = first
+			}
+			if o.Err != "" {
+				*first = o
+				continue
+			}
+			first.Runs = append(first.Runs, secs)
+			first.Seconds = median(first.Runs)
 		}
 	}
-	first.Runs = times
-	first.Seconds = median(times)
-	return first
+	return out
 }
 
 // runOnce runs s once in a scratch directory and measures its wall time.
