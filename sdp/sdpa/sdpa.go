@@ -2,7 +2,7 @@
 // format (".dat-s"), the format of SDPLIB and the input of CSDP, SDPA and
 // DSDP. A file holds, in order:
 //
-//	"  optional comment lines, starting with " or *
+//	* optional comment lines, starting with " or *
 //	m                       number of constraint matrices (x variables)
 //	nblocks                 number of diagonal blocks
 //	s_1 s_2 ... s_nblocks   block sizes; negative for a diagonal (LP) block
@@ -23,6 +23,8 @@
 //   - An entry may be given in either triangle; (i,j) and (j,i) are the
 //     same position. An off-diagonal entry in a diagonal block is an error.
 //   - Entries equal to zero are dropped (CSDP does the same).
+//   - Numbers are read by strconv.ParseFloat, plus Fortran's D exponent
+//     (1.5D+00); infinities and NaN are errors.
 //   - Repeated entries at one position are summed, as sdp.Matrix defines.
 //     The C solvers disagree with each other here: CSDP 6.2 rejects the
 //     file ("Duplicate entry"), SDPA 7.3 keeps the last value, DSDP 5.8
