@@ -2,7 +2,7 @@
 // format (".dat-s"), the format of SDPLIB and the input of CSDP, SDPA and
 // DSDP. A file holds, in order:
 //
-//	* optional comment lines, starting with " or *
+//	"... or *...            optional comment lines
 //	m                       number of constraint matrices (x variables)
 //	nblocks                 number of diagonal blocks
 //	s_1 s_2 ... s_nblocks   block sizes; negative for a diagonal (LP) block
@@ -28,7 +28,7 @@
 //   - Repeated entries at one position are summed, as sdp.Matrix defines.
 //     The C solvers disagree with each other here: CSDP 6.2 rejects the
 //     file ("Duplicate entry"), SDPA 7.3 keeps the last value, DSDP 5.8
-//     reports an input error. A file that repeats entries is therefore not
+//     prints a read error. A file that repeats entries is therefore not
 //     portable. Giving both (i,j) and (j,i) counts as repeating the entry,
 //     so the value is doubled, not mirrored.
 //   - Indices are 1-based in the file and 0-based in sdp.Problem; block
