@@ -298,7 +298,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			switch {
 			case m == 1 && (span <= 8 || (e-first)%2 == 0):
 				label = tickLabel(v)
-			case span <= 3 && (m == 2 || m == 5):
+			case span <= 3 && (m == 2 || m == 5), span <= 1 && m == 3:
 				label = tickLabel(v)
 			}
 			ticks = append(ticks, plot.Tick{Value: v, Label: label})
@@ -324,7 +324,7 @@ func tickLabel(v float64) string {
 }
 
 // logRange returns the range of a log axis holding the positive, finite
-// values of vs, widened to at least a factor 10 and limited to floor
+// values of vs, widened to at least a factor 4 and limited to floor
 // decades below the largest value; ok is false if no value is positive.
 func logRange(floor float64, vs ...[]float64) (lo, hi float64, ok bool) {
 	lo, hi = math.Inf(1), 0
@@ -339,9 +339,9 @@ func logRange(floor float64, vs ...[]float64) (lo, hi float64, ok bool) {
 		return 0, 0, false
 	}
 	lo = max(lo, hi*math.Pow10(-int(floor)))
-	if hi/lo < 10 {
+	if hi/lo < 4 {
 		mid := math.Sqrt(hi * lo)
-		lo, hi = mid/math.Sqrt(10), mid*math.Sqrt(10)
+		lo, hi = mid/2, mid*2
 	}
 	// A little room above and below.
 	return lo / 1.25, hi * 1.25, true

@@ -218,7 +218,7 @@ func TestLogTicks(t *testing.T) {
 		labels string
 	}{
 		{0.003, 2, "0.01 0.1 1"},
-		{1.5, 8, "2 5"},
+		{1.5, 8, "2 3 5"},
 		{1e-9, 1e3, "1e-9 1e-7 1e-5 0.001 0.1 10 1000"},
 	}
 	for _, c := range cases {
