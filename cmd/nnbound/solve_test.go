@@ -199,9 +199,6 @@ func TestSolveReal(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := run([]string{"solve", "--json", solveFile(tt.file)}, &stdout, &stderr)
-			if strings.Contains(stderr.String(), "not implemented") {
-				t.Skip("sdp.Solve is not implemented yet")
-			}
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d (stderr %q)", code, tt.code, stderr.String())
 			}
