@@ -1,6 +1,3 @@
-// Package bounds computes sound enclosures of what feed-forward networks do
-// on an input set: pre-activation bounds of each layer of one network, and
-// of the differences between the layers of two networks fed related inputs.
 package bounds
 
 import (

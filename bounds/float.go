@@ -59,26 +59,61 @@ func libUp(v float64) float64 {
 	return up(v, libRel*math.Abs(v)+0x1p-1000)
 }
 
-// mulDown returns a lower bound of the exact product a*b.
+// mulDown returns a lower bound of the exact product a*b: the rounded
+// product, moved down one ulp only when it exceeds the exact one. The
+// rounding error a*b - fl(a*b) is exact as math.FMA(a, b, -p) unless the
+// product is near underflow, where a margin is used instead.
 func mulDown(a, b float64) float64 {
 	p := a * b
-	return down(p, unitRound*math.Abs(p)+tiny)
+	if math.Abs(p) < 0x1p-960 {
+		return down(p, unitRound*math.Abs(p)+tiny)
+	}
+	if math.FMA(a, b, -p) < 0 {
+		return math.Nextafter(p, math.Inf(-1))
+	}
+	return p
 }
 
 // mulUp returns an upper bound of the exact product a*b.
 func mulUp(a, b float64) float64 {
 	p := a * b
-	return up(p, unitRound*math.Abs(p)+tiny)
+	if math.Abs(p) < 0x1p-960 {
+		return up(p, unitRound*math.Abs(p)+tiny)
+	}
+	if math.FMA(a, b, -p) > 0 {
+		return math.Nextafter(p, math.Inf(1))
+	}
+	return p
+}
+
+// sumErr returns s = fl(a + b) and the exact error a + b - s (Knuth's
+// TwoSum; exact barring overflow).
+func sumErr(a, b float64) (s, e float64) {
+	s = a + b
+	bb := s - a
+	return s, (a - (s - bb)) + (b - bb)
 }
 
 // subDown returns a lower bound of the exact difference a-b.
-func subDown(a, b float64) float64 { return math.Nextafter(a-b, math.Inf(-1)) }
+func subDown(a, b float64) float64 { return addDown(a, -b) }
 
 // subUp returns an upper bound of the exact difference a-b.
-func subUp(a, b float64) float64 { return math.Nextafter(a-b, math.Inf(1)) }
+func subUp(a, b float64) float64 { return addUp(a, -b) }
 
 // addDown returns a lower bound of the exact sum a+b.
-func addDown(a, b float64) float64 { return math.Nextafter(a+b, math.Inf(-1)) }
+func addDown(a, b float64) float64 {
+	s, e := sumErr(a, b)
+	if e < 0 || math.IsInf(s, 0) || math.IsNaN(e) {
+		return math.Nextafter(s, math.Inf(-1))
+	}
+	return s
+}
 
 // addUp returns an upper bound of the exact sum a+b.
-func addUp(a, b float64) float64 { return math.Nextafter(a+b, math.Inf(1)) }
+func addUp(a, b float64) float64 {
+	s, e := sumErr(a, b)
+	if e > 0 || math.IsInf(s, 0) || math.IsNaN(e) {
+		return math.Nextafter(s, math.Inf(1))
+	}
+	return s
+}

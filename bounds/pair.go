@@ -191,14 +191,8 @@ func newLayerDiff(l1, l2 nn.Layer) *layerDiff {
 	return d
 }
 
-// twoDiff returns s = fl(a - b) and the exact error e with a - b = s + e
-// (Knuth's TwoSum; exact barring overflow).
-func twoDiff(a, b float64) (s, e float64) {
-	s = a - b
-	bb := s - a
-	e = (a - (s - bb)) + (-b - bb)
-	return s, e
-}
+// twoDiff returns s = fl(a - b) and the exact error e with a - b = s + e.
+func twoDiff(a, b float64) (s, e float64) { return sumErr(a, -b) }
 
 // apply returns an enclosure of W dx + (W2 - W1) x + (b2 - b1) per row.
 func (d *layerDiff) apply(w blas64.General, dx, x []Interval) []Interval {

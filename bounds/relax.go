@@ -41,11 +41,14 @@ func relax(a nn.Activation, l, u float64) (lower, upper line) {
 	lower = line{0, minGap(a, 0, l, u)}
 	upper = line{0, maxGap(a, 0, l, u)}
 	bestL, bestU := lower.C, upper.C
+	// Ties (up to rounding margins) go to the later candidate: for ReLU on
+	// a symmetric interval that is slope 1 (CROWN's choice), not 0.
+	tol := 0x1p-40 * (math.Abs(l) + math.Abs(u))
 	for _, s := range candidateSlopes(a, l, u) {
 		if math.IsNaN(s) || math.IsInf(s, 0) || s == 0 {
 			continue
 		}
-		if c := minGap(a, s, l, u); s*mid+c > bestL {
+		if c := minGap(a, s, l, u); s*mid+c >= bestL-tol*max(1, math.Abs(s)) {
 			lower, bestL = line{s, c}, s*mid+c
 		}
 		if c := maxGap(a, s, l, u); s*mid+c < bestU {

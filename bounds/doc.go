@@ -1,0 +1,48 @@
+// Package bounds computes sound enclosures of what feed-forward networks do
+// on an input set: pre-activation and output bounds of each layer of one
+// network, and of the differences between the layers of two networks fed
+// related inputs (a model and its quantised, float16 or pruned copy).
+//
+// # Entry points
+//
+//	Single(f, box, opts)        -> *Net         bounds of one network on a box
+//	Pair(f1, f2, in, opts)      -> *PairBounds  both networks and their differences
+//	(*PairBounds).Margin(c)     -> Interval     c^T (f2(x2) - f1(x1))
+//
+// Inputs says which pairs (x1, x2) are covered: x2 = x1 (SameInput), x2 =
+// q(x1) for an input quantiser q (QuantisedInput), or x1, x2 independent in
+// the box (Independent).
+//
+// # Methods
+//
+// MethodInterval is interval arithmetic, layer by layer; for a pair it also
+// propagates the difference interval through
+//
+//	xi2 - xi1 = W2 (x2 - x1) + (W2 - W1) x1 + (b2 - b1)
+//
+// and the activations by the mean value theorem. MethodSymbolic (the
+// default) adds CROWN/DeepPoly-style back-substitution: each pre-activation
+// is bounded by a linear form in the outputs of every layer below it in
+// turn, through linear relaxations of the activations, down to the input;
+// and, NeuroDiff's idea with full back-substitution, the difference of two
+// equal-width networks is bounded through the joint variables (z1, delta) =
+// (phi1(xi1), phi2(xi2) - phi1(xi1)) of every layer with planes in (xi1,
+// xi2 - xi1) (diffrelax.go). Every symbolic bound is intersected with the
+// interval one, so it is never looser.
+//
+// Supported activations: identity, ReLU, leaky ReLU, tanh, sigmoid, ELU and
+// hard-tanh, with any parameters nn.Activation.Validate accepts.
+//
+// # Soundness
+//
+// The bounds enclose the exact real values of the networks (whose weights
+// are the given float64 numbers), not only their float64 evaluations.
+// Relaxation slopes are chosen by heuristics, but each offset is a rigorous
+// extremum of phi(z) - lambda z (gap.go), and every float64 operation that
+// produces a bound carries a margin dominating its rounding error (float.go,
+// backsub.go), followed by one ulp of outward rounding.
+//
+// Sub-package boundstest provides random networks of every activation,
+// float16 copies, evaluation traces and the ACAS Xu benchmark instances for
+// the tests of this and dependent packages.
+package bounds
