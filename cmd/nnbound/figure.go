@@ -103,21 +103,24 @@ func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *cer
 }
 
 // pointBound returns a certified bound on ||f1(x1) - f2(x2)|| at one
-// input pair: the root inequality
+// input pair: the smallest of the bound over the whole input set, the root
+// inequality
 //
-//	sqrt(gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2),
+//	sqrt(gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2)
 //
-// or the bound of a piece holding (x1, x2) if smaller.
+// when the root SDP was certified, and the bound of the pieces holding
+// (x1, x2) (the largest of them, for a pair on a border).
 func pointBound(c *certify.Certificate, x1, x2 []float64) float64 {
-	var n1, n2, d float64
-	for i := range x1 {
-		n1 += x1[i] * x1[i]
-		n2 += x2[i] * x2[i]
-		d += (x1[i] - x2[i]) * (x1[i] - x2[i])
+	b := c.Bound
+	if rootCertified(c) {
+		var n1, n2, d float64
+		for i := range x1 {
+			n1 += x1[i] * x1[i]
+			n2 += x2[i] * x2[i]
+			d += (x1[i] - x2[i]) * (x1[i] - x2[i])
+		}
+		b = min(b, math.Sqrt(max(0, c.Gamma+c.GammaX1*n1+c.GammaX2*n2+c.GammaX*d)))
 	}
-	b := math.Sqrt(max(0, c.Gamma+c.GammaX1*n1+c.GammaX2*n2+c.GammaX*d))
-	// A point on the border of several pieces is in each: take the largest
-	// of their bounds, then the smaller of that and the root's.
 	piece := math.Inf(-1)
 	for _, p := range c.Pieces {
 		if (bounds.Box{Lo: p.Lo1, Hi: p.Hi1}).Contains(x1) && (bounds.Box{Lo: p.Lo2, Hi: p.Hi2}).Contains(x2) {
@@ -128,6 +131,13 @@ func pointBound(c *certify.Certificate, x1, x2 []float64) float64 {
 		b = min(b, piece)
 	}
 	return b
+}
+
+// rootCertified reports whether the gammas of c hold: the root SDP over the
+// whole input set was certified (a certificate may also be certified by
+// its pieces alone).
+func rootCertified(c *certify.Certificate) bool {
+	return c.Certified && !math.IsInf(c.RootBound, 0) && !math.IsNaN(c.RootBound)
 }
 
 func dist(a, b []float64) float64 {

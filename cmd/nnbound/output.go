@@ -16,13 +16,12 @@ import (
 // the machine. Tests set it.
 var hideTimes bool
 
-// certJSON is the JSON form of a certificate, printed by --json (the
-// schema is documented in the README). Numbers that could not be computed
-// (a bound that was not certified) are null.
-type certJSON struct {
+// certCore is the part of a certificate that every JSON output holds.
+// Numbers that were not computed (a bound that was not certified, gammas
+// when only the pieces of a split input set were certified) are null.
+type certCore struct {
 	Certified     bool          `json:"certified"`
 	Status        string        `json:"status"`
-	Reason        string        `json:"reason,omitempty"`
 	Bound         report.Number `json:"bound"`
 	ObservedError report.Number `json:"observed_error"`
 	Ratio         report.Number `json:"ratio"`
@@ -30,15 +29,36 @@ type certJSON struct {
 	GammaX1       report.Number `json:"gamma_x1"`
 	GammaX2       report.Number `json:"gamma_x2"`
 	GammaX        report.Number `json:"gamma_x"`
-	Margin        report.Number `json:"margin"`
-	RootBound     report.Number `json:"root_bound"`
-	Pieces        int           `json:"pieces"`
-	WorstX1       []float64     `json:"worst_x1"`
-	WorstX2       []float64     `json:"worst_x2"`
-	Input         inputJSON     `json:"input"`
-	QC            string        `json:"qc"`
-	SDP           sdpJSON       `json:"sdp"`
-	Seconds       float64       `json:"seconds"`
+}
+
+// newCertCore returns the certCore of c.
+func newCertCore(c *certify.Certificate) certCore {
+	k := certCore{Certified: c.Certified, Status: c.Status.String(), Bound: report.Number(c.Bound),
+		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()),
+		Gamma: nan(), GammaX1: nan(), GammaX2: nan(), GammaX: nan()}
+	if rootCertified(c) {
+		k.Gamma, k.GammaX1, k.GammaX2, k.GammaX = report.Number(c.Gamma), report.Number(c.GammaX1), report.Number(c.GammaX2), report.Number(c.GammaX)
+	}
+	if !c.Certified {
+		k.Ratio = nan()
+	}
+	return k
+}
+
+// certJSON is the JSON form of a certificate, printed by --json (the
+// schema is documented in the README).
+type certJSON struct {
+	certCore
+	Reason    string        `json:"reason,omitempty"`
+	Margin    report.Number `json:"margin"`
+	RootBound report.Number `json:"root_bound"`
+	Pieces    int           `json:"pieces"`
+	WorstX1   []float64     `json:"worst_x1"`
+	WorstX2   []float64     `json:"worst_x2"`
+	Input     inputJSON     `json:"input"`
+	QC        string        `json:"qc"`
+	SDP       sdpJSON       `json:"sdp"`
+	Seconds   float64       `json:"seconds"`
 	// Plot is the figure written, if any.
 	Plot string `json:"plot,omitempty"`
 }
@@ -66,35 +86,29 @@ type sdpJSON struct {
 // newCertJSON returns the JSON form of c, certified over box with opts.
 func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) certJSON {
 	j := certJSON{
-		Certified:     c.Certified,
-		Status:        c.Status.String(),
-		Reason:        c.Reason,
-		Bound:         report.Number(c.Bound),
-		ObservedError: report.Number(c.ObservedError),
-		Ratio:         report.Number(c.Ratio()),
-		Gamma:         report.Number(c.Gamma),
-		GammaX1:       report.Number(c.GammaX1),
-		GammaX2:       report.Number(c.GammaX2),
-		GammaX:        report.Number(c.GammaX),
-		Margin:        report.Number(c.Margin),
-		RootBound:     report.Number(c.RootBound),
-		Pieces:        max(len(c.Pieces), 1),
-		WorstX1:       orEmpty(c.X1),
-		WorstX2:       orEmpty(c.X2),
-		Input:         inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()},
-		QC:            opts.QC.String(),
+		certCore:  newCertCore(c),
+		Reason:    c.Reason,
+		Margin:    report.Number(c.Margin),
+		RootBound: report.Number(c.RootBound),
+		Pieces:    max(len(c.Pieces), 1),
+		WorstX1:   orEmpty(c.X1),
+		WorstX2:   orEmpty(c.X2),
+		Input:     inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()},
+		QC:        opts.QC.String(),
 		SDP: sdpJSON{Size: c.SDP.Size, Variables: c.SDP.Variables, Solves: c.SDP.Solves,
 			Iterations: c.SDP.Iterations, Status: c.SDP.Status.String(),
 			Objective: report.Number(c.SDP.Objective), Seconds: c.SDP.Time.Seconds()},
 		Seconds: c.Time.Seconds(),
 	}
-	if !c.Certified {
-		j.Gamma, j.GammaX1, j.GammaX2, j.GammaX = nan(), nan(), nan(), nan()
-		j.Ratio = nan()
+	if !rootCertified(c) {
+		j.Margin = nan()
 	}
 	if opts.Pairing == bounds.QuantisedInput {
 		j.Input.FracBits = opts.Quant.FracBits
 		j.Input.Quantiser = opts.Quant.String()
+	}
+	if hideTimes {
+		j.Seconds, j.SDP.Seconds = 0, 0
 	}
 	return j
 }
@@ -143,7 +157,10 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 		line("ratio", report.Float(c.Ratio(), 4), "bound / observed error (1 is tight)")
 	}
 	line("input set", describeBox(box), pairingNote(opts))
-	if c.Certified {
+	switch {
+	case c.Certified && !rootCertified(c):
+		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")
+	case c.Certified:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
 		line("", "in ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")

@@ -1,7 +1,473 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/progress"
+	"github.com/nnbound/nnbound/report"
+)
+
+// paperFlags are the flags of nnbound paper.
+type paperFlags struct {
+	cert    certFlags
+	runs    int
+	layers  string
+	out     string
+	json    bool
+	jobs    int
+	twoNets bool
+}
 
 func newPaperCmd() *cobra.Command {
-	return notYet("paper", "Reproduce the experiments of the paper")
+	var f paperFlags
+	cmd := &cobra.Command{
+		Use:   "paper table1|table2|sweep|prune [--runs N] [--seed S] [--out DIR]",
+		Short: "Reproduce the experiments of the paper",
+		Long: `Paper reruns the experiments of Li, Drummond and Duncan (L4DC 2021) on random
+networks drawn as the authors drew them: one input, one output, hidden layers
+of 10 ReLU neurons, standard normal weights and biases, input box [-1, 1].
+Run r at depth l uses the network of seed S + 1000 l + r, so every
+experiment sees the same networks.
+
+    table1   Table 1: each network compared with itself, x1 and x2
+             independent in the box (the "self-compare" mode that the
+             paper's numbers match); --two-nets compares two independent
+             networks instead. Depths --layers (default 1,2,3,4).
+    table2   Table 2: each network against its copy quantised to 2
+             fractional bits, fed the quantised input, four-gamma bound.
+    sweep    the worst-case figure: bound and observed error against the
+             fractional bits FB = 1..5 of the quantised copy, l = 2.
+    prune    the pruning example: the 8 hidden neurons of smallest 2-norm
+             (after the first hidden layer) zeroed, same input, l = 2.
+
+For each depth (or FB) it prints the paper's columns, averaged over the
+certified runs: the gammas, mean/max/min of the tightness
+
+    T = ln(bound(x1, x2)^2) - ln(||f1(x1) - f2(x2)||^2)
+
+over 100 evenly spaced inputs (100 x 100 pairs for Table 1; pairs with zero
+error left out), and the run time; and nnbound's own: how many runs were
+certified, the mean certified bound, the mean largest error found, and the
+median of their ratio. It writes the table as Markdown and JSON (every run
+included) and a figure to --out, showing progress on the terminal.
+
+Splitting of the input box has no time budget here unless --time-budget is
+given, so that the tables do not depend on the machine's speed.`,
+		Example: `  nnbound paper table1 --runs 100
+  nnbound paper table2 --layers 2 --runs 20 --out results
+  nnbound paper sweep --runs 10 --json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("paper takes one experiment: table1, table2, sweep or prune")
+			}
+			if !slices.Contains(experimentNames[:], args[0]) {
+				return usagef("unknown experiment %q: want table1, table2, sweep or prune", args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e := paperExperiment(slices.Index(experimentNames[:], args[0]))
+			return runPaper(cmd, e, &f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.IntVar(&f.runs, "runs", 100, "random networks per row (the paper used 100)")
+	fs.StringVar(&f.layers, "layers", "1,2,3,4", "hidden layers of the Table 1 and 2 networks, `l1,l2,...`")
+	fs.StringVar(&f.out, "out", "nnbound-paper", "write the tables (Markdown, JSON) and the figure into `DIR` (\"\" for none)")
+	fs.BoolVar(&f.json, "json", false, "print the table as JSON")
+	fs.IntVar(&f.jobs, "jobs", defaultJobs(), "certify this many networks at once")
+	fs.BoolVar(&f.twoNets, "two-nets", false, "table1: compare two independent networks instead of each with itself")
+	f.cert.register(fs)
+	fs.Lookup("seed").Usage = "seed S of the random networks (run r at depth l: S + 1000 l + r) and of the sampling"
+	return cmd
+}
+
+// paperResult is what nnbound paper prints and writes as JSON.
+type paperResult struct {
+	Experiment string     `json:"experiment"`
+	Mode       string     `json:"mode"`
+	Runs       int        `json:"runs"`
+	Seed       uint64     `json:"seed"`
+	QC         string     `json:"qc"`
+	Weights    string     `json:"weights"`
+	Rows       []paperRow `json:"rows"`
+	AllRuns    []paperRun `json:"all_runs"`
+	Figure     string     `json:"figure,omitempty"`
+	// Command is the command line that made the result.
+	Command string `json:"command"`
+}
+
+// paperRow aggregates the runs of one depth (or one FB).
+type paperRow struct {
+	Layers    int           `json:"layers"`
+	FracBits  int           `json:"frac_bits,omitempty"`
+	Certified int           `json:"certified"`
+	Runs      int           `json:"runs"`
+	GammaX    report.Number `json:"gamma_x"`
+	GammaX1   report.Number `json:"gamma_x1"`
+	GammaX2   report.Number `json:"gamma_x2"`
+	Gamma     report.Number `json:"gamma"`
+	TMean     report.Number `json:"t_mean"`
+	TMax      report.Number `json:"t_max"`
+	TMin      report.Number `json:"t_min"`
+	Seconds   float64       `json:"seconds"`
+	Bound     report.Number `json:"bound"`
+	Observed  report.Number `json:"observed_error"`
+	Ratio     report.Number `json:"ratio_median"`
+}
+
+func runPaper(cmd *cobra.Command, e paperExperiment, f *paperFlags) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if f.runs < 1 {
+		return usagef("--runs %d: want 1 or more", f.runs)
+	}
+	if f.jobs < 1 {
+		return usagef("--jobs %d: want 1 or more", f.jobs)
+	}
+	layers, err := parseInts("layers", f.layers)
+	if err != nil {
+		return err
+	}
+	for _, l := range layers {
+		if l < 1 || l > 8 {
+			return usagef("--layers: %d hidden layers: want 1 to 8", l)
+		}
+	}
+	if len(layers) == 0 {
+		return usagef("--layers is empty")
+	}
+	if cmd.Flags().Changed("layers") && (e == expSweep || e == expPrune) {
+		return usagef("--layers goes with table1 and table2; %s uses l = 2 as the paper did", e)
+	}
+	if f.twoNets && e != expTable1 {
+		return usagef("--two-nets goes with table1 only")
+	}
+	opts, err := f.cert.options(stderr)
+	if err != nil {
+		return err
+	}
+	if !cmd.Flags().Changed("time-budget") {
+		opts = deterministic(opts)
+	}
+	jobs := f.jobs
+	if f.cert.verbose {
+		jobs = 1
+	}
+	s := &paperSetup{exp: e, seed: opts.Seed, twoNets: f.twoNets, opts: opts,
+		box: bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}}
+
+	var tasks []paperTask
+	switch e {
+	case expSweep:
+		for fb := 1; fb <= 5; fb++ {
+			for r := range f.runs {
+				tasks = append(tasks, paperTask{layers: 2, fracBits: fb, run: r})
+			}
+		}
+	case expPrune:
+		for r := range f.runs {
+			tasks = append(tasks, paperTask{layers: 2, run: r})
+		}
+	default:
+		for _, l := range layers {
+			for r := range f.runs {
+				tasks = append(tasks, paperTask{layers: l, run: r})
+			}
+		}
+	}
+	runs := make([]paperRun, len(tasks))
+	certs := make([]*certify.Certificate, len(tasks))
+	bar := progress.New(stderr, "paper "+e.String(), len(tasks))
+	err = parallel(cmd.Context(), len(tasks), jobs, func(ctx context.Context, i int) error {
+		r, c, err := s.certifyTask(ctx, tasks[i])
+		if err != nil {
+			return err
+		}
+		runs[i], certs[i] = r, c
+		bar.Add(1)
+		return nil
+	})
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	if hideTimes {
+		for i := range runs {
+			runs[i].Seconds = 0
+		}
+	}
+
+	res := paperResult{Experiment: e.String(), Mode: paperMode(e, f.twoNets), Runs: f.runs, Seed: opts.Seed,
+		QC: opts.QC.String(), Weights: opts.Weights.String(), Rows: aggregate(e, runs), AllRuns: runs,
+		Command: commandLine(cmd, "paper "+e.String(), "out", "json", "jobs", "verbose")}
+	if f.out != "" {
+		if err := writePaperFiles(f.out, s, tasks, certs, &res); err != nil {
+			return err
+		}
+	}
+	if f.json {
+		return report.WriteJSON(stdout, res)
+	}
+	fmt.Fprintf(stdout, "nnbound paper %s: %s\n%d runs per row, seed %d, QC set %s, weights %s\n\n", e, res.Mode, f.runs, opts.Seed, res.QC, res.Weights)
+	if err := paperTable(e, res.Rows).WriteText(stdout); err != nil {
+		return err
+	}
+	if f.out != "" {
+		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(paperFiles(f.out, e, res.Figure != ""), ", "))
+	}
+	return nil
+}
+
+// commandLine returns "nnbound " + what followed by the flags the user set,
+// except those named in skip (which do not change the results).
+func commandLine(cmd *cobra.Command, what string, skip ...string) string {
+	parts := []string{"nnbound " + what}
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		if !slices.Contains(skip, fl.Name) {
+			parts = append(parts, "--"+fl.Name+" "+fl.Value.String())
+		}
+	})
+	return strings.Join(parts, " ")
+}
+
+// paperMode describes the instances of an experiment.
+func paperMode(e paperExperiment, twoNets bool) string {
+	switch e {
+	case expTable1:
+		if twoNets {
+			return "two independent networks, x1 and x2 independent in [-1, 1]"
+		}
+		return "each network against itself, x1 and x2 independent in [-1, 1] (self-compare)"
+	case expTable2:
+		return "each network against its FB = 2 copy, x2 = q(x1), x1 in [-1, 1]"
+	case expSweep:
+		return "l = 2 networks against their FB = 1..5 copies, x2 = q(x1), x1 in [-1, 1]"
+	}
+	return "l = 2 networks with the 8 smallest hidden neurons zeroed, x2 = x1 in [-1, 1]"
+}
+
+// aggregate averages the certified runs of each depth (or FB).
+func aggregate(e paperExperiment, runs []paperRun) []paperRow {
+	var rows []paperRow
+	key := func(r paperRun) int {
+		if e == expSweep {
+			return r.FracBits
+		}
+		return r.Layers
+	}
+	for start := 0; start < len(runs); {
+		end := start
+		for end < len(runs) && key(runs[end]) == key(runs[start]) {
+			end++
+		}
+		group := runs[start:end]
+		row := paperRow{Layers: group[0].Layers, FracBits: group[0].FracBits, Runs: len(group)}
+		var gx, gx1, gx2, g, tmean, tmax, tmin, bound, obs, ratios []float64
+		for _, r := range group {
+			row.Seconds += r.Seconds / float64(len(group))
+			if !r.Certified {
+				continue
+			}
+			row.Certified++
+			gx, gx1, gx2, g = append(gx, float64(r.GammaX)), append(gx1, float64(r.GammaX1)), append(gx2, float64(r.GammaX2)), append(g, float64(r.Gamma))
+			tmean, tmax, tmin = append(tmean, float64(r.TMean)), append(tmax, float64(r.TMax)), append(tmin, float64(r.TMin))
+			bound, obs, ratios = append(bound, float64(r.Bound)), append(obs, float64(r.ObservedError)), append(ratios, float64(r.Ratio))
+		}
+		row.GammaX, row.GammaX1, row.GammaX2, row.Gamma = mean(gx), mean(gx1), mean(gx2), mean(g)
+		row.TMean, row.TMax, row.TMin = mean(tmean), mean(tmax), mean(tmin)
+		row.Bound, row.Observed, row.Ratio = mean(bound), mean(obs), median(ratios)
+		rows = append(rows, row)
+		start = end
+	}
+	return rows
+}
+
+// mean returns the mean of the finite values of v (NaN if none).
+func mean(v []float64) report.Number {
+	var s float64
+	n := 0
+	for _, x := range v {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			s, n = s+x, n+1
+		}
+	}
+	if n == 0 {
+		return nan()
+	}
+	return report.Number(s / float64(n))
+}
+
+// median returns the median of the finite values of v (NaN if none).
+func median(v []float64) report.Number {
+	w := slices.DeleteFunc(slices.Clone(v), func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
+	if len(w) == 0 {
+		return nan()
+	}
+	slices.Sort(w)
+	if len(w)%2 == 1 {
+		return report.Number(w[len(w)/2])
+	}
+	return report.Number((w[len(w)/2-1] + w[len(w)/2]) / 2)
+}
+
+// paperTable returns the table of an experiment: the paper's columns, then
+// nnbound's.
+func paperTable(e paperExperiment, rows []paperRow) *report.Table {
+	first := "l"
+	if e == expSweep {
+		first = "FB"
+	}
+	t := report.NewTable(first, "gamma_x", "gamma_x1", "gamma_x2", "gamma", "mean(T)", "max(T)", "min(T)", "time (s)",
+		"certified", "bound", "observed", "ratio")
+	f := func(x report.Number) string {
+		if math.IsNaN(float64(x)) {
+			return "-"
+		}
+		return report.Float(float64(x), 4)
+	}
+	for _, r := range rows {
+		k := r.Layers
+		if e == expSweep {
+			k = r.FracBits
+		}
+		when := report.Float(r.Seconds, 3)
+		if hideTimes {
+			when = "-"
+		}
+		t.AddRow(fmt.Sprint(k), f(r.GammaX), f(r.GammaX1), f(r.GammaX2), f(r.Gamma), f(r.TMean), f(r.TMax), f(r.TMin), when,
+			fmt.Sprintf("%d/%d", r.Certified, r.Runs), f(r.Bound), f(r.Observed), ratio(r.Ratio))
+	}
+	t.Align = slices.Repeat([]report.Align{report.Right}, len(t.Header))
+	return t
+}
+
+// ratio formats a bound / error ratio with three decimals ("1.002").
+func ratio(x report.Number) string {
+	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", float64(x))
+}
+
+// paperReference holds the rows of the paper's Tables 1 and 2 (MOSEK
+// through YALMIP, averages over 100 runs): l, gamma_x, gamma_x1, gamma_x2,
+// gamma, mean(T), max(T), min(T), run time (s).
+var paperReference = map[paperExperiment][][9]string{ // Tables 1 and 2 of Appendix 7
+	expTable1: {
+		{"1", "14.9723", "0.3027", "0.0829", "1.7490", "3.3721", "20.0648", "1.0332", "1.1667"},
+		{"2", "181.1923", "18.6963", "11.9055", "52.5948", "5.0755", "21.7170", "2.3473", "2.9527"},
+		{"3", "1432.4", "351.5557", "259.4226", "613.1431", "6.0144", "22.6888", "3.3431", "18.7965"},
+		{"4", "16532", "7309.7", "5344.7", "6775.3", "7.1827", "24.2606", "4.2432", "78.6121"},
+	},
+	expTable2: {
+		{"1", "0.0000", "1.0730", "0.0705", "2.3730", "2.7206", "8.7061", "0.8257", "0.8629"},
+		{"2", "0.0000", "19.9720", "0.5333", "27.7495", "3.9042", "10.3077", "1.8512", "3.4178"},
+		{"3", "0.0006", "190.4040", "5.9258", "558.7039", "4.6004", "10.2126", "2.6929", "19.8407"},
+		{"4", "0.00870", "1065.9", "61.1359", "10893", "6.0101", "11.5699", "3.8971", "87.7687"},
+	},
+}
+
+// paperFiles returns the files writePaperFiles writes.
+func paperFiles(dir string, e paperExperiment, figure bool) []string {
+	files := []string{filepath.Join(dir, e.String()+".md"), filepath.Join(dir, e.String()+".json")}
+	if figure {
+		files = append(files, filepath.Join(dir, e.String()+".png"))
+	}
+	return files
+}
+
+// writePaperFiles writes the Markdown and JSON tables and the figure of an
+// experiment into dir.
+func writePaperFiles(dir string, s *paperSetup, tasks []paperTask, certs []*certify.Certificate, res *paperResult) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create %s: %w", dir, err)
+	}
+	fig, err := paperFigure(s, tasks, certs, res)
+	if err != nil {
+		return err
+	}
+	files := paperFiles(dir, s.exp, fig != nil)
+	if fig != nil {
+		if err := fig.Save(files[2]); err != nil {
+			return err
+		}
+		res.Figure = files[2]
+	}
+	data, err := report.JSON(res)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(files[1], data); err != nil {
+		return err
+	}
+	var md bytes.Buffer
+	writePaperMarkdown(&md, s.exp, res)
+	return atomicfile.WriteFile(files[0], md.Bytes())
+}
+
+// writePaperMarkdown writes the Markdown report of an experiment.
+func writePaperMarkdown(w io.Writer, e paperExperiment, res *paperResult) {
+	fmt.Fprintf(w, "# nnbound paper %s\n\n", e)
+	fmt.Fprintf(w, "%s; %d runs per row, seed %d, QC set `%s`, weights `%s`.\n", res.Mode, res.Runs, res.Seed, res.QC, res.Weights)
+	fmt.Fprintf(w, "Made by `%s`.\n\n", res.Command)
+	paperTable(e, res.Rows).WriteMarkdown(w)
+	fmt.Fprintln(w, "\nColumns: the gammas and mean/max/min of T = ln(bound^2) - ln(error^2) over the evaluation grid,")
+	fmt.Fprintln(w, "averaged over the certified runs, and the mean run time; then the number of runs certified, the mean")
+	fmt.Fprintln(w, "certified bound on ||f1 - f2||, the mean largest error found, and the median of their ratio.")
+	if ref, ok := paperReference[e]; ok {
+		fmt.Fprintf(w, "\nThe paper's %s (MOSEK; per the authors' script, unit objective weights), for comparison:\n\n", experimentTitles[e])
+		t := report.NewTable("l", "gamma_x", "gamma_x1", "gamma_x2", "gamma", "mean(T)", "max(T)", "min(T)", "time (s)")
+		for _, r := range ref {
+			t.AddRow(r[:]...)
+		}
+		t.WriteMarkdown(w)
+	}
+	if res.Figure != "" {
+		fmt.Fprintf(w, "\n![%s](%s)\n", e, filepath.Base(res.Figure))
+	}
+}
+
+// paperFigure draws the figure of an experiment: the worst-case sweep, or
+// the certificate of the first run (at l = 2 when there is one).
+func paperFigure(s *paperSetup, tasks []paperTask, certs []*certify.Certificate, res *paperResult) (*report.Figure, error) {
+	if s.exp == expSweep {
+		se := report.SweepSeries{}
+		for _, r := range res.Rows {
+			se.X = append(se.X, float64(r.FracBits))
+			se.Bound = append(se.Bound, float64(r.Bound))
+			se.Error = append(se.Error, float64(r.Observed))
+		}
+		return report.SweepFigure(report.Sweep{Title: fmt.Sprintf("Mean over %d random l = 2 networks", res.Runs),
+			XLabel: "fractional bits FB of the quantised copy", Series: []report.SweepSeries{se}, Chosen: math.NaN()})
+	}
+	pick := -1
+	for i, t := range tasks {
+		if certs[i] != nil && certs[i].Certified && (pick < 0 || (t.layers == 2 && tasks[pick].layers != 2)) {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return nil, nil // nothing certified: no figure
+	}
+	t := tasks[pick]
+	f1, f2, o, err := s.instance(t)
+	if err != nil {
+		return nil, err
+	}
+	title := fmt.Sprintf("%s example: l = %d, network seed %d", experimentTitles[s.exp], t.layers, netSeed(s.seed, t.layers, t.run))
+	return certFigure(f1, f2, s.box, o, certs[pick], title)
 }

@@ -125,15 +125,11 @@ func (l pruneLevel) apply(core *nn.Network) (*nn.Network, error) {
 
 // sweepRow is one certified bit width.
 type sweepRow struct {
-	Prune         string        `json:"prune"`
-	FracBits      int           `json:"frac_bits"`
-	Certified     bool          `json:"certified"`
-	Status        string        `json:"status"`
-	Bound         report.Number `json:"bound"`
-	ObservedError report.Number `json:"observed_error"`
-	Ratio         report.Number `json:"ratio"`
-	Seconds       float64       `json:"seconds"`
-	level         int
+	Prune    string `json:"prune"`
+	FracBits int    `json:"frac_bits"`
+	certCore
+	Seconds float64 `json:"seconds"`
+	level   int
 }
 
 // sweepChoice is the answer to --target-error for one pruning level.
@@ -237,12 +233,8 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		if err != nil {
 			return err
 		}
-		rows[i] = sweepRow{Prune: levels[t.level].String(), FracBits: t.fb, Certified: c.Certified,
-			Status: c.Status.String(), Bound: report.Number(c.Bound), ObservedError: report.Number(c.ObservedError),
-			Ratio: report.Number(c.Ratio()), Seconds: c.Time.Seconds(), level: t.level}
-		if !c.Certified {
-			rows[i].Ratio = nan()
-		}
+		rows[i] = sweepRow{Prune: levels[t.level].String(), FracBits: t.fb, certCore: newCertCore(c),
+			Seconds: c.Time.Seconds(), level: t.level}
 		bar.Add(1)
 		return nil
 	})
@@ -360,15 +352,15 @@ func writeSweep(w io.Writer, m *model, box bounds.Box, f *sweepFlags, levels []p
 	}
 	t := report.NewTable(header...)
 	for _, r := range j.Rows {
-		bound, ratio := report.Float(float64(r.Bound), 4), report.Float(float64(r.Ratio), 3)
+		bound, rt := report.Float(float64(r.Bound), 4), ratio(r.Ratio)
 		if !r.Certified {
-			bound, ratio = "not certified", "-"
+			bound = "not certified"
 		}
 		when := report.Seconds(r.Seconds)
 		if hideTimes {
 			when = "-"
 		}
-		cells := []string{fmt.Sprint(r.FracBits), bound, report.Float(float64(r.ObservedError), 4), ratio, when}
+		cells := []string{fmt.Sprint(r.FracBits), bound, report.Float(float64(r.ObservedError), 4), rt, when}
 		if len(levels) > 1 {
 			cells = append([]string{r.Prune}, cells...)
 		}

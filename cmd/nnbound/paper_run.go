@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"math"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/report"
+)
+
+// The paper's experiments (Li, Drummond, Duncan, L4DC 2021, Section 5 and
+// Appendix 7) on random networks drawn as the authors drew them: one input,
+// one output, hidden layers of 10 ReLU neurons, standard normal weights and
+// biases, input box [-1, 1].
+const (
+	paperWidth    = 10
+	paperGrid     = 100 // evenly spaced inputs per axis for T
+	paperFracBits = 2   // Table 2 and the pruning example's quantiser
+)
+
+// paperExperiment names an experiment of nnbound paper.
+type paperExperiment int
+
+const (
+	expTable1 paperExperiment = iota // similarity: self-compare, x1, x2 independent
+	expTable2                        // FB = 2 quantised copy, quantised input
+	expSweep                         // worst case against FB = 1..5, l = 2
+	expPrune                         // 8 smallest hidden neurons pruned, l = 2
+)
+
+var (
+	experimentNames  = [...]string{"table1", "table2", "sweep", "prune"}
+	experimentTitles = [...]string{"Table 1", "Table 2", "Worst-case sweep", "Pruning"}
+)
+
+func (e paperExperiment) String() string { return experimentNames[e] }
+
+// paperTask is one certification of an experiment.
+type paperTask struct {
+	layers   int
+	fracBits int // sweep: the FB of the copy
+	run      int
+}
+
+// netSeed is the seed of the network of run r at depth l: the same
+// networks are used by every experiment, so that Table 1 and Table 2 rows
+// describe the same networks.
+func netSeed(seed uint64, l, r int) uint64 { return seed + uint64(1000*l+r) }
+
+// paperRun is the record of one certification.
+type paperRun struct {
+	Layers   int    `json:"layers"`
+	FracBits int    `json:"frac_bits,omitempty"`
+	Run      int    `json:"run"`
+	NetSeed  uint64 `json:"net_seed"`
+	certCore
+	TMean   report.Number `json:"t_mean"`
+	TMax    report.Number `json:"t_max"`
+	TMin    report.Number `json:"t_min"`
+	Seconds float64       `json:"seconds"`
+}
+
+// paperSetup holds what the experiments share.
+type paperSetup struct {
+	exp      paperExperiment
+	seed     uint64
+	twoNets  bool // table1: two independent networks instead of self-compare
+	opts     certify.Options
+	box      bounds.Box
+	keepCert bool // keep the certificate of run 0 (for the figure)
+}
+
+// instance returns the networks and options of a task.
+func (s *paperSetup) instance(t paperTask) (f1, f2 *nn.Network, o certify.Options, err error) {
+	seed := netSeed(s.seed, t.layers, t.run)
+	f1 = randnet.Paper(seed, 1, t.layers, paperWidth, 1)
+	o = s.opts
+	switch s.exp {
+	case expTable1:
+		o.Pairing = bounds.Independent
+		f2 = f1
+		if s.twoNets {
+			f2 = randnet.Paper(seed+500000, 1, t.layers, paperWidth, 1)
+		}
+	case expTable2, expSweep:
+		fb := paperFracBits
+		if s.exp == expSweep {
+			fb = t.fracBits
+		}
+		q := quantise.Format{FracBits: fb}
+		o.Pairing, o.Quant = bounds.QuantisedInput, q
+		f2, err = quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
+	case expPrune:
+		o.Pairing = bounds.SameInput
+		f2, _, err = prune.Neurons(f1, prune.DefaultNeuronOptions())
+	}
+	return f1, f2, o, err
+}
+
+// certifyTask certifies one task and measures the tightness T over the
+// paper's evaluation grid.
+func (s *paperSetup) certifyTask(ctx context.Context, t paperTask) (paperRun, *certify.Certificate, error) {
+	f1, f2, o, err := s.instance(t)
+	if err != nil {
+		return paperRun{}, nil, err
+	}
+	c, err := certify.Bound(ctx, f1, f2, s.box, o)
+	if err != nil {
+		return paperRun{}, nil, err
+	}
+	r := paperRun{Layers: t.layers, FracBits: t.fracBits, Run: t.run, NetSeed: netSeed(s.seed, t.layers, t.run),
+		certCore: newCertCore(c), TMean: nan(), TMax: nan(), TMin: nan(), Seconds: c.Time.Seconds()}
+	if !c.Certified {
+		return r, c, nil
+	}
+	mean, hi, lo, err := tightness(f1, f2, s.box, o, c)
+	if err != nil {
+		return paperRun{}, nil, err
+	}
+	r.TMean, r.TMax, r.TMin = report.Number(mean), report.Number(hi), report.Number(lo)
+	return r, c, nil
+}
+
+// tightness returns the mean, largest and smallest of
+//
+//	T = ln(bound(x1, x2)^2) - ln(||f1(x1) - f2(x2)||^2)
+//
+// over the paper's grid: paperGrid evenly spaced x1 in the box (and as
+// many x2 for independent inputs), leaving out pairs with zero error,
+// where T is infinite. bound is the certified bound at the pair (see
+// pointBound). All NaN when no pair has a positive error.
+func tightness(f1, f2 *nn.Network, box bounds.Box, o certify.Options, c *certify.Certificate) (mean, hi, lo float64, err error) {
+	in := bounds.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}
+	xs := linspace(box.Lo[0], box.Hi[0], paperGrid)
+	y1 := make([][]float64, len(xs))
+	for i, x := range xs {
+		if y1[i], err = f1.Eval([]float64{x}); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	hi, lo = math.Inf(-1), math.Inf(1)
+	var sum float64
+	n := 0
+	add := func(x1, x2 []float64, a []float64) error {
+		b, err := f2.Eval(x2)
+		if err != nil {
+			return err
+		}
+		t := report.Tightness(pointBound(c, x1, x2), dist(a, b))
+		if !math.IsNaN(t) && !math.IsInf(t, 0) {
+			sum, n = sum+t, n+1
+			hi, lo = max(hi, t), min(lo, t)
+		}
+		return nil
+	}
+	for i, x := range xs {
+		x1 := []float64{x}
+		if o.Pairing != bounds.Independent {
+			if err := add(x1, in.X2(x1), y1[i]); err != nil {
+				return 0, 0, 0, err
+			}
+			continue
+		}
+		for _, x2 := range xs {
+			if err := add(x1, []float64{x2}, y1[i]); err != nil {
+				return 0, 0, 0, err
+			}
+		}
+	}
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN(), nil
+	}
+	return sum / float64(n), hi, lo, nil
+}
