@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
 )
 
 // sampleCase is one model file with reference input/output pairs.
@@ -218,5 +220,27 @@ func TestSharedSamples(t *testing.T) {
 	t.Logf("%d model files checked", checked)
 	if checked != len(cases) {
 		t.Fatalf("%d of %d model files checked", checked, len(cases))
+	}
+}
+
+// TestTransformFloat16RawUnits checks that quantising an NNet network read
+// in raw units compresses only its core: the result equals the raw-units
+// reading of the exact float16 copy (same header), bit for bit.
+func TestTransformFloat16RawUnits(t *testing.T) {
+	dir := shared.Path(t, "data", "benchmarks", "acasxu-f16")
+	_, info, err := Load(filepath.Join(dir, "nnet", "ACASXU_run2a_4_2_batch_2000.nnet"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := info.Transform(quantise.Float16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := Load(filepath.Join(dir, "compressed_nnets_f16exact", "ACASXU_run2a_4_2_batch_2000_16bit.nnet"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !nn.Equal(got, want) {
+		t.Error("float16 of the raw-units network differs from the raw-units float16 copy")
 	}
 }
