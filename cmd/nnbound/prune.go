@@ -16,6 +16,7 @@ func newPruneCmd() *cobra.Command {
 	var (
 		mf   modelFlags
 		pf   pruneFlags
+		cc   compressCert
 		save string
 	)
 	cmd := &cobra.Command{
@@ -45,19 +46,24 @@ format of its extension (.onnx or .json).`,
 			if err != nil {
 				return err
 			}
+			if _, err := cc.check(); err != nil {
+				return err
+			}
 			m, c, err := compressAndSave(&mf, args[0], save, f)
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			if err := writeCompressed(out, m, what, c, save); err != nil {
-				return err
-			}
-			return writeNeurons(out, pf.pruned)
+			return cc.run(cmd, m, c, func(w io.Writer) error {
+				if err := writeCompressed(w, m, what, c, save); err != nil {
+					return err
+				}
+				return writeNeurons(w, pf.pruned)
+			})
 		},
 	}
 	mf.register(cmd.Flags())
 	pf.register(cmd.Flags())
+	cc.register(cmd)
 	cmd.Flags().StringVar(&save, "save", "", "write the pruned network to `OUT` (.onnx or .json)")
 	return cmd
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -14,6 +15,7 @@ func newQuantiseCmd() *cobra.Command {
 	var (
 		mf   modelFlags
 		qf   quantiseFlags
+		cc   compressCert
 		save string
 	)
 	cmd := &cobra.Command{
@@ -40,15 +42,19 @@ format of its extension (.onnx or .json).`,
 			if err != nil {
 				return err
 			}
+			if _, err := cc.check(); err != nil {
+				return err
+			}
 			m, c, err := compressAndSave(&mf, args[0], save, f)
 			if err != nil {
 				return err
 			}
-			return writeCompressed(cmd.OutOrStdout(), m, what, c, save)
+			return cc.run(cmd, m, c, func(w io.Writer) error { return writeCompressed(w, m, what, c, save) })
 		},
 	}
 	mf.register(cmd.Flags())
 	qf.register(cmd.Flags())
+	cc.register(cmd)
 	cmd.Flags().StringVar(&save, "save", "", "write the quantised network to `OUT` (.onnx or .json)")
 	return cmd
 }

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/report"
+)
+
+// compressCert are the certification flags of quantise and prune, which
+// certify the error between the model and its compressed copy after
+// saving it:
+//
+//	--certify              also certify the error (off by default for now:
+//	                       the compression reports are golden-tested alone)
+//	--box/--lo/--hi        the input box (default [-1, 1] per input)
+//	--qc, --weights, ...   the certification flags (see certFlags)
+//	--pairing              same (default: both networks get the input) or
+//	                       quantised (--input-frac-bits: the copy gets q(x))
+//	--json                 print the certificate as JSON
+//	--plot FILE            draw the error and bound
+type compressCert struct {
+	input   inputFlags
+	cert    certFlags
+	pair    pairFlags
+	certify bool
+	json    bool
+	plot    string
+}
+
+// register adds the flags to cmd.
+func (cc *compressCert) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	cc.input.register(fs)
+	cc.cert.register(fs)
+	cc.pair.register(cmd, bounds.SameInput, cc.cert.opts)
+	fs.BoolVar(&cc.certify, "certify", false, "also certify the error between the model and its compressed copy")
+	fs.BoolVar(&cc.json, "json", false, "print the certificate as one JSON object (instead of the text report)")
+	fs.StringVar(&cc.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
+}
+
+// check reports usage errors before any work is done.
+func (cc *compressCert) check() (certify.Options, error) {
+	if err := cc.input.check(); err != nil {
+		return certify.Options{}, err
+	}
+	opts, err := cc.cert.options(nil)
+	if err != nil {
+		return opts, err
+	}
+	if err := cc.pair.apply(&opts); err != nil {
+		return opts, err
+	}
+	if cc.plot != "" {
+		if err := report.CheckPath(cc.plot); err != nil {
+			return opts, usageError{err}
+		}
+	}
+	return opts, nil
+}
+
+// run certifies the model against its compressed copy and prints the
+// certificate (text after the compression report, or JSON alone).
+func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, report func(io.Writer) error) error {
+	stdout := cmd.OutOrStdout()
+	opts, err := cc.check()
+	if err != nil {
+		return err
+	}
+	if cc.cert.verbose {
+		opts.Solver.Log, opts.Log = cmd.ErrOrStderr(), cmd.ErrOrStderr()
+	}
+	if !cc.json || !cc.certify {
+		if err := report(stdout); err != nil {
+			return err
+		}
+	}
+	if !cc.certify {
+		return nil
+	}
+	box, _, err := cc.input.box(m.Net.InputSize())
+	if err != nil {
+		return err
+	}
+	cert, err := certify.Bound(cmd.Context(), m.Net, c.Net, box, opts)
+	if err != nil {
+		return err
+	}
+	if cc.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(newCertJSON(cert, box, opts)); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(stdout)
+		if err := writeCertificate(stdout, cert, box, opts); err != nil {
+			return err
+		}
+	}
+	if cc.plot != "" && cert.Certified {
+		fig, err := certFigure(m.Net, c.Net, box, opts, cert, m.Info.Path+" and its compressed copy")
+		if err != nil {
+			return err
+		}
+		if err := fig.Save(cc.plot); err != nil {
+			return err
+		}
+	}
+	if !cert.Certified {
+		return errNotCertified
+	}
+	return nil
+}
