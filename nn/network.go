@@ -10,7 +10,8 @@
 // the last, whose activation is Identity; nothing here requires that.
 //
 // Readers for concrete file formats live in sub-packages (nn/onnx, nn/nnet,
-// nn/jsonnet). This package imports nothing of nnbound's.
+// nn/jsonnet); nn/modelfile picks the reader for a file. This package
+// imports nothing of nnbound's.
 package nn
 
 import (
