@@ -18,14 +18,7 @@ const nearFactor = 1000
 func (s *solver) verifyOptimal(x []float64, y blockMat) float64 {
 	md := s.md
 	ft, gt := s.set.FeasTol, s.set.GapTol
-	res := s.am
-	md.apply(y, res)
-	rd := 0.0
-	for i, c := range md.c {
-		d := c - res[i]
-		rd += d * d
-	}
-	dinf := math.Sqrt(rd) / (1 + md.normC)
+	dinf := md.dualResidual(y, s.am)
 	gap := relGap(dot(md.c, x), md.f0Dot(y))
 	slack := s.next
 	md.combine(x, 0, nil, slack)

@@ -28,6 +28,7 @@ func (s *solver) iterate() bool {
 	withR0 := s.theta > 0
 	s.sch.assemble(md, s.xinv, s.Y, s.lpD, s.r0lp, withR0)
 	if !s.sch.factor() {
+		s.tracef("   schur factor failed\n")
 		return false
 	}
 	var bext []float64
@@ -49,11 +50,7 @@ func (s *solver) iterate() bool {
 	ad := min(1, s.maxStep(s.LY, s.Y.lp, s.dY, predictorSteps))
 	xy := mu * float64(md.ntot)
 	muAff := (xy + ap*frobDot(s.dX, s.Y) + ad*frobDot(s.X, s.dY) + ap*ad*frobDot(s.dX, s.dY)) / float64(md.ntot)
-	sigma := 0.0
-	if mu > 0 && muAff > 0 {
-		expon := max(1, 3*min(ap, ad)*min(ap, ad))
-		sigma = min(1, math.Pow(muAff/mu, expon))
-	}
+	sigma := s.centring(mu, muAff, ap, ad)
 	s.secondOrder()
 
 	// Corrector.
@@ -67,20 +64,56 @@ func (s *solver) iterate() bool {
 		}
 	}
 	s.sch.solve(s.rhs, s.dx)
+	s.traceSchur(sigma)
 	s.direction(sm, true)
-	gamma := stepFraction
+	s.refineDual()
+	s.tracef("   pred ap=%.3f ad=%.3f muaff/mu=%.3e\n", ap, ad, muAff/mu)
+	gamma := s.stepFraction()
 	ap = min(1, gamma*s.maxStep(s.LX, s.X.lp, s.dX, correctorSteps))
 	ad = min(1, gamma*s.maxStep(s.LY, s.Y.lp, s.dY, correctorSteps))
+	s.tracef("   corr ap=%.3f ad=%.3f\n", ap, ad)
 	return s.update(ap, ad)
 }
 
-// Step-length parameters: the fraction of the step to the boundary, and
-// the Lanczos steps of the estimates.
+// Lanczos steps of the step-length estimates.
 const (
-	stepFraction   = 0.95
 	predictorSteps = 12
 	correctorSteps = lanczosSteps
 )
+
+// centring returns sigma, the fraction of mu the corrector aims at, from
+// the predictor's mu (muAff) and steps. While the iterate is infeasible
+// sigma = muAff/mu (at most 0.9), so that mu does not run ahead of the
+// residuals; once both residuals are within tolerance and the predictor
+// steps are long, sigma = (muAff/mu)^(ap+ad), and at most 1/2 (the rule
+// of CSDP, Borchers 1999).
+func (s *solver) centring(mu, muAff, ap, ad float64) float64 {
+	if !(mu > 0) {
+		return 0
+	}
+	g := max(muAff, 0) / mu
+	st, ft := &s.stats, s.set.FeasTol
+	feasible := st.pinf < ft && st.dinf < ft
+	var sigma float64
+	if feasible && ap > 0.2 && ad > 0.2 && ap+ad > 1 && g < 1 {
+		sigma = math.Pow(g, ap+ad)
+	} else {
+		sigma = min(g, 0.9)
+	}
+	if feasible {
+		sigma = min(sigma, 0.5)
+	}
+	return sigma
+}
+
+// stepFraction is the fraction of the way to the boundary a step goes:
+// from 0.90 after short steps to 0.97 after full ones.
+func (s *solver) stepFraction() float64 {
+	if s.iter == 0 {
+		return 0.9
+	}
+	return 0.90 + 0.07*min(s.stats.stepP, s.stats.stepD)
+}
 
 // invert sets xinv = X^{-1} from the factor of X, and lpD = Y/X.
 func (s *solver) invert() {
@@ -165,9 +198,11 @@ func (s *solver) maxStep(l blockMat, vlp []float64, d blockMat, steps int) float
 func (s *solver) update(ap, ad float64) bool {
 	var ok bool
 	if ap, ok = s.advance(&s.X, s.dX, &s.LX, ap); !ok {
+		s.tracef("   advance X failed\n")
 		return false
 	}
 	if ad, ok = s.advance(&s.Y, s.dY, &s.LY, ad); !ok {
+		s.tracef("   advance Y failed\n")
 		return false
 	}
 	axpy(ap, s.dx, s.x)
@@ -209,4 +244,87 @@ func (s *solver) advance(v *blockMat, d blockMat, l *blockMat, a float64) (float
 		a *= 0.8
 	}
 	return 0, false
+}
+
+// refineDual makes the corrector direction satisfy F(dY) = rd more
+// accurately. Near the end B is so ill-conditioned that the Cholesky solve
+// leaves F(dY) - rd at about eps ||B|| ||dx||, and the error returns as
+// dual infeasibility. With e = rd - F(dY) computed from dY itself, the
+// correction B delta = -e, dx += delta, dX += F^T delta, and
+//
+//	dY -= sym(X^{-1} (F^T delta) Y)
+//
+// is one step of iterative refinement on the full Newton system (as in
+// CSDP); it is taken while it helps and only when the error matters.
+func (s *solver) refineDual() {
+	md := s.md
+	e, delta := s.rhs, s.am
+	target := 0.1 * s.set.FeasTol * (1 + md.normC)
+	prev := math.Inf(1)
+	for it := 0; it < 5; it++ {
+		md.apply(s.dY, e)
+		for i, c := range md.c {
+			e[i] = e[i] - (c - s.ay[i])
+		}
+		ne := norm2(e)
+		s.tracef("   refine %d: |e|=%.2e\n", it, ne)
+		if ne > prev {
+			s.undoCorrection(delta)
+			return
+		}
+		if ne <= target || ne > 0.5*prev {
+			return
+		}
+		prev = ne
+		s.sch.solve(e, delta)
+		s.correct(delta)
+	}
+}
+
+// correct adds delta to dx and the matching change to dX and dY, leaving
+// F^T delta in s.next and X^{-1} F^T delta Y in s.sm for undoCorrection.
+func (s *solver) correct(delta []float64) {
+	md := s.md
+	axpy(1, delta, s.dx)
+	fd := s.next
+	md.combine(delta, 0, nil, fd)
+	for k, pb := range md.psd {
+		n := pb.n
+		xi, y, t, p, dy := s.xinv.psd[k], s.Y.psd[k], s.t.psd[k], s.sm.psd[k], s.dY.psd[k]
+		axpy(1, fd.psd[k], s.dX.psd[k])
+		gemm(false, false, n, n, n, 1, xi, n, fd.psd[k], n, 0, t, n)
+		gemm(false, false, n, n, n, 1, t, n, y, n, 0, p, n)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := dy[i*n+j] - 0.5*(p[i*n+j]+p[j*n+i])
+				dy[i*n+j] = v
+				dy[j*n+i] = v
+			}
+		}
+	}
+	for k, x := range s.X.lp {
+		s.dX.lp[k] += fd.lp[k]
+		s.dY.lp[k] -= fd.lp[k] * s.Y.lp[k] / x
+	}
+}
+
+// undoCorrection reverts the last correct(delta).
+func (s *solver) undoCorrection(delta []float64) {
+	axpy(-1, delta, s.dx)
+	for k, pb := range s.md.psd {
+		n := pb.n
+		p, dy := s.sm.psd[k], s.dY.psd[k]
+		axpy(-1, s.next.psd[k], s.dX.psd[k])
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := dy[i*n+j] + 0.5*(p[i*n+j]+p[j*n+i])
+				dy[i*n+j] = v
+				dy[j*n+i] = v
+			}
+		}
+	}
+	for k, x := range s.X.lp {
+		s.dX.lp[k] -= s.next.lp[k]
+		s.dY.lp[k] += s.next.lp[k] * s.Y.lp[k] / x
+	}
 }

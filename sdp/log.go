@@ -3,6 +3,7 @@ package sdp
 import (
 	"fmt"
 	"io"
+	"math"
 )
 
 // logger writes the iteration log: a header, then one line per iterate
@@ -43,4 +44,29 @@ func (l *logger) status(r *Result) {
 	}
 	fmt.Fprintf(l.w, "status %s after %d iterations, pobj %+.9e dobj %+.9e\n",
 		r.Status, r.Iterations, r.PrimalObjective, r.DualObjective)
+}
+
+// traceSolver turns on developer traces of the iteration internals
+// (Schur residuals, refinement, polish), written to Settings.Log.
+const traceSolver = false
+
+// tracef writes a developer trace line when traceSolver is set.
+func (s *solver) tracef(format string, a ...any) {
+	if traceSolver && s.log.w != nil {
+		fmt.Fprintf(s.log.w, format, a...)
+	}
+}
+
+// traceSchur traces the accuracy of the corrector's Schur solve.
+func (s *solver) traceSchur(sigma float64) {
+	if !traceSolver {
+		return
+	}
+	s.sch.mulSaved(s.dx, s.am)
+	e := 0.0
+	for i := range s.am {
+		e = max(e, math.Abs(s.am[i]-s.rhs[i]))
+	}
+	s.tracef("   shift=%.1e resid=%.2e |rhs|=%.2e |dx|=%.2e sigma=%.2e\n",
+		s.sch.shift, e, norm2(s.rhs), norm2(s.dx), sigma)
 }

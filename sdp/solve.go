@@ -2,6 +2,7 @@ package sdp
 
 import (
 	"context"
+	"math"
 	"slices"
 	"time"
 )
@@ -85,6 +86,9 @@ func (s *solver) run() *Result {
 			break
 		}
 	}
+	if (status == NumericalTrouble || status == MaxIterations) && s.bestScore > 1 {
+		s.polish()
+	}
 	return s.result(status)
 }
 
@@ -102,7 +106,7 @@ func (s *solver) result(status Status) *Result {
 		x = slices.Clone(s.x)
 		scal(-1/dot(md.c, x), x)
 	default:
-		if s.bestScore < s.score(&st) {
+		if !math.IsInf(s.bestScore, 1) {
 			x, y, st = s.best.x, s.best.y, s.best.st
 		}
 		if status == MaxIterations || status == NumericalTrouble {

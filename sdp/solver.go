@@ -37,6 +37,13 @@ type solver struct {
 	// Scaling constants.
 	normR0, trF0 float64
 
+	// Primal snapshot for polish: x and mu when the gap first fell below
+	// snapGap with theta == 0.
+	snap struct {
+		x  []float64
+		mu float64
+	}
+
 	// Best iterate so far (by the score of its measures).
 	best      iterate
 	bestScore float64
@@ -44,9 +51,9 @@ type solver struct {
 	iter  int
 	stats stats
 	stall struct {
-		best        float64 // best of score and certificate measures
-		since       int     // iteration where best last halved
-		verifyFails int     // optimal by the iterate's measures, not by the check
+		best        [3]float64 // best score, pcert and dcert measures
+		since       int        // iteration where one of them last halved
+		verifyFails int        // optimal by the iterate's measures, not by the check
 	}
 	log *logger
 }
@@ -69,8 +76,9 @@ func newSolver(ctx context.Context, p *Problem, set *Settings, start time.Time) 
 		*b = newBlockMat(md)
 	}
 	s.best = iterate{x: make([]float64, m), y: newBlockMat(md)}
+	s.snap.x = make([]float64, m)
 	s.bestScore = math.Inf(1)
-	s.stall.best = math.Inf(1)
+	s.stall.best = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	nmax := 1
 	for _, pb := range md.psd {
 		nmax = max(nmax, pb.n)

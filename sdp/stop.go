@@ -29,13 +29,7 @@ func (s *solver) measure() {
 	md, st := s.md, &s.stats
 	st.pobj = dot(md.c, s.x)
 	st.dobj = md.f0Dot(s.Y)
-	md.apply(s.Y, s.ay)
-	rd := 0.0
-	for i, c := range md.c {
-		d := c - s.ay[i]
-		rd += d * d
-	}
-	st.dinf = math.Sqrt(rd) / (1 + md.normC)
+	st.dinf = md.dualResidual(s.Y, s.ay)
 	st.pinf = s.residualNorm(s.theta) / (1 + md.normF0)
 	st.gap = relGap(st.pobj, st.dobj)
 	st.mu = frobDot(s.X, s.Y) / float64(md.ntot)
@@ -58,7 +52,7 @@ func (s *solver) score(st *stats) float64 {
 }
 
 // stallLimit is how many iterations without a halving of the best score
-// (or of a certificate measure) end the solve.
+// or of a certificate measure end the solve.
 const stallLimit = 8
 
 // stop decides whether the solve ends at the current iterate.
@@ -69,9 +63,14 @@ func (s *solver) stop() (Status, bool) {
 	if sc < s.bestScore {
 		s.saveBest(sc)
 	}
-	progress := min(sc, st.pcert/ft, st.dcert/ft)
-	if progress < 0.5*s.stall.best {
-		s.stall.best, s.stall.since = progress, s.iter
+	if s.snap.mu == 0 && s.theta == 0 && st.gap < 1e-2 {
+		copy(s.snap.x, s.x)
+		s.snap.mu = st.mu
+	}
+	for k, v := range [3]float64{sc, st.pcert / ft, st.dcert / ft} {
+		if v < 0.5*s.stall.best[k] {
+			s.stall.best[k], s.stall.since = v, s.iter
+		}
 	}
 	if sc <= 1 {
 		if s.verifyOptimal(s.x, s.Y) <= 1 {
@@ -88,7 +87,7 @@ func (s *solver) stop() (Status, bool) {
 	switch {
 	case s.ctx.Err() != nil:
 		return Cancelled, true
-	case s.set.TimeLimit > 0 && time.Since(s.start) >= s.set.TimeLimit:
+	case s.timeUp():
 		return TimeLimit, true
 	case s.iter >= s.set.MaxIter:
 		return MaxIterations, true
@@ -104,4 +103,20 @@ func (s *solver) saveBest(score float64) {
 	copy(s.best.x, s.x)
 	s.best.y.copyFrom(s.Y)
 	s.best.st = s.stats
+}
+
+// timeUp reports whether Settings.TimeLimit has passed.
+func (s *solver) timeUp() bool {
+	return s.set.TimeLimit > 0 && time.Since(s.start) >= s.set.TimeLimit
+}
+
+// dualResidual sets fy = F(Y) and returns ||c - F(Y)||_2 / (1 + ||c||_2).
+func (md *model) dualResidual(y blockMat, fy []float64) float64 {
+	md.apply(y, fy)
+	rd := 0.0
+	for i, c := range md.c {
+		d := c - fy[i]
+		rd += d * d
+	}
+	return math.Sqrt(rd) / (1 + md.normC)
 }

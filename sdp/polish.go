@@ -1,0 +1,183 @@
+package sdp
+
+import "math"
+
+// Polishing by primal barrier steps. Problems whose dual has no interior
+// (F_i • Y = c_i only for singular Y: SDPLIB's hinf, qap, control) stall
+// the primal-dual method: Y reaches the boundary while F(Y) - c is still
+// far from rounding level, and the gap stops falling. The primal side of
+// these problems usually does have an interior, so the solve finishes with
+// Newton steps on the primal barrier problem alone,
+//
+//	minimise  c^T x - mu log det X,   X = sum F_i x_i - F_0,
+//
+// whose Hessian is mu times the Schur complement with Y replaced by
+// X^{-1}. A Newton step dx at x gives the dual estimate
+//
+//	Y = mu (X^{-1} - X^{-1} dX X^{-1}),  F_i • Y = c_i exactly,
+//
+// which is PSD whenever the Newton decrement is below 1; then the gap is
+// c^T x - F_0 • Y = X • Y. This is the dual-scaling idea of DSDP (Benson,
+// Ye and Zhang 2000) used as a last phase.
+
+// polishMaxIter bounds the barrier Newton steps of one polish.
+const polishMaxIter = 60
+
+// polish runs barrier Newton steps from the primal snapshot. It keeps
+// the best verified pair in s.best and reports whether it improved it.
+//
+// mu follows the dual bound as in potential-reduction methods: with z the
+// best F_0 • Y of a PSD dual estimate, mu = (c^T x - z) / (n + sqrt n)
+// once z exists, and mu /= 5 after a step that was nearly centred before.
+func (s *solver) polish() bool {
+	if s.snap.mu == 0 || s.md.m == 0 {
+		return false
+	}
+	md := s.md
+	mu := s.snap.mu
+	copy(s.x, s.snap.x)
+	md.combine(s.x, 0, nil, s.X)
+	md.addF0(-1, s.X)
+	if !s.factorIterates() {
+		return false
+	}
+	n := float64(md.ntot)
+	rho := n + math.Sqrt(n)
+	z := math.Inf(-1)
+	improved := false
+	for it := 0; it < polishMaxIter; it++ {
+		if s.ctx.Err() != nil || s.timeUp() {
+			break
+		}
+		s.invert()
+		for k, x := range s.X.lp {
+			s.lpD[k] = 1 / (x * x)
+		}
+		s.sch.assemble(md, s.xinv, s.xinv, s.lpD, s.r0lp, false)
+		if !s.sch.factor() {
+			break
+		}
+		// Newton step for c^T x / mu - log det X: B dx = F(X^{-1}) - c/mu.
+		md.apply(s.xinv, s.ax)
+		for i, c := range md.c {
+			s.rhs[i] = s.ax[i] - c/mu
+		}
+		s.sch.solve(s.rhs, s.dx)
+		dec := math.Sqrt(max(0, dot(s.dx, s.rhs)))
+		md.combine(s.dx, 0, nil, s.dX)
+		s.barrierDual(mu)
+		if s.psdWithin(s.dY, 0) {
+			bs := s.barrierStats(mu)
+			if bs.dinf <= 10000*s.set.FeasTol && bs.dobj <= bs.pobj {
+				// A usable bound: F(Y) = c holds to tolerance.
+				z = max(z, bs.dobj)
+			}
+			sc := s.verifyOptimal(s.x, s.dY)
+			s.tracef("   polish %2d mu=%.2e dec=%.3e pobj=%.10e z=%.10e score=%.3e\n", it, mu, dec, dot(md.c, s.x), z, sc)
+			if sc < s.bestScore {
+				s.bestScore = sc
+				copy(s.best.x, s.x)
+				s.best.y.copyFrom(s.dY)
+				s.best.st = s.barrierStats(mu)
+				improved = true
+			}
+			if sc <= 1 {
+				break
+			}
+		}
+		if !s.barrierStep(mu) {
+			break
+		}
+		next := mu
+		if dec < 0.5 {
+			next = mu / 5
+		}
+		if b := (dot(md.c, s.x) - z) / rho; b > 0 {
+			next = min(next, b)
+		}
+		if next > 0 {
+			mu = next
+		}
+	}
+	return improved
+}
+
+// barrierStep moves x along dx as far as 0.95 of the way to the boundary
+// (at most 1), halving the step while it does not lower the barrier
+// function c^T x / mu - log det X. It reports false if no step helps.
+func (s *solver) barrierStep(mu float64) bool {
+	md := s.md
+	f0 := dot(md.c, s.x)/mu - s.logDet()
+	a := min(1, 0.95*s.maxStep(s.LX, s.X.lp, s.dX, correctorSteps))
+	for try := 0; try < 12; try++ {
+		saveX, saveL := s.X, s.LX
+		got, ok := s.advance(&s.X, s.dX, &s.LX, a)
+		if !ok {
+			return false
+		}
+		f := (dot(md.c, s.x)+got*dot(md.c, s.dx))/mu - s.logDet()
+		if f <= f0 {
+			axpy(got, s.dx, s.x)
+			return true
+		}
+		// Undo: advance swapped X with s.next and refactored LX.
+		s.next, s.X = s.X, saveX
+		s.LX = saveL
+		s.refactorX()
+		a = got / 2
+	}
+	return false
+}
+
+// logDet returns log det X from the factor of X.
+func (s *solver) logDet() float64 {
+	v := 0.0
+	for k, pb := range s.md.psd {
+		l := s.LX.psd[k]
+		for i := 0; i < pb.n; i++ {
+			v += 2 * math.Log(l[i*pb.n+i])
+		}
+	}
+	for _, x := range s.X.lp {
+		v += math.Log(x)
+	}
+	return v
+}
+
+// refactorX recomputes the Cholesky factor of X.
+func (s *solver) refactorX() {
+	for k, pb := range s.md.psd {
+		copy(s.LX.psd[k], s.X.psd[k])
+		cholesky(pb.n, s.LX.psd[k], pb.n)
+	}
+}
+
+// barrierDual sets dY = mu (X^{-1} - X^{-1} dX X^{-1}), the dual estimate
+// of the barrier Newton step (symmetrised).
+func (s *solver) barrierDual(mu float64) {
+	for k, pb := range s.md.psd {
+		n := pb.n
+		xi, t, p, y := s.xinv.psd[k], s.t.psd[k], s.sm.psd[k], s.dY.psd[k]
+		gemm(false, false, n, n, n, 1, xi, n, s.dX.psd[k], n, 0, t, n)
+		gemm(false, false, n, n, n, 1, t, n, xi, n, 0, p, n)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := mu * (xi[i*n+j] - 0.5*(p[i*n+j]+p[j*n+i]))
+				y[i*n+j] = v
+				y[j*n+i] = v
+			}
+		}
+	}
+	for k, x := range s.X.lp {
+		s.dY.lp[k] = mu * (1/x - s.dX.lp[k]/(x*x))
+	}
+}
+
+// barrierStats measures the pair (x, dY) of a barrier step.
+func (s *solver) barrierStats(mu float64) stats {
+	md := s.md
+	st := stats{pobj: dot(md.c, s.x), dobj: md.f0Dot(s.dY), mu: mu}
+	st.gap = relGap(st.pobj, st.dobj)
+	st.dinf = md.dualResidual(s.dY, s.am)
+	return st
+}
