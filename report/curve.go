@@ -54,6 +54,7 @@ func ErrorCurve(c Curve) (*Figure, error) {
 	p := newPlot(orDefault(c.Title, "Certified bound and observed error"), orDefault(c.XLabel, "input x"), "||f1 - f2||")
 	setLog(&p.Y, lo, hi)
 	p.X.Min, p.X.Max = c.X[0], c.X[n-1]
+	p.X.Tick.Marker = linTicks{}
 	ch := newChart(p)
 	p.Add(grid{x: true, y: true})
 	if len(c.Steps) > 0 && len(c.Steps) <= MaxSteps {

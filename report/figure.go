@@ -307,6 +307,38 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
+// linTicks labels a linear axis every 1, 2, 2.5 or 5 times a power of
+// ten, about six labels over the range, with unlabelled ticks between.
+type linTicks struct{}
+
+func (linTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return nil
+	}
+	raw := (hi - lo) / 6
+	p := math.Pow10(int(math.Floor(math.Log10(raw))))
+	step := 10 * p
+	for _, m := range []float64{1, 2, 2.5, 5} {
+		if m*p >= raw {
+			step = m * p
+			break
+		}
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(lo / step * 2); k/2*step <= hi*(1+1e-12); k++ {
+		v := k / 2 * step
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		label := ""
+		if int(k)%2 == 0 {
+			label = strconv.FormatFloat(v, 'g', 12, 64)
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: label})
+	}
+	return ticks
+}
+
 // setLog makes a a log axis over [lo, hi].
 func setLog(a *plot.Axis, lo, hi float64) {
 	a.Scale = logScale{}
@@ -343,8 +375,8 @@ func logRange(floor float64, vs ...[]float64) (lo, hi float64, ok bool) {
 		mid := math.Sqrt(hi * lo)
 		lo, hi = mid/2, mid*2
 	}
-	// A little room above and below.
-	return lo / 1.25, hi * 1.25, true
+	// Room above for the largest values, a little below.
+	return lo / 1.25, hi * 1.6, true
 }
 
 // positiveRuns splits the points (x[i], y[i]) into runs of consecutive

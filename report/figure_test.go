@@ -239,3 +239,26 @@ func TestLogTicks(t *testing.T) {
 		t.Error("ticks for a range starting at 0")
 	}
 }
+
+func TestLinTicks(t *testing.T) {
+	cases := []struct {
+		lo, hi float64
+		labels string
+	}{
+		{-1, 1, "-1 -0.5 0 0.5 1"},
+		{0, 10, "0 2 4 6 8 10"},
+		{-0.3, 0.7, "-0.2 0 0.2 0.4 0.6"},
+		{0.6, 0.68, "0.6 0.62 0.64 0.66 0.68"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, tk := range (linTicks{}).Ticks(c.lo, c.hi) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if s := strings.Join(got, " "); s != c.labels {
+			t.Errorf("[%v, %v]: labels %q, want %q", c.lo, c.hi, s, c.labels)
+		}
+	}
+}

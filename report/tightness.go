@@ -90,6 +90,7 @@ func TightnessMap(s Surface) (*Figure, error) {
 	p.Add(hm)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = hm.DataRange()
 	p.X.Padding, p.Y.Padding = 0, 0
+	p.X.Tick.Marker, p.Y.Tick.Marker = linTicks{}, linTicks{}
 
 	bar := newPlot("", "", "T = ln(bound²) − ln(error²)")
 	bar.HideX()
