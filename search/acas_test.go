@@ -13,12 +13,12 @@ import (
 
 // TestACASXuFloat16 searches |f'_t - f_t| on ACAS Xu float16 instances and
 // compares with the attained differences the benchmark data records (found
-// by a 35-minute search). By default a few instances; all 84 with
+// by a 35-minute search). By default one instance; all 84 with
 // NNBOUND_LONG=1. Run with -v for the table.
 func TestACASXuFloat16(t *testing.T) {
 	insts := boundstest.ACASInstances(t)
 	if os.Getenv("NNBOUND_LONG") == "" {
-		insts = []boundstest.ACASInstance{insts[0], insts[25], insts[60]}
+		insts = insts[:1]
 	}
 	var ratios []float64
 	var worst time.Duration

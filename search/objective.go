@@ -18,12 +18,15 @@ type problem struct {
 	n      int       // input size
 	lo, hi []float64 // the search box
 	evals  int
+	// scratch buffers of value, per network: the outputs of every layer.
+	buf1, buf2 [][]float64
 }
 
 // newProblem returns the problem of f1, f2 on in.
 func newProblem(f1, f2 *nn.Network, in bounds.Inputs, opts Options) *problem {
 	p := &problem{f1: f1, f2: f2, in: in, norm: opts.Norm, c: opts.C, n: in.Box.Dim()}
 	p.lo, p.hi = in.Box.Lo, in.Box.Hi
+	p.buf1, p.buf2 = buffers(f1), buffers(f2)
 	if in.Pairing == bounds.Independent {
 		p.lo = append(append([]float64(nil), in.Box.Lo...), in.Box.Lo...)
 		p.hi = append(append([]float64(nil), in.Box.Hi...), in.Box.Hi...)
@@ -46,8 +49,35 @@ func (p *problem) inputs(z []float64) (x1, x2 []float64) {
 func (p *problem) value(z []float64) float64 {
 	p.evals++
 	x1, x2 := p.inputs(z)
-	y1, y2 := forward(p.f1, x1, nil), forward(p.f2, x2, nil)
-	return p.measure(y1, y2, nil)
+	return p.measure(forwardInto(p.f1, x1, p.buf1), forwardInto(p.f2, x2, p.buf2), nil)
+}
+
+// buffers returns one slice per layer of f, of the layer's width.
+func buffers(f *nn.Network) [][]float64 {
+	b := make([][]float64, len(f.Layers))
+	for k, l := range f.Layers {
+		b[k] = make([]float64, l.Out())
+	}
+	return b
+}
+
+// forwardInto returns f(x) computed in the buffers buf (see buffers), with
+// the same arithmetic as forward and nn.Network.Eval.
+func forwardInto(f *nn.Network, x []float64, buf [][]float64) []float64 {
+	h := x
+	for k, l := range f.Layers {
+		raw := l.W.RawMatrix()
+		out := buf[k]
+		for i := range out {
+			s := l.B[i]
+			for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+				s += w * h[j]
+			}
+			out[i] = l.Act.Apply(s)
+		}
+		h = out
+	}
+	return h
 }
 
 // measure returns the error of the outputs y1, y2 and, if dr is not nil,

@@ -61,6 +61,11 @@ type Options struct {
 	Restarts int
 	// Iters is the number of iterations of each local search.
 	Iters int
+	// ZoomStarts, ZoomRounds and ZoomSamples: after the local searches,
+	// from each of the ZoomStarts best points, ZoomRounds rounds of
+	// ZoomSamples uniform points around the round's best, in a box of a
+	// quarter of the search box's widths halved each round.
+	ZoomStarts, ZoomRounds, ZoomSamples int
 	// Seed makes the random choices; the same seed gives the same result.
 	Seed uint64
 	// TimeLimit stops the search when exceeded (0: no limit); the best point
@@ -75,19 +80,22 @@ type Options struct {
 }
 
 // DefaultOptions returns the defaults: 2-norm, a 2001-point grid for one
-// dimension (201 x 201 for two), 2000 random points, 16 restarts of 100
-// iterations, exact enumeration on.
+// dimension (201 x 201 for two), 20000 random points, 8 local searches of
+// 100 iterations, zooming around the 4 best points, exact enumeration on.
 func DefaultOptions() Options {
 	return Options{
-		Norm:       Norm2,
-		Grid:       -1, // chosen by dimension
-		Samples:    2000,
-		MaxCorners: 1024,
-		Restarts:   16,
-		Iters:      100,
-		Seed:       1,
-		Exact:      true,
-		MaxPieces:  200000,
+		Norm:        Norm2,
+		Grid:        -1, // chosen by dimension
+		Samples:     2000,
+		MaxCorners:  1024,
+		Restarts:    16,
+		Iters:       100,
+		ZoomStarts:  4,
+		ZoomRounds:  12,
+		ZoomSamples: 200,
+		Seed:        1,
+		Exact:       true,
+		MaxPieces:   200000,
 	}
 }
 
@@ -121,6 +129,9 @@ func (o Options) Validate() error {
 		return fmt.Errorf("search: options: Restarts %d is negative: %w", o.Restarts, ErrOptions)
 	case o.Iters < 0:
 		return fmt.Errorf("search: options: Iters %d is negative: %w", o.Iters, ErrOptions)
+	case o.ZoomStarts < 0 || o.ZoomRounds < 0 || o.ZoomSamples < 0:
+		return fmt.Errorf("search: options: ZoomStarts %d, ZoomRounds %d or ZoomSamples %d is negative: %w",
+			o.ZoomStarts, o.ZoomRounds, o.ZoomSamples, ErrOptions)
 	case o.TimeLimit < 0:
 		return fmt.Errorf("search: options: TimeLimit %v is negative: %w", o.TimeLimit, ErrOptions)
 	case o.MaxPieces < 0:

@@ -56,9 +56,10 @@ func MaxError(ctx context.Context, f1, f2 *nn.Network, in bounds.Inputs, opts Op
 	}
 	s.grid()
 	s.corners()
-	s.random()
 	if !exact {
+		s.random()
 		s.local()
+		s.zoom()
 	}
 	if s.best == nil { // every phase disabled: the box's lower corner
 		s.consider(append([]float64(nil), s.p.lo...), s.p.value(s.p.lo))
@@ -356,6 +357,44 @@ func (s *searcher) local() {
 		}
 		z, v := s.ascend(slices.Clone(st.z), st.v)
 		s.pattern(z, v)
+	}
+}
+
+// zoom samples uniformly in boxes around each of the ZoomStarts best
+// points, shrinking the box by half each round (ZoomRounds rounds of
+// ZoomSamples points): the error of a compressed network is rugged at small
+// scales, where gradients and coordinate moves stall but sampling near a
+// good point still climbs.
+func (s *searcher) zoom() {
+	d := s.p.dim()
+	starts := s.pool[:min(len(s.pool), s.opts.ZoomStarts)]
+	centres := make([][]float64, len(starts))
+	for i, st := range starts {
+		centres[i] = slices.Clone(st.z)
+	}
+	if len(centres) == 0 && s.best != nil {
+		centres = [][]float64{slices.Clone(s.best)}
+	}
+	for _, centre := range centres {
+		radius := 0.25
+		for range s.opts.ZoomRounds {
+			best, bestV := centre, s.p.value(centre)
+			for range s.opts.ZoomSamples {
+				if s.done() {
+					return
+				}
+				z := make([]float64, d)
+				for i := range z {
+					w := (s.p.hi[i] - s.p.lo[i]) * radius
+					z[i] = centre[i] + w*(2*s.rng.Float64()-1)
+				}
+				if v := s.eval(s.project(z)); v > bestV {
+					best, bestV = z, v
+				}
+			}
+			centre = best
+			radius /= 2
+		}
 	}
 }
 

@@ -151,6 +151,7 @@ func TestAttainedAndInBox(t *testing.T) {
 		}
 		opts := DefaultOptions()
 		opts.Samples, opts.Restarts, opts.Iters, opts.Seed = 200, 4, 30, uint64(trial)
+		opts.ZoomStarts, opts.ZoomRounds, opts.ZoomSamples = 2, 4, 20
 		r, err := MaxError(context.Background(), f1, f2, in, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -232,6 +233,9 @@ func TestErrors(t *testing.T) {
 		{"iters", f, f, in, bad(func(o *Options) { o.Iters = -1 }), ErrOptions},
 		{"grid", f, f, in, bad(func(o *Options) { o.Grid = -2 }), ErrOptions},
 		{"time limit", f, f, in, bad(func(o *Options) { o.TimeLimit = -1 }), ErrOptions},
+		{"zoom", f, f, in, bad(func(o *Options) { o.ZoomSamples = -1 }), ErrOptions},
+		{"max corners", f, f, in, bad(func(o *Options) { o.MaxCorners = -1 }), ErrOptions},
+		{"max pieces", f, f, in, bad(func(o *Options) { o.MaxPieces = -1 }), ErrOptions},
 		{"box", f, f, bounds.Inputs{Box: bounds.Box{Lo: []float64{1, 1}, Hi: []float64{0, 0}}}, DefaultOptions(), bounds.ErrBox},
 		{"pairing", f, f, bounds.Inputs{Box: in.Box, Pairing: 7}, DefaultOptions(), bounds.ErrInputs},
 	}
