@@ -1,0 +1,45 @@
+// Package certify proves upper bounds on how far two feed-forward networks
+// can drift apart on an input set, by the SDP of Theorem 1 of Li, Drummond
+// and Duncan, "Robust error bounds for quantised and pruned neural
+// networks" (L4DC 2021). It is the only package joining qc (the quadratic
+// constraints) and sdp (the solver).
+//
+// Bound finds gammas with
+//
+//	||f1(x1) - f2(x2)||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2
+//
+// for every input pair of the set (x1 in a box, x2 independent, equal, or
+// the quantised x1), from the LMI
+//
+//	sum_o (d_o^T eta)^2 - sum_g gamma_g (eta^T G_g eta) + sum_k lambda_k eta^T M_k eta  <= 0
+//
+// over eta = [x1; x2; phi(xi1); phi(xi2); 1], where d_o is output o of
+// f1 - f2, G_g the gamma groups and M_k the quadratic constraints with
+// multipliers lambda_k (>= 0, or free for equalities). The certified bound
+// is sqrt of the largest right-hand side over the set, rounded up, next to
+// the largest error search.MaxError finds at actual inputs.
+//
+// Soundness does not rest on the solver. After each solve the multipliers
+// are projected onto their signs, the LMI matrix is rebuilt from the
+// networks in float64 with an entrywise bound on its rounding error, its
+// largest eigenvalue is bounded rigorously (a shifted Cholesky with
+// Demmel's backward-error bound, after scaling by powers of two), and a
+// positive residual t is absorbed into gamma as t * sum_c (r_c/s_c)^2 with
+// r_c >= max |eta_c| from interval bounds. A solve that does not end
+// optimal or near-optimal never yields a bound (Status says why).
+//
+// Two QC sets: QCPaper is exactly the authors' (every pair of neurons
+// slope-restricted, O(N^2) multipliers); QCDefault uses pre-activation
+// bounds of both networks and of their difference (package bounds),
+// eliminates stable neurons from eta, adds local constraints for the
+// unstable ones (O(N) multipliers), and splits the input set (branch and
+// bound over quantisation cells and halves of the box) until the bound is
+// within Refine.TargetRatio of the observed error or the budget is spent.
+// The bound of a split set is the largest over its pieces; the gammas are
+// those of the root SDP.
+//
+// Options also select per-output or weighted bounds |c^T (f1 - f2)| (C),
+// the inf-norm (one SDP per output), and MethodInterval (bound
+// propagation alone). Problem and Export give the root SDP for other
+// solvers.
+package certify
