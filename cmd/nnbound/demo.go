@@ -47,8 +47,8 @@ error and the bound against the input.`,
 				return usagef("--layers %d --width %d: want 1 to 6 layers of 1 to 64 neurons", layers, width)
 			}
 			if plotPath != "" {
-				if err := report.CheckPath(plotPath); err != nil {
-					return usageError{err}
+				if err := checkPlot(plotPath); err != nil {
+					return err
 				}
 			}
 			if err := in.check(); err != nil {

@@ -12,6 +12,15 @@ import (
 	"github.com/nnbound/nnbound/report"
 )
 
+// checkPlot reports a --plot file name that is not .png or .svg, as a
+// usage error.
+func checkPlot(path string) error {
+	if report.CheckPath(path) != nil {
+		return usagef("--plot %q: want a .png or .svg file name", path)
+	}
+	return nil
+}
+
 // certFigure draws the figure of a certificate over its input set. The
 // figure's inputs are x1 or, when x1 and x2 are independent, the pair
 // (x1, x2); with

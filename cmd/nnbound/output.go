@@ -140,7 +140,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	}
 	if c.Certified {
 		line("certified", "yes", "")
-		line("bound", report.Float(c.Bound, 4), "certified max of ||f1(x1) - f2(x2)||_2 over the input set")
+		line("bound", report.Float(c.Bound, 5), "certified max of ||f1(x1) - f2(x2)||_2 over the input set")
 	} else {
 		line("certified", "no", "("+c.Status.String()+": "+c.Reason+")")
 		line("bound", "none", "no bound is claimed")
@@ -152,9 +152,9 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 			where += ", x2 = " + vector(c.X2)
 		}
 	}
-	line("observed error", report.Float(c.ObservedError, 4), where)
+	line("observed error", report.Float(c.ObservedError, 5), where)
 	if c.Certified {
-		line("ratio", report.Float(c.Ratio(), 4), "bound / observed error (1 is tight)")
+		line("ratio", ratio(report.Number(c.Ratio())), "bound / observed error (1 is tight)")
 	}
 	line("input set", describeBox(box), pairingNote(opts))
 	switch {
@@ -171,7 +171,11 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	if len(c.Pieces) > 1 {
 		pieces = fmt.Sprintf(", input split into %d pieces", len(c.Pieces))
 	}
-	line("", fmt.Sprintf("%d solve(s), %d iterations, %s%s", c.SDP.Solves, c.SDP.Iterations, report.Seconds(c.SDP.Time.Seconds()), pieces), "")
+	when := report.Seconds(c.SDP.Time.Seconds())
+	if hideTimes {
+		when = "- s"
+	}
+	line("", fmt.Sprintf("%d solve(s), %d iterations, %s%s", c.SDP.Solves, c.SDP.Iterations, when, pieces), "")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

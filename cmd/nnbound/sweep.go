@@ -147,7 +147,7 @@ type sweepJSON struct {
 	QC          string        `json:"qc"`
 	TargetError report.Number `json:"target_error"`
 	Rows        []sweepRow    `json:"rows"`
-	Smallest    []sweepChoice `json:"smallest"`
+	Smallest    []sweepChoice `json:"smallest,omitempty"`
 	Plot        string        `json:"plot,omitempty"`
 }
 
@@ -175,8 +175,8 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		return usagef("--jobs %d: want 1 or more", f.jobs)
 	}
 	if f.plot != "" {
-		if err := report.CheckPath(f.plot); err != nil {
-			return usageError{err}
+		if err := checkPlot(f.plot); err != nil {
+			return err
 		}
 	}
 	if err := f.input.check(); err != nil {

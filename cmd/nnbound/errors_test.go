@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Models of the repository used by the bad-input tests.
+const (
+	sin3x       = "../../nn/onnx/testdata/torch/sin3x_relu/sin3x_relu.onnx" // 1 input, 1 output
+	tanh2       = "../../nn/onnx/testdata/torch/tanh_2in/tanh_2in.onnx"     // 2 inputs, 2 outputs
+	unsupported = "../../nn/onnx/testdata/graphs/bad_unsupported_op.onnx"
+)
+
+// TestBadInput runs nnbound on bad input of every kind issue 5 lists and
+// checks that each gets one clear line on stderr, nothing on stdout, the
+// right exit code, no stack trace and no output file.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out") // every output file goes here; it must stay empty
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := func(name string) string { return filepath.Join(dir, name) }
+	rng := rand.New(rand.NewPCG(11, 12))
+	random := make([]byte, 512)
+	for i := range random {
+		random[i] = byte(rng.UintN(256))
+	}
+	for _, name := range []string{"random.onnx", "random.nnet", "random.json", "random.vnnlib"} {
+		if err := os.WriteFile(in(name), random, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(in("empty.onnx"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plot := filepath.Join(out, "fig.png")
+	sdpFile := filepath.Join(out, "p.dat-s")
+
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string // a substring of the stderr line
+	}{
+		// Files.
+		{"missing file", []string{"sweep", in("missing.onnx"), "--plot", plot}, exitFail, "missing.onnx"},
+		{"missing file compare", []string{"compare", in("missing.onnx"), sin3x}, exitFail, "missing.onnx"},
+		{"directory", []string{"sweep", dir, "--plot", plot}, exitFail, "directory"},
+		{"empty file", []string{"export", in("empty.onnx"), "--frac-bits", "2", "-o", sdpFile}, exitFail, "empty"},
+		{"random ONNX", []string{"sweep", in("random.onnx"), "--plot", plot}, exitFail, "random.onnx"},
+		{"random NNet", []string{"compare", in("random.nnet"), in("random.nnet")}, exitFail, "random.nnet"},
+		{"random JSON", []string{"export", in("random.json"), "--frac-bits", "2", "-o", sdpFile}, exitFail, "random.json"},
+		{"random VNN-LIB", []string{"demo", "--vnnlib", in("random.vnnlib"), "--plot", plot}, exitFail, "random.vnnlib:1:"},
+		{"missing VNN-LIB", []string{"demo", "--vnnlib", in("none.vnnlib"), "--plot", plot}, exitFail, "none.vnnlib"},
+		{"unsupported op", []string{"sweep", unsupported, "--plot", plot}, exitFail, "bad_unsupported_op.onnx"},
+		{"mismatched sizes", []string{"compare", sin3x, tanh2}, exitFail, "cannot be compared"},
+		{"mismatched sizes export", []string{"export", sin3x, tanh2, "-o", sdpFile}, exitFail, "cannot be compared"},
+
+		// Input boxes.
+		{"inverted box", []string{"demo", "--box", "1:-1", "--plot", plot}, exitUsage, "inverted"},
+		{"inverted lo hi", []string{"sweep", sin3x, "--lo", "1", "--hi", "0", "--plot", plot}, exitUsage, "inverted"},
+		{"NaN in box", []string{"demo", "--box", "nan:1", "--plot", plot}, exitUsage, "NaN"},
+		{"NaN in lo", []string{"compare", sin3x, sin3x, "--lo", "NaN"}, exitUsage, "NaN"},
+		{"box count", []string{"export", tanh2, tanh2, "--lo", "0,0,0", "-o", sdpFile}, exitUsage, "3 values"},
+		{"box and vnnlib", []string{"demo", "--box", "0:1", "--vnnlib", in("random.vnnlib"), "--plot", plot}, exitUsage, "use one"},
+
+		// Bit widths.
+		{"frac-bits 0", []string{"demo", "--frac-bits", "0", "--plot", plot}, exitUsage, "--frac-bits 0"},
+		{"frac-bits 60", []string{"demo", "--frac-bits", "60", "--plot", plot}, exitUsage, "--frac-bits 60"},
+		{"sweep frac-bits 0", []string{"sweep", sin3x, "--frac-bits", "0:4", "--plot", plot}, exitUsage, "0 fractional bits"},
+		{"sweep frac-bits 60", []string{"sweep", sin3x, "--frac-bits", "60", "--plot", plot}, exitUsage, "60 fractional bits"},
+		{"export frac-bits 0", []string{"export", sin3x, "--frac-bits", "0", "-o", sdpFile}, exitUsage, "--frac-bits 0"},
+		{"quantise frac-bits 60", []string{"quantise", sin3x, "--frac-bits", "60", "--save", filepath.Join(out, "q.json")}, exitUsage, "--frac-bits 60"},
+
+		// Flags and arguments.
+		{"unknown flag", []string{"demo", "--nope"}, exitUsage, "unknown flag: --nope"},
+		{"unknown flag sweep", []string{"sweep", sin3x, "--nope"}, exitUsage, "unknown flag: --nope"},
+		{"unknown command", []string{"frobnicate"}, exitUsage, "unknown command"},
+		{"unknown experiment", []string{"paper", "table9", "--out", out}, exitUsage, "table9"},
+		{"no model", []string{"sweep"}, exitUsage, "arg"},
+		{"bad plot format", []string{"demo", "--plot", filepath.Join(out, "fig.pdf")}, exitUsage, ".pdf"},
+		{"bad target", []string{"sweep", sin3x, "--target-error", "-1", "--plot", plot}, exitUsage, "--target-error"},
+		{"export no output", []string{"export", sin3x, sin3x}, exitUsage, "-o FILE"},
+		{"export bad format", []string{"export", sin3x, sin3x, "--format", "mps", "-o", sdpFile}, exitUsage, "--format"},
+		{"bad qc", []string{"compare", sin3x, sin3x, "--qc", "best"}, exitUsage, "--qc"},
+		{"bad runs", []string{"paper", "table1", "--runs", "0", "--out", out}, exitUsage, "--runs"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, &stdout, &stderr)
+			if code != c.code {
+				t.Errorf("exit code %d, want %d (stderr %q)", code, c.code, stderr.String())
+			}
+			msg := stderr.String()
+			if strings.Count(msg, "\n") != 1 || !strings.HasSuffix(msg, "\n") {
+				t.Errorf("stderr is not one line: %q", msg)
+			}
+			if !strings.HasPrefix(msg, "nnbound: ") {
+				t.Errorf("stderr %q does not start with \"nnbound: \"", msg)
+			}
+			if !strings.Contains(msg, c.want) {
+				t.Errorf("stderr %q does not mention %q", msg, c.want)
+			}
+			for _, bad := range []string{"goroutine", "panic", "internal error", "Usage:"} {
+				if strings.Contains(msg, bad) {
+					t.Errorf("stderr %q contains %q", msg, bad)
+				}
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", stdout.String())
+			}
+			if entries, _ := os.ReadDir(out); len(entries) != 0 {
+				t.Errorf("files left in the output directory: %v", entries)
+				for _, e := range entries {
+					os.RemoveAll(filepath.Join(out, e.Name()))
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The golden files of demo, sweep, export and paper live in testdata/ux.
+// The solver's last digits, and run times, must not make them fail, so
+// the output is normalised before the comparison: every number with a
+// fraction or an exponent becomes N (integers such as bit widths, sizes
+// and counts stay), runs of spaces become one, and temporary paths become
+// OUT. Alignment is tested by package report; these files pin the words,
+// the fields and their order. Refresh them with go test -update.
+
+var (
+	reFloat  = regexp.MustCompile(`-?\b\d+\.\d+(?:e[-+]?\d+)?\b|-?\b\d+e[-+]?\d+\b`)
+	reSpaces = regexp.MustCompile(`([^ \n]) {2,}`)
+	reDashes = regexp.MustCompile(`-{2,}`)
+	// Counts that follow the solver and the QC set, not the command.
+	reCounts = regexp.MustCompile(`\b\d+( iterations| variables| solve\(s\)| pieces)|(order )\d+|("(?:size|variables|solves|iterations|pieces)": )\d+`)
+)
+
+// normalise makes output comparable across machines and solver versions
+// (see above); indentation at the start of a line is kept.
+func normalise(s, tmp string) string {
+	s = strings.ReplaceAll(s, tmp, "OUT")
+	s = reFloat.ReplaceAllString(s, "N")
+	s = reCounts.ReplaceAllString(s, "${2}${3}N${1}")
+	s = reDashes.ReplaceAllString(s, "--")
+	s = reSpaces.ReplaceAllString(s, "$1 ")
+	return s
+}
+
+// uxRun runs nnbound with args (TMP in them replaced by a temporary
+// directory) with run times hidden, and returns the normalised stdout,
+// the exit code and the temporary directory.
+func uxRun(t *testing.T, args ...string) (string, int, string) {
+	t.Helper()
+	hideTimes = true
+	t.Cleanup(func() { hideTimes = false })
+	tmp := t.TempDir()
+	for i, a := range args {
+		args[i] = strings.ReplaceAll(a, "TMP", tmp)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	if code == exitUsage || (code == exitFail && stdout.Len() == 0) {
+		t.Fatalf("exit code %d: %s", code, stderr.String())
+	}
+	return normalise(stdout.String(), tmp), code, tmp
+}
+
+// checkUX compares got with testdata/ux/name, rewriting it under -update.
+func checkUX(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "ux", name)
+	if updateGolden() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update accepts it):\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// checkJSON checks that s is one JSON object with the keys given.
+func checkJSON(t *testing.T, s string, keys ...string) {
+	t.Helper()
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(strings.ReplaceAll(s, "N", "0")))
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, s)
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON has no %q", k)
+		}
+	}
+}
+
+// Fast settings for the commands that certify.
+var quick = []string{"--samples", "100", "--max-pieces", "2"}
+
+func TestDemoGolden(t *testing.T) {
+	got, code, tmp := uxRun(t, append([]string{"demo", "--plot", "TMP/demo.png"}, quick...)...)
+	checkUX(t, "demo.txt", got)
+	_, err := os.Stat(filepath.Join(tmp, "demo.png"))
+	if (code == exitOK) != (err == nil) {
+		t.Errorf("exit code %d but figure: %v", code, err)
+	}
+	got, _, _ = uxRun(t, append([]string{"demo", "--json", "--plot", ""}, quick...)...)
+	checkJSON(t, got, "certified", "status", "bound", "observed_error", "gamma", "gamma_x1", "gamma_x2", "gamma_x", "sdp", "input")
+	checkUX(t, "demo.json", got)
+}
+
+func TestSweepGolden(t *testing.T) {
+	args := append([]string{"sweep", sin3x, "--frac-bits", "4,8", "--target-error", "0.5", "--jobs", "1", "--plot", "TMP/s.svg"}, quick...)
+	got, _, tmp := uxRun(t, args...)
+	checkUX(t, "sweep.txt", got)
+	if strings.Contains(got, "figure:") {
+		if _, err := os.Stat(filepath.Join(tmp, "s.svg")); err != nil {
+			t.Error(err)
+		}
+	}
+	args = append([]string{"sweep", sin3x, "--frac-bits", "6", "--neurons", "0,4", "--json", "--plot", ""}, quick...)
+	got, _, _ = uxRun(t, args...)
+	checkJSON(t, got, "model", "input", "qc", "target_error", "rows")
+	checkUX(t, "sweep.json", got)
+}
+
+func TestExportGolden(t *testing.T) {
+	for _, c := range []struct{ name, file string }{{"export-sdpa.txt", "p.dat-s"}, {"export-cbf.txt", "p.cbf"}} {
+		got, code, tmp := uxRun(t, "export", sin3x, "--frac-bits", "3", "-o", "TMP/"+c.file)
+		if code != exitOK {
+			t.Fatalf("exit code %d", code)
+		}
+		data, err := os.ReadFile(filepath.Join(tmp, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The summary, then the header comment of the file.
+		var head []string
+		for _, l := range strings.Split(string(data), "\n") {
+			if !strings.HasPrefix(l, "\"") && !strings.HasPrefix(l, "#") {
+				break
+			}
+			head = append(head, l)
+		}
+		checkUX(t, c.name, got+"---\n"+normalise(strings.Join(head, "\n"), tmp)+"\n")
+	}
+}
+
+func TestPaperGolden(t *testing.T) {
+	args := append([]string{"paper", "prune", "--runs", "2", "--jobs", "1", "--out", "TMP/p"}, quick...)
+	got, _, tmp := uxRun(t, args...)
+	checkUX(t, "paper-prune.txt", got)
+	md, err := os.ReadFile(filepath.Join(tmp, "p", "prune.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkUX(t, "paper-prune.md", normalise(string(md), tmp))
+	if _, err := os.Stat(filepath.Join(tmp, "p", "prune.json")); err != nil {
+		t.Error(err)
+	}
+	args = append([]string{"paper", "table2", "--layers", "1", "--runs", "1", "--json", "--out", ""}, quick...)
+	got, _, _ = uxRun(t, args...)
+	checkJSON(t, got, "experiment", "mode", "runs", "seed", "qc", "weights", "rows", "all_runs", "command")
+	checkUX(t, "paper-table2.json", got)
+}
