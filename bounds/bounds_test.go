@@ -350,3 +350,28 @@ func TestMarginEnclosesSamples(t *testing.T) {
 		t.Errorf("infinite margin weight: got %v", err)
 	}
 }
+
+func TestHugeValuesGiveNoNaN(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 0))
+	for range 50 {
+		f1 := boundstest.Network(rng, []int{2, 4, 4, 1}, 1e150)
+		f2 := boundstest.Perturb(rng, f1, 0.01)
+		in := Inputs{Box: Box{Lo: []float64{-1e200, -1}, Hi: []float64{1e200, 1}}}
+		for _, m := range []Method{MethodInterval, MethodSymbolic} {
+			pb, err := Pair(f1, f2, in, Options{Method: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := [][]Interval{pb.Output}
+			all = append(all, pb.Net1.Pre...)
+			all = append(all, pb.DiffPost...)
+			for _, layer := range all {
+				for _, x := range layer {
+					if math.IsNaN(x.Lo) || math.IsNaN(x.Hi) || x.Lo > x.Hi {
+						t.Fatalf("%v: bound %v", m, x)
+					}
+				}
+			}
+		}
+	}
+}

@@ -38,14 +38,24 @@ func dotErr(absSum float64, n int) float64 {
 	return 2*m*unitRound*absSum + m*tiny
 }
 
-// down returns a float64 no greater than v - err (err >= 0).
+// down returns a float64 no greater than v - err (err >= 0); -Inf when the
+// computation overflowed into NaN (Inf - Inf).
 func down(v, err float64) float64 {
-	return math.Nextafter(v-err, math.Inf(-1))
+	r := v - err
+	if math.IsNaN(r) {
+		return math.Inf(-1)
+	}
+	return math.Nextafter(r, math.Inf(-1))
 }
 
-// up returns a float64 no less than v + err (err >= 0).
+// up returns a float64 no less than v + err (err >= 0); +Inf when the
+// computation overflowed into NaN.
 func up(v, err float64) float64 {
-	return math.Nextafter(v+err, math.Inf(1))
+	r := v + err
+	if math.IsNaN(r) {
+		return math.Inf(1)
+	}
+	return math.Nextafter(r, math.Inf(1))
 }
 
 // libDown returns a lower bound of the exact value approximated by v, the
@@ -65,6 +75,9 @@ func libUp(v float64) float64 {
 // product is near underflow, where a margin is used instead.
 func mulDown(a, b float64) float64 {
 	p := a * b
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return orInf(p, -1)
+	}
 	if math.Abs(p) < 0x1p-960 {
 		return down(p, unitRound*math.Abs(p)+tiny)
 	}
@@ -77,6 +90,9 @@ func mulDown(a, b float64) float64 {
 // mulUp returns an upper bound of the exact product a*b.
 func mulUp(a, b float64) float64 {
 	p := a * b
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return orInf(p, 1)
+	}
 	if math.Abs(p) < 0x1p-960 {
 		return up(p, unitRound*math.Abs(p)+tiny)
 	}
@@ -103,6 +119,9 @@ func subUp(a, b float64) float64 { return addUp(a, -b) }
 // addDown returns a lower bound of the exact sum a+b.
 func addDown(a, b float64) float64 {
 	s, e := sumErr(a, b)
+	if math.IsNaN(s) {
+		return math.Inf(-1)
+	}
 	if e < 0 || math.IsInf(s, 0) || math.IsNaN(e) {
 		return math.Nextafter(s, math.Inf(-1))
 	}
@@ -112,8 +131,20 @@ func addDown(a, b float64) float64 {
 // addUp returns an upper bound of the exact sum a+b.
 func addUp(a, b float64) float64 {
 	s, e := sumErr(a, b)
+	if math.IsNaN(s) {
+		return math.Inf(1)
+	}
 	if e > 0 || math.IsInf(s, 0) || math.IsNaN(e) {
 		return math.Nextafter(s, math.Inf(1))
 	}
 	return s
+}
+
+// orInf returns p unless it is NaN (0 * Inf), then the infinity of sign dir:
+// a bound in direction dir of an undefined product is that infinity.
+func orInf(p float64, dir int) float64 {
+	if math.IsNaN(p) {
+		return math.Inf(dir)
+	}
+	return p
 }

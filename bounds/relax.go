@@ -37,6 +37,10 @@ func relax(a nn.Activation, l, u float64) (lower, upper line) {
 	if !(u > l) { // a point
 		return line{0, actDown(a, l)}, line{0, actUp(a, u)}
 	}
+	if math.IsInf(l, 0) || math.IsInf(u, 0) { // constant lines: the image
+		img := actImage(a, Interval{l, u})
+		return line{0, img.Lo}, line{0, img.Hi}
+	}
 	mid := l/2 + u/2
 	lower = line{0, minGap(a, 0, l, u)}
 	upper = line{0, maxGap(a, 0, l, u)}
