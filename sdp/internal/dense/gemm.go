@@ -33,7 +33,7 @@ func setBlocking(k, m, n, tb int) (restore func()) {
 // smallGemm is the size, measured as m*n*k, under which Dgemm calls gonum
 // directly: packing does not pay for itself on tiny products. (A variable
 // so that tests can send small products through the blocked code.)
-var smallGemm = 16 * 16 * 16
+var smallGemm = 11 * 11 * 11
 
 // part says which elements of C a product updates.
 type part uint8
@@ -44,11 +44,19 @@ const (
 	upper      // only elements on or above the diagonal
 )
 
-// bufPool holds packing buffers, so that repeated calls allocate nothing.
-var bufPool = sync.Pool{New: func() any { return new([]float64) }}
+// Buffers come from pools, so that repeated calls allocate nothing: one
+// pool per use, so that a small buffer of one use is not handed to another
+// that needs a large one.
+var (
+	poolA   = sync.Pool{New: func() any { return new([]float64) }} // packed A
+	poolB   = sync.Pool{New: func() any { return new([]float64) }} // packed B
+	poolTmp = sync.Pool{New: func() any { return new([]float64) }} // other scratch
+)
 
-func getBuf(n int) *[]float64 {
-	p := bufPool.Get().(*[]float64)
+// getBuf returns a buffer of length n from the pool; put it back with
+// pool.Put.
+func getBuf(pool *sync.Pool, n int) *[]float64 {
+	p := pool.Get().(*[]float64)
 	if cap(*p) < n {
 		*p = make([]float64, n)
 	}
@@ -86,10 +94,10 @@ func gemm(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, 
 		scale(m, n, beta, c, ldc, pt)
 		return
 	}
-	pa := getBuf(mc * kc)
-	pb := getBuf(kc * min(nc, roundUp(n, nr)))
-	defer bufPool.Put(pa)
-	defer bufPool.Put(pb)
+	pa := getBuf(&poolA, min(mc, roundUp(m, mr))*min(kc, k))
+	pb := getBuf(&poolB, min(kc, k)*min(nc, roundUp(n, nr)))
+	defer poolA.Put(pa)
+	defer poolB.Put(pb)
 	bufA, bufB := *pa, *pb
 	var tile [mr * nr]float64
 	for jc := 0; jc < n; jc += nc {

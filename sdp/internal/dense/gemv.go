@@ -50,8 +50,8 @@ func (impl Impl) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, 
 	if isTrans(tA) {
 		// y = beta*y + Aᵀ(alpha*x): the rows of A weighted into y.
 		scaleVec(beta, y)
-		p := getBuf(m)
-		defer bufPool.Put(p)
+		p := getBuf(&poolTmp, m)
+		defer poolTmp.Put(p)
 		w := *p
 		for i, v := range x {
 			w[i] = alpha * v

@@ -29,10 +29,25 @@ func packA(dst []float64, a *operand, i0, p0, mb, kb int) {
 				copy(d, a.data[base+p*a.ld:base+p*a.ld+rows])
 				clear(d[rows:])
 			}
-		default:
-			if rows < mr {
-				clear(panel)
+		case rows == mr:
+			// Interleave eight rows of A, reading them side by side.
+			ld := a.ld
+			base := a.index(i0+r, p0)
+			r0 := a.data[base : base+kb]
+			r1 := a.data[base+ld : base+ld+kb]
+			r2 := a.data[base+2*ld : base+2*ld+kb]
+			r3 := a.data[base+3*ld : base+3*ld+kb]
+			r4 := a.data[base+4*ld : base+4*ld+kb]
+			r5 := a.data[base+5*ld : base+5*ld+kb]
+			r6 := a.data[base+6*ld : base+6*ld+kb]
+			r7 := a.data[base+7*ld : base+7*ld+kb]
+			for p := range kb {
+				d := panel[p*mr : p*mr+mr]
+				d[0], d[1], d[2], d[3] = r0[p], r1[p], r2[p], r3[p]
+				d[4], d[5], d[6], d[7] = r4[p], r5[p], r6[p], r7[p]
 			}
+		default:
+			clear(panel)
 			for i := range rows {
 				src := a.data[a.index(i0+r+i, p0):]
 				src = src[:kb]

@@ -59,8 +59,8 @@ func (t triangle) shaped() operand {
 // trmmLeft overwrites the m x n matrix b with alpha T b for the m x m
 // triangle t.
 func trmmLeft(m, n int, alpha float64, t triangle, b []float64, ldb int) {
-	p := getBuf(min(m, trmmBlock) * n)
-	defer bufPool.Put(p)
+	p := getBuf(&poolTmp, min(m, trmmBlock)*n)
+	defer poolTmp.Put(p)
 	tmp := *p
 	opT := t.shaped()
 	opB := operand{data: b, ld: ldb}
@@ -91,8 +91,8 @@ func trmmLeft(m, n int, alpha float64, t triangle, b []float64, ldb int) {
 // triangle t.
 func trmmRight(m, n int, alpha float64, t triangle, b []float64, ldb int) {
 	w := min(n, trmmBlock)
-	p := getBuf(m * w)
-	defer bufPool.Put(p)
+	p := getBuf(&poolTmp, m*w)
+	defer poolTmp.Put(p)
 	tmp := *p
 	opT := t.shaped()
 	opB := operand{data: b, ld: ldb}

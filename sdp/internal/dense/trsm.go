@@ -90,6 +90,14 @@ func trsmLeft(m, n int, t triangle, b []float64, ldb int) {
 	trsmLeft(m1, n, t, b, ldb)
 }
 
+// transposed returns the triangle Tᵀ.
+func (t triangle) transposed() triangle {
+	t.op.trans = !t.op.trans
+	t.op.r, t.op.c = t.op.c, t.op.r
+	t.lower = !t.lower
+	return t
+}
+
 // trsmRight overwrites the m x n matrix b with b T^{-1} for the n x n
 // triangle t.
 func trsmRight(m, n int, t triangle, b []float64, ldb int) {
@@ -159,19 +167,15 @@ func substitute(m, n int, t triangle, b []float64, ldb int) {
 // trsmLeaf): it solves Tᵀ Xᵀ = Bᵀ on a transposed copy, so that the
 // substitution runs along contiguous rows of length m.
 func substituteRight(m, n int, t triangle, b []float64, ldb int) {
-	p := getBuf(n * m)
-	defer bufPool.Put(p)
+	p := getBuf(&poolTmp, n*m)
+	defer poolTmp.Put(p)
 	bt := *p
 	for i := range m {
 		for j, v := range b[i*ldb : i*ldb+n] {
 			bt[j*m+i] = v
 		}
 	}
-	tt := t
-	tt.op.trans = !t.op.trans
-	tt.op.r, tt.op.c = t.op.c, t.op.r
-	tt.lower = !t.lower
-	substitute(n, m, tt, bt, m)
+	substitute(n, m, t.transposed(), bt, m)
 	for i := range m {
 		row := b[i*ldb : i*ldb+n]
 		for j := range row {
