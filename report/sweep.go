@@ -107,7 +107,7 @@ func SweepFigure(s Sweep) (*Figure, error) {
 	if !math.IsNaN(s.Chosen) && s.Target > 0 {
 		c := vrules{X: []float64{s.Chosen}, Style: draw.LineStyle{Color: colMark, Width: vg.Points(1)}}
 		p.Add(c)
-		ch.key("smallest certified: "+Float(s.Chosen, 4)+" "+orDefault(s.XLabel, "fractional bits"), c)
+		ch.key("smallest meeting the target: "+Float(s.Chosen, 4)+" "+orDefault(s.XLabel, "fractional bits"), c)
 	}
 	return ch.figure(), nil
 }

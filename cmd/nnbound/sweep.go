@@ -341,11 +341,11 @@ func smallestWidths(rows []sweepRow, levels []pruneLevel, target float64) []swee
 
 // writeSweep prints the sweep table and the answer to --target-error.
 func writeSweep(w io.Writer, m *model, box bounds.Box, f *sweepFlags, levels []pruneLevel, j sweepJSON) error {
-	input := "x2 = q(x1), quantised like the weights"
+	input := "the quantised copy gets the input quantised likewise, x2 = q(x1)"
 	if f.pairing == "same" {
-		input = "x2 = x1"
+		input = "the quantised copy gets the same input, x2 = x1"
 	}
-	fmt.Fprintf(w, "nnbound sweep: %s, %s, input box %s, %s\n\n", m.describe(), sizes(m.Net), describeBox(box), input)
+	fmt.Fprintf(w, "nnbound sweep: %s, %s\ninput box %s; %s\n\n", m.describe(), sizes(m.Net), describeBox(box), input)
 	header := []string{"FB", "certified bound", "observed error", "ratio", "time"}
 	if len(levels) > 1 {
 		header = append([]string{"pruned"}, header...)

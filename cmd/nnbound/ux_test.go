@@ -16,10 +16,14 @@ import (
 // fraction or an exponent becomes N (integers such as bit widths, sizes
 // and counts stay), runs of spaces become one, and temporary paths become
 // OUT. Alignment is tested by package report; these files pin the words,
-// the fields and their order. Refresh them with go test -update.
+// the fields and their order. Refresh them with
+//
+//	go test ./cmd/nnbound -run 'TestDemoGolden|TestSweepGolden|TestExportGolden|TestPaperGolden' -update
 
 var (
-	reFloat  = regexp.MustCompile(`-?\b\d+\.\d+(?:e[-+]?\d+)?\b|-?\b\d+e[-+]?\d+\b`)
+	// Numbers with a fraction or an exponent, and integers of 3 digits or
+	// more (a value printed to 4 significant digits, such as 8596).
+	reFloat  = regexp.MustCompile(`-?\b\d+\.\d+(?:e[-+]?\d+)?\b|-?\b\d+e[-+]?\d+\b|-?\b\d{3,}\b`)
 	reSpaces = regexp.MustCompile(`([^ \n]) {2,}`)
 	reDashes = regexp.MustCompile(`-{2,}`)
 	// Counts that follow the solver and the QC set, not the command.
