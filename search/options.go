@@ -86,9 +86,9 @@ func DefaultOptions() Options {
 	return Options{
 		Norm:        Norm2,
 		Grid:        -1, // chosen by dimension
-		Samples:     2000,
+		Samples:     20000,
 		MaxCorners:  1024,
-		Restarts:    16,
+		Restarts:    8,
 		Iters:       100,
 		ZoomStarts:  4,
 		ZoomRounds:  12,
