@@ -12,4 +12,7 @@ var ErrDimension = errors.New("dimension mismatch")
 // ErrNotFinite reports a NaN or infinite number in the problem data.
 var ErrNotFinite = errors.New("value is not finite")
 
+// ErrSettings reports a Settings field out of range.
+var ErrSettings = errors.New("invalid settings")
+
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -50,8 +50,9 @@ func (p *Problem) NumVars() int { return len(p.C) }
 
 // Validate checks that p is well-formed: at least one block of positive
 // size, len(F) == len(C)+1, every entry inside its block, diagonal-block
-// entries on the diagonal, and all numbers finite. The error names the
-// offending matrix and entry.
+// entries on the diagonal, factors (if any) one list per matrix with none
+// for F_0, each in a PSD block with distinct indices inside it, and all
+// numbers finite. The error names the offending matrix and entry.
 func (p *Problem) Validate() error {
 	if len(p.Blocks) == 0 {
 		return fmt.Errorf("sdp: problem has no blocks: %w", ErrDimension)
@@ -87,6 +88,54 @@ func (p *Problem) Validate() error {
 			if !finite(e.V) {
 				return fmt.Errorf("sdp: F%d: entry (%d,%d) of block %d is %v: %w",
 					i, e.I+1, e.J+1, e.Block+1, e.V, ErrNotFinite)
+			}
+		}
+	}
+	return p.validateFactors()
+}
+
+// validateFactors checks Factors as Validate documents.
+func (p *Problem) validateFactors() error {
+	if p.Factors == nil {
+		return nil
+	}
+	if len(p.Factors) != len(p.C)+1 {
+		return fmt.Errorf("sdp: %d factor lists for %d variables (want %d): %w",
+			len(p.Factors), len(p.C), len(p.C)+1, ErrDimension)
+	}
+	if len(p.Factors[0]) != 0 {
+		return fmt.Errorf("sdp: F0 has factors, only F1..Fm may: %w", ErrDimension)
+	}
+	seen := map[int]bool{}
+	for i, fs := range p.Factors {
+		for k, f := range fs {
+			if f.Block < 0 || f.Block >= len(p.Blocks) {
+				return fmt.Errorf("sdp: F%d factor %d: block %d does not exist: %w", i, k+1, f.Block+1, ErrDimension)
+			}
+			blk := p.Blocks[f.Block]
+			if blk.Diagonal {
+				return fmt.Errorf("sdp: F%d factor %d: block %d is diagonal: %w", i, k+1, f.Block+1, ErrDimension)
+			}
+			if len(f.U.Index) != len(f.U.Value) {
+				return fmt.Errorf("sdp: F%d factor %d: %d indices for %d values: %w",
+					i, k+1, len(f.U.Index), len(f.U.Value), ErrDimension)
+			}
+			if !finite(f.D) {
+				return fmt.Errorf("sdp: F%d factor %d: D is %v: %w", i, k+1, f.D, ErrNotFinite)
+			}
+			clear(seen)
+			for t, ix := range f.U.Index {
+				switch {
+				case ix < 0 || ix >= blk.Size:
+					return fmt.Errorf("sdp: F%d factor %d: index %d outside block %d of size %d: %w",
+						i, k+1, ix+1, f.Block+1, blk.Size, ErrDimension)
+				case seen[ix]:
+					return fmt.Errorf("sdp: F%d factor %d: index %d repeated: %w", i, k+1, ix+1, ErrDimension)
+				case !finite(f.U.Value[t]):
+					return fmt.Errorf("sdp: F%d factor %d: value at index %d is %v: %w",
+						i, k+1, ix+1, f.U.Value[t], ErrNotFinite)
+				}
+				seen[ix] = true
 			}
 		}
 	}

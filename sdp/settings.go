@@ -20,7 +20,10 @@ type Settings struct {
 	MaxIter int
 	// TimeLimit stops the solve after this long; 0 means no limit.
 	TimeLimit time.Duration
-	// Log, when not nil, receives one line per iteration.
+	// Log, when not nil, receives a header and one line per iteration with
+	// the fixed columns iter, pobj (c^T x), dobj (F_0 • Y), gap, pinf,
+	// dinf (the relative measures of Result), mu (X • Y / n) and step (the
+	// primal/dual step lengths that led to the iterate), then a status line.
 	Log io.Writer
 }
 
@@ -33,13 +36,13 @@ func DefaultSettings() Settings {
 func (s *Settings) Validate() error {
 	switch {
 	case !(s.GapTol > 0 && s.GapTol < 1):
-		return fmt.Errorf("sdp: Settings.GapTol = %v, want in (0, 1)", s.GapTol)
+		return fmt.Errorf("sdp: Settings.GapTol = %v, want in (0, 1): %w", s.GapTol, ErrSettings)
 	case !(s.FeasTol > 0 && s.FeasTol < 1):
-		return fmt.Errorf("sdp: Settings.FeasTol = %v, want in (0, 1)", s.FeasTol)
+		return fmt.Errorf("sdp: Settings.FeasTol = %v, want in (0, 1): %w", s.FeasTol, ErrSettings)
 	case s.MaxIter <= 0:
-		return fmt.Errorf("sdp: Settings.MaxIter = %d, want > 0", s.MaxIter)
+		return fmt.Errorf("sdp: Settings.MaxIter = %d, want > 0: %w", s.MaxIter, ErrSettings)
 	case s.TimeLimit < 0:
-		return fmt.Errorf("sdp: Settings.TimeLimit = %v, want >= 0", s.TimeLimit)
+		return fmt.Errorf("sdp: Settings.TimeLimit = %v, want >= 0: %w", s.TimeLimit, ErrSettings)
 	}
 	return nil
 }
