@@ -1,0 +1,133 @@
+// Command nnbound certifies how far a compressed neural network can drift
+// from the original. For two feed-forward networks f1 and f2 (a model and
+// its quantised or pruned copy, say) and a box of inputs, it proves an upper
+// bound on
+//
+//	||f1(x1) - f2(x2)||_2   for every x1 in the box, x2 paired with x1,
+//
+// by the semidefinite program of Li, Drummond and Duncan, "Robust error
+// bounds for quantised and pruned neural networks" (L4DC 2021), checks the
+// solver's answer independently, and reports it next to the largest error
+// it actually found, so that you can see how tight it is.
+//
+// Usage:
+//
+//	nnbound <command> [arguments] [flags]
+//
+// Commands:
+//
+//	demo       certify the paper's example with no input files: a random
+//	           1-10-10-1 ReLU network against its copy quantised to 2
+//	           fractional bits; prints the certificate and writes a figure
+//	compare    certify the output difference of two models, A and B
+//	quantise   quantise a model (fixed point <IB,FB> or float16), save it,
+//	           and with --certify bound the error
+//	prune      prune hidden neurons or small weights, save, and certify
+//	sweep      certified bound and observed error for each number of
+//	           fractional bits; --target-error names the smallest that
+//	           meets a target
+//	export     write the certificate's SDP for other solvers (SDPA .dat-s
+//	           for CSDP, SDPA, DSDP; CBF for MOSEK)
+//	paper      rerun the paper's experiments: table1, table2, sweep, prune
+//	inspect    describe a model file
+//	eval       evaluate a model on one input
+//	solve      solve an SDP in SDPA sparse format with nnbound's solver
+//	version    print the version
+//
+// "nnbound help <command>" shows a command's flags with their defaults,
+// which are the library's (certify.DefaultOptions and the like), so they
+// never disagree with the code.
+//
+// # Models
+//
+// Models are read from ONNX (.onnx; Gemm, MatMul, Add, Sub, Mul, Div,
+// Relu, LeakyRelu, PRelu, Elu, Tanh, Sigmoid, Clip, Max, Min, Flatten,
+// Reshape, Squeeze, Unsqueeze, Identity, Constant, as exported by
+// torch.onnx.export), NNet (.nnet, the ACAS Xu format, in raw units with
+// its clipping and normalisation, or --core for the normalised network),
+// and nnbound's JSON (.json). The networks compared must have the same
+// numbers of inputs and outputs; their hidden layers may differ.
+//
+// # Input sets
+//
+// Every command that certifies takes the input box from these flags:
+//
+//	--box LO:HI       every input in [LO, HI] (default -1:1, the paper's)
+//	--lo a,b,...      lower ends: one per input, or one for all
+//	--hi c,d,...      upper ends: one per input, or one for all
+//	--vnnlib FILE     the input constraints of a VNN-LIB property
+//
+// --lo and --hi override --box coordinate by coordinate. A VNN-LIB file
+// may bound each X_i with <=, >=, <, > (read as closed) or =, the constant
+// on either side, in chains such as (<= lo X_i hi) and under and; its
+// assertions on the outputs Y_j are skipped, with a note. A disjunction over
+// inputs, a bound that is not a constant, or an input without both bounds
+// is an error naming the file and line.
+//
+// How the second network's input x2 relates to x1 is the pairing:
+// --pairing independent (x1 and x2 anywhere in the box, the paper's
+// similarity problem; compare's default), same (x2 = x1; quantise's and
+// prune's default) or quantised (x2 = q(x1), the input rounded to
+// --input-frac-bits fractional bits; sweep's, with the weights' FB).
+//
+// # Certification
+//
+// These flags tune every certification:
+//
+//	--qc default|paper    the quadratic constraints: nnbound's set (bounds
+//	                      from interval and symbolic propagation, stable
+//	                      neurons made exact, local constraints; faster
+//	                      and tighter), or exactly the authors'
+//	--weights MODE        objective weights of the gammas: worst-case
+//	                      (minimise the bound over the box), unit, paper
+//	--samples N           random inputs tried for the observed error
+//	--seed S              seed of that sampling
+//	--max-pieces N        split the box into at most N pieces, one SDP each
+//	--time-budget D       stop splitting after D (0: no limit, so that the
+//	                      result does not depend on the machine's speed;
+//	                      demo and paper use 0 unless told otherwise)
+//	-v, --verbose         the SDP solver's iteration log on stderr
+//
+// A certificate holds gammas with
+//
+//	||f1(x1) - f2(x2)||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2
+//
+// for every input pair, and the bound: the square root of the largest
+// right-hand side over the box, or the largest bound over the pieces when
+// splitting did better. It is "certified" only when an independent check
+// of the solver's answer, in floating point with rounding accounted for,
+// proves the matrix inequality; otherwise the status says why and no
+// bound is claimed.
+//
+// # Output
+//
+// Results go to stdout as aligned text, or as one JSON object with --json
+// (the schema is in the README); notes and errors go to stderr, one line
+// each. --plot FILE (.png or .svg) draws a figure: for one input, the
+// error and the bound against the input on a log scale with the
+// quantisation steps marked; for two (or one input with x1, x2
+// independent), the tightness T = ln(bound^2) - ln(error^2) as a heat map;
+// for more, a histogram of bound / error over sampled inputs. Long runs
+// (sweep, paper) show a progress bar when stderr is a terminal. Every file
+// is written to a temporary name and renamed into place, so an
+// interrupted run leaves no half-written file.
+//
+// # Exit status
+//
+// 0 when the command succeeded (for certifying commands: the bound is
+// certified; for sweep with --target-error: some bit width meets it), 1
+// when a bound could not be certified or an error occurred, 2 for a usage
+// error (unknown flag, bad flag value, wrong number of arguments). A bug
+// is reported as one "internal error" line; set NNBOUND_TRACEBACK=1 to see
+// its stack.
+//
+// # Examples
+//
+//	nnbound demo
+//	nnbound compare model.onnx model-q8.onnx --pairing same --plot error.png
+//	nnbound quantise model.onnx --frac-bits 8 --save model-q8.onnx --certify
+//	nnbound sweep model.onnx --frac-bits 2:12 --target-error 0.01
+//	nnbound compare a.onnx b.onnx --vnnlib prop.vnnlib --json
+//	nnbound export model.onnx --frac-bits 4 -o problem.dat-s
+//	nnbound paper table1 --runs 100 --out results
+package main
