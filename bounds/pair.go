@@ -20,8 +20,9 @@ import (
 //	DiffPre[k][i]  ⊇ {xi2^k_i - xi1^k_i},
 //	DiffPost[k][i] ⊇ {phi2(xi2^k_i) - phi1(xi1^k_i)}
 //
-// over all paired inputs; DiffPre[k] and DiffPost[k] are nil where the
-// widths differ or k is beyond either depth. Output[j] ⊇ {f2_j(x2) - f1_j(x1)}.
+// over all paired inputs. DiffPre and DiffPost have one entry per layer of
+// the shallower network; entry k is nil where the widths of layer k differ.
+// Output[j] ⊇ {f2_j(x2) - f1_j(x1)}.
 type PairBounds struct {
 	Net1, Net2        *Net
 	DiffIn            []Interval
