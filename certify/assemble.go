@@ -1,6 +1,8 @@
 package certify
 
 import (
+	"math"
+
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/sdp"
 )
@@ -12,8 +14,10 @@ type sdpProblem struct {
 	// gammaVar[g] is the variable (0-based) of gamma g, or -1 if the gamma
 	// multiplies a zero matrix (e.g. gamma_x with x2 = x1) and is left out.
 	gammaVar [4]int
-	// termVar[k] is the variable of term k.
-	termVar []int
+	// termVar[k] is the variable of term k, and termScale[k] (a power of
+	// two) its scale: the multiplier of term k is x[termVar[k]] * termScale[k].
+	termVar   []int
+	termScale []float64
 }
 
 // problem writes the LMI as the SDPA-form SDP
@@ -25,18 +29,33 @@ type sdpProblem struct {
 // where G_g = sum_{f in group g} f f^T, D = sum_o d_o d_o^T and M_k =
 // (a b^T + b a^T)/2 for term k. The G_g and M_k are given as rank-one
 // Factors, M_k = ((a+b)(a+b)^T - (a-b)(a-b)^T)/4; D as entries.
+//
+// For conditioning, the LMI is written in the coordinates y = S^-1 eta,
+// S = diag(s) with s_c a power of two >= max |eta_c| (a congruence: the
+// LMI holds iff it holds scaled), and each term's multiplier is scaled by
+// a power of two that brings its factors to unit size. Both scalings are
+// exact in floating point; the check undoes them exactly.
 func (m *lmi) problem(w Gammas) *sdpProblem {
 	n := m.layout.Dim
 	wv := w.vec()
-	sp := &sdpProblem{Problem: &sdp.Problem{}, termVar: make([]int, len(m.terms))}
+	sp := &sdpProblem{Problem: &sdp.Problem{}, termVar: make([]int, len(m.terms)), termScale: make([]float64, len(m.terms))}
 	p := sp.Problem
+	scale := m.scales()
+	factor := func(d float64, f qc.Form) sdp.Factor {
+		idx, val := f.Sparse()
+		u := make([]float64, len(val))
+		for k, i := range idx {
+			u[k] = val[k] * scale[i]
+		}
+		return sdp.Factor{Block: 0, D: d, U: sdp.SparseVec{Index: idx, Value: u}}
+	}
 	var f0 sdp.Matrix
 	dense := make([]float64, n*n)
 	for _, d := range m.diff {
 		for a, i := range d.Idx {
 			for b, j := range d.Idx {
 				if i <= j {
-					dense[i*n+j] += d.Val[a] * d.Val[b]
+					dense[i*n+j] += d.Val[a] * scale[i] * d.Val[b] * scale[j]
 				}
 			}
 		}
@@ -75,7 +94,9 @@ func (m *lmi) problem(w Gammas) *sdpProblem {
 		}
 	}
 	for k, t := range m.terms {
-		sp.termVar[k] = addVar(0, termFactors(t), t.Sign == qc.NonNeg)
+		fs := termFactors(t, factor)
+		sp.termScale[k] = normalise(fs)
+		sp.termVar[k] = addVar(0, fs, t.Sign == qc.NonNeg)
 	}
 	p.Blocks = []sdp.Block{{Size: n}}
 	if nLP > 0 {
@@ -85,8 +106,8 @@ func (m *lmi) problem(w Gammas) *sdpProblem {
 }
 
 // termFactors returns -M for the term's M = (a b^T + b a^T)/2 as rank-one
-// factors.
-func termFactors(t qc.Term) []sdp.Factor {
+// factors made by factor.
+func termFactors(t qc.Term, factor func(float64, qc.Form) sdp.Factor) []sdp.Factor {
 	a, b := t.A, t.B
 	if formsEqual(a, b) {
 		return []sdp.Factor{factor(-1, a)}
@@ -102,10 +123,33 @@ func termFactors(t qc.Term) []sdp.Factor {
 	return fs
 }
 
-// factor returns d f f^T in block 0.
-func factor(d float64, f qc.Form) sdp.Factor {
-	idx, val := f.Sparse()
-	return sdp.Factor{Block: 0, D: d, U: sdp.SparseVec{Index: idx, Value: val}}
+// normalise scales the factors' D by a power of two 2^e that brings
+// max |D| * max |u|^2 near 1, and returns 2^-e: the multiplier of the
+// original factors is the variable times 2^-e.
+func normalise(fs []sdp.Factor) float64 {
+	size := 0.0
+	for _, f := range fs {
+		for _, u := range f.U.Value {
+			size = max(size, math.Abs(f.D)*u*u)
+		}
+	}
+	if size == 0 || math.IsInf(size, 0) || math.IsNaN(size) {
+		return 1
+	}
+	_, e := math.Frexp(size)
+	for i := range fs {
+		fs[i].D = math.Ldexp(fs[i].D, -e)
+	}
+	return math.Ldexp(1, -e)
+}
+
+// scales returns s_c, a power of two >= max |eta_c| over the region.
+func (m *lmi) scales() []float64 {
+	s := make([]float64, len(m.radius))
+	for c, r := range m.radius {
+		s[c] = pow2Above(r)
+	}
+	return s
 }
 
 func formsEqual(a, b qc.Form) bool {

@@ -60,7 +60,7 @@ func (m *lmi) check(sp *sdpProblem, x []float64) (*checked, error) {
 		}
 	}
 	for k, t := range m.terms {
-		lam := x[sp.termVar[k]]
+		lam := x[sp.termVar[k]] * sp.termScale[k] // exact: a power of two
 		if t.Sign == qc.NonNeg {
 			lam = max(0, lam)
 		}
@@ -69,10 +69,9 @@ func (m *lmi) check(sp *sdpProblem, x []float64) (*checked, error) {
 		}
 		M.AddTerm(lam, t)
 	}
-	s := make([]float64, n)
+	s := m.scales()
 	ratio := 0.0 // sum_c (r_c / s_c)^2, rounded up
 	for c, r := range m.radius {
-		s[c] = pow2Above(r)
 		q := r / s[c] // exact: s is a power of two
 		ratio = upAdd(ratio, upMul(q, q))
 	}
