@@ -17,31 +17,16 @@ var trmmBlock = 192
 // computed by GEMM into a buffer from the blocks of B not yet overwritten;
 // the triangle is read through a packing that supplies its zeros.
 func (impl Impl) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	msg, empty := checkTri(s, ul, tA, d, m, n, a, lda, b, ldb)
-	if msg != "" {
-		panic(msg)
-	}
-	if empty {
-		return
-	}
-	k := m
-	if s == blas.Right {
-		k = n
-	}
-	if m*n*k < smallGemm || alpha == 0 {
+	act, tri := triArgs(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+	switch {
+	case act == delegate:
 		impl.Implementation.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
-		return
-	}
-	tri := triangle{
-		op:    operand{data: a, ld: lda, trans: isTrans(tA)},
-		lower: (ul == blas.Lower) != isTrans(tA),
-		unit:  d == blas.Unit,
-	}
-	if s == blas.Left {
+	case act == done:
+	case s == blas.Left:
 		trmmLeft(m, n, alpha, tri, b, ldb)
-		return
+	default:
+		trmmRight(m, n, alpha, tri, b, ldb)
 	}
-	trmmRight(m, n, alpha, tri, b, ldb)
 }
 
 // shaped returns the operand of t that reads zeros outside the triangle

@@ -18,34 +18,51 @@ const trsmLeaf = 16
 // other half's right-hand side updated by one GEMM, and the other half
 // solved, so that nearly all the work is GEMM.
 func (impl Impl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
+	act, tri := triArgs(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+	switch {
+	case act == delegate:
+		impl.Implementation.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+	case act == done:
+	case s == blas.Left:
+		scale(m, n, alpha, b, ldb, full)
+		trsmLeft(m, n, tri, b, ldb)
+	default:
+		scale(m, n, alpha, b, ldb, full)
+		trsmRight(m, n, tri, b, ldb)
+	}
+}
+
+// action is what a routine does after checking its arguments.
+type action uint8
+
+const (
+	done     action = iota // nothing: the result is empty
+	delegate               // call gonum: the problem is too small to block
+	blocked                // run the blocked code
+)
+
+// triArgs checks the arguments of Dtrsm and Dtrmm, panicking as gonum
+// does, and returns what to do and the triangle op(A).
+func triArgs(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) (action, triangle) {
 	msg, empty := checkTri(s, ul, tA, d, m, n, a, lda, b, ldb)
 	if msg != "" {
 		panic(msg)
 	}
 	if empty {
-		return
+		return done, triangle{}
 	}
 	k := m
 	if s == blas.Right {
 		k = n
 	}
 	if m*n*k < smallGemm || alpha == 0 {
-		impl.Implementation.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
-		return
+		return delegate, triangle{}
 	}
-	if alpha != 1 {
-		scale(m, n, alpha, b, ldb, full)
-	}
-	tri := triangle{
+	return blocked, triangle{
 		op:    operand{data: a, ld: lda, trans: isTrans(tA)},
 		lower: (ul == blas.Lower) != isTrans(tA),
 		unit:  d == blas.Unit,
 	}
-	if s == blas.Left {
-		trsmLeft(m, n, tri, b, ldb)
-		return
-	}
-	trsmRight(m, n, tri, b, ldb)
 }
 
 // triangle is a triangular matrix T = op(A): op is A with its transpose

@@ -59,22 +59,36 @@ func forTri(t *testing.T, f func(t *testing.T, s blas.Side, ul blas.Uplo, tA bla
 	}
 }
 
+// triRoutine is the signature of Dtrsm and Dtrmm.
+type triRoutine func(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int)
+
+// testTri compares a triangular routine with gonum's on every variant.
+func testTri(t *testing.T, seed uint64, tol float64, got, want triRoutine) {
+	rnd := rand.New(rand.NewPCG(seed, seed+1))
+	forTri(t, func(t *testing.T, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n, pad int, alpha float64) {
+		name := fmt.Sprintf("%c%c%c%c/m%d/n%d/pad%d/alpha%v", s, ul, tA, d, m, n, pad, alpha)
+		k := n
+		if s == blas.Left {
+			k = m
+		}
+		lda, ldb := k+pad, n+pad
+		a := triangular(rnd, k, lda, ul, d)
+		b := randSlice(rnd, m*ldb)
+		ref := append([]float64(nil), b...)
+		want(s, ul, tA, d, m, n, alpha, a, lda, ref, ldb)
+		got(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+		checkClose(t, name, b, ref, tol, 1)
+	})
+}
+
 func TestDtrsm(t *testing.T) {
 	withKernels(t, func(t *testing.T) {
-		rnd := rand.New(rand.NewPCG(5, 6))
-		forTri(t, func(t *testing.T, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n, pad int, alpha float64) {
-			name := fmt.Sprintf("%c%c%c%c/m%d/n%d/pad%d/alpha%v", s, ul, tA, d, m, n, pad, alpha)
-			k := n
-			if s == blas.Left {
-				k = m
-			}
-			lda, ldb := k+pad, n+pad
-			a := triangular(rnd, k, lda, ul, d)
-			b := randSlice(rnd, m*ldb)
-			want := append([]float64(nil), b...)
-			gonum.Implementation{}.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, want, ldb)
-			Impl{}.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
-			checkClose(t, name, b, want, 1e-12, 1)
-		})
+		testTri(t, 5, 1e-12, Impl{}.Dtrsm, gonum.Implementation{}.Dtrsm)
+	})
+}
+
+func TestDtrmm(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		testTri(t, 7, 1e-13, Impl{}.Dtrmm, gonum.Implementation{}.Dtrmm)
 	})
 }
