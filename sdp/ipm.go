@@ -26,7 +26,7 @@ func (s *solver) iterate() bool {
 	md := s.md
 	s.invert()
 	withR0 := s.theta > 0
-	s.sch.assemble(md, s.xinv, s.Y, s.lpD, s.r0lp, withR0)
+	s.sch.assemble(md, s.xinv, s.Y, s.LX, &s.LY, s.lpD, s.r0lp, withR0)
 	if !s.sch.factor() {
 		s.tracef("   schur factor failed\n")
 		return false

@@ -44,6 +44,12 @@ type psdBlock struct {
 	lowrank []*piece // pieces with factors, in Schur order
 	f0      []entry  // F_0 in this block
 	r0      *piece   // -(F_0 + lambda I): the direction of the primal residual
+	// lr is the dense form of the factors when the Schur complement takes
+	// the dense route for them (nil for the sparse route).
+	lr *lowRank
+	// crossSparse is set when a piece with factors meets a sparse piece
+	// other than R0 whose row is not F1.
+	crossSparse bool
 }
 
 // lpBlock is a non-negative orthant of dimension n: a diagonal block, or

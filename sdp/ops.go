@@ -57,18 +57,23 @@ func (pb *psdBlock) apply(mat []float64, out []float64) {
 func (pc *piece) dot(mat []float64, n int) float64 {
 	s := entriesDot(pc.ent, mat, n)
 	for _, f := range pc.fac {
-		q := 0.0
-		for a, ia := range f.idx {
-			row := mat[int(ia)*n:]
-			r := 0.0
-			for b, ib := range f.idx {
-				r += row[ib] * f.val[b]
-			}
-			q += f.val[a] * r
-		}
-		s += f.d * q
+		s += f.d * f.quad(mat, n)
 	}
 	return s
+}
+
+// quad returns u^T M u for the factor's vector u and the dense n x n M.
+func (f *factor) quad(mat []float64, n int) float64 {
+	q := 0.0
+	for a, ia := range f.idx {
+		row := mat[int(ia)*n:]
+		r := 0.0
+		for b, ib := range f.idx {
+			r += row[ib] * f.val[b]
+		}
+		q += f.val[a] * r
+	}
+	return q
 }
 
 // entriesDot returns S • M for the symmetric matrix S stored as upper

@@ -53,7 +53,7 @@ func (s *solver) polish() bool {
 		for k, x := range s.X.lp {
 			s.lpD[k] = 1 / (x * x)
 		}
-		s.sch.assemble(md, s.xinv, s.xinv, s.lpD, s.r0lp, false)
+		s.sch.assemble(md, s.xinv, s.xinv, s.LX, nil, s.lpD, s.r0lp, false)
 		if !s.sch.factor() {
 			break
 		}

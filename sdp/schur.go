@@ -20,7 +20,10 @@ type schur struct {
 	// Assembly buffers, sized for the largest block.
 	p, q, g []float64 // F1: (F_p Y)[K,:], X^{-1}[K,:], G; F2: P, X^{-1}[:,K], P^T
 	xu, yu  []float64 // low rank: X^{-1} u and Y u for each factor of a row
-	pos     []int32   // position of an index in a piece's rows
+	lw, lv  []float64 // low rank, dense route: Lx^{-1} U and Ly^T U
+	lm1     []float64 // low rank, dense route: panels of the Gram matrices
+	lm2     []float64
+	pos     []int32 // position of an index in a piece's rows
 	tmp     []float64 // solve: residual of the refinement
 }
 
@@ -29,7 +32,7 @@ func newSchur(md *model) *schur {
 	m := md.m
 	s := &schur{m: m, ld: m + 1, b: make([]float64, (m+1)*(m+1)),
 		diag: make([]float64, m), tmp: make([]float64, m)}
-	var pq, gg, fac, nmax int
+	var pq, gg, fac, nmax, lw, lm int
 	for _, pb := range md.psd {
 		n := pb.n
 		nmax = max(nmax, n)
@@ -46,9 +49,15 @@ func newSchur(md *model) *schur {
 		for _, pc := range pb.lowrank {
 			fac = max(fac, n*len(pc.fac))
 		}
+		if lr := pb.lr; lr != nil {
+			lw = max(lw, n*lr.r)
+			lm = max(lm, lr.r*min(lr.r, lrPanel))
+		}
 	}
 	s.p, s.q, s.g = make([]float64, pq), make([]float64, pq), make([]float64, gg)
 	s.xu, s.yu = make([]float64, fac), make([]float64, fac)
+	s.lw, s.lv = make([]float64, lw), make([]float64, lw)
+	s.lm1, s.lm2 = make([]float64, lm), make([]float64, lm)
 	s.pos = make([]int32, nmax)
 	return s
 }
@@ -62,11 +71,16 @@ func (s *schur) at(i, j int) int {
 }
 
 // assemble computes B (and its row m when withR0) from the current
-// X^{-1} and Y. lpD is Y/X on the LP coordinates, r0lp is R0 there.
-func (s *schur) assemble(md *model, xinv, y blockMat, lpD, r0lp []float64, withR0 bool) {
+// X^{-1} and Y, with lx and ly the Cholesky factors of X and Y (ly nil
+// when Y is X^{-1}). lpD is Y/X on the LP coordinates, r0lp is R0 there.
+func (s *schur) assemble(md *model, xinv, y, lx blockMat, ly *blockMat, lpD, r0lp []float64, withR0 bool) {
 	clear(s.b)
 	for k, pb := range md.psd {
-		s.addPSD(pb, xinv.psd[k], y.psd[k], withR0)
+		var lyk []float64
+		if ly != nil {
+			lyk = ly.psd[k]
+		}
+		s.addPSD(pb, xinv.psd[k], y.psd[k], lx.psd[k], lyk, withR0)
 	}
 	if md.lp != nil {
 		s.addLP(md.lp, lpD, r0lp, withR0)
@@ -79,7 +93,7 @@ func (s *schur) assemble(md *model, xinv, y blockMat, lpD, r0lp []float64, withR
 }
 
 // addPSD adds one PSD block's contribution.
-func (s *schur) addPSD(pb *psdBlock, xinv, y []float64, withR0 bool) {
+func (s *schur) addPSD(pb *psdBlock, xinv, y, lx, ly []float64, withR0 bool) {
 	for p, pc := range pb.sparse {
 		if pc == pb.r0 && !withR0 {
 			continue
@@ -94,9 +108,15 @@ func (s *schur) addPSD(pb *psdBlock, xinv, y []float64, withR0 bool) {
 			s.rowF3(pb, pc, rest, xinv, y, withR0)
 		}
 	}
-	for r, pc := range pb.lowrank {
-		s.rowLowRank(pb, pc, pb.lowrank[r:], xinv, y, withR0)
+	if len(pb.lowrank) == 0 {
+		return
 	}
+	if pb.lr != nil {
+		s.addLowRankDense(pb, pb.lr, lx, ly)
+	} else {
+		s.addLowRankSparse(pb, xinv, y)
+	}
+	s.addCrossSparse(pb, xinv, y, withR0)
 }
 
 // rowF3 computes B_pq = sum v w X^{-1}[b,c] Y[a,d] over (a,b,v) in F_p and
@@ -189,64 +209,7 @@ func (s *schur) rowF1(pb *psdBlock, pc *piece, rest []*piece, xinv, y []float64,
 		}
 		s.b[s.at(pc.con, qc.con)] += entriesDot(qc.ent, g, n)
 	}
-}
-
-// rowLowRank adds the terms of the factors d u u^T of piece pc: with
-// the later low-rank pieces,
-//
-//	Tr(d u u^T X^{-1} e v v^T Y) = d e (v · X^{-1}u)(v · Y u),
-//
-// and with the sparse parts S of all pieces (in both orders, as
-// Tr(S X^{-1} uu^T Y) = Tr(uu^T X^{-1} S Y)),
-//
-//	Tr(d u u^T X^{-1} S Y) = d (X^{-1}u)^T S (Y u).
-func (s *schur) rowLowRank(pb *psdBlock, pc *piece, rest []*piece, xinv, y []float64, withR0 bool) {
-	n := pb.n
-	for t, f := range pc.fac {
-		xu := s.xu[t*n : t*n+n]
-		yu := s.yu[t*n : t*n+n]
-		clear(xu)
-		clear(yu)
-		for a, ix := range f.idx {
-			axpy(f.val[a], xinv[int(ix)*n:int(ix)*n+n], xu)
-			axpy(f.val[a], y[int(ix)*n:int(ix)*n+n], yu)
-		}
-	}
-	for _, qc := range rest {
-		v := 0.0
-		for t, f := range pc.fac {
-			xu := s.xu[t*n : t*n+n]
-			yu := s.yu[t*n : t*n+n]
-			for _, g := range qc.fac {
-				a, b := 0.0, 0.0
-				for l, ix := range g.idx {
-					a += g.val[l] * xu[ix]
-					b += g.val[l] * yu[ix]
-				}
-				v += f.d * g.d * a * b
-			}
-		}
-		s.b[s.at(pc.con, qc.con)] += v
-	}
-	for _, qc := range pb.sparse {
-		if qc == pb.r0 && !withR0 {
-			continue
-		}
-		v := 0.0
-		for t, f := range pc.fac {
-			xu := s.xu[t*n : t*n+n]
-			yu := s.yu[t*n : t*n+n]
-			w := 0.0
-			for _, e := range qc.exp {
-				w += e.v * xu[e.i] * yu[e.j]
-			}
-			v += f.d * w
-		}
-		if qc.con == pc.con {
-			v *= 2
-		}
-		s.b[s.at(pc.con, qc.con)] += v
-	}
+	s.addCrossF1(pb, pc, g)
 }
 
 // addLP adds sum_k F_i[k] F_j[k] Y_k/X_k over the LP coordinates.

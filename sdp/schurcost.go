@@ -46,7 +46,7 @@ func (f formula) String() string {
 // formulas run. Measured single-threaded on the development machine; only
 // their ratios matter.
 const (
-	costGemmFlop   = 0.2 // one multiply-add inside a GEMM
+	costGemmFlop   = 0.05 // one multiply-add inside a GEMM
 	costAxpy       = 0.5 // one multiply-add of a contiguous axpy or dot
 	costScattered  = 2.0 // one term X[b,c]*Y[d,a] gathered from two rows
 	costInnerEntry = 1.5 // reading one entry of G for F_q • G
@@ -92,6 +92,18 @@ func (pb *psdBlock) chooseFormulas() {
 			pc.form = formulaF2
 		default:
 			pc.form = formulaF1
+		}
+	}
+	pb.lr = nil
+	if pb.lowRankDense() {
+		pb.lr = pb.buildLowRank()
+	}
+	pb.crossSparse = false
+	if len(pb.lowrank) > 0 {
+		for _, pc := range pb.sparse {
+			if pc != pb.r0 && pc.form != formulaF1 {
+				pb.crossSparse = true
+			}
 		}
 	}
 }

@@ -1,0 +1,201 @@
+package sdp
+
+// Low-rank terms of the Schur complement. For factors d u u^T of one
+// constraint and e v v^T of another,
+//
+//	Tr(d u u^T X^{-1} e v v^T Y) = d e (u^T X^{-1} v)(u^T Y v).
+//
+// With all R factors of a block as the columns of U (n x R) and the
+// Cholesky factors X = Lx Lx^T, Y = Ly Ly^T, the two R x R matrices of
+// bilinear forms are Gram matrices,
+//
+//	U^T X^{-1} U = W^T W,  W = Lx^{-1} U;    U^T Y U = V^T V,  V = Ly^T U,
+//
+// computed by one TRSM, one TRMM and GEMMs on column panels of width
+// lrPanel (so that R x R is never stored). This dense route pays off
+// unless the factors are very sparse relative to n; the sparse route
+// forms X^{-1}u and Y u one factor at a time and gathers v's entries.
+
+// lrPanel is the column width of the Gram panels.
+const lrPanel = 256
+
+// lowRank is the dense form of a block's factors.
+type lowRank struct {
+	r     int
+	u     []float64 // n x r, row-major
+	d     []float64 // weight of each factor
+	owner []int     // constraint of each factor
+}
+
+// buildLowRank gathers the factors of the block's low-rank pieces.
+func (pb *psdBlock) buildLowRank() *lowRank {
+	lr := &lowRank{}
+	for _, pc := range pb.lowrank {
+		lr.r += len(pc.fac)
+	}
+	n := pb.n
+	lr.u = make([]float64, n*lr.r)
+	t := 0
+	for _, pc := range pb.lowrank {
+		for _, f := range pc.fac {
+			for k, ix := range f.idx {
+				lr.u[int(ix)*lr.r+t] = f.val[k]
+			}
+			lr.d = append(lr.d, f.d)
+			lr.owner = append(lr.owner, pc.con)
+			t++
+		}
+	}
+	return lr
+}
+
+// lowRankDense reports whether the dense route is the cheaper for the
+// block, by the cost model of schurcost.go.
+func (pb *psdBlock) lowRankDense() bool {
+	n := float64(pb.n)
+	var r, nnz float64
+	for _, pc := range pb.lowrank {
+		for _, f := range pc.fac {
+			r++
+			nnz += float64(len(f.idx))
+		}
+	}
+	if r == 0 {
+		return false
+	}
+	dense := costGemmFlop * (2*n*n*r + n*r*r)
+	sparse := costAxpy*2*n*nnz + costScattered*r*nnz
+	return dense < sparse
+}
+
+// addLowRankDense adds the factor-factor terms of the block through the
+// Gram matrices. ly nil means Y = X^{-1} (the barrier Hessian), whose
+// Gram matrix is W^T W again.
+func (s *schur) addLowRankDense(pb *psdBlock, lr *lowRank, lx, ly []float64) {
+	n, r := pb.n, lr.r
+	w, v := s.lw[:n*r], s.lv[:n*r]
+	copy(w, lr.u)
+	trsmLower(false, n, r, lx, n, w, r)
+	if ly != nil {
+		copy(v, lr.u)
+		trmmLower(true, n, r, ly, n, v, r)
+	} else {
+		v = w
+	}
+	for j0 := 0; j0 < r; j0 += lrPanel {
+		nb := min(lrPanel, r-j0)
+		rows := r - j0
+		m1, m2 := s.lm1[:rows*nb], s.lm2[:rows*nb]
+		// M[t, g] for t >= j0, g in [j0, j0+nb): columns j0.. of W^T W.
+		gemm(true, false, rows, nb, n, 1, w[j0:], r, w[j0:], r, 0, m1, nb)
+		if ly != nil {
+			gemm(true, false, rows, nb, n, 1, v[j0:], r, v[j0:], r, 0, m2, nb)
+		} else {
+			m2 = m1
+		}
+		for t := j0; t < r; t++ {
+			row1 := m1[(t-j0)*nb:]
+			row2 := m2[(t-j0)*nb:]
+			dt, ot := lr.d[t], lr.owner[t]
+			for g := j0; g < min(j0+nb, t+1); g++ {
+				val := dt * lr.d[g] * row1[g-j0] * row2[g-j0]
+				og := lr.owner[g]
+				if g != t && og == ot {
+					val *= 2
+				}
+				s.b[s.at(ot, og)] += val
+			}
+		}
+	}
+}
+
+// addLowRankSparse adds the factor-factor terms one row piece at a time:
+// X^{-1}u and Y u by axpys, then sparse dot products with the factors of
+// the later pieces.
+func (s *schur) addLowRankSparse(pb *psdBlock, xinv, y []float64) {
+	n := pb.n
+	for r, pc := range pb.lowrank {
+		s.factorProducts(n, pc, xinv, y)
+		for _, qc := range pb.lowrank[r:] {
+			v := 0.0
+			for t, f := range pc.fac {
+				xu := s.xu[t*n : t*n+n]
+				yu := s.yu[t*n : t*n+n]
+				for _, g := range qc.fac {
+					a, b := 0.0, 0.0
+					for l, ix := range g.idx {
+						a += g.val[l] * xu[ix]
+						b += g.val[l] * yu[ix]
+					}
+					v += f.d * g.d * a * b
+				}
+			}
+			s.b[s.at(pc.con, qc.con)] += v
+		}
+	}
+}
+
+// factorProducts sets s.xu and s.yu to X^{-1}u and Y u for each factor u
+// of pc, in consecutive slices of length n.
+func (s *schur) factorProducts(n int, pc *piece, xinv, y []float64) {
+	for t, f := range pc.fac {
+		xu := s.xu[t*n : t*n+n]
+		yu := s.yu[t*n : t*n+n]
+		clear(xu)
+		clear(yu)
+		for a, ix := range f.idx {
+			axpy(f.val[a], xinv[int(ix)*n:int(ix)*n+n], xu)
+			axpy(f.val[a], y[int(ix)*n:int(ix)*n+n], yu)
+		}
+	}
+}
+
+// addCrossSparse adds the sparse-factor terms that no F1 row takes:
+// for a piece pc with factors and a piece qc with a sparse part S (not
+// F1), Tr(S X^{-1} uu^T Y) = Tr(uu^T X^{-1} S Y) = (X^{-1}u)^T S (Y u),
+// twice when they are the same constraint (both orders of the product).
+func (s *schur) addCrossSparse(pb *psdBlock, xinv, y []float64, withR0 bool) {
+	if !pb.crossSparse && !(withR0 && pb.r0.form != formulaF1) {
+		return
+	}
+	n := pb.n
+	for _, pc := range pb.lowrank {
+		s.factorProducts(n, pc, xinv, y)
+		for _, qc := range pb.sparse {
+			if qc.form == formulaF1 || (qc == pb.r0 && !withR0) {
+				continue
+			}
+			v := 0.0
+			for t, f := range pc.fac {
+				xu := s.xu[t*n : t*n+n]
+				yu := s.yu[t*n : t*n+n]
+				w := 0.0
+				for _, e := range qc.exp {
+					w += e.v * xu[e.i] * yu[e.j]
+				}
+				v += f.d * w
+			}
+			if qc.con == pc.con {
+				v *= 2
+			}
+			s.b[s.at(pc.con, qc.con)] += v
+		}
+	}
+}
+
+// addCrossF1 adds, in the F1 row of the sparse piece with G = X^{-1} S Y,
+// the terms Tr(S X^{-1} d uu^T Y) = d u^T G u for the factors of every
+// low-rank piece (twice for the piece's own constraint).
+func (s *schur) addCrossF1(pb *psdBlock, pc *piece, g []float64) {
+	n := pb.n
+	for _, qc := range pb.lowrank {
+		v := 0.0
+		for _, f := range qc.fac {
+			v += f.d * f.quad(g, n)
+		}
+		if qc.con == pc.con {
+			v *= 2
+		}
+		s.b[s.at(pc.con, qc.con)] += v
+	}
+}
