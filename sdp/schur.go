@@ -23,7 +23,7 @@ type schur struct {
 	lw, lv  []float64 // low rank, dense route: Lx^{-1} U and Ly^T U
 	lm1     []float64 // low rank, dense route: panels of the Gram matrices
 	lm2     []float64
-	pos     []int32 // position of an index in a piece's rows
+	pos     []int32   // position of an index in a piece's rows
 	tmp     []float64 // solve: residual of the refinement
 }
 

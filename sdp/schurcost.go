@@ -47,9 +47,9 @@ func (f formula) String() string {
 // their ratios matter.
 const (
 	costGemmFlop   = 0.05 // one multiply-add inside a GEMM
-	costAxpy       = 0.5 // one multiply-add of a contiguous axpy or dot
-	costScattered  = 2.0 // one term X[b,c]*Y[d,a] gathered from two rows
-	costInnerEntry = 1.5 // reading one entry of G for F_q • G
+	costAxpy       = 0.5  // one multiply-add of a contiguous axpy or dot
+	costScattered  = 2.0  // one term X[b,c]*Y[d,a] gathered from two rows
+	costInnerEntry = 1.5  // reading one entry of G for F_q • G
 )
 
 // chooseFormulas orders the sparse pieces of the block (R0 included) by
