@@ -49,7 +49,7 @@ func TightnessMap(s Surface) (*Figure, error) {
 	if len(s.Bound) != rows || len(s.Error) != rows {
 		return nil, fmt.Errorf("report: tightness map has %d rows of Y but %d of bounds and %d of errors: %w", rows, len(s.Bound), len(s.Error), ErrData)
 	}
-	g := tGrid{x: s.X, y: s.Y, t: make([][]float64, rows)}
+	g := tGrid{x: s.X, y: s.Y, t: make([][]float64, rows), k: cellPixels}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	zero := 0
 	for i := range rows {
@@ -99,6 +99,7 @@ func TightnessMap(s Surface) (*Figure, error) {
 	cb := &plotter.ColorBar{ColorMap: cmap, Vertical: true}
 	bar.Add(cb)
 	bar.Y.Min, bar.Y.Max = lo, hi
+	bar.Y.Tick.Marker = linTicks{}
 
 	f := &Figure{Width: 6.5 * vg.Inch, Height: 5 * vg.Inch}
 	f.draw = func(c draw.Canvas) {
@@ -119,15 +120,35 @@ func TightnessMap(s Surface) (*Figure, error) {
 	return f, nil
 }
 
-// tGrid is the heat map's GridXYZ: rows are Y, columns X.
+// cellPixels is how many image pixels, per axis, each grid cell of the
+// heat map gets: the image is scaled with bilinear interpolation, which
+// would blur single-pixel cells (a zero-error diagonal turns into dots).
+const cellPixels = 8
+
+// tGrid is the heat map's GridXYZ: rows are Y, columns X, each cell split
+// into k x k equal sub-cells of the same value.
 type tGrid struct {
 	x, y []float64
 	t    [][]float64
+	k    int
 }
 
-func (g tGrid) Dims() (c, r int)   { return len(g.x), len(g.y) }
-func (g tGrid) Z(c, r int) float64 { return g.t[r][c] }
-func (g tGrid) X(c int) float64    { return g.x[c] }
-func (g tGrid) Y(r int) float64    { return g.y[r] }
+func (g tGrid) Dims() (c, r int)   { return g.k * len(g.x), g.k * len(g.y) }
+func (g tGrid) Z(c, r int) float64 { return g.t[r/g.k][c/g.k] }
+func (g tGrid) X(c int) float64    { return sub(g.x, c, g.k) }
+func (g tGrid) Y(r int) float64    { return sub(g.y, r, g.k) }
+
+// sub returns the centre of sub-cell i of the grid v split k ways.
+func sub(v []float64, i, k int) float64 {
+	j := i / k
+	var w float64 // width of cell j: the spacing of its neighbours
+	switch {
+	case j+1 < len(v):
+		w = v[j+1] - v[j]
+	case j > 0:
+		w = v[j] - v[j-1]
+	}
+	return v[j] - w/2 + (float64(i%k)+0.5)*w/float64(k)
+}
 
 var _ plot.Plotter = (*plotter.HeatMap)(nil)
