@@ -1,0 +1,33 @@
+package vnnlib_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nnbound/nnbound/vnnlib"
+)
+
+func ExampleRead() {
+	const prop = `; two inputs, one output
+(declare-const X_0 Real)
+(declare-const X_1 Real)
+(declare-const Y_0 Real)
+(assert (<= X_0 0.5))
+(assert (>= X_0 -0.5))
+(assert (and (<= 0 X_1) (<= X_1 1)))
+(assert (>= Y_0 3))`
+	spec, err := vnnlib.Read(strings.NewReader(prop), "prop.vnnlib")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(spec.Box.Lo, spec.Box.Hi)
+	fmt.Println(spec.Note())
+
+	_, err = vnnlib.Read(strings.NewReader("(declare-const X_0 Real)\n(assert (or (<= X_0 0) (>= X_0 1)))"), "bad.vnnlib")
+	fmt.Println(err)
+	// Output:
+	// [-0.5 0] [0.5 1]
+	// ignored 1 assertion on the outputs Y_j (the bound covers the whole output difference)
+	// bad.vnnlib:2: disjunction (or ...) over inputs is not supported: the input set must be one box
+}
