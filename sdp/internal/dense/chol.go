@@ -59,37 +59,73 @@ func potrf(n int, a []float64, lda int) bool {
 }
 
 // potf2 is the unblocked Cholesky factorisation, row by row:
-// L(i,j) = (A(i,j) - L(i,:j)·L(j,:j)) / L(j,j).
+//
+//	L(i,j) = (A(i,j) - L(i,:j)·L(j,:j)) / L(j,j)
+//	L(i,i) = sqrt(A(i,i) - L(i,:i)·L(i,:i))
+//
+// Rows are taken in pairs so that each row j of L read serves both.
 func potf2(n int, a []float64, lda int) bool {
-	for i := range n {
-		ri := a[i*lda : i*lda+i+1]
+	var invBuf [cholLeaf]float64
+	inv := invBuf[:n] // 1 / L(j,j)
+	i := 0
+	for ; i+1 < n; i += 2 {
+		r0 := a[i*lda : i*lda+i+1]
+		r1 := a[(i+1)*lda : (i+1)*lda+i+2]
 		for j := range i {
-			ri[j] = (ri[j] - dot(ri[:j], a[j*lda:j*lda+j])) / a[j*lda+j]
+			rj := a[j*lda : j*lda+j]
+			s0, s1 := dot2(rj, r0, r1)
+			r0[j] = (r0[j] - s0) * inv[j]
+			r1[j] = (r1[j] - s1) * inv[j]
 		}
-		d := ri[i] - dot(ri[:i], ri[:i])
-		if d <= 0 || math.IsNaN(d) {
-			ri[i] = d
+		if !cholDiag(r0, i, inv) {
 			return false
 		}
-		ri[i] = math.Sqrt(d)
+		r1[i] = (r1[i] - dot(r1[:i], r0[:i])) * inv[i]
+		if !cholDiag(r1, i+1, inv) {
+			return false
+		}
+	}
+	if i < n {
+		r0 := a[i*lda : i*lda+i+1]
+		for j := range i {
+			r0[j] = (r0[j] - dot(r0[:j], a[j*lda:j*lda+j])) * inv[j]
+		}
+		return cholDiag(r0, i, inv)
 	}
 	return true
 }
 
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
+// cholDiag completes row i of L by its diagonal element, recording its
+// inverse, or reports that A is not positive definite.
+func cholDiag(row []float64, i int, inv []float64) bool {
+	d := row[i] - dot(row[:i], row[:i])
+	if d <= 0 || math.IsNaN(d) {
+		row[i] = d
+		return false
 	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
+	row[i] = math.Sqrt(d)
+	inv[i] = 1 / row[i]
+	return true
+}
+
+// dot2 returns the dot products of x with y0 and with y1 (each at least as
+// long as x).
+func dot2(x, y0, y1 []float64) (s0, s1 float64) {
+	y0 = y0[:len(x)]
+	y1 = y1[:len(x)]
+	var t0, t1 float64
+	q := 0
+	for ; q+2 <= len(x); q += 2 {
+		s0 += x[q] * y0[q]
+		s1 += x[q] * y1[q]
+		t0 += x[q+1] * y0[q+1]
+		t1 += x[q+1] * y1[q+1]
 	}
-	return (s0 + s1) + (s2 + s3)
+	if q < len(x) {
+		s0 += x[q] * y0[q]
+		s1 += x[q] * y1[q]
+	}
+	return s0 + t0, s1 + t1
 }
 
 // Potri replaces the Cholesky factor L (lower triangle of a, as left by
@@ -183,4 +219,21 @@ func lauu2(n int, a []float64, lda int) {
 			a[i*lda+j] = s
 		}
 	}
+}
+
+// dot returns the dot product of x and y[:len(x)].
+func dot(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }

@@ -94,12 +94,12 @@ func gemm(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, 
 		scale(m, n, beta, c, ldc, pt)
 		return
 	}
-	pa := getBuf(&poolA, min(mc, roundUp(m, mr))*min(kc, k))
+	pa := getBuf(&poolA, min(mc, roundUp(m, mr))*min(kc, k)+mr*nr)
 	pb := getBuf(&poolB, min(kc, k)*min(nc, roundUp(n, nr)))
 	defer poolA.Put(pa)
 	defer poolB.Put(pb)
 	bufA, bufB := *pa, *pb
-	var tile [mr * nr]float64
+	tile := bufA[len(bufA)-mr*nr:] // for tiles only partly in C
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
 		// Rows that can hold elements of the part within columns [jc, jc+nb).
@@ -145,8 +145,8 @@ func gemm(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, 
 							kernel(kb, ap, bp, c[i0*ldc+j0:], ldc, alpha, bet)
 							continue
 						}
-						kernel(kb, ap, bp, tile[:], nr, alpha, 0)
-						merge(rows, cols, tile[:], bet, c[i0*ldc+j0:], ldc, i0-j0, pt)
+						kernel(kb, ap, bp, tile, nr, alpha, 0)
+						merge(rows, cols, tile, bet, c[i0*ldc+j0:], ldc, i0-j0, pt)
 					}
 				}
 			}

@@ -88,7 +88,13 @@ func scaleVec(beta float64, y []float64) {
 
 // dotRows sets d[r] to the dot product of row r of a with x[:n], for the
 // first rows (at most 4) rows of a.
-var dotRows = dotRowsGo
+func dotRows(rows, n int, a []float64, lda int, x []float64, d *[4]float64) {
+	if useAsm {
+		dotRowsAsm(rows, n, a, lda, x, d)
+		return
+	}
+	dotRowsGo(rows, n, a, lda, x, d)
+}
 
 func dotRowsGo(rows, n int, a []float64, lda int, x []float64, d *[4]float64) {
 	for r := range rows {

@@ -1,6 +1,7 @@
 package dense
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -39,16 +40,16 @@ func sameWithin(got, want []float64, tol, scale float64) int {
 // small blocking constants, so that every edge of the blocked loops is
 // crossed by small matrices.
 func withKernels(t *testing.T, f func(t *testing.T)) {
-	saved := kernel
-	defer func() { kernel = saved }()
+	saved := useAsm
+	defer func() { useAsm = saved }()
 	t.Run("default", f)
-	for _, kern := range []struct {
-		name string
-		f    func(k int, a, b, c []float64, ldc int, alpha, beta float64)
-	}{{"go", kernelGo}, {"fast", saved}} {
-		kernel = kern.f
+	for _, asm := range []bool{false, true} {
+		if asm && !saved {
+			continue // no assembly kernels on this machine
+		}
+		useAsm = asm
 		restore := setBlocking(16, 16, 48, 20)
-		t.Run(kern.name+"/smallblocks", f)
+		t.Run(fmt.Sprintf("asm=%v/smallblocks", asm), f)
 		restore()
 	}
 }

@@ -12,9 +12,21 @@ const (
 	nr = 24 // columns of a tile: three 8-lane vectors of B
 )
 
-// kernel is the micro-kernel in use: the assembly one where the CPU
-// supports it (see kernel_amd64.go), else kernelGo.
-var kernel = kernelGo
+// useAsm says whether the assembly kernels run. It is set at start-up
+// from the CPU's features (kernel_amd64.go); tests turn it off to check the
+// Go kernels. The kernels are called through plain functions that test it,
+// not through function values, so that their arguments do not escape.
+var useAsm bool
+
+// kernel runs the micro-kernel: the assembly one where the CPU supports
+// it, else kernelGo.
+func kernel(k int, a, b, c []float64, ldc int, alpha, beta float64) {
+	if useAsm {
+		kernelAsm(k, a, b, c, ldc, alpha, beta)
+		return
+	}
+	kernelGo(k, a, b, c, ldc, alpha, beta)
+}
 
 // kernelGo is the portable micro-kernel.
 func kernelGo(k int, a, b, c []float64, ldc int, alpha, beta float64) {

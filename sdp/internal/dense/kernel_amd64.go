@@ -5,11 +5,7 @@ package dense
 import "golang.org/x/sys/cpu"
 
 func init() {
-	if cpu.X86.HasAVX512F {
-		kernel = kernelAsm
-		axpyRows = axpyRowsAsm
-		dotRows = dotRowsAsm
-	}
+	useAsm = cpu.X86.HasAVX512F
 }
 
 //go:noescape

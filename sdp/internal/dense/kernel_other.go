@@ -1,0 +1,15 @@
+//go:build !amd64
+
+package dense
+
+// Without assembly kernels useAsm stays false and these are never called.
+
+func kernelAsm(k int, a, b, c []float64, ldc int, alpha, beta float64) {
+	kernelGo(k, a, b, c, ldc, alpha, beta)
+}
+
+func axpyRowsAsm(x, a []float64, lda int, y []float64) { axpyRowsGo(x, a, lda, y) }
+
+func dotRowsAsm(rows, n int, a []float64, lda int, x []float64, d *[4]float64) {
+	dotRowsGo(rows, n, a, lda, x, d)
+}
