@@ -16,10 +16,12 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/nnet"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/search"
 )
 
@@ -66,6 +68,7 @@ type acasOptions struct {
 	Timeout     time.Duration // limit of one instance's bound
 	Search      time.Duration // limit of one instance's search
 	Seed        uint64
+	Solver      string // "nnbound" or "csdp"
 	JSON        bool
 	Out         string // Markdown file, written besides stdout
 	Dir         string // the shared benchmarks folder
@@ -73,7 +76,7 @@ type acasOptions struct {
 
 func newACASXuCmd() *cobra.Command {
 	o := acasOptions{Props: []string{"3", "4"}, Method: acasInterval.String(), Timeout: 60 * time.Second,
-		Search: 30 * time.Second, Seed: 1}
+		Search: 30 * time.Second, Seed: 1, Solver: "nnbound"}
 	cmd := &cobra.Command{
 		Use:   "acasxu",
 		Short: "Bound |f'_t - f_t| on the peers' ACAS Xu float16 instances and compare with NeuroDiff and ReluDiff+",
@@ -104,6 +107,7 @@ nothing.`,
 	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one instance's bound (best falls back to interval)")
 	f.DurationVar(&o.Search, "search-time", o.Search, "time limit of one instance's search for the largest difference")
 	f.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the searches")
+	f.StringVar(&o.Solver, "solver", o.Solver, "SDP solver of the certificates: nnbound or csdp (the check is the same)")
 	f.BoolVar(&o.JSON, "json", false, "print one JSON object instead of the Markdown table")
 	f.StringVar(&o.Out, "out", "", "also write the Markdown table to this file")
 	f.StringVar(&o.Dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
@@ -118,6 +122,11 @@ func runACASXu(ctx context.Context, stdout, stderr io.Writer, o *acasOptions, di
 	if o.Timeout <= 0 || o.Search <= 0 {
 		return usageError{fmt.Errorf("--timeout %v, --search-time %v: want both > 0", o.Timeout, o.Search)}
 	}
+	solve, cleanup, err := acasSolver(o.Solver)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
 	if o.Out != "" {
 		if st, err := os.Stat(filepath.Dir(o.Out)); err != nil || !st.IsDir() {
 			return usageError{fmt.Errorf("--out %s: no such folder", o.Out)}
@@ -145,10 +154,10 @@ func runACASXu(ctx context.Context, stdout, stderr io.Writer, o *acasOptions, di
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 
-	run := &acasRun{Method: method.String(), Timeout: o.Timeout.String(), SearchTime: o.Search.String(),
+	run := &acasRun{Method: method.String(), Solver: o.Solver, Timeout: o.Timeout.String(), SearchTime: o.Search.String(),
 		CPUs: runtime.NumCPU(), LoadStart: report.Number(loadAverage())}
 	for n, inst := range insts {
-		row, err := benchACAS(ctx, inst, method, o)
+		row, err := benchACAS(ctx, inst, method, solve, o)
 		if err != nil {
 			return err
 		}
@@ -183,7 +192,7 @@ func runACASXu(ctx context.Context, stdout, stderr io.Writer, o *acasOptions, di
 }
 
 // benchACAS bounds, searches and checks one instance.
-func benchACAS(ctx context.Context, inst *acasInstance, method acasMethod, o *acasOptions) (*acasRow, error) {
+func benchACAS(ctx context.Context, inst *acasInstance, method acasMethod, solve solveFunc, o *acasOptions) (*acasRow, error) {
 	f, _, err := nnet.Read(inst.F, nnet.Options{Core: true})
 	if err != nil {
 		return nil, err
@@ -219,7 +228,7 @@ func benchACAS(ctx context.Context, inst *acasInstance, method acasMethod, o *ac
 	}
 	found := 0.0
 	if method != acasInterval {
-		sd := sdpBound(bctx, f, fp, in.Box, c, o.Seed)
+		sd := sdpBound(bctx, f, fp, in.Box, c, o.Seed, solve)
 		row.SDP = sd
 		row.Seconds += sd.Seconds
 		if sd.Status == certify.Certified.String() {
@@ -265,9 +274,9 @@ func intervalBound(f, fp *nn.Network, in bounds.Inputs, c []float64) (*acasInter
 
 // sdpBound certifies |f'_t - f_t| by the certificate's SDP (same input,
 // C = e_t, the default QC set and refinement).
-func sdpBound(ctx context.Context, f, fp *nn.Network, box bounds.Box, c []float64, seed uint64) *acasSDPRes {
+func sdpBound(ctx context.Context, f, fp *nn.Network, box bounds.Box, c []float64, seed uint64, solve solveFunc) *acasSDPRes {
 	co := certify.DefaultOptions()
-	co.Method, co.C, co.Pairing, co.Seed = certify.MethodSDP, c, bounds.SameInput, seed
+	co.Method, co.C, co.Pairing, co.Seed, co.Solve = certify.MethodSDP, c, bounds.SameInput, seed, solve
 	cert, err := certify.Bound(ctx, f, fp, box, co)
 	if err != nil {
 		return &acasSDPRes{Status: "error", Reason: err.Error(), Bound: report.Number(math.NaN())}
@@ -292,4 +301,29 @@ func magMax(ivs []bounds.Interval) float64 {
 		m = max(m, iv.Mag())
 	}
 	return m
+}
+
+// solveFunc solves an SDP of the certificate (certify.Options.Solve).
+type solveFunc = func(context.Context, *sdp.Problem, *sdp.Settings) (*sdp.Result, error)
+
+// acasSolver returns the SDP solver named name (nil: nnbound's) and a
+// function that removes its temporary files.
+func acasSolver(name string) (solveFunc, func(), error) {
+	switch name {
+	case "nnbound":
+		return nil, func() {}, nil
+	case "csdp":
+		if !csdp.Available() {
+			return nil, nil, fmt.Errorf("--solver csdp: csdp is not installed")
+		}
+		dir, err := os.MkdirTemp("", "bench-acasxu-")
+		if err != nil {
+			return nil, nil, err
+		}
+		solve := func(ctx context.Context, p *sdp.Problem, _ *sdp.Settings) (*sdp.Result, error) {
+			return csdp.Solve(ctx, p, dir)
+		}
+		return solve, func() { os.RemoveAll(dir) }, nil
+	}
+	return nil, nil, usageError{fmt.Errorf("--solver %q: want nnbound or csdp", name)}
 }

@@ -12,6 +12,7 @@ import (
 // acasRun is the whole result of "bench acasxu", as printed with --json.
 type acasRun struct {
 	Method     string         `json:"method"`
+	Solver     string         `json:"solver"`
 	Timeout    string         `json:"timeout"`
 	SearchTime string         `json:"search_time"`
 	CPUs       int            `json:"cpus"`
@@ -92,8 +93,12 @@ func (run *acasRun) summarise(props []string) {
 // the summary.
 func (run *acasRun) writeMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Method %s; time limit %s per bound, %s per search; %d CPUs, load average (1 min) %s at the start, %s at the end.\n\n",
-		run.Method, run.Timeout, run.SearchTime, run.CPUs, numSig(run.LoadStart, 3), numSig(run.LoadEnd, 3))
+	solver := ""
+	if run.Method != acasInterval.String() {
+		solver = " (SDP solver " + run.Solver + ")"
+	}
+	fmt.Fprintf(&b, "Method %s%s; time limit %s per bound, %s per search; %d CPUs, load average (1 min) %s at the start, %s at the end.\n\n",
+		run.Method, solver, run.Timeout, run.SearchTime, run.CPUs, numSig(run.LoadStart, 3), numSig(run.LoadEnd, 3))
 	t := report.NewTable("prop", "net", "bound", "method", "NeuroDiff", "ReluDiff+", "ours/ND", "s", "found", "found (data)",
 		"sound", "peak MiB", "load", "unstable f")
 	for _, r := range run.Rows {

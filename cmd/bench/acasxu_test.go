@@ -166,6 +166,7 @@ func TestRunACASXuUsage(t *testing.T) {
 	}{
 		{[]string{"acasxu", "--method", "exact"}, 2, false},
 		{[]string{"acasxu", "--timeout", "0s"}, 2, false},
+		{[]string{"acasxu", "--solver", "mosek"}, 2, false},
 		{[]string{"acasxu", "--out", filepath.Join("no", "such", "dir", "x.md")}, 2, false},
 		{[]string{"acasxu", "--data", t.TempDir()}, 1, false},
 		{[]string{"acasxu", "--props", "99"}, 2, true},
