@@ -23,6 +23,7 @@ type schur struct {
 	lw, lv  []float64 // low rank, dense route: Lx^{-1} U and Ly^T U
 	lm1     []float64 // low rank, dense route: panels of the Gram matrices
 	lm2     []float64
+	gs, acc []float64 // F1 batches: packed symmetrised G's, inner products
 	pos     []int32   // position of an index in a piece's rows
 	tmp     []float64 // solve: residual of the refinement
 }
@@ -32,7 +33,7 @@ func newSchur(md *model) *schur {
 	m := md.m
 	s := &schur{m: m, ld: m + 1, b: make([]float64, (m+1)*(m+1)),
 		diag: make([]float64, m), tmp: make([]float64, m)}
-	var pq, gg, fac, nmax, lw, lm int
+	var pq, gg, gsz, fac, nmax, lw, lm int
 	for _, pb := range md.psd {
 		n := pb.n
 		nmax = max(nmax, n)
@@ -41,6 +42,7 @@ func newSchur(md *model) *schur {
 			case formulaF1:
 				pq = max(pq, n*len(pc.rows))
 				gg = max(gg, n*n)
+				gsz = max(gsz, n*(n+1)/2*min(f1Batch, len(pb.sparse)))
 			case formulaF2:
 				pq = max(pq, n*len(pc.rows))
 				gg = max(gg, n*len(pc.rows))
@@ -58,6 +60,7 @@ func newSchur(md *model) *schur {
 	s.xu, s.yu = make([]float64, fac), make([]float64, fac)
 	s.lw, s.lv = make([]float64, lw), make([]float64, lw)
 	s.lm1, s.lm2 = make([]float64, lm), make([]float64, lm)
+	s.gs, s.acc = make([]float64, gsz), make([]float64, f1Batch)
 	s.pos = make([]int32, nmax)
 	return s
 }
@@ -94,14 +97,22 @@ func (s *schur) assemble(md *model, xinv, y, lx blockMat, ly *blockMat, lpD, r0l
 
 // addPSD adds one PSD block's contribution.
 func (s *schur) addPSD(pb *psdBlock, xinv, y, lx, ly []float64, withR0 bool) {
-	for p, pc := range pb.sparse {
+	for p := 0; p < len(pb.sparse); p++ {
+		pc := pb.sparse[p]
 		if pc == pb.r0 && !withR0 {
 			continue
 		}
 		rest := pb.sparse[p:]
 		switch pc.form {
 		case formulaF1:
-			s.rowF1(pb, pc, rest, xinv, y, withR0)
+			// A run of F1 rows is done in batches (see rowsF1).
+			k := 1
+			for k < f1Batch && p+k < len(pb.sparse) && pb.sparse[p+k].form == formulaF1 &&
+				(pb.sparse[p+k] != pb.r0 || withR0) {
+				k++
+			}
+			s.rowsF1(pb, rest, k, xinv, y, withR0)
+			p += k - 1
 		case formulaF2:
 			s.rowF2(pb, pc, rest, xinv, y, withR0)
 		default:
@@ -192,9 +203,67 @@ func (s *schur) rowF2(pb *psdBlock, pc *piece, rest []*piece, xinv, y []float64,
 	}
 }
 
-// rowF1 forms G = X^{-1}[:,K] (F_p Y)[K,:] with one GEMM and takes F_q • G.
-func (s *schur) rowF1(pb *psdBlock, pc *piece, rest []*piece, xinv, y []float64, withR0 bool) {
-	n, k := pb.n, len(pc.rows)
+// f1Batch is how many F1 rows share one pass over the later pieces.
+const f1Batch = 64
+
+// rowsF1 does the F1 rows of the first k pieces of rest. For each, G =
+// X^{-1}[:,K] (F_p Y)[K,:] comes from one GEMM; the symmetrised upper
+// triangle of G goes into column t of gs (packed positions x k). Then one
+// pass over the entries (i,j,w) of the later pieces adds w gs[(i,j), :]
+// to their k inner products F_q • G_t: contiguous axpys instead of
+// scattered reads of G. Row t pairs only with pieces from its own
+// position on.
+func (s *schur) rowsF1(pb *psdBlock, rest []*piece, k int, xinv, y []float64, withR0 bool) {
+	n := pb.n
+	if k < 4 {
+		// Too few rows to pay for the packing: read G directly.
+		for t, pc := range rest[:k] {
+			g := s.formG(n, pc, xinv, y)
+			s.addCrossF1(pb, pc, g)
+			for _, qc := range rest[t:] {
+				if qc != pb.r0 || withR0 {
+					s.b[s.at(pc.con, qc.con)] += entriesDot(qc.ent, g, n)
+				}
+			}
+		}
+		return
+	}
+	gs := s.gs[:n*(n+1)/2*k]
+	for t, pc := range rest[:k] {
+		g := s.formG(n, pc, xinv, y)
+		s.addCrossF1(pb, pc, g)
+		pos := 0
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := g[i*n+j]
+				if i != j {
+					v += g[j*n+i]
+				}
+				gs[pos*k+t] = v
+				pos++
+			}
+		}
+	}
+	acc := s.acc[:k]
+	for qi, qc := range rest {
+		if qc == pb.r0 && !withR0 {
+			continue
+		}
+		clear(acc)
+		for _, e := range qc.ent {
+			i, j := int(e.i), int(e.j)
+			pos := i*n - i*(i-1)/2 + j - i
+			axpy(e.v, gs[pos*k:pos*k+k], acc)
+		}
+		for t := 0; t < min(k, qi+1); t++ {
+			s.b[s.at(rest[t].con, qc.con)] += acc[t]
+		}
+	}
+}
+
+// formG returns G = X^{-1} F_p Y as X^{-1}[:,K] (F_p Y)[K,:], one GEMM.
+func (s *schur) formG(n int, pc *piece, xinv, y []float64) []float64 {
+	k := len(pc.rows)
 	p := s.productRows(n, pc, y)
 	q := s.q[:k*n]
 	for t, r := range pc.rows {
@@ -203,13 +272,7 @@ func (s *schur) rowF1(pb *psdBlock, pc *piece, rest []*piece, xinv, y []float64,
 	g := s.g[:n*n]
 	// G = Q^T P, with Q = X^{-1}[K,:] = (X^{-1}[:,K])^T.
 	gemm(true, false, n, n, k, 1, q, n, p, n, 0, g, n)
-	for _, qc := range rest {
-		if qc == pb.r0 && !withR0 {
-			continue
-		}
-		s.b[s.at(pc.con, qc.con)] += entriesDot(qc.ent, g, n)
-	}
-	s.addCrossF1(pb, pc, g)
+	return g
 }
 
 // addLP adds sum_k F_i[k] F_j[k] Y_k/X_k over the LP coordinates.

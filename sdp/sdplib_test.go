@@ -78,10 +78,13 @@ func checkSDPLIB(t *testing.T, name string, row optimalRow) {
 			t.Fatalf("status %s, want %s", r.Status, sdp.DualInfeasible)
 		}
 	default:
+		// The consensus of the ill-posed families is itself uncertain in
+		// the fifth digit (optimal.tsv's spread column), so they get 1e-4
+		// whether the solve ends optimal or near-optimal.
 		tol := 1e-6
 		switch {
-		case r.Status == sdp.Optimal:
-		case r.Status == sdp.NearOptimal && illPosed(name):
+		case r.Status == sdp.Optimal && !illPosed(name):
+		case (r.Status == sdp.Optimal || r.Status == sdp.NearOptimal) && illPosed(name):
 			tol = 1e-4
 		default:
 			t.Fatalf("status %s", r.Status)
