@@ -44,6 +44,35 @@ func newForm(w *mat.Dense, b []float64, neg bool) *linearForm {
 	return f
 }
 
+// newFormRows returns the form t_r = sign[r] (W_{rows[r]} v + b_{rows[r]})
+// (every row of W when rows is nil; sign +1 when sign is nil). rows must
+// not be empty.
+func newFormRows(w *mat.Dense, b []float64, rows []int, sign []float64) *linearForm {
+	if rows == nil {
+		r, _ := w.Dims()
+		rows = make([]int, r)
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	raw := w.RawMatrix()
+	f := &linearForm{Lam: mat.NewDense(len(rows), raw.Cols, nil), C: make([]float64, len(rows)), E: make([]float64, len(rows))}
+	lr := f.Lam.RawMatrix()
+	for r, t := range rows {
+		sg := 1.0
+		if sign != nil {
+			sg = sign[r]
+		}
+		src := raw.Data[t*raw.Stride : t*raw.Stride+raw.Cols]
+		dst := lr.Data[r*lr.Stride : r*lr.Stride+raw.Cols]
+		for i, v := range src {
+			dst[i] = sg * v
+		}
+		f.C[r] = sg * b[t]
+	}
+	return f
+}
+
 // concretise returns upper bounds of the targets over the box v.
 func (f *linearForm) concretise(v []Interval) []float64 {
 	raw := f.Lam.RawMatrix()
@@ -98,7 +127,10 @@ func lineRelax(rel relaxation) stepRelax {
 // |w_j| <= mag[j]. Each new coefficient is a sum of at most maxTerms
 // products, so its rounding error is at most 2 (maxTerms+1) u times the sum
 // of their magnitudes, plus underflow.
-func (f *linearForm) relaxStep(rel stepRelax, mag []float64) {
+//
+// With ov not nil, row r uses the line ov.at(r, i) v_i through the origin
+// wherever ov gives one for the side chosen (rowSlopes).
+func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	raw := f.Lam.RawMatrix()
 	maxTerms := 1
 	for i := range rel.Lower {
@@ -115,6 +147,14 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64) {
 		for i, l := range row {
 			if l == 0 {
 				continue
+			}
+			if ov != nil {
+				if a, ok := ov.at(r, i, l >= 0); ok {
+					p := l * a
+					out[i] += p
+					absNew[i] += math.Abs(p)
+					continue
+				}
 			}
 			b := rel.Upper[i]
 			if l < 0 {

@@ -69,7 +69,7 @@ func checkNet(f *nn.Network, net *Net, x []float64) error {
 }
 
 func TestSingleEnclosesSamples(t *testing.T) {
-	for _, m := range []Method{MethodInterval, MethodSymbolic} {
+	for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
 		rng := rand.New(rand.NewPCG(1, uint64(m)))
 		for trial := range 300 {
 			f := boundstest.Network(rng, randomSizes(rng), 1)
@@ -151,7 +151,7 @@ func checkPair(f1, f2 *nn.Network, pb *PairBounds, x1, x2 []float64) error {
 }
 
 func TestPairEnclosesSamples(t *testing.T) {
-	for _, m := range []Method{MethodInterval, MethodSymbolic} {
+	for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
 		rng := rand.New(rand.NewPCG(2, uint64(m)))
 		for trial := range 400 {
 			f1, f2, in := randomPair(rng)
@@ -178,7 +178,7 @@ func TestPairDiffTighterThanSubtraction(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 0))
 	for trial := range 200 {
 		f1, f2, in := randomPair(rng)
-		for _, m := range []Method{MethodInterval, MethodSymbolic} {
+		for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
 			pb, err := Pair(f1, f2, in, Options{Method: m})
 			if err != nil {
 				t.Fatal(err)
@@ -297,7 +297,7 @@ func TestMarginEnclosesSamples(t *testing.T) {
 	tighter := 0
 	for trial := range 300 {
 		f1, f2, in := randomPair(rng)
-		m := Options{Method: Method(rng.IntN(2))}
+		m := Options{Method: Method(rng.IntN(3))}
 		pb, err := Pair(f1, f2, in, m)
 		if err != nil {
 			t.Fatal(err)
@@ -357,7 +357,7 @@ func TestHugeValuesGiveNoNaN(t *testing.T) {
 		f1 := boundstest.Network(rng, []int{2, 4, 4, 1}, 1e150)
 		f2 := boundstest.Perturb(rng, f1, 0.01)
 		in := Inputs{Box: Box{Lo: []float64{-1e200, -1}, Hi: []float64{1e200, 1}}}
-		for _, m := range []Method{MethodInterval, MethodSymbolic} {
+		for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
 			pb, err := Pair(f1, f2, in, Options{Method: m})
 			if err != nil {
 				t.Fatal(err)

@@ -21,9 +21,15 @@ const (
 	// difference (NeuroDiff style); its results are intersected with
 	// MethodInterval's, so it is never looser.
 	MethodSymbolic
+	// MethodOptimised is MethodSymbolic with, per target neuron, the
+	// slopes of the free relaxation lines of the layers below optimised by
+	// projected gradient (alpha-CROWN), layer by layer so that every layer
+	// is relaxed on the optimised bounds of its inputs. It is never looser
+	// than MethodSymbolic.
+	MethodOptimised
 )
 
-var methodNames = [...]string{"interval", "symbolic"}
+var methodNames = [...]string{"interval", "symbolic", "optimised"}
 
 // String returns the method's name.
 func (m Method) String() string {
@@ -40,13 +46,15 @@ func ParseMethod(s string) (Method, error) {
 			return Method(i), nil
 		}
 	}
-	return 0, fmt.Errorf("bounds: unknown method %q (want interval or symbolic): %w", s, ErrOptions)
+	return 0, fmt.Errorf("bounds: unknown method %q (want interval, symbolic or optimised): %w", s, ErrOptions)
 }
 
 // Options configures bound propagation.
 type Options struct {
 	// Method is the propagation method.
 	Method Method
+	// Optimise tunes MethodOptimised; its zero value means the defaults.
+	Optimise OptimiseSettings
 }
 
 // DefaultOptions returns the default options: the tightest method.
@@ -54,10 +62,26 @@ func DefaultOptions() Options {
 	return Options{Method: MethodSymbolic}
 }
 
-// Validate reports an unknown method.
+// Validate reports an unknown method or out-of-range optimiser settings.
 func (o Options) Validate() error {
-	if o.Method < MethodInterval || o.Method > MethodSymbolic {
+	if o.Method < MethodInterval || o.Method > MethodOptimised {
 		return fmt.Errorf("bounds: options: unknown method %d: %w", int(o.Method), ErrOptions)
 	}
+	if it := o.Optimise.Iterations; it < 0 || it > 10000 {
+		return fmt.Errorf("bounds: options: Optimise.Iterations = %d, want 0..10000: %w", it, ErrOptions)
+	}
+	if st := o.Optimise.Step; !(st >= 0 && st <= 10) {
+		return fmt.Errorf("bounds: options: Optimise.Step = %v, want 0..10: %w", st, ErrOptions)
+	}
 	return nil
+}
+
+// optimiser returns the settings of the slope optimisation, or nil when the
+// method does not optimise.
+func (o Options) optimiser() *OptimiseSettings {
+	if o.Method != MethodOptimised {
+		return nil
+	}
+	s := o.Optimise.orDefault()
+	return &s
 }

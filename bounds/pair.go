@@ -52,7 +52,7 @@ func Pair(f1, f2 *nn.Network, in Inputs, opts Options) (*PairBounds, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	return propagatePair(f1, f2, in, opts.Method == MethodSymbolic), nil
+	return propagatePair(f1, f2, in, opts), nil
 }
 
 // inputBoxes returns the box of x1, the box of x2 and an enclosure of

@@ -30,36 +30,35 @@ type pairProp struct {
 	f1, f2 *nn.Network
 	pb     *PairBounds
 	sym    bool
-	// Symbolic state: per layer, each network's relaxation lines and the
-	// joint relaxation and substitution of the difference.
-	rel1, rel2   []relaxation
-	step1, step2 []stepRelax
-	jointStep    []stepRelax
-	jointW       []*mat.Dense
-	jointB       [][]float64
-	diffs        []*layerDiff
-	chain        int // layers 0..chain-1 have equal widths in both networks
+	opt    *OptimiseSettings // slope optimisation, nil for none
+	// Symbolic state: each network's, and per layer the joint relaxation
+	// and substitution of the difference.
+	sym1, sym2 *symNet
+	jointStep  []stepRelax
+	jointW     []*mat.Dense
+	jointB     [][]float64
+	diffs      []*layerDiff
+	chain      int // layers 0..chain-1 have equal widths in both networks
 	// fixedX2[i] is the constant x2_i when the input quantiser is constant
 	// on the box's coordinate i (NaN otherwise); nil if none is.
 	fixedX2 []float64
 }
 
 // propagatePair returns the bounds of f1 and f2 on in.
-func propagatePair(f1, f2 *nn.Network, in Inputs, sym bool) *PairBounds {
+func propagatePair(f1, f2 *nn.Network, in Inputs, opts Options) *PairBounds {
 	x1, x2, dIn := inputBoxes(in)
 	d1, d2 := len(f1.Layers), len(f2.Layers)
 	common := min(d1, d2)
-	pp := &pairProp{f1: f1, f2: f2, sym: sym,
+	pp := &pairProp{f1: f1, f2: f2, sym: opts.Method >= MethodSymbolic, opt: opts.optimiser(),
 		pb: &PairBounds{
 			Net1:   &Net{In: x1, Pre: make([][]Interval, d1), Post: make([][]Interval, d1)},
 			Net2:   &Net{In: x2, Pre: make([][]Interval, d2), Post: make([][]Interval, d2)},
 			DiffIn: dIn, DiffPre: make([][]Interval, common), DiffPost: make([][]Interval, common),
 		},
-		rel1: make([]relaxation, d1), rel2: make([]relaxation, d2),
-		step1: make([]stepRelax, d1), step2: make([]stepRelax, d2),
 		jointStep: make([]stepRelax, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
 		diffs: make([]*layerDiff, common),
 	}
+	pp.sym1, pp.sym2 = newSymNet(f1, pp.pb.Net1), newSymNet(f2, pp.pb.Net2)
 	if in.Pairing == QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}
@@ -87,11 +86,11 @@ func (pp *pairProp) layer(k int) {
 	var l1, l2 *nn.Layer
 	if k < len(f1.Layers) {
 		l1 = &f1.Layers[k]
-		n1.Pre[k] = pp.preBounds(f1, n1, pp.step1, k)
+		n1.Pre[k] = pp.preBounds(pp.sym1, k)
 	}
 	if k < len(f2.Layers) {
 		l2 = &f2.Layers[k]
-		n2.Pre[k] = pp.preBounds(f2, n2, pp.step2, k)
+		n2.Pre[k] = pp.preBounds(pp.sym2, k)
 	}
 	same := l1 != nil && l2 != nil && l1.Out() == l2.Out()
 	if same {
@@ -126,12 +125,10 @@ func (pp *pairProp) layer(k int) {
 	}
 	if pp.sym {
 		if l1 != nil {
-			pp.rel1[k] = relaxLayer(l1.Act, n1.Pre[k])
-			pp.step1[k] = lineRelax(pp.rel1[k])
+			pp.sym1.relax(k)
 		}
 		if l2 != nil {
-			pp.rel2[k] = relaxLayer(l2.Act, n2.Pre[k])
-			pp.step2[k] = lineRelax(pp.rel2[k])
+			pp.sym2.relax(k)
 		}
 	}
 	if !same {
@@ -149,23 +146,20 @@ func (pp *pairProp) layer(k int) {
 	}
 }
 
-// preBounds returns the pre-activation bounds of layer k of f: interval
-// arithmetic on the layer below, intersected, when symbolic, with
-// back-substitution.
-func (pp *pairProp) preBounds(f *nn.Network, net *Net, steps []stepRelax, k int) []Interval {
+// preBounds returns the pre-activation bounds of layer k of s's network:
+// interval arithmetic on the layer below, intersected, when symbolic, with
+// back-substitution (and optimised slopes).
+func (pp *pairProp) preBounds(s *symNet, k int) []Interval {
+	net := s.net
 	below := net.In
 	if k > 0 {
 		below = net.Post[k-1]
 	}
-	pre := affine(f.Layers[k], below)
+	net.Pre[k] = affine(s.f.Layers[k], below)
 	if pp.sym && k > 0 {
-		hi := backSubstitute(f, net, steps, k, false)
-		lo := backSubstitute(f, net, steps, k, true)
-		for i := range pre {
-			pre[i] = pre[i].Intersect(Interval{-lo[i], hi[i]})
-		}
+		s.tighten(k, pp.opt)
 	}
-	return pre
+	return net.Pre[k]
 }
 
 // jointRelax builds, for layer k, the relaxation of the joint variables
@@ -177,7 +171,7 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 	pb := pp.pb
 	n := l1.Out()
 	s := stepRelax{Lower: make([]affineBound, 2*n), Upper: make([]affineBound, 2*n), cols: 2 * n}
-	r1, r2 := pp.rel1[k], pp.rel2[k]
+	r1, r2 := pp.sym1.rels[k], pp.sym2.rels[k]
 	for i := range n {
 		s.Lower[i] = affineBound{[]term{{i, r1.Lower[i].A}}, r1.Lower[i].C}
 		s.Upper[i] = affineBound{[]term{{i, r1.Upper[i].A}}, r1.Upper[i].C}
@@ -241,7 +235,7 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int) []float64 {
 	pb := pp.pb
 	best := form.concretise(pp.jointBox(level))
 	for j := level; j >= 0; j-- {
-		form.relaxStep(pp.jointStep[j], mags(append(append([]Interval(nil), pb.Net1.Pre[j]...), pb.DiffPre[j]...)))
+		form.relaxStep(pp.jointStep[j], mags(append(append([]Interval(nil), pb.Net1.Pre[j]...), pb.DiffPre[j]...)), nil)
 		if r := pp.diffs[j]; r.rW != nil || r.rB != nil {
 			below := pb.Net1.In
 			if j > 0 {

@@ -54,8 +54,8 @@ func Single(f *nn.Network, box Box, opts Options) (*Net, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.Method == MethodSymbolic {
-		return symbolicNet(f, boxIntervals(box)), nil
+	if opts.Method >= MethodSymbolic {
+		return symbolicNet(f, boxIntervals(box), opts.optimiser()), nil
 	}
 	return intervalNet(f, boxIntervals(box)), nil
 }

@@ -7,36 +7,77 @@ import "github.com/nnbound/nnbound/nn"
 // layer below it in turn, down to the input, through the linear relaxations
 // of the activations (relax.go); the tightest concretisation at any level,
 // and the interval bound, is kept. So the result is never looser than
-// intervalNet's.
-func symbolicNet(f *nn.Network, in []Interval) *Net {
+// intervalNet's. With opt not nil the slopes of the free lines are then
+// optimised per target (optimise.go), which again can only tighten.
+func symbolicNet(f *nn.Network, in []Interval, opt *OptimiseSettings) *Net {
 	net := &Net{In: in, Pre: make([][]Interval, len(f.Layers)), Post: make([][]Interval, len(f.Layers))}
-	rels := make([]stepRelax, len(f.Layers))
+	sn := newSymNet(f, net)
 	x := in
 	for k, l := range f.Layers {
 		net.Pre[k] = affine(l, x)
 		if k > 0 {
-			hi := backSubstitute(f, net, rels, k, false)
-			lo := backSubstitute(f, net, rels, k, true)
-			for i := range net.Pre[k] {
-				net.Pre[k][i] = net.Pre[k][i].Intersect(Interval{-lo[i], hi[i]})
-			}
+			sn.tighten(k, opt)
 		}
 		net.Post[k] = images(l.Act, net.Pre[k])
-		rels[k] = lineRelax(relaxLayer(l.Act, net.Pre[k]))
+		sn.relax(k)
 		x = net.Post[k]
 	}
 	return net
 }
 
-// backSubstitute returns upper bounds of the pre-activations of layer k (of
-// their negations, with neg) from the bounds and relaxations of the layers
-// below.
-func backSubstitute(f *nn.Network, net *Net, rels []stepRelax, k int, neg bool) []float64 {
+// symNet is the back-substitution state of one network: per layer its
+// relaxation lines, as a step of a linear form, and its free lines.
+type symNet struct {
+	f     *nn.Network
+	net   *Net
+	rels  []relaxation
+	steps []stepRelax
+	free  []freeLines
+}
+
+// newSymNet returns the (empty) state for f and its bounds net.
+func newSymNet(f *nn.Network, net *Net) *symNet {
+	d := len(f.Layers)
+	return &symNet{f: f, net: net, rels: make([]relaxation, d), steps: make([]stepRelax, d), free: make([]freeLines, d)}
+}
+
+// relax builds the relaxation of layer k from its pre-activation bounds.
+func (s *symNet) relax(k int) {
+	a := s.f.Layers[k].Act
+	s.rels[k] = relaxLayer(a, s.net.Pre[k])
+	s.steps[k] = lineRelax(s.rels[k])
+	s.free[k] = newFreeLines(a, s.net.Pre[k])
+}
+
+// tighten intersects the pre-activation bounds of layer k (k > 0) with
+// those of back-substitution and, with opt, of optimised slopes.
+func (s *symNet) tighten(k int, opt *OptimiseSettings) {
+	pre := s.net.Pre[k]
+	hi := s.backSubstitute(k, nil, nil, nil)
+	lo := s.backSubstitute(k, nil, negOnes(len(pre)), nil)
+	for i := range pre {
+		pre[i] = pre[i].Intersect(Interval{-lo[i], hi[i]})
+	}
+	if opt != nil {
+		s.optimise(k, *opt)
+	}
+}
+
+// backSubstitute returns upper bounds of sign[r] xi^k_{rows[r]} (all
+// neurons when rows is nil, sign +1 when sign is nil) from the bounds and
+// relaxations of the layers below, row r using the slopes ov[j] of its
+// free lines in layer j when ov is not nil.
+func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlopes) []float64 {
+	f, net := s.f, s.net
 	l := f.Layers[k]
-	form := newForm(l.W, l.B, neg)
+	form := newFormRows(l.W, l.B, rows, sign)
 	best := form.concretise(net.Post[k-1])
 	for j := k - 1; j >= 0; j-- {
-		form.relaxStep(rels[j], mags(net.Pre[j]))
+		var o *rowSlopes
+		if ov != nil {
+			o = ov[j]
+		}
+		form.relaxStep(s.steps[j], mags(net.Pre[j]), o)
 		below := net.In
 		if j > 0 {
 			below = net.Post[j-1]
@@ -47,4 +88,13 @@ func backSubstitute(f *nn.Network, net *Net, rels []stepRelax, k int, neg bool) 
 		}
 	}
 	return best
+}
+
+// negOnes returns n copies of -1.
+func negOnes(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = -1
+	}
+	return s
 }
