@@ -31,13 +31,18 @@ type certCore struct {
 	GammaX        report.Number `json:"gamma_x"`
 }
 
-// newCertCore returns the certCore of c.
-func newCertCore(c *certify.Certificate) certCore {
+// newCertCore returns the certCore of c for inputs paired by p. With
+// x2 = x1, gamma_x multiplies ||x1 - x2||^2 = 0: any value holds, so it is
+// left out (null).
+func newCertCore(c *certify.Certificate, p bounds.Pairing) certCore {
 	k := certCore{Certified: c.Certified, Status: c.Status.String(), Bound: report.Number(c.Bound),
 		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()),
 		Gamma: nan(), GammaX1: nan(), GammaX2: nan(), GammaX: nan()}
 	if rootCertified(c) {
 		k.Gamma, k.GammaX1, k.GammaX2, k.GammaX = report.Number(c.Gamma), report.Number(c.GammaX1), report.Number(c.GammaX2), report.Number(c.GammaX)
+		if p == bounds.SameInput {
+			k.GammaX = nan()
+		}
 	}
 	if !c.Certified {
 		k.Ratio = nan()
@@ -86,7 +91,7 @@ type sdpJSON struct {
 // newCertJSON returns the JSON form of c, certified over box with opts.
 func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) certJSON {
 	j := certJSON{
-		certCore:  newCertCore(c),
+		certCore:  newCertCore(c, opts.Pairing),
 		Reason:    c.Reason,
 		Margin:    report.Number(c.Margin),
 		RootBound: report.Number(c.RootBound),
@@ -160,6 +165,10 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	switch {
 	case c.Certified && !rootCertified(c):
 		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")
+	case c.Certified && opts.Pairing == bounds.SameInput:
+		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
+			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
+		line("", "in ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
 	case c.Certified:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")

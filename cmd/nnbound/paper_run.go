@@ -114,7 +114,7 @@ func (s *paperSetup) certifyTask(ctx context.Context, t paperTask) (paperRun, *c
 		return paperRun{}, nil, err
 	}
 	r := paperRun{Layers: t.layers, FracBits: t.fracBits, Run: t.run, NetSeed: netSeed(s.seed, t.layers, t.run),
-		certCore: newCertCore(c), TMean: nan(), TMax: nan(), TMin: nan(), Seconds: c.Time.Seconds()}
+		certCore: newCertCore(c, o.Pairing), TMean: nan(), TMax: nan(), TMin: nan(), Seconds: c.Time.Seconds()}
 	if !c.Certified {
 		return r, c, nil
 	}

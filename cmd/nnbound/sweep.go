@@ -233,7 +233,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		if err != nil {
 			return err
 		}
-		rows[i] = sweepRow{Prune: levels[t.level].String(), FracBits: t.fb, certCore: newCertCore(c),
+		rows[i] = sweepRow{Prune: levels[t.level].String(), FracBits: t.fb, certCore: newCertCore(c, o.Pairing),
 			Seconds: c.Time.Seconds(), level: t.level}
 		bar.Add(1)
 		return nil

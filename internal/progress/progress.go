@@ -47,7 +47,11 @@ func New(w io.Writer, label string, total int) *Bar {
 	if err != nil || width < 20 {
 		width = 80
 	}
-	return newBar(w, label, total, width, time.Now)
+	b := newBar(w, label, total, width, time.Now)
+	b.mu.Lock()
+	b.maybeDraw() // show the bar at once, not at the first step
+	b.mu.Unlock()
+	return b
 }
 
 // newBar returns a bar that always draws on w (for tests).
