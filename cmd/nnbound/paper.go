@@ -451,7 +451,7 @@ func paperFigure(s *paperSetup, tasks []paperTask, certs []*certify.Certificate,
 			se.Bound = append(se.Bound, float64(r.Bound))
 			se.Error = append(se.Error, float64(r.Observed))
 		}
-		return report.SweepFigure(report.Sweep{Title: fmt.Sprintf("Mean over %d random l = 2 networks", res.Runs),
+		return report.SweepFigure(report.Sweep{Title: fmt.Sprintf("Mean worst case over %d random l = 2 networks", res.Runs),
 			XLabel: "fractional bits FB of the quantised copy", Series: []report.SweepSeries{se}, Chosen: math.NaN()})
 	}
 	pick := -1
