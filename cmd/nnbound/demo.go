@@ -108,8 +108,11 @@ error and the bound against the input.`,
 				if err := writeCertificate(out, c, box, opts); err != nil {
 					return err
 				}
-				if written != "" {
+				switch {
+				case written != "":
 					fmt.Fprintf(out, "%-15s %s (error and bound against the input, log scale)\n", "figure", written)
+				case plotPath != "":
+					fmt.Fprintf(out, "%-15s none (there is no bound to draw)\n", "figure")
 				}
 			}
 			if !c.Certified {
