@@ -141,11 +141,11 @@ func gemm(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, 
 							}
 							inside = j0 >= i0+rows-1
 						}
-						if inside && rows == mr && cols == nr {
-							kernel(kb, ap, bp, c[i0*ldc+j0:], ldc, alpha, bet)
+						if inside {
+							kernel(kb, ap, bp, c[i0*ldc+j0:], ldc, alpha, bet, rows, cols)
 							continue
 						}
-						kernel(kb, ap, bp, tile, nr, alpha, 0)
+						kernel(kb, ap, bp, tile, nr, alpha, 0, mr, nr)
 						merge(rows, cols, tile, bet, c[i0*ldc+j0:], ldc, i0-j0, pt)
 					}
 				}

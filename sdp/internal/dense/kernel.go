@@ -5,7 +5,8 @@ package dense
 //
 //	C = alpha * sum_p a[p*mr+i] * b[p*nr+j] + beta * C
 //
-// where beta == 0 means C is not read. Rows of the tile are rows of the
+// where beta == 0 means C is not read, and only the first rows x cols
+// elements of the tile are read and written (edge tiles). Rows of the tile are rows of the
 // row-major C, so the nr columns are contiguous and form the vector lanes.
 const (
 	mr = 8  // rows of a tile: values of A broadcast one at a time
@@ -20,16 +21,16 @@ var useAsm bool
 
 // kernel runs the micro-kernel: the assembly one where the CPU supports
 // it, else kernelGo.
-func kernel(k int, a, b, c []float64, ldc int, alpha, beta float64) {
+func kernel(k int, a, b, c []float64, ldc int, alpha, beta float64, rows, cols int) {
 	if useAsm {
-		kernelAsm(k, a, b, c, ldc, alpha, beta)
+		kernelAsm(k, a, b, c, ldc, alpha, beta, rows, cols)
 		return
 	}
-	kernelGo(k, a, b, c, ldc, alpha, beta)
+	kernelGo(k, a, b, c, ldc, alpha, beta, rows, cols)
 }
 
 // kernelGo is the portable micro-kernel.
-func kernelGo(k int, a, b, c []float64, ldc int, alpha, beta float64) {
+func kernelGo(k int, a, b, c []float64, ldc int, alpha, beta float64, rows, cols int) {
 	var acc [mr * nr]float64
 	a = a[:k*mr]
 	b = b[:k*nr]
@@ -43,9 +44,9 @@ func kernelGo(k int, a, b, c []float64, ldc int, alpha, beta float64) {
 			}
 		}
 	}
-	for i := range mr {
-		ci := c[i*ldc : i*ldc+nr]
-		row := acc[i*nr : i*nr+nr]
+	for i := range rows {
+		ci := c[i*ldc : i*ldc+cols]
+		row := acc[i*nr : i*nr+cols]
 		if beta == 0 {
 			for j, v := range row {
 				ci[j] = alpha * v

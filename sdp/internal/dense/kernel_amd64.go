@@ -9,15 +9,17 @@ func init() {
 }
 
 //go:noescape
-func kernelAVX512(k int, a, b, c *float64, ldc int, alpha, beta float64)
+func kernelAVX512(k int, a, b, c *float64, ldc int, alpha, beta float64, rows, masks int)
 
 // kernelAsm calls the assembly kernel after checking that the slices hold
 // the tile, so that a driver bug panics instead of corrupting memory.
-func kernelAsm(k int, a, b, c []float64, ldc int, alpha, beta float64) {
+func kernelAsm(k int, a, b, c []float64, ldc int, alpha, beta float64, rows, cols int) {
 	_ = a[k*mr-1]
 	_ = b[k*nr-1]
-	_ = c[(mr-1)*ldc+nr-1]
-	kernelAVX512(k, &a[0], &b[0], &c[0], ldc, alpha, beta)
+	_ = c[(rows-1)*ldc+cols-1]
+	// One bit per column: the low 24 bits, read 8 per vector.
+	masks := 1<<cols - 1
+	kernelAVX512(k, &a[0], &b[0], &c[0], ldc, alpha, beta, rows, masks)
 }
 
 //go:noescape

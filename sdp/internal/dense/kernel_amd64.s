@@ -2,9 +2,13 @@
 
 #include "textflag.h"
 
-// func kernelAVX512(k int, a, b, c *float64, ldc int, alpha, beta float64)
+// func kernelAVX512(k int, a, b, c *float64, ldc int, alpha, beta float64, rows, masks int)
 //
-// The 8 x 24 micro-kernel (see kernel.go) with AVX-512 FMA. Register layout:
+// The 8 x 24 micro-kernel (see kernel.go) with AVX-512 FMA. Only the first
+// rows rows of C are written, and in them the columns selected by masks:
+// its bytes 0, 1 and 2 are the lane masks of columns 0-7, 8-15 and 16-23
+// (loaded into K1, K2, K3), so that edge tiles go straight to C. Register
+// layout:
 //
 //	Z0  Z1  Z2     one row of the packed B panel: b[p*24 : p*24+24]
 //	Z3  Z4         a[p*8+i] broadcast to all lanes (two, alternating)
@@ -52,25 +56,31 @@
 	VMULPD Z0, c1, c1; \
 	VMULPD Z0, c2, c2
 
-// UPDATE3 stores beta*C + acc into the C row at DX (beta in Z1) and
-// advances DX by one row.
+// UPDATE3 stores beta*C + acc into the masked columns of the C row at DX
+// (beta in Z1), advances DX by one row and leaves if it was the last row.
+// Masked-out elements of C are neither read nor written.
 #define UPDATE3(c0, c1, c2) \
-	VFMADD231PD (DX), Z1, c0;    \
-	VFMADD231PD 64(DX), Z1, c1;  \
-	VFMADD231PD 128(DX), Z1, c2; \
-	VMOVUPD     c0, (DX);        \
-	VMOVUPD     c1, 64(DX);      \
-	VMOVUPD     c2, 128(DX);     \
-	ADDQ        R8, DX
+	VFMADD231PD (DX), Z1, K1, c0;    \
+	VFMADD231PD 64(DX), Z1, K2, c1;  \
+	VFMADD231PD 128(DX), Z1, K3, c2; \
+	VMOVUPD     c0, K1, (DX);        \
+	VMOVUPD     c1, K2, 64(DX);      \
+	VMOVUPD     c2, K3, 128(DX);     \
+	ADDQ        R8, DX;              \
+	DECQ        R11;                 \
+	JZ          done
 
-// STORE3 stores acc into the C row at DX and advances DX by one row.
+// STORE3 stores acc into the masked columns of the C row at DX, advances
+// DX by one row and leaves if it was the last row.
 #define STORE3(c0, c1, c2) \
-	VMOVUPD c0, (DX);    \
-	VMOVUPD c1, 64(DX);  \
-	VMOVUPD c2, 128(DX); \
-	ADDQ    R8, DX
+	VMOVUPD c0, K1, (DX);    \
+	VMOVUPD c1, K2, 64(DX);  \
+	VMOVUPD c2, K3, 128(DX); \
+	ADDQ    R8, DX;          \
+	DECQ    R11;             \
+	JZ      done
 
-TEXT ·kernelAVX512(SB), NOSPLIT, $0-56
+TEXT ·kernelAVX512(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -128,6 +138,14 @@ store:
 	SCALE3(Z26, Z27, Z28)
 	SCALE3(Z29, Z30, Z31)
 
+	MOVQ  masks+64(FP), AX
+	KMOVW AX, K1
+	SHRQ  $8, AX
+	KMOVW AX, K2
+	SHRQ  $8, AX
+	KMOVW AX, K3
+	MOVQ  rows+56(FP), R11
+
 	MOVQ beta+48(FP), AX
 	SHLQ $1, AX          // beta == +0 or -0: C is not read
 	JZ   overwrite
@@ -140,8 +158,6 @@ store:
 	UPDATE3(Z23, Z24, Z25)
 	UPDATE3(Z26, Z27, Z28)
 	UPDATE3(Z29, Z30, Z31)
-	VZEROUPPER
-	RET
 
 overwrite:
 	STORE3(Z8, Z9, Z10)
@@ -152,5 +168,7 @@ overwrite:
 	STORE3(Z23, Z24, Z25)
 	STORE3(Z26, Z27, Z28)
 	STORE3(Z29, Z30, Z31)
+
+done:
 	VZEROUPPER
 	RET

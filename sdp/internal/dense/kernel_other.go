@@ -4,8 +4,8 @@ package dense
 
 // Without assembly kernels useAsm stays false and these are never called.
 
-func kernelAsm(k int, a, b, c []float64, ldc int, alpha, beta float64) {
-	kernelGo(k, a, b, c, ldc, alpha, beta)
+func kernelAsm(k int, a, b, c []float64, ldc int, alpha, beta float64, rows, cols int) {
+	kernelGo(k, a, b, c, ldc, alpha, beta, rows, cols)
 }
 
 func axpyRowsAsm(x, a []float64, lda int, y []float64) { axpyRowsGo(x, a, lda, y) }
