@@ -137,6 +137,9 @@ func normalise(fs []sdp.Factor) float64 {
 		return 1
 	}
 	_, e := math.Frexp(size)
+	// Limit the scale: a term of tiny factors (a difference that is nearly
+	// zero) must not turn solver noise into a huge multiplier.
+	e = min(max(e, -20), 20)
 	for i := range fs {
 		fs[i].D = math.Ldexp(fs[i].D, -e)
 	}

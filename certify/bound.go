@@ -224,6 +224,11 @@ type regionResult struct {
 	objective float64
 }
 
+// maxMargin is the largest residual the check absorbs, relative to the
+// worst-case value of the solver's gammas: a larger one means the solve
+// failed, whatever its status says.
+const maxMargin = 1e-3
+
 // certifyRegion builds, solves and checks the SDP of one region.
 func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Options) regionResult {
 	res := regionResult{bound: math.Inf(1)}
@@ -262,6 +267,15 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Option
 	ck, err := m.check(sp, sol.X)
 	if err != nil {
 		res.status, res.reason = CheckFailed, err.Error()
+		return res
+	}
+	solved := ck.gammas
+	solved.Gamma -= ck.margin
+	if before := worstValue(solved, r, o); ck.margin > maxMargin*max(1, before) {
+		// Sound, but the solver's point is far from satisfying the LMI: a
+		// numerically failed solve in disguise.
+		res.status = CheckFailed
+		res.reason = fmt.Sprintf("the solver's solution violates the LMI (residual %.3g on a bound of %.3g)", ck.margin, before)
 		return res
 	}
 	res.ok, res.status = true, Certified

@@ -57,7 +57,7 @@ type lmi struct {
 
 // buildLMI assembles the terms of the QC set for region r.
 func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) (*lmi, error) {
-	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X2: r.inputs()}
+	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X2: r.inputs(), MergeIdentical: o.QC == QCDefault}
 	if o.QC == QCDefault {
 		for n := range 2 {
 			cfg.Neurons[n] = stableNeurons(cfg.Nets[n], rb.Nets[n])

@@ -63,6 +63,13 @@ type Config struct {
 	// a nil slice at any level means Keep. Layers with the Identity
 	// activation have no neurons in eta whatever is given here.
 	Neurons [2][][]Neuron
+	// MergeIdentical makes a kept neuron of network 2 whose pre-activation
+	// form is exactly that of the same neuron of network 1 (same layer,
+	// index and activation; e.g. the unchanged first layer of a pruned
+	// copy fed the same input) share network 1's coordinate: its output is
+	// the same number, and two coordinates that are always equal leave the
+	// SDP without a strictly feasible point.
+	MergeIdentical bool
 }
 
 // Layer holds the forms of one layer of one network.
@@ -181,6 +188,12 @@ func NewLayout(cfg Config) (*Layout, error) {
 				switch {
 				case nl.Act.Kind == nn.Identity:
 					lay.Post[i] = lay.Pre[i]
+				case n == 1 && cfg.MergeIdentical && !nr.Eliminated && sameNeuron(l.Nets[0].Layers, k, i, nl.Act, lay.Pre[i]):
+					twin := l.Nets[0].Layers[k]
+					lay.Post[i] = twin.Post[i]
+					if twin.Coord[i] < 0 {
+						lay.Post[i] = Comb(1, twin.Post[i], 0, Form{}) // a copy: renumbered on its own
+					}
 				case nr.Eliminated:
 					lay.Post[i] = Comb(nr.Slope, lay.Pre[i], nr.Offset, Unit(onePlaceholder))
 				default:
@@ -291,6 +304,28 @@ func (l *Layout) Eta(nets [2]*nn.Network, x1, x2 []float64) []float64 {
 		}
 	}
 	return eta
+}
+
+// sameNeuron reports whether neuron i of layer k of network 1 exists with
+// activation act and pre-activation form pre.
+func sameNeuron(net1 []Layer, k, i int, act nn.Activation, pre Form) bool {
+	if k >= len(net1) || i >= len(net1[k].Pre) || net1[k].Act != act {
+		return false
+	}
+	return formsEqual(net1[k].Pre[i], pre)
+}
+
+// formsEqual reports whether a and b have the same indices and values.
+func formsEqual(a, b Form) bool {
+	if len(a.Idx) != len(b.Idx) {
+		return false
+	}
+	for k := range a.Idx {
+		if a.Idx[k] != b.Idx[k] || a.Val[k] != b.Val[k] || a.rad(k) != b.rad(k) {
+			return false
+		}
+	}
+	return true
 }
 
 // neuronAt returns the treatment of neuron i of layer k (Keep if absent).

@@ -98,6 +98,9 @@ func (l *Layout) corresponding(fn func(k, i int, a, b *Layer)) {
 func DiffSlope(l *Layout) []Term {
 	var ts []Term
 	l.corresponding(func(k, i int, a, b *Layer) {
+		if Sub(b.Post[i], a.Post[i]).IsZero() && Sub(b.Pre[i], a.Pre[i]).IsZero() {
+			return // the same neuron (see Config.MergeIdentical)
+		}
 		p := PropertiesOf(a.Act)
 		ts = append(ts, slopeTerm(KindDiffSlope, p.SlopeLo, p.SlopeHi, b.Pre[i], b.Post[i], a.Pre[i], a.Post[i],
 			fmt.Sprintf("L%d[%d]", k, i)))
@@ -114,13 +117,15 @@ func DiffBox(l *Layout, diffPre, diffPost [][]bounds.Interval) []Term {
 	var ts []Term
 	l.corresponding(func(k, i int, a, b *Layer) {
 		where := fmt.Sprintf("L%d[%d]", k, i)
-		if k < len(diffPre) && diffPre[k] != nil {
+		// A difference that is identically zero (the same neuron) gives no
+		// constraint.
+		if dxi := Sub(b.Pre[i], a.Pre[i]); k < len(diffPre) && diffPre[k] != nil && !dxi.IsZero() {
 			d := diffPre[k][i]
-			ts = append(ts, boxTerm(l, KindDiffPreBox, Sub(b.Pre[i], a.Pre[i]), d.Lo, d.Hi, where))
+			ts = append(ts, boxTerm(l, KindDiffPreBox, dxi, d.Lo, d.Hi, where))
 		}
-		if k < len(diffPost) && diffPost[k] != nil {
+		if dphi := Sub(b.Post[i], a.Post[i]); k < len(diffPost) && diffPost[k] != nil && !dphi.IsZero() {
 			d := diffPost[k][i]
-			ts = append(ts, boxTerm(l, KindDiffPostBox, Sub(b.Post[i], a.Post[i]), d.Lo, d.Hi, where))
+			ts = append(ts, boxTerm(l, KindDiffPostBox, dphi, d.Lo, d.Hi, where))
 		}
 	})
 	return ts

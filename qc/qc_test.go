@@ -90,9 +90,14 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 	nx := 1 + int(seed%3)
 	f1 := randNet(rng, []int{nx, 5, 4, 2}, act, 1)
 	var f2 *nn.Network
-	if seed%2 == 0 {
+	switch seed % 3 {
+	case 0:
 		f2 = perturbed(rng, f1, 0.1)
-	} else {
+	case 1:
+		// The first layer unchanged (as in neuron pruning): mergeable.
+		f2 = perturbed(rng, f1, 0.1)
+		f2.Layers[0] = f1.Clone().Layers[0]
+	default:
 		f2 = randNet(rng, []int{nx, 3, 2}, act, 1) // other depth and widths
 	}
 	lo, hi := make([]float64, nx), make([]float64, nx)
@@ -104,7 +109,7 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Nets: [2]*nn.Network{f1, f2}, X2: make([]Input, nx)}
+	cfg := Config{Nets: [2]*nn.Network{f1, f2}, X2: make([]Input, nx), MergeIdentical: eliminate}
 	if p.pair == bounds.SameInput {
 		for i := range cfg.X2 {
 			cfg.X2[i].Mode = InputSame
