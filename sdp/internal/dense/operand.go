@@ -23,38 +23,50 @@ type operand struct {
 	r, c  int  // offset of the operand within op(X)
 }
 
-// at returns element (i, j) of the operand. It is the slow path of packing,
-// used only for symmetric and triangular operands.
-func (o *operand) at(i, j int) float64 {
-	i, j = i+o.r, j+o.c
+// fillRow sets dst[(j-j0)*stride] to element (i, j) of the operand for j
+// in [j0, j1). It is how symmetric and triangular operands are packed:
+// each row of op(X) is cut at the diagonal into the part read where it is
+// stored, the part reflected from the other triangle (symmetric) or zero
+// (triangular), and the diagonal element.
+func (o *operand) fillRow(i, j0, j1 int, dst []float64, stride int) {
+	I := i + o.r // the row and columns in op(X)
+	lo, hi := j0+o.c, j1+o.c
+	// Element (I, J) of op(X) is data[direct+J*dStep]; element (J, I) is
+	// data[mirror+J*mStep].
+	direct, dStep, mirror, mStep := I*o.ld, 1, I, o.ld
 	if o.trans {
-		i, j = j, i
+		direct, dStep, mirror, mStep = mirror, mStep, direct, dStep
 	}
-	switch o.shape {
-	case symLower:
-		if j > i {
-			i, j = j, i
-		}
-	case symUpper:
-		if j < i {
-			i, j = j, i
-		}
-	case triLower:
-		if j > i {
-			return 0
-		}
-		if i == j && o.unit {
-			return 1
-		}
-	case triUpper:
-		if j < i {
-			return 0
-		}
-		if i == j && o.unit {
-			return 1
+	lowerStored := (o.shape == symLower || o.shape == triLower) != o.trans
+	sym := o.shape == symLower || o.shape == symUpper
+	put := func(from, to, base, step int) { // base < 0: zeros
+		for J := from; J < to; J++ {
+			v := 0.0
+			if base >= 0 {
+				v = o.data[base+J*step]
+			}
+			dst[(J-lo)*stride] = v
 		}
 	}
-	return o.data[i*o.ld+j]
+	other, oStep := -1, 0 // the unstored part: zero or reflected
+	if sym {
+		other, oStep = mirror, mStep
+	}
+	below, above := min(hi, I), max(lo, I+1) // [lo, below) left of the diagonal, [above, hi) right
+	if lowerStored {
+		put(lo, below, direct, dStep)
+		put(above, hi, other, oStep)
+	} else {
+		put(lo, below, other, oStep)
+		put(above, hi, direct, dStep)
+	}
+	if I >= lo && I < hi {
+		v := o.data[direct+I*dStep]
+		if o.unit {
+			v = 1
+		}
+		dst[(I-lo)*stride] = v
+	}
 }
 
 // index returns the position in data of element (i, j) of a general

@@ -14,12 +14,11 @@ func packA(dst []float64, a *operand, i0, p0, mb, kb int) {
 		panel := dst[r*kb : r*kb+mr*kb]
 		switch {
 		case a.shape != general:
-			for p := range kb {
-				d := panel[p*mr : p*mr+mr]
-				for i := range rows {
-					d[i] = a.at(i0+r+i, p0+p)
-				}
-				clear(d[rows:])
+			if rows < mr {
+				clear(panel)
+			}
+			for i := range rows {
+				a.fillRow(i0+r+i, p0, p0+kb, panel[i:], mr)
 			}
 		case a.trans:
 			// Element (i, p) of op(A) is a[(p0+p)*ld + i0+i]: a row copy.
@@ -70,9 +69,7 @@ func packB(dst []float64, b *operand, p0, j0, kb, nb int) {
 		case b.shape != general:
 			for p := range kb {
 				d := panel[p*nr : p*nr+nr]
-				for j := range cols {
-					d[j] = b.at(p0+p, j0+s+j)
-				}
+				b.fillRow(p0+p, j0+s, j0+s+cols, d, 1)
 				clear(d[cols:])
 			}
 		case !b.trans:
