@@ -45,12 +45,11 @@ func randomProblem(rng *rand.Rand, factors bool) *sdp.Problem {
 		for k := 1; k <= m; k++ {
 			for range rng.IntN(3) {
 				b := rng.IntN(nb)
-				perm := rng.Perm(p.Blocks[b].Size)
 				if p.Blocks[b].Diagonal {
-					perm = perm[:1]
-				} else {
-					perm = perm[:1+rng.IntN(len(perm))]
+					continue // factors live in PSD blocks only (sdp.Problem.Validate)
 				}
+				perm := rng.Perm(p.Blocks[b].Size)
+				perm = perm[:1+rng.IntN(len(perm))]
 				u := sdp.SparseVec{Index: perm}
 				for range perm {
 					u.Value = append(u.Value, value(rng))
