@@ -139,6 +139,9 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	c.RootBound = math.Inf(1)
 	if rp.ok {
 		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound
+		if rp.interval && rp.reason != "" {
+			c.Reason = "root " + rp.reason
+		}
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6e6e626f756e64))
 	ob := searchError(ctx, f1, f2, box, &opts)
@@ -222,6 +225,9 @@ type regionResult struct {
 	time      time.Duration
 	sdpStatus sdp.Status
 	objective float64
+	// interval reports that the bound is the output enclosure's, not the
+	// SDP's (smaller, or the SDP failed).
+	interval bool
 }
 
 // maxMargin is the largest residual the check absorbs, relative to the
@@ -231,12 +237,33 @@ const maxMargin = 1e-3
 
 // certifyRegion builds, solves and checks the SDP of one region.
 func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Options) regionResult {
-	res := regionResult{bound: math.Inf(1)}
 	rb, err := boundsOf(f1, f2, r, o)
 	if err != nil {
-		res.status, res.reason = CheckFailed, err.Error()
+		return regionResult{bound: math.Inf(1), status: CheckFailed, reason: err.Error()}
+	}
+	res := sdpRegion(ctx, f1, f2, r, rb, o)
+	// The output enclosure is a bound too: keep the smaller, and fall back
+	// on it when the SDP failed (on small pieces it is nearly as tight).
+	iv := rb.intervalValue(o)
+	if math.IsNaN(iv) || math.IsInf(iv, 0) || (res.ok && res.bound <= iv) {
 		return res
 	}
+	if !res.ok && res.status == Cancelled {
+		return res
+	}
+	if !res.ok {
+		res.reason = "SDP: " + res.reason + "; interval bound used"
+		res.gammas, res.margin = Gammas{}, 0
+	}
+	res.ok, res.status, res.interval = true, Certified, true
+	res.bound = iv
+	res.gammas = Gammas{Gamma: upMul(iv, iv)}
+	return res
+}
+
+// sdpRegion builds, solves and checks the SDP of one region with bounds rb.
+func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) regionResult {
+	res := regionResult{bound: math.Inf(1)}
 	m, err := buildLMI(f1, f2, r, rb, o)
 	if err != nil {
 		res.status, res.reason = CheckFailed, err.Error()

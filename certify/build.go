@@ -7,12 +7,15 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
+	"github.com/nnbound/nnbound/search"
 )
 
 // regionBounds are sound bounds of both networks on a region.
 type regionBounds struct {
 	Nets              [2]*bounds.Net
 	DiffPre, DiffPost [][]bounds.Interval
+	// Output[j] encloses f2_j(x2) - f1_j(x1) on the region.
+	Output []bounds.Interval
 }
 
 // boundsOf computes the bounds of f1, f2 on r with method m.
@@ -29,13 +32,18 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) 
 		if err != nil {
 			return nil, err
 		}
-		return &regionBounds{Nets: [2]*bounds.Net{b1, b2}}, nil
+		o1, o2 := b1.Post[len(b1.Post)-1], b2.Post[len(b2.Post)-1]
+		out := make([]bounds.Interval, len(o1))
+		for j := range out {
+			out[j] = o2[j].Sub(o1[j])
+		}
+		return &regionBounds{Nets: [2]*bounds.Net{b1, b2}, Output: out}, nil
 	}
 	pb, err := bounds.Pair(f1, f2, bounds.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.Quant}, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &regionBounds{Nets: [2]*bounds.Net{pb.Net1, pb.Net2}, DiffPre: pb.DiffPre, DiffPost: pb.DiffPost}, nil
+	return &regionBounds{Nets: [2]*bounds.Net{pb.Net1, pb.Net2}, DiffPre: pb.DiffPre, DiffPost: pb.DiffPost, Output: pb.Output}, nil
 }
 
 func sameBox(a, b bounds.Box) bool { return slices.Equal(a.Lo, b.Lo) && slices.Equal(a.Hi, b.Hi) }
@@ -213,6 +221,28 @@ func etaRadius(l *qc.Layout, r *region, rb *regionBounds) []float64 {
 func abs(v float64) float64 {
 	if v < 0 {
 		return -v
+	}
+	return v
+}
+
+// intervalValue returns an upper bound (rounded up) of the measured error
+// on the region from the output enclosures alone: sqrt(sum_j mag_j^2),
+// max_j mag_j for the inf-norm, or sum_j |c_j| mag_j for C.
+func (rb *regionBounds) intervalValue(o *Options) float64 {
+	v := 0.0
+	for j, iv := range rb.Output {
+		mag := iv.Mag()
+		switch {
+		case o.C != nil:
+			v = upAdd(v, upMul(abs(o.C[j]), mag))
+		case o.Norm == search.NormInf:
+			v = max(v, mag)
+		default:
+			v = upAdd(v, upMul(mag, mag))
+		}
+	}
+	if o.C == nil && o.Norm != search.NormInf {
+		v = sqrtUp(v)
 	}
 	return v
 }
