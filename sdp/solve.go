@@ -87,7 +87,10 @@ func (s *solver) run() *Result {
 		}
 	}
 	if (status == NumericalTrouble || status == MaxIterations) && s.bestScore > 1 {
-		s.polish()
+		s.polish(true)
+		if s.bestScore > nearFactor {
+			s.polish(false)
+		}
 	}
 	return s.result(status)
 }

@@ -29,7 +29,7 @@ type solver struct {
 	dX, dY, t    blockMat // directions; t = X^{-1} dX
 	sm, mp, next blockMat // scratch product, X^{-1} dXp dYp, trial iterate
 	lpD          []float64
-	dx, rhs      []float64
+	dx, rhs, fdy []float64 // fdy = F(dY)
 	ay, ax, am   []float64 // A(Y), A(X^{-1}), A(mp)
 	sch          *schur
 	lz           *lanczos
@@ -38,11 +38,13 @@ type solver struct {
 	normR0, trF0 float64
 
 	// Primal snapshot for polish: x and mu when the gap first fell below
-	// snapGap with theta == 0.
+	// 1e-2 with theta == 0.
 	snap struct {
 		x  []float64
 		mu float64
 	}
+
+	bestDinf float64 // smallest dual infeasibility so far
 
 	// Best iterate so far (by the score of its measures).
 	best      iterate
@@ -54,6 +56,7 @@ type solver struct {
 		best        [3]float64 // best score, pcert and dcert measures
 		since       int        // iteration where one of them last halved
 		verifyFails int        // optimal by the iterate's measures, not by the check
+		decoupled   int        // iterations in a row with X • Y << the gap
 	}
 	log *logger
 }
@@ -70,7 +73,7 @@ func newSolver(ctx context.Context, p *Problem, set *Settings, start time.Time) 
 	md := buildModel(p)
 	s := &solver{md: md, set: *set, ctx: ctx, start: start}
 	m := md.m
-	s.x, s.dx, s.rhs = make([]float64, m), make([]float64, m), make([]float64, m)
+	s.x, s.dx, s.rhs, s.fdy = make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
 	s.ay, s.ax, s.am = make([]float64, m), make([]float64, m), make([]float64, m)
 	for _, b := range []*blockMat{&s.X, &s.Y, &s.LX, &s.LY, &s.xinv, &s.dX, &s.dY, &s.t, &s.sm, &s.mp, &s.next} {
 		*b = newBlockMat(md)
@@ -78,6 +81,7 @@ func newSolver(ctx context.Context, p *Problem, set *Settings, start time.Time) 
 	s.best = iterate{x: make([]float64, m), y: newBlockMat(md)}
 	s.snap.x = make([]float64, m)
 	s.bestScore = math.Inf(1)
+	s.bestDinf = math.Inf(1)
 	s.stall.best = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	nmax := 1
 	for _, pb := range md.psd {

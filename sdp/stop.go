@@ -60,12 +60,23 @@ func (s *solver) stop() (Status, bool) {
 	st := &s.stats
 	ft := s.set.FeasTol
 	sc := s.score(st)
+	s.bestDinf = min(s.bestDinf, st.dinf)
 	if sc < s.bestScore {
 		s.saveBest(sc)
 	}
+	// The polish restarts from the first primal-feasible iterate with a
+	// gap below 1e-2: later ones may already lean on the boundary.
 	if s.snap.mu == 0 && s.theta == 0 && st.gap < 1e-2 {
 		copy(s.snap.x, s.x)
 		s.snap.mu = st.mu
+	}
+	// When X • Y has fallen far below |c^T x - F_0 • Y|, the gap is made of
+	// residuals times a large x, and lowering mu further only pushes the
+	// iterate against the boundary.
+	if st.mu*float64(s.md.ntot) < 0.01*math.Abs(st.pobj-st.dobj) && st.gap > s.set.GapTol {
+		s.stall.decoupled++
+	} else {
+		s.stall.decoupled = 0
 	}
 	for k, v := range [3]float64{sc, st.pcert / ft, st.dcert / ft} {
 		if v < 0.5*s.stall.best[k] {
@@ -91,7 +102,7 @@ func (s *solver) stop() (Status, bool) {
 		return TimeLimit, true
 	case s.iter >= s.set.MaxIter:
 		return MaxIterations, true
-	case s.iter-s.stall.since >= stallLimit, s.stall.verifyFails >= 3:
+	case s.iter-s.stall.since >= stallLimit, s.stall.verifyFails >= 3, s.stall.decoupled >= 3:
 		return NumericalTrouble, true
 	}
 	return Unsolved, false
