@@ -28,6 +28,12 @@ var (
 	reDashes = regexp.MustCompile(`-{2,}`)
 	// Counts that follow the solver and the QC set, not the command.
 	reCounts = regexp.MustCompile(`\b\d+( iterations| variables| solve\(s\)| pieces)|(order )\d+|("(?:size|variables|solves|iterations|pieces)": )\d+`)
+	// Integers that are values, not counts: a gamma printed as 0, a
+	// JSON number that is not one of the structural integers.
+	reGammaInt = regexp.MustCompile(`\b(gamma(?:_x1|_x2|_x)? )-?\d+\b`)
+	reJSONInt  = regexp.MustCompile(`(?m)^(\s*"([a-z_0-9]+)": )(-?\d+)(,?)$`)
+	structural = map[string]bool{"frac_bits": true, "layers": true, "runs": true, "run": true,
+		"certified": true, "net_seed": true, "seed": true, "seconds": true}
 )
 
 // normalise makes output comparable across machines and solver versions
@@ -36,6 +42,14 @@ func normalise(s, tmp string) string {
 	s = strings.ReplaceAll(s, tmp, "OUT")
 	s = reFloat.ReplaceAllString(s, "N")
 	s = reCounts.ReplaceAllString(s, "${2}${3}N${1}")
+	s = reGammaInt.ReplaceAllString(s, "${1}N")
+	s = reJSONInt.ReplaceAllStringFunc(s, func(m string) string {
+		g := reJSONInt.FindStringSubmatch(m)
+		if structural[g[2]] {
+			return m
+		}
+		return g[1] + "N" + g[4]
+	})
 	s = reDashes.ReplaceAllString(s, "--")
 	s = reSpaces.ReplaceAllString(s, "$1 ")
 	return s
