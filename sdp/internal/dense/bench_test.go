@@ -3,7 +3,6 @@ package dense
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -12,9 +11,9 @@ import (
 )
 
 // Benchmarks report GFlop/s as a custom metric, computed from the CPU time
-// of the benchmark's thread where the system provides it (Linux), else from
-// wall time: on a shared machine that counts our work, not the time other
-// processes hold the core. Run them single-threaded:
+// of the process where the system provides it (Linux), else from wall time:
+// on a shared machine that counts our work, not the time other processes
+// hold the core. Run them single-threaded:
 //
 //	GOMAXPROCS=1 go test -run '^$' -bench . ./sdp/internal/dense
 //
@@ -78,14 +77,12 @@ func benchRoutine(b *testing.B, sizes []int, flops func(n float64) float64, run 
 // measure runs f in a b.Loop and reports its rate for the given number of
 // floating-point operations per call.
 func measure(b *testing.B, flops float64, f func()) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	t0, ok := threadTime()
+	t0, ok := cpuTime()
 	for b.Loop() {
 		f()
 	}
 	elapsed := b.Elapsed()
-	if t1, ok1 := threadTime(); ok && ok1 {
+	if t1, ok1 := cpuTime(); ok && ok1 {
 		elapsed = t1 - t0
 	}
 	b.ReportMetric(flops*float64(b.N)/elapsed.Seconds()*1e-9, "GFlop/s")

@@ -4,5 +4,5 @@ package dense
 
 import "time"
 
-// threadTime is not available here: benchmarks fall back to wall time.
-func threadTime() (time.Duration, bool) { return 0, false }
+// cpuTime is not available here: benchmarks fall back to wall time.
+func cpuTime() (time.Duration, bool) { return 0, false }
