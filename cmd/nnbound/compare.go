@@ -12,6 +12,7 @@ import (
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/search"
 )
 
 // pairFlags choose how the second network's input relates to the first's:
@@ -58,12 +59,37 @@ func (p *pairFlags) apply(o *certify.Options) error {
 
 // compareFlags are the flags of nnbound compare.
 type compareFlags struct {
-	input inputFlags
-	cert  certFlags
-	pair  pairFlags
-	json  bool
-	plot  string
-	core  bool
+	input  inputFlags
+	cert   certFlags
+	pair   pairFlags
+	json   bool
+	plot   string
+	core   bool
+	method string
+	norm   string
+	output int
+}
+
+// apply sets the method, norm and output of o.
+func (f *compareFlags) apply(o *certify.Options, nOut int) error {
+	m, err := certify.ParseMethod(f.method)
+	if err != nil {
+		return usagef("--method %q: want sdp or interval", f.method)
+	}
+	o.Method = m
+	n, err := search.ParseNorm(f.norm)
+	if err != nil {
+		return usagef("--norm %q: want 2 or inf", f.norm)
+	}
+	o.Norm = n
+	if f.output >= 0 {
+		if f.output >= nOut {
+			return usagef("--output %d: the networks have %d outputs (0..%d)", f.output, nOut, nOut-1)
+		}
+		o.C = make([]float64, nOut)
+		o.C[f.output] = 1
+	}
+	return nil
 }
 
 func newCompareCmd() *cobra.Command {
@@ -90,6 +116,10 @@ Exit status: 0 certified, 1 not certified (or an error), 2 usage error.`,
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the certificate as one JSON object")
 	cmd.Flags().StringVar(&f.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
 	cmd.Flags().BoolVar(&f.core, "core", false, "load NNet models as their normalised core network (no input clipping or normalisation)")
+	def := certify.DefaultOptions()
+	cmd.Flags().StringVar(&f.method, "method", def.Method.String(), "how to bound: sdp (the paper's SDP, checked) or interval (bound propagation alone)")
+	cmd.Flags().StringVar(&f.norm, "norm", def.Norm.String(), "norm of the output difference: 2 or inf")
+	cmd.Flags().IntVar(&f.output, "output", -1, "bound |A_K(x1) - B_K(x2)| for output `K` only (0-based; -1: all outputs, by --norm)")
 	return cmd
 }
 
@@ -105,6 +135,15 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	}
 	if err := f.pair.apply(&opts); err != nil {
 		return err
+	}
+	if f.output < -1 {
+		return usagef("--output %d: want an output index >= 0", f.output)
+	}
+	if _, err := certify.ParseMethod(f.method); err != nil {
+		return usagef("--method %q: want sdp or interval", f.method)
+	}
+	if _, err := search.ParseNorm(f.norm); err != nil {
+		return usagef("--norm %q: want 2 or inf", f.norm)
 	}
 	if f.plot != "" {
 		if err := report.CheckPath(f.plot); err != nil {
@@ -125,6 +164,9 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	}
 	box, _, err := f.input.box(nets[0].InputSize())
 	if err != nil {
+		return err
+	}
+	if err := f.apply(&opts, nets[0].OutputSize()); err != nil {
 		return err
 	}
 	c, err := certify.Bound(cmd.Context(), nets[0], nets[1], box, opts)

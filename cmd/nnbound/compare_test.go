@@ -44,6 +44,9 @@ func TestCompareUsage(t *testing.T) {
 		{"bad frac bits", []string{"compare", a, b, "--input-frac-bits", "-1"}, exitUsage},
 		{"bad box", []string{"compare", a, b, "--box", "1:-1"}, exitUsage},
 		{"bad plot", []string{"compare", a, b, "--plot", filepath.Join(dir, "x.gif")}, exitUsage},
+		{"bad method", []string{"compare", a, b, "--method", "magic"}, exitUsage},
+		{"bad norm", []string{"compare", a, b, "--norm", "1"}, exitUsage},
+		{"bad output", []string{"compare", a, b, "--output", "3"}, exitUsage},
 		{"missing model", []string{"compare", a, filepath.Join(dir, "none.json")}, exitFail},
 	}
 	for _, tc := range tests {
