@@ -10,7 +10,9 @@ import (
 // column blocks of nc, the inner dimension into slices of kc, and rows into
 // blocks of mc. Per (jc, pc) a kc x nc slice of op(B) is packed once (it
 // lives in L3); per ic an mc x kc block of op(A) is packed (it lives in L2);
-// the micro-kernel then sweeps the block with one kc x nr panel of B in L1.
+// the micro-kernel then sweeps the block with one kc x nr panel of B, which
+// stays in L1/L2 while every mr-row panel of the A block meets it. The sizes
+// were tuned on AMD Zen 5 (48 KiB L1d, 1 MiB L2).
 //
 // They are variables only so that tests can shrink them to cross every
 // block edge with small matrices.
@@ -19,16 +21,6 @@ var (
 	mc = 144
 	nc = 2400
 )
-
-// setBlocking sets the blocking sizes (multiples of mr and nr) and returns
-// a function restoring the previous ones.
-// It also turns off the hand-over of small problems to gonum, and sets the
-// block size of the triangular multiply to tb.
-func setBlocking(k, m, n, tb int) (restore func()) {
-	k0, m0, n0, s0, t0 := kc, mc, nc, smallGemm, trmmBlock
-	kc, mc, nc, smallGemm, trmmBlock = k, m, n, 0, tb
-	return func() { kc, mc, nc, smallGemm, trmmBlock = k0, m0, n0, s0, t0 }
-}
 
 // smallGemm is the size, measured as m*n*k, under which Dgemm calls gonum
 // directly: packing does not pay for itself on tiny products. (A variable
@@ -120,36 +112,44 @@ func gemm(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, 
 			for ic := iLo; ic < iHi; ic += mc {
 				mb := min(mc, iHi-ic)
 				packA(bufA, a, ic, pc, mb, kb)
-				for jr := 0; jr < nb; jr += nr {
-					cols := min(nr, nb-jr)
-					j0 := jc + jr
-					bp := bufB[jr*kb:]
-					for ir := 0; ir < mb; ir += mr {
-						rows := min(mr, mb-ir)
-						i0 := ic + ir
-						ap := bufA[ir*kb:]
-						inside := true
-						switch pt {
-						case lower:
-							if j0 > i0+rows-1 {
-								continue
-							}
-							inside = j0+cols-1 <= i0
-						case upper:
-							if j0+cols-1 < i0 {
-								continue
-							}
-							inside = j0 >= i0+rows-1
-						}
-						if inside {
-							kernel(kb, ap, bp, c[i0*ldc+j0:], ldc, alpha, bet, rows, cols)
-							continue
-						}
-						kernel(kb, ap, bp, tile, nr, alpha, 0, mr, nr)
-						merge(rows, cols, tile, bet, c[i0*ldc+j0:], ldc, i0-j0, pt)
-					}
-				}
+				macroKernel(mb, nb, kb, alpha, bufA, bufB, bet, c, ldc, ic, jc, pt, tile)
 			}
+		}
+	}
+}
+
+// macroKernel multiplies the packed mb x kb block of A by the packed
+// kb x nb block of B into the block of C at (i0, j0), one micro-tile at a
+// time: tiles of the part go straight to C, tiles that straddle the
+// diagonal of a triangular part go through the buffer tile.
+func macroKernel(mb, nb, kb int, alpha float64, bufA, bufB []float64, beta float64, c []float64, ldc, i0, j0 int, pt part, tile []float64) {
+	for jr := 0; jr < nb; jr += nr {
+		cols := min(nr, nb-jr)
+		j := j0 + jr
+		bp := bufB[jr*kb:]
+		for ir := 0; ir < mb; ir += mr {
+			rows := min(mr, mb-ir)
+			i := i0 + ir
+			ap := bufA[ir*kb:]
+			inside := true
+			switch pt {
+			case lower:
+				if j > i+rows-1 {
+					continue
+				}
+				inside = j+cols-1 <= i
+			case upper:
+				if j+cols-1 < i {
+					continue
+				}
+				inside = j >= i+rows-1
+			}
+			if inside {
+				kernel(kb, ap, bp, c[i*ldc+j:], ldc, alpha, beta, rows, cols)
+				continue
+			}
+			kernel(kb, ap, bp, tile, nr, alpha, 0, mr, nr)
+			merge(rows, cols, tile, beta, c[i*ldc+j:], ldc, i-j, pt)
 		}
 	}
 }

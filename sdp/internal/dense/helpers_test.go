@@ -60,3 +60,12 @@ func checkClose(t *testing.T, what string, got, want []float64, tol, scale float
 		t.Fatalf("%s: element %d = %v, want %v", what, i, got[i], want[i])
 	}
 }
+
+// setBlocking sets the blocking sizes (multiples of mr and nr) and the
+// block size tb of the triangular multiply, turns off the hand-over of
+// small problems to gonum, and returns a function restoring all of them.
+func setBlocking(k, m, n, tb int) (restore func()) {
+	k0, m0, n0, s0, t0 := kc, mc, nc, smallGemm, trmmBlock
+	kc, mc, nc, smallGemm, trmmBlock = k, m, n, 0, tb
+	return func() { kc, mc, nc, smallGemm, trmmBlock = k0, m0, n0, s0, t0 }
+}
