@@ -23,14 +23,30 @@ import "math"
 // polishMaxIter bounds the barrier Newton steps of one polish, which also
 // ends after polishStall steps without a better verified pair.
 const (
-	polishMaxIter  = 60
-	polishStall    = 10
+	polishMaxIter  = 150
+	polishStall    = 30
 	polishShrink   = 0.3
 	polishBoundTol = 1e-4 // dual infeasibility of an estimate used as bound
 )
 
-// polish runs barrier Newton steps from the primal snapshot. It keeps
-// the best verified pair in s.best and reports whether it improved it.
+// finishPolish polishes until a near-optimal pair is found: from the late
+// snapshot with the dual bound (fast when it works), then from the early
+// one with and without it (slower: the path is followed from further
+// back, as in DSDP).
+func (s *solver) finishPolish() {
+	s.polish(s.snap[late], true, 60, 10)
+	for _, guided := range []bool{true, false} {
+		if s.bestScore <= nearFactor {
+			return
+		}
+		s.polish(s.snap[early], guided, 150, 30)
+	}
+}
+
+// polish runs at most maxIter barrier Newton steps from a primal
+// snapshot, stopping after stall steps without a better verified pair of
+// its own. It keeps the best verified pair in s.best and reports whether
+// it improved it.
 //
 // mu falls by polishShrink after each step taken from a nearly centred
 // point (Newton decrement below 1/2); in between, damped Newton steps
@@ -41,13 +57,13 @@ const (
 // fewer steps, but the dual estimates of the worst problems are not
 // accurate enough to be bounds, so an unguided run follows when the
 // guided one fails.
-func (s *solver) polish(guided bool) bool {
-	if s.snap.mu == 0 || s.md.m == 0 {
+func (s *solver) polish(from snapshot, guided bool, maxIter, stall int) bool {
+	if from.mu == 0 || s.md.m == 0 {
 		return false
 	}
 	md := s.md
-	mu := s.snap.mu
-	copy(s.x, s.snap.x)
+	mu := from.mu
+	copy(s.x, from.x)
 	md.combine(s.x, 0, nil, s.X)
 	md.addF0(-1, s.X)
 	if !s.factorIterates() {
@@ -58,7 +74,7 @@ func (s *solver) polish(guided bool) bool {
 	z := math.Inf(-1)
 	improved := false
 	lastBest, ownBest := 0, math.Inf(1)
-	for it := 0; it < polishMaxIter && it-lastBest <= polishStall; it++ {
+	for it := 0; it < maxIter && it-lastBest <= stall; it++ {
 		if s.ctx.Err() != nil || s.timeUp() {
 			break
 		}

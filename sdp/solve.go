@@ -87,10 +87,7 @@ func (s *solver) run() *Result {
 		}
 	}
 	if (status == NumericalTrouble || status == MaxIterations) && s.bestScore > 1 {
-		s.polish(true)
-		if s.bestScore > nearFactor {
-			s.polish(false)
-		}
+		s.finishPolish()
 	}
 	return s.result(status)
 }

@@ -37,12 +37,8 @@ type solver struct {
 	// Scaling constants.
 	normR0, trF0 float64
 
-	// Primal snapshot for polish: x and mu when the gap first fell below
-	// 1e-2 with theta == 0.
-	snap struct {
-		x  []float64
-		mu float64
-	}
+	// Primal snapshots for polish (see stop).
+	snap [2]snapshot
 
 	bestDinf float64 // smallest dual infeasibility so far
 
@@ -59,6 +55,25 @@ type solver struct {
 		decoupled   int        // iterations in a row with X • Y << the gap
 	}
 	log *logger
+}
+
+// snapshot is a primal-feasible x and the mu of its iterate.
+type snapshot struct {
+	x  []float64
+	mu float64
+}
+
+// Which snapshot: the first primal-feasible iterate, or the first with a
+// gap below 1e-2.
+const (
+	early = iota
+	late
+)
+
+// take records x and mu.
+func (sn *snapshot) take(x []float64, mu float64) {
+	copy(sn.x, x)
+	sn.mu = mu
 }
 
 // iterate is a saved (x, Y) pair and its measures.
@@ -79,7 +94,8 @@ func newSolver(ctx context.Context, p *Problem, set *Settings, start time.Time) 
 		*b = newBlockMat(md)
 	}
 	s.best = iterate{x: make([]float64, m), y: newBlockMat(md)}
-	s.snap.x = make([]float64, m)
+	s.snap[early].x = make([]float64, m)
+	s.snap[late].x = make([]float64, m)
 	s.bestScore = math.Inf(1)
 	s.bestDinf = math.Inf(1)
 	s.stall.best = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}

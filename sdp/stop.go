@@ -65,10 +65,15 @@ func (s *solver) stop() (Status, bool) {
 		s.saveBest(sc)
 	}
 	// The polish restarts from the first primal-feasible iterate with a
-	// gap below 1e-2: later ones may already lean on the boundary.
-	if s.snap.mu == 0 && s.theta == 0 && st.gap < 1e-2 {
-		copy(s.snap.x, s.x)
-		s.snap.mu = st.mu
+	// gap below 1e-2 (later ones may already lean on the boundary) or,
+	// failing that, from the first primal-feasible iterate of all.
+	if s.theta == 0 {
+		if s.snap[early].mu == 0 {
+			s.snap[early].take(s.x, st.mu)
+		}
+		if s.snap[late].mu == 0 && st.gap < 1e-2 {
+			s.snap[late].take(s.x, st.mu)
+		}
 	}
 	// When X • Y has fallen far below |c^T x - F_0 • Y|, the gap is made of
 	// residuals times a large x, and lowering mu further only pushes the
