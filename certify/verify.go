@@ -132,14 +132,7 @@ func maxEigUpper(M *qc.Matrix, s []float64) (float64, error) {
 		}
 		rowR = max(rowR, sum)
 	}
-	var eig mat.EigenSym
-	est := 0.0
-	if eig.Factorize(a, false) {
-		vals := eig.Values(nil)
-		est = vals[len(vals)-1]
-	} else {
-		est = scale * float64(n)
-	}
+	est := eigEstimate(a, scale)
 	gam := float64(n+1) * unitRound / (1 - float64(n+1)*unitRound)
 	step := max(1e-13*scale, 1e-300)
 	for range 40 {
@@ -197,4 +190,48 @@ func choleskyShift(a *mat.SymDense, t, gam float64) (float64, bool) {
 	// Underflow in the factorisation adds at most n (n+1) 2^-1074 per entry.
 	under := float64(n*(n+1)) * 0x1p-1022
 	return upAdd(upAdd(upMul(gam*(1+4*unitRound), frob), diagErr), under), true
+}
+
+// eigEstimate returns an estimate of the largest eigenvalue of a (whose
+// largest entry has magnitude scale): from a LAPACK eigensolver on a copy
+// scaled by a power of two to unit size, or the Gershgorin bound if that
+// fails. Only the rigorous step after it decides anything.
+func eigEstimate(a *mat.SymDense, scale float64) (est float64) {
+	n := a.SymmetricDim()
+	gersh := func() float64 {
+		g := math.Inf(-1)
+		for i := range n {
+			r := a.At(i, i)
+			for j := range n {
+				if j != i {
+					r += math.Abs(a.At(i, j))
+				}
+			}
+			g = max(g, r)
+		}
+		return g
+	}
+	if scale == 0 {
+		return 0
+	}
+	_, e := math.Frexp(scale)
+	b := mat.NewSymDense(n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			b.SetSym(i, j, math.Ldexp(a.At(i, j), -e))
+		}
+	}
+	defer func() {
+		// gonum's Dsyev can panic on some inputs; the estimate is only a
+		// starting point.
+		if recover() != nil {
+			est = gersh()
+		}
+	}()
+	var eig mat.EigenSym
+	if !eig.Factorize(b, false) {
+		return gersh()
+	}
+	vals := eig.Values(nil)
+	return math.Ldexp(vals[len(vals)-1], e)
 }
