@@ -86,7 +86,8 @@ func (s *solver) run() *Result {
 			break
 		}
 	}
-	if (status == NumericalTrouble || status == MaxIterations) && s.bestScore > 1 {
+	if status == NumericalTrouble && s.bestScore > 1 {
+		// MaxIter and TimeLimit are the caller's budget: no polish then.
 		s.finishPolish()
 	}
 	return s.result(status)
