@@ -11,7 +11,10 @@ import (
 //
 //	iter  pobj  dobj  gap  pinf  dinf  mu  step
 //
-// where step is "primal/dual" step length that led to the iterate.
+// where step is "primal/dual" step length that led to the iterate. Lines
+// of the final barrier polish (see polish.go) continue the numbering; their
+// dobj and dinf are those of the barrier's dual estimate, pinf is 0 and
+// the dual step 0.
 type logger struct {
 	w      io.Writer
 	header bool

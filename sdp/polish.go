@@ -74,7 +74,8 @@ func (s *solver) polish(from snapshot, guided bool, maxIter, stall int) bool {
 	z := math.Inf(-1)
 	improved := false
 	lastBest, ownBest := 0, math.Inf(1)
-	for it := 0; it < maxIter && it-lastBest <= stall; it++ {
+	var step float64
+	for it := 0; it < maxIter && it-lastBest <= stall && s.iter < s.set.MaxIter; it++ {
 		if s.ctx.Err() != nil || s.timeUp() {
 			break
 		}
@@ -95,12 +96,13 @@ func (s *solver) polish(from snapshot, guided bool, maxIter, stall int) bool {
 		dec := math.Sqrt(max(0, dot(s.dx, s.rhs)))
 		md.combine(s.dx, 0, nil, s.dX)
 		s.barrierDual(mu)
-		if traceSolver {
-			bs := s.barrierStats(mu)
-			s.tracef("   polish %2d mu=%.2e dec=%.3e pobj=%.10e dobj=%.10e dinf=%.2e psd=%v\n", it, mu, dec, bs.pobj, bs.dobj, bs.dinf, s.psdWithin(s.dY, 0))
-		}
+		s.iter++
+		bs := s.barrierStats(mu)
+		bs.stepP, bs.stepD = step, 0
+		s.log.line(s.iter, &bs)
+		s.tracef("   polish %2d mu=%.2e dec=%.3e\n", it, mu, dec)
 		if s.psdWithin(s.dY, 0) {
-			if bs := s.barrierStats(mu); guided && bs.dinf <= polishBoundTol && bs.dobj <= bs.pobj {
+			if guided && bs.dinf <= polishBoundTol && bs.dobj <= bs.pobj {
 				z = max(z, bs.dobj)
 			}
 			sc := s.verifyOptimal(s.x, s.dY)
@@ -111,14 +113,15 @@ func (s *solver) polish(from snapshot, guided bool, maxIter, stall int) bool {
 				s.bestScore = sc
 				copy(s.best.x, s.x)
 				s.best.y.copyFrom(s.dY)
-				s.best.st = s.barrierStats(mu)
+				s.best.st = bs
 				improved = true
 			}
 			if sc <= 1 {
 				break
 			}
 		}
-		if !s.barrierStep(mu) {
+		var ok bool
+		if step, ok = s.barrierStep(mu); !ok {
 			break
 		}
 		next := mu
@@ -142,8 +145,9 @@ func (s *solver) polish(from snapshot, guided bool, maxIter, stall int) bool {
 
 // barrierStep moves x along dx as far as 0.95 of the way to the boundary
 // (at most 1), halving the step while it does not lower the barrier
-// function c^T x / mu - log det X. It reports false if no step helps.
-func (s *solver) barrierStep(mu float64) bool {
+// function c^T x / mu - log det X. It returns the step, or false if no
+// step helps.
+func (s *solver) barrierStep(mu float64) (float64, bool) {
 	md := s.md
 	f0 := dot(md.c, s.x)/mu - s.logDet()
 	a := min(1, 0.95*s.maxStep(s.LX, s.X.lp, s.dX, correctorSteps))
@@ -151,12 +155,12 @@ func (s *solver) barrierStep(mu float64) bool {
 		saveX, saveL := s.X, s.LX
 		got, ok := s.advance(&s.X, s.dX, &s.LX, a)
 		if !ok {
-			return false
+			return 0, false
 		}
 		f := (dot(md.c, s.x)+got*dot(md.c, s.dx))/mu - s.logDet()
 		if f <= f0 {
 			axpy(got, s.dx, s.x)
-			return true
+			return got, true
 		}
 		// Undo: advance swapped X with s.next and refactored LX.
 		s.next, s.X = s.X, saveX
@@ -164,7 +168,7 @@ func (s *solver) barrierStep(mu float64) bool {
 		s.refactorX()
 		a = got / 2
 	}
-	return false
+	return 0, false
 }
 
 // logDet returns log det X from the factor of X.
