@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
 )
 
@@ -99,4 +101,39 @@ func parseFractions(flag, s string) ([]float64, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// pruneLevel is one pruning level of a sweep: nothing, K neurons or a
+// fraction of the weights.
+type pruneLevel struct {
+	neurons  int
+	sparsity float64
+	kind     int // 0 none, 1 neurons, 2 sparsity
+}
+
+func (l pruneLevel) String() string {
+	switch l.kind {
+	case 1:
+		return fmt.Sprintf("%d neurons", l.neurons)
+	case 2:
+		return fmt.Sprintf("%g%% of weights", 100*l.sparsity)
+	}
+	return "none"
+}
+
+// apply returns the pruned copy of core.
+func (l pruneLevel) apply(core *nn.Network) (*nn.Network, error) {
+	switch l.kind {
+	case 1:
+		o := prune.DefaultNeuronOptions()
+		o.Count = l.neurons
+		net, _, err := prune.Neurons(core, o)
+		return net, err
+	case 2:
+		o := prune.DefaultWeightOptions()
+		o.Sparsity = l.sparsity
+		net, _, err := prune.Weights(core, o)
+		return net, err
+	}
+	return core, nil
 }

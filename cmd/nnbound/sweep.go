@@ -7,9 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +15,6 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 )
@@ -86,41 +83,6 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 	f.input.register(fs)
 	f.cert.register(fs)
 	return cmd
-}
-
-// pruneLevel is one pruning level of a sweep: nothing, K neurons or a
-// fraction of the weights.
-type pruneLevel struct {
-	neurons  int
-	sparsity float64
-	kind     int // 0 none, 1 neurons, 2 sparsity
-}
-
-func (l pruneLevel) String() string {
-	switch l.kind {
-	case 1:
-		return fmt.Sprintf("%d neurons", l.neurons)
-	case 2:
-		return fmt.Sprintf("%g%% of weights", 100*l.sparsity)
-	}
-	return "none"
-}
-
-// apply returns the pruned copy of core.
-func (l pruneLevel) apply(core *nn.Network) (*nn.Network, error) {
-	switch l.kind {
-	case 1:
-		o := prune.DefaultNeuronOptions()
-		o.Count = l.neurons
-		net, _, err := prune.Neurons(core, o)
-		return net, err
-	case 2:
-		o := prune.DefaultWeightOptions()
-		o.Sparsity = l.sparsity
-		net, _, err := prune.Weights(core, o)
-		return net, err
-	}
-	return core, nil
 }
 
 // sweepRow is one certified bit width.
@@ -422,46 +384,4 @@ func sweepFigure(path string, rows []sweepRow, levels []pruneLevel, target float
 		s.Chosen = float64(chosen[0].FracBits)
 	}
 	return report.SweepFigure(s)
-}
-
-// defaultJobs is the default of --jobs: one certification per CPU (the
-// solver itself runs on one).
-func defaultJobs() int { return max(runtime.NumCPU(), 1) }
-
-// parallel calls do(ctx, i) for i in [0, n) on up to jobs goroutines and
-// returns the first error (cancelling the others).
-func parallel(ctx context.Context, n, jobs int, do func(ctx context.Context, i int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan int)
-	var (
-		wg    sync.WaitGroup
-		once  sync.Once
-		first error
-	)
-	for range min(jobs, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if err := do(ctx, i); err != nil {
-					once.Do(func() { first = err; cancel() })
-				}
-			}
-		}()
-	}
-feed:
-	for i := range n {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if first == nil && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return first
 }
