@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -16,12 +15,8 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
-	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/internal/shared"
-	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/nn/nnet"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/search"
 )
 
@@ -69,6 +64,8 @@ type acasOptions struct {
 	Search      time.Duration // limit of one instance's search
 	Seed        uint64
 	Solver      string // "nnbound" or "csdp"
+	Bounds      string // bounds.Method of the interval bound and the SDP's pre-activation bounds
+	Pieces      int    // input pieces allowed; 1 is one-shot
 	JSON        bool
 	Out         string // Markdown file, written besides stdout
 	Dir         string // the shared benchmarks folder
@@ -76,7 +73,7 @@ type acasOptions struct {
 
 func newACASXuCmd() *cobra.Command {
 	o := acasOptions{Props: []string{"3", "4"}, Method: acasInterval.String(), Timeout: 60 * time.Second,
-		Search: 30 * time.Second, Seed: 1, Solver: "nnbound"}
+		Search: 30 * time.Second, Seed: 1, Solver: "nnbound", Bounds: bounds.MethodOptimised.String(), Pieces: 1}
 	cmd := &cobra.Command{
 		Use:   "acasxu",
 		Short: "Bound |f'_t - f_t| on the peers' ACAS Xu float16 instances and compare with NeuroDiff and ReluDiff+",
@@ -88,7 +85,10 @@ largest difference attained, and print a Markdown table next to the peers'
 first-pass bounds (eps 0.05 runs) and the data's own largest difference.
 
 Methods: interval (bound propagation of both networks and of their
-difference), sdp (the certificate's SDP), best (both; the smaller bound).
+difference, --bounds interval|symbolic|optimised), sdp (the certificate's
+SDP), best (both; the smaller bound). Bounds are one-shot by default, over
+the whole box like the peers' first pass; --pieces N lets both methods
+split the box into up to N pieces.
 
 Every bound is checked against every difference attained (ours and the
 data's); a violation is reported on stderr and the exit status is 1. The
@@ -108,6 +108,8 @@ nothing.`,
 	f.DurationVar(&o.Search, "search-time", o.Search, "time limit of one instance's search for the largest difference")
 	f.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the searches")
 	f.StringVar(&o.Solver, "solver", o.Solver, "SDP solver of the certificates: nnbound or csdp (the check is the same)")
+	f.StringVar(&o.Bounds, "bounds", o.Bounds, "bound propagation: interval, symbolic or optimised")
+	f.IntVar(&o.Pieces, "pieces", o.Pieces, "input pieces a bound may split the box into (1: one-shot, like the peers' first pass)")
 	f.BoolVar(&o.JSON, "json", false, "print one JSON object instead of the Markdown table")
 	f.StringVar(&o.Out, "out", "", "also write the Markdown table to this file")
 	f.StringVar(&o.Dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
@@ -115,14 +117,7 @@ nothing.`,
 }
 
 func runACASXu(ctx context.Context, stdout, stderr io.Writer, o *acasOptions, dirGiven bool) error {
-	method, err := parseACASMethod(o.Method)
-	if err != nil {
-		return err
-	}
-	if o.Timeout <= 0 || o.Search <= 0 {
-		return usageError{fmt.Errorf("--timeout %v, --search-time %v: want both > 0", o.Timeout, o.Search)}
-	}
-	solve, cleanup, err := acasSolver(o.Solver)
+	cfg, cleanup, err := o.config()
 	if err != nil {
 		return err
 	}
@@ -154,10 +149,10 @@ func runACASXu(ctx context.Context, stdout, stderr io.Writer, o *acasOptions, di
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 
-	run := &acasRun{Method: method.String(), Solver: o.Solver, Timeout: o.Timeout.String(), SearchTime: o.Search.String(),
-		CPUs: runtime.NumCPU(), LoadStart: report.Number(loadAverage())}
+	run := &acasRun{Method: cfg.method.String(), Solver: o.Solver, Bounds: cfg.bounds.Method.String(), Pieces: o.Pieces,
+		Timeout: o.Timeout.String(), SearchTime: o.Search.String(), CPUs: runtime.NumCPU(), LoadStart: report.Number(loadAverage())}
 	for n, inst := range insts {
-		row, err := benchACAS(ctx, inst, method, solve, o)
+		row, err := cfg.bench(ctx, inst)
 		if err != nil {
 			return err
 		}
@@ -191,139 +186,42 @@ func runACASXu(ctx context.Context, stdout, stderr io.Writer, o *acasOptions, di
 	return nil
 }
 
-// benchACAS bounds, searches and checks one instance.
-func benchACAS(ctx context.Context, inst *acasInstance, method acasMethod, solve solveFunc, o *acasOptions) (*acasRow, error) {
-	f, _, err := nnet.Read(inst.F, nnet.Options{Core: true})
-	if err != nil {
-		return nil, err
-	}
-	fp, _, err := nnet.Read(inst.FPrime, nnet.Options{Core: true})
-	if err != nil {
-		return nil, err
-	}
-	c := make([]float64, f.OutputSize())
-	if inst.Target < 0 || inst.Target >= len(c) {
-		return nil, fmt.Errorf("property %s: target output %d of a network with %d outputs", inst.Prop, inst.Target, len(c))
-	}
-	c[inst.Target] = 1
-	in := bounds.Inputs{Box: bounds.Box{Lo: inst.Lo, Hi: inst.Hi}, Pairing: bounds.SameInput}
-	row := newACASRow(inst)
-	row.Load = report.Number(loadAverage())
-	row.RSSReset = resetPeakRSS()
-
-	bctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	defer cancel()
-	iv, pb, err := intervalBound(f, fp, in, c)
-	if err != nil {
-		return nil, err
-	}
-	if method != acasSDP {
-		row.Interval = iv
-		row.Seconds += iv.Seconds
-		row.take(iv.Bound, acasInterval.String())
-	}
-	row.Unstable1, row.Unstable2 = pb.Net1.Unstable(f), pb.Net2.Unstable(fp)
-	for _, d := range pb.DiffPost {
-		row.DiffMax = append(row.DiffMax, report.Number(magMax(d)))
-	}
-	found := 0.0
-	if method != acasInterval {
-		sd := sdpBound(bctx, f, fp, in.Box, c, o.Seed, solve)
-		row.SDP = sd
-		row.Seconds += sd.Seconds
-		if sd.Status == certify.Certified.String() {
-			row.take(float64(sd.Bound), acasSDP.String())
-		}
-		found = sd.found
-	}
-	if row.Method == "" {
-		row.Status, row.Reason = row.SDP.Status, row.SDP.Reason
-	}
-	row.PeakRSS = report.Number(peakRSS())
-
-	so := search.DefaultOptions()
-	so.C, so.Seed, so.TimeLimit = c, o.Seed, o.Search
-	sstart := time.Now()
-	res, err := search.MaxError(ctx, f, fp, in, so)
-	if err != nil && ctx.Err() == nil {
-		return nil, err
-	}
-	row.SearchSeconds = time.Since(sstart).Seconds()
-	if res != nil {
-		found = max(found, res.Error)
-	}
-	row.Found = report.Number(found)
-	row.check()
-	return row, nil
+// acasConfig is what every instance is bounded and searched with.
+type acasConfig struct {
+	method  acasMethod
+	bounds  bounds.Options
+	cert    certify.Options // C is set per instance
+	search  search.Options  // C is set per instance
+	timeout time.Duration
 }
 
-// intervalBound returns the enclosure of f'_t - f_t by bound propagation
-// (bounds.Pair with its default, symbolic method), and the pair bounds.
-func intervalBound(f, fp *nn.Network, in bounds.Inputs, c []float64) (*acasIntervalRes, *bounds.PairBounds, error) {
-	start := time.Now()
-	pb, err := bounds.Pair(f, fp, in, bounds.DefaultOptions())
+// config checks the flags and returns the configuration they make, and a
+// function that removes the temporary files of the SDP solver.
+func (o *acasOptions) config() (*acasConfig, func(), error) {
+	method, err := parseACASMethod(o.Method)
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := pb.Margin(c)
+	if o.Timeout <= 0 || o.Search <= 0 {
+		return nil, nil, usageError{fmt.Errorf("--timeout %v, --search-time %v: want both > 0", o.Timeout, o.Search)}
+	}
+	if o.Pieces < 1 {
+		return nil, nil, usageError{fmt.Errorf("--pieces %d: want 1 or more", o.Pieces)}
+	}
+	bm, err := bounds.ParseMethod(o.Bounds)
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("--bounds: %w", err)}
+	}
+	solve, cleanup, err := acasSolver(o.Solver)
 	if err != nil {
 		return nil, nil, err
 	}
-	return &acasIntervalRes{Lo: m.Lo, Hi: m.Hi, Bound: m.Mag(), Seconds: time.Since(start).Seconds()}, pb, nil
-}
-
-// sdpBound certifies |f'_t - f_t| by the certificate's SDP (same input,
-// C = e_t, the default QC set and refinement).
-func sdpBound(ctx context.Context, f, fp *nn.Network, box bounds.Box, c []float64, seed uint64, solve solveFunc) *acasSDPRes {
-	co := certify.DefaultOptions()
-	co.Method, co.C, co.Pairing, co.Seed, co.Solve = certify.MethodSDP, c, bounds.SameInput, seed, solve
-	cert, err := certify.Bound(ctx, f, fp, box, co)
-	if err != nil {
-		return &acasSDPRes{Status: "error", Reason: err.Error(), Bound: report.Number(math.NaN())}
-	}
-	s := &acasSDPRes{Status: cert.Status.String(), Reason: cert.Reason, Bound: report.Number(cert.Bound),
-		Seconds: cert.Time.Seconds(), Size: cert.SDP.Size, Variables: cert.SDP.Variables, Solves: cert.SDP.Solves,
-		Iterations: cert.SDP.Iterations, SolverSeconds: cert.SDP.Time.Seconds(), Pieces: len(cert.Pieces),
-		found: cert.ObservedError}
-	if !cert.Certified {
-		s.Bound = report.Number(math.NaN())
-	}
-	return s
-}
-
-// magMax returns the largest magnitude over ivs (NaN for none).
-func magMax(ivs []bounds.Interval) float64 {
-	if len(ivs) == 0 {
-		return math.NaN()
-	}
-	m := 0.0
-	for _, iv := range ivs {
-		m = max(m, iv.Mag())
-	}
-	return m
-}
-
-// solveFunc solves an SDP of the certificate (certify.Options.Solve).
-type solveFunc = func(context.Context, *sdp.Problem, *sdp.Settings) (*sdp.Result, error)
-
-// acasSolver returns the SDP solver named name (nil: nnbound's) and a
-// function that removes its temporary files.
-func acasSolver(name string) (solveFunc, func(), error) {
-	switch name {
-	case "nnbound":
-		return nil, func() {}, nil
-	case "csdp":
-		if !csdp.Available() {
-			return nil, nil, fmt.Errorf("--solver csdp: csdp is not installed")
-		}
-		dir, err := os.MkdirTemp("", "bench-acasxu-")
-		if err != nil {
-			return nil, nil, err
-		}
-		solve := func(ctx context.Context, p *sdp.Problem, _ *sdp.Settings) (*sdp.Result, error) {
-			return csdp.Solve(ctx, p, dir)
-		}
-		return solve, func() { os.RemoveAll(dir) }, nil
-	}
-	return nil, nil, usageError{fmt.Errorf("--solver %q: want nnbound or csdp", name)}
+	cfg := &acasConfig{method: method, bounds: bounds.DefaultOptions(), cert: certify.DefaultOptions(),
+		search: search.DefaultOptions(), timeout: o.Timeout}
+	cfg.bounds.Method, cfg.bounds.Split = bm, o.Pieces
+	c := &cfg.cert
+	c.Method, c.Pairing, c.Bounds, c.Seed, c.Solve = certify.MethodSDP, bounds.SameInput, bm, o.Seed, solve
+	c.Refine.MaxPieces = o.Pieces
+	cfg.search.Seed, cfg.search.TimeLimit = o.Seed, o.Search
+	return cfg, cleanup, nil
 }

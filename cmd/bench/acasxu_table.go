@@ -13,6 +13,8 @@ import (
 type acasRun struct {
 	Method     string         `json:"method"`
 	Solver     string         `json:"solver"`
+	Bounds     string         `json:"bounds"`
+	Pieces     int            `json:"pieces"`
 	Timeout    string         `json:"timeout"`
 	SearchTime string         `json:"search_time"`
 	CPUs       int            `json:"cpus"`
@@ -95,10 +97,14 @@ func (run *acasRun) writeMarkdown(w io.Writer) error {
 	var b strings.Builder
 	solver := ""
 	if run.Method != acasInterval.String() {
-		solver = " (SDP solver " + run.Solver + ")"
+		solver = ", SDP solver " + run.Solver
 	}
-	fmt.Fprintf(&b, "Method %s%s; time limit %s per bound, %s per search; %d CPUs, load average (1 min) %s at the start, %s at the end.\n\n",
-		run.Method, solver, run.Timeout, run.SearchTime, run.CPUs, numSig(run.LoadStart, 3), numSig(run.LoadEnd, 3))
+	pieces := "one-shot"
+	if run.Pieces > 1 {
+		pieces = fmt.Sprintf("up to %d input pieces", run.Pieces)
+	}
+	fmt.Fprintf(&b, "Method %s (bounds %s%s, %s); time limit %s per bound, %s per search; %d CPUs, load average (1 min) %s at the start, %s at the end.\n\n",
+		run.Method, run.Bounds, solver, pieces, run.Timeout, run.SearchTime, run.CPUs, numSig(run.LoadStart, 3), numSig(run.LoadEnd, 3))
 	t := report.NewTable("prop", "net", "bound", "method", "NeuroDiff", "ReluDiff+", "ours/ND", "s", "found", "found (data)",
 		"sound", "peak MiB", "load", "unstable f")
 	for _, r := range run.Rows {

@@ -81,7 +81,7 @@ func TestACASTake(t *testing.T) {
 
 func TestACASSummary(t *testing.T) {
 	nan := math.NaN()
-	run := &acasRun{Method: "interval", Timeout: "1m0s", SearchTime: "30s", CPUs: 2, LoadStart: 1.5, LoadEnd: 2}
+	run := &acasRun{Method: "interval", Bounds: "optimised", Pieces: 1, Timeout: "1m0s", SearchTime: "30s", CPUs: 2, LoadStart: 1.5, LoadEnd: 2}
 	run.Rows = []*acasRow{
 		acasTestRow("3", 0.1, 2, 0.01, 0.01), // ratio 0.05, bound/found 10
 		acasTestRow("3", 0.3, 1, 0.1, 0.1),   // ratio 0.3, bound/found 3
@@ -110,7 +110,7 @@ func TestACASSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"Method interval; time limit 1m0s per bound, 30s per search; 2 CPUs, load average (1 min) 1.5 at the start, 2 at the end.",
+	for _, want := range []string{"Method interval (bounds optimised, one-shot); time limit 1m0s per bound, 30s per search; 2 CPUs, load average (1 min) 1.5 at the start, 2 at the end.",
 		"FAIL: found 0.02 > bound 0.01", "**1 FAIL**", "2/3 (67%)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, out)
@@ -167,6 +167,8 @@ func TestRunACASXuUsage(t *testing.T) {
 		{[]string{"acasxu", "--method", "exact"}, 2, false},
 		{[]string{"acasxu", "--timeout", "0s"}, 2, false},
 		{[]string{"acasxu", "--solver", "mosek"}, 2, false},
+		{[]string{"acasxu", "--bounds", "exact"}, 2, false},
+		{[]string{"acasxu", "--pieces", "0"}, 2, false},
 		{[]string{"acasxu", "--out", filepath.Join("no", "such", "dir", "x.md")}, 2, false},
 		{[]string{"acasxu", "--data", t.TempDir()}, 1, false},
 		{[]string{"acasxu", "--props", "99"}, 2, true},
