@@ -27,7 +27,8 @@ func TestACASXuFloat16(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") == "" {
 		insts = everyNth(insts, 7)
 	} else {
-		methods = []Options{{Method: MethodInterval}, {Method: MethodSymbolic}, {Method: MethodOptimised}}
+		methods = []Options{{Method: MethodInterval}, {Method: MethodSymbolic}, {Method: MethodOptimised},
+			{Method: MethodSymbolic, Split: 16}, {Method: MethodOptimised, Split: 4}, {Method: MethodOptimised, Split: 16}}
 	}
 	table := os.Getenv("NNBOUND_BOUNDS_TABLE") != ""
 	for _, opts := range methods {
@@ -68,14 +69,14 @@ func TestACASXuFloat16(t *testing.T) {
 			u1, u2 := pb.Net1.Unstable(f), pb.Net2.Unstable(g)
 			st.add(ours/inst.NeuroDiff, el, u1)
 			if table {
-				t.Logf("%v prop %s net %s: ours %.4g neurodiff %.4g ratio %.4f attained %.3g time %v unstable f %v f' %v",
-					opts.Method, inst.Prop, inst.Net, ours, inst.NeuroDiff, ours/inst.NeuroDiff, max(-inst.AttainedLo, inst.AttainedHi),
+				t.Logf("%v split %d prop %s net %s: ours %.4g neurodiff %.4g ratio %.4f attained %.3g time %v unstable f %v f' %v",
+					opts.Method, opts.Split, inst.Prop, inst.Net, ours, inst.NeuroDiff, ours/inst.NeuroDiff, max(-inst.AttainedLo, inst.AttainedHi),
 					el.Round(time.Millisecond), u1, u2)
 			}
 		}
 		for _, p := range []string{"3", "4"} {
 			if st := stats[p]; st != nil {
-				t.Logf("%v property %s: %s", opts.Method, p, st)
+				t.Logf("%v split %d property %s: %s", opts.Method, opts.Split, p, st)
 			}
 		}
 	}

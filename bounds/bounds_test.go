@@ -12,6 +12,15 @@ import (
 	"github.com/nnbound/nnbound/quantise"
 )
 
+// testOptions are the option sets the sampling tests cover.
+var testOptions = []Options{
+	{Method: MethodInterval},
+	{Method: MethodSymbolic},
+	{Method: MethodOptimised},
+	{Method: MethodSymbolic, Split: 3},
+	{Method: MethodOptimised, Split: 4, Optimise: OptimiseSettings{Iterations: 5, Step: 0.5}},
+}
+
 // randomBox returns a box of dimension n with ends in [-2, 2] (sometimes a
 // point).
 func randomBox(rng *rand.Rand, n int) Box {
@@ -69,12 +78,12 @@ func checkNet(f *nn.Network, net *Net, x []float64) error {
 }
 
 func TestSingleEnclosesSamples(t *testing.T) {
-	for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
-		rng := rand.New(rand.NewPCG(1, uint64(m)))
+	for c, m := range testOptions {
+		rng := rand.New(rand.NewPCG(1, uint64(c)))
 		for trial := range 300 {
 			f := boundstest.Network(rng, randomSizes(rng), 1)
 			box := randomBox(rng, f.InputSize())
-			net, err := Single(f, box, Options{Method: m})
+			net, err := Single(f, box, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,11 +160,11 @@ func checkPair(f1, f2 *nn.Network, pb *PairBounds, x1, x2 []float64) error {
 }
 
 func TestPairEnclosesSamples(t *testing.T) {
-	for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
-		rng := rand.New(rand.NewPCG(2, uint64(m)))
+	for c, m := range testOptions {
+		rng := rand.New(rand.NewPCG(2, uint64(c)))
 		for trial := range 400 {
 			f1, f2, in := randomPair(rng)
-			pb, err := Pair(f1, f2, in, Options{Method: m})
+			pb, err := Pair(f1, f2, in, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -297,7 +306,7 @@ func TestMarginEnclosesSamples(t *testing.T) {
 	tighter := 0
 	for trial := range 300 {
 		f1, f2, in := randomPair(rng)
-		m := Options{Method: Method(rng.IntN(3))}
+		m := testOptions[rng.IntN(len(testOptions))]
 		pb, err := Pair(f1, f2, in, m)
 		if err != nil {
 			t.Fatal(err)

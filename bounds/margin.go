@@ -23,6 +23,25 @@ func (pb *PairBounds) Margin(c []float64) (Interval, error) {
 			return Interval{}, fmt.Errorf("bounds: margin weight %d is %v: %w", i, v, ErrOptions)
 		}
 	}
+	if pb.pieces != nil {
+		out, err := pb.whole.Margin(c)
+		if err != nil {
+			return Interval{}, err
+		}
+		var hull Interval
+		for i, p := range pb.pieces {
+			m, err := p.Margin(c)
+			if err != nil {
+				return Interval{}, err
+			}
+			if i == 0 {
+				hull = m
+			} else {
+				hull = hull.Hull(m)
+			}
+		}
+		return out.Intersect(hull), nil
+	}
 	out := Point(0)
 	for j, v := range c {
 		out = out.Add(Point(v).Scale(pb.Output[j]))

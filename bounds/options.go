@@ -5,6 +5,9 @@ import (
 	"fmt"
 )
 
+// maxSplit is the largest Options.Split.
+const maxSplit = 1 << 16
+
 // ErrOptions reports invalid Options.
 var ErrOptions = errors.New("invalid options")
 
@@ -55,6 +58,10 @@ type Options struct {
 	Method Method
 	// Optimise tunes MethodOptimised; its zero value means the defaults.
 	Optimise OptimiseSettings
+	// Split is the number of pieces the input box is cut into (split.go),
+	// each bounded on its own: the bounds returned are the hulls of theirs.
+	// 0 and 1 mean no splitting. Pair does not split Independent inputs.
+	Split int
 }
 
 // DefaultOptions returns the default options: the tightest method.
@@ -69,6 +76,9 @@ func (o Options) Validate() error {
 	}
 	if it := o.Optimise.Iterations; it < 0 || it > 10000 {
 		return fmt.Errorf("bounds: options: Optimise.Iterations = %d, want 0..10000: %w", it, ErrOptions)
+	}
+	if o.Split < 0 || o.Split > maxSplit {
+		return fmt.Errorf("bounds: options: Split = %d, want 0..%d: %w", o.Split, maxSplit, ErrOptions)
 	}
 	if st := o.Optimise.Step; !(st >= 0 && st <= 10) {
 		return fmt.Errorf("bounds: options: Optimise.Step = %v, want 0..10: %w", st, ErrOptions)

@@ -29,7 +29,9 @@ type PairBounds struct {
 	DiffPre, DiffPost [][]Interval
 	Output            []Interval
 
-	prop *pairProp // the propagation state, for Margin
+	prop   *pairProp     // the propagation state, for Margin
+	pieces []*PairBounds // the bounds of the pieces of a split box
+	whole  *PairBounds   // and on the whole box
 }
 
 // Pair returns sound bounds for f1 and f2 on the input pairs in. The
@@ -51,6 +53,9 @@ func Pair(f1, f2 *nn.Network, in Inputs, opts Options) (*PairBounds, error) {
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, err
+	}
+	if opts.Split > 1 && in.Pairing != Independent {
+		return pairSplit(f1, f2, in, opts), nil
 	}
 	return propagatePair(f1, f2, in, opts), nil
 }

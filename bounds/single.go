@@ -54,10 +54,18 @@ func Single(f *nn.Network, box Box, opts Options) (*Net, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.Method >= MethodSymbolic {
-		return symbolicNet(f, boxIntervals(box), opts.optimiser()), nil
+	if opts.Split > 1 {
+		return singleSplit(f, box, opts), nil
 	}
-	return intervalNet(f, boxIntervals(box)), nil
+	return singleNet(f, box, opts), nil
+}
+
+// singleNet returns the bounds of f on box by opts.Method (no splitting).
+func singleNet(f *nn.Network, box Box, opts Options) *Net {
+	if opts.Method >= MethodSymbolic {
+		return symbolicNet(f, boxIntervals(box), opts.optimiser())
+	}
+	return intervalNet(f, boxIntervals(box))
 }
 
 // checkNetwork validates f and that it takes dim inputs.

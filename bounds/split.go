@@ -1,0 +1,167 @@
+package bounds
+
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// Input splitting.
+//
+// Bounds of a union are the hulls of the bounds of its parts, and bounds
+// computed on a small box are tighter (fewer neurons straddle a kink, and
+// the relaxations of those that do are closer). With Options.Split = P > 1
+// the box is cut into P boxes by bisection: P - 1 times, the piece with the
+// largest influence width_i * |W_{:,i}|_1 (first-layer weights, both
+// networks) on one coordinate i is halved along it. The pieces share their
+// faces, and their union is the box exactly.
+
+// splitBox returns the pieces of box for the networks fs.
+func splitBox(box Box, parts int, fs ...*nn.Network) []Box {
+	n := box.Dim()
+	weight := make([]float64, n)
+	for _, f := range fs {
+		w := f.Layers[0].W.RawMatrix()
+		for r := range w.Rows {
+			for i, v := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
+				weight[i] += math.Abs(v)
+			}
+		}
+	}
+	// influence returns the coordinate of b to halve and its influence.
+	influence := func(b Box) (int, float64) {
+		best, arg := -1.0, 0
+		for i := range n {
+			mid := b.Lo[i]/2 + b.Hi[i]/2
+			if !(b.Lo[i] < mid && mid < b.Hi[i]) { // too narrow to halve
+				continue
+			}
+			if v := (b.Hi[i] - b.Lo[i]) * weight[i]; v > best {
+				best, arg = v, i
+			}
+		}
+		return arg, best
+	}
+	pieces := []Box{box}
+	for len(pieces) < parts {
+		bi, bd, bv := -1, 0, 0.0
+		for p, b := range pieces {
+			if d, v := influence(b); v > bv {
+				bi, bd, bv = p, d, v
+			}
+		}
+		if bi < 0 {
+			break // nothing left to halve
+		}
+		b := pieces[bi]
+		mid := b.Lo[bd]/2 + b.Hi[bd]/2
+		lo := Box{Lo: b.Lo, Hi: append([]float64(nil), b.Hi...)}
+		hi := Box{Lo: append([]float64(nil), b.Lo...), Hi: b.Hi}
+		lo.Hi[bd], hi.Lo[bd] = mid, mid
+		pieces[bi] = lo
+		pieces = append(pieces, hi)
+	}
+	return pieces
+}
+
+// hullNets returns the bounds of the union of the sets bounded by nets
+// (each of the same network), over the input box in.
+func hullNets(in []Interval, nets []*Net) *Net {
+	out := &Net{In: in, Pre: hullLayers(nets, func(n *Net) [][]Interval { return n.Pre }),
+		Post: hullLayers(nets, func(n *Net) [][]Interval { return n.Post })}
+	return out
+}
+
+// hullLayers returns the elementwise hull of field(x) over xs (a nil layer
+// stays nil).
+func hullLayers[T any](xs []T, field func(T) [][]Interval) [][]Interval {
+	first := field(xs[0])
+	out := make([][]Interval, len(first))
+	for k, layer := range first {
+		if layer == nil {
+			continue
+		}
+		out[k] = append([]Interval(nil), layer...)
+		for _, x := range xs[1:] {
+			hullInto(out[k], field(x)[k])
+		}
+	}
+	return out
+}
+
+// hullInto replaces each a[i] by its hull with b[i].
+func hullInto(a, b []Interval) {
+	for i := range a {
+		a[i] = a[i].Hull(b[i])
+	}
+}
+
+// singleSplit returns the bounds of f on box as the hull of its bounds on
+// the pieces of the box, intersected with those on the whole box (bounds
+// on a part are not always inside those on the whole: the relaxations
+// differ).
+func singleSplit(f *nn.Network, box Box, opts Options) *Net {
+	var nets []*Net
+	for _, b := range splitBox(box, opts.Split, f) {
+		nets = append(nets, singleNet(f, b, opts))
+	}
+	out := hullNets(boxIntervals(box), nets)
+	intersectNets(out, singleNet(f, box, opts))
+	return out
+}
+
+// intersectNets intersects the bounds of a with those of b, in place.
+func intersectNets(a, b *Net) {
+	for k := range a.Pre {
+		intersectAll(a.Pre[k], b.Pre[k])
+		intersectAll(a.Post[k], b.Post[k])
+	}
+}
+
+// pairSplit returns the bounds of f1, f2 on in as the hulls of their
+// bounds on the pieces of the box (SameInput and QuantisedInput pairings),
+// intersected with those on the whole box.
+func pairSplit(f1, f2 *nn.Network, in Inputs, opts Options) *PairBounds {
+	var pieces []*PairBounds
+	for _, b := range splitBox(in.Box, opts.Split, f1, f2) {
+		sub := in
+		sub.Box = b
+		pieces = append(pieces, propagatePair(f1, f2, sub, opts))
+	}
+	x1, x2, _ := inputBoxes(in)
+	pb := &PairBounds{
+		Net1:     hullNets(x1, mapSlice(pieces, func(p *PairBounds) *Net { return p.Net1 })),
+		Net2:     hullNets(x2, mapSlice(pieces, func(p *PairBounds) *Net { return p.Net2 })),
+		DiffIn:   append([]Interval(nil), pieces[0].DiffIn...),
+		DiffPre:  hullLayers(pieces, func(p *PairBounds) [][]Interval { return p.DiffPre }),
+		DiffPost: hullLayers(pieces, func(p *PairBounds) [][]Interval { return p.DiffPost }),
+		Output:   append([]Interval(nil), pieces[0].Output...),
+		pieces:   pieces,
+	}
+	for _, p := range pieces[1:] {
+		hullInto(pb.DiffIn, p.DiffIn)
+		hullInto(pb.Output, p.Output)
+	}
+	whole := propagatePair(f1, f2, in, opts)
+	pb.whole = whole
+	intersectNets(pb.Net1, whole.Net1)
+	intersectNets(pb.Net2, whole.Net2)
+	intersectAll(pb.DiffIn, whole.DiffIn)
+	for k := range pb.DiffPre {
+		if pb.DiffPre[k] != nil {
+			intersectAll(pb.DiffPre[k], whole.DiffPre[k])
+			intersectAll(pb.DiffPost[k], whole.DiffPost[k])
+		}
+	}
+	intersectAll(pb.Output, whole.Output)
+	return pb
+}
+
+// mapSlice returns f applied to every element of s.
+func mapSlice[S, T any](s []S, f func(S) T) []T {
+	out := make([]T, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
+}
