@@ -9,25 +9,6 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// symbolicState returns the back-substitution state of f on box after
-// symbolic propagation (no optimisation).
-func symbolicState(f *nn.Network, box Box) *symNet {
-	in := boxIntervals(box)
-	net := &Net{In: in, Pre: make([][]Interval, len(f.Layers)), Post: make([][]Interval, len(f.Layers))}
-	s := newSymNet(f, net)
-	x := in
-	for k, l := range f.Layers {
-		net.Pre[k] = affine(l, x)
-		if k > 0 {
-			s.tighten(k, nil)
-		}
-		net.Post[k] = images(l.Act, net.Pre[k])
-		s.relax(k)
-		x = net.Post[k]
-	}
-	return s
-}
-
 // allTargets returns every neuron of layer k of f twice, with signs +1 and -1.
 func allTargets(f *nn.Network, k int) (rows []int, sign []float64) {
 	for i := range f.Layers[k].Out() {
@@ -46,7 +27,7 @@ func TestSlopeGradient(t *testing.T) {
 		leaky := nn.Activation{Kind: nn.LeakyReLU, Alpha: 0.3 * rng.Float64()}
 		act := []nn.Activation{{Kind: nn.ReLU}, leaky}[trial%2]
 		f := boundstest.Network(rng, []int{3, 8, 8, 8, 2}, 1, act)
-		s := symbolicState(f, Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}})
+		s := symbolicState(f, boxIntervals(Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
 		k := len(f.Layers) - 1
 		rows, sign := allTargets(f, k)
 		o := newSlopeOpt(f, s.net.In, s.rels, s.free, k, rows, sign)
@@ -110,7 +91,7 @@ func TestOptimisedSoundWithAnySlopes(t *testing.T) {
 		act := boundstest.Activations[1+rng.IntN(2)]
 		f := boundstest.Network(rng, []int{1, 6, 6, 6, 1}, 1, act)
 		box := Box{Lo: []float64{-1 - rng.Float64()}, Hi: []float64{1 + rng.Float64()}}
-		s := symbolicState(f, box)
+		s := symbolicState(f, boxIntervals(box), nil)
 		for k := 1; k < len(f.Layers); k++ {
 			rows, sign := allTargets(f, k)
 			o := newSlopeOpt(f, s.net.In, s.rels, s.free, k, rows, sign)

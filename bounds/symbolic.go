@@ -10,6 +10,12 @@ import "github.com/nnbound/nnbound/nn"
 // intervalNet's. With opt not nil the slopes of the free lines are then
 // optimised per target (optimise.go), which again can only tighten.
 func symbolicNet(f *nn.Network, in []Interval, opt *OptimiseSettings) *Net {
+	return symbolicState(f, in, opt).net
+}
+
+// symbolicState returns the back-substitution state of symbolicNet after
+// the last layer.
+func symbolicState(f *nn.Network, in []Interval, opt *OptimiseSettings) *symNet {
 	net := &Net{In: in, Pre: make([][]Interval, len(f.Layers)), Post: make([][]Interval, len(f.Layers))}
 	sn := newSymNet(f, net)
 	x := in
@@ -22,7 +28,7 @@ func symbolicNet(f *nn.Network, in []Interval, opt *OptimiseSettings) *Net {
 		sn.relax(k)
 		x = net.Post[k]
 	}
-	return net
+	return sn
 }
 
 // symNet is the back-substitution state of one network: per layer its
