@@ -49,7 +49,7 @@ type solver struct {
 	iter  int
 	stats stats
 	stall struct {
-		best        [3]float64 // best score, pcert and dcert measures
+		best        [5]float64 // best pinf, dinf, gap, pcert and dcert
 		since       int        // iteration where one of them last halved
 		verifyFails int        // optimal by the iterate's measures, not by the check
 		decoupled   int        // iterations in a row with X • Y << the gap
@@ -98,7 +98,9 @@ func newSolver(ctx context.Context, p *Problem, set *Settings, start time.Time) 
 	s.snap[late].x = make([]float64, m)
 	s.bestScore = math.Inf(1)
 	s.bestDinf = math.Inf(1)
-	s.stall.best = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	for k := range s.stall.best {
+		s.stall.best[k] = math.Inf(1)
+	}
 	nmax := 1
 	for _, pb := range md.psd {
 		nmax = max(nmax, pb.n)

@@ -51,9 +51,9 @@ func (s *solver) score(st *stats) float64 {
 	return max(st.pinf/ft, st.dinf/ft, st.gap/gt)
 }
 
-// stallLimit is how many iterations without a halving of the best score
-// or of a certificate measure end the solve.
-const stallLimit = 8
+// stallLimit is how many iterations without a halving of the best
+// primal or dual infeasibility, gap or certificate measure end the solve.
+const stallLimit = 20
 
 // stop decides whether the solve ends at the current iterate.
 func (s *solver) stop() (Status, bool) {
@@ -83,7 +83,7 @@ func (s *solver) stop() (Status, bool) {
 	} else {
 		s.stall.decoupled = 0
 	}
-	for k, v := range [3]float64{sc, st.pcert / ft, st.dcert / ft} {
+	for k, v := range [...]float64{st.pinf, st.dinf, st.gap, st.pcert, st.dcert} {
 		if v < 0.5*s.stall.best[k] {
 			s.stall.best[k], s.stall.since = v, s.iter
 		}
