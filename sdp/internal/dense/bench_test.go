@@ -151,3 +151,11 @@ func BenchmarkPotri(b *testing.B) {
 		lapack.Implementation{}.Dpotri(blas.Lower, d.n, d.w, d.n)
 	})
 }
+
+// BenchmarkDdot times the solver's most frequent Level-1 call on vectors
+// of n*n elements.
+func BenchmarkDdot(b *testing.B) {
+	benchRoutine(b, benchSizes[:4], func(n float64) float64 { return 2 * n * n }, func(impl blas.Float64, d *benchData) {
+		_ = impl.Ddot(d.n*d.n, d.x, 1, d.y, 1)
+	})
+}

@@ -83,6 +83,11 @@ func TestBadArguments(t *testing.T) {
 		{"symv/uplo", func(b blas.Float64) { b.Dsymv('x', 2, 1, s, 2, s, 1, 0, s, 1) }},
 		{"symv/n<0", func(b blas.Float64) { b.Dsymv(L, -2, 1, s, 2, s, 1, 0, s, 1) }},
 		{"symv/shortX", func(b blas.Float64) { b.Dsymv(L, 4, 1, s, 4, short, 1, 0, s, 1) }},
+		{"dot/incX", func(b blas.Float64) { _ = b.Ddot(40, s, 0, s, 1) }},
+		{"dot/n<0", func(b blas.Float64) { _ = b.Ddot(-1, s, 1, s, 1) }},
+		{"dot/shortY", func(b blas.Float64) { _ = b.Ddot(40, s, 1, short, 1) }},
+		{"axpy/incY", func(b blas.Float64) { b.Daxpy(40, 2, s, 1, s, 0) }},
+		{"axpy/shortX", func(b blas.Float64) { b.Daxpy(40, 2, short, 1, s, 1) }},
 	}
 	for _, c := range cases {
 		got := panicOf(func() { c.call(Impl{}) })

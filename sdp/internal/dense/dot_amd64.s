@@ -57,3 +57,57 @@ sum:
 	VMOVUPD Z3, 192(DX)
 	VZEROUPPER
 	RET
+
+// func dotAVX512(n int, x, y *float64) float64
+//
+// The dot product of x[:n] and y[:n], n a multiple of 8: four accumulators
+// Z0-Z3 over 32 elements at a time, then Z0 over 8 at a time, then a
+// reduction of the lanes.
+TEXT ·dotAVX512(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), CX
+	MOVQ   x+8(FP), SI
+	MOVQ   y+16(FP), DI
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+
+loop32:
+	CMPQ        CX, $32
+	JL          loop8
+	VMOVUPD     (SI), Z4
+	VMOVUPD     64(SI), Z5
+	VMOVUPD     128(SI), Z6
+	VMOVUPD     192(SI), Z7
+	VFMADD231PD (DI), Z4, Z0
+	VFMADD231PD 64(DI), Z5, Z1
+	VFMADD231PD 128(DI), Z6, Z2
+	VFMADD231PD 192(DI), Z7, Z3
+	ADDQ        $256, SI
+	ADDQ        $256, DI
+	SUBQ        $32, CX
+	JMP         loop32
+
+loop8:
+	CMPQ        CX, $8
+	JL          reduce
+	VMOVUPD     (SI), Z4
+	VFMADD231PD (DI), Z4, Z0
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	SUBQ        $8, CX
+	JMP         loop8
+
+reduce:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $1, X0, X1
+	VADDSD        X1, X0, X0
+	VZEROUPPER
+	MOVSD         X0, ret+24(FP)
+	RET

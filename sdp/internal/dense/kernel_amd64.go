@@ -63,3 +63,15 @@ func dotRowsAsm(rows, n int, a []float64, lda int, x []float64, d *[4]float64) {
 			dot(a[r*lda+head:r*lda+n], x[head:n])
 	}
 }
+
+//go:noescape
+func dotAVX512(n int, x, y *float64) float64
+
+// dotAsm returns x·y (equal lengths, at least 8) by the assembly on the
+// multiple-of-8 head and Go on the rest.
+func dotAsm(x, y []float64) float64 {
+	n := len(x)
+	y = y[:n]
+	head := n &^ 7
+	return dotAVX512(head, &x[0], &y[0]) + dot(x[head:], y[head:])
+}

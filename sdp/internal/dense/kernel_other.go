@@ -13,3 +13,5 @@ func axpyRowsAsm(x, a []float64, lda int, y []float64) { axpyRowsGo(x, a, lda, y
 func dotRowsAsm(rows, n int, a []float64, lda int, x []float64, d *[4]float64) {
 	dotRowsGo(rows, n, a, lda, x, d)
 }
+
+func dotAsm(x, y []float64) float64 { return dot(x, y) }

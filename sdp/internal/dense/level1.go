@@ -1,0 +1,26 @@
+package dense
+
+// smallLevel1 is the vector length under which Ddot and Daxpy call gonum.
+const smallLevel1 = 32
+
+// Ddot returns the dot product of x and y, with gonum's conventions.
+// Unit-stride vectors of some length use AVX-512 where the CPU has it;
+// everything else (and every argument error) goes to gonum.
+func (impl Impl) Ddot(n int, x []float64, incX int, y []float64, incY int) float64 {
+	if !useAsm || n < smallLevel1 || incX != 1 || incY != 1 || len(x) < n || len(y) < n {
+		return impl.Implementation.Ddot(n, x, incX, y, incY)
+	}
+	return dotAsm(x[:n], y[:n])
+}
+
+// Daxpy computes y = alpha * x + y, with gonum's conventions (alpha == 0
+// leaves y untouched). Unit-stride vectors of some length use AVX-512 where
+// the CPU has it; everything else goes to gonum.
+func (impl Impl) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
+	if !useAsm || n < smallLevel1 || incX != 1 || incY != 1 || len(x) < n || len(y) < n || alpha == 0 {
+		impl.Implementation.Daxpy(n, alpha, x, incX, y, incY)
+		return
+	}
+	w := [1]float64{alpha}
+	axpyRowsAsm(w[:], x[:n], 0, y[:n])
+}

@@ -1,0 +1,34 @@
+package dense
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+func TestDdotDaxpy(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(23, 24))
+		for _, n := range []int{0, 1, 7, 31, 32, 33, 40, 64, 100, 1001} {
+			for _, inc := range []int{1, 2, -1} {
+				for _, alpha := range scalars {
+					name := fmt.Sprintf("n%d/inc%d/alpha%v", n, inc, alpha)
+					x := randSlice(rnd, max(1, n*abs(inc)))
+					y := randSlice(rnd, max(1, n*abs(inc)))
+					got := Impl{}.Ddot(n, x, inc, y, inc)
+					want := gonum.Implementation{}.Ddot(n, x, inc, y, inc)
+					checkClose(t, name+"/dot", []float64{got}, []float64{want}, 1e-14*float64(n+1), 1)
+					if n > 0 {
+						x[0] = nan() // alpha == 0 must not touch y
+					}
+					wantY := append([]float64(nil), y...)
+					gonum.Implementation{}.Daxpy(n, alpha, x, inc, wantY, inc)
+					Impl{}.Daxpy(n, alpha, x, inc, y, inc)
+					checkClose(t, name+"/axpy", y, wantY, 1e-15, 1)
+				}
+			}
+		}
+	})
+}
