@@ -65,8 +65,11 @@ type acasIntervalRes struct {
 
 // acasSDPRes is the certificate's result on an instance.
 type acasSDPRes struct {
-	Status        string        `json:"status"`
-	Reason        string        `json:"reason,omitempty"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	// SolverStatus is how the root SDP's solve ended; when it failed, a
+	// certified Bound is the certificate's own output enclosure.
+	SolverStatus  string        `json:"solver_status"`
 	Bound         report.Number `json:"bound"`
 	Seconds       float64       `json:"seconds"`
 	Size          int           `json:"size"`
