@@ -17,7 +17,7 @@ func (s *schur) factor() bool {
 		}
 	}
 	s.shift = 0
-	if cholesky(m, b, ld) {
+	if cholesky(m, b, ld) && s.pivotsOK() {
 		return true
 	}
 	if !(maxd > 0) || !finite(maxd) {
@@ -32,11 +32,28 @@ func (s *schur) factor() bool {
 			}
 			row[i] = s.diag[i] + s.shift
 		}
-		if cholesky(m, b, ld) {
+		if cholesky(m, b, ld) && s.pivotsOK() {
 			return true
 		}
 	}
 	return false
+}
+
+// pivotTol is the smallest accepted ratio L_ii^2 / B_ii: a smaller pivot
+// means the row depends on the previous ones to working precision, and
+// the solution would carry rounding noise in that direction at full size.
+const pivotTol = 1e-14
+
+// pivotsOK reports whether the factor's pivots keep pivotTol of B's
+// diagonal.
+func (s *schur) pivotsOK() bool {
+	for i := 0; i < s.m; i++ {
+		l := s.b[i*s.ld+i]
+		if l*l < pivotTol*s.diag[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // solve sets x = B^{-1} rhs using the factor, followed by one step of

@@ -90,6 +90,9 @@ func (s *solver) run() *Result {
 		// MaxIter and TimeLimit are the caller's budget: no polish then.
 		s.finishPolish()
 	}
+	if (status == NumericalTrouble || status == MaxIterations) && s.bestScore > 1 {
+		s.projectDual()
+	}
 	return s.result(status)
 }
 
