@@ -157,24 +157,52 @@ func TestSolveRandomLowRank(t *testing.T) {
 	}
 }
 
-// TestSolveFactorsMatchEntries solves one problem twice, once with its
-// rank-one matrices as Factors and once expanded into entries.
+// TestSolveFactorsMatchEntries solves problems twice, once with their
+// rank-one matrices as Factors and once expanded into entries. The mixed
+// cases add small sparse entries to some constraints in the PSD block, so
+// that factors and entries meet in one matrix and across matrices (the
+// cross terms of the Schur complement), and the dense ones make F_0 dense
+// enough for its residual row to take the F1 formula.
 func TestSolveFactorsMatchEntries(t *testing.T) {
-	p := sdptest.RandomLowRank(7, 12, 30, 4)
-	q := expandFactors(p)
-	rp, err := sdp.Solve(context.Background(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rq, err := sdp.Solve(context.Background(), q, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rp.Status != sdp.Optimal || rq.Status != sdp.Optimal {
-		t.Fatalf("statuses %s, %s", rp.Status, rq.Status)
-	}
-	if d := math.Abs(rp.PrimalObjective - rq.PrimalObjective); d > 1e-7*max(1, math.Abs(rq.PrimalObjective)) {
-		t.Errorf("objectives %.12g (factors) and %.12g (entries)", rp.PrimalObjective, rq.PrimalObjective)
+	for _, c := range []struct {
+		name      string
+		n, m, nnz int
+		mixed     bool
+	}{
+		{"sparse factors", 12, 30, 4, false},
+		{"dense factors", 8, 40, 8, false},
+		{"mixed", 12, 30, 4, true},
+		{"mixed dense", 10, 40, 10, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := sdptest.RandomLowRank(7, c.n, c.m, c.nnz)
+			if c.mixed {
+				for i := 1; i <= c.m; i += 3 {
+					a, b := i%c.n, (i*7)%c.n
+					p.F[i] = append(p.F[i], sdp.Entry{I: min(a, b), J: max(a, b), V: 0.01},
+						sdp.Entry{I: a, J: a, V: 0.02})
+					p.C[i-1] += 0.02 // keeps Y = I dual feasible
+				}
+			}
+			q := expandFactors(p)
+			rp, err := sdp.Solve(context.Background(), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rq, err := sdp.Solve(context.Background(), q, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rp.Status != sdp.Optimal || rq.Status != sdp.Optimal {
+				t.Fatalf("statuses %s (factors), %s (entries)", rp.Status, rq.Status)
+			}
+			if d := math.Abs(rp.PrimalObjective - rq.PrimalObjective); d > 1e-7*max(1, math.Abs(rq.PrimalObjective)) {
+				t.Errorf("objectives %.12g (factors) and %.12g (entries)", rp.PrimalObjective, rq.PrimalObjective)
+			}
+			if err := sdptest.Verify(p, rp, verifyTol); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }
 
