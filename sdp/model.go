@@ -50,6 +50,7 @@ type psdBlock struct {
 	// crossSparse is set when a piece with factors meets a sparse piece
 	// other than R0 whose row is not F1.
 	crossSparse bool
+	byCon       map[int]*piece // pieces by constraint, while the model is built
 }
 
 // lpBlock is a non-negative orthant of dimension n: a diagonal block, or
@@ -190,6 +191,7 @@ func buildModel(p *Problem) *model {
 		md.lp.setColumns(lpEnts)
 	}
 	for _, pb := range md.psd {
+		pb.byCon = nil
 		slices.SortFunc(pb.pieces, func(a, b *piece) int { return a.con - b.con })
 		for _, pc := range pb.pieces {
 			pc.expand()
@@ -201,13 +203,15 @@ func buildModel(p *Problem) *model {
 
 // pieceFor returns the piece of constraint con, creating it.
 func (pb *psdBlock) pieceFor(con int) *piece {
-	for _, pc := range pb.pieces {
-		if pc.con == con {
-			return pc
-		}
+	if pc := pb.byCon[con]; pc != nil {
+		return pc
+	}
+	if pb.byCon == nil {
+		pb.byCon = map[int]*piece{}
 	}
 	pc := &piece{con: con}
 	pb.pieces = append(pb.pieces, pc)
+	pb.byCon[con] = pc
 	return pc
 }
 

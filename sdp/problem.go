@@ -1,14 +1,3 @@
-// Package sdp solves block-diagonal semidefinite programs in the SDPA form
-//
-//	(P)  minimise    c^T x
-//	     subject to  X = sum_i F_i x_i - F_0  is positive semidefinite
-//	(D)  maximise    F_0 • Y
-//	     subject to  F_i • Y = c_i (i = 1..m),  Y positive semidefinite
-//
-// where every F_i is block diagonal with the same block structure. A block
-// is either a dense symmetric PSD block or a diagonal block (an LP cone:
-// each diagonal entry non-negative). This package imports nothing of
-// nnbound's and knows nothing of networks.
 package sdp
 
 import "fmt"

@@ -1,0 +1,57 @@
+// Package sdp solves block-diagonal semidefinite programs in the SDPA form
+//
+//	(P)  minimise    c^T x
+//	     subject to  X = sum_i F_i x_i - F_0  is positive semidefinite
+//	(D)  maximise    F_0 • Y
+//	     subject to  F_i • Y = c_i (i = 1..m),  Y positive semidefinite
+//
+// where every F_i is block diagonal with the same block structure. A block
+// is either a dense symmetric PSD block or a diagonal block (an LP cone:
+// each diagonal entry non-negative). Constraint matrices are given as
+// sparse entries and, optionally, as rank-one terms d u u^T (Factor) with
+// sparse u, which the solver exploits. Outside its own tree (the dense kernels
+// of sdp/internal/dense) this package imports nothing of nnbound's, and it
+// knows nothing of networks.
+//
+// # Method
+//
+// Solve runs an infeasible primal-dual interior-point method with the
+// HKM search direction (Helmberg, Rendl, Vanderbei and Wolkowicz; Kojima,
+// Shindoh and Hara; Monteiro) and Mehrotra's predictor-corrector, from the
+// starting point of CSDP (Borchers 1999). Each iteration assembles and
+// factors the Schur complement
+//
+//	B_ij = sum over blocks of Tr(F_i X^{-1} F_j Y)
+//
+// once; the predictor and the corrector both use that factorisation. Per
+// block and per constraint the assembly chooses by cost among the formulas
+// F1, F2 and F3 of Fujisawa, Kojima and Nakata (1997); rank-one terms go
+// through Gram matrices of the factors (see schurlr.go). The primal
+// residual stays along one fixed direction R0, so its term in the
+// right-hand side is one more row of the same assembly. Step lengths come
+// from Lanczos estimates of the smallest eigenvalue of L^{-1} dX L^{-T},
+// checked by the Cholesky factorisation of the new iterate. All dense
+// linear algebra goes through sdp/internal/dense.
+//
+// Near the end of ill-posed problems (no interior on the dual side:
+// SDPLIB's hinf, qap, control) the primal-dual iterates stall against the
+// boundary. The solve then finishes with primal barrier Newton steps from
+// an earlier primal-feasible iterate (polish.go), whose dual estimates
+// satisfy F(Y) = c by construction, and finally tries projecting its best
+// Y onto F(Y) = c (project.go).
+//
+// # Statuses and the independent check
+//
+// How a solve ends is Result.Status; Solve's error is only for an
+// ill-formed problem (ErrDimension, ErrNotFinite) or invalid settings
+// (ErrSettings). Optimal, NearOptimal, PrimalInfeasible and
+// DualInfeasible are reported only when a check recomputed from the
+// returned x and Y passes: the smallest eigenvalue of sum F_i x_i - F_0
+// and of Y (by Cholesky factorisations of shifted matrices), the residuals
+// F_i • Y - c_i and the gap, each against its tolerance, or 1000 times it
+// for NearOptimal. Package sdptest repeats that check with independent
+// code for tests.
+//
+// The workspace is allocated once per solve; the iterations allocate
+// nothing of their own.
+package sdp
