@@ -1,10 +1,21 @@
 package dense
 
-import "math"
+import (
+	"gonum.org/v1/gonum/blas"
+	lapack "gonum.org/v1/gonum/lapack/gonum"
+)
 
-// cholLeaf is the order at or below which the Cholesky routines work
-// element by element instead of recursing.
-const cholLeaf = 32
+// Orders at or below which the Cholesky routines stop recursing: Potrf
+// calls gonum's unblocked Dpotf2 (whose row products run in gonum's
+// assembly, faster than ours on small blocks), Potri its own unblocked
+// loops.
+const (
+	potrfLeaf = 64
+	potriLeaf = 32
+)
+
+// glapack is gonum's LAPACK, for the leaves of Potrf.
+var glapack lapack.Implementation
 
 // Argument checks of Potrf and Potri, with gonum's lapack messages.
 const (
@@ -42,8 +53,8 @@ func Potrf(n int, a []float64, lda int) bool {
 }
 
 func potrf(n int, a []float64, lda int) bool {
-	if n <= cholLeaf {
-		return potf2(n, a, lda)
+	if n <= potrfLeaf {
+		return glapack.Dpotf2(blas.Lower, n, a, lda)
 	}
 	n1 := split(n)
 	n2 := n - n1
@@ -56,76 +67,6 @@ func potrf(n int, a []float64, lda int) bool {
 	a22 := a21[n1:]
 	gemm(n2, n2, n1, -1, &operand{data: a21, ld: lda}, &operand{data: a21, ld: lda, trans: true}, 1, a22, lda, lower)
 	return potrf(n2, a22, lda)
-}
-
-// potf2 is the unblocked Cholesky factorisation, row by row:
-//
-//	L(i,j) = (A(i,j) - L(i,:j)·L(j,:j)) / L(j,j)
-//	L(i,i) = sqrt(A(i,i) - L(i,:i)·L(i,:i))
-//
-// Rows are taken in pairs so that each row j of L read serves both.
-func potf2(n int, a []float64, lda int) bool {
-	var invBuf [cholLeaf]float64
-	inv := invBuf[:n] // 1 / L(j,j)
-	i := 0
-	for ; i+1 < n; i += 2 {
-		r0 := a[i*lda : i*lda+i+1]
-		r1 := a[(i+1)*lda : (i+1)*lda+i+2]
-		for j := range i {
-			rj := a[j*lda : j*lda+j]
-			s0, s1 := dot2(rj, r0, r1)
-			r0[j] = (r0[j] - s0) * inv[j]
-			r1[j] = (r1[j] - s1) * inv[j]
-		}
-		if !cholDiag(r0, i, inv) {
-			return false
-		}
-		r1[i] = (r1[i] - dot(r1[:i], r0[:i])) * inv[i]
-		if !cholDiag(r1, i+1, inv) {
-			return false
-		}
-	}
-	if i < n {
-		r0 := a[i*lda : i*lda+i+1]
-		for j := range i {
-			r0[j] = (r0[j] - dot(r0[:j], a[j*lda:j*lda+j])) * inv[j]
-		}
-		return cholDiag(r0, i, inv)
-	}
-	return true
-}
-
-// cholDiag completes row i of L by its diagonal element, recording its
-// inverse, or reports that A is not positive definite.
-func cholDiag(row []float64, i int, inv []float64) bool {
-	d := row[i] - dot(row[:i], row[:i])
-	if d <= 0 || math.IsNaN(d) {
-		row[i] = d
-		return false
-	}
-	row[i] = math.Sqrt(d)
-	inv[i] = 1 / row[i]
-	return true
-}
-
-// dot2 returns the dot products of x with y0 and with y1 (each at least as
-// long as x).
-func dot2(x, y0, y1 []float64) (s0, s1 float64) {
-	y0 = y0[:len(x)]
-	y1 = y1[:len(x)]
-	var t0, t1 float64
-	q := 0
-	for ; q+2 <= len(x); q += 2 {
-		s0 += x[q] * y0[q]
-		s1 += x[q] * y1[q]
-		t0 += x[q+1] * y0[q+1]
-		t1 += x[q+1] * y1[q+1]
-	}
-	if q < len(x) {
-		s0 += x[q] * y0[q]
-		s1 += x[q] * y1[q]
-	}
-	return s0 + t0, s1 + t1
 }
 
 // Potri replaces the Cholesky factor L (lower triangle of a, as left by
@@ -150,7 +91,7 @@ func Potri(n int, a []float64, lda int) bool {
 //	[L11    ]^{-1}   [L11^{-1}                        ]
 //	[L21 L22]      = [-L22^{-1} L21 L11^{-1}  L22^{-1}]
 func trtri(n int, a []float64, lda int) {
-	if n <= cholLeaf {
+	if n <= potriLeaf {
 		trti2(n, a, lda)
 		return
 	}
@@ -191,7 +132,7 @@ func trti2(n int, a []float64, lda int) {
 //	[L11    ]ᵀ [L11    ]   [L11ᵀL11 + L21ᵀL21         ]
 //	[L21 L22]  [L21 L22] = [L22ᵀL21           L22ᵀL22 ]
 func lauum(n int, a []float64, lda int) {
-	if n <= cholLeaf {
+	if n <= potriLeaf {
 		lauu2(n, a, lda)
 		return
 	}
@@ -219,21 +160,4 @@ func lauu2(n int, a []float64, lda int) {
 			a[i*lda+j] = s
 		}
 	}
-}
-
-// dot returns the dot product of x and y[:len(x)].
-func dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }

@@ -3,7 +3,11 @@
 // interior-point iteration. Matrices are row-major, as in gonum.
 //
 // Impl satisfies gonum's blas.Float64; the routines that matter for speed
-// are overridden, the rest come from gonum's pure-Go implementation.
+// are overridden (Dgemm, Dsyrk, Dsyr2k, Dsymm, Dtrsm, Dtrmm, Dgemv, Dsymv,
+// Ddot, Daxpy), the rest come from gonum's pure-Go implementation. The
+// overrides keep gonum's semantics: the same results up to rounding, the
+// same panics on bad arguments, and, with beta == 0, C is never read. Tiny
+// problems and non-unit vector strides are handed to gonum.
 //
 // Everything is built on one GEMM (gemm.go): operands are packed into
 // micro-panels and multiplied by a register-blocked micro-kernel, in
@@ -11,8 +15,9 @@
 // SYRK and SYR2K restrict it to a triangle of C, SYMM and TRMM pack
 // symmetric and triangular operands, and the triangular solves and the
 // Cholesky routines recurse down to small leaves so that nearly all their
-// work is GEMM. No routine starts goroutines: the solver runs
-// single-threaded.
+// work is GEMM. No routine starts goroutines (the solver runs
+// single-threaded), and buffers come from pools, so that repeated calls do
+// not allocate.
 package dense
 
 import (

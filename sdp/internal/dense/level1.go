@@ -24,3 +24,20 @@ func (impl Impl) Daxpy(n int, alpha float64, x []float64, incX int, y []float64,
 	w := [1]float64{alpha}
 	axpyRowsAsm(w[:], x[:n], 0, y[:n])
 }
+
+// dot returns the dot product of x and y[:len(x)].
+func dot(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
