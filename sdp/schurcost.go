@@ -14,7 +14,8 @@ import (
 // with K the rows touched by F_p, and k = |K|:
 //
 //	F1: form G densely as X^{-1}[:,K] (F_p Y)[K,:]: one n x k x n GEMM,
-//	    then each F_q • G costs nnz(F_q).
+//	    then each F_q • G costs nnz(F_q) (batched over up to 64 rows,
+//	    which costs packing G).
 //	F2: form only (F_p Y)[K,:] and, for each entry (c,d) of F_q, the
 //	    entry G[c,d] as a dot product of length k.
 //	F3: expand both: B_pq = sum v w X^{-1}[b,c] Y[d,a] over the entries
@@ -49,7 +50,9 @@ const (
 	costGemmFlop   = 0.05 // one multiply-add inside a GEMM
 	costAxpy       = 0.5  // one multiply-add of a contiguous axpy or dot
 	costScattered  = 2.0  // one term X[b,c]*Y[d,a] gathered from two rows
-	costInnerEntry = 1.5  // reading one entry of G for F_q • G
+	costInnerEntry = 0.3  // one entry of F_q in a batched F_q • G (per row)
+	costPack       = 1.0  // packing one entry of G into the batch
+	costDotCall    = 2.0  // the overhead of one dot product call
 )
 
 // chooseFormulas orders the sparse pieces of the block (R0 included) by
@@ -82,8 +85,8 @@ func (pb *psdBlock) chooseFormulas() {
 		nz := float64(len(pc.exp))
 		k := float64(len(pc.rows))
 		s := suffix[p]
-		f1 := costGemmFlop*n*n*k + costAxpy*n*nz + costInnerEntry*s
-		f2 := costAxpy*(n*nz+n*k) + costAxpy*k*s
+		f1 := costGemmFlop*n*n*k + costAxpy*n*nz + costPack*n*(n+1)/2 + costInnerEntry*s
+		f2 := costAxpy*(n*nz+n*k) + (costDotCall+costAxpy*k)*s
 		f3 := costScattered * nz * s
 		switch {
 		case f3 <= f2 && f3 <= f1:
