@@ -71,7 +71,7 @@ func (s *solver) stop() (Status, bool) {
 		if s.snap[early].mu == 0 {
 			s.snap[early].take(s.x, st.mu)
 		}
-		if s.snap[late].mu == 0 && st.gap < 1e-2 {
+		if s.snap[late].mu == 0 && st.gap < 1e-3 {
 			s.snap[late].take(s.x, st.mu)
 		}
 	}
