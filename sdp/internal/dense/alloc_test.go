@@ -27,6 +27,7 @@ func TestNoAllocations(t *testing.T) {
 		{"Dtrsm", func() { copy(w, x); impl.Dtrsm(blas.Right, blas.Lower, blas.Trans, blas.NonUnit, n, n, 1, s, n, w, n) }},
 		{"Dtrmm", func() { copy(w, x); impl.Dtrmm(blas.Left, blas.Upper, blas.NoTrans, blas.Unit, n, n, 1, s, n, w, n) }},
 		{"Dgemv", func() { impl.Dgemv(blas.Trans, n, n, 1, x, n, y[:n], 1, 0, z[:n], 1) }},
+		{"Dtrsv", func() { copy(w, x); impl.Dtrsv(blas.Lower, blas.Trans, blas.NonUnit, n, s, n, w[:n], 1) }},
 		{"Dsymv", func() { impl.Dsymv(blas.Upper, n, 1, s, n, y[:n], 1, 0, z[:n], 1) }},
 		{"Potrf+Potri", func() { copy(w, s); Potrf(n, w, n); Potri(n, w, n) }},
 	} {

@@ -159,3 +159,11 @@ func BenchmarkDdot(b *testing.B) {
 		_ = impl.Ddot(d.n*d.n, d.x, 1, d.y, 1)
 	})
 }
+
+// BenchmarkDtrsv times Lᵀ x = b, a step of the solver's Lanczos iteration.
+func BenchmarkDtrsv(b *testing.B) {
+	benchRoutine(b, benchSizes[1:5], func(n float64) float64 { return n * n }, func(impl blas.Float64, d *benchData) {
+		copy(d.w[:d.n], d.x)
+		impl.Dtrsv(blas.Lower, blas.Trans, blas.NonUnit, d.n, d.l, d.n, d.w[:d.n], 1)
+	})
+}

@@ -4,7 +4,7 @@
 //
 // Impl satisfies gonum's blas.Float64; the routines that matter for speed
 // are overridden (Dgemm, Dsyrk, Dsyr2k, Dsymm, Dtrsm, Dtrmm, Dgemv, Dsymv,
-// Ddot, Daxpy), the rest come from gonum's pure-Go implementation. The
+// Dtrsv, Ddot, Daxpy), the rest come from gonum's pure-Go implementation. The
 // overrides keep gonum's semantics: the same results up to rounding, the
 // same panics on bad arguments, and, with beta == 0, C is never read. Tiny
 // problems and non-unit vector strides are handed to gonum.

@@ -139,7 +139,6 @@ func (impl Impl) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int,
 	}
 	x, y = x[:n], y[:n]
 	scaleVec(beta, y)
-	var d [4]float64
 	var w [1]float64
 	for i := range n {
 		// Lower: row i holds A(i, 0..i); upper: A(i, i..n-1).
@@ -148,8 +147,7 @@ func (impl Impl) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int,
 			lo, hi = i+1, n
 		}
 		row := a[i*lda:]
-		dotRows(1, hi-lo, row[lo:], lda, x[lo:], &d)
-		y[i] += alpha * (d[0] + row[i]*x[i])
+		y[i] += alpha * (vdot(row[lo:hi], x[lo:hi]) + row[i]*x[i])
 		w[0] = alpha * x[i]
 		axpyRows(w[:], row[lo:hi], lda, y[lo:hi])
 	}

@@ -41,3 +41,11 @@ func dot(x, y []float64) float64 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// vdot returns x·y[:len(x)] by the fastest kernel for its length.
+func vdot(x, y []float64) float64 {
+	if useAsm && len(x) >= 16 {
+		return dotAsm(x, y[:len(x)])
+	}
+	return dot(x, y)
+}

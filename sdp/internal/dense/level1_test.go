@@ -32,3 +32,25 @@ func TestDdotDaxpy(t *testing.T) {
 		}
 	})
 }
+
+func TestDtrsv(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(25, 26))
+	for _, n := range []int{1, 5, 31, 32, 33, 100, 257} {
+		for _, ul := range uplos {
+			for _, tA := range transposes {
+				for _, d := range diags {
+					for _, inc := range []int{1, 2, -1} {
+						name := fmt.Sprintf("%c%c%c/n%d/inc%d", ul, tA, d, n, inc)
+						lda := n + 3
+						a := triangular(rnd, n, lda, ul, d)
+						x := randSlice(rnd, n*abs(inc))
+						want := append([]float64(nil), x...)
+						gonum.Implementation{}.Dtrsv(ul, tA, d, n, a, lda, want, inc)
+						Impl{}.Dtrsv(ul, tA, d, n, a, lda, x, inc)
+						checkClose(t, name, x, want, 1e-12, 1)
+					}
+				}
+			}
+		}
+	}
+}
