@@ -57,7 +57,16 @@ func (pb *PairBounds) Margin(c []float64) (Interval, error) {
 	for j, v := range c {
 		lam.Set(0, n+j, v)
 	}
-	hi := pp.jointBackSubstitute(newForm(lam, []float64{0}, false), last)
-	lo := pp.jointBackSubstitute(newForm(lam, []float64{0}, true), last)
-	return out.Intersect(Interval{-lo[0], hi[0]}), nil
+	zero := []float64{0}
+	hi := pp.jointBackSubstitute(newForm(lam, zero, false), last, nil)
+	lo := pp.jointBackSubstitute(newForm(lam, zero, true), last, nil)
+	out = out.Intersect(Interval{-lo[0], hi[0]})
+	if pp.opt != nil {
+		rows, sign := []int{0, 0}, []float64{1, -1}
+		if ov := pp.optimiseJoint(last, lam, zero, rows, sign); ov != nil {
+			b := pp.jointBackSubstitute(newFormRows(lam, zero, rows, sign), last, ov)
+			out = out.Intersect(Interval{-b[1], b[0]})
+		}
+	}
+	return out, nil
 }

@@ -11,34 +11,45 @@ import (
 
 // Optimised slopes (alpha-CROWN).
 //
-// The back-substitution bound of a target t (an upper bound of s xi^k_t,
-// s = ±1) is a function B(a) of the slopes a of the free lines (slopes.go)
-// of every layer below k:
+// A back-substitution bound of a target (an upper bound of a linear form
+// Lam^top v^top + c of the variables of some level) is a function B(a) of
+// the slopes a of the free lines (slopes.go) of every level below:
 //
-//	Lam^{k-1} = s W^k_t,  c = s b^k_t
-//	for j = k-1 .. 0:
-//	    Xi^j_i = Lam^j_i a^j_i                    (free side chosen: line a z)
-//	    Xi^j_i = Lam^j_i A^j_i,  c += Lam^j_i C^j_i   (otherwise: the layer's line)
+//	for j = top .. 0:
+//	    Xi^j += Lam^j_i a^j_i e_i                        (free side chosen: line a p_i)
+//	    Xi^j += Lam^j_i Lam(bound_i),  c += Lam^j_i C(bound_i)   (otherwise)
 //	    c += Xi^j . b^j,  Lam^{j-1} = Xi^j W^j
 //	B = c + sum_i max(Lam^{-1}_i lo_i, Lam^{-1}_i hi_i)
 //
-// slopeOpt evaluates B and its (sub)gradient in a by this forward pass and
-// the reverse one, for a batch of targets at once (each with its own
-// slopes), and lowers B by projected Adam steps. This runs in plain
-// float64: it only chooses slopes. The bound returned is recomputed from
-// the best slopes found by the rigorous back-substitution (backsub.go),
-// which clamps every slope to its range; it is sound whatever the
-// optimiser did.
+// where each level's variables v^j (a layer's outputs, or the joint
+// variables of a pair) are bounded by affine functions of its
+// pre-variables p^j = W^j v^{j-1} + b^j. slopeOpt evaluates B and its
+// (sub)gradient in a by this forward pass and the reverse one, for a batch
+// of targets at once (each with its own slopes), and lowers B by projected
+// Adam steps. This runs in plain float64: it only chooses slopes. The bound
+// returned is recomputed from the best slopes found by the rigorous
+// back-substitution (backsub.go), which clamps every slope to its range; it
+// is sound whatever the optimiser did.
+
+// chainLevel is one level of a back-substitution chain.
+type chainLevel struct {
+	rel  stepRelax      // the variables' bounds in the pre-variables
+	free *freeLines     // their free lines (nil: none)
+	w    blas64.General // pre-variables = w (variables below) + b
+	b    []float64
+}
+
+// slopeOpt optimises the slopes of a batch of targets (rows).
 type slopeOpt struct {
-	f      *nn.Network
-	in     []Interval
-	rels   []relaxation
-	slopes []*rowSlopes // per layer j < k
-	k      int
-	rows   []int     // target neurons
-	sign   []float64 // +1: upper bound, -1: lower bound (of -xi)
-	// Work space: coefficients on z^j (post) and xi^j (pre) per layer, on
-	// the input, and the constants; gradients alike.
+	levels []chainLevel // 0 is the bottom
+	in     []Interval   // the box of the variables below level 0
+	rows   int
+	lam0   []float64    // rows x (variables of the top level): the targets
+	c0     []float64    // and their constants
+	slopes []*rowSlopes // per level (nil: no free lines)
+	// Work space: coefficients on each level's variables and
+	// pre-variables, on the bottom box, and the constants; the gradients
+	// alike.
 	lamZ, lamXi [][]float64
 	lamX, c     []float64
 	gZ          [][]float64
@@ -57,6 +68,12 @@ type OptimiseSettings struct {
 	// Step is Adam's step size on the slopes (which lie in ranges of
 	// width 1 for ReLU).
 	Step float64
+	// Differences also optimises, for every neuron of the pair's
+	// pre-activation differences, network 1's slopes in the joint
+	// back-substitution (the margin of PairBounds.Margin always is). It
+	// about triples the time of Pair; measured gains: 8-11% narrower
+	// output differences on random deep ReLU networks, under 1% on ACAS Xu.
+	Differences bool
 }
 
 // DefaultOptimiseSettings returns the defaults, chosen by measurement on
@@ -77,23 +94,23 @@ func (s OptimiseSettings) orDefault() OptimiseSettings {
 	return s
 }
 
-// newSlopeOpt prepares the optimisation of the targets rows (with signs
-// sign) of layer k of f, whose layers below have the relaxations rels and
-// free lines free.
-func newSlopeOpt(f *nn.Network, in []Interval, rels []relaxation, free []freeLines, k int, rows []int, sign []float64) *slopeOpt {
-	R := len(rows)
-	o := &slopeOpt{f: f, in: in, rels: rels, k: k, rows: rows, sign: sign,
-		slopes: make([]*rowSlopes, k), lamZ: make([][]float64, k), lamXi: make([][]float64, k), gZ: make([][]float64, k),
-		grad: make([][]float64, k), adamM: make([][]float64, k), adamV: make([][]float64, k)}
-	maxN := len(in)
-	for j := range k {
-		n := f.Layers[j].Out()
-		maxN = max(maxN, n)
-		o.slopes[j] = newRowSlopes(&free[j], rels[j], R)
+// newSlopeOpt prepares the optimisation of the targets lam0 v + c0 (lam0
+// row-major, one row per target) on the variables v of the top level of
+// levels.
+func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64) *slopeOpt {
+	R, L := len(c0), len(levels)
+	o := &slopeOpt{levels: levels, in: in, rows: R, lam0: lam0, c0: c0,
+		slopes: make([]*rowSlopes, L), lamZ: make([][]float64, L), lamXi: make([][]float64, L), gZ: make([][]float64, L),
+		grad: make([][]float64, L), adamM: make([][]float64, L), adamV: make([][]float64, L)}
+	maxP := len(in)
+	for j, lv := range levels {
+		n, p := len(lv.rel.Lower), lv.rel.cols
+		maxP = max(maxP, p)
 		o.lamZ[j] = make([]float64, R*n)
-		o.lamXi[j] = make([]float64, R*n)
+		o.lamXi[j] = make([]float64, R*p)
 		o.gZ[j] = make([]float64, R*n)
-		if free[j].count > 0 {
+		if lv.free != nil && lv.free.count > 0 {
+			o.slopes[j] = newRowSlopes(lv.free, lv.rel, R)
 			o.grad[j] = make([]float64, R*n)
 			o.adamM[j] = make([]float64, R*n)
 			o.adamV[j] = make([]float64, R*n)
@@ -101,7 +118,7 @@ func newSlopeOpt(f *nn.Network, in []Interval, rels []relaxation, free []freeLin
 	}
 	o.lamX = make([]float64, R*len(in))
 	o.c = make([]float64, R)
-	o.gXi, o.gX = make([]float64, R*maxN), make([]float64, R*len(in))
+	o.gXi, o.gX = make([]float64, R*maxP), make([]float64, R*len(in))
 	return o
 }
 
@@ -112,36 +129,39 @@ func general(r, c int, data []float64) blas64.General {
 
 // forward computes the bounds B of every target into out.
 func (o *slopeOpt) forward(out []float64) {
-	R := len(o.rows)
-	lk := o.f.Layers[o.k]
-	w := lk.W.RawMatrix()
-	z := o.lamZ[o.k-1]
-	for r, t := range o.rows {
-		sg := o.sign[r]
-		for i := range w.Cols {
-			z[r*w.Cols+i] = sg * w.Data[t*w.Stride+i]
-		}
-		o.c[r] = sg * lk.B[t]
-	}
-	for j := o.k - 1; j >= 0; j-- {
-		l := o.f.Layers[j]
-		n := l.Out()
-		z, xi, rel, sl := o.lamZ[j], o.lamXi[j], o.rels[j], o.slopes[j]
+	R := o.rows
+	top := len(o.levels) - 1
+	copy(o.lamZ[top], o.lam0)
+	copy(o.c, o.c0)
+	for j := top; j >= 0; j-- {
+		lv := o.levels[j]
+		n, p := len(lv.rel.Lower), lv.rel.cols
+		z, xi, sl := o.lamZ[j], o.lamXi[j], o.slopes[j]
+		clear(xi)
 		for r := range R {
 			cr := 0.0
-			for i := range n {
-				v := z[r*n+i]
-				if a, ok := sl.at(r, i, v >= 0); ok {
-					xi[r*n+i] = v * a
-				} else {
-					ln := rel.Upper[i]
-					if v < 0 {
-						ln = rel.Lower[i]
-					}
-					xi[r*n+i] = v * ln.A
-					cr += v * ln.C
+			xr := xi[r*p : (r+1)*p]
+			for i, v := range z[r*n : (r+1)*n] {
+				if v == 0 {
+					continue
 				}
-				cr += xi[r*n+i] * l.B[i]
+				if sl != nil {
+					if a, ok := sl.at(r, i, v >= 0); ok {
+						xr[i] += v * a
+						continue
+					}
+				}
+				bd := lv.rel.Upper[i]
+				if v < 0 {
+					bd = lv.rel.Lower[i]
+				}
+				cr += v * bd.C
+				for _, t := range bd.terms {
+					xr[t.col] += v * t.coef
+				}
+			}
+			for q, x := range xr {
+				cr += x * lv.b[q]
 			}
 			o.c[r] += cr
 		}
@@ -149,8 +169,7 @@ func (o *slopeOpt) forward(out []float64) {
 		if j > 0 {
 			below = o.lamZ[j-1]
 		}
-		m := l.In()
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(R, n, xi), l.W.RawMatrix(), 0, general(R, m, below))
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(R, p, xi), lv.w, 0, general(R, lv.w.Cols, below))
 	}
 	m := len(o.in)
 	for r := range R {
@@ -166,7 +185,7 @@ func (o *slopeOpt) forward(out []float64) {
 // backward computes the gradient of every B in the slopes into o.grad,
 // after forward.
 func (o *slopeOpt) backward() {
-	R := len(o.rows)
+	R := o.rows
 	m := len(o.in)
 	g := o.gX
 	for r := range R {
@@ -178,30 +197,39 @@ func (o *slopeOpt) backward() {
 			}
 		}
 	}
-	for j := 0; j < o.k; j++ {
-		l := o.f.Layers[j]
-		n := l.Out()
-		gxi := o.gXi[:R*n]
+	for j, lv := range o.levels {
+		n, p := len(lv.rel.Lower), lv.rel.cols
+		gxi := o.gXi[:R*p]
 		// dB/dXi^j = G W^j^T + b^j.
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(R, m, g), l.W.RawMatrix(), 0, general(R, n, gxi))
-		z, rel, sl, gr, gz := o.lamZ[j], o.rels[j], o.slopes[j], o.grad[j], o.gZ[j]
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(R, m, g), lv.w, 0, general(R, p, gxi))
+		z, sl, gr, gz := o.lamZ[j], o.slopes[j], o.grad[j], o.gZ[j]
 		for r := range R {
-			for i := range n {
-				q := gxi[r*n+i] + l.B[i]
-				v := z[r*n+i]
-				if a, ok := sl.at(r, i, v >= 0); ok {
-					gr[r*n+i] = q * v
-					gz[r*n+i] = q * a
-					continue
+			gr := gr
+			if gr != nil {
+				gr = gr[r*n : (r+1)*n]
+			}
+			qr := gxi[r*p : (r+1)*p]
+			for q := range qr {
+				qr[q] += lv.b[q]
+			}
+			for i, v := range z[r*n : (r+1)*n] {
+				if sl != nil {
+					if a, ok := sl.at(r, i, v >= 0); ok {
+						gr[i] = qr[i] * v
+						gz[r*n+i] = qr[i] * a
+						continue
+					}
+					gr[i] = 0
 				}
-				if gr != nil {
-					gr[r*n+i] = 0
-				}
-				ln := rel.Upper[i]
+				bd := lv.rel.Upper[i]
 				if v < 0 {
-					ln = rel.Lower[i]
+					bd = lv.rel.Lower[i]
 				}
-				gz[r*n+i] = q*ln.A + ln.C
+				s := bd.C
+				for _, t := range bd.terms {
+					s += qr[t.col] * t.coef
+				}
+				gz[r*n+i] = s
 			}
 		}
 		g, m = gz, n
@@ -212,13 +240,13 @@ func (o *slopeOpt) backward() {
 // each target found in plain float64 (the slopes attaining it are left in
 // o.slopes).
 func (o *slopeOpt) run(set OptimiseSettings) []float64 {
-	R := len(o.rows)
+	R := o.rows
 	best := make([]float64, R)
 	cur := make([]float64, R)
 	o.forward(best)
-	saved := make([][]float64, o.k)
+	saved := make([][]float64, len(o.levels))
 	for j, sl := range o.slopes {
-		if o.grad[j] != nil {
+		if sl != nil {
 			saved[j] = append([]float64(nil), sl.s...)
 		}
 	}
@@ -231,7 +259,7 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 		step := set.Step * math.Pow(0.95, float64(it))
 		for j, sl := range o.slopes {
 			gr := o.grad[j]
-			if gr == nil {
+			if sl == nil {
 				continue
 			}
 			mm, vv := o.adamM[j], o.adamV[j]
@@ -298,8 +326,8 @@ func (s *symNet) optimise(k int, set OptimiseSettings) {
 	if len(rows) == 0 {
 		return
 	}
-	o := newSlopeOpt(s.f, s.net.In, s.rels, s.free, k, rows, sign)
-	o.run(set.orDefault())
+	o := s.slopeOpt(k, rows, sign)
+	o.run(set)
 	b := s.backSubstitute(k, rows, sign, o.slopes)
 	for r, i := range rows {
 		if sign[r] > 0 {
@@ -328,4 +356,16 @@ func finiteAll(x []Interval) bool {
 		}
 	}
 	return true
+}
+
+// slopeOpt returns the optimisation of the targets sign[r] xi^k_{rows[r]}.
+func (s *symNet) slopeOpt(k int, rows []int, sign []float64) *slopeOpt {
+	levels := make([]chainLevel, k)
+	for j := range k {
+		l := s.f.Layers[j]
+		levels[j] = chainLevel{rel: s.steps[j], free: &s.free[j], w: l.W.RawMatrix(), b: l.B}
+	}
+	l := s.f.Layers[k]
+	lam0, c0 := targetRows(l.W.RawMatrix(), l.B, rows, sign)
+	return newSlopeOpt(levels, s.net.In, lam0, c0)
 }

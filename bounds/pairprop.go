@@ -35,6 +35,7 @@ type pairProp struct {
 	// and substitution of the difference.
 	sym1, sym2 *symNet
 	jointStep  []stepRelax
+	jointFree  []freeLines
 	jointW     []*mat.Dense
 	jointB     [][]float64
 	diffs      []*layerDiff
@@ -55,7 +56,7 @@ func propagatePair(f1, f2 *nn.Network, in Inputs, opts Options) *PairBounds {
 			Net2:   &Net{In: x2, Pre: make([][]Interval, d2), Post: make([][]Interval, d2)},
 			DiffIn: dIn, DiffPre: make([][]Interval, common), DiffPost: make([][]Interval, common),
 		},
-		jointStep: make([]stepRelax, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
+		jointStep: make([]stepRelax, common), jointFree: make([]freeLines, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
 		diffs: make([]*layerDiff, common),
 	}
 	pp.sym1, pp.sym2 = newSymNet(f1, pp.pb.Net1), newSymNet(f2, pp.pb.Net2)
@@ -109,11 +110,7 @@ func (pp *pairProp) layer(k int) {
 			intersectAll(pb.DiffPre[k], dl.apply(l1.W.RawMatrix(), dp, dp2))
 		}
 		if pp.sym && k < pp.chain && k > 0 {
-			hi := pp.diffBackSubstitute(k, false)
-			lo := pp.diffBackSubstitute(k, true)
-			for i := range pb.DiffPre[k] {
-				pb.DiffPre[k][i] = pb.DiffPre[k][i].Intersect(Interval{-lo[i], hi[i]})
-			}
+			pp.tightenDiff(k)
 		}
 		tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
 	}
@@ -183,6 +180,7 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 		pb.DiffPost[k][i] = pb.DiffPost[k][i].Intersect(Interval{planeRange(lo, pre1, dd).Lo, planeRange(hi, pre1, dd).Hi})
 	}
 	pp.jointStep[k] = s
+	pp.jointFree[k] = jointFreeLines(&pp.sym1.free[k])
 	m := l1.In()
 	w := mat.NewDense(2*n, 2*m, nil)
 	w.Slice(0, n, 0, m).(*mat.Dense).Copy(l1.W)
@@ -195,66 +193,6 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 	}
 	pp.jointW[k] = w
 	pp.jointB[k] = append(append([]float64(nil), l1.B...), dl.dB...)
-}
-
-// diffBackSubstitute returns upper bounds of xi2^k - xi1^k (of its negation,
-// with neg) by back-substitution through the joint variables of the layers
-// below.
-func (pp *pairProp) diffBackSubstitute(k int, neg bool) []float64 {
-	pb := pp.pb
-	dl := pp.diffs[k]
-	l2 := pp.f2.Layers[k]
-	n, m := l2.Out(), l2.In()
-	// Start: (W2 - W1) z1 + W2 delta + (b2 - b1), on the joint level k-1.
-	lam := mat.NewDense(n, 2*m, nil)
-	for i := range n {
-		for j := range m {
-			lam.Set(i, j, dl.dW[i*m+j])
-		}
-	}
-	lam.Slice(0, n, m, 2*m).(*mat.Dense).Copy(l2.W)
-	form := newForm(lam, dl.dB, neg)
-	addRadius(form, dl, pb.Net1.Post[k-1])
-	return pp.jointBackSubstitute(form, k-1)
-}
-
-// jointBox returns the box of the joint variables (z1^j, delta^j) of layer
-// j, or of (x1, x2 - x1) for j = -1.
-func (pp *pairProp) jointBox(j int) []Interval {
-	pb := pp.pb
-	if j < 0 {
-		return append(append([]Interval(nil), pb.Net1.In...), pb.DiffIn...)
-	}
-	return append(append([]Interval(nil), pb.Net1.Post[j]...), pb.DiffPost[j]...)
-}
-
-// jointBackSubstitute returns upper bounds of the targets of form, a linear
-// form in the joint variables of layer level, by back-substitution down to
-// the inputs, keeping the tightest concretisation at every level.
-func (pp *pairProp) jointBackSubstitute(form *linearForm, level int) []float64 {
-	pb := pp.pb
-	best := form.concretise(pp.jointBox(level))
-	for j := level; j >= 0; j-- {
-		form.relaxStep(pp.jointStep[j], mags(append(append([]Interval(nil), pb.Net1.Pre[j]...), pb.DiffPre[j]...)), nil)
-		if r := pp.diffs[j]; r.rW != nil || r.rB != nil {
-			below := pb.Net1.In
-			if j > 0 {
-				below = pb.Net1.Post[j-1]
-			}
-			addRadiusCols(form, r, below, r.rows)
-		}
-		form.affineStep(pp.jointW[j], pp.jointB[j], mags(pp.jointBox(j-1)))
-		for i, v := range form.concretise(pp.jointBox(j - 1)) {
-			best[i] = min(best[i], v)
-		}
-	}
-	if pp.fixedX2 != nil {
-		form.foldFixed(pp.fixedX2, mags(pb.Net1.In))
-		for i, v := range form.concretise(pp.jointBox(-1)) {
-			best[i] = min(best[i], v)
-		}
-	}
-	return best
 }
 
 // fixedInputs returns, per input coordinate, the value of the quantiser
@@ -274,47 +212,4 @@ func fixedInputs(in Inputs) []float64 {
 		return nil
 	}
 	return out
-}
-
-// addRadius adds to the form's error the effect of the radius of the
-// parameter difference dl on the targets: |rW| |z1| + |rB|, where z1 lies in
-// the box z.
-func addRadius(f *linearForm, dl *layerDiff, z []Interval) {
-	if dl.rW == nil && dl.rB == nil {
-		return
-	}
-	for r := range dl.rows {
-		f.E[r] = addUp(f.E[r], radiusRow(dl, r, z))
-	}
-}
-
-// addRadiusCols adds to the form's error, for the columns off..off+dl.rows
-// of its coefficients (those on xi2 - xi1), |Lam| (|rW| |z1| + |rB|).
-func addRadiusCols(f *linearForm, dl *layerDiff, z []Interval, off int) {
-	rad := make([]float64, dl.rows)
-	for i := range rad {
-		rad[i] = radiusRow(dl, i, z)
-	}
-	raw := f.Lam.RawMatrix()
-	for r := range raw.Rows {
-		s := 0.0
-		for i, v := range rad {
-			s += math.Abs(raw.Data[r*raw.Stride+off+i]) * v
-		}
-		f.E[r] = addUp(f.E[r], s*sumFactor(len(rad)))
-	}
-}
-
-// radiusRow returns an upper bound of sum_j rW[i,j] |z_j| + rB[i].
-func radiusRow(dl *layerDiff, i int, z []Interval) float64 {
-	s := 0.0
-	if dl.rB != nil {
-		s = dl.rB[i]
-	}
-	if dl.rW != nil {
-		for j := range dl.cols {
-			s += dl.rW[i*dl.cols+j] * z[j].Mag()
-		}
-	}
-	return s * sumFactor(dl.cols)
 }

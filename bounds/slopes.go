@@ -70,17 +70,24 @@ type rowSlopes struct {
 }
 
 // newRowSlopes returns slopes for rows rows, each initialised to the slope
-// of the layer's own line on the free side (rel), clamped to its range.
-func newRowSlopes(fl *freeLines, rel relaxation, rows int) *rowSlopes {
+// on variable i of the level's own bound of variable i on the free side
+// (rel), clamped to its range.
+func newRowSlopes(fl *freeLines, rel stepRelax, rows int) *rowSlopes {
 	n := len(fl.side)
 	rs := &rowSlopes{n: n, free: fl, s: make([]float64, rows*n)}
 	for i, sd := range fl.side {
 		if sd == 0 {
 			continue
 		}
-		a := rel.Lower[i].A
+		bd := rel.Lower[i]
 		if sd > 0 {
-			a = rel.Upper[i].A
+			bd = rel.Upper[i]
+		}
+		a := 0.0
+		for _, t := range bd.terms {
+			if t.col == i {
+				a = t.coef
+			}
 		}
 		a = min(max(a, fl.lo[i]), fl.hi[i])
 		for r := range rows {

@@ -1,0 +1,223 @@
+package bounds
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Back-substitution of differences through the joint variables (z1^j,
+// delta^j) of the layers of two networks of equal widths (pairprop.go).
+
+// tightenDiff intersects DiffPre[k] (k > 0) with the bounds of joint
+// back-substitution and, with slope optimisation, of optimised slopes of
+// network 1's free lines.
+func (pp *pairProp) tightenDiff(k int) {
+	d := pp.pb.DiffPre[k]
+	hi := pp.diffBackSubstitute(k, nil, nil, nil)
+	lo := pp.diffBackSubstitute(k, nil, negOnes(len(d)), nil)
+	for i := range d {
+		d[i] = d[i].Intersect(Interval{-lo[i], hi[i]})
+	}
+	if pp.opt == nil || !pp.opt.Differences {
+		return
+	}
+	n1, n2 := pp.pb.Net1, pp.pb.Net2
+	a1, a2 := pp.f1.Layers[k].Act, pp.f2.Layers[k].Act
+	var rows []int
+	var sign []float64
+	for i := range d {
+		// Where both neurons are stable on a flat piece the difference does
+		// not matter (a ReLU that is off in both networks).
+		if hasKinks(a1) && a1 == a2 && !straddlesKink(a1, n1.Pre[k][i]) && !straddlesKink(a1, n2.Pre[k][i]) &&
+			slopeRange(a1, n1.Pre[k][i].Hull(n2.Pre[k][i])) == Point(0) {
+			continue
+		}
+		rows = append(rows, i, i)
+		sign = append(sign, 1, -1)
+	}
+	if len(rows) == 0 {
+		return
+	}
+	lam, b := pp.diffTarget(k)
+	ov := pp.optimiseJoint(k-1, lam, b, rows, sign)
+	if ov == nil {
+		return
+	}
+	bd := pp.diffBackSubstitute(k, rows, sign, ov)
+	for r, i := range rows {
+		if sign[r] > 0 {
+			d[i] = d[i].Intersect(Interval{d[i].Lo, bd[r]})
+		} else {
+			d[i] = d[i].Intersect(Interval{-bd[r], d[i].Hi})
+		}
+	}
+}
+
+// optimiseJoint returns slopes for network 1's free lines in the joint
+// levels 0..level optimised for the targets sign[r] (lam v + b)_{rows[r]}
+// on the joint variables v of level, or nil when there is nothing to
+// optimise.
+func (pp *pairProp) optimiseJoint(level int, lam *mat.Dense, b []float64, rows []int, sign []float64) []*rowSlopes {
+	levels := make([]chainLevel, level+1)
+	nfree := 0
+	for j := range levels {
+		levels[j] = chainLevel{rel: pp.jointStep[j], free: &pp.jointFree[j], w: pp.jointW[j].RawMatrix(), b: pp.jointB[j]}
+		nfree += pp.jointFree[j].count
+		if !finiteAll(pp.jointBox(j)) {
+			return nil
+		}
+	}
+	in := pp.jointBox(-1)
+	if nfree == 0 || !finiteAll(in) {
+		return nil
+	}
+	lam0, c0 := targetRows(lam.RawMatrix(), b, rows, sign)
+	o := newSlopeOpt(levels, in, lam0, c0)
+	o.run(*pp.opt)
+	return o.slopes
+}
+
+// jointFreeLines returns the free lines of the joint variables (z1, delta)
+// of a layer: those of network 1's lines for z1 (fl), none for delta.
+func jointFreeLines(fl *freeLines) freeLines {
+	n := len(fl.side)
+	pad := func(s []float64) []float64 { return append(append([]float64(nil), s...), make([]float64, n)...) }
+	return freeLines{side: append(append([]int8(nil), fl.side...), make([]int8, n)...),
+		lo: pad(fl.lo), hi: pad(fl.hi), count: fl.count}
+}
+
+// targetRows returns the rows sign[r] w_{rows[r]} (row-major) and the
+// constants sign[r] b_{rows[r]}.
+func targetRows(w blas64.General, b []float64, rows []int, sign []float64) (lam0, c0 []float64) {
+	lam0 = make([]float64, len(rows)*w.Cols)
+	c0 = make([]float64, len(rows))
+	for r, t := range rows {
+		for i, v := range w.Data[t*w.Stride : t*w.Stride+w.Cols] {
+			lam0[r*w.Cols+i] = sign[r] * v
+		}
+		c0[r] = sign[r] * b[t]
+	}
+	return lam0, c0
+}
+
+// diffTarget returns the form of xi2^k - xi1^k on the joint variables of
+// level k-1: (W2 - W1) z1 + W2 delta + (b2 - b1) (up to the radius of the
+// parameter difference).
+func (pp *pairProp) diffTarget(k int) (*mat.Dense, []float64) {
+	dl := pp.diffs[k]
+	l2 := pp.f2.Layers[k]
+	n, m := l2.Out(), l2.In()
+	lam := mat.NewDense(n, 2*m, nil)
+	for i := range n {
+		for j := range m {
+			lam.Set(i, j, dl.dW[i*m+j])
+		}
+	}
+	lam.Slice(0, n, m, 2*m).(*mat.Dense).Copy(l2.W)
+	return lam, dl.dB
+}
+
+// diffBackSubstitute returns upper bounds of sign[r] (xi2^k -
+// xi1^k)_{rows[r]} (every neuron when rows is nil, sign +1 when sign is
+// nil) by back-substitution through the joint variables of the layers
+// below, row r using the slopes ov[j] of network 1's free lines in joint
+// level j when ov is not nil.
+func (pp *pairProp) diffBackSubstitute(k int, rows []int, sign []float64, ov []*rowSlopes) []float64 {
+	lam, b := pp.diffTarget(k)
+	form := newFormRows(lam, b, rows, sign)
+	addRadius(form, pp.diffs[k], rows, pp.pb.Net1.Post[k-1])
+	return pp.jointBackSubstitute(form, k-1, ov)
+}
+
+// jointBox returns the box of the joint variables (z1^j, delta^j) of layer
+// j, or of (x1, x2 - x1) for j = -1.
+func (pp *pairProp) jointBox(j int) []Interval {
+	pb := pp.pb
+	if j < 0 {
+		return append(append([]Interval(nil), pb.Net1.In...), pb.DiffIn...)
+	}
+	return append(append([]Interval(nil), pb.Net1.Post[j]...), pb.DiffPost[j]...)
+}
+
+// jointBackSubstitute returns upper bounds of the targets of form, a linear
+// form in the joint variables of layer level, by back-substitution down to
+// the inputs, keeping the tightest concretisation at every level; with ov
+// not nil, row r uses the slopes ov[j] in joint level j.
+func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSlopes) []float64 {
+	pb := pp.pb
+	best := form.concretise(pp.jointBox(level))
+	for j := level; j >= 0; j-- {
+		var o *rowSlopes
+		if ov != nil {
+			o = ov[j]
+		}
+		form.relaxStep(pp.jointStep[j], mags(append(append([]Interval(nil), pb.Net1.Pre[j]...), pb.DiffPre[j]...)), o)
+		if r := pp.diffs[j]; r.rW != nil || r.rB != nil {
+			below := pb.Net1.In
+			if j > 0 {
+				below = pb.Net1.Post[j-1]
+			}
+			addRadiusCols(form, r, below, r.rows)
+		}
+		form.affineStep(pp.jointW[j], pp.jointB[j], mags(pp.jointBox(j-1)))
+		for i, v := range form.concretise(pp.jointBox(j - 1)) {
+			best[i] = min(best[i], v)
+		}
+	}
+	if pp.fixedX2 != nil {
+		form.foldFixed(pp.fixedX2, mags(pb.Net1.In))
+		for i, v := range form.concretise(pp.jointBox(-1)) {
+			best[i] = min(best[i], v)
+		}
+	}
+	return best
+}
+
+// addRadius adds to the form's error the effect of the radius of the
+// parameter difference dl on its targets, rows rows of the layer (all when
+// nil): |rW| |z1| + |rB|, where z1 lies in the box z.
+func addRadius(f *linearForm, dl *layerDiff, rows []int, z []Interval) {
+	if dl.rW == nil && dl.rB == nil {
+		return
+	}
+	for r := range f.E {
+		t := r
+		if rows != nil {
+			t = rows[r]
+		}
+		f.E[r] = addUp(f.E[r], radiusRow(dl, t, z))
+	}
+}
+
+// addRadiusCols adds to the form's error, for the columns off..off+dl.rows
+// of its coefficients (those on xi2 - xi1), |Lam| (|rW| |z1| + |rB|).
+func addRadiusCols(f *linearForm, dl *layerDiff, z []Interval, off int) {
+	rad := make([]float64, dl.rows)
+	for i := range rad {
+		rad[i] = radiusRow(dl, i, z)
+	}
+	raw := f.Lam.RawMatrix()
+	for r := range raw.Rows {
+		s := 0.0
+		for i, v := range rad {
+			s += math.Abs(raw.Data[r*raw.Stride+off+i]) * v
+		}
+		f.E[r] = addUp(f.E[r], s*sumFactor(len(rad)))
+	}
+}
+
+// radiusRow returns an upper bound of sum_j rW[i,j] |z_j| + rB[i].
+func radiusRow(dl *layerDiff, i int, z []Interval) float64 {
+	s := 0.0
+	if dl.rB != nil {
+		s = dl.rB[i]
+	}
+	if dl.rW != nil {
+		for j := range dl.cols {
+			s += dl.rW[i*dl.cols+j] * z[j].Mag()
+		}
+	}
+	return s * sumFactor(dl.cols)
+}
