@@ -4,6 +4,8 @@ package dense
 
 import "golang.org/x/sys/cpu"
 
+// The assembly needs AVX-512F only (x/sys/cpu also checks that the OS
+// saves the AVX-512 registers).
 func init() {
 	useAsm = cpu.X86.HasAVX512F
 }
