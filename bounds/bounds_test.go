@@ -227,6 +227,17 @@ func TestErrors(t *testing.T) {
 			return err
 		}(), ErrBox},
 		{"bad method", func() error { _, err := Single(f, box, Options{Method: 7}); return err }(), ErrOptions},
+		{"negative split", func() error { _, err := Single(f, box, Options{Split: -1}); return err }(), ErrOptions},
+		{"huge split", func() error { _, err := Pair(f, f, Inputs{Box: box}, Options{Split: 1 << 20}); return err }(), ErrOptions},
+		{"negative iterations", func() error {
+			_, err := Single(f, box, Options{Method: MethodOptimised, Optimise: OptimiseSettings{Iterations: -1}})
+			return err
+		}(), ErrOptions},
+		{"NaN step", func() error {
+			_, err := Single(f, box, Options{Method: MethodOptimised, Optimise: OptimiseSettings{Step: math.NaN()}})
+			return err
+		}(), ErrOptions},
+		{"unknown method name", func() error { _, err := ParseMethod("lp"); return err }(), ErrOptions},
 		{"output sizes differ", func() error { _, err := Pair(f, h, Inputs{Box: box}, opts); return err }(), nn.ErrDimension},
 		{"pair input size", func() error { _, err := Pair(f, g, Inputs{Box: box}, opts); return err }(), nn.ErrDimension},
 		{"bad pairing", func() error { _, err := Pair(f, f, Inputs{Box: box, Pairing: 9}, opts); return err }(), ErrInputs},
@@ -238,6 +249,14 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, tc.err, tc.want)
+		}
+	}
+}
+
+func TestParseMethod(t *testing.T) {
+	for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
+		if got, err := ParseMethod(m.String()); err != nil || got != m {
+			t.Errorf("ParseMethod(%q) = %v, %v", m.String(), got, err)
 		}
 	}
 }

@@ -28,7 +28,12 @@
 // equal-width networks is bounded through the joint variables (z1, delta) =
 // (phi1(xi1), phi2(xi2) - phi1(xi1)) of every layer with planes in (xi1,
 // xi2 - xi1) (diffrelax.go). Every symbolic bound is intersected with the
-// interval one, so it is never looser.
+// interval one, so it is never looser. MethodOptimised (the default)
+// then optimises, per target neuron, the slopes of the free relaxation
+// lines of the ReLUs below it (alpha-CROWN, optimise.go): a projected
+// gradient method in plain float64 chooses slopes, and the rigorous
+// back-substitution recomputes the bound with them. Options.Split bounds
+// the box as the union of pieces (split.go).
 //
 // Supported activations: identity, ReLU, leaky ReLU, tanh, sigmoid, ELU and
 // hard-tanh, with any parameters nn.Activation.Validate accepts.
@@ -37,8 +42,11 @@
 //
 // The bounds enclose the exact real values of the networks (whose weights
 // are the given float64 numbers), not only their float64 evaluations.
-// Relaxation slopes are chosen by heuristics, but each offset is a rigorous
-// extremum of phi(z) - lambda z (gap.go), and every float64 operation that
+// Relaxation slopes are chosen by heuristics or by the optimiser, but each
+// offset is a rigorous extremum of phi(z) - lambda z (gap.go) or, for the
+// optimised lines through the origin, exactly 0 for any slope in the
+// range the line is sound for, to which every slope is clamped (slopes.go);
+// no bound depends on the optimiser converging. Every float64 operation that
 // produces a bound carries a margin dominating its rounding error (float.go,
 // backsub.go), followed by one ulp of outward rounding.
 //

@@ -33,5 +33,5 @@ func ExamplePair() {
 	fmt.Printf("ranges: f1 in [%.3f, %.3f], f2 in [%.3f, %.3f]\n", r1.Lo, r1.Hi, r2.Lo, r2.Hi)
 	// Output:
 	// f2 - f1 in [-0.0100, 0.0100]
-	// ranges: f1 in [0.500, 1.500], f2 in [0.490, 1.500]
+	// ranges: f1 in [0.500, 1.500], f2 in [0.500, 1.500]
 }
