@@ -340,7 +340,9 @@ func (s *solver) limitDualStep(ad float64) float64 {
 	md, st := s.md, &s.stats
 	md.apply(s.dY, s.fdy)
 	limit := 1000 * st.dinf
-	if s.iter >= 10 && st.dinf < 0.01 && st.pcert > 1e-3 {
+	// Not while a certificate of infeasibility is forming: that needs the
+	// residuals to grow.
+	if s.iter >= 10 && st.dinf < 0.01 && min(st.pcert, st.dcert) > 100*s.set.FeasTol {
 		limit = min(100*s.bestDinf, max(st.gap, s.set.FeasTol))
 	}
 	limit = max(limit, s.set.FeasTol)
