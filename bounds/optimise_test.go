@@ -18,6 +18,19 @@ func allTargets(f *nn.Network, k int) (rows []int, sign []float64) {
 	return rows, sign
 }
 
+// setSlopes sets every free slope of o to pick(lo, hi), given its range.
+func setSlopes(o *slopeOpt, pick func(lo, hi float64) float64) {
+	for _, sl := range o.slopes {
+		if sl == nil {
+			continue
+		}
+		for idx := range sl.s {
+			i := idx % sl.n
+			sl.s[idx] = pick(sl.free.lo[i], sl.free.hi[i])
+		}
+	}
+}
+
 func TestSlopeGradient(t *testing.T) {
 	// The reverse pass agrees with central differences of the forward pass
 	// (away from the kinks of the piecewise-linear bound).
@@ -30,20 +43,15 @@ func TestSlopeGradient(t *testing.T) {
 		s := symbolicState(f, boxIntervals(Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
 		k := len(f.Layers) - 1
 		rows, sign := allTargets(f, k)
-		o := newSlopeOpt(f, s.net.In, s.rels, s.free, k, rows, sign)
-		for _, sl := range o.slopes {
-			for idx := range sl.s {
-				i := idx % sl.n
-				sl.s[idx] = sl.free.lo[i] + (sl.free.hi[i]-sl.free.lo[i])*(0.1+0.8*rng.Float64())
-			}
-		}
+		o := s.slopeOpt(k, rows, sign)
+		setSlopes(o, func(lo, hi float64) float64 { return lo + (hi-lo)*(0.1+0.8*rng.Float64()) })
 		base := make([]float64, len(rows))
 		o.forward(base)
 		o.backward()
 		plus, minus := make([]float64, len(rows)), make([]float64, len(rows))
 		const h = 1e-7
 		for j, sl := range o.slopes {
-			if o.grad[j] == nil {
+			if sl == nil {
 				continue
 			}
 			for idx := range sl.s {
@@ -94,16 +102,13 @@ func TestOptimisedSoundWithAnySlopes(t *testing.T) {
 		s := symbolicState(f, boxIntervals(box), nil)
 		for k := 1; k < len(f.Layers); k++ {
 			rows, sign := allTargets(f, k)
-			o := newSlopeOpt(f, s.net.In, s.rels, s.free, k, rows, sign)
-			for _, sl := range o.slopes {
-				for idx := range sl.s {
-					if rng.IntN(2) == 0 {
-						sl.s[idx] = junk[rng.IntN(len(junk))]
-					} else {
-						sl.s[idx] = 2*rng.Float64() - 0.5
-					}
+			o := s.slopeOpt(k, rows, sign)
+			setSlopes(o, func(_, _ float64) float64 {
+				if rng.IntN(2) == 0 {
+					return junk[rng.IntN(len(junk))]
 				}
-			}
+				return 2*rng.Float64() - 0.5
+			})
 			b := s.backSubstitute(k, rows, sign, o.slopes)
 			for g := range 2001 {
 				x := []float64{box.Lo[0] + (box.Hi[0]-box.Lo[0])*float64(g)/2000}
