@@ -143,7 +143,7 @@ func lauum(n int, a []float64, lda int) {
 	lauum(n1, a, lda)
 	gemm(n1, n1, n2, 1, &operand{data: a21, ld: lda, trans: true}, &operand{data: a21, ld: lda}, 1, a, lda, lower)
 	l22T := triangle{op: operand{data: a22, ld: lda, trans: true}}
-	trmmLeft(n2, n1, 1, l22T, a21, lda)
+	trmmLeft(n2, n1, l22T, a21, lda)
 	lauum(n2, a22, lda)
 }
 

@@ -38,9 +38,10 @@ func TestDgemm(t *testing.T) {
 									ldb, bRows = max(1, k)+pad, n
 								}
 								ldc := max(1, n) + pad
-								a := randSlice(rnd, max(0, aRows*lda))
-								b := randSlice(rnd, max(0, bRows*ldb))
-								c := randSlice(rnd, m*ldc)
+								// Slices as short as allowed.
+								a := randSlice(rnd, max(0, aRows*lda-pad))
+								b := randSlice(rnd, max(0, bRows*ldb-pad))
+								c := randSlice(rnd, m*ldc-pad)
 								want := append([]float64(nil), c...)
 								if beta == 0 { // C must not be read
 									for i := range c {

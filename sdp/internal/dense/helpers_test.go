@@ -48,7 +48,7 @@ func withKernels(t *testing.T, f func(t *testing.T)) {
 			continue // no assembly kernels on this machine
 		}
 		useAsm = asm
-		restore := setBlocking(16, 16, 48, 20)
+		restore := setBlocking(16, 16, 48)
 		t.Run(fmt.Sprintf("asm=%v/smallblocks", asm), f)
 		restore()
 	}
@@ -61,11 +61,11 @@ func checkClose(t *testing.T, what string, got, want []float64, tol, scale float
 	}
 }
 
-// setBlocking sets the blocking sizes (multiples of mr and nr) and the
-// block size tb of the triangular multiply, turns off the hand-over of
-// small problems to gonum, and returns a function restoring all of them.
-func setBlocking(k, m, n, tb int) (restore func()) {
-	k0, m0, n0, s0, t0 := kc, mc, nc, smallGemm, trmmBlock
-	kc, mc, nc, smallGemm, trmmBlock = k, m, n, 0, tb
-	return func() { kc, mc, nc, smallGemm, trmmBlock = k0, m0, n0, s0, t0 }
+// setBlocking sets the blocking sizes (multiples of mr and nr), turns off
+// the hand-over of small problems to gonum, and returns a function
+// restoring all of them.
+func setBlocking(k, m, n int) (restore func()) {
+	k0, m0, n0, s0 := kc, mc, nc, smallGemm
+	kc, mc, nc, smallGemm = k, m, n, 0
+	return func() { kc, mc, nc, smallGemm = k0, m0, n0, s0 }
 }

@@ -31,7 +31,7 @@ func TestLongRandom(t *testing.T) {
 		case 0:
 			return nc - 2 + rnd.IntN(4)
 		case 1, 2:
-			edges := []int{kc, mc, 2 * mc, trmmBlock}
+			edges := []int{kc, mc, 2 * mc}
 			return edges[rnd.IntN(len(edges))] - 2 + rnd.IntN(4)
 		default:
 			return 1 + rnd.IntN(300)

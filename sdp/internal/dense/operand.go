@@ -7,8 +7,6 @@ const (
 	general  shape = iota // every element is stored
 	symLower              // symmetric; only the lower triangle is read
 	symUpper              // symmetric; only the upper triangle is read
-	triLower              // lower triangular; elements above the diagonal are zero
-	triUpper              // upper triangular; elements below the diagonal are zero
 )
 
 // operand is a row-major matrix X used as a GEMM factor: element (i, j) of
@@ -19,53 +17,33 @@ type operand struct {
 	ld    int
 	trans bool
 	shape shape
-	unit  bool // triangular with an implicit unit diagonal
-	r, c  int  // offset of the operand within op(X)
+	r, c  int // offset of the operand within op(X)
 }
 
-// fillRow sets dst[(j-j0)*stride] to element (i, j) of the operand for j
-// in [j0, j1). It is how symmetric and triangular operands are packed:
-// each row of op(X) is cut at the diagonal into the part read where it is
-// stored, the part reflected from the other triangle (symmetric) or zero
-// (triangular), and the diagonal element.
+// fillRow sets dst[(j-j0)*stride] to element (i, j) of the symmetric
+// operand for j in [j0, j1). It is how symmetric operands are packed: each
+// row is cut at the diagonal into the part read along the stored row and
+// the part reflected from the stored column. (A symmetric X equals its
+// transpose, so trans does not matter.)
 func (o *operand) fillRow(i, j0, j1 int, dst []float64, stride int) {
-	I := i + o.r // the row and columns in op(X)
+	I := i + o.r // the row and columns in X
 	lo, hi := j0+o.c, j1+o.c
-	// Element (I, J) of op(X) is data[direct+J*dStep]; element (J, I) is
-	// data[mirror+J*mStep].
-	direct, dStep, mirror, mStep := I*o.ld, 1, I, o.ld
-	if o.trans {
-		direct, dStep, mirror, mStep = mirror, mStep, direct, dStep
+	// Row I of X is stored left of the diagonal (lower) or right of it
+	// (upper); the rest of row I is column I, read down the stored rows.
+	split := I + 1 // lower: [lo, I] in row I, (I, hi) in column I
+	if o.shape == symUpper {
+		split = I // upper: [lo, I) in column I, [I, hi) in row I
 	}
-	lowerStored := (o.shape == symLower || o.shape == triLower) != o.trans
-	sym := o.shape == symLower || o.shape == symUpper
-	put := func(from, to, base, step int) { // base < 0: zeros
-		for J := from; J < to; J++ {
-			v := 0.0
-			if base >= 0 {
-				v = o.data[base+J*step]
-			}
-			dst[(J-lo)*stride] = v
+	for J := lo; J < hi; J++ {
+		inRow := J < split
+		if o.shape == symUpper {
+			inRow = !inRow
 		}
-	}
-	other, oStep := -1, 0 // the unstored part: zero or reflected
-	if sym {
-		other, oStep = mirror, mStep
-	}
-	below, above := min(hi, I), max(lo, I+1) // [lo, below) left of the diagonal, [above, hi) right
-	if lowerStored {
-		put(lo, below, direct, dStep)
-		put(above, hi, other, oStep)
-	} else {
-		put(lo, below, other, oStep)
-		put(above, hi, direct, dStep)
-	}
-	if I >= lo && I < hi {
-		v := o.data[direct+I*dStep]
-		if o.unit {
-			v = 1
+		if inRow {
+			dst[(J-lo)*stride] = o.data[I*o.ld+J]
+		} else {
+			dst[(J-lo)*stride] = o.data[J*o.ld+I]
 		}
-		dst[(I-lo)*stride] = v
 	}
 }
 

@@ -2,10 +2,6 @@ package dense
 
 import "gonum.org/v1/gonum/blas"
 
-// trmmBlock is the height (or width) of the blocks of B that Dtrmm
-// recomputes at a time (a variable for tests, like the GEMM blocking).
-var trmmBlock = 192
-
 // Dtrmm computes
 //
 //	B = alpha * op(A) * B   if s == blas.Left  (A is m x m)
@@ -13,9 +9,10 @@ var trmmBlock = 192
 //
 // where A is triangular, with gonum's conventions.
 //
-// B is overwritten one block of rows (or columns) at a time, each block
-// computed by GEMM into a buffer from the blocks of B not yet overwritten;
-// the triangle is read through a packing that supplies its zeros.
+// Like Dtrsm it recurses in place: with the triangle halved, one half of B
+// is multiplied by its diagonal block, gets the other half's contribution
+// by one GEMM while that half is still unchanged, and the other half is
+// multiplied last.
 func (impl Impl) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
 	act, tri := triArgs(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 	switch {
@@ -23,85 +20,96 @@ func (impl Impl) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag
 		impl.Implementation.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 	case act == done:
 	case s == blas.Left:
-		trmmLeft(m, n, alpha, tri, b, ldb)
+		scale(m, n, alpha, b, ldb, full)
+		trmmLeft(m, n, tri, b, ldb)
 	default:
-		trmmRight(m, n, alpha, tri, b, ldb)
+		scale(m, n, alpha, b, ldb, full)
+		trmmRight(m, n, tri, b, ldb)
 	}
 }
 
-// shaped returns the operand of t that reads zeros outside the triangle
-// (and ones on a unit diagonal).
-func (t triangle) shaped() operand {
-	o := t.op
-	o.shape = triUpper
-	if t.lower != o.trans { // the stored matrix is lower triangular
-		o.shape = triLower
+// trmmLeft overwrites the m x n matrix b with T b for the m x m triangle t.
+func trmmLeft(m, n int, t triangle, b []float64, ldb int) {
+	if m <= trsmLeaf {
+		multiplyRows(m, n, t, b, ldb)
+		return
 	}
-	o.unit = t.unit
-	return o
+	m1 := split(m)
+	m2 := m - m1
+	b2 := b[m1*ldb:]
+	if t.lower {
+		// [T11 0; T21 T22] [B1; B2] = [T11 B1; T21 B1 + T22 B2]
+		trmmLeft(m2, n, t.sub(m1), b2, ldb)
+		t21 := t.op.sub(m1, 0)
+		b1 := operand{data: b, ld: ldb}
+		gemm(m2, n, m1, 1, &t21, &b1, 1, b2, ldb, full)
+		trmmLeft(m1, n, t, b, ldb)
+		return
+	}
+	// [T11 T12; 0 T22] [B1; B2] = [T11 B1 + T12 B2; T22 B2]
+	trmmLeft(m1, n, t, b, ldb)
+	t12 := t.op.sub(0, m1)
+	bb2 := operand{data: b2, ld: ldb}
+	gemm(m1, n, m2, 1, &t12, &bb2, 1, b, ldb, full)
+	trmmLeft(m2, n, t.sub(m1), b2, ldb)
 }
 
-// trmmLeft overwrites the m x n matrix b with alpha T b for the m x m
-// triangle t.
-func trmmLeft(m, n int, alpha float64, t triangle, b []float64, ldb int) {
-	p := getBuf(&poolTmp, min(m, trmmBlock)*n)
-	defer poolTmp.Put(p)
-	tmp := *p
-	opT := t.shaped()
-	opB := operand{data: b, ld: ldb}
-	for blk := 0; blk < m; blk += trmmBlock {
-		// Lower: new rows [i0, i1) need old rows [0, i1), so go upwards.
-		i0 := blk
+// trmmRight overwrites the m x n matrix b with b T for the n x n triangle
+// t.
+func trmmRight(m, n int, t triangle, b []float64, ldb int) {
+	if n <= trsmLeaf {
+		onTransposed(m, n, t, b, ldb, false)
+		return
+	}
+	n1 := split(n)
+	n2 := n - n1
+	b2 := b[n1:]
+	if t.lower {
+		// [B1 B2] [T11 0; T21 T22] = [B1 T11 + B2 T21, B2 T22]
+		trmmRight(m, n1, t, b, ldb)
+		bb2 := operand{data: b2, ld: ldb}
+		t21 := t.op.sub(n1, 0)
+		gemm(m, n1, n2, 1, &bb2, &t21, 1, b, ldb, full)
+		trmmRight(m, n2, t.sub(n1), b2, ldb)
+		return
+	}
+	// [B1 B2] [T11 T12; 0 T22] = [B1 T11, B1 T12 + B2 T22]
+	trmmRight(m, n2, t.sub(n1), b2, ldb)
+	b1 := operand{data: b, ld: ldb}
+	t12 := t.op.sub(0, n1)
+	gemm(m, n2, n1, 1, &b1, &t12, 1, b2, ldb, full)
+	trmmRight(m, n1, t, b, ldb)
+}
+
+// multiplyRows overwrites the m x n matrix b with T b, one whole row of b
+// at a time, in the order that reads every row before it is overwritten:
+// row i becomes T(i,i) B_i + sum_q T(i,q) B_q over the rows q on the
+// triangle's side of i.
+func multiplyRows(m, n int, t triangle, b []float64, ldb int) {
+	var w [trsmLeaf]float64
+	for step := range m {
+		i := step // upper: rows below i are still unchanged
 		if t.lower {
-			i0 = max(0, m-blk-trmmBlock)
+			i = m - 1 - step
 		}
-		i1 := min(m, i0+trmmBlock)
-		if t.lower && blk > 0 {
-			i1 = m - blk
+		lo, hi := i+1, m
+		if t.lower {
+			lo, hi = 0, i
 		}
-		k0, k1 := 0, i1
-		if !t.lower {
-			k0, k1 = i0, m
+		row := b[i*ldb : i*ldb+n]
+		if !t.unit {
+			d := t.op.data[t.op.index(i, i)]
+			for j := range row {
+				row[j] *= d
+			}
 		}
-		ti := opT.sub(i0, k0)
-		bk := opB.sub(k0, 0)
-		gemm(i1-i0, n, k1-k0, alpha, &ti, &bk, 0, tmp, n, full)
-		for i := i0; i < i1; i++ {
-			copy(b[i*ldb:i*ldb+n], tmp[(i-i0)*n:])
+		if lo == hi {
+			continue
 		}
-	}
-}
-
-// trmmRight overwrites the m x n matrix b with alpha b T for the n x n
-// triangle t.
-func trmmRight(m, n int, alpha float64, t triangle, b []float64, ldb int) {
-	w := min(n, trmmBlock)
-	p := getBuf(&poolTmp, m*w)
-	defer poolTmp.Put(p)
-	tmp := *p
-	opT := t.shaped()
-	opB := operand{data: b, ld: ldb}
-	for blk := 0; blk < n; blk += trmmBlock {
-		// Lower: new columns [j0, j1) need old columns [j0, n), so go
-		// rightwards; upper: they need [0, j1), so go leftwards.
-		j0 := blk
-		if !t.lower {
-			j0 = max(0, n-blk-trmmBlock)
+		x := w[:hi-lo]
+		for q := lo; q < hi; q++ {
+			x[q-lo] = t.op.data[t.op.index(i, q)]
 		}
-		j1 := min(n, j0+trmmBlock)
-		if !t.lower && blk > 0 {
-			j1 = n - blk
-		}
-		k0, k1 := j0, n
-		if !t.lower {
-			k0, k1 = 0, j1
-		}
-		jb := j1 - j0
-		bk := opB.sub(0, k0)
-		tj := opT.sub(k0, j0)
-		gemm(m, jb, k1-k0, alpha, &bk, &tj, 0, tmp, jb, full)
-		for i := range m {
-			copy(b[i*ldb+j0:i*ldb+j1], tmp[i*jb:i*jb+jb])
-		}
+		axpyRows(x, b[lo*ldb:], ldb, row)
 	}
 }

@@ -2,8 +2,8 @@ package dense
 
 import "gonum.org/v1/gonum/blas"
 
-// trsmLeaf is the order at or below which triangular solves substitute row
-// by row instead of splitting further.
+// trsmLeaf is the order at or below which triangular solves and multiplies
+// work row by row instead of splitting further.
 const trsmLeaf = 16
 
 // Dtrsm solves
@@ -119,7 +119,7 @@ func (t triangle) transposed() triangle {
 // triangle t.
 func trsmRight(m, n int, t triangle, b []float64, ldb int) {
 	if n <= trsmLeaf {
-		substituteRight(m, n, t, b, ldb)
+		onTransposed(m, n, t, b, ldb, true)
 		return
 	}
 	n1 := split(n)
@@ -165,12 +165,14 @@ func substitute(m, n int, t triangle, b []float64, ldb int) {
 		if !t.lower {
 			lo, hi = i+1, m
 		}
-		x := w[:hi-lo]
-		for q := lo; q < hi; q++ {
-			x[q-lo] = -t.op.data[t.op.index(i, q)]
-		}
 		row := b[i*ldb : i*ldb+n]
-		axpyRows(x, b[lo*ldb:], ldb, row)
+		if lo < hi {
+			x := w[:hi-lo]
+			for q := lo; q < hi; q++ {
+				x[q-lo] = -t.op.data[t.op.index(i, q)]
+			}
+			axpyRows(x, b[lo*ldb:], ldb, row)
+		}
 		if !t.unit {
 			inv := 1 / t.op.data[t.op.index(i, i)]
 			for j := range row {
@@ -180,10 +182,11 @@ func substitute(m, n int, t triangle, b []float64, ldb int) {
 	}
 }
 
-// substituteRight overwrites the m x n matrix b with b T^{-1} (n is at most
-// trsmLeaf): it solves Tᵀ Xᵀ = Bᵀ on a transposed copy, so that the
-// substitution runs along contiguous rows of length m.
-func substituteRight(m, n int, t triangle, b []float64, ldb int) {
+// onTransposed overwrites the m x n matrix b (n is at most trsmLeaf) with
+// b T^{-1} if solve, else with b T. It works on a transposed copy, solving
+// Tᵀ Xᵀ = Bᵀ or forming Tᵀ Bᵀ, so that the substitution or product runs
+// along contiguous rows of length m.
+func onTransposed(m, n int, t triangle, b []float64, ldb int, solve bool) {
 	p := getBuf(&poolTmp, n*m)
 	defer poolTmp.Put(p)
 	bt := *p
@@ -192,7 +195,11 @@ func substituteRight(m, n int, t triangle, b []float64, ldb int) {
 			bt[j*m+i] = v
 		}
 	}
-	substitute(n, m, t.transposed(), bt, m)
+	if solve {
+		substitute(n, m, t.transposed(), bt, m)
+	} else {
+		multiplyRows(n, m, t.transposed(), bt, m)
+	}
 	for i := range m {
 		row := b[i*ldb : i*ldb+n]
 		for j := range row {
