@@ -11,7 +11,8 @@
 //
 // Everything is built on one GEMM (gemm.go): operands are packed into
 // micro-panels and multiplied by a register-blocked micro-kernel, in
-// assembly where the CPU has AVX-512 (kernel_amd64.s) and in Go elsewhere.
+// assembly where the CPU has AVX-512 (kernel_amd64.s) or else AVX2 and FMA
+// (kernel_avx2_amd64.s), and in Go elsewhere.
 // SYRK and SYR2K restrict it to a triangle of C, SYMM and TRMM pack
 // symmetric and triangular operands, and the triangular solves and the
 // Cholesky routines recurse down to small leaves so that nearly all their

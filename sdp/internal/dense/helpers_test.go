@@ -1,7 +1,6 @@
 package dense
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -40,16 +39,20 @@ func sameWithin(got, want []float64, tol, scale float64) int {
 // small blocking constants, so that every edge of the blocked loops is
 // crossed by small matrices.
 func withKernels(t *testing.T, f func(t *testing.T)) {
-	saved := useAsm
-	defer func() { useAsm = saved }()
+	savedAsm, savedAVX2 := useAsm, useAVX2
+	defer func() { useAsm, useAVX2 = savedAsm, savedAVX2 }()
 	t.Run("default", f)
-	for _, asm := range []bool{false, true} {
-		if asm && !saved {
-			continue // no assembly kernels on this machine
+	for _, k := range []struct {
+		name      string
+		asm, avx2 bool
+		ok        bool // the CPU can run it
+	}{{"go", false, false, true}, {"avx2", false, true, canAVX2}, {"avx512", true, false, savedAsm}} {
+		if !k.ok {
+			continue
 		}
-		useAsm = asm
+		useAsm, useAVX2 = k.asm, k.avx2
 		restore := setBlocking(16, 16, 48)
-		t.Run(fmt.Sprintf("asm=%v/smallblocks", asm), f)
+		t.Run(k.name+"/smallblocks", f)
 		restore()
 	}
 }

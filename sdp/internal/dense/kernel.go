@@ -14,23 +14,28 @@ const (
 	nr = 24 // columns of a tile: three 8-lane vectors of B
 )
 
-// useAsm says whether the assembly kernels run. It is set at start-up
-// from the CPU's features (kernel_amd64.go); tests turn it off to check the
-// Go kernels. Without AVX-512 (other architectures, older x86) the Go
+// useAsm says whether the AVX-512 kernels run, and useAVX2 whether the
+// AVX2 micro-kernel does instead (canAVX2: the CPU could run it). They are
+// set at start-up from the CPU's features (kernel_amd64.go); tests change
+// them to check every kernel. Without either (other architectures) the Go
 // kernels give correct results but are slower than gonum's own assembly
 // (about 5 against 8 GFlop/s for a 512 x 512 Dgemm on the machine where
-// this was measured): an AVX2 kernel is the missing piece there. The kernels are called through plain functions that test it,
-// not through function values, so that their arguments do not escape.
-var useAsm bool
+// this was measured). The kernels are called through plain functions that
+// test the flags, not through function values, so that their arguments do
+// not escape.
+var useAsm, useAVX2, canAVX2 bool
 
 // kernel runs the micro-kernel: the assembly one where the CPU supports
 // it, else kernelGo.
 func kernel(k int, a, b, c []float64, ldc int, alpha, beta float64, rows, cols int) {
-	if useAsm {
+	switch {
+	case useAsm:
 		kernelAsm(k, a, b, c, ldc, alpha, beta, rows, cols)
-		return
+	case useAVX2:
+		kernelAVX2(k, a, b, c, ldc, alpha, beta, rows, cols)
+	default:
+		kernelGo(k, a, b, c, ldc, alpha, beta, rows, cols)
 	}
-	kernelGo(k, a, b, c, ldc, alpha, beta, rows, cols)
 }
 
 // kernelGo is the portable micro-kernel.

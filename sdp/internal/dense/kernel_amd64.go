@@ -4,10 +4,49 @@ package dense
 
 import "golang.org/x/sys/cpu"
 
-// The assembly needs AVX-512F only (x/sys/cpu also checks that the OS
-// saves the AVX-512 registers).
+// The AVX-512 assembly needs AVX-512F only (x/sys/cpu also checks that
+// the OS saves the AVX-512 registers); without it, a CPU with AVX2 and FMA
+// gets the AVX2 micro-kernel (the other kernels stay in Go).
 func init() {
 	useAsm = cpu.X86.HasAVX512F
+	canAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	useAVX2 = canAVX2 && !useAsm
+}
+
+// avx2Params carries the scalars and column masks of kernel4x12AVX2 as
+// vectors (AVX2 has no broadcast memory operands nor mask registers).
+type avx2Params struct {
+	alpha [4]float64
+	beta  [4]float64
+	mask  [12]int64 // -1 for the columns to write
+}
+
+//go:noescape
+func kernel4x12AVX2(k int, a, b, c *float64, ldc, rows, hasBeta int, p *avx2Params)
+
+// kernelAVX2 computes the 8 x 24 tile as four 4 x 12 quarters.
+func kernelAVX2(k int, a, b, c []float64, ldc int, alpha, beta float64, rows, cols int) {
+	_ = a[k*mr-1]
+	_ = b[k*nr-1]
+	_ = c[(rows-1)*ldc+cols-1]
+	var p avx2Params
+	p.alpha = [4]float64{alpha, alpha, alpha, alpha}
+	p.beta = [4]float64{beta, beta, beta, beta}
+	hasBeta := 0
+	if beta != 0 {
+		hasBeta = 1
+	}
+	for i := 0; i < rows; i += 4 {
+		for j := 0; j < cols; j += 12 {
+			for l := range p.mask {
+				p.mask[l] = 0
+				if l < cols-j {
+					p.mask[l] = -1
+				}
+			}
+			kernel4x12AVX2(k, &a[i], &b[j], &c[i*ldc+j], ldc, min(4, rows-i), hasBeta, &p)
+		}
+	}
 }
 
 //go:noescape
