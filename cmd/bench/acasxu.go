@@ -72,7 +72,7 @@ type acasOptions struct {
 }
 
 func newACASXuCmd() *cobra.Command {
-	o := acasOptions{Props: []string{"3", "4"}, Method: acasInterval.String(), Timeout: 60 * time.Second,
+	o := acasOptions{Props: []string{"3", "4"}, Method: acasBest.String(), Timeout: 60 * time.Second,
 		Search: 30 * time.Second, Seed: 1, Solver: "nnbound", Bounds: bounds.MethodOptimised.String(), Pieces: 1}
 	cmd := &cobra.Command{
 		Use:   "acasxu",

@@ -17,7 +17,7 @@ import (
 	"github.com/nnbound/nnbound/search"
 )
 
-// benchACAS bounds, searches and checks one instance.
+// bench bounds, searches and checks one instance.
 func (cfg *acasConfig) bench(ctx context.Context, inst *acasInstance) (*acasRow, error) {
 	f, _, err := nnet.Read(inst.F, nnet.Options{Core: true})
 	if err != nil {

@@ -121,8 +121,9 @@ func TestACASSummary(t *testing.T) {
 	}
 }
 
-// TestRunACASXu runs the command on one instance with the interval method
-// and checks the JSON and the Markdown file it writes.
+// TestRunACASXu runs the command on one instance (the default method,
+// best: bound propagation and the SDP) and checks the JSON and the
+// Markdown file it writes.
 func TestRunACASXu(t *testing.T) {
 	shared.Path(t, "data", "benchmarks", "properties.json")
 	out := filepath.Join(t.TempDir(), "acas.md")
@@ -136,6 +137,7 @@ func TestRunACASXu(t *testing.T) {
 			Prop, Net, Status, Method, Soundness string
 			Bound, Found                         float64
 			Unstable                             []int `json:"unstable_f"`
+			Interval, SDP                        *struct{ Bound float64 }
 		} `json:"instances"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
@@ -145,8 +147,9 @@ func TestRunACASXu(t *testing.T) {
 		t.Fatalf("%d instances, want 1", len(res.Instances))
 	}
 	r := res.Instances[0]
-	if r.Prop != "3" || r.Net != "2_9" || r.Status != "certified" || r.Method != "interval" || r.Soundness != soundOK ||
-		!(r.Found > 0 && r.Bound >= r.Found) || len(r.Unstable) != 7 {
+	if r.Prop != "3" || r.Net != "2_9" || r.Status != "certified" || r.Soundness != soundOK ||
+		!(r.Found > 0 && r.Bound >= r.Found) || len(r.Unstable) != 7 || r.Interval == nil || r.SDP == nil ||
+		r.Bound > r.Interval.Bound {
 		t.Errorf("instance %+v", r)
 	}
 	md, err := os.ReadFile(out)
