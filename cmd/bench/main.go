@@ -4,6 +4,7 @@
 // Usage:
 //
 //	go run ./cmd/bench sdplib [flags] [FILE.dat-s ...]
+//	go run ./cmd/bench acasxu [flags]   (ACAS Xu float16 against NeuroDiff; see its -h)
 //
 // The sdplib benchmark solves each file (default: every .dat-s of the
 // shared SDPLIB folder, ../shared/data/sdplib or $NNBOUND_SHARED/data/sdplib)
