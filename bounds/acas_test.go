@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/nn"
 )
 
 // TestACASXuFloat16 bounds f'_t - f_t on the 84 ACAS Xu float16 instances
@@ -28,7 +29,30 @@ func TestACASXuFloat16(t *testing.T) {
 		insts = everyNth(insts, 7)
 	} else {
 		methods = []Options{{Method: MethodInterval}, {Method: MethodSymbolic}, {Method: MethodOptimised},
+			{Method: MethodOptimised, Optimise: OptimiseSettings{Differences: true}},
 			{Method: MethodSymbolic, Split: 16}, {Method: MethodOptimised, Split: 4}, {Method: MethodOptimised, Split: 16}}
+		for _, p := range []string{"3", "4"} {
+			var sum []float64
+			n := 0
+			for _, inst := range insts {
+				if inst.Prop != p {
+					continue
+				}
+				f, _ := inst.Networks(t)
+				for k, v := range sampledUnstable(f, inst.Lo, inst.Hi, 20000) {
+					if k >= len(sum) {
+						sum = append(sum, 0)
+					}
+					sum[k] += float64(v)
+				}
+				n++
+			}
+			var per []string
+			for _, v := range sum[:len(sum)-1] {
+				per = append(per, fmt.Sprintf("%.1f", v/float64(n)))
+			}
+			t.Logf("sampled property %s: neurons seen taking both signs (20000 points and the corners), mean per layer %s", p, strings.Join(per, " "))
+		}
 	}
 	table := os.Getenv("NNBOUND_BOUNDS_TABLE") != ""
 	for _, opts := range methods {
@@ -67,16 +91,16 @@ func TestACASXuFloat16(t *testing.T) {
 				stats[inst.Prop] = st
 			}
 			u1, u2 := pb.Net1.Unstable(f), pb.Net2.Unstable(g)
-			st.add(ours/inst.NeuroDiff, el, u1)
+			st.add(ours/inst.NeuroDiff, ours/max(-inst.AttainedLo, inst.AttainedHi), el, u1)
 			if table {
-				t.Logf("%v split %d prop %s net %s: ours %.4g neurodiff %.4g ratio %.4f attained %.3g time %v unstable f %v f' %v",
-					opts.Method, opts.Split, inst.Prop, inst.Net, ours, inst.NeuroDiff, ours/inst.NeuroDiff, max(-inst.AttainedLo, inst.AttainedHi),
+				t.Logf("%s prop %s net %s: ours %.4g neurodiff %.4g ratio %.4f attained %.3g time %v unstable f %v f' %v",
+					optionsLabel(opts), inst.Prop, inst.Net, ours, inst.NeuroDiff, ours/inst.NeuroDiff, max(-inst.AttainedLo, inst.AttainedHi),
 					el.Round(time.Millisecond), u1, u2)
 			}
 		}
 		for _, p := range []string{"3", "4"} {
 			if st := stats[p]; st != nil {
-				t.Logf("%v split %d property %s: %s", opts.Method, opts.Split, p, st)
+				t.Logf("%s property %s: %s", optionsLabel(opts), p, st)
 			}
 		}
 	}
@@ -84,23 +108,28 @@ func TestACASXuFloat16(t *testing.T) {
 
 // acasStats summarises a method's results on the instances of a property.
 type acasStats struct {
-	ratios   []float64
+	ratios   []float64 // ours / NeuroDiff
+	attained []float64 // ours / the largest attained difference
 	times    []time.Duration
 	unstable [][]int // per instance, per layer (f only)
 }
 
-func (s *acasStats) add(ratio float64, el time.Duration, u []int) {
+func (s *acasStats) add(ratio, attained float64, el time.Duration, u []int) {
 	s.ratios = append(s.ratios, ratio)
+	s.attained = append(s.attained, attained)
 	s.times = append(s.times, el)
 	s.unstable = append(s.unstable, u)
 }
 
-// String reports the median, min and max ratio to NeuroDiff, the mean
+// String reports the median, min and max ratio to NeuroDiff, the median
+// ratio to the largest attained difference, the mean
 // unstable neurons per hidden layer, the median and range of their total,
 // and the median and largest time.
 func (s *acasStats) String() string {
 	r := slices.Clone(s.ratios)
 	slices.Sort(r)
+	a := slices.Clone(s.attained)
+	slices.Sort(a)
 	var per []string
 	var totals []float64
 	for k := range len(s.unstable[0]) - 1 {
@@ -120,8 +149,8 @@ func (s *acasStats) String() string {
 	slices.Sort(totals)
 	ts := slices.Clone(s.times)
 	slices.Sort(ts)
-	return fmt.Sprintf("%d instances, ratio ours/NeuroDiff median %.4f (min %.4f, max %.4f); unstable per layer %s, total median %.0f (range %.0f-%.0f); time median %v, max %v",
-		len(r), median(r), r[0], r[len(r)-1], strings.Join(per, " "), median(totals), totals[0], totals[len(totals)-1],
+	return fmt.Sprintf("%d instances, ratio ours/NeuroDiff median %.4f (min %.4f, max %.4f), ours/attained median %.3g; unstable per layer %s, total median %.0f (range %.0f-%.0f); time median %v, max %v",
+		len(r), median(r), r[0], r[len(r)-1], median(a), strings.Join(per, " "), median(totals), totals[0], totals[len(totals)-1],
 		ts[len(ts)/2].Round(time.Millisecond), ts[len(ts)-1].Round(time.Millisecond))
 }
 
@@ -141,4 +170,52 @@ func median(s []float64) float64 {
 		return math.NaN()
 	}
 	return (s[(n-1)/2] + s[n/2]) / 2
+}
+
+// sampledUnstable returns, per layer of f, the number of neurons whose
+// pre-activation takes both signs at the corners of the box [lo, hi] or at
+// n random points in it: a lower bound of the number really unstable.
+func sampledUnstable(f *nn.Network, lo, hi []float64, n int) []int {
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := make([][][2]bool, len(f.Layers))
+	for k := range seen {
+		seen[k] = make([][2]bool, f.Layers[k].Out())
+	}
+	corners := 1 << len(lo)
+	for s := range corners + n {
+		x := boundstest.Uniform(rng, lo, hi)
+		if s < corners {
+			for i := range x {
+				x[i] = lo[i]
+				if s>>i&1 == 1 {
+					x[i] = hi[i]
+				}
+			}
+		}
+		pre, _ := boundstest.Trace(f, x)
+		for k, layer := range pre {
+			for i, v := range layer {
+				seen[k][i][0] = seen[k][i][0] || v < 0
+				seen[k][i][1] = seen[k][i][1] || v > 0
+			}
+		}
+	}
+	out := make([]int, len(f.Layers))
+	for k, layer := range seen {
+		for _, s := range layer {
+			if s[0] && s[1] {
+				out[k]++
+			}
+		}
+	}
+	return out
+}
+
+// optionsLabel names the method, splitting and differences option of o.
+func optionsLabel(o Options) string {
+	s := fmt.Sprintf("%v split %d", o.Method, max(o.Split, 1))
+	if o.Method == MethodOptimised && o.Optimise.Differences {
+		s += " +differences"
+	}
+	return s
 }
