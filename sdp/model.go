@@ -51,6 +51,13 @@ type psdBlock struct {
 	// other than R0 whose row is not F1.
 	crossSparse bool
 	byCon       map[int]*piece // pieces by constraint, while the model is built
+	facs        []ownedFactor  // the factors of lowrank, in order
+}
+
+// ownedFactor is a factor and the constraint it belongs to.
+type ownedFactor struct {
+	factor
+	owner int
 }
 
 // lpBlock is a non-negative orthant of dimension n: a diagonal block, or

@@ -24,6 +24,7 @@ type schur struct {
 	lm1     []float64 // low rank, dense route: panels of the Gram matrices
 	lm2     []float64
 	gs, acc []float64 // F1 batches: packed symmetrised G's, inner products
+	acc2    []float64 // sparse low-rank route: second inner products
 	pos     []int32   // position of an index in a piece's rows
 	tmp     []float64 // solve: residual of the refinement
 }
@@ -54,13 +55,17 @@ func newSchur(md *model) *schur {
 		if lr := pb.lr; lr != nil {
 			lw = max(lw, n*lr.r)
 			lm = max(lm, lr.r*min(lr.r, lrPanel))
+		} else if len(pb.facs) > 0 {
+			lw = max(lw, n*lrBatch)
+			lm = max(lm, n*lrBatch)
 		}
 	}
 	s.p, s.q, s.g = make([]float64, pq), make([]float64, pq), make([]float64, gg)
 	s.xu, s.yu = make([]float64, fac), make([]float64, fac)
 	s.lw, s.lv = make([]float64, lw), make([]float64, lw)
 	s.lm1, s.lm2 = make([]float64, lm), make([]float64, lm)
-	s.gs, s.acc = make([]float64, gsz), make([]float64, f1Batch)
+	s.gs, s.acc = make([]float64, gsz), make([]float64, max(f1Batch, lrBatch))
+	s.acc2 = make([]float64, lrBatch)
 	s.pos = make([]int32, nmax)
 	return s
 }

@@ -53,6 +53,7 @@ const (
 	costInnerEntry = 0.3  // one entry of F_q in a batched F_q • G (per row)
 	costPack       = 1.0  // packing one entry of G into the batch
 	costDotCall    = 2.0  // the overhead of one dot product call
+	costBatchAxpy  = 0.15 // one multiply-add of the batched sparse low-rank route
 )
 
 // chooseFormulas orders the sparse pieces of the block (R0 included) by
@@ -100,6 +101,12 @@ func (pb *psdBlock) chooseFormulas() {
 	pb.lr = nil
 	if pb.lowRankDense() {
 		pb.lr = pb.buildLowRank()
+	}
+	pb.facs = pb.facs[:0]
+	for _, pc := range pb.lowrank {
+		for _, f := range pc.fac {
+			pb.facs = append(pb.facs, ownedFactor{factor: f, owner: pc.con})
+		}
 	}
 	pb.crossSparse = false
 	if len(pb.lowrank) > 0 {

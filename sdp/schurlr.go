@@ -64,7 +64,7 @@ func (pb *psdBlock) lowRankDense() bool {
 		return false
 	}
 	dense := costGemmFlop * (2*n*n*r + n*r*r)
-	sparse := costAxpy*2*n*nnz + costScattered*r*nnz
+	sparse := costAxpy*2*n*nnz + costBatchAxpy*r*nnz
 	return dense < sparse
 }
 
@@ -109,28 +109,60 @@ func (s *schur) addLowRankDense(pb *psdBlock, lr *lowRank, lx, ly []float64) {
 	}
 }
 
-// addLowRankSparse adds the factor-factor terms one row piece at a time:
-// X^{-1}u and Y u by axpys, then sparse dot products with the factors of
-// the later pieces.
+// lrBatch is how many factors share one pass of the sparse route.
+const lrBatch = 64
+
+// addLowRankSparse adds the factor-factor terms through sparse products:
+// for a batch of k factors u_t it forms X^{-1}u_t and Y u_t as the
+// columns of two n x k matrices P and Q; then for every factor v from the
+// batch on, v^T P and v^T Q (one axpy of length k per nonzero of v) give
+// the bilinear forms of v with the whole batch at once.
 func (s *schur) addLowRankSparse(pb *psdBlock, xinv, y []float64) {
-	n := pb.n
-	for r, pc := range pb.lowrank {
-		s.factorProducts(n, pc, xinv, y)
-		for _, qc := range pb.lowrank[r:] {
-			v := 0.0
-			for t, f := range pc.fac {
-				xu := s.xu[t*n : t*n+n]
-				yu := s.yu[t*n : t*n+n]
-				for _, g := range qc.fac {
-					a, b := 0.0, 0.0
-					for l, ix := range g.idx {
-						a += g.val[l] * xu[ix]
-						b += g.val[l] * yu[ix]
-					}
-					v += f.d * g.d * a * b
-				}
+	n, fs := pb.n, pb.facs
+	r := len(fs)
+	for t0 := 0; t0 < r; t0 += lrBatch {
+		k := min(lrBatch, r-t0)
+		p, q := s.lw[:n*k], s.lv[:n*k]
+		pt, qt := s.lm1[:k*n], s.lm2[:k*n]
+		clear(pt)
+		clear(qt)
+		for j, f := range fs[t0 : t0+k] {
+			for a, ix := range f.idx {
+				axpy(f.val[a], xinv[int(ix)*n:int(ix)*n+n], pt[j*n:j*n+n])
+				axpy(f.val[a], y[int(ix)*n:int(ix)*n+n], qt[j*n:j*n+n])
 			}
-			s.b[s.at(pc.con, qc.con)] += v
+		}
+		transpose(k, n, pt, p)
+		transpose(k, n, qt, q)
+		a1, a2 := s.acc[:k], s.acc2[:k]
+		for si := t0; si < r; si++ {
+			g := &fs[si]
+			clear(a1)
+			clear(a2)
+			for l, ix := range g.idx {
+				axpy(g.val[l], p[int(ix)*k:int(ix)*k+k], a1)
+				axpy(g.val[l], q[int(ix)*k:int(ix)*k+k], a2)
+			}
+			// Factors are in constraint order, so owner(t) <= owner(si)
+			// and the entries go to row owner(si) of the lower triangle.
+			row := s.b[g.owner*s.ld:]
+			for j := 0; j < min(k, si-t0+1); j++ {
+				f := &fs[t0+j]
+				val := f.d * g.d * a1[j] * a2[j]
+				if t0+j != si && f.owner == g.owner {
+					val *= 2
+				}
+				row[f.owner] += val
+			}
+		}
+	}
+}
+
+// transpose sets b (c x r) to the transpose of a (r x c).
+func transpose(r, c int, a, b []float64) {
+	for i := 0; i < r; i++ {
+		for j, v := range a[i*c : i*c+c] {
+			b[j*r+i] = v
 		}
 	}
 }
