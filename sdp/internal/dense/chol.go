@@ -54,7 +54,7 @@ func Potrf(n int, a []float64, lda int) bool {
 
 func potrf(n int, a []float64, lda int) bool {
 	if n <= potrfLeaf {
-		return glapack.Dpotf2(blas.Lower, n, a, lda)
+		return onLeaf(leafPotf2, n, a, lda)
 	}
 	n1 := split(n)
 	n2 := n - n1
@@ -67,6 +67,50 @@ func potrf(n int, a []float64, lda int) bool {
 	a22 := a21[n1:]
 	gemm(n2, n2, n1, -1, &operand{data: a21, ld: lda}, &operand{data: a21, ld: lda, trans: true}, 1, a22, lda, lower)
 	return potrf(n2, a22, lda)
+}
+
+// leaf says which unblocked routine a leaf of the recursion runs.
+type leaf uint8
+
+const (
+	leafPotf2 leaf = iota // gonum's Dpotf2: Cholesky factorisation
+	leafTrti2             // trti2: inverse of L
+	leafLauu2             // lauu2: LᵀL
+)
+
+// onLeaf runs an unblocked routine on the n x n lower triangle of a,
+// through a contiguous copy when a is part of a larger matrix: the leaves
+// read columns, and on a large power-of-two stride those accesses all map
+// to the same few cache sets. It reports Dpotf2's result (true otherwise).
+func onLeaf(kind leaf, n int, a []float64, lda int) bool {
+	if n == 0 {
+		return true
+	}
+	w := a
+	var p *[]float64
+	if lda != n {
+		p = getBuf(&poolTmp, n*n)
+		defer poolTmp.Put(p)
+		w = *p
+		for i := range n {
+			copy(w[i*n:i*n+i+1], a[i*lda:i*lda+i+1])
+		}
+	}
+	ok := true
+	switch kind {
+	case leafPotf2:
+		ok = glapack.Dpotf2(blas.Lower, n, w, n)
+	case leafTrti2:
+		trti2(n, w, n)
+	case leafLauu2:
+		lauu2(n, w, n)
+	}
+	if p != nil {
+		for i := range n {
+			copy(a[i*lda:i*lda+i+1], w[i*n:i*n+i+1])
+		}
+	}
+	return ok
 }
 
 // Potri replaces the Cholesky factor L (lower triangle of a, as left by
@@ -92,7 +136,7 @@ func Potri(n int, a []float64, lda int) bool {
 //	[L21 L22]      = [-L22^{-1} L21 L11^{-1}  L22^{-1}]
 func trtri(n int, a []float64, lda int) {
 	if n <= potriLeaf {
-		trti2(n, a, lda)
+		onLeaf(leafTrti2, n, a, lda)
 		return
 	}
 	n1 := split(n)
@@ -133,7 +177,7 @@ func trti2(n int, a []float64, lda int) {
 //	[L21 L22]  [L21 L22] = [L22ᵀL21           L22ᵀL22 ]
 func lauum(n int, a []float64, lda int) {
 	if n <= potriLeaf {
-		lauu2(n, a, lda)
+		onLeaf(leafLauu2, n, a, lda)
 		return
 	}
 	n1 := split(n)
