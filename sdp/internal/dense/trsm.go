@@ -187,23 +187,24 @@ func substitute(m, n int, t triangle, b []float64, ldb int) {
 // Tᵀ Xᵀ = Bᵀ or forming Tᵀ Bᵀ, so that the substitution or product runs
 // along contiguous rows of length m.
 func onTransposed(m, n int, t triangle, b []float64, ldb int, solve bool) {
-	p := getBuf(&poolTmp, n*m)
+	ldt := m + 8 // not a power of two: the n rows of the copy fall in different cache sets
+	p := getBuf(&poolTmp, n*ldt)
 	defer poolTmp.Put(p)
 	bt := *p
 	for i := range m {
 		for j, v := range b[i*ldb : i*ldb+n] {
-			bt[j*m+i] = v
+			bt[j*ldt+i] = v
 		}
 	}
 	if solve {
-		substitute(n, m, t.transposed(), bt, m)
+		substitute(n, m, t.transposed(), bt, ldt)
 	} else {
-		multiplyRows(n, m, t.transposed(), bt, m)
+		multiplyRows(n, m, t.transposed(), bt, ldt)
 	}
 	for i := range m {
 		row := b[i*ldb : i*ldb+n]
 		for j := range row {
-			row[j] = bt[j*m+i]
+			row[j] = bt[j*ldt+i]
 		}
 	}
 }
