@@ -200,12 +200,38 @@ func buildModel(p *Problem) *model {
 	for _, pb := range md.psd {
 		pb.byCon = nil
 		slices.SortFunc(pb.pieces, func(a, b *piece) int { return a.con - b.con })
+		if expandSmallFactors && pb.factorsCheapAsEntries() {
+			for _, pc := range pb.pieces {
+				for _, f := range pc.fac {
+					pc.ent = append(pc.ent, f.entries()...)
+				}
+				pc.fac = nil
+			}
+		}
 		for _, pc := range pb.pieces {
+			pc.ent = canonicalEntries(pc.ent)
 			pc.expand()
 		}
 	}
 	md.computeNorms()
 	return md
+}
+
+// expandSmallFactors lets factorsCheapAsEntries write factors out as
+// entries; tests turn it off to exercise the low-rank code.
+var expandSmallFactors = true
+
+// entries returns d u u^T as upper-triangle entries.
+func (f *factor) entries() []entry {
+	var out []entry
+	for a, ia := range f.idx {
+		for b, ib := range f.idx {
+			if ia <= ib {
+				out = append(out, entry{ia, ib, f.d * f.val[a] * f.val[b]})
+			}
+		}
+	}
+	return out
 }
 
 // pieceFor returns the piece of constraint con, creating it.
@@ -295,6 +321,11 @@ func (lb *lpBlock) setColumns(ents []lpTriple) {
 	}
 }
 
+// emptyTol is the relative Frobenius norm below which a constraint
+// matrix counts as zero: the Schur complement gets 1 on its diagonal,
+// so that x_i moves only as c_i asks.
+const emptyTol = 1e-12
+
 // computeNorms fills the norms used for scaling and the empty flags.
 func (md *model) computeNorms() {
 	md.normF = make([]float64, md.m)
@@ -324,8 +355,12 @@ func (md *model) computeNorms() {
 	for i := range sq {
 		md.normF[i] = math.Sqrt(sq[i])
 		md.maxNormF = max(md.maxNormF, md.normF[i])
-		md.empty[i] = sq[i] == 0
 		md.normC += md.c[i] * md.c[i]
+	}
+	// A matrix this much smaller than the largest is rounding noise (a
+	// certificate's cancelled terms): its Schur row would be noise too.
+	for i := range sq {
+		md.empty[i] = md.normF[i] <= emptyTol*md.maxNormF
 	}
 	md.normC = math.Sqrt(md.normC)
 }

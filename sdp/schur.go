@@ -128,7 +128,7 @@ func (s *schur) addPSD(pb *psdBlock, xinv, y, lx, ly []float64, withR0 bool) {
 		return
 	}
 	if pb.lr != nil {
-		s.addLowRankDense(pb, pb.lr, lx, ly)
+		s.addLowRankDense(pb, pb.lr, xinv, y, ly == nil)
 	} else {
 		s.addLowRankSparse(pb, xinv, y)
 	}

@@ -5,16 +5,11 @@ package sdp
 //
 //	Tr(d u u^T X^{-1} e v v^T Y) = d e (u^T X^{-1} v)(u^T Y v).
 //
-// With all R factors of a block as the columns of U (n x R) and the
-// Cholesky factors X = Lx Lx^T, Y = Ly Ly^T, the two R x R matrices of
-// bilinear forms are Gram matrices,
-//
-//	U^T X^{-1} U = W^T W,  W = Lx^{-1} U;    U^T Y U = V^T V,  V = Ly^T U,
-//
-// computed by one TRSM, one TRMM and GEMMs on column panels of width
-// lrPanel (so that R x R is never stored). This dense route pays off
-// unless the factors are very sparse relative to n; the sparse route
-// forms X^{-1}u and Y u one factor at a time and gathers v's entries.
+// With all R factors of a block as the columns of U (n x R), the two
+// R x R matrices of bilinear forms U^T X^{-1} U and U^T Y U are formed by
+// GEMMs on column panels of width lrPanel (so that R x R is never
+// stored). This dense route pays off when the factors are dense relative
+// to n; the sparse route (addLowRankSparse) batches sparse products.
 
 // lrPanel is the column width of the Gram panels.
 const lrPanel = 256
@@ -49,6 +44,50 @@ func (pb *psdBlock) buildLowRank() *lowRank {
 	return lr
 }
 
+// factorsCheapAsEntries reports whether the block's factors should be
+// written out as entries: when the sparse formulas on the expanded
+// matrices cost at most four times the low-rank route, or under a
+// millisecond per iteration anyway (by the cost model of schurcost.go).
+//
+// Entries are the more robust form on ill-conditioned problems: dY is
+// formed from X^{-1} dX Y with dX built entry by entry, and a Schur
+// complement built from the same products stays consistent with it to
+// rounding, where the product form (u^T X^{-1} v)(u^T Y v) does not. On 60
+// of nnbound's own certificate SDPs (quantised copies, whose optimal
+// multipliers run off to infinity) 40 end optimal with entries, 30 with
+// factors. For large blocks with many factors the low-rank route is
+// orders of magnitude cheaper and is kept.
+func (pb *psdBlock) factorsCheapAsEntries() bool {
+	n := float64(pb.n)
+	var pieces, rows, nz, r, nnz float64
+	for _, pc := range pb.pieces {
+		if len(pc.fac) == 0 {
+			continue
+		}
+		pieces++
+		for _, f := range pc.fac {
+			k := float64(len(f.idx))
+			r++
+			nnz += k
+			rows += k
+			nz += k * k
+		}
+	}
+	if r == 0 {
+		return false
+	}
+	kbar := rows / pieces
+	f3 := costScattered * nz * nz / 2
+	f1 := pieces*(costGemmFlop*n*n*kbar+costPack*n*n/2) + costInnerEntry*nz*pieces/2
+	entries := min(f1, f3)
+	lowRank := min(costGemmFlop*(4*n*n*r+n*r*r), costAxpy*2*n*nnz+costBatchAxpy*r*nnz)
+	return entries <= max(4*lowRank, expandBudget)
+}
+
+// expandBudget is the cost (in the model's nanoseconds per iteration)
+// under which factors are written out whatever the low-rank route costs.
+const expandBudget = 1e7
+
 // lowRankDense reports whether the dense route is the cheaper for the
 // block, by the cost model of schurcost.go.
 func (pb *psdBlock) lowRankDense() bool {
@@ -63,33 +102,33 @@ func (pb *psdBlock) lowRankDense() bool {
 	if r == 0 {
 		return false
 	}
-	dense := costGemmFlop * (2*n*n*r + n*r*r)
+	dense := costGemmFlop * (4*n*n*r + n*r*r)
 	sparse := costAxpy*2*n*nnz + costBatchAxpy*r*nnz
 	return dense < sparse
 }
 
 // addLowRankDense adds the factor-factor terms of the block through the
-// Gram matrices. ly nil means Y = X^{-1} (the barrier Hessian), whose
-// Gram matrix is W^T W again.
-func (s *schur) addLowRankDense(pb *psdBlock, lr *lowRank, lx, ly []float64) {
+// Gram matrices U^T X^{-1} U and U^T Y U, on column panels. It uses the
+// explicit X^{-1} that the directions use too (rather than the Cholesky
+// factor): near the end X is so ill-conditioned that the two differ by
+// far more than rounding, and a Schur complement built from one while dY
+// is built from the other leaves an error in F(dY) = rd that no
+// refinement mends. yIsXinv means Y = X^{-1} (the barrier Hessian).
+func (s *schur) addLowRankDense(pb *psdBlock, lr *lowRank, xinv, y []float64, yIsXinv bool) {
 	n, r := pb.n, lr.r
 	w, v := s.lw[:n*r], s.lv[:n*r]
-	copy(w, lr.u)
-	trsmLower(false, n, r, lx, n, w, r)
-	if ly != nil {
-		copy(v, lr.u)
-		trmmLower(true, n, r, ly, n, v, r)
-	} else {
-		v = w
+	gemm(false, false, n, r, n, 1, xinv, n, lr.u, r, 0, w, r)
+	if !yIsXinv {
+		gemm(false, false, n, r, n, 1, y, n, lr.u, r, 0, v, r)
 	}
 	for j0 := 0; j0 < r; j0 += lrPanel {
 		nb := min(lrPanel, r-j0)
 		rows := r - j0
 		m1, m2 := s.lm1[:rows*nb], s.lm2[:rows*nb]
-		// M[t, g] for t >= j0, g in [j0, j0+nb): columns j0.. of W^T W.
-		gemm(true, false, rows, nb, n, 1, w[j0:], r, w[j0:], r, 0, m1, nb)
-		if ly != nil {
-			gemm(true, false, rows, nb, n, 1, v[j0:], r, v[j0:], r, 0, m2, nb)
+		// M[t, g] for t >= j0, g in [j0, j0+nb): U[:,j0:]^T (X^{-1} U)[:,panel].
+		gemm(true, false, rows, nb, n, 1, lr.u[j0:], r, w[j0:], r, 0, m1, nb)
+		if !yIsXinv {
+			gemm(true, false, rows, nb, n, 1, lr.u[j0:], r, v[j0:], r, 0, m2, nb)
 		} else {
 			m2 = m1
 		}

@@ -185,7 +185,9 @@ func TestSolveFactorsMatchEntries(t *testing.T) {
 				}
 			}
 			q := expandFactors(p)
+			restore := sdp.KeepFactors()
 			rp, err := sdp.Solve(context.Background(), p, nil)
+			restore()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,9 @@
+package sdp
+
+// KeepFactors turns off writing small factors out as entries, so that
+// external tests reach the low-rank code; it returns a function restoring
+// the default.
+func KeepFactors() (restore func()) {
+	expandSmallFactors = false
+	return func() { expandSmallFactors = true }
+}
