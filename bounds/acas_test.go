@@ -219,3 +219,26 @@ func optionsLabel(o Options) string {
 	}
 	return s
 }
+
+// BenchmarkPairACASXu times Pair and the target's margin on the first ACAS
+// Xu float16 instance of property 3 with each method.
+func BenchmarkPairACASXu(b *testing.B) {
+	inst := boundstest.ACASInstances(b)[0]
+	f, g := inst.Networks(b)
+	in := Inputs{Box: Box{Lo: inst.Lo, Hi: inst.Hi}}
+	c := make([]float64, f.OutputSize())
+	c[inst.Target] = 1
+	for _, o := range []Options{{Method: MethodSymbolic}, DefaultOptions(), {Method: MethodOptimised, Split: 16}} {
+		b.Run(strings.ReplaceAll(optionsLabel(o), " ", "-"), func(b *testing.B) {
+			for b.Loop() {
+				pb, err := Pair(f, g, in, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := pb.Margin(c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -47,6 +48,7 @@ type slopeOpt struct {
 	lam0   []float64    // rows x (variables of the top level): the targets
 	c0     []float64    // and their constants
 	slopes []*rowSlopes // per level (nil: no free lines)
+	fcol   [][]int      // per level, the pre-variable of each free line
 	// Work space: coefficients on each level's variables and
 	// pre-variables, on the bottom box, and the constants; the gradients
 	// alike.
@@ -103,6 +105,12 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64) *slopeO
 		slopes: make([]*rowSlopes, L), lamZ: make([][]float64, L), lamXi: make([][]float64, L), gZ: make([][]float64, L),
 		grad: make([][]float64, L), adamM: make([][]float64, L), adamV: make([][]float64, L)}
 	maxP := len(in)
+	levels = slices.Clone(levels)
+	o.levels = levels
+	o.fcol = make([][]int, L)
+	for j := range levels {
+		levels[j], o.fcol[j] = compactLevel(levels[j])
+	}
 	for j, lv := range levels {
 		n, p := len(lv.rel.Lower), lv.rel.cols
 		maxP = max(maxP, p)
@@ -122,6 +130,59 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64) *slopeO
 	return o
 }
 
+// compactLevel returns lv without the pre-variables no bound depends on
+// (those of ReLUs that are always off, say), and, per variable, the
+// pre-variable of its free line in the result (-1 for none).
+func compactLevel(lv chainLevel) (chainLevel, []int) {
+	n := len(lv.rel.Lower)
+	live := make([]bool, lv.rel.cols)
+	for i := range n {
+		for _, bd := range [2]affineBound{lv.rel.Lower[i], lv.rel.Upper[i]} {
+			for _, t := range bd.terms {
+				live[t.col] = live[t.col] || t.coef != 0
+			}
+		}
+		if lv.free != nil && lv.free.side[i] != 0 {
+			live[i] = true
+		}
+	}
+	pos := make([]int, len(live))
+	var rows []int
+	for p, ok := range live {
+		pos[p] = -1
+		if ok {
+			pos[p] = len(rows)
+			rows = append(rows, p)
+		}
+	}
+	out := chainLevel{free: lv.free, b: make([]float64, len(rows)),
+		rel: stepRelax{Lower: make([]affineBound, n), Upper: make([]affineBound, n), cols: len(rows)}}
+	remap := func(bd affineBound) affineBound {
+		r := affineBound{C: bd.C}
+		for _, t := range bd.terms {
+			if t.coef != 0 {
+				r.terms = append(r.terms, term{pos[t.col], t.coef})
+			}
+		}
+		return r
+	}
+	fcol := make([]int, n)
+	for i := range n {
+		out.rel.Lower[i], out.rel.Upper[i] = remap(lv.rel.Lower[i]), remap(lv.rel.Upper[i])
+		fcol[i] = -1
+		if lv.free != nil && lv.free.side[i] != 0 {
+			fcol[i] = pos[i]
+		}
+	}
+	w := blas64.General{Rows: len(rows), Cols: lv.w.Cols, Stride: lv.w.Cols, Data: make([]float64, max(1, len(rows))*lv.w.Cols)}
+	for q, p := range rows {
+		copy(w.Data[q*w.Cols:(q+1)*w.Cols], lv.w.Data[p*lv.w.Stride:p*lv.w.Stride+lv.w.Cols])
+		out.b[q] = lv.b[p]
+	}
+	out.w = w
+	return out, fcol
+}
+
 // general returns the row-major r x c matrix on data.
 func general(r, c int, data []float64) blas64.General {
 	return blas64.General{Rows: r, Cols: c, Stride: c, Data: data[:r*c]}
@@ -136,7 +197,7 @@ func (o *slopeOpt) forward(out []float64) {
 	for j := top; j >= 0; j-- {
 		lv := o.levels[j]
 		n, p := len(lv.rel.Lower), lv.rel.cols
-		z, xi, sl := o.lamZ[j], o.lamXi[j], o.slopes[j]
+		z, xi, sl, fc := o.lamZ[j], o.lamXi[j], o.slopes[j], o.fcol[j]
 		clear(xi)
 		for r := range R {
 			cr := 0.0
@@ -147,7 +208,7 @@ func (o *slopeOpt) forward(out []float64) {
 				}
 				if sl != nil {
 					if a, ok := sl.at(r, i, v >= 0); ok {
-						xr[i] += v * a
+						xr[fc[i]] += v * a
 						continue
 					}
 				}
@@ -168,6 +229,10 @@ func (o *slopeOpt) forward(out []float64) {
 		below := o.lamX
 		if j > 0 {
 			below = o.lamZ[j-1]
+		}
+		if p == 0 { // nothing below reaches the targets
+			clear(below)
+			continue
 		}
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(R, p, xi), lv.w, 0, general(R, lv.w.Cols, below))
 	}
@@ -201,8 +266,10 @@ func (o *slopeOpt) backward() {
 		n, p := len(lv.rel.Lower), lv.rel.cols
 		gxi := o.gXi[:R*p]
 		// dB/dXi^j = G W^j^T + b^j.
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(R, m, g), lv.w, 0, general(R, p, gxi))
-		z, sl, gr, gz := o.lamZ[j], o.slopes[j], o.grad[j], o.gZ[j]
+		if p > 0 {
+			blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(R, m, g), lv.w, 0, general(R, p, gxi))
+		}
+		z, sl, gr, gz, fc := o.lamZ[j], o.slopes[j], o.grad[j], o.gZ[j], o.fcol[j]
 		for r := range R {
 			gr := gr
 			if gr != nil {
@@ -215,8 +282,8 @@ func (o *slopeOpt) backward() {
 			for i, v := range z[r*n : (r+1)*n] {
 				if sl != nil {
 					if a, ok := sl.at(r, i, v >= 0); ok {
-						gr[i] = qr[i] * v
-						gz[r*n+i] = qr[i] * a
+						gr[i] = qr[fc[i]] * v
+						gz[r*n+i] = qr[fc[i]] * a
 						continue
 					}
 					gr[i] = 0

@@ -87,13 +87,23 @@ func (pp *pairProp) layer(k int) {
 	var l1, l2 *nn.Layer
 	if k < len(f1.Layers) {
 		l1 = &f1.Layers[k]
-		n1.Pre[k] = pp.preBounds(pp.sym1, k)
 	}
 	if k < len(f2.Layers) {
 		l2 = &f2.Layers[k]
-		n2.Pre[k] = pp.preBounds(pp.sym2, k)
 	}
 	same := l1 != nil && l2 != nil && l1.Out() == l2.Out()
+	// Where the widths agree, network 2's slopes are optimised only after
+	// its bounds have been tightened through network 1's and the
+	// difference, and only for the neurons then still unstable: for a
+	// close copy (float16, quantised) that is few of them.
+	if l1 != nil {
+		n1.Pre[k] = pp.preBounds(pp.sym1, k, pp.opt)
+	}
+	if l2 != nil && !same {
+		n2.Pre[k] = pp.preBounds(pp.sym2, k, pp.opt)
+	} else if l2 != nil {
+		n2.Pre[k] = pp.preBounds(pp.sym2, k, nil)
+	}
 	if same {
 		pb.DiffPre[k] = subAll(n2.Pre[k], n1.Pre[k])
 		var dp1, dp2 []Interval // outputs of the layer below (or inputs)
@@ -113,6 +123,10 @@ func (pp *pairProp) layer(k int) {
 			pp.tightenDiff(k)
 		}
 		tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
+		if pp.sym && pp.opt != nil && k > 0 {
+			pp.sym2.optimise(k, *pp.opt)
+			tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
+		}
 	}
 	if l1 != nil {
 		n1.Post[k] = images(l1.Act, n1.Pre[k])
@@ -145,8 +159,8 @@ func (pp *pairProp) layer(k int) {
 
 // preBounds returns the pre-activation bounds of layer k of s's network:
 // interval arithmetic on the layer below, intersected, when symbolic, with
-// back-substitution (and optimised slopes).
-func (pp *pairProp) preBounds(s *symNet, k int) []Interval {
+// back-substitution (and, with opt, optimised slopes).
+func (pp *pairProp) preBounds(s *symNet, k int, opt *OptimiseSettings) []Interval {
 	net := s.net
 	below := net.In
 	if k > 0 {
@@ -154,7 +168,7 @@ func (pp *pairProp) preBounds(s *symNet, k int) []Interval {
 	}
 	net.Pre[k] = affine(s.f.Layers[k], below)
 	if pp.sym && k > 0 {
-		s.tighten(k, pp.opt)
+		s.tighten(k, opt)
 	}
 	return net.Pre[k]
 }
