@@ -26,7 +26,9 @@
 // once; the predictor and the corrector both use that factorisation. Per
 // block and per constraint the assembly chooses by cost among the formulas
 // F1, F2 and F3 of Fujisawa, Kojima and Nakata (1997); rank-one terms go
-// through Gram matrices of the factors (see schurlr.go). The primal
+// through batched sparse products or Gram matrices of the factors
+// (schurlr.go), unless writing them out as entries costs little, which is
+// the more robust form on ill-conditioned problems. The primal
 // residual stays along one fixed direction R0, so its term in the
 // right-hand side is one more row of the same assembly. Step lengths come
 // from Lanczos estimates of the smallest eigenvalue of L^{-1} dX L^{-T},
