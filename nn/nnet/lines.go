@@ -92,7 +92,7 @@ func (r *lineReader) ints(text, what string) ([]int, error) {
 	_, err := fields(text, func(i int, f string) error {
 		x, err := strconv.Atoi(f)
 		if err != nil {
-			return r.errorf("%s: value %d is %q, not an integer", what, i+1, f)
+			return r.errorf("%s: value %d is %s, not an integer", what, i+1, clip(f))
 		}
 		v = append(v, x)
 		return nil
@@ -110,7 +110,7 @@ func (r *lineReader) floats(text, what string, limit int) ([]float64, error) {
 		}
 		x, err := parseFloat(f)
 		if err != nil || math.IsNaN(x) {
-			return r.errorf("%s: value %d is %q, not a number", what, i+1, f)
+			return r.errorf("%s: value %d is %s, not a number", what, i+1, clip(f))
 		}
 		v = append(v, x)
 		return nil
@@ -126,7 +126,7 @@ func (r *lineReader) row(text, what string, dst []float64) error {
 		}
 		x, err := parseFloat(f)
 		if err != nil {
-			return r.errorf("%s: value %d is %q, not a number", what, i+1, f)
+			return r.errorf("%s: value %d is %s, not a number", what, i+1, clip(f))
 		}
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return r.errorf("%s: value %d is %v: %w", what, i+1, x, nn.ErrNotFinite)
@@ -148,4 +148,13 @@ func (r *lineReader) row(text, what string, dst []float64) error {
 // beyond the float64 range is an error; "inf" and "-inf" are infinities.
 func parseFloat(f string) (float64, error) {
 	return strconv.ParseFloat(f, 64)
+}
+
+// clip quotes a field for an error message, cut to 24 bytes so that a
+// binary file does not flood the terminal.
+func clip(f string) string {
+	if len(f) > 24 {
+		return strconv.Quote(f[:24]) + "..."
+	}
+	return strconv.Quote(f)
 }
