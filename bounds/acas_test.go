@@ -30,7 +30,8 @@ func TestACASXuFloat16(t *testing.T) {
 	} else {
 		methods = []Options{{Method: MethodInterval}, {Method: MethodSymbolic}, {Method: MethodOptimised},
 			{Method: MethodOptimised, Optimise: OptimiseSettings{Differences: true}},
-			{Method: MethodSymbolic, Split: 16}, {Method: MethodOptimised, Split: 4}, {Method: MethodOptimised, Split: 16}}
+			{Method: MethodSymbolic, Split: 16}, {Method: MethodOptimised, Split: 4}, {Method: MethodOptimised, Split: 16},
+			{Method: MethodOptimised, Split: 64}}
 		for _, p := range []string{"3", "4"} {
 			var sum []float64
 			n := 0
