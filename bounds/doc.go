@@ -20,8 +20,7 @@
 //
 //	xi2 - xi1 = W2 (x2 - x1) + (W2 - W1) x1 + (b2 - b1)
 //
-// and the activations by the mean value theorem. MethodSymbolic (the
-// default) adds CROWN/DeepPoly-style back-substitution: each pre-activation
+// and the activations by the mean value theorem. MethodSymbolic adds CROWN/DeepPoly-style back-substitution: each pre-activation
 // is bounded by a linear form in the outputs of every layer below it in
 // turn, through linear relaxations of the activations, down to the input;
 // and, NeuroDiff's idea with full back-substitution, the difference of two

@@ -11,9 +11,12 @@ import (
 
 // Margin returns an enclosure of c^T (f2(x2) - f1(x1)) over the input pairs
 // pb was computed for: one output's difference (c a unit vector), or that
-// of a margin between outputs. With MethodSymbolic and networks of equal
-// widths it back-substitutes c^T delta through both networks, which is
+// of a margin between outputs. With MethodSymbolic or MethodOptimised and
+// networks of equal widths it back-substitutes c^T delta through both
+// networks (MethodOptimised: with slopes optimised for c), which is
 // tighter than combining the per-output intervals (it is never looser).
+// For a split box it is the hull of the pieces' margins, intersected with
+// the whole box's.
 func (pb *PairBounds) Margin(c []float64) (Interval, error) {
 	if len(c) != len(pb.Output) {
 		return Interval{}, fmt.Errorf("bounds: margin has %d weights for %d outputs: %w", len(c), len(pb.Output), nn.ErrDimension)

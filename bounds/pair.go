@@ -36,7 +36,9 @@ type PairBounds struct {
 
 // Pair returns sound bounds for f1 and f2 on the input pairs in. The
 // networks must take in.Box.Dim() inputs and have the same number of
-// outputs; their hidden layers may differ.
+// outputs; their hidden layers may differ. With opts.Split > 1 (and a
+// pairing other than Independent) the bounds are those of the union of
+// the pieces of the box.
 func Pair(f1, f2 *nn.Network, in Inputs, opts Options) (*PairBounds, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
