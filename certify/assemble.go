@@ -11,13 +11,21 @@ import (
 // variables back to the gammas and terms.
 type sdpProblem struct {
 	*sdp.Problem
-	// gammaVar[g] is the variable (0-based) of gamma g, or -1 if the gamma
-	// multiplies a zero matrix (e.g. gamma_x with x2 = x1) and is left out.
-	gammaVar [4]int
+	// objs[j] are the forms d of block j's objective matrix
+	// D_j = sum_d d d^T (one block, D = sum_o d_o d_o^T, unless the
+	// inf-norm is certified jointly).
+	objs [][]qc.Form
+	// gammaVar[j][g] is the variable (0-based) of gamma g of block j, or
+	// -1 if the gamma multiplies a zero matrix (e.g. gamma_x with x2 = x1)
+	// and is left out.
+	gammaVar [][4]int
 	// termVar[k] is the variable of term k, and termScale[k] (a power of
 	// two) its scale: the multiplier of term k is x[termVar[k]] * termScale[k].
 	termVar   []int
 	termScale []float64
+	// objScale (a power of two) divides the objective matrices D_j: every
+	// variable of the SDP is the gamma or multiplier over objScale.
+	objScale float64
 }
 
 // problem writes the LMI as the SDPA-form SDP
@@ -35,74 +43,134 @@ type sdpProblem struct {
 // LMI holds iff it holds scaled), and each term's multiplier is scaled by
 // a power of two that brings its factors to unit size. Both scalings are
 // exact in floating point; the check undoes them exactly.
-func (m *lmi) problem(w Gammas) *sdpProblem {
-	n := m.layout.Dim
+//
+// The LMI is homogeneous in (D, gammas, multipliers), so D is divided by
+// objScale, a power of two near the expected optimum (the square of an a
+// priori bound such as the interval one): the SDP's optimum is then near
+// 1 whatever the size of the error, which the solver's starting point
+// assumes. The variables are the gammas and multipliers over objScale.
+func (m *lmi) problem(w Gammas, expect float64) *sdpProblem {
+	return m.problemOf([][]qc.Form{m.diff}, w, expect)
+}
+
+// problemOf writes the SDP of problem with one PSD block per entry of
+// objs, all sharing the multipliers of the terms, each with gammas of its
+// own:
+//
+//	minimise  t
+//	subject to  sum_g gamma_jg G_g - sum_k lambda_k M_k - D_j >= 0   (PSD block j)
+//	            t - sum_g w_g gamma_jg >= 0, gamma_jg >= 0, lambda_k >= 0 (NonNeg)
+//
+// with D_j = sum_{d in objs[j]} d d^T. For one block, t is left out and
+// the objective is sum_g w_g gamma_g.
+func (m *lmi) problemOf(objs [][]qc.Form, w Gammas, expect float64) *sdpProblem {
+	n, nb := m.layout.Dim, len(objs)
 	wv := w.vec()
-	sp := &sdpProblem{Problem: &sdp.Problem{}, termVar: make([]int, len(m.terms)), termScale: make([]float64, len(m.terms))}
+	sp := &sdpProblem{Problem: &sdp.Problem{}, objs: objs, gammaVar: make([][4]int, nb),
+		termVar: make([]int, len(m.terms)), termScale: make([]float64, len(m.terms)), objScale: objectiveScale(expect)}
 	p := sp.Problem
 	scale := m.scales()
-	factor := func(d float64, f qc.Form) sdp.Factor {
+	factor := func(block int, d float64, f qc.Form) sdp.Factor {
 		idx, val := f.Sparse()
 		u := make([]float64, len(val))
 		for k, i := range idx {
 			u[k] = val[k] * scale[i]
 		}
-		return sdp.Factor{Block: 0, D: d, U: sdp.SparseVec{Index: idx, Value: u}}
+		return sdp.Factor{Block: block, D: d, U: sdp.SparseVec{Index: idx, Value: u}}
 	}
 	var f0 sdp.Matrix
-	dense := make([]float64, n*n)
-	for _, d := range m.diff {
-		for a, i := range d.Idx {
-			for b, j := range d.Idx {
-				if i <= j {
-					dense[i*n+j] += d.Val[a] * scale[i] * d.Val[b] * scale[j]
+	for j, ds := range objs {
+		f0 = append(f0, m.objective(j, ds, scale, sp.objScale)...)
+	}
+	p.F = append(p.F, f0)
+	p.Factors = append(p.Factors, nil)
+	lp := nb // the LP block
+	nLP := 0
+	addVar := func(c float64, factors []sdp.Factor, nonneg bool) int {
+		var e sdp.Matrix
+		if nonneg {
+			e = sdp.Matrix{{Block: lp, I: nLP, J: nLP, V: 1}}
+			nLP++
+		}
+		p.C = append(p.C, c)
+		p.F = append(p.F, e)
+		p.Factors = append(p.Factors, factors)
+		return len(p.C) - 1
+	}
+	tVar := -1
+	if nb > 1 {
+		tVar = addVar(1, nil, false)
+	}
+	for j := range objs {
+		for g, forms := range m.groups {
+			sp.gammaVar[j][g] = -1
+			var fs []sdp.Factor
+			for _, f := range forms {
+				if !f.IsZero() {
+					fs = append(fs, factor(j, 1, f))
+				}
+			}
+			if len(fs) == 0 {
+				continue
+			}
+			c := wv[g]
+			if tVar >= 0 {
+				c = 0
+			}
+			sp.gammaVar[j][g] = addVar(c, fs, true)
+		}
+		if tVar >= 0 {
+			// t - sum_g w_g gamma_jg >= 0.
+			row := nLP
+			nLP++
+			p.F[tVar+1] = append(p.F[tVar+1], sdp.Entry{Block: lp, I: row, J: row, V: 1})
+			for g, v := range sp.gammaVar[j] {
+				if v >= 0 && wv[g] != 0 {
+					p.F[v+1] = append(p.F[v+1], sdp.Entry{Block: lp, I: row, J: row, V: -wv[g]})
 				}
 			}
 		}
 	}
-	for i := range n {
-		for j := i; j < n; j++ {
-			if v := dense[i*n+j]; v != 0 {
-				f0 = append(f0, sdp.Entry{Block: 0, I: i, J: j, V: v})
-			}
-		}
-	}
-	p.F = append(p.F, f0)
-	p.Factors = append(p.Factors, nil)
-	nLP := 0
-	addVar := func(c float64, factors []sdp.Factor, nonneg bool) int {
-		var lp sdp.Matrix
-		if nonneg {
-			lp = sdp.Matrix{{Block: 1, I: nLP, J: nLP, V: 1}}
-			nLP++
-		}
-		p.C = append(p.C, c)
-		p.F = append(p.F, lp)
-		p.Factors = append(p.Factors, factors)
-		return len(p.C) - 1
-	}
-	for g, forms := range m.groups {
-		sp.gammaVar[g] = -1
-		var fs []sdp.Factor
-		for _, f := range forms {
-			if !f.IsZero() {
-				fs = append(fs, factor(1, f))
-			}
-		}
-		if len(fs) > 0 {
-			sp.gammaVar[g] = addVar(wv[g], fs, true)
-		}
-	}
 	for k, t := range m.terms {
-		fs := termFactors(t, factor)
+		var fs []sdp.Factor
+		for j := range objs {
+			fs = append(fs, termFactors(t, func(d float64, f qc.Form) sdp.Factor { return factor(j, d, f) })...)
+		}
 		sp.termScale[k] = normalise(fs)
 		sp.termVar[k] = addVar(0, fs, t.Sign == qc.NonNeg)
 	}
-	p.Blocks = []sdp.Block{{Size: n}}
+	for range objs {
+		p.Blocks = append(p.Blocks, sdp.Block{Size: n})
+	}
 	if nLP > 0 {
 		p.Blocks = append(p.Blocks, sdp.Block{Size: nLP, Diagonal: true})
 	}
 	return sp
+}
+
+// objective returns the entries (upper triangle) of block j's
+// S D S / objScale with D = sum_{d in ds} d d^T.
+func (m *lmi) objective(j int, ds []qc.Form, scale []float64, objScale float64) sdp.Matrix {
+	n := m.layout.Dim
+	dense := make([]float64, n*n)
+	for _, d := range ds {
+		for a, i := range d.Idx {
+			for b, k := range d.Idx {
+				if i <= k {
+					dense[i*n+k] += d.Val[a] * scale[i] * d.Val[b] * scale[k] / objScale
+				}
+			}
+		}
+	}
+	var f0 sdp.Matrix
+	for i := range n {
+		for k := i; k < n; k++ {
+			if v := dense[i*n+k]; v != 0 {
+				f0 = append(f0, sdp.Entry{Block: j, I: i, J: k, V: v})
+			}
+		}
+	}
+	return f0
 }
 
 // termFactors returns -M for the term's M = (a b^T + b a^T)/2 as rank-one
@@ -137,13 +205,26 @@ func normalise(fs []sdp.Factor) float64 {
 		return 1
 	}
 	_, e := math.Frexp(size)
-	// Limit the scale: a term of tiny factors (a difference that is nearly
-	// zero) must not turn solver noise into a huge multiplier.
-	e = min(max(e, -20), 20)
+	// The coordinates are scaled to unit size, so a term is tiny only when
+	// it is about a tiny quantity (the difference of corresponding neurons
+	// of a float16 copy, 2^-30 in its square), and the objective may be
+	// as tiny: such terms need their full scale. The limit only keeps the
+	// multipliers finite.
+	e = min(max(e, -200), 200)
 	for i := range fs {
 		fs[i].D = math.Ldexp(fs[i].D, -e)
 	}
 	return math.Ldexp(1, -e)
+}
+
+// objectiveScale returns a power of two near expect (1 if expect is not a
+// positive finite number), within 2^-400..2^400.
+func objectiveScale(expect float64) float64 {
+	if !(expect > 0) || math.IsInf(expect, 0) {
+		return 1
+	}
+	_, e := math.Frexp(expect)
+	return math.Ldexp(1, min(max(e, -400), 400))
 }
 
 // scales returns s_c, a power of two >= max |eta_c| over the region.

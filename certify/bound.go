@@ -39,6 +39,8 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options
 	switch {
 	case opts.Method == MethodInterval:
 		c = intervalBound(ctx, f1, f2, box, opts)
+	case opts.C == nil && opts.Norm == search.NormInf && f1.OutputSize() > 1 && opts.InfJoint:
+		c = jointInfBound(ctx, f1, f2, box, opts)
 	case opts.C == nil && opts.Norm == search.NormInf && f1.OutputSize() > 1:
 		c = infBound(ctx, f1, f2, box, opts)
 	default:
@@ -85,7 +87,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 // intervalBound returns the bound of bound propagation alone: the output
 // difference enclosure of bounds.Pair (the margin c^T (f2 - f1) for C).
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
-	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1)}
+	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodInterval, SDPBound: math.Inf(1)}
 	pb, err := bounds.Pair(f1, f2, bounds.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant},
 		bounds.Options{Method: opts.Bounds})
 	if err == nil && opts.C != nil {
@@ -119,7 +121,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 			c.Reason = err.Error()
 		}
 	} else {
-		c.Certified, c.Status, c.RootBound = true, Certified, c.Bound
+		c.Certified, c.Status, c.RootBound, c.IntervalBound = true, Certified, c.Bound, c.Bound
 		c.Gamma = upMul(c.Bound, c.Bound)
 	}
 	ob := searchError(ctx, f1, f2, box, &opts)
@@ -136,7 +138,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	rp := certifyRegion(ctx, f1, f2, &root, &opts)
 	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1, Iterations: rp.iters, Time: rp.time,
 		Status: rp.sdpStatus, Objective: rp.objective}
-	c.RootBound = math.Inf(1)
+	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound
 	if rp.ok {
 		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound
 		if rp.interval && rp.reason != "" {
@@ -146,18 +148,21 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6e6e626f756e64))
 	ob := searchError(ctx, f1, f2, box, &opts)
 
-	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok}}
+	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval}}
 	if opts.QC == QCDefault && opts.Refine.MaxPieces > 1 {
 		leaves = refine(ctx, f1, f2, root, rp, &opts, &ob, rng, c, start)
 	}
 	c.Bound = 0
 	allOK := true
+	byInterval := false // the largest piece bound is an output enclosure's
 	for _, lf := range leaves {
 		if !lf.ok {
 			allOK = false
 			break
 		}
-		c.Bound = max(c.Bound, lf.bound)
+		if lf.bound >= c.Bound {
+			c.Bound, byInterval = lf.bound, lf.interval
+		}
 	}
 	if len(leaves) > 1 {
 		for _, lf := range leaves {
@@ -167,10 +172,13 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	}
 	switch {
 	case allOK:
-		c.Bound = min(c.Bound, c.RootBound)
-		c.Certified, c.Status = true, Certified
-		if c.Bound == c.RootBound {
+		if c.RootBound <= c.Bound {
+			c.Bound, byInterval = c.RootBound, rp.interval
 			c.Pieces = nil
+		}
+		c.Certified, c.Status = true, Certified
+		if byInterval {
+			c.Source = MethodInterval
 		}
 	case ctx.Err() != nil:
 		c.Status, c.Reason, c.Bound = Cancelled, ctx.Err().Error(), math.Inf(1)
@@ -228,6 +236,9 @@ type regionResult struct {
 	// interval reports that the bound is the output enclosure's, not the
 	// SDP's (smaller, or the SDP failed).
 	interval bool
+	// sdpBound is the SDP's own bound (+Inf if it failed) and ivBound the
+	// output enclosure's.
+	sdpBound, ivBound float64
 }
 
 // maxMargin is the largest residual the check absorbs, relative to the
@@ -245,6 +256,7 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Option
 	// The output enclosure is a bound too: keep the smaller, and fall back
 	// on it when the SDP failed (on small pieces it is nearly as tight).
 	iv := rb.intervalValue(o)
+	res.sdpBound, res.ivBound = res.bound, iv
 	if math.IsNaN(iv) || math.IsInf(iv, 0) || (res.ok && res.bound <= iv) {
 		return res
 	}
@@ -269,40 +281,19 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 		res.status, res.reason = CheckFailed, err.Error()
 		return res
 	}
-	sp := m.problem(weights(r, o))
+	sp := m.problem(weights(r, o), rb.expected(o))
 	res.size, res.vars = m.layout.Dim, len(sp.C)
-	settings := o.Solver
-	solve := solveSDP
-	if o.Solve != nil {
-		solve = o.Solve
-	}
-	sol, err := solve(ctx, sp.Problem, &settings)
-	if err != nil {
-		res.status, res.reason = SolverFailed, err.Error()
+	x, ok := runSolver(ctx, sp, o, &res)
+	if !ok {
 		return res
 	}
-	res.iters, res.time, res.sdpStatus, res.objective = sol.Iterations, sol.Time, sol.Status, sol.PrimalObjective
-	switch sol.Status {
-	case sdp.Optimal, sdp.NearOptimal:
-	case sdp.Cancelled:
-		res.status, res.reason = Cancelled, "SDP solve cancelled"
-		return res
-	default:
-		res.status, res.reason = SolverFailed, "SDP solver ended with status "+sol.Status.String()
-		return res
-	}
-	ck, err := m.check(sp, sol.X)
+	ck, err := m.check(sp, x)
 	if err != nil {
 		res.status, res.reason = CheckFailed, err.Error()
 		return res
 	}
-	solved := ck.gammas
-	solved.Gamma -= ck.margin
-	if before := worstValue(solved, r, o); ck.margin > maxMargin*max(1, before) {
-		// Sound, but the solver's point is far from satisfying the LMI: a
-		// numerically failed solve in disguise.
-		res.status = CheckFailed
-		res.reason = fmt.Sprintf("the solver's solution violates the LMI (residual %.3g on a bound of %.3g)", ck.margin, before)
+	if reason, bad := disguisedFailure(ck, r, o); bad {
+		res.status, res.reason = CheckFailed, reason
 		return res
 	}
 	res.ok, res.status = true, Certified
@@ -315,12 +306,65 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 	return res
 }
 
+// runSolver solves sp with the configured solver and records how the solve
+// went in res. It returns the solver's x when the solve ended optimal or
+// near-optimal; otherwise res has the status and reason.
+func runSolver(ctx context.Context, sp *sdpProblem, o *Options, res *regionResult) ([]float64, bool) {
+	settings := o.Solver
+	solve := solveSDP
+	if o.Solve != nil {
+		solve = o.Solve
+	}
+	sol, err := solve(ctx, sp.Problem, &settings)
+	if err == nil && failed(sol.Status) && looser(settings) {
+		// The path of the interior-point method depends on the
+		// tolerances; a solve that failed on the way to a loose one often
+		// succeeds on the path to the solver's default.
+		def := sdp.DefaultSettings()
+		retry := settings
+		retry.GapTol, retry.FeasTol = min(retry.GapTol, def.GapTol), min(retry.FeasTol, def.FeasTol)
+		first := sol
+		if sol, err = solve(ctx, sp.Problem, &retry); err == nil {
+			sol.Iterations += first.Iterations
+			sol.Time += first.Time
+		}
+	}
+	if err != nil {
+		res.status, res.reason = SolverFailed, err.Error()
+		return nil, false
+	}
+	res.iters, res.time, res.sdpStatus, res.objective = sol.Iterations, sol.Time, sol.Status, sol.PrimalObjective*sp.objScale
+	switch sol.Status {
+	case sdp.Optimal, sdp.NearOptimal:
+		return sol.X, true
+	case sdp.Cancelled:
+		res.status, res.reason = Cancelled, "SDP solve cancelled"
+	default:
+		res.status, res.reason = SolverFailed, "SDP solver ended with status "+sol.Status.String()
+	}
+	return nil, false
+}
+
+// failed reports a status of a solve that neither reached a solution nor
+// was cancelled.
+func failed(s sdp.Status) bool {
+	return s != sdp.Optimal && s != sdp.NearOptimal && s != sdp.Cancelled
+}
+
+// looser reports whether s has a tolerance looser than the solver's
+// defaults.
+func looser(s sdp.Settings) bool {
+	def := sdp.DefaultSettings()
+	return s.GapTol > def.GapTol || s.FeasTol > def.FeasTol
+}
+
 // piece is a leaf of the refinement.
 type piece struct {
-	region region
-	bound  float64
-	ok     bool
-	final  bool // cannot or need not be split further
+	region   region
+	bound    float64
+	ok       bool
+	interval bool // the bound is the output enclosure's
+	final    bool // cannot or need not be split further
 }
 
 // pieceHeap is a max-heap of pieces by bound.
@@ -345,7 +389,7 @@ func (h *pieceHeap) Pop() any {
 // bound over them is a bound on the whole set.
 func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *Options,
 	ob *observation, rng *rand.Rand, c *Certificate, start time.Time) []piece {
-	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok}}
+	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval}}
 	var done []piece
 	for h.Len() > 0 {
 		top := (*h)[0]
@@ -377,8 +421,8 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 				continue
 			}
 		}
-		heap.Push(h, piece{region: a, bound: ra.bound, ok: ra.ok})
-		heap.Push(h, piece{region: b, bound: rb.bound, ok: rb.ok})
+		heap.Push(h, piece{region: a, bound: ra.bound, ok: ra.ok, interval: ra.interval})
+		heap.Push(h, piece{region: b, bound: rb.bound, ok: rb.ok, interval: rb.interval})
 	}
 	return append(done, (*h)...)
 }

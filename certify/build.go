@@ -16,6 +16,9 @@ type regionBounds struct {
 	DiffPre, DiffPost [][]bounds.Interval
 	// Output[j] encloses f2_j(x2) - f1_j(x1) on the region.
 	Output []bounds.Interval
+	// Margin encloses C^T (f2(x2) - f1(x1)) when Options.C is set (by
+	// bounds.PairBounds.Margin, tighter than combining Output).
+	Margin *bounds.Interval
 }
 
 // boundsOf computes the bounds of f1, f2 on r with method m.
@@ -43,7 +46,15 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &regionBounds{Nets: [2]*bounds.Net{pb.Net1, pb.Net2}, DiffPre: pb.DiffPre, DiffPost: pb.DiffPost, Output: pb.Output}, nil
+	rb := &regionBounds{Nets: [2]*bounds.Net{pb.Net1, pb.Net2}, DiffPre: pb.DiffPre, DiffPost: pb.DiffPost, Output: pb.Output}
+	if o.C != nil {
+		m, err := pb.Margin(o.C)
+		if err != nil {
+			return nil, err
+		}
+		rb.Margin = &m
+	}
+	return rb, nil
 }
 
 func sameBox(a, b bounds.Box) bool { return slices.Equal(a.Lo, b.Lo) && slices.Equal(a.Hi, b.Hi) }
@@ -65,7 +76,8 @@ type lmi struct {
 
 // buildLMI assembles the terms of the QC set for region r.
 func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) (*lmi, error) {
-	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X2: r.inputs(), MergeIdentical: o.QC == QCDefault}
+	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X1: r.inputs1(), X2: r.inputs(), MergeIdentical: o.QC == QCDefault,
+		DiffCoords: o.QC == QCDefault}
 	if o.QC == QCDefault {
 		for n := range 2 {
 			cfg.Neurons[n] = stableNeurons(cfg.Nets[n], rb.Nets[n])
@@ -107,6 +119,7 @@ func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) (*lmi
 	default:
 		m.terms = defaultTerms(l, r, rb, o)
 	}
+	m.terms = mergeTerms(m.terms)
 	m.radius = etaRadius(l, r, rb)
 	return m, nil
 }
@@ -170,7 +183,19 @@ func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *Options) []qc.Te
 		ts = append(ts, qc.ReLUTriangle(l, n, rb.Nets[n].Pre, true)...)
 	}
 	ts = append(ts, qc.DiffSlope(l)...)
-	return append(ts, qc.DiffBox(l, rb.DiffPre, rb.DiffPost)...)
+	ts = append(ts, qc.DiffBox(l, rb.DiffPre, rb.DiffPost)...)
+	ts = append(ts, qc.DiffChords(l, rb.DiffPre, true)...)
+	kinds := o.Kinds
+	if kinds == 0 {
+		kinds = DefaultKinds()
+	}
+	out := ts[:0]
+	for _, t := range ts {
+		if kinds.Has(t.Kind) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // nonReLU drops the sector terms of ReLU-like neurons, which the
@@ -201,7 +226,9 @@ func etaRadius(l *qc.Layout, r *region, rb *regionBounds) []float64 {
 	rad := make([]float64, l.Dim)
 	rad[l.One] = 1
 	for i := range l.X1 {
-		rad[l.X1[i].Idx[0]] = max(abs(r.Box1.Lo[i]), abs(r.Box1.Hi[i]))
+		if l.Inputs1[i].Mode == qc.InputFree {
+			rad[l.X1[i].Idx[0]] = max(abs(r.Box1.Lo[i]), abs(r.Box1.Hi[i]))
+		}
 		if l.Inputs[i].Mode == qc.InputFree {
 			rad[l.X2[i].Idx[0]] = max(abs(r.Box2.Lo[i]), abs(r.Box2.Hi[i]))
 		}
@@ -209,7 +236,13 @@ func etaRadius(l *qc.Layout, r *region, rb *regionBounds) []float64 {
 	for n := range 2 {
 		for k, lay := range l.Nets[n].Layers {
 			for i, c := range lay.Coord {
-				if c >= 0 {
+				switch {
+				case c < 0:
+				case lay.Diff[i] && k < len(rb.DiffPost) && rb.DiffPost[k] != nil:
+					rad[c] = rb.DiffPost[k][i].Mag()
+				case lay.Diff[i]:
+					rad[c] = upAdd(rb.Nets[0].Post[k][i].Mag(), rb.Nets[1].Post[k][i].Mag())
+				default:
 					rad[c] = rb.Nets[n].Post[k][i].Mag()
 				}
 			}
@@ -223,6 +256,13 @@ func abs(v float64) float64 {
 		return -v
 	}
 	return v
+}
+
+// expected returns the square of intervalValue: a rough size of the
+// SDP's optimum, for scaling it.
+func (rb *regionBounds) expected(o *Options) float64 {
+	v := rb.intervalValue(o)
+	return v * v
 }
 
 // intervalValue returns an upper bound (rounded up) of the measured error
@@ -243,6 +283,9 @@ func (rb *regionBounds) intervalValue(o *Options) float64 {
 	}
 	if o.C == nil && o.Norm != search.NormInf {
 		v = sqrtUp(v)
+	}
+	if o.C != nil && rb.Margin != nil {
+		v = min(v, rb.Margin.Mag())
 	}
 	return v
 }

@@ -92,8 +92,18 @@ type Certificate struct {
 	// (one input, piecewise-linear networks: search.MaxError enumerated the
 	// breakpoints).
 	ObservedExact bool
-	// Method is how the bound was computed.
+	// Method is the method asked for (Options.Method).
 	Method Method
+	// Source is the method whose bound is Bound: MethodSDP, or
+	// MethodInterval when the output enclosure of bound propagation was
+	// smaller than the SDP's bound, the SDP failed, or Method is
+	// MethodInterval (with input splitting: of the piece whose bound is
+	// the largest).
+	Source Method
+	// SDPBound and IntervalBound are the two bounds of the root input set
+	// (before any splitting): the SDP's own (+Inf when its solve or check
+	// failed, or Method is MethodInterval) and the output enclosure's.
+	SDPBound, IntervalBound float64
 	// Outputs are the bounds per output for the inf-norm (nil otherwise).
 	Outputs []float64
 	// Pieces are the pieces of a refined certificate (nil if not split).

@@ -47,7 +47,7 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp := m.problem(weights(&r, &o))
+		sp := m.problem(weights(&r, &o), 1)
 		x := make([]float64, len(sp.C))
 		for i := range x {
 			x[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(5)-3))

@@ -35,7 +35,7 @@ func Problem(f1, f2 *nn.Network, box bounds.Box, opts Options) (*sdp.Problem, er
 	if err != nil {
 		return nil, err
 	}
-	return m.problem(weights(&r, &opts)).Problem, nil
+	return m.problem(weights(&r, &opts), rb.expected(&opts)).Problem, nil
 }
 
 // ExportFormat is a file format for Export.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/search"
@@ -138,7 +139,10 @@ type Method int
 
 // The methods.
 const (
-	// MethodSDP is the SDP of Theorem 1 (checked independently).
+	// MethodSDP is the SDP of Theorem 1 (checked independently), or,
+	// where that is smaller or the SDP fails, the output enclosure of
+	// bound propagation: the tighter of the two (Certificate.Source says
+	// which).
 	MethodSDP Method = iota
 	// MethodInterval is the difference bound of bound propagation
 	// (bounds.Pair with Options.Bounds) alone: fast, looser, no SDP.
@@ -173,6 +177,11 @@ type Options struct {
 	// (the paper's) or search.NormInf (one SDP per output, the largest
 	// bound). It is ignored when C is set.
 	Norm search.Norm
+	// InfJoint certifies the inf-norm by one SDP with a block and gammas
+	// per output, the blocks sharing the multipliers, instead of one SDP
+	// per output (the default; see BENCHMARKS.md for how they compare).
+	// The input set is then not split.
+	InfJoint bool
 	// C, when not nil, makes Bound certify |C^T (f1(x1) - f2(x2))| (one
 	// output, or a margin between outputs) instead of a norm; its length
 	// is the number of outputs.
@@ -205,11 +214,33 @@ type Options struct {
 	// Solve, when not nil, replaces sdp.Solve (to compare solvers on the
 	// same SDPs; the check of every solution is the same).
 	Solve func(ctx context.Context, p *sdp.Problem, s *sdp.Settings) (*sdp.Result, error)
+	// Kinds are the kinds of terms the default QC set may use (0 means
+	// DefaultKinds); the paper set ignores it. It is there to measure what
+	// each family of constraints buys.
+	Kinds qc.KindSet
+}
+
+// DefaultKinds returns the kinds of terms of the default QC set: the input
+// constraints, the properties of each activation (for ReLU: positivity,
+// positive complement, complementarity), the products of the ReLU
+// triangle with phi and phi - xi, and for corresponding neurons of the two
+// networks the slope restriction and the box of their output difference.
+//
+// Left out because they bought nothing on the ACAS Xu and Table 1/2
+// instances (BENCHMARKS.md, "What each family of constraints buys"): the
+// pre- and post-activation boxes and the linear triangle (implied through
+// the complementarity equality), the box of the pre-activation difference,
+// and the chords of the difference's slope restriction.
+func DefaultKinds() qc.KindSet {
+	return qc.Kinds(qc.KindInputBox, qc.KindJointSum, qc.KindJointDiff, qc.KindQuantDiff, qc.KindQuantLinear,
+		qc.KindQuantSector, qc.KindSector, qc.KindPositive, qc.KindComplement, qc.KindComplementarity,
+		qc.KindBounded, qc.KindBoundedLinear, qc.KindTriangleProduct, qc.KindDiffSlope, qc.KindDiffPostBox)
 }
 
 // DefaultOptions returns the defaults: independent inputs, the default QC
 // set, worst-case weights, symbolic bounds, refinement up to 64 pieces or
-// 2 s, 2000 samples, the solver's defaults.
+// 2 s, 2000 samples, and the solver's defaults with tolerances of 1e-6
+// (see solverDefaults).
 func DefaultOptions() Options {
 	return Options{
 		Pairing: bounds.Independent,
@@ -220,7 +251,7 @@ func DefaultOptions() Options {
 		Refine:  Refine{MaxPieces: 64, TimeBudget: 2 * time.Second, TargetRatio: 1.02},
 		Samples: 2000,
 		Seed:    1,
-		Solver:  sdp.DefaultSettings(),
+		Solver:  solverDefaults(),
 	}
 }
 
@@ -264,4 +295,17 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Solver: %w", err)
 	}
 	return nil
+}
+
+// solverDefaults returns the solver settings of DefaultOptions: the
+// solver's defaults with gap and feasibility tolerances of 1e-6. The check
+// absorbs any residual of the LMI into gamma, so the solve needs only the
+// accuracy of the bound (1e-6 relative is far below its distance to the
+// error actually attained); the last digits cost a third of the
+// iterations. A solve that fails is retried with the solver's own
+// tolerances.
+func solverDefaults() sdp.Settings {
+	s := sdp.DefaultSettings()
+	s.GapTol, s.FeasTol = 1e-6, 1e-6
+	return s
 }

@@ -75,9 +75,9 @@ func seededPairs(t *testing.T) []paperCase {
 
 // TestPaperMatchesCSDP solves the authors' SDP (QC set paper, unit
 // weights) with nnbound's solver and with csdp on the same problem written
-// in SDPA format, and compares the optimal objectives (1e-5 relative).
-// CI runs the l = 1 instances and one l = 2 pair of the authors;
-// NNBOUND_LONG=1 runs all of l = 1..3.
+// in SDPA format, and compares the optimal objectives: 1e-5 relative, or
+// 1e-3 when csdp itself only reaches reduced accuracy. CI runs the l = 1
+// instances; NNBOUND_LONG=1 runs all of l = 1..3 and the authors' networks.
 func TestPaperMatchesCSDP(t *testing.T) {
 	if !csdp.Available() {
 		t.Skip("csdp not installed")
@@ -108,15 +108,22 @@ func TestPaperMatchesCSDP(t *testing.T) {
 				t.Skipf("csdp ended with %v", ref.Status)
 			}
 			rel := math.Abs(ours.PrimalObjective-ref.PrimalObjective) / max(1, math.Abs(ref.PrimalObjective))
-			t.Logf("objective %.9g (%v, %v) csdp %.9g (%v): rel %.2g", ours.PrimalObjective, ours.Status, ours.Time,
-				ref.PrimalObjective, ref.Time, rel)
+			t.Logf("objective %.9g (%v, %v) csdp %.9g (%v, %v): rel %.2g", ours.PrimalObjective, ours.Status, ours.Time,
+				ref.PrimalObjective, ref.Status, ref.Time, rel)
 			if ours.Status != sdp.Optimal && ours.Status != sdp.NearOptimal {
-				// Reported to the solver's owner; the certificate never
-				// claims a bound from such a solve.
-				t.Skipf("KNOWN SOLVER FAILURE: nnbound's solver ended with %v", ours.Status)
+				t.Fatalf("nnbound's solver ended with %v", ours.Status)
 			}
-			if rel > 1e-5 {
-				t.Errorf("objective %.9g differs from csdp's %.9g by %.2g relative", ours.PrimalObjective, ref.PrimalObjective, rel)
+			// When csdp itself reports reduced accuracy ("partial success":
+			// the SDP has no strictly feasible point in practice, as the
+			// authors' quantised-input SDPs), its value is known to a few
+			// digits only.
+			tol := 1e-5
+			if ref.Status == sdp.NearOptimal {
+				tol = 1e-3
+			}
+			if rel > tol {
+				t.Errorf("objective %.9g differs from csdp's %.9g by %.2g relative (tolerance %.0e)",
+					ours.PrimalObjective, ref.PrimalObjective, rel, tol)
 			}
 		})
 	}

@@ -126,6 +126,18 @@ func (r *region) inputs() []qc.Input {
 	return in
 }
 
+// inputs1 returns the x1 modes of the region for the layout: a coordinate
+// whose box has zero width is a constant.
+func (r *region) inputs1() []qc.Input {
+	in := make([]qc.Input, r.Box1.Dim())
+	for i := range in {
+		if r.Box1.Lo[i] == r.Box1.Hi[i] {
+			in[i] = qc.Input{Mode: qc.InputFixed, Value: r.Box1.Lo[i]}
+		}
+	}
+	return in
+}
+
 // allFixed reports whether every x2 coordinate is a constant.
 func (r *region) allFixed() bool {
 	for _, in := range r.inputs() {

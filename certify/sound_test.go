@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/prune"
@@ -25,7 +26,7 @@ type soundCase struct {
 }
 
 // kinds of instance, cycled through by the campaign.
-var soundKinds = []string{"similarity", "self", "quantised", "pruned"}
+var soundKinds = []string{"similarity", "self", "quantised", "pruned", "float16"}
 
 // newSoundCase returns instance i of the campaign: the kind, the depth
 // l = 1..3, the input size n_x = 1..3 and FB = 1..4 cycle with i; the
@@ -60,6 +61,15 @@ func newSoundCase(t testing.TB, i int) soundCase {
 		f := quantise.Format{FracBits: fb}
 		f2, err = quantise.Network(f1, quantise.Options{Weights: f, Biases: f})
 		o.Pairing, o.Quant = bounds.QuantisedInput, f
+	case "float16":
+		// A close copy with the same input, as the ACAS Xu instances:
+		// float16 weights, or a perturbation of one part in 2^8 when the
+		// rounding changes nothing at this size.
+		f2 = boundstest.Float16(f1)
+		if i%2 == 1 {
+			f2 = boundstest.Perturb(rng, f1, 1.0/256)
+		}
+		o.Pairing = bounds.SameInput
 	case "pruned":
 		if l > 1 {
 			f2, _, err = prune.Neurons(f1, prune.NeuronOptions{Count: 2, Scope: prune.Global})
@@ -71,7 +81,7 @@ func newSoundCase(t testing.TB, i int) soundCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if i%5 == 4 && (l <= 2 || os.Getenv("NNBOUND_LONG") != "") {
+	if i%6 == 2 && kind != "float16" && (l <= 2 || os.Getenv("NNBOUND_LONG") != "") {
 		o.QC = QCPaper // the authors' set too, on the smaller instances
 		if kind == "pruned" {
 			// The authors bound pruning with independent inputs; with the
@@ -82,6 +92,9 @@ func newSoundCase(t testing.TB, i int) soundCase {
 	}
 	mode := ""
 	switch i % 7 {
+	case 1:
+		o.C, mode = make([]float64, f1.OutputSize()), "-out"
+		o.C[rng.IntN(len(o.C))] = 1
 	case 3:
 		o.Method, mode = MethodInterval, "-interval"
 	case 5:
@@ -91,6 +104,9 @@ func newSoundCase(t testing.TB, i int) soundCase {
 		}
 	case 6:
 		o.Norm, mode = search.NormInf, "-inf"
+		if (i/7)%2 == 1 {
+			o.InfJoint, mode = true, "-infjoint"
+		}
 	}
 	return soundCase{fmt.Sprintf("%d-%s-l%d-nx%d-fb%d-%v%s", i, kind, l, nx, fb, o.QC, mode), f1, f2,
 		bounds.Box{Lo: lo, Hi: hi}, o}
@@ -124,12 +140,14 @@ func checkSound(t *testing.T, sc soundCase, c *Certificate, samples int) {
 }
 
 // TestSoundness certifies random instances (similarity, self-comparison,
-// quantisation FB = 1..4 with quantised input, pruning; l = 1..3; n_x =
-// 1..3) and checks that no sampled or searched input exceeds the bound. CI
-// runs 12 instances; NNBOUND_LONG=1 runs 500.
+// quantisation FB = 1..4 with quantised input, pruning and close copies with
+// the same input; l = 1..3; n_x = 1..3; the 2-norm, one output, a weighted
+// output, the inf-norm, and the interval method) and checks that no
+// sampled or searched input exceeds the bound. CI runs 15 instances;
+// NNBOUND_LONG=1 runs 500.
 func TestSoundness(t *testing.T) {
 	useSolver(t)
-	n := 12
+	n := 15
 	if os.Getenv("NNBOUND_LONG") != "" {
 		n = 500
 	}

@@ -38,17 +38,23 @@ type checked struct {
 	margin float64
 }
 
-// check verifies x (the solver's variables) for the LMI.
+// check verifies x (the solver's variables) for block 0 of the LMI.
 func (m *lmi) check(sp *sdpProblem, x []float64) (*checked, error) {
+	return m.checkBlock(sp, x, 0)
+}
+
+// checkBlock verifies x for block j of the LMI: its objective forms and
+// gammas with the shared multipliers.
+func (m *lmi) checkBlock(sp *sdpProblem, x []float64, j int) (*checked, error) {
 	n := m.layout.Dim
 	var g [4]float64
-	for k, v := range sp.gammaVar {
+	for k, v := range sp.gammaVar[j] {
 		if v >= 0 {
-			g[k] = max(0, x[v])
+			g[k] = max(0, x[v]*sp.objScale) // exact: a power of two
 		}
 	}
 	M := qc.NewMatrix(n)
-	for _, d := range m.diff {
+	for _, d := range sp.objs[j] {
 		M.AddSquare(1, d)
 	}
 	for k, forms := range m.groups {
@@ -60,7 +66,7 @@ func (m *lmi) check(sp *sdpProblem, x []float64) (*checked, error) {
 		}
 	}
 	for k, t := range m.terms {
-		lam := x[sp.termVar[k]] * sp.termScale[k] // exact: a power of two
+		lam := x[sp.termVar[k]] * sp.termScale[k] * sp.objScale // exact: powers of two
 		if t.Sign == qc.NonNeg {
 			lam = max(0, lam)
 		}

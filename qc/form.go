@@ -112,10 +112,15 @@ func Comb(a float64, f Form, b float64, g Form) Form {
 		p, q := a*fv, b*gv
 		s := p + q
 		// |fl(fl(a fv) + fl(b gv)) - (a fv + b gv)| <= u(|p| + |q| + |s|)
-		// (each product and the sum round by at most u of their values).
+		// (each product and the sum round by at most u of their values);
+		// with exact products only the sum rounds, by at most u|p + q| <=
+		// 2u|s|, which is 0 for an exact cancellation.
 		r := math.Abs(a)*fr + math.Abs(b)*gr
-		if inexactMul(a, fv) || inexactMul(b, gv) || (p != 0 && q != 0) {
+		switch {
+		case inexactMul(a, fv) || inexactMul(b, gv):
 			r += unitRound * (math.Abs(p) + math.Abs(q) + math.Abs(s))
+		case p != 0 && q != 0:
+			r += 2 * unitRound * math.Abs(s)
 		}
 		r = radUp(r)
 		if s == 0 && r == 0 {

@@ -12,12 +12,14 @@ import (
 //
 //	(hi_i - x_i)(x_i - lo_i) >= 0,
 //
-// for every coordinate of x1 in box1 and every free coordinate of x2 in
-// box2, one multiplier each (the diagonal lambda_x of the paper).
+// for every free coordinate of x1 in box1 and of x2 in box2, one
+// multiplier each (the diagonal lambda_x of the paper).
 func InputBox(l *Layout, box1, box2 bounds.Box) []Term {
 	var ts []Term
 	for i, x := range l.X1 {
-		ts = append(ts, boxTerm(l, KindInputBox, x, box1.Lo[i], box1.Hi[i], fmt.Sprintf("x1[%d]", i)))
+		if l.Inputs1[i].Mode == InputFree {
+			ts = append(ts, boxTerm(l, KindInputBox, x, box1.Lo[i], box1.Hi[i], fmt.Sprintf("x1[%d]", i)))
+		}
 	}
 	for i, x := range l.X2 {
 		if l.Inputs[i].Mode == InputFree {

@@ -57,6 +57,10 @@ var Keep = Neuron{}
 // agree.
 type Config struct {
 	Nets [2]*nn.Network
+	// X1 has one entry per input coordinate of the first network: InputFree
+	// (its own coordinate) or InputFixed (a constant, e.g. a box of zero
+	// width); nil means all InputFree.
+	X1 []Input
 	// X2 has one entry per input coordinate; nil means all InputFree.
 	X2 []Input
 	// Neurons[n][k][i] is the treatment of neuron i of layer k of network n;
@@ -70,6 +74,14 @@ type Config struct {
 	// the same number, and two coordinates that are always equal leave the
 	// SDP without a strictly feasible point.
 	MergeIdentical bool
+	// DiffCoords makes a kept neuron of network 2 that has a corresponding
+	// neuron in network 1 (same layer, index and activation, layers of the
+	// same width) take a coordinate holding the difference
+	// phi2 - phi1 of the two outputs rather than phi2 itself: a change of
+	// coordinates (the LMI's value is the same) that keeps a small
+	// difference between two close networks (a float16 or quantised copy)
+	// from being the cancellation of two large coordinates.
+	DiffCoords bool
 }
 
 // Layer holds the forms of one layer of one network.
@@ -80,6 +92,9 @@ type Layer struct {
 	// Coord[i] is the coordinate of eta holding Post[i], or -1 if the
 	// neuron has none (eliminated, or an Identity layer).
 	Coord []int
+	// Diff[i] (network 2, Config.DiffCoords) reports that Coord[i] holds
+	// Post[i] minus the output of neuron i of the same layer of network 1.
+	Diff []bool
 }
 
 // Net holds the forms of one network.
@@ -96,9 +111,10 @@ type Layout struct {
 	Dim, One int
 	// X1[i] and X2[i] are input coordinate i of each network.
 	X1, X2 []Form
-	// Inputs is a copy of Config.X2 (all InputFree if it was nil).
-	Inputs []Input
-	Nets   [2]Net
+	// Inputs1 and Inputs are copies of Config.X1 and Config.X2 (all
+	// InputFree if nil).
+	Inputs1, Inputs []Input
+	Nets            [2]Net
 	// Names[c] names coordinate c ("x1[0]", "n2.L1[3]", "1").
 	Names []string
 }
@@ -132,13 +148,20 @@ func NewLayout(cfg Config) (*Layout, error) {
 	if len(inputs) != nx {
 		return nil, fmt.Errorf("qc: %d x2 input modes for %d inputs: %w", len(inputs), nx, ErrDimension)
 	}
+	inputs1 := cfg.X1
+	if inputs1 == nil {
+		inputs1 = make([]Input, nx)
+	}
+	if len(inputs1) != nx {
+		return nil, fmt.Errorf("qc: %d x1 input modes for %d inputs: %w", len(inputs1), nx, ErrDimension)
+	}
 	for n := range 2 {
 		if err := checkNeurons(cfg.Nets[n], cfg.Neurons[n]); err != nil {
 			return nil, fmt.Errorf("qc: network %d: %w", n+1, err)
 		}
 	}
 
-	l := &Layout{Inputs: append([]Input(nil), inputs...)}
+	l := &Layout{Inputs1: append([]Input(nil), inputs1...), Inputs: append([]Input(nil), inputs...)}
 	// Coordinates are numbered first; the constant's index is known only at
 	// the end, so forms are built with a placeholder and renumbered.
 	const onePlaceholder = -1
@@ -149,8 +172,15 @@ func NewLayout(cfg Config) (*Layout, error) {
 		return next - 1
 	}
 	l.X1 = make([]Form, nx)
-	for i := range nx {
-		l.X1[i] = Unit(newCoord(fmt.Sprintf("x1[%d]", i)))
+	for i, in := range inputs1 {
+		switch in.Mode {
+		case InputFree:
+			l.X1[i] = Unit(newCoord(fmt.Sprintf("x1[%d]", i)))
+		case InputFixed:
+			l.X1[i] = Scaled(in.Value, onePlaceholder)
+		default:
+			return nil, fmt.Errorf("qc: x1[%d] has mode %v, want free or fixed: %w", i, in.Mode, ErrDimension)
+		}
 	}
 	l.X2 = make([]Form, nx)
 	for i, in := range inputs {
@@ -178,7 +208,8 @@ func NewLayout(cfg Config) (*Layout, error) {
 				continue
 			}
 			nl := net.Layers[k]
-			lay := Layer{Act: nl.Act, Pre: make([]Form, nl.Out()), Post: make([]Form, nl.Out()), Coord: make([]int, nl.Out())}
+			lay := Layer{Act: nl.Act, Pre: make([]Form, nl.Out()), Post: make([]Form, nl.Out()), Coord: make([]int, nl.Out()),
+				Diff: make([]bool, nl.Out())}
 			raw := nl.W.RawMatrix()
 			for i := range nl.Out() {
 				row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
@@ -196,6 +227,10 @@ func NewLayout(cfg Config) (*Layout, error) {
 					}
 				case nr.Eliminated:
 					lay.Post[i] = Comb(nr.Slope, lay.Pre[i], nr.Offset, Unit(onePlaceholder))
+				case n == 1 && cfg.DiffCoords && hasTwin(l.Nets[0].Layers, k, &nl):
+					lay.Coord[i] = newCoord(fmt.Sprintf("d.L%d[%d]", k, i))
+					lay.Post[i] = Add(l.Nets[0].Layers[k].Post[i], Unit(lay.Coord[i]))
+					lay.Diff[i] = true
 				default:
 					lay.Coord[i] = newCoord(fmt.Sprintf("n%d.L%d[%d]", n+1, k, i))
 					lay.Post[i] = Unit(lay.Coord[i])
@@ -230,15 +265,22 @@ func (l *Layout) renumberOne(placeholder int) {
 		}
 		*f = Form{Idx: idx, Val: val, Rad: rad}
 	}
+	for i := range l.X1 {
+		fix(&l.X1[i])
+	}
 	for i := range l.X2 {
-		fix(&l.X2[i])
+		if l.Inputs[i].Mode != InputSame {
+			fix(&l.X2[i])
+		} else {
+			l.X2[i] = l.X1[i]
+		}
 	}
 	for n := range 2 {
 		for k := range l.Nets[n].Layers {
 			lay := &l.Nets[n].Layers[k]
 			for i := range lay.Pre {
 				fix(&lay.Pre[i])
-				if lay.Coord[i] < 0 {
+				if lay.Coord[i] < 0 || lay.Diff[i] {
 					fix(&lay.Post[i])
 				}
 			}
@@ -270,7 +312,9 @@ func (l *Layout) Eta(nets [2]*nn.Network, x1, x2 []float64) []float64 {
 	eta := make([]float64, l.Dim)
 	eta[l.One] = 1
 	for i := range x1 {
-		eta[l.X1[i].Idx[0]] = x1[i]
+		if l.Inputs1[i].Mode == InputFree {
+			eta[l.X1[i].Idx[0]] = x1[i]
+		}
 		if l.Inputs[i].Mode == InputFree {
 			eta[l.X2[i].Idx[0]] = x2[i]
 		}
@@ -286,24 +330,38 @@ func (l *Layout) Eta(nets [2]*nn.Network, x1, x2 []float64) []float64 {
 			ins[1][i] = l.Inputs[i].Value
 		}
 	}
+	outs := make([][]float64, len(nets[0].Layers))
 	for n := range 2 {
 		h := ins[n]
 		for k, nl := range nets[n].Layers {
 			out := make([]float64, nl.Out())
+			lay := &l.Nets[n].Layers[k]
 			for i := range out {
 				s := nl.B[i]
 				for j, v := range h {
 					s += nl.W.At(i, j) * v
 				}
 				out[i] = nl.Act.Apply(s)
-				if c := l.Nets[n].Layers[k].Coord[i]; c >= 0 {
+				switch c := lay.Coord[i]; {
+				case c >= 0 && lay.Diff[i]:
+					eta[c] = out[i] - outs[k][i]
+				case c >= 0:
 					eta[c] = out[i]
 				}
+			}
+			if n == 0 {
+				outs[k] = out
 			}
 			h = out
 		}
 	}
 	return eta
+}
+
+// hasTwin reports whether layer k of network 1 exists with the activation
+// and width of nl.
+func hasTwin(net1 []Layer, k int, nl *nn.Layer) bool {
+	return k < len(net1) && net1[k].Act == nl.Act && len(net1[k].Pre) == nl.Out()
 }
 
 // sameNeuron reports whether neuron i of layer k of network 1 exists with

@@ -104,12 +104,19 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 	for i := range nx {
 		lo[i], hi[i] = -1+0.3*rng.Float64(), 0.5+0.5*rng.Float64()
 	}
+	if seed%4 == 3 && nx > 1 {
+		lo[0] = hi[0] // a box of zero width: x1[0] is a constant
+	}
 	in := bounds.Inputs{Box: bounds.Box{Lo: lo, Hi: hi}, Pairing: p.pair, Quant: p.quant}
 	pb, err := bounds.Pair(f1, f2, in, bounds.Options{Method: bounds.MethodInterval})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Nets: [2]*nn.Network{f1, f2}, X2: make([]Input, nx), MergeIdentical: eliminate}
+	cfg := Config{Nets: [2]*nn.Network{f1, f2}, X1: make([]Input, nx), X2: make([]Input, nx), MergeIdentical: eliminate,
+		DiffCoords: eliminate || seed%2 == 0}
+	if lo[0] == hi[0] {
+		cfg.X1[0] = Input{Mode: InputFixed, Value: lo[0]}
+	}
 	if p.pair == bounds.SameInput {
 		for i := range cfg.X2 {
 			cfg.X2[i].Mode = InputSame
@@ -156,6 +163,7 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 	ts = append(ts, SlopePairs(l, PairsAll)...)
 	ts = append(ts, DiffSlope(l)...)
 	ts = append(ts, DiffBox(l, pb.DiffPre, pb.DiffPost)...)
+	ts = append(ts, DiffChords(l, pb.DiffPre, true)...)
 	return instance{nets: [2]*nn.Network{f1, f2}, in: in, l: l, terms: ts}
 }
 

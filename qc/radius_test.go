@@ -96,3 +96,31 @@ func ratAt(m map[int]*big.Rat, i int) *big.Rat {
 	}
 	return new(big.Rat)
 }
+
+// TestCombExactProducts checks Comb with coefficients whose products are
+// exact (+-1, powers of two): the radius must still bound the rounding of
+// the sum, and be zero for an exact cancellation.
+func TestCombExactProducts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 200 {
+		f, g := Form{Idx: []int{0, 1, 2}}, Form{Idx: []int{0, 1, 2}}
+		for range 3 {
+			f.Val = append(f.Val, rng.NormFloat64())
+			g.Val = append(g.Val, rng.NormFloat64()*float64(int(1)<<rng.IntN(20)))
+		}
+		a, b := 1.0, []float64{-1, 0.5, -0.25, 2}[trial%4]
+		c := Comb(a, f, b, g)
+		for k, i := range c.Idx {
+			fv, _ := f.Coef(i)
+			gv, _ := g.Coef(i)
+			exact := new(big.Rat).Mul(new(big.Rat).SetFloat64(a), new(big.Rat).SetFloat64(fv))
+			exact.Add(exact, new(big.Rat).Mul(new(big.Rat).SetFloat64(b), new(big.Rat).SetFloat64(gv)))
+			if !within(exact, c.Val[k], c.rad(k)) {
+				t.Fatalf("trial %d: coefficient %d = %v with radius %v misses the exact value %v", trial, i, c.Val[k], c.rad(k), exact.FloatString(20))
+			}
+		}
+	}
+	if d := Sub(Unit(3), Unit(3)); !d.IsZero() || len(d.Idx) != 0 {
+		t.Errorf("x - x = %+v, want the zero form", d)
+	}
+}

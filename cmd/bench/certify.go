@@ -29,6 +29,7 @@ type certifyFlags struct {
 	layers      string
 	solver      string
 	seed        uint64
+	acas        []string
 }
 
 // newCertifyCmd returns the certify benchmark: the certificate's speed,
@@ -52,6 +53,10 @@ box [-1, 1]) and print Markdown tables:
              (both with worst-case weights): times and bound ratio
   tightness  Table 2 instances at l = 2, 3: certified bound / exact largest
              error (median), with the default QC set
+  families   what each family of constraints of the default set buys: the
+             root SDP of the --acas instances (ACAS Xu float16, same input,
+             target output) and of Table 1 and 2 instances (--runs seeds
+             per depth of --layers) with each family removed or added
 
 --solver csdp solves the certificate's SDPs with csdp instead of nnbound's
 solver (the check of every solution is the same).`,
@@ -64,6 +69,8 @@ solver (the check of every solution is the same).`,
 	fl.StringVar(&f.layers, "layers", "1,2,3,4", "depths l for speed and default")
 	fl.StringVar(&f.solver, "solver", "nnbound", "SDP solver of the certificates: nnbound or csdp")
 	fl.Uint64Var(&f.seed, "seed", 1, "first seed of the instances")
+	fl.StringSliceVar(&f.acas, "acas", []string{"3/1_1", "3/3_2", "4/1_2", "3/2_1", "4/2_2", "3/2_5", "4/3_3", "3/5_7"},
+		"ACAS Xu instances prop/net of the families experiment")
 	return cmd
 }
 
@@ -107,6 +114,8 @@ func runCertify(cmd *cobra.Command, f *certifyFlags) error {
 			err = b.defaultVsPaper(cmd.Context(), layers)
 		case "tightness":
 			err = b.tightness(cmd.Context())
+		case "families":
+			err = b.families(cmd.Context(), layers, f.acas)
 		default:
 			return usageError{fmt.Errorf("--experiments: unknown experiment %q", e)}
 		}
