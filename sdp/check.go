@@ -70,10 +70,19 @@ func (s *solver) psdLevel(a blockMat, delta float64) float64 {
 	return math.Inf(1)
 }
 
-// psdWithin reports whether lambda_min(a) > -delta blockwise.
+// psdWithin reports whether lambda_min(a) > -delta blockwise. A Cholesky
+// factorisation of a + delta I alone does not show that when a's norm is
+// far above delta: the factorisation is blind to diagonal scaling, and a
+// slack of norm 1e10 with an eigenvalue of -4e-3 (hinf12, once x has run
+// off to 1e10) factors. So a Lanczos estimate of lambda_min (exact for
+// blocks of order up to lanczosSteps, as it then runs n steps) must not
+// fall below -delta either.
 func (s *solver) psdWithin(a blockMat, delta float64) bool {
 	for k, pb := range s.md.psd {
 		n := pb.n
+		if s.lz.minEig(n, nil, a.psd[k], lanczosSteps, 1e-8) < -delta {
+			return false
+		}
 		w := s.sm.psd[k]
 		copy(w, a.psd[k])
 		for i := 0; i < n; i++ {

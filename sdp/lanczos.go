@@ -37,6 +37,7 @@ func newLanczos(nmax, kmax int) *lanczos {
 
 // minEig returns an estimate of lambda_min(L^{-1} D L^{-T}) using at most
 // steps Lanczos steps (fewer if it converges to relative accuracy tol).
+// With l nil it estimates lambda_min(D) itself.
 func (lz *lanczos) minEig(n int, l, d []float64, steps int, tol float64) float64 {
 	k := min(steps, lz.kmax, n)
 	v := lz.v
@@ -76,8 +77,12 @@ func (lz *lanczos) minEig(n int, l, d []float64, steps int, tol float64) float64
 	return theta
 }
 
-// apply sets w = L^{-1} D L^{-T} v.
+// apply sets w = L^{-1} D L^{-T} v, or w = D v when l is nil.
 func (lz *lanczos) apply(n int, l, d, v, w []float64) {
+	if l == nil {
+		symv(n, d, n, v, w)
+		return
+	}
 	z := lz.v[lz.kmax*n : lz.kmax*n+n]
 	copy(z, v)
 	solveLower(true, n, l, n, z)
