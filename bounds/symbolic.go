@@ -1,6 +1,10 @@
 package bounds
 
-import "github.com/nnbound/nnbound/nn"
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/nn"
+)
 
 // symbolicNet returns bounds of f on the box in by back-substitution: each
 // layer's pre-activation is bounded by a linear form in the outputs of every
@@ -103,4 +107,77 @@ func negOnes(n int) []float64 {
 		s[i] = -1
 	}
 	return s
+}
+
+// optimise tightens the pre-activation bounds of layer k (k > 0) of the
+// neurons where it can matter (those straddling a kink; every neuron of a
+// smooth or identity layer) by optimised slopes, when some layer below has
+// free lines.
+func (s *symNet) optimise(k int, set OptimiseSettings) {
+	nfree := 0
+	for j := range k {
+		nfree += s.free[j].count
+		if !finiteAll(s.net.Pre[j]) {
+			return
+		}
+	}
+	if nfree == 0 || !finiteAll(s.net.In) {
+		return
+	}
+	pre := s.net.Pre[k]
+	a := s.f.Layers[k].Act
+	var rows []int
+	var sign []float64
+	for i, x := range pre {
+		if hasKinks(a) && !straddlesKink(a, x) {
+			continue
+		}
+		rows = append(rows, i, i)
+		sign = append(sign, 1, -1)
+	}
+	if len(rows) == 0 {
+		return
+	}
+	o := s.slopeOpt(k, rows, sign)
+	o.run(set)
+	b := s.backSubstitute(k, rows, sign, o.slopes)
+	for r, i := range rows {
+		if sign[r] > 0 {
+			pre[i] = pre[i].Intersect(Interval{pre[i].Lo, b[r]})
+		} else {
+			pre[i] = pre[i].Intersect(Interval{-b[r], pre[i].Hi})
+		}
+	}
+}
+
+// hasKinks reports whether a is piecewise linear with kinks (so that only
+// the neurons whose bounds straddle one have anything to gain).
+func hasKinks(a nn.Activation) bool {
+	switch a.Kind {
+	case nn.ReLU, nn.LeakyReLU, nn.ELU, nn.HardTanh:
+		return true
+	}
+	return false
+}
+
+// finiteAll reports whether every end of every interval of x is finite.
+func finiteAll(x []Interval) bool {
+	for _, v := range x {
+		if math.IsInf(v.Lo, 0) || math.IsInf(v.Hi, 0) || math.IsNaN(v.Lo) || math.IsNaN(v.Hi) {
+			return false
+		}
+	}
+	return true
+}
+
+// slopeOpt returns the optimisation of the targets sign[r] xi^k_{rows[r]}.
+func (s *symNet) slopeOpt(k int, rows []int, sign []float64) *slopeOpt {
+	levels := make([]chainLevel, k)
+	for j := range k {
+		l := s.f.Layers[j]
+		levels[j] = chainLevel{rel: s.steps[j], free: &s.free[j], w: l.W.RawMatrix(), b: l.B}
+	}
+	l := s.f.Layers[k]
+	lam0, c0 := targetRows(l.W.RawMatrix(), l.B, rows, sign)
+	return newSlopeOpt(levels, s.net.In, lam0, c0)
 }
