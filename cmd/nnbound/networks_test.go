@@ -19,25 +19,6 @@ const (
 	actJSON  = "../../nn/jsonnet/testdata/activations.json"
 )
 
-// checkGoldenFile compares got with the file at path, rewriting it under
-// -update.
-func checkGoldenFile(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if updateGolden() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
-
 // goldenCase is one command line whose stdout (and saved file, if any) is
 // checked against golden files in testdata/<command>/.
 type goldenCase struct {
@@ -62,13 +43,13 @@ func runGolden(t *testing.T, command string, cases []goldenCase) {
 				t.Errorf("stderr = %q, want nothing", stderr.String())
 			}
 			got := strings.ReplaceAll(stdout.String(), out, "OUT")
-			checkGoldenFile(t, filepath.Join("testdata", command, tc.golden), []byte(got))
+			checkGolden(t, filepath.Join("testdata", command, tc.golden), []byte(got))
 			if tc.saved != "" {
 				data, err := os.ReadFile(out)
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkGoldenFile(t, filepath.Join("testdata", command, tc.saved), data)
+				checkGolden(t, filepath.Join("testdata", command, tc.saved), data)
 			}
 		})
 	}

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,38 +13,6 @@ import (
 
 	"github.com/nnbound/nnbound/sdp"
 )
-
-func init() {
-	// Registered here unless another test file of the package already did.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files of cmd/nnbound")
-	}
-}
-
-// updateGolden reports whether -update was given.
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// checkGolden compares got with testdata/solve/name, rewriting it under -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "solve", name)
-	if updateGolden() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 // stubSolver replaces the solver with one returning r, recording the
 // settings it was given, for the duration of the test.
@@ -69,6 +35,7 @@ func stubSolver(t *testing.T, r sdp.Result, got *sdp.Settings) {
 	}
 }
 
+// solveFile returns the path of a test file of "nnbound solve".
 func solveFile(name string) string { return filepath.Join("testdata", "solve", name) }
 
 // TestSolveGolden checks the text and JSON output of "nnbound solve" and
@@ -105,7 +72,7 @@ func TestSolveGolden(t *testing.T) {
 			if stderr.Len() != 0 {
 				t.Errorf("stderr = %q, want nothing", stderr.String())
 			}
-			checkGolden(t, tt.golden, stdout.Bytes())
+			checkGolden(t, solveFile(tt.golden), stdout.Bytes())
 		})
 	}
 }

@@ -74,26 +74,10 @@ func uxRun(t *testing.T, args ...string) (string, int, string) {
 	return normalise(stdout.String(), tmp), code, tmp
 }
 
-// checkUX compares got with testdata/ux/name, rewriting it under -update.
+// checkUX compares got with the golden file testdata/ux/name.
 func checkUX(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "ux", name)
-	if updateGolden() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update accepts it):\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	checkGolden(t, filepath.Join("testdata", "ux", name), []byte(got))
 }
 
 // checkJSON checks that s is one JSON object with the keys given.
