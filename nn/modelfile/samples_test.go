@@ -24,21 +24,6 @@ type sampleCase struct {
 	tol, absTol float64
 }
 
-// flatten returns the numbers of a nested JSON array in order.
-func flatten(v any) []float64 {
-	switch v := v.(type) {
-	case float64:
-		return []float64{v}
-	case []any:
-		var out []float64
-		for _, e := range v {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return nil
-}
-
 // rows returns each element of a JSON array of samples, flattened.
 func rows(raw json.RawMessage) [][]float64 {
 	var v []any
@@ -47,22 +32,9 @@ func rows(raw json.RawMessage) [][]float64 {
 	}
 	out := make([][]float64, len(v))
 	for i, e := range v {
-		out[i] = flatten(e)
+		out[i] = shared.Flatten(e)
 	}
 	return out
-}
-
-func readJSON(t *testing.T, path string) map[string]json.RawMessage {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 func sub(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
@@ -76,7 +48,7 @@ func sub(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
 
 // paperCases: the paper's networks, as JSON and ONNX (float64).
 func paperCases(t *testing.T, dir string) []sampleCase {
-	s := readJSON(t, filepath.Join(dir, "paper", "samples.json"))
+	s := shared.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "paper", "samples.json"))
 	x := rows(s["inputs"])
 	var cases []sampleCase
 	nets := sub(t, s["networks"])
@@ -92,7 +64,7 @@ func paperCases(t *testing.T, dir string) []sampleCase {
 // acasCases: the ACAS Xu networks as NNet (raw and core), our ONNX
 // conversions (float64), Marabou's and sisl's ONNX (float32).
 func acasCases(t *testing.T, dir string) []sampleCase {
-	s := sub(t, readJSON(t, filepath.Join(dir, "acasxu", "samples.json"))["networks"])
+	s := sub(t, shared.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "acasxu", "samples.json"))["networks"])
 	var cases []sampleCase
 	for _, name := range slices.Sorted(maps.Keys(s)) {
 		n := sub(t, s[name])
@@ -137,7 +109,7 @@ func acasCases(t *testing.T, dir string) []sampleCase {
 // thirdPartyCases: Marabou's ONNX files and fc_2-2-3.nnet (float32 weights
 // evaluated in float64 by the reference).
 func thirdPartyCases(t *testing.T, dir string) []sampleCase {
-	m := sub(t, readJSON(t, filepath.Join(dir, "thirdparty", "samples.json"))["models"])
+	m := sub(t, shared.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "thirdparty", "samples.json"))["models"])
 	var cases []sampleCase
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		s := sub(t, m[name])
@@ -162,7 +134,7 @@ func torchCases(t *testing.T, dir string) []sampleCase {
 		if !e.IsDir() {
 			continue
 		}
-		s := readJSON(t, filepath.Join(dir, "torch", e.Name(), "samples.json"))
+		s := shared.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "torch", e.Name(), "samples.json"))
 		cases = append(cases, sampleCase{
 			file: filepath.Join("torch", e.Name(), e.Name()+".onnx"),
 			x:    rows(s["inputs"]), y: rows(s["outputs_onnx_float64"]), tol: 1e-9,

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -31,17 +30,6 @@ type acasSamples struct {
 	}
 }
 
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // relErr returns |got - want| / max(|want|, tiny).
 func relErr(got, want float64) float64 {
 	return math.Abs(got-want) / max(math.Abs(want), 1e-300)
@@ -49,8 +37,7 @@ func relErr(got, want float64) float64 {
 
 func TestACASXuSamples(t *testing.T) {
 	dir := shared.Path(t, "data", "networks", "acasxu")
-	var s acasSamples
-	readJSON(t, filepath.Join(dir, "samples.json"), &s)
+	s := shared.ReadJSON[acasSamples](t, filepath.Join(dir, "samples.json"))
 	if len(s.Networks) == 0 {
 		t.Fatal("no networks in samples.json")
 	}
@@ -118,8 +105,7 @@ func checkSamples(t *testing.T, name string, net *nn.Network, x, want [][]float6
 // Marabou's v2a copy (same weights, same normalisation).
 func TestHeaderTrapRun2a(t *testing.T) {
 	path := shared.Path(t, "data", "benchmarks", "acasxu-f16", "nnet", "ACASXU_run2a_1_1_batch_2000.nnet")
-	var s acasSamples
-	readJSON(t, shared.Path(t, "data", "networks", "acasxu", "samples.json"), &s)
+	s := shared.ReadJSON[acasSamples](t, shared.Path(t, "data", "networks", "acasxu", "samples.json"))
 	ref := s.Networks["ACASXU_experimental_v2a_1_1"]
 	net, info, err := Read(path, Options{})
 	if err != nil {
@@ -138,8 +124,7 @@ func TestHeaderTrapRun2a(t *testing.T) {
 // TestSislAndThirdParty checks sisl's copy of 1_1 (core) and Marabou's
 // hand-written fc_2-2-3.nnet.
 func TestSislAndThirdParty(t *testing.T) {
-	var s acasSamples
-	readJSON(t, shared.Path(t, "data", "networks", "acasxu", "samples.json"), &s)
+	s := shared.ReadJSON[acasSamples](t, shared.Path(t, "data", "networks", "acasxu", "samples.json"))
 	ref := s.Networks["ACASXU_experimental_v2a_1_1"]
 	net, _, err := Read(shared.Path(t, "data", "networks", "acasxu", "sisl", "TestNetwork2.nnet"), Options{Core: true})
 	if err != nil {
@@ -151,7 +136,7 @@ func TestSislAndThirdParty(t *testing.T) {
 	}
 	checkSamples(t, "TestNetwork2", net, x, y, 1e-9)
 
-	var tp struct {
+	type thirdParty struct {
 		Models map[string]json.RawMessage `json:"models"`
 	}
 	var m struct {
@@ -159,7 +144,7 @@ func TestSislAndThirdParty(t *testing.T) {
 		Outputs [][]float64 `json:"outputs"`
 	}
 	dir := shared.Path(t, "data", "networks", "thirdparty")
-	readJSON(t, filepath.Join(dir, "samples.json"), &tp)
+	tp := shared.ReadJSON[thirdParty](t, filepath.Join(dir, "samples.json"))
 	if err := json.Unmarshal(tp.Models["fc_2-2-3.onnx"], &m); err != nil || len(m.Inputs) == 0 {
 		t.Fatalf("fc_2-2-3.onnx samples: %v", err)
 	}

@@ -1,7 +1,6 @@
 package onnx
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -25,40 +24,11 @@ type sample struct {
 	x, y []float64
 }
 
-// flat flattens a nested JSON array of numbers.
-func flat(v any) []float64 {
-	switch v := v.(type) {
-	case float64:
-		return []float64{v}
-	case []any:
-		var out []float64
-		for _, e := range v {
-			out = append(out, flat(e)...)
-		}
-		return out
-	}
-	return nil
-}
-
-// readJSON decodes the JSON file at path into a generic value.
-func readJSON(t *testing.T, path string) map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v map[string]any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 // pairs zips lists of inputs and outputs into samples.
 func pairs(xs, ys any) []sample {
 	var out []sample
 	for i, x := range xs.([]any) {
-		out = append(out, sample{flat(x), flat(ys.([]any)[i])})
+		out = append(out, sample{shared.Flatten(x), shared.Flatten(ys.([]any)[i])})
 	}
 	return out
 }
@@ -113,7 +83,7 @@ func describe(net *nn.Network, info *Info) string {
 
 func TestSharedPaper(t *testing.T) {
 	dir := shared.Path(t, "data", "networks", "paper")
-	s := readJSON(t, filepath.Join(dir, "samples.json"))
+	s := shared.ReadJSON[map[string]any](t, filepath.Join(dir, "samples.json"))
 	for name, v := range s["networks"].(map[string]any) {
 		t.Run(name, func(t *testing.T) {
 			checkSamples(t, filepath.Join(dir, name+".onnx"), pairs(s["inputs"], v.(map[string]any)["outputs"]), tolDouble)
@@ -123,13 +93,13 @@ func TestSharedPaper(t *testing.T) {
 
 func TestSharedACASXu(t *testing.T) {
 	dir := shared.Path(t, "data", "networks", "acasxu")
-	s := readJSON(t, filepath.Join(dir, "samples.json"))
+	s := shared.ReadJSON[map[string]any](t, filepath.Join(dir, "samples.json"))
 	for name, v := range s["networks"].(map[string]any) {
 		var core, full []sample
 		for _, smp := range v.(map[string]any)["samples"].([]any) {
 			m := smp.(map[string]any)
-			core = append(core, sample{flat(m["x_norm"]), flat(m["y_norm"])})
-			full = append(full, sample{flat(m["x_raw"]), flat(m["y_raw"])})
+			core = append(core, sample{shared.Flatten(m["x_norm"]), shared.Flatten(m["y_norm"])})
+			full = append(full, sample{shared.Flatten(m["x_raw"]), shared.Flatten(m["y_raw"])})
 		}
 		t.Run(name+"/core", func(t *testing.T) {
 			checkSamples(t, filepath.Join(dir, "onnx", name+"_core.onnx"), core, tolDouble)
@@ -218,7 +188,7 @@ func checkSamplesAbs(t *testing.T, path string, samples []sample, tol float64) {
 
 func TestSharedThirdParty(t *testing.T) {
 	dir := shared.Path(t, "data", "networks", "thirdparty")
-	s := readJSON(t, filepath.Join(dir, "samples.json"))
+	s := shared.ReadJSON[map[string]any](t, filepath.Join(dir, "samples.json"))
 	for name, v := range s["models"].(map[string]any) {
 		m := v.(map[string]any)
 		t.Run(name, func(t *testing.T) {
@@ -243,7 +213,7 @@ func checkTorchDir(t *testing.T, dir string) {
 			continue
 		}
 		t.Run(e.Name(), func(t *testing.T) {
-			s := readJSON(t, filepath.Join(dir, e.Name(), "samples.json"))
+			s := shared.ReadJSON[map[string]any](t, filepath.Join(dir, e.Name(), "samples.json"))
 			checkSamples(t, filepath.Join(dir, e.Name(), s["model"].(string)),
 				pairs(s["inputs"], s["outputs_onnx_float64"]), tolFloat)
 		})
