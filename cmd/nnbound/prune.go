@@ -13,13 +13,8 @@ import (
 )
 
 func newPruneCmd() *cobra.Command {
-	var (
-		mf   modelFlags
-		pf   pruneFlags
-		cc   compressCert
-		save string
-	)
-	cmd := &cobra.Command{
+	var pf pruneFlags
+	return compressCommand(&cobra.Command{
 		Use:   "prune MODEL (--neurons K | --sparsity S) [--remove] --save OUT",
 		Short: "Prune a network (and certify the error)",
 		Long: `Prune writes a pruned copy of a network.
@@ -40,32 +35,7 @@ Ties are broken by position, so the result is always the same. Only the
 network's own parameters are pruned: an NNet file's clipping and
 normalisation stay as they are. The copy is saved with --save, in the
 format of its extension (.onnx or .json).`,
-		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			f, what, err := pf.compression(cmd.Flags())
-			if err != nil {
-				return err
-			}
-			if _, err := cc.check(); err != nil {
-				return err
-			}
-			m, c, err := compressAndSave(&mf, args[0], save, f)
-			if err != nil {
-				return err
-			}
-			return cc.run(cmd, m, c, func(w io.Writer) error {
-				if err := writeCompressed(w, m, what, c, save); err != nil {
-					return err
-				}
-				return writeNeurons(w, pf.pruned)
-			})
-		},
-	}
-	mf.register(cmd.Flags())
-	pf.register(cmd.Flags())
-	cc.register(cmd)
-	cmd.Flags().StringVar(&save, "save", "", "write the pruned network to `OUT` (.onnx or .json)")
-	return cmd
+	}, &pf, "pruned")
 }
 
 // pruneFlags are the flags choosing a pruning, bound onto copies of
@@ -91,12 +61,12 @@ func (f *pruneFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.neurons.Remove, "remove", f.neurons.Remove, "with --neurons: delete the neurons (row, bias, outgoing column) instead of zeroing their rows")
 }
 
-// compression returns the function that prunes a core network as the flags
-// say, and its description. Bad flags are usage errors.
-func (f *pruneFlags) compression(fs *pflag.FlagSet) (func(*nn.Network) (*nn.Network, error), string, error) {
+// compression returns the pruning the flags say. Bad flags are usage
+// errors.
+func (f *pruneFlags) compression(fs *pflag.FlagSet) (compression, error) {
 	byNeurons, byWeights := fs.Changed("neurons"), fs.Changed("sparsity")
 	if byNeurons == byWeights {
-		return nil, "", usagef("prune needs one of --neurons K and --sparsity S")
+		return compression{}, usagef("prune needs one of --neurons K and --sparsity S")
 	}
 	var scope *prune.Scope
 	if byNeurons {
@@ -107,26 +77,26 @@ func (f *pruneFlags) compression(fs *pflag.FlagSet) (func(*nn.Network) (*nn.Netw
 	if f.scope != "" {
 		s, err := prune.ParseScope(f.scope)
 		if err != nil {
-			return nil, "", usagef("--scope %q: want global or per-layer", f.scope)
+			return compression{}, usagef("--scope %q: want global or per-layer", f.scope)
 		}
 		*scope = s
 	}
 	if byWeights {
 		if f.neurons.Remove {
-			return nil, "", usagef("--remove goes with --neurons, not --sparsity")
+			return compression{}, usagef("--remove goes with --neurons, not --sparsity")
 		}
 		if err := f.weights.Validate(); err != nil {
-			return nil, "", usagef("--sparsity %v: want a fraction from 0 to 1", f.weights.Sparsity)
+			return compression{}, usagef("--sparsity %v: want a fraction from 0 to 1", f.weights.Sparsity)
 		}
 		o := f.weights
 		what := fmt.Sprintf("magnitude pruning of %s of the weights (%v)", strconv.FormatFloat(o.Sparsity, 'g', -1, 64), o.Scope)
-		return func(net *nn.Network) (*nn.Network, error) {
+		return compression{what: what, apply: func(net *nn.Network) (*nn.Network, error) {
 			out, _, err := prune.Weights(net, o)
 			return out, err
-		}, what, nil
+		}}, nil
 	}
 	if f.neurons.Count < 1 {
-		return nil, "", usagef("--neurons %d: want 1 or more", f.neurons.Count)
+		return compression{}, usagef("--neurons %d: want 1 or more", f.neurons.Count)
 	}
 	o := f.neurons
 	verb := "zeroed"
@@ -138,11 +108,15 @@ func (f *pruneFlags) compression(fs *pflag.FlagSet) (func(*nn.Network) (*nn.Netw
 		noun = "neuron"
 	}
 	what := fmt.Sprintf("%d %s %s (%v, smallest incoming 2-norms)", o.Count, noun, verb, o.Scope)
-	return func(net *nn.Network) (*nn.Network, error) {
-		out, pruned, err := prune.Neurons(net, o)
-		f.pruned = pruned
-		return out, err
-	}, what, nil
+	return compression{
+		what: what,
+		apply: func(net *nn.Network) (*nn.Network, error) {
+			out, pruned, err := prune.Neurons(net, o)
+			f.pruned = pruned
+			return out, err
+		},
+		more: func(w io.Writer) error { return writeNeurons(w, f.pruned) },
+	}, nil
 }
 
 // writeNeurons lists the pruned neurons.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -12,13 +11,8 @@ import (
 )
 
 func newQuantiseCmd() *cobra.Command {
-	var (
-		mf   modelFlags
-		qf   quantiseFlags
-		cc   compressCert
-		save string
-	)
-	cmd := &cobra.Command{
+	var qf quantiseFlags
+	return compressCommand(&cobra.Command{
 		Use:   "quantise MODEL --frac-bits FB [--int-bits IB] [--rounding MODE] --save OUT",
 		Short: "Quantise a network (and certify the error)",
 		Long: `Quantise writes the fixed-point copy of a network: every weight and bias
@@ -36,27 +30,7 @@ ties to even), the compression of the ReluDiff/NeuroDiff benchmarks.
 Only the network's own parameters are quantised: an NNet file's clipping
 and normalisation stay exact. The copy is saved with --save, in the
 format of its extension (.onnx or .json).`,
-		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			f, what, err := qf.compression(cmd.Flags())
-			if err != nil {
-				return err
-			}
-			if _, err := cc.check(); err != nil {
-				return err
-			}
-			m, c, err := compressAndSave(&mf, args[0], save, f)
-			if err != nil {
-				return err
-			}
-			return cc.run(cmd, m, c, func(w io.Writer) error { return writeCompressed(w, m, what, c, save) })
-		},
-	}
-	mf.register(cmd.Flags())
-	qf.register(cmd.Flags())
-	cc.register(cmd)
-	cmd.Flags().StringVar(&save, "save", "", "write the quantised network to `OUT` (.onnx or .json)")
-	return cmd
+	}, &qf, "quantised")
 }
 
 // quantiseFlags are the flags choosing a quantisation, bound onto a copy of
@@ -88,20 +62,20 @@ func (f *quantiseFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.float16, "float16", false, "round to IEEE half precision instead of fixed point")
 }
 
-// compression returns the function that quantises a core network as the
-// flags say, and its description. Bad flags are usage errors.
-func (f *quantiseFlags) compression(fs *pflag.FlagSet) (func(*nn.Network) (*nn.Network, error), string, error) {
+// compression returns the quantisation the flags say. Bad flags are usage
+// errors.
+func (f *quantiseFlags) compression(fs *pflag.FlagSet) (compression, error) {
 	if f.float16 {
 		for _, name := range []string{"frac-bits", "bias-frac-bits", "int-bits", "rounding", "saturate"} {
 			if fs.Changed(name) {
-				return nil, "", usagef("--float16 and --%s do not go together", name)
+				return compression{}, usagef("--float16 and --%s do not go together", name)
 			}
 		}
-		return quantise.Float16, "float16 (IEEE half precision, round to nearest even)", nil
+		return compression{apply: quantise.Float16, what: "float16 (IEEE half precision, round to nearest even)"}, nil
 	}
 	r, err := quantise.ParseRounding(f.rounding)
 	if err != nil {
-		return nil, "", usagef("--rounding %q: want trunc, nearest or floor", f.rounding)
+		return compression{}, usagef("--rounding %q: want trunc, nearest or floor", f.rounding)
 	}
 	opts := f.opts
 	opts.Weights.Rounding = r
@@ -112,20 +86,20 @@ func (f *quantiseFlags) compression(fs *pflag.FlagSet) (func(*nn.Network) (*nn.N
 	w, b := opts.Weights, opts.Biases
 	switch {
 	case w.FracBits < 1 || w.FracBits > quantise.MaxFracBits:
-		return nil, "", usagef("--frac-bits %d: want 1 to %d", w.FracBits, quantise.MaxFracBits)
+		return compression{}, usagef("--frac-bits %d: want 1 to %d", w.FracBits, quantise.MaxFracBits)
 	case b.FracBits < 1 || b.FracBits > quantise.MaxFracBits:
-		return nil, "", usagef("--bias-frac-bits %d: want 1 to %d", b.FracBits, quantise.MaxFracBits)
+		return compression{}, usagef("--bias-frac-bits %d: want 1 to %d", b.FracBits, quantise.MaxFracBits)
 	case w.IntBits < 0:
-		return nil, "", usagef("--int-bits %d: want 0 (no limit) or more", w.IntBits)
+		return compression{}, usagef("--int-bits %d: want 0 (no limit) or more", w.IntBits)
 	case w.Saturate && w.IntBits == 0:
-		return nil, "", usagef("--saturate needs --int-bits")
+		return compression{}, usagef("--saturate needs --int-bits")
 	}
 	if err := opts.Validate(); err != nil {
-		return nil, "", usageError{err}
+		return compression{}, usageError{err}
 	}
 	what := fmt.Sprintf("weights %v; biases %v", w, b)
 	if w == b {
 		what = fmt.Sprintf("fixed point %v", w)
 	}
-	return func(net *nn.Network) (*nn.Network, error) { return quantise.Network(net, opts) }, what, nil
+	return compression{what: what, apply: func(net *nn.Network) (*nn.Network, error) { return quantise.Network(net, opts) }}, nil
 }

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
+)
+
+// compression is a compression of a core network, as a command's flags
+// chose it.
+type compression struct {
+	apply func(*nn.Network) (*nn.Network, error)
+	what  string // for the report: "fixed point <inf,4> trunc"
+	// more, if not nil, prints further lines after the report, once
+	// apply has run (prune's list of neurons).
+	more func(io.Writer) error
+}
+
+// compressionFlags are the flags choosing a compression: quantiseFlags or
+// pruneFlags.
+type compressionFlags interface {
+	// register adds the flags to fs with the library's defaults.
+	register(fs *pflag.FlagSet)
+	// compression returns the compression the flags say; bad flags are
+	// usage errors.
+	compression(fs *pflag.FlagSet) (compression, error)
+}
+
+// compressCommand completes cmd into a command that compresses one model,
+// as quantise and prune do: it adds the model flags, cf, the certification
+// flags of compressCert and --save (help naming the copy by adjective,
+// "quantised"), and runs: check the flags, load, compress, save, report,
+// and certify under --certify.
+func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) *cobra.Command {
+	var (
+		mf   modelFlags
+		cc   compressCert
+		save string
+	)
+	cmd.Args = exactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		comp, err := cf.compression(cmd.Flags())
+		if err != nil {
+			return err
+		}
+		if _, err := cc.check(); err != nil {
+			return err
+		}
+		m, c, err := compressAndSave(&mf, args[0], save, comp.apply)
+		if err != nil {
+			return err
+		}
+		return cc.run(cmd, m, c, func(w io.Writer) error {
+			if err := writeCompressed(w, m, comp.what, c, save); err != nil {
+				return err
+			}
+			if comp.more != nil {
+				return comp.more(w)
+			}
+			return nil
+		})
+	}
+	fs := cmd.Flags()
+	mf.register(fs)
+	cf.register(fs)
+	cc.register(cmd)
+	fs.StringVar(&save, "save", "", "write the "+adjective+" network to `OUT` (.onnx or .json)")
+	return cmd
+}
+
+// compressed is the compressed copy of a model.
+type compressed struct {
+	Net  *nn.Network // the network to save (the model's processing included)
+	Core *nn.Network // the compressed core network
+	// Diff compares Core with the model's core; SameShape is false when
+	// the compression changed the shape (pruning with --remove).
+	Diff      nn.Diff
+	SameShape bool
+}
+
+// compress applies f to the model's core network (see transform) and
+// compares the result with the original core.
+func (m *model) compress(f func(*nn.Network) (*nn.Network, error)) (*compressed, error) {
+	c := &compressed{}
+	net, err := m.transform(func(core *nn.Network) (*nn.Network, error) {
+		out, err := f(core)
+		c.Core = out
+		return out, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.Net = net
+	if d, err := nn.ParamDiff(m.Info.Core, c.Core); err == nil {
+		c.Diff, c.SameShape = d, true
+	}
+	return c, nil
+}
+
+// checkSavePath reports a --save path with an extension nnbound cannot
+// write, as a usage error.
+func checkSavePath(path string) error {
+	if path == "" {
+		return usagef("--save OUT is missing: where to write the network (.onnx or .json)")
+	}
+	switch modelfile.FormatOf(path) {
+	case modelfile.ONNX, modelfile.JSON:
+		return nil
+	}
+	return usagef("--save %q: want a .onnx or .json file name", path)
+}
+
+// writeCompressed prints what a compression changed and where it was saved.
+func writeCompressed(w io.Writer, m *model, what string, c *compressed, saved string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "model:\t%s\n", m.describe())
+	fmt.Fprintf(tw, "compression:\t%s\n", what)
+	if c.SameShape {
+		d := c.Diff
+		fmt.Fprintf(tw, "changed:\t%d of %d parameters (%d set to zero)\n", d.Changed, d.Params, d.Zeroed)
+		fmt.Fprintf(tw, "largest change:\t%s\n", strconv.FormatFloat(d.MaxAbs, 'g', -1, 64))
+		fmt.Fprintf(tw, "total change:\t%s (sum of |changes|)\n", strconv.FormatFloat(d.SumAbs, 'g', -1, 64))
+	} else {
+		fmt.Fprintf(tw, "sizes:\t%s -> %s\n", sizes(m.Info.Core), sizes(c.Core))
+		fmt.Fprintf(tw, "parameters:\t%d -> %d\n", m.Info.Core.NumParams(), c.Core.NumParams())
+	}
+	if saved != "" {
+		fmt.Fprintf(tw, "saved:\t%s\n", saved)
+	}
+	return tw.Flush()
+}
+
+// compressAndSave loads the model at path, applies the compression f to its
+// core network and saves the result to save (checked first, so a bad name
+// fails before any work). It returns the model and its compressed copy, for
+// the command to print (or certify).
+func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn.Network, error)) (*model, *compressed, error) {
+	if err := checkSavePath(save); err != nil {
+		return nil, nil, err
+	}
+	m, err := mf.load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := m.compress(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := modelfile.Save(save, c.Net); err != nil {
+		return nil, nil, err
+	}
+	return m, c, nil
+}
