@@ -71,12 +71,9 @@ error and the bound against the input.`,
 			if err != nil {
 				return err
 			}
-			box, note, err := in.box(1)
+			box, err := in.boxNoted(1, cmd.ErrOrStderr())
 			if err != nil {
 				return err
-			}
-			if note != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), "nnbound: "+note)
 			}
 			c, err := certify.Bound(cmd.Context(), f1, f2, box, opts)
 			if err != nil {

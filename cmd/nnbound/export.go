@@ -157,12 +157,9 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 		}
 		what = fmt.Sprintf("%s against its copy quantised to %d fractional bits", args[0], f.fracBits)
 	}
-	box, note, err := f.input.box(f1.InputSize())
+	box, err := f.input.boxNoted(f1.InputSize(), stderr)
 	if err != nil {
 		return err
-	}
-	if note != "" {
-		fmt.Fprintln(stderr, "nnbound: "+note)
 	}
 	p, err := certify.Problem(f1, f2, box, opts)
 	if err != nil {

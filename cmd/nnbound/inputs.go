@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -112,6 +113,15 @@ func (f *inputFlags) box(n int) (bounds.Box, string, error) {
 	}
 	b, err := assemble(n, lo, hi, los, his)
 	return b, "", err
+}
+
+// boxNoted is box, with the note printed on stderr as "nnbound: note".
+func (f *inputFlags) boxNoted(n int, stderr io.Writer) (bounds.Box, error) {
+	b, note, err := f.box(n)
+	if err == nil && note != "" {
+		fmt.Fprintln(stderr, "nnbound: "+note)
+	}
+	return b, err
 }
 
 // assemble builds the box of dimension n from the --box ends and the

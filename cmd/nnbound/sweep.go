@@ -156,12 +156,9 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	if err != nil {
 		return err
 	}
-	box, note, err := f.input.box(m.Net.InputSize())
+	box, err := f.input.boxNoted(m.Net.InputSize(), stderr)
 	if err != nil {
 		return err
-	}
-	if note != "" {
-		fmt.Fprintln(stderr, "nnbound: "+note)
 	}
 
 	type task struct{ level, fb int }
