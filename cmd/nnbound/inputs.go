@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -63,11 +62,11 @@ func (f *inputFlags) check() error {
 	if err != nil {
 		return err
 	}
-	los, err := parseList("lo", f.lo)
+	los, err := parseBounds("lo", f.lo)
 	if err != nil {
 		return err
 	}
-	his, err := parseList("hi", f.hi)
+	his, err := parseBounds("hi", f.hi)
 	if err != nil {
 		return err
 	}
@@ -101,8 +100,8 @@ func (f *inputFlags) box(n int) (bounds.Box, string, error) {
 		return spec.Box, note, nil
 	}
 	lo, hi, _ := parseRange(f.boxFlag)
-	los, _ := parseList("lo", f.lo)
-	his, _ := parseList("hi", f.hi)
+	los, _ := parseBounds("lo", f.lo)
+	his, _ := parseBounds("hi", f.hi)
 	for _, l := range []struct {
 		name string
 		v    []float64
@@ -148,58 +147,6 @@ func assemble(n int, lo, hi float64, los, his []float64) (bounds.Box, error) {
 		}
 	}
 	return b, nil
-}
-
-// parseRange parses the --box value LO:HI.
-func parseRange(s string) (lo, hi float64, err error) {
-	a, b, ok := strings.Cut(s, ":")
-	if !ok {
-		return 0, 0, usagef("--box %q: want LO:HI, for example --box -1:1", s)
-	}
-	if lo, err = parseBound("box", a); err != nil {
-		return 0, 0, err
-	}
-	if hi, err = parseBound("box", b); err != nil {
-		return 0, 0, err
-	}
-	if lo > hi {
-		return 0, 0, usagef("--box %s is inverted: lo %v > hi %v", s, lo, hi)
-	}
-	return lo, hi, nil
-}
-
-// parseList parses a comma-separated list of bounds ("" gives nil).
-func parseList(flag, s string) ([]float64, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	parts := strings.Split(s, ",")
-	v := make([]float64, len(parts))
-	for i, p := range parts {
-		x, err := parseBound(flag, p)
-		if err != nil {
-			return nil, err
-		}
-		v[i] = x
-	}
-	return v, nil
-}
-
-// parseBound parses one end of the box: a finite number.
-func parseBound(flag, s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	x, err := strconv.ParseFloat(s, 64)
-	switch {
-	case err != nil && s == "":
-		return 0, usagef("--%s: missing number", flag)
-	case err != nil:
-		return 0, usagef("--%s: %q is not a number", flag, s)
-	case math.IsNaN(x):
-		return 0, usagef("--%s: NaN is not a bound", flag)
-	case math.IsInf(x, 0):
-		return 0, usagef("--%s: %s is not a finite bound", flag, s)
-	}
-	return x, nil
 }
 
 // describeBox prints a box compactly: "[-1, 1]" when one interval holds

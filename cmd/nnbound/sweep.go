@@ -245,41 +245,6 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	return nil
 }
 
-// sweepLevels returns the pruning levels of --neurons and --sparsity (a
-// single "none" level without them).
-func sweepLevels(f *sweepFlags) ([]pruneLevel, error) {
-	ks, err := parseInts("neurons", f.neurons)
-	if err != nil {
-		return nil, err
-	}
-	ss, err := parseFractions("sparsity", f.sparsity)
-	if err != nil {
-		return nil, err
-	}
-	if ks != nil && ss != nil {
-		return nil, usagef("--neurons and --sparsity both give pruning levels: use one")
-	}
-	var levels []pruneLevel
-	for _, k := range ks {
-		if k == 0 {
-			levels = append(levels, pruneLevel{})
-		} else {
-			levels = append(levels, pruneLevel{neurons: k, kind: 1})
-		}
-	}
-	for _, s := range ss {
-		if s == 0 {
-			levels = append(levels, pruneLevel{})
-		} else {
-			levels = append(levels, pruneLevel{sparsity: s, kind: 2})
-		}
-	}
-	if levels == nil {
-		levels = []pruneLevel{{}}
-	}
-	return levels, nil
-}
-
 // smallestWidths returns, for each level, the smallest FB whose certified
 // bound is at most target.
 func smallestWidths(rows []sweepRow, levels []pruneLevel, target float64) []sweepChoice {

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// The parsers of flag values that cobra cannot type: lists, ranges and
+// bounds. Every error is a usage error naming the flag.
+
+// parseList parses the comma-separated list s, each item with parse (""
+// or blanks give nil).
+func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []T
+	for _, p := range strings.Split(s, ",") {
+		v, err := parse(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parseBounds parses a comma-separated list of box ends for flag ("" gives
+// nil).
+func parseBounds(flag, s string) ([]float64, error) {
+	return parseList(s, func(p string) (float64, error) { return parseBound(flag, p) })
+}
+
+// parseInts parses a comma-separated list of non-negative integers for
+// flag ("" gives nil).
+func parseInts(flag, s string) ([]int, error) {
+	return parseList(s, func(p string) (int, error) {
+		p = strings.TrimSpace(p)
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 {
+			return 0, usagef("--%s: %q is not a whole number >= 0", flag, p)
+		}
+		return v, nil
+	})
+}
+
+// parseFractions parses a comma-separated list of fractions in [0, 1] for
+// flag ("" gives nil).
+func parseFractions(flag, s string) ([]float64, error) {
+	return parseList(s, func(p string) (float64, error) {
+		p = strings.TrimSpace(p)
+		v, err := strconv.ParseFloat(p, 64)
+		if err != nil || !(v >= 0 && v <= 1) {
+			return 0, usagef("--%s: %q is not a fraction in [0, 1]", flag, p)
+		}
+		return v, nil
+	})
+}
+
+// parseRange parses the --box value LO:HI.
+func parseRange(s string) (lo, hi float64, err error) {
+	a, b, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, 0, usagef("--box %q: want LO:HI, for example --box -1:1", s)
+	}
+	if lo, err = parseBound("box", a); err != nil {
+		return 0, 0, err
+	}
+	if hi, err = parseBound("box", b); err != nil {
+		return 0, 0, err
+	}
+	if lo > hi {
+		return 0, 0, usagef("--box %s is inverted: lo %v > hi %v", s, lo, hi)
+	}
+	return lo, hi, nil
+}
+
+// parseBound parses one end of the box: a finite number.
+func parseBound(flag, s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	x, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && s == "":
+		return 0, usagef("--%s: missing number", flag)
+	case err != nil:
+		return 0, usagef("--%s: %q is not a number", flag, s)
+	case math.IsNaN(x):
+		return 0, usagef("--%s: NaN is not a bound", flag)
+	case math.IsInf(x, 0):
+		return 0, usagef("--%s: %s is not a finite bound", flag, s)
+	}
+	return x, nil
+}
+
+// parseFracBits parses the --frac-bits list of nnbound sweep: a range
+// "A:B", a single width "A", or a list "2,4,8", each width in 1 to
+// quantise.MaxFracBits. The result is in the order given, without
+// repeats.
+func parseFracBits(s string) ([]int, error) {
+	bad := func(format string, a ...any) error {
+		return usagef("--frac-bits %s: %s", s, fmt.Sprintf(format, a...))
+	}
+	var out []int
+	add := func(fb int) error {
+		if fb < 1 || fb > quantise.MaxFracBits {
+			return bad("%d fractional bits: want 1 to %d", fb, quantise.MaxFracBits)
+		}
+		for _, v := range out {
+			if v == fb {
+				return nil
+			}
+		}
+		out = append(out, fb)
+		return nil
+	}
+	atoi := func(p string) (int, error) {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil {
+			return 0, bad("%q is not a whole number", strings.TrimSpace(p))
+		}
+		return v, nil
+	}
+	if a, b, ok := strings.Cut(s, ":"); ok {
+		lo, err := atoi(a)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := atoi(b)
+		if err != nil {
+			return nil, err
+		}
+		if lo > hi {
+			return nil, bad("the range is inverted (%d > %d)", lo, hi)
+		}
+		for fb := lo; fb <= hi; fb++ {
+			if err := add(fb); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	for _, p := range strings.Split(s, ",") {
+		fb, err := atoi(p)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(fb); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
