@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -113,44 +112,67 @@ type sweepJSON struct {
 	Plot        string        `json:"plot,omitempty"`
 }
 
-func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+// sweepPlan is what a sweep certifies, from its validated flags.
+type sweepPlan struct {
+	widths   []int
+	levels   []pruneLevel
+	rounding quantise.Rounding
+	opts     certify.Options // Quant is set per bit width
+	jobs     int
+}
+
+// plan validates the flags that do not depend on the model; bad ones are
+// usage errors.
+func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	widths, err := parseFracBits(f.fracBits)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	levels, err := sweepLevels(f)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rounding, err := quantise.ParseRounding(f.rounding)
 	if err != nil {
-		return usagef("--rounding %q: want trunc, nearest or floor", f.rounding)
+		return nil, usagef("--rounding %q: want trunc, nearest or floor", f.rounding)
 	}
 	if f.pairing != "quantised" && f.pairing != "same" {
-		return usagef("--pairing %q: want quantised or same", f.pairing)
+		return nil, usagef("--pairing %q: want quantised or same", f.pairing)
 	}
 	if f.target < 0 || math.IsNaN(f.target) || math.IsInf(f.target, 0) {
-		return usagef("--target-error %v: want a positive number", f.target)
+		return nil, usagef("--target-error %v: want a positive number", f.target)
 	}
 	if f.jobs < 1 {
-		return usagef("--jobs %d: want 1 or more", f.jobs)
+		return nil, usagef("--jobs %d: want 1 or more", f.jobs)
 	}
 	if f.plot != "" {
 		if err := checkPlot(f.plot); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := f.input.check(); err != nil {
-		return err
+		return nil, err
 	}
 	opts, err := f.cert.options(stderr)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	opts.Pairing = bounds.SameInput
+	if f.pairing == "quantised" {
+		opts.Pairing = bounds.QuantisedInput
 	}
 	jobs := f.jobs
 	if f.cert.verbose {
 		jobs = 1 // one solver log at a time
+	}
+	return &sweepPlan{widths: widths, levels: levels, rounding: rounding, opts: opts, jobs: jobs}, nil
+}
+
+func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	p, err := f.plan(stderr)
+	if err != nil {
+		return err
 	}
 	m, err := f.model.load(path)
 	if err != nil {
@@ -160,71 +182,22 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	if err != nil {
 		return err
 	}
-
-	type task struct{ level, fb int }
-	var tasks []task
-	for li := range levels {
-		for _, fb := range widths {
-			tasks = append(tasks, task{li, fb})
-		}
-	}
-	rows := make([]sweepRow, len(tasks))
-	bar := progress.New(stderr, "sweep", len(tasks))
-	err = parallel(cmd.Context(), len(tasks), jobs, func(ctx context.Context, i int) error {
-		t := tasks[i]
-		q := quantise.Format{FracBits: t.fb, Rounding: rounding}
-		o := opts
-		o.Pairing, o.Quant = bounds.SameInput, q
-		if f.pairing == "quantised" {
-			o.Pairing = bounds.QuantisedInput
-		}
-		f2, err := m.transform(func(core *nn.Network) (*nn.Network, error) {
-			p, err := levels[t.level].apply(core)
-			if err != nil {
-				return nil, err
-			}
-			return quantise.Network(p, quantise.Options{Weights: q, Biases: q})
-		})
-		if err != nil {
-			return err
-		}
-		c, err := certify.Bound(ctx, m.Net, f2, box, o)
-		if err != nil {
-			return err
-		}
-		rows[i] = sweepRow{Prune: levels[t.level].String(), FracBits: t.fb, certCore: newCertCore(c, o.Pairing),
-			Seconds: c.Time.Seconds(), level: t.level}
-		bar.Add(1)
-		return nil
-	})
-	bar.Done()
+	rows, err := p.certify(cmd.Context(), m, box, stderr)
 	if err != nil {
 		return err
 	}
 
 	j := sweepJSON{Model: path, Input: inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
-		QC: opts.QC.String(), TargetError: nan(), Rows: rows}
+		QC: p.opts.QC.String(), TargetError: nan(), Rows: rows}
 	met := true
 	if f.target > 0 {
 		j.TargetError = report.Number(f.target)
-		j.Smallest = smallestWidths(rows, levels, f.target)
-		met = false
-		for _, c := range j.Smallest {
-			met = met || c.FracBits > 0
-		}
+		j.Smallest = smallestWidths(rows, p.levels, f.target)
+		met = slices.ContainsFunc(j.Smallest, func(c sweepChoice) bool { return c.FracBits > 0 })
 	}
 	if f.plot != "" {
-		fig, err := sweepFigure(path, rows, levels, f.target, j.Smallest)
-		switch {
-		case errors.Is(err, report.ErrData):
-			fmt.Fprintf(stderr, "nnbound: no figure: nothing positive to draw on a log scale\n")
-		case err != nil:
+		if j.Plot, err = saveSweepFigure(f.plot, j, p.levels, f.target, stderr); err != nil {
 			return err
-		default:
-			if err := fig.Save(f.plot); err != nil {
-				return err
-			}
-			j.Plot = f.plot
 		}
 	}
 	if f.json {
@@ -236,7 +209,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		if err := report.WriteJSON(stdout, j); err != nil {
 			return err
 		}
-	} else if err := writeSweep(stdout, m, box, f, levels, j); err != nil {
+	} else if err := writeSweep(stdout, m, box, f, p.levels, j); err != nil {
 		return err
 	}
 	if !met {
@@ -245,105 +218,42 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	return nil
 }
 
-// smallestWidths returns, for each level, the smallest FB whose certified
-// bound is at most target.
-func smallestWidths(rows []sweepRow, levels []pruneLevel, target float64) []sweepChoice {
-	out := make([]sweepChoice, len(levels))
-	for li, l := range levels {
-		out[li] = sweepChoice{Prune: l.String(), Bound: nan()}
-		for _, r := range rows {
-			if r.level != li || !r.Certified || float64(r.Bound) > target {
-				continue
+// certify certifies m against each of its compressed copies, every
+// pruning level at every bit width, showing progress on stderr.
+func (p *sweepPlan) certify(ctx context.Context, m *model, box bounds.Box, stderr io.Writer) ([]sweepRow, error) {
+	type task struct{ level, fb int }
+	var tasks []task
+	for li := range p.levels {
+		for _, fb := range p.widths {
+			tasks = append(tasks, task{li, fb})
+		}
+	}
+	rows := make([]sweepRow, len(tasks))
+	bar := progress.New(stderr, "sweep", len(tasks))
+	defer bar.Done()
+	err := parallel(ctx, len(tasks), p.jobs, func(ctx context.Context, i int) error {
+		t := tasks[i]
+		q := quantise.Format{FracBits: t.fb, Rounding: p.rounding}
+		o := p.opts
+		o.Quant = q
+		f2, err := m.transform(func(core *nn.Network) (*nn.Network, error) {
+			pruned, err := p.levels[t.level].apply(core)
+			if err != nil {
+				return nil, err
 			}
-			if out[li].FracBits == 0 || r.FracBits < out[li].FracBits {
-				out[li].FracBits, out[li].Bound = r.FracBits, r.Bound
-			}
+			return quantise.Network(pruned, quantise.Options{Weights: q, Biases: q})
+		})
+		if err != nil {
+			return err
 		}
-	}
-	return out
-}
-
-// writeSweep prints the sweep table and the answer to --target-error.
-func writeSweep(w io.Writer, m *model, box bounds.Box, f *sweepFlags, levels []pruneLevel, j sweepJSON) error {
-	input := "the quantised copy gets the input quantised likewise, x2 = q(x1)"
-	if f.pairing == "same" {
-		input = "the quantised copy gets the same input, x2 = x1"
-	}
-	fmt.Fprintf(w, "nnbound sweep: %s, %s\ninput box %s; %s\n\n", m.describe(), sizes(m.Net), describeBox(box), input)
-	header := []string{"FB", "certified bound", "observed error", "ratio", "time"}
-	if len(levels) > 1 {
-		header = append([]string{"pruned"}, header...)
-	}
-	t := report.NewTable(header...)
-	for _, r := range j.Rows {
-		bound, rt := report.Float(float64(r.Bound), 4), ratio(r.Ratio)
-		if !r.Certified {
-			bound = "not certified"
+		c, err := certify.Bound(ctx, m.Net, f2, box, o)
+		if err != nil {
+			return err
 		}
-		when := report.Seconds(r.Seconds)
-		if hideTimes {
-			when = "-"
-		}
-		cells := []string{fmt.Sprint(r.FracBits), bound, report.Float(float64(r.ObservedError), 4), rt, when}
-		if len(levels) > 1 {
-			cells = append([]string{r.Prune}, cells...)
-		}
-		t.AddRow(cells...)
-	}
-	t.Align = make([]report.Align, len(header))
-	for i := range t.Align {
-		t.Align[i] = report.Right
-	}
-	if len(levels) > 1 {
-		t.Align[0] = report.Left
-	}
-	if err := t.WriteText(w); err != nil {
-		return err
-	}
-	if f.target > 0 {
-		fmt.Fprintln(w)
-		for _, c := range j.Smallest {
-			who := ""
-			if len(levels) > 1 {
-				who = " (pruned " + c.Prune + ")"
-			}
-			if c.FracBits == 0 {
-				fmt.Fprintf(w, "no FB tried%s has a certified bound <= %s\n", who, report.Float(f.target, 4))
-				continue
-			}
-			fmt.Fprintf(w, "smallest FB%s with certified bound <= %s: %d (bound %s)\n", who, report.Float(f.target, 4), c.FracBits, report.Float(float64(c.Bound), 4))
-		}
-	}
-	if j.Plot != "" {
-		fmt.Fprintf(w, "\nfigure: %s (bound and error against FB, log scale)\n", j.Plot)
-	}
-	return nil
-}
-
-// sweepFigure draws the bound and the error against FB, one series per
-// pruning level.
-func sweepFigure(path string, rows []sweepRow, levels []pruneLevel, target float64, chosen []sweepChoice) (*report.Figure, error) {
-	s := report.Sweep{Title: filepath.Base(path) + ": certified bound and observed error", Target: target, Chosen: math.NaN()}
-	for li, l := range levels {
-		se := report.SweepSeries{}
-		if len(levels) > 1 {
-			se.Name = "pruned " + l.String()
-		}
-		for _, r := range rows {
-			if r.level == li {
-				se.X = append(se.X, float64(r.FracBits))
-				b := float64(r.Bound)
-				if !r.Certified {
-					b = math.NaN()
-				}
-				se.Bound = append(se.Bound, b)
-				se.Error = append(se.Error, float64(r.ObservedError))
-			}
-		}
-		s.Series = append(s.Series, se)
-	}
-	if len(levels) == 1 && len(chosen) == 1 && chosen[0].FracBits > 0 {
-		s.Chosen = float64(chosen[0].FracBits)
-	}
-	return report.SweepFigure(s)
+		rows[i] = sweepRow{Prune: p.levels[t.level].String(), FracBits: t.fb, certCore: newCertCore(c, o.Pairing),
+			Seconds: c.Time.Seconds(), level: t.level}
+		bar.Add(1)
+		return nil
+	})
+	return rows, err
 }
