@@ -219,3 +219,11 @@ func vector(v []float64) string {
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
+
+// ratio formats a bound / error ratio with three decimals ("1.002").
+func ratio(x report.Number) string {
+	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", float64(x))
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -165,25 +164,7 @@ func runPaper(cmd *cobra.Command, e paperExperiment, f *paperFlags) error {
 	s := &paperSetup{exp: e, seed: opts.Seed, twoNets: f.twoNets, opts: opts,
 		box: bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}}
 
-	var tasks []paperTask
-	switch e {
-	case expSweep:
-		for fb := 1; fb <= 5; fb++ {
-			for r := range f.runs {
-				tasks = append(tasks, paperTask{layers: 2, fracBits: fb, run: r})
-			}
-		}
-	case expPrune:
-		for r := range f.runs {
-			tasks = append(tasks, paperTask{layers: 2, run: r})
-		}
-	default:
-		for _, l := range layers {
-			for r := range f.runs {
-				tasks = append(tasks, paperTask{layers: l, run: r})
-			}
-		}
-	}
+	tasks := paperTasks(e, layers, f.runs)
 	runs := make([]paperRun, len(tasks))
 	certs := make([]*certify.Certificate, len(tasks))
 	bar := progress.New(stderr, "paper "+e.String(), len(tasks))
@@ -253,99 +234,4 @@ func paperMode(e paperExperiment, twoNets bool) string {
 		return "l = 2 networks against their FB = 1..5 copies, x2 = q(x1), x1 in [-1, 1]"
 	}
 	return "l = 2 networks with the 8 smallest hidden neurons zeroed, x2 = x1 in [-1, 1]"
-}
-
-// aggregate averages the certified runs of each depth (or FB).
-func aggregate(e paperExperiment, runs []paperRun) []paperRow {
-	var rows []paperRow
-	key := func(r paperRun) int {
-		if e == expSweep {
-			return r.FracBits
-		}
-		return r.Layers
-	}
-	for start := 0; start < len(runs); {
-		end := start
-		for end < len(runs) && key(runs[end]) == key(runs[start]) {
-			end++
-		}
-		group := runs[start:end]
-		row := paperRow{Layers: group[0].Layers, FracBits: group[0].FracBits, Runs: len(group)}
-		var gx, gx1, gx2, g, tmean, tmax, tmin, bound, obs, ratios []float64
-		for _, r := range group {
-			row.Seconds += r.Seconds / float64(len(group))
-			if !r.Certified {
-				continue
-			}
-			row.Certified++
-			gx, gx1, gx2, g = append(gx, float64(r.GammaX)), append(gx1, float64(r.GammaX1)), append(gx2, float64(r.GammaX2)), append(g, float64(r.Gamma))
-			tmean, tmax, tmin = append(tmean, float64(r.TMean)), append(tmax, float64(r.TMax)), append(tmin, float64(r.TMin))
-			bound, obs, ratios = append(bound, float64(r.Bound)), append(obs, float64(r.ObservedError)), append(ratios, float64(r.Ratio))
-		}
-		row.GammaX, row.GammaX1, row.GammaX2, row.Gamma = mean(gx), mean(gx1), mean(gx2), mean(g)
-		row.TMean, row.TMax, row.TMin = mean(tmean), mean(tmax), mean(tmin)
-		row.Bound, row.Observed, row.Ratio = mean(bound), mean(obs), median(ratios)
-		rows = append(rows, row)
-		start = end
-	}
-	return rows
-}
-
-// mean returns the mean of the finite values of v (NaN if none).
-func mean(v []float64) report.Number {
-	var s float64
-	n := 0
-	for _, x := range v {
-		if !math.IsNaN(x) && !math.IsInf(x, 0) {
-			s, n = s+x, n+1
-		}
-	}
-	if n == 0 {
-		return nan()
-	}
-	return report.Number(s / float64(n))
-}
-
-// median returns the median of the finite values of v (NaN if none).
-func median(v []float64) report.Number {
-	w := slices.DeleteFunc(slices.Clone(v), func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
-	if len(w) == 0 {
-		return nan()
-	}
-	slices.Sort(w)
-	if len(w)%2 == 1 {
-		return report.Number(w[len(w)/2])
-	}
-	return report.Number((w[len(w)/2-1] + w[len(w)/2]) / 2)
-}
-
-// paperTable returns the table of an experiment: the paper's columns, then
-// nnbound's.
-func paperTable(e paperExperiment, rows []paperRow) *report.Table {
-	first := "l"
-	if e == expSweep {
-		first = "FB"
-	}
-	t := report.NewTable(first, "gamma_x", "gamma_x1", "gamma_x2", "gamma", "mean(T)", "max(T)", "min(T)", "time (s)",
-		"certified", "bound", "observed", "ratio")
-	f := func(x report.Number) string {
-		if math.IsNaN(float64(x)) {
-			return "-"
-		}
-		return report.Float(float64(x), 4)
-	}
-	for _, r := range rows {
-		k := r.Layers
-		if e == expSweep {
-			k = r.FracBits
-		}
-		when := report.Float(r.Seconds, 3)
-		if hideTimes {
-			when = "-"
-		}
-		t.AddRow(fmt.Sprint(k), f(r.GammaX), f(r.GammaX1), f(r.GammaX2), f(r.Gamma), f(r.TMean), f(r.TMax), f(r.TMin), when,
-			fmt.Sprintf("%d/%d", r.Certified, r.Runs), f(r.Bound), f(r.Observed), ratio(r.Ratio))
-	}
-	t.Align = slices.Repeat([]report.Align{report.Right}, len(t.Header))
-	return t
 }

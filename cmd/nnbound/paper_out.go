@@ -7,19 +7,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/report"
 )
-
-// ratio formats a bound / error ratio with three decimals ("1.002").
-func ratio(x report.Number) string {
-	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-		return "-"
-	}
-	return fmt.Sprintf("%.3f", float64(x))
-}
 
 // paperReference holds the rows of the paper's Tables 1 and 2 (MOSEK
 // through YALMIP, averages over 100 runs): l, gamma_x, gamma_x1, gamma_x2,
@@ -128,4 +121,35 @@ func paperFigure(s *paperSetup, tasks []paperTask, certs []*certify.Certificate,
 	}
 	title := fmt.Sprintf("%s example: l = %d, network seed %d", experimentTitles[s.exp], t.layers, netSeed(s.seed, t.layers, t.run))
 	return certFigure(f1, f2, s.box, o, certs[pick], title)
+}
+
+// paperTable returns the table of an experiment: the paper's columns, then
+// nnbound's.
+func paperTable(e paperExperiment, rows []paperRow) *report.Table {
+	first := "l"
+	if e == expSweep {
+		first = "FB"
+	}
+	t := report.NewTable(first, "gamma_x", "gamma_x1", "gamma_x2", "gamma", "mean(T)", "max(T)", "min(T)", "time (s)",
+		"certified", "bound", "observed", "ratio")
+	f := func(x report.Number) string {
+		if math.IsNaN(float64(x)) {
+			return "-"
+		}
+		return report.Float(float64(x), 4)
+	}
+	for _, r := range rows {
+		k := r.Layers
+		if e == expSweep {
+			k = r.FracBits
+		}
+		when := report.Float(r.Seconds, 3)
+		if hideTimes {
+			when = "-"
+		}
+		t.AddRow(fmt.Sprint(k), f(r.GammaX), f(r.GammaX1), f(r.GammaX2), f(r.Gamma), f(r.TMean), f(r.TMax), f(r.TMin), when,
+			fmt.Sprintf("%d/%d", r.Certified, r.Runs), f(r.Bound), f(r.Observed), ratio(r.Ratio))
+	}
+	t.Align = slices.Repeat([]report.Align{report.Right}, len(t.Header))
+	return t
 }

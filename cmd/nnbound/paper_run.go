@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
@@ -47,6 +48,32 @@ type paperTask struct {
 	run      int
 }
 
+// paperTasks returns the certifications of an experiment, grouped by depth
+// (or FB) in order: runs at each of layers for the tables, runs at l = 2
+// for each FB = 1..5 for the sweep, and runs at l = 2 for pruning.
+func paperTasks(e paperExperiment, layers []int, runs int) []paperTask {
+	var tasks []paperTask
+	switch e {
+	case expSweep:
+		for fb := 1; fb <= 5; fb++ {
+			for r := range runs {
+				tasks = append(tasks, paperTask{layers: 2, fracBits: fb, run: r})
+			}
+		}
+	case expPrune:
+		for r := range runs {
+			tasks = append(tasks, paperTask{layers: 2, run: r})
+		}
+	default:
+		for _, l := range layers {
+			for r := range runs {
+				tasks = append(tasks, paperTask{layers: l, run: r})
+			}
+		}
+	}
+	return tasks
+}
+
 // netSeed is the seed of the network of run r at depth l: the same
 // networks are used by every experiment, so that Table 1 and Table 2 rows
 // describe the same networks.
@@ -67,12 +94,11 @@ type paperRun struct {
 
 // paperSetup holds what the experiments share.
 type paperSetup struct {
-	exp      paperExperiment
-	seed     uint64
-	twoNets  bool // table1: two independent networks instead of self-compare
-	opts     certify.Options
-	box      bounds.Box
-	keepCert bool // keep the certificate of run 0 (for the figure)
+	exp     paperExperiment
+	seed    uint64
+	twoNets bool // table1: two independent networks instead of self-compare
+	opts    certify.Options
+	box     bounds.Box
 }
 
 // instance returns the networks and options of a task.
@@ -176,4 +202,68 @@ func tightness(f1, f2 *nn.Network, box bounds.Box, o certify.Options, c *certify
 		return math.NaN(), math.NaN(), math.NaN(), nil
 	}
 	return sum / float64(n), hi, lo, nil
+}
+
+// aggregate averages the certified runs of each depth (or FB).
+func aggregate(e paperExperiment, runs []paperRun) []paperRow {
+	var rows []paperRow
+	key := func(r paperRun) int {
+		if e == expSweep {
+			return r.FracBits
+		}
+		return r.Layers
+	}
+	for start := 0; start < len(runs); {
+		end := start
+		for end < len(runs) && key(runs[end]) == key(runs[start]) {
+			end++
+		}
+		group := runs[start:end]
+		row := paperRow{Layers: group[0].Layers, FracBits: group[0].FracBits, Runs: len(group)}
+		var gx, gx1, gx2, g, tmean, tmax, tmin, bound, obs, ratios []float64
+		for _, r := range group {
+			row.Seconds += r.Seconds / float64(len(group))
+			if !r.Certified {
+				continue
+			}
+			row.Certified++
+			gx, gx1, gx2, g = append(gx, float64(r.GammaX)), append(gx1, float64(r.GammaX1)), append(gx2, float64(r.GammaX2)), append(g, float64(r.Gamma))
+			tmean, tmax, tmin = append(tmean, float64(r.TMean)), append(tmax, float64(r.TMax)), append(tmin, float64(r.TMin))
+			bound, obs, ratios = append(bound, float64(r.Bound)), append(obs, float64(r.ObservedError)), append(ratios, float64(r.Ratio))
+		}
+		row.GammaX, row.GammaX1, row.GammaX2, row.Gamma = mean(gx), mean(gx1), mean(gx2), mean(g)
+		row.TMean, row.TMax, row.TMin = mean(tmean), mean(tmax), mean(tmin)
+		row.Bound, row.Observed, row.Ratio = mean(bound), mean(obs), median(ratios)
+		rows = append(rows, row)
+		start = end
+	}
+	return rows
+}
+
+// mean returns the mean of the finite values of v (NaN if none).
+func mean(v []float64) report.Number {
+	var s float64
+	n := 0
+	for _, x := range v {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			s, n = s+x, n+1
+		}
+	}
+	if n == 0 {
+		return nan()
+	}
+	return report.Number(s / float64(n))
+}
+
+// median returns the median of the finite values of v (NaN if none).
+func median(v []float64) report.Number {
+	w := slices.DeleteFunc(slices.Clone(v), func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
+	if len(w) == 0 {
+		return nan()
+	}
+	slices.Sort(w)
+	if len(w)%2 == 1 {
+		return report.Number(w[len(w)/2])
+	}
+	return report.Number((w[len(w)/2-1] + w[len(w)/2]) / 2)
 }
