@@ -98,6 +98,8 @@ func exactArgs(n int) cobra.PositionalArgs {
 	}
 }
 
+// newVersionCmd returns "nnbound version", which prints the module version
+// the binary was built from.
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
@@ -110,17 +112,6 @@ func newVersionCmd() *cobra.Command {
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "nnbound %s\n", v)
 			return nil
-		},
-	}
-}
-
-// notYet is the placeholder of a command still being written.
-func notYet(use, short string) *cobra.Command {
-	return &cobra.Command{
-		Use:   use,
-		Short: short,
-		RunE: func(*cobra.Command, []string) error {
-			return fmt.Errorf("%s: not implemented yet", use)
 		},
 	}
 }
