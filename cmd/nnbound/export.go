@@ -95,6 +95,7 @@ func exportFormat(format, out string) (string, error) {
 	return "", usagef("--format %q: want sdpa or cbf", format)
 }
 
+// runExport checks the flags, builds the root SDP and writes it.
 func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if f.out == "" {
@@ -131,31 +132,9 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 		return err
 	}
 
-	a, err := f.model.load(args[0])
+	f1, f2, what, err := f.networks(args, opts.Quant.Rounding)
 	if err != nil {
 		return err
-	}
-	var f1, f2 *nn.Network = a.Net, nil
-	what := ""
-	if len(args) == 2 {
-		b, err := f.model.load(args[1])
-		if err != nil {
-			return err
-		}
-		if err := checkComparable(args[0], a.Net, args[1], b.Net); err != nil {
-			return err
-		}
-		f2 = b.Net
-		what = fmt.Sprintf("%s against %s", args[0], args[1])
-	} else {
-		q := quantise.Format{FracBits: f.fracBits, Rounding: opts.Quant.Rounding}
-		f2, err = a.transform(func(core *nn.Network) (*nn.Network, error) {
-			return quantise.Network(core, quantise.Options{Weights: q, Biases: q})
-		})
-		if err != nil {
-			return err
-		}
-		what = fmt.Sprintf("%s against its copy quantised to %d fractional bits", args[0], f.fracBits)
 	}
 	box, err := f.input.boxNoted(f1.InputSize(), stderr)
 	if err != nil {
@@ -170,17 +149,7 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 		return err
 	}
 	comments := exportComments(what, box, opts, names, format)
-	write := func(w io.Writer) error {
-		if format == "cbf" {
-			return writeCBF(w, p, comments)
-		}
-		for _, c := range comments {
-			if _, err := fmt.Fprintf(w, "\" %s\n", c); err != nil {
-				return err
-			}
-		}
-		return sdpa.Write(w, p)
-	}
+	write := func(w io.Writer) error { return writeExport(w, format, p, comments) }
 	summary := stdout
 	if f.out == "-" {
 		if err := write(stdout); err != nil {
@@ -198,6 +167,48 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), lmiOrder(p), describeBox(box))
 	fmt.Fprintf(summary, "  gammas: %s\n", gammaNote(names, format))
 	return nil
+}
+
+// networks loads the networks the SDP compares, and says what they are:
+// the two models given, or the one model and its copy quantised to
+// --frac-bits with rounding.
+func (f *exportFlags) networks(args []string, rounding quantise.Rounding) (f1, f2 *nn.Network, what string, err error) {
+	a, err := f.model.load(args[0])
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if len(args) == 2 {
+		b, err := f.model.load(args[1])
+		if err != nil {
+			return nil, nil, "", err
+		}
+		if err := checkComparable(args[0], a.Net, args[1], b.Net); err != nil {
+			return nil, nil, "", err
+		}
+		return a.Net, b.Net, fmt.Sprintf("%s against %s", args[0], args[1]), nil
+	}
+	q := quantise.Format{FracBits: f.fracBits, Rounding: rounding}
+	f2, err = a.transform(func(core *nn.Network) (*nn.Network, error) {
+		return quantise.Network(core, quantise.Options{Weights: q, Biases: q})
+	})
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return a.Net, f2, fmt.Sprintf("%s against its copy quantised to %d fractional bits", args[0], f.fracBits), nil
+}
+
+// writeExport writes p in format (sdpa or cbf) with the comments as its
+// header.
+func writeExport(w io.Writer, format string, p *sdp.Problem, comments []string) error {
+	if format == "cbf" {
+		return writeCBF(w, p, comments)
+	}
+	for _, c := range comments {
+		if _, err := fmt.Fprintf(w, "\" %s\n", c); err != nil {
+			return err
+		}
+	}
+	return sdpa.Write(w, p)
 }
 
 // checkComparable reports two networks whose input or output sizes differ.
