@@ -4,8 +4,9 @@ import "gonum.org/v1/gonum/blas"
 
 // The argument checks below mirror gonum's blas/gonum package check for
 // check, in the same order and with the same panic messages, so that Impl
-// fails exactly as gonum does on bad arguments. Each returns "" when the
-// arguments are valid and the routine should go on.
+// fails exactly as gonum does on bad arguments. Each panics on a bad
+// argument and otherwise reports whether the result is empty (a zero
+// dimension), in which case the routine returns at once.
 
 const (
 	errMLT0      = "blas: m < 0"
@@ -40,16 +41,16 @@ func validDiag(d blas.Diag) bool { return d == blas.NonUnit || d == blas.Unit }
 func isTrans(t blas.Transpose) bool { return t == blas.Trans || t == blas.ConjTrans }
 
 // checkGemm checks the arguments of Dgemm; empty reports m == 0 or n == 0.
-func checkGemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) (msg string, empty bool) {
+func checkGemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) (empty bool) {
 	switch {
 	case !validTrans(tA), !validTrans(tB):
-		return errTranspose, false
+		panic(errTranspose)
 	case m < 0:
-		return errMLT0, false
+		panic(errMLT0)
 	case n < 0:
-		return errNLT0, false
+		panic(errNLT0)
 	case k < 0:
-		return errKLT0, false
+		panic(errKLT0)
 	}
 	aRows, aCols := m, k
 	if isTrans(tA) {
@@ -61,34 +62,35 @@ func checkGemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []flo
 	}
 	switch {
 	case lda < max(1, aCols):
-		return errLdA, false
+		panic(errLdA)
 	case ldb < max(1, bCols):
-		return errLdB, false
+		panic(errLdB)
 	case ldc < max(1, n):
-		return errLdC, false
+		panic(errLdC)
 	case m == 0 || n == 0:
-		return "", true
+		return true
 	case len(a) < (aRows-1)*lda+aCols:
-		return errShortA, false
+		panic(errShortA)
 	case len(b) < (bRows-1)*ldb+bCols:
-		return errShortB, false
+		panic(errShortB)
 	case len(c) < (m-1)*ldc+n:
-		return errShortC, false
+		panic(errShortC)
 	}
-	return "", false
+	return false
 }
 
-// checkSyrk checks the arguments of Dsyrk (b == nil) and Dsyr2k.
-func checkSyrk(ul blas.Uplo, tA blas.Transpose, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, twoK bool) (msg string, empty bool) {
+// checkSyrk checks the arguments of Dsyrk (twoK false, b unused) and
+// Dsyr2k.
+func checkSyrk(ul blas.Uplo, tA blas.Transpose, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, twoK bool) (empty bool) {
 	switch {
 	case !validUplo(ul):
-		return errUplo, false
+		panic(errUplo)
 	case !validTrans(tA):
-		return errTranspose, false
+		panic(errTranspose)
 	case n < 0:
-		return errNLT0, false
+		panic(errNLT0)
 	case k < 0:
-		return errKLT0, false
+		panic(errKLT0)
 	}
 	rows, cols := n, k
 	if isTrans(tA) {
@@ -96,38 +98,38 @@ func checkSyrk(ul blas.Uplo, tA blas.Transpose, n, k int, a []float64, lda int, 
 	}
 	switch {
 	case lda < max(1, cols):
-		return errLdA, false
+		panic(errLdA)
 	case twoK && ldb < max(1, cols):
-		return errLdB, false
+		panic(errLdB)
 	case ldc < max(1, n):
-		return errLdC, false
+		panic(errLdC)
 	case n == 0:
-		return "", true
+		return true
 	case len(a) < lda*(rows-1)+cols:
-		return errShortA, false
+		panic(errShortA)
 	case twoK && len(b) < ldb*(rows-1)+cols:
-		return errShortB, false
+		panic(errShortB)
 	case len(c) < ldc*(n-1)+n:
-		return errShortC, false
+		panic(errShortC)
 	}
-	return "", false
+	return false
 }
 
 // checkTri checks the arguments of Dtrsm and Dtrmm.
-func checkTri(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, a []float64, lda int, b []float64, ldb int) (msg string, empty bool) {
+func checkTri(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, a []float64, lda int, b []float64, ldb int) (empty bool) {
 	switch {
 	case !validSide(s):
-		return errSide, false
+		panic(errSide)
 	case !validUplo(ul):
-		return errUplo, false
+		panic(errUplo)
 	case !validTrans(tA):
-		return errTranspose, false
+		panic(errTranspose)
 	case !validDiag(d):
-		return errDiag, false
+		panic(errDiag)
 	case m < 0:
-		return errMLT0, false
+		panic(errMLT0)
 	case n < 0:
-		return errNLT0, false
+		panic(errNLT0)
 	}
 	k := n
 	if s == blas.Left {
@@ -135,30 +137,30 @@ func checkTri(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n in
 	}
 	switch {
 	case lda < max(1, k):
-		return errLdA, false
+		panic(errLdA)
 	case ldb < max(1, n):
-		return errLdB, false
+		panic(errLdB)
 	case m == 0 || n == 0:
-		return "", true
+		return true
 	case len(a) < lda*(k-1)+k:
-		return errShortA, false
+		panic(errShortA)
 	case len(b) < ldb*(m-1)+n:
-		return errShortB, false
+		panic(errShortB)
 	}
-	return "", false
+	return false
 }
 
 // checkSymm checks the arguments of Dsymm.
-func checkSymm(s blas.Side, ul blas.Uplo, m, n int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) (msg string, empty bool) {
+func checkSymm(s blas.Side, ul blas.Uplo, m, n int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) (empty bool) {
 	switch {
 	case !validSide(s):
-		return errSide, false
+		panic(errSide)
 	case !validUplo(ul):
-		return errUplo, false
+		panic(errUplo)
 	case m < 0:
-		return errMLT0, false
+		panic(errMLT0)
 	case n < 0:
-		return errNLT0, false
+		panic(errNLT0)
 	}
 	k := n
 	if s == blas.Left {
@@ -166,24 +168,85 @@ func checkSymm(s blas.Side, ul blas.Uplo, m, n int, a []float64, lda int, b []fl
 	}
 	switch {
 	case lda < max(1, k):
-		return errLdA, false
+		panic(errLdA)
 	case ldb < max(1, n):
-		return errLdB, false
+		panic(errLdB)
 	case ldc < max(1, n):
-		return errLdC, false
+		panic(errLdC)
 	case m == 0 || n == 0:
-		return "", true
+		return true
 	case len(a) < lda*(k-1)+k:
-		return errShortA, false
+		panic(errShortA)
 	case len(b) < ldb*(m-1)+n:
-		return errShortB, false
+		panic(errShortB)
 	case len(c) < ldc*(m-1)+n:
-		return errShortC, false
+		panic(errShortC)
 	}
-	return "", false
+	return false
 }
 
-// checkVec checks a vector of length n with increment inc.
+// shortVec reports whether a slice of the given length is too short for a
+// vector of n elements with increment inc.
 func shortVec(n, inc, length int) bool {
 	return (inc > 0 && (n-1)*inc >= length) || (inc < 0 && (1-n)*inc >= length)
+}
+
+// checkGemv checks the arguments of Dgemv.
+func checkGemv(tA blas.Transpose, m, n int, a []float64, lda int, x []float64, incX int, y []float64, incY int) (empty bool) {
+	switch {
+	case !validTrans(tA):
+		panic(errTranspose)
+	case m < 0:
+		panic(errMLT0)
+	case n < 0:
+		panic(errNLT0)
+	case lda < max(1, n):
+		panic(errLdA)
+	case incX == 0:
+		panic(errZeroIncX)
+	case incY == 0:
+		panic(errZeroIncY)
+	}
+	lenX, lenY := n, m
+	if isTrans(tA) {
+		lenX, lenY = m, n
+	}
+	switch {
+	case m == 0 || n == 0:
+		return true
+	case shortVec(lenX, incX, len(x)):
+		panic(errShortX)
+	case shortVec(lenY, incY, len(y)):
+		panic(errShortY)
+	case len(a) < lda*(m-1)+n:
+		panic(errShortA)
+	}
+	return false
+}
+
+// checkSymv checks the arguments of Dsymv.
+func checkSymv(ul blas.Uplo, n int, a []float64, lda int, x []float64, incX int, y []float64, incY int) (empty bool) {
+	switch {
+	case !validUplo(ul):
+		panic(errUplo)
+	case n < 0:
+		panic(errNLT0)
+	case lda < max(1, n):
+		panic(errLdA)
+	case incX == 0:
+		panic(errZeroIncX)
+	case incY == 0:
+		panic(errZeroIncY)
+	}
+	switch {
+	case n == 0:
+		return true
+	case shortVec(n, incX, len(x)):
+		panic(errShortX)
+	case shortVec(n, incY, len(y)):
+		panic(errShortY)
+	case len(a) < lda*(n-1)+n:
+		panic(errShortA)
+	}
+	return false
 }

@@ -62,11 +62,7 @@ func getBuf(pool *sync.Pool, n int) *[]float64 {
 //
 // with gonum's row-major conventions and argument checks.
 func (impl Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	msg, empty := checkGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc)
-	if msg != "" {
-		panic(msg)
-	}
-	if empty {
+	if checkGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc) {
 		return
 	}
 	if m*n*k < smallGemm {

@@ -13,34 +13,12 @@ const smallGemv = 32 * 32
 // for the m x n matrix A, with gonum's conventions. Unit-stride vectors
 // take the fast path; other strides go to gonum.
 func (impl Impl) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-	switch {
-	case !validTrans(tA):
-		panic(errTranspose)
-	case m < 0:
-		panic(errMLT0)
-	case n < 0:
-		panic(errNLT0)
-	case lda < max(1, n):
-		panic(errLdA)
-	case incX == 0:
-		panic(errZeroIncX)
-	case incY == 0:
-		panic(errZeroIncY)
+	if checkGemv(tA, m, n, a, lda, x, incX, y, incY) {
+		return
 	}
 	lenX, lenY := n, m
 	if isTrans(tA) {
 		lenX, lenY = m, n
-	}
-	if m == 0 || n == 0 {
-		return
-	}
-	switch {
-	case shortVec(lenX, incX, len(x)):
-		panic(errShortX)
-	case shortVec(lenY, incY, len(y)):
-		panic(errShortY)
-	case len(a) < lda*(m-1)+n:
-		panic(errShortA)
 	}
 	if incX != 1 || incY != 1 || m*n < smallGemv || alpha == 0 {
 		impl.Implementation.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
@@ -110,28 +88,8 @@ func dotRowsGo(rows, n int, a []float64, lda int, x []float64, d *[4]float64) {
 // with gonum's conventions. Each stored row serves twice: as a row of A in
 // a dot product and, transposed, as a column added into y.
 func (impl Impl) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-	switch {
-	case !validUplo(ul):
-		panic(errUplo)
-	case n < 0:
-		panic(errNLT0)
-	case lda < max(1, n):
-		panic(errLdA)
-	case incX == 0:
-		panic(errZeroIncX)
-	case incY == 0:
-		panic(errZeroIncY)
-	}
-	if n == 0 {
+	if checkSymv(ul, n, a, lda, x, incX, y, incY) {
 		return
-	}
-	switch {
-	case shortVec(n, incX, len(x)):
-		panic(errShortX)
-	case shortVec(n, incY, len(y)):
-		panic(errShortY)
-	case len(a) < lda*(n-1)+n:
-		panic(errShortA)
 	}
 	if incX != 1 || incY != 1 || n*n < smallGemv || alpha == 0 {
 		impl.Implementation.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)

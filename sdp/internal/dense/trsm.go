@@ -44,11 +44,7 @@ const (
 // triArgs checks the arguments of Dtrsm and Dtrmm, panicking as gonum
 // does, and returns what to do and the triangle op(A).
 func triArgs(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) (action, triangle) {
-	msg, empty := checkTri(s, ul, tA, d, m, n, a, lda, b, ldb)
-	if msg != "" {
-		panic(msg)
-	}
-	if empty {
+	if checkTri(s, ul, tA, d, m, n, a, lda, b, ldb) {
 		return done, triangle{}
 	}
 	k := m
