@@ -1,0 +1,172 @@
+package onnx
+
+import (
+	"fmt"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// builder translates a chain graph node by node. The network built so far
+// is layers, followed by the affine map pend and the elementwise clipping
+// clip (either may be nil: none yet).
+type builder struct {
+	g      *graph
+	bud    *budget
+	inits  map[string]*tensor   // initializers not yet converted
+	consts map[string]*constant // converted initializers and constant node outputs
+	data   string               // name of the data value at the end of the chain
+	used   map[string]bool      // data values consumed by a node: reading one again is a branch
+	shape  shape                // shape of the data value
+	layers []nn.Layer
+	pend   *affine
+	clip   *clipping
+}
+
+// newBuilder returns a builder for g whose allocations are bounded by bud.
+func newBuilder(g *graph, bud *budget) *builder {
+	b := &builder{g: g, bud: bud, inits: map[string]*tensor{}, consts: map[string]*constant{}, used: map[string]bool{}}
+	for _, t := range g.inits {
+		b.inits[t.name] = t
+	}
+	return b
+}
+
+// dataInputs returns the graph inputs that have no initializer.
+func (b *builder) dataInputs() []Value {
+	var in []Value
+	for _, v := range b.g.inputs {
+		if _, ok := b.inits[v.Name]; !ok {
+			in = append(in, v)
+		}
+	}
+	return in
+}
+
+// constant returns the constant called name, converting an initializer on
+// first use; nil if name is not a constant.
+func (b *builder) constant(name string) (*constant, error) {
+	if c, ok := b.consts[name]; ok {
+		return c, nil
+	}
+	t, ok := b.inits[name]
+	if !ok {
+		return nil, nil
+	}
+	c, err := t.toConstant()
+	if err == nil {
+		err = b.bud.take(c.size())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("initializer %q: %w", name, err)
+	}
+	b.consts[name] = c
+	return c, nil
+}
+
+// run translates the graph.
+func (b *builder) run() (*nn.Network, error) {
+	in := b.dataInputs()
+	switch len(in) {
+	case 0:
+		return nil, fmt.Errorf("the graph has no data input: %w", ErrNotChain)
+	case 1:
+	default:
+		return nil, fmt.Errorf("the graph has %d data inputs (%q, %q, ...); nnbound reads single-input chains: %w",
+			len(in), in[0].Name, in[1].Name, ErrNotChain)
+	}
+	var err error
+	if b.shape, err = inputShape(in[0], b.bud.left); err != nil {
+		return nil, err
+	}
+	b.data = in[0].Name
+	for i, n := range b.g.nodes {
+		if err := b.node(n); err != nil {
+			name := ""
+			if n.name != "" {
+				name = fmt.Sprintf(" %q", n.name)
+			}
+			return nil, fmt.Errorf("node %d%s (%s): %w", i, name, n.opType, err)
+		}
+	}
+	if len(b.g.outputs) != 1 {
+		return nil, fmt.Errorf("the graph has %d outputs, want 1: %w", len(b.g.outputs), ErrNotChain)
+	}
+	if out := b.g.outputs[0].Name; out != b.data {
+		return nil, fmt.Errorf("the graph output %q is not the end of the chain (%q): %w", out, b.data, ErrNotChain)
+	}
+	if err := b.flushClip(); err != nil {
+		return nil, err
+	}
+	if b.pend != nil || len(b.layers) == 0 {
+		if err := b.emit(nn.Activation{Kind: nn.Identity}); err != nil {
+			return nil, err
+		}
+	}
+	return &nn.Network{Layers: b.layers}, nil
+}
+
+// operands are the inputs of a node on the chain: the position of the data
+// input, and the constant at every other position (nil where the optional
+// input is absent).
+type operands struct {
+	data   int
+	consts []*constant
+}
+
+// node translates one node.
+func (b *builder) node(n *node) error {
+	if n.domain != "" && n.domain != "ai.onnx" {
+		return fmt.Errorf("operator domain %q: %w", n.domain, ErrUnsupportedOp)
+	}
+	if len(n.outputs) == 0 || n.outputs[0] == "" {
+		return fmt.Errorf("node has no output: %w", ErrMalformed)
+	}
+	if n.opType == "Constant" {
+		c, err := constantNode(n)
+		if err != nil {
+			return err
+		}
+		b.consts[n.outputs[0]] = c
+		return nil
+	}
+	ops := operands{data: -1, consts: make([]*constant, len(n.inputs))}
+	for i, name := range n.inputs {
+		switch {
+		case name == "":
+			continue
+		case name == b.data:
+			if ops.data >= 0 {
+				return fmt.Errorf("reads the data %q twice: %w", name, ErrNotChain)
+			}
+			ops.data = i
+			continue
+		case b.used[name]:
+			return fmt.Errorf("reads %q, which an earlier node already consumed (a branch): %w", name, ErrNotChain)
+		}
+		c, err := b.constant(name)
+		if err != nil {
+			return err
+		}
+		if c == nil {
+			return fmt.Errorf("input %q is neither a constant nor the output of an earlier node: %w", name, ErrNotChain)
+		}
+		ops.consts[i] = c
+	}
+	if ops.data < 0 {
+		if n.opType == "Identity" && len(ops.consts) == 1 && ops.consts[0] != nil {
+			b.consts[n.outputs[0]] = ops.consts[0]
+			return nil
+		}
+		return fmt.Errorf("the node does not read the chain's data (constant folding is not supported): %w", ErrNotChain)
+	}
+	op, ok := registry[n.opType]
+	if !ok {
+		return fmt.Errorf("operator %q: %w", n.opType, ErrUnsupportedOp)
+	}
+	if err := op(b, n, ops); err != nil {
+		return err
+	}
+	b.used[b.data] = true
+	b.data = n.outputs[0]
+	return nil
+}
