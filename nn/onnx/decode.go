@@ -66,22 +66,23 @@ type tensor struct {
 	external bool
 }
 
+// decodeModel decodes a ModelProto.
 func decodeModel(b []byte) (*model, error) {
 	m := &model{}
 	err := walk(b, func(f field) (err error) {
 		switch f.num {
-		case 1:
+		case 1: // ir_version
 			m.irVersion, err = f.int()
-		case 2:
+		case 2: // producer_name
 			m.producerName, err = f.str()
-		case 3:
+		case 3: // producer_version
 			m.producerVersion, err = f.str()
-		case 7:
+		case 7: // graph
 			var gb []byte
 			if gb, err = f.msg(); err == nil {
 				m.graph, err = decodeGraph(gb)
 			}
-		case 8:
+		case 8: // opset_import
 			var ob []byte
 			if ob, err = f.msg(); err == nil {
 				var o Opset
@@ -100,13 +101,14 @@ func decodeModel(b []byte) (*model, error) {
 	return m, nil
 }
 
+// decodeOpset decodes an OperatorSetIdProto.
 func decodeOpset(b []byte) (Opset, error) {
 	var o Opset
 	err := walk(b, func(f field) (err error) {
 		switch f.num {
-		case 1:
+		case 1: // domain
 			o.Domain, err = f.str()
-		case 2:
+		case 2: // version
 			o.Version, err = f.int()
 		}
 		return err
@@ -114,6 +116,8 @@ func decodeOpset(b []byte) (Opset, error) {
 	return o, err
 }
 
+// decodeGraph decodes a GraphProto; errors name the node, initializer or
+// value that fails.
 func decodeGraph(b []byte) (*graph, error) {
 	g := &graph{}
 	err := walk(b, func(f field) error {
@@ -127,19 +131,19 @@ func decodeGraph(b []byte) (*graph, error) {
 			return fmt.Errorf("graph: %w", err)
 		}
 		switch f.num {
-		case 1:
+		case 1: // node
 			n, err := decodeNode(mb)
 			if err != nil {
 				return fmt.Errorf("node %d: %w", len(g.nodes), err)
 			}
 			g.nodes = append(g.nodes, n)
-		case 5:
+		case 5: // initializer
 			t, err := decodeTensor(mb)
 			if err != nil {
 				return fmt.Errorf("initializer %d: %w", len(g.inits), err)
 			}
 			g.inits = append(g.inits, t)
-		case 11, 12:
+		case 11, 12: // input, output
 			v, err := decodeValueInfo(mb)
 			if err != nil {
 				return fmt.Errorf("graph input/output %q: %w", v.Name, err)
@@ -155,24 +159,25 @@ func decodeGraph(b []byte) (*graph, error) {
 	return g, err
 }
 
+// decodeNode decodes a NodeProto.
 func decodeNode(b []byte) (*node, error) {
 	n := &node{}
 	err := walk(b, func(f field) (err error) {
 		var s string
 		switch f.num {
-		case 1:
+		case 1: // input
 			s, err = f.str()
 			n.inputs = append(n.inputs, s)
-		case 2:
+		case 2: // output
 			s, err = f.str()
 			n.outputs = append(n.outputs, s)
-		case 3:
+		case 3: // name
 			n.name, err = f.str()
-		case 4:
+		case 4: // op_type
 			n.opType, err = f.str()
-		case 7:
+		case 7: // domain
 			n.domain, err = f.str()
-		case 5:
+		case 5: // attribute
 			var ab []byte
 			if ab, err = f.msg(); err == nil {
 				var a *attribute
@@ -185,26 +190,27 @@ func decodeNode(b []byte) (*node, error) {
 	return n, err
 }
 
+// decodeAttribute decodes an AttributeProto; errors name it.
 func decodeAttribute(b []byte) (*attribute, error) {
 	a := &attribute{}
 	err := walk(b, func(f field) (err error) {
 		switch f.num {
-		case 1:
+		case 1: // name
 			a.name, err = f.str()
-		case 20:
+		case 20: // type
 			a.typ, err = f.int()
-		case 2:
+		case 2: // f
 			a.f, err = f.float32()
-		case 3:
+		case 3: // i
 			a.i, err = f.int()
-		case 5:
+		case 5: // t
 			var tb []byte
 			if tb, err = f.msg(); err == nil {
 				a.t, err = decodeTensor(tb)
 			}
-		case 7:
+		case 7: // floats
 			a.floats, err = appendFixed32(a.floats, f)
-		case 8:
+		case 8: // ints
 			a.ints, err = appendVarints(a.ints, f)
 		}
 		return err
@@ -215,30 +221,32 @@ func decodeAttribute(b []byte) (*attribute, error) {
 	return a, nil
 }
 
+// decodeTensor decodes a TensorProto, keeping its data as stored; errors
+// name it.
 func decodeTensor(b []byte) (*tensor, error) {
 	t := &tensor{}
 	err := walk(b, func(f field) (err error) {
 		var v int64
 		switch f.num {
-		case 1:
+		case 1: // dims
 			t.dims, err = appendVarints(t.dims, f)
-		case 2:
+		case 2: // data_type
 			v, err = f.int()
 			t.dataType = DataType(v)
-		case 4:
+		case 4: // float_data
 			t.floats, err = appendFixed32(t.floats, f)
-		case 5:
+		case 5: // int32_data
 			t.int32s, err = appendVarints(t.int32s, f)
-		case 7:
+		case 7: // int64_data
 			t.int64s, err = appendVarints(t.int64s, f)
-		case 8:
+		case 8: // name
 			t.name, err = f.str()
-		case 9:
+		case 9: // raw_data
 			t.raw, err = f.msg()
 			t.hasRaw = true
-		case 10:
+		case 10: // double_data
 			t.doubles, err = appendFixed64(t.doubles, f)
-		case 14:
+		case 14: // data_location
 			v, err = f.int()
 			t.external = v == 1
 		}
@@ -256,13 +264,13 @@ func decodeValueInfo(b []byte) (Value, error) {
 	var v Value
 	err := walk(b, func(f field) (err error) {
 		switch f.num {
-		case 1:
+		case 1: // name
 			v.Name, err = f.str()
-		case 2:
+		case 2: // type
 			var tb []byte
 			if tb, err = f.msg(); err == nil {
 				err = walk(tb, func(f field) error { // TypeProto
-					if f.num != 1 {
+					if f.num != 1 { // tensor_type
 						return nil
 					}
 					return decodeTensorType(f, &v)
@@ -282,11 +290,11 @@ func decodeTensorType(f field, v *Value) error {
 	}
 	return walk(b, func(f field) (err error) {
 		switch f.num {
-		case 1:
+		case 1: // elem_type
 			var t int64
 			t, err = f.int()
 			v.Type = DataType(t)
-		case 2:
+		case 2: // shape
 			var sb []byte
 			if sb, err = f.msg(); err == nil {
 				v.Shape, err = decodeShape(sb)
@@ -301,7 +309,7 @@ func decodeTensorType(f field, v *Value) error {
 func decodeShape(b []byte) (Shape, error) {
 	s := Shape{}
 	err := walk(b, func(f field) error {
-		if f.num != 1 {
+		if f.num != 1 { // dim
 			return nil
 		}
 		db, err := f.msg()
@@ -311,12 +319,12 @@ func decodeShape(b []byte) (Shape, error) {
 		d := Dim{Size: -1}
 		err = walk(db, func(f field) (err error) {
 			switch f.num {
-			case 1:
+			case 1: // dim_value
 				d.Size, err = f.int()
 				if err == nil && d.Size < 0 {
 					err = fmt.Errorf("negative dimension %d: %w", d.Size, ErrMalformed)
 				}
-			case 2:
+			case 2: // dim_param
 				d.Param, err = f.str()
 			}
 			return err

@@ -49,15 +49,15 @@ func Write(w io.Writer, n *nn.Network) error {
 // encodeModel returns the ModelProto bytes of a validated network.
 func encodeModel(n *nn.Network) []byte {
 	var opset []byte
-	opset = protowire.AppendTag(opset, 1, protowire.BytesType)
+	opset = protowire.AppendTag(opset, 1, protowire.BytesType) // domain: the default, ""
 	opset = protowire.AppendString(opset, "")
-	opset = appendInt(opset, 2, writeOpset)
+	opset = appendInt(opset, 2, writeOpset) // version
 
 	var m []byte
-	m = appendInt(m, 1, writeIRVersion)
-	m = appendString(m, 2, "nnbound")
-	m = appendMessage(m, 7, encodeGraph(n))
-	m = appendMessage(m, 8, opset)
+	m = appendInt(m, 1, writeIRVersion)     // ir_version
+	m = appendString(m, 2, "nnbound")       // producer_name
+	m = appendMessage(m, 7, encodeGraph(n)) // graph
+	m = appendMessage(m, 8, opset)          // opset_import
 	return m
 }
 
@@ -88,14 +88,14 @@ func encodeGraph(n *nn.Network) []byte {
 	}
 	var g []byte
 	for _, nd := range nodes {
-		g = appendMessage(g, 1, nd)
+		g = appendMessage(g, 1, nd) // node
 	}
-	g = appendString(g, 2, "nnbound")
+	g = appendString(g, 2, "nnbound") // name
 	for _, t := range inits {
-		g = appendMessage(g, 5, t)
+		g = appendMessage(g, 5, t) // initializer
 	}
-	g = appendMessage(g, 11, encodeValueInfo("x", n.InputSize()))
-	g = appendMessage(g, 12, encodeValueInfo("y", n.OutputSize()))
+	g = appendMessage(g, 11, encodeValueInfo("x", n.InputSize()))  // input
+	g = appendMessage(g, 12, encodeValueInfo("y", n.OutputSize())) // output
 	return g
 }
 
@@ -146,16 +146,19 @@ func activationNodes(a nn.Activation, k int) []actNode {
 // isFloat32 reports whether v is exactly a float32 value.
 func isFloat32(v float64) bool { return float64(float32(v)) == v }
 
+// appendInt appends the varint field num.
 func appendInt(b []byte, num protowire.Number, v int64) []byte {
 	b = protowire.AppendTag(b, num, protowire.VarintType)
 	return protowire.AppendVarint(b, uint64(v))
 }
 
+// appendString appends the string field num.
 func appendString(b []byte, num protowire.Number, s string) []byte {
 	b = protowire.AppendTag(b, num, protowire.BytesType)
 	return protowire.AppendString(b, s)
 }
 
+// appendMessage appends the embedded message (or bytes) field num.
 func appendMessage(b []byte, num protowire.Number, m []byte) []byte {
 	b = protowire.AppendTag(b, num, protowire.BytesType)
 	return protowire.AppendBytes(b, m)
@@ -165,27 +168,29 @@ func appendMessage(b []byte, num protowire.Number, m []byte) []byte {
 func encodeNode(op, name string, inputs []string, output string, attrs ...[]byte) []byte {
 	var b []byte
 	for _, in := range inputs {
-		b = appendString(b, 1, in)
+		b = appendString(b, 1, in) // input
 	}
-	b = appendString(b, 2, output)
-	b = appendString(b, 3, name)
-	b = appendString(b, 4, op)
+	b = appendString(b, 2, output) // output
+	b = appendString(b, 3, name)   // name
+	b = appendString(b, 4, op)     // op_type
 	for _, a := range attrs {
-		b = appendMessage(b, 5, a)
+		b = appendMessage(b, 5, a) // attribute
 	}
 	return b
 }
 
+// encodeIntAttr returns an INT AttributeProto.
 func encodeIntAttr(name string, v int64) []byte {
-	b := appendString(nil, 1, name)
-	b = appendInt(b, 20, attrInt)
-	return appendInt(b, 3, v)
+	b := appendString(nil, 1, name) // name
+	b = appendInt(b, 20, attrInt)   // type
+	return appendInt(b, 3, v)       // i
 }
 
+// encodeFloatAttr returns a FLOAT AttributeProto: v rounded to float32.
 func encodeFloatAttr(name string, v float64) []byte {
-	b := appendString(nil, 1, name)
-	b = appendInt(b, 20, attrFloat)
-	b = protowire.AppendTag(b, 2, protowire.Fixed32Type)
+	b := appendString(nil, 1, name)                      // name
+	b = appendInt(b, 20, attrFloat)                      // type
+	b = protowire.AppendTag(b, 2, protowire.Fixed32Type) // f
 	return protowire.AppendFixed32(b, math.Float32bits(float32(v)))
 }
 
@@ -193,15 +198,15 @@ func encodeFloatAttr(name string, v float64) []byte {
 func encodeTensor(name string, dims []int64, v []float64) []byte {
 	var b []byte
 	for _, d := range dims {
-		b = appendInt(b, 1, d)
+		b = appendInt(b, 1, d) // dims
 	}
-	b = appendInt(b, 2, int64(Double))
-	b = appendString(b, 8, name)
+	b = appendInt(b, 2, int64(Double)) // data_type
+	b = appendString(b, 8, name)       // name
 	raw := make([]byte, 8*len(v))
 	for i, x := range v {
 		binary.LittleEndian.PutUint64(raw[8*i:], math.Float64bits(x))
 	}
-	return appendMessage(b, 9, raw)
+	return appendMessage(b, 9, raw) // raw_data
 }
 
 // encodeMatrix returns the weight matrix of l as a DOUBLE tensor [out, in].
@@ -217,13 +222,13 @@ func encodeMatrix(name string, l nn.Layer) []byte {
 // encodeValueInfo returns a ValueInfoProto for a DOUBLE tensor [N, size].
 func encodeValueInfo(name string, size int) []byte {
 	var batch, feat, shape, tensor, typ []byte
-	batch = appendString(batch, 2, "N")
-	feat = appendInt(feat, 1, int64(size))
-	shape = appendMessage(shape, 1, batch)
-	shape = appendMessage(shape, 1, feat)
-	tensor = appendInt(tensor, 1, int64(Double))
-	tensor = appendMessage(tensor, 2, shape)
-	typ = appendMessage(typ, 1, tensor)
-	b := appendString(nil, 1, name)
-	return appendMessage(b, 2, typ)
+	batch = appendString(batch, 2, "N")          // dim_param
+	feat = appendInt(feat, 1, int64(size))       // dim_value
+	shape = appendMessage(shape, 1, batch)       // dim
+	shape = appendMessage(shape, 1, feat)        // dim
+	tensor = appendInt(tensor, 1, int64(Double)) // elem_type
+	tensor = appendMessage(tensor, 2, shape)     // shape
+	typ = appendMessage(typ, 1, tensor)          // tensor_type
+	b := appendString(nil, 1, name)              // name
+	return appendMessage(b, 2, typ)              // type
 }
