@@ -6,7 +6,18 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/jsonnet"
 	"github.com/nnbound/nnbound/nn/nnet"
+	"github.com/nnbound/nnbound/nn/onnx"
 )
+
+// decodeONNX reads an ONNX model, its format details going into the
+// summary.
+func decodeONNX(path string, data []byte, _ Options, info *Info) (*nn.Network, error) {
+	net, oi, err := onnx.Decode(data, path)
+	if oi != nil {
+		info.Summary = oi.String()
+	}
+	return net, err
+}
 
 // decodeNNet reads an NNet file; in raw mode the core network and the
 // wrapping are kept for Transform.

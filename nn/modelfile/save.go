@@ -7,6 +7,7 @@ import (
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/jsonnet"
+	"github.com/nnbound/nnbound/nn/onnx"
 )
 
 // Save writes net to path in the format of its extension (.onnx or .json),
@@ -17,7 +18,7 @@ func Save(path string, net *nn.Network) error {
 	var write func(io.Writer, *nn.Network) error
 	switch f := FormatOf(path); f {
 	case ONNX:
-		write = writeONNX
+		write = onnx.Write
 	case JSON:
 		write = jsonnet.Write
 	default:
