@@ -118,6 +118,16 @@ func (r *lineReader) floats(text, what string, limit int) ([]float64, error) {
 	return v, err
 }
 
+// nextRow reads the next data line into dst (see row); what names the line
+// in errors.
+func (r *lineReader) nextRow(what string, dst []float64) error {
+	text, err := r.mustLine(what)
+	if err != nil {
+		return err
+	}
+	return r.row(text, what, dst)
+}
+
 // row parses a line of exactly len(dst) finite numbers into dst.
 func (r *lineReader) row(text, what string, dst []float64) error {
 	n, err := fields(text, func(i int, f string) error {

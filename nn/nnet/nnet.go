@@ -100,21 +100,13 @@ func readLayers(r *lineReader, sizes []int) (*nn.Network, error) {
 		in, out := sizes[k], sizes[k+1]
 		w := make([]float64, out*in)
 		for i := range out {
-			text, err := r.mustLine(fmt.Sprintf("weight row %d of layer %d", i+1, k+1))
-			if err != nil {
-				return nil, err
-			}
-			if err := r.row(text, fmt.Sprintf("weight row %d of layer %d", i+1, k+1), w[i*in:(i+1)*in]); err != nil {
+			if err := r.nextRow(fmt.Sprintf("weight row %d of layer %d", i+1, k+1), w[i*in:(i+1)*in]); err != nil {
 				return nil, err
 			}
 		}
 		b := make([]float64, out)
 		for i := range out {
-			text, err := r.mustLine(fmt.Sprintf("bias %d of layer %d", i+1, k+1))
-			if err != nil {
-				return nil, err
-			}
-			if err := r.row(text, fmt.Sprintf("bias %d of layer %d", i+1, k+1), b[i:i+1]); err != nil {
+			if err := r.nextRow(fmt.Sprintf("bias %d of layer %d", i+1, k+1), b[i:i+1]); err != nil {
 				return nil, err
 			}
 		}
