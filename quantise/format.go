@@ -87,17 +87,26 @@ func (f Format) String() string {
 // [1, MaxFracBits], negative IntBits, IntBits+FracBits > MaxWordBits, an
 // unknown rounding mode, or Saturate without IntBits.
 func (f Format) Validate() error {
+	if err := f.check(); err != nil {
+		return fmt.Errorf("quantise: %w", err)
+	}
+	return nil
+}
+
+// check is Validate without the package prefix, for callers that say
+// which format is wrong.
+func (f Format) check() error {
 	switch {
 	case f.FracBits < 1 || f.FracBits > MaxFracBits:
-		return fmt.Errorf("quantise: FracBits is %d, want 1 to %d: %w", f.FracBits, MaxFracBits, ErrFormat)
+		return fmt.Errorf("FracBits is %d, want 1 to %d: %w", f.FracBits, MaxFracBits, ErrFormat)
 	case f.IntBits < 0:
-		return fmt.Errorf("quantise: IntBits is %d, want 0 (unbounded) or more: %w", f.IntBits, ErrFormat)
+		return fmt.Errorf("IntBits is %d, want 0 (unbounded) or more: %w", f.IntBits, ErrFormat)
 	case f.IntBits+f.FracBits > MaxWordBits:
-		return fmt.Errorf("quantise: IntBits+FracBits is %d, want at most %d: %w", f.IntBits+f.FracBits, MaxWordBits, ErrFormat)
+		return fmt.Errorf("IntBits+FracBits is %d, want at most %d: %w", f.IntBits+f.FracBits, MaxWordBits, ErrFormat)
 	case f.Rounding < Trunc || f.Rounding > Floor:
-		return fmt.Errorf("quantise: unknown rounding %v: %w", f.Rounding, ErrFormat)
+		return fmt.Errorf("unknown rounding %v: %w", f.Rounding, ErrFormat)
 	case f.Saturate && f.IntBits == 0:
-		return fmt.Errorf("quantise: Saturate needs IntBits: %w", ErrFormat)
+		return fmt.Errorf("Saturate needs IntBits: %w", ErrFormat)
 	}
 	return nil
 }

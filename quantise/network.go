@@ -29,24 +29,25 @@ func DefaultOptions() Options {
 	return Options{Weights: f, Biases: f}
 }
 
-// Validate reports an invalid format, naming the field (or layer).
+// Validate reports an invalid format, naming the field (or layer):
+// "quantise: Weights: FracBits is 0, want 1 to 52".
 func (o Options) Validate() error {
 	if o.Layers != nil {
 		for k, l := range o.Layers {
-			if err := l.Weights.Validate(); err != nil {
-				return fmt.Errorf("layer %d weights: %w", k, err)
+			if err := l.Weights.check(); err != nil {
+				return fmt.Errorf("quantise: layer %d weights: %w", k, err)
 			}
-			if err := l.Biases.Validate(); err != nil {
-				return fmt.Errorf("layer %d biases: %w", k, err)
+			if err := l.Biases.check(); err != nil {
+				return fmt.Errorf("quantise: layer %d biases: %w", k, err)
 			}
 		}
 		return nil
 	}
-	if err := o.Weights.Validate(); err != nil {
-		return fmt.Errorf("Weights: %w", err)
+	if err := o.Weights.check(); err != nil {
+		return fmt.Errorf("quantise: Weights: %w", err)
 	}
-	if err := o.Biases.Validate(); err != nil {
-		return fmt.Errorf("Biases: %w", err)
+	if err := o.Biases.check(); err != nil {
+		return fmt.Errorf("quantise: Biases: %w", err)
 	}
 	return nil
 }
