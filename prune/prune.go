@@ -1,6 +1,6 @@
 // Package prune makes pruned copies of a network: neuron pruning as in the
-// paper's pruning example (Li, Drummond, Duncan, L4DC 2021, Fig. NNPruned)
-// and unstructured magnitude pruning of weights.
+// paper's pruning example (Li, Drummond, Duncan, L4DC 2021, the pruning
+// figure of Appendix 7) and unstructured magnitude pruning of weights.
 //
 // Neuron pruning ranks the neurons of the hidden layers after the first by
 // the 2-norm of their incoming weight row ||W^k_i||_2 and zeroes the rows of
