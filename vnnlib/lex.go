@@ -50,9 +50,9 @@ type reader struct {
 	name string
 	line int    // line of rest
 	rest string // unread part of the current line
-	eof  bool
 }
 
+// newReader returns a reader of r; name is the file name used in errors.
 func newReader(r io.Reader, name string) *reader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
@@ -145,6 +145,7 @@ func (r *reader) list(line, depth int) (*node, error) {
 	}
 }
 
+// errorf returns a syntax error at line.
 func (r *reader) errorf(line int, format string, a ...any) error {
 	return &Error{File: r.name, Line: line, Msg: fmt.Sprintf(format, a...), Err: ErrSyntax}
 }

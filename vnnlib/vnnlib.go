@@ -60,6 +60,7 @@ type Error struct {
 	Err  error
 }
 
+// Error returns "file:line: message", or "file: message" without a line.
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
@@ -67,6 +68,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
+// Unwrap returns the sentinel, for errors.Is.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Spec is the input set of a property.
@@ -133,6 +135,8 @@ type input struct {
 	loLine, hiLine int
 }
 
+// parser collects the declarations and bounds of a property, one
+// top-level command at a time.
 type parser struct {
 	name    string
 	x       map[int]*input
@@ -140,6 +144,7 @@ type parser struct {
 	ignored int
 }
 
+// errorf returns an error at line wrapping sentinel.
 func (p *parser) errorf(line int, sentinel error, format string, a ...any) error {
 	return &Error{File: p.name, Line: line, Msg: fmt.Sprintf(format, a...), Err: sentinel}
 }
