@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -64,9 +63,10 @@ func (cc *compressCert) check() (certify.Options, error) {
 	return opts, nil
 }
 
-// run certifies the model against its compressed copy and prints the
+// run prints the compression report (writeReport) and, under --certify,
+// certifies the model against its compressed copy and prints the
 // certificate (text after the compression report, or JSON alone).
-func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, report func(io.Writer) error) error {
+func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeReport func(io.Writer) error) error {
 	stdout := cmd.OutOrStdout()
 	opts, err := cc.check()
 	if err != nil {
@@ -76,7 +76,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, report 
 		opts.Solver.Log, opts.Log = cmd.ErrOrStderr(), cmd.ErrOrStderr()
 	}
 	if !cc.json || !cc.certify {
-		if err := report(stdout); err != nil {
+		if err := writeReport(stdout); err != nil {
 			return err
 		}
 	}
@@ -92,9 +92,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, report 
 		return err
 	}
 	if cc.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(newCertJSON(cert, box, opts)); err != nil {
+		if err := report.WriteJSON(stdout, newCertJSON(cert, box, opts)); err != nil {
 			return err
 		}
 	} else {
