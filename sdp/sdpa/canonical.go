@@ -19,13 +19,7 @@ func canonical(a sdp.Matrix) (sdp.Matrix, *sdp.Entry) {
 		}
 	}
 	slices.SortFunc(a, func(x, y sdp.Entry) int {
-		if c := cmp.Compare(x.Block, y.Block); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.I, y.I); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.J, y.J)
+		return cmp.Or(cmp.Compare(x.Block, y.Block), cmp.Compare(x.I, y.I), cmp.Compare(x.J, y.J))
 	})
 	out := a[:0]
 	for _, e := range a {
