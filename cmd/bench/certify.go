@@ -30,6 +30,7 @@ type certifyFlags struct {
 	solver      string
 	seed        uint64
 	acas        []string
+	scaleNets   []string
 }
 
 // newCertifyCmd returns the certify benchmark: the certificate's speed,
@@ -57,6 +58,13 @@ box [-1, 1]) and print Markdown tables:
              root SDP of the --acas instances (ACAS Xu float16, same input,
              target output) and of Table 1 and 2 instances (--runs seeds
              per depth of --layers) with each family removed or added
+  infnorm    the inf-norm by one SDP per output against one SDP with
+             per-output gammas (certify.Options.InfJoint), on the --acas
+             instances and on random networks with 3 outputs against their
+             FB = 2 copies (--runs seeds per depth of --layers)
+  scale      one SDP for an ACAS Xu network and its float16 copy (6 x 50
+             ReLU each) on the whole input domain (--scale-nets): size,
+             time, bound and peak resident memory
 
 --solver csdp solves the certificate's SDPs with csdp instead of nnbound's
 solver (the check of every solution is the same).`,
@@ -70,7 +78,8 @@ solver (the check of every solution is the same).`,
 	fl.StringVar(&f.solver, "solver", "nnbound", "SDP solver of the certificates: nnbound or csdp")
 	fl.Uint64Var(&f.seed, "seed", 1, "first seed of the instances")
 	fl.StringSliceVar(&f.acas, "acas", []string{"3/1_1", "3/3_2", "4/1_2", "3/2_1", "4/2_2", "3/2_5", "4/3_3", "3/5_7"},
-		"ACAS Xu instances prop/net of the families experiment")
+		"ACAS Xu instances prop/net of the families and infnorm experiments")
+	fl.StringSliceVar(&f.scaleNets, "scale-nets", []string{"1_1"}, "ACAS Xu nets i_j of the scale experiment")
 	return cmd
 }
 
@@ -116,6 +125,10 @@ func runCertify(cmd *cobra.Command, f *certifyFlags) error {
 			err = b.tightness(cmd.Context())
 		case "families":
 			err = b.families(cmd.Context(), layers, f.acas)
+		case "infnorm":
+			err = b.infNorm(cmd.Context(), layers, f.acas)
+		case "scale":
+			err = b.scale(cmd.Context(), f.scaleNets)
 		default:
 			return usageError{fmt.Errorf("--experiments: unknown experiment %q", e)}
 		}
