@@ -15,17 +15,20 @@ import (
 // demoPlot is where nnbound demo writes its figure by default.
 const demoPlot = "nnbound-demo.png"
 
+// demoFlags are the flags of nnbound demo.
+type demoFlags struct {
+	input    inputFlags
+	cert     certFlags
+	fracBits int
+	layers   int
+	width    int
+	netSeed  uint64
+	plot     string
+	json     bool
+}
+
 func newDemoCmd() *cobra.Command {
-	var (
-		in       inputFlags
-		cf       certFlags
-		fracBits int
-		layers   int
-		width    int
-		netSeed  uint64
-		plotPath string
-		asJSON   bool
-	)
+	var f demoFlags
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Certify a quantised network end to end on an embedded example",
@@ -40,94 +43,109 @@ error and the bound against the input.`,
   nnbound demo --layers 3 --json`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFracBits(fracBits); err != nil {
-				return err
-			}
-			if layers < 1 || layers > 6 || width < 1 || width > 64 {
-				return usagef("--layers %d --width %d: want 1 to 6 layers of 1 to 64 neurons", layers, width)
-			}
-			if plotPath != "" {
-				if err := checkPlot(plotPath); err != nil {
-					return err
-				}
-			}
-			if err := in.check(); err != nil {
-				return err
-			}
-			opts, err := cf.options(cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			if !cmd.Flags().Changed("time-budget") {
-				opts = deterministic(opts)
-			}
-			opts.Pairing = bounds.QuantisedInput
-			opts.Quant = quantise.Format{FracBits: fracBits}
-
-			f1 := randnet.Paper(netSeed, 1, layers, width, 1)
-			qo := quantise.DefaultOptions()
-			qo.Weights.FracBits, qo.Biases.FracBits = fracBits, fracBits
-			f2, err := quantise.Network(f1, qo)
-			if err != nil {
-				return err
-			}
-			box, err := in.boxNoted(1, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			c, err := certify.Bound(cmd.Context(), f1, f2, box, opts)
-			if err != nil {
-				return err
-			}
-			arch := strings.Repeat(fmt.Sprintf("-%d", width), layers)
-			title := fmt.Sprintf("Random 1%s-1 ReLU network vs its FB = %d copy", arch, fracBits)
-			written := ""
-			if plotPath != "" && c.Certified {
-				fig, err := certFigure(f1, f2, box, opts, c, title)
-				if err != nil {
-					return err
-				}
-				if err := fig.Save(plotPath); err != nil {
-					return err
-				}
-				written = plotPath
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				j := newCertJSON(c, box, opts)
-				j.Plot = written
-				if err := report.WriteJSON(out, j); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprintf(out, "nnbound demo: a random 1%s-1 ReLU network (standard normal weights, seed %d)\n", arch, netSeed)
-				fmt.Fprintf(out, "against its copy with weights, biases and input quantised to %d fractional bits.\n\n", fracBits)
-				if err := writeCertificate(out, c, box, opts); err != nil {
-					return err
-				}
-				switch {
-				case written != "":
-					fmt.Fprintf(out, "%-15s %s (error and bound against the input, log scale)\n", "figure", written)
-				case plotPath != "":
-					fmt.Fprintf(out, "%-15s none (there is no bound to draw)\n", "figure")
-				}
-			}
-			if !c.Certified {
-				return errNotCertified
-			}
-			return nil
+			return runDemo(cmd, &f)
 		},
 	}
 	fs := cmd.Flags()
-	fs.IntVar(&fracBits, "frac-bits", 2, "fractional bits of the quantised copy (weights, biases and input)")
-	fs.IntVar(&layers, "layers", 2, "hidden layers of the random network")
-	fs.IntVar(&width, "width", 10, "neurons per hidden layer")
-	fs.Uint64Var(&netSeed, "net-seed", 1, "seed of the random network")
-	fs.StringVar(&plotPath, "plot", demoPlot, "write the figure to this `FILE` (.png or .svg; \"\" for none)")
-	fs.BoolVar(&asJSON, "json", false, "print the certificate as JSON")
-	in.register(fs)
-	cf.register(fs)
+	fs.IntVar(&f.fracBits, "frac-bits", 2, "fractional bits of the quantised copy (weights, biases and input)")
+	fs.IntVar(&f.layers, "layers", 2, "hidden layers of the random network")
+	fs.IntVar(&f.width, "width", 10, "neurons per hidden layer")
+	fs.Uint64Var(&f.netSeed, "net-seed", 1, "seed of the random network")
+	fs.StringVar(&f.plot, "plot", demoPlot, "write the figure to this `FILE` (.png or .svg; \"\" for none)")
+	fs.BoolVar(&f.json, "json", false, "print the certificate as JSON")
+	f.input.register(fs)
+	f.cert.register(fs)
 	return cmd
+}
+
+// options validates the flags and returns the certification options: the
+// input quantised like the copy, and no time budget unless one is given.
+func (f *demoFlags) options(cmd *cobra.Command) (certify.Options, error) {
+	if err := checkFracBits(f.fracBits); err != nil {
+		return certify.Options{}, err
+	}
+	if f.layers < 1 || f.layers > 6 || f.width < 1 || f.width > 64 {
+		return certify.Options{}, usagef("--layers %d --width %d: want 1 to 6 layers of 1 to 64 neurons", f.layers, f.width)
+	}
+	if f.plot != "" {
+		if err := checkPlot(f.plot); err != nil {
+			return certify.Options{}, err
+		}
+	}
+	if err := f.input.check(); err != nil {
+		return certify.Options{}, err
+	}
+	opts, err := f.cert.options(cmd.ErrOrStderr())
+	if err != nil {
+		return certify.Options{}, err
+	}
+	if !cmd.Flags().Changed("time-budget") {
+		opts = deterministic(opts)
+	}
+	opts.Pairing = bounds.QuantisedInput
+	opts.Quant = quantise.Format{FracBits: f.fracBits}
+	return opts, nil
+}
+
+// runDemo certifies the random network against its quantised copy and
+// prints the certificate, with the figure under --plot.
+func runDemo(cmd *cobra.Command, f *demoFlags) error {
+	opts, err := f.options(cmd)
+	if err != nil {
+		return err
+	}
+	f1 := randnet.Paper(f.netSeed, 1, f.layers, f.width, 1)
+	qo := quantise.DefaultOptions()
+	qo.Weights.FracBits, qo.Biases.FracBits = f.fracBits, f.fracBits
+	f2, err := quantise.Network(f1, qo)
+	if err != nil {
+		return err
+	}
+	box, err := f.input.boxNoted(1, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	c, err := certify.Bound(cmd.Context(), f1, f2, box, opts)
+	if err != nil {
+		return err
+	}
+	arch := strings.Repeat(fmt.Sprintf("-%d", f.width), f.layers)
+	written := ""
+	if f.plot != "" && c.Certified {
+		title := fmt.Sprintf("Random 1%s-1 ReLU network vs its FB = %d copy", arch, f.fracBits)
+		fig, err := certFigure(f1, f2, box, opts, c, title)
+		if err != nil {
+			return err
+		}
+		if err := fig.Save(f.plot); err != nil {
+			return err
+		}
+		written = f.plot
+	}
+	out := cmd.OutOrStdout()
+	if f.json {
+		j := newCertJSON(c, box, opts)
+		j.Plot = written
+		if err := report.WriteJSON(out, j); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(out, "nnbound demo: a random 1%s-1 ReLU network (standard normal weights, seed %d)\n", arch, f.netSeed)
+		fmt.Fprintf(out, "against its copy with weights, biases and input quantised to %d fractional bits.\n\n", f.fracBits)
+		if err := writeCertificate(out, c, box, opts); err != nil {
+			return err
+		}
+		switch {
+		case written != "":
+			fmt.Fprintf(out, "%-15s %s (error and bound against the input, log scale)\n", "figure", written)
+		case f.plot != "":
+			fmt.Fprintf(out, "%-15s none (there is no bound to draw)\n", "figure")
+		}
+	}
+	if !c.Certified {
+		return errNotCertified
+	}
+	return nil
 }
 
 // checkFracBits reports a fractional bit count outside what quantise
