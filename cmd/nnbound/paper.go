@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,8 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/bounds"
-	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/report"
 )
 
@@ -124,60 +121,58 @@ type paperRow struct {
 	Ratio     report.Number `json:"ratio_median"`
 }
 
-func runPaper(cmd *cobra.Command, e paperExperiment, f *paperFlags) error {
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+// plan validates the flags of experiment e and returns its setup, its
+// tasks and how many to certify at once. Bad flags are usage errors.
+func (f *paperFlags) plan(cmd *cobra.Command, e paperExperiment) (*paperSetup, []paperTask, int, error) {
 	if f.runs < 1 {
-		return usagef("--runs %d: want 1 or more", f.runs)
+		return nil, nil, 0, usagef("--runs %d: want 1 or more", f.runs)
 	}
 	if f.jobs < 1 {
-		return usagef("--jobs %d: want 1 or more", f.jobs)
+		return nil, nil, 0, usagef("--jobs %d: want 1 or more", f.jobs)
 	}
 	layers, err := parseInts("layers", f.layers)
 	if err != nil {
-		return err
+		return nil, nil, 0, err
 	}
 	for _, l := range layers {
 		if l < 1 || l > 8 {
-			return usagef("--layers: %d hidden layers: want 1 to 8", l)
+			return nil, nil, 0, usagef("--layers: %d hidden layers: want 1 to 8", l)
 		}
 	}
 	if len(layers) == 0 {
-		return usagef("--layers is empty")
+		return nil, nil, 0, usagef("--layers is empty")
 	}
 	if cmd.Flags().Changed("layers") && (e == expSweep || e == expPrune) {
-		return usagef("--layers goes with table1 and table2; %s uses l = 2 as the paper did", e)
+		return nil, nil, 0, usagef("--layers goes with table1 and table2; %s uses l = 2 as the paper did", e)
 	}
 	if f.twoNets && e != expTable1 {
-		return usagef("--two-nets goes with table1 only")
+		return nil, nil, 0, usagef("--two-nets goes with table1 only")
 	}
-	opts, err := f.cert.options(stderr)
+	opts, err := f.cert.options(cmd.ErrOrStderr())
 	if err != nil {
-		return err
+		return nil, nil, 0, err
 	}
 	if !cmd.Flags().Changed("time-budget") {
 		opts = deterministic(opts)
 	}
 	jobs := f.jobs
 	if f.cert.verbose {
-		jobs = 1
+		jobs = 1 // one solver log at a time
 	}
 	s := &paperSetup{exp: e, seed: opts.Seed, twoNets: f.twoNets, opts: opts,
 		box: bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}}
+	return s, paperTasks(e, layers, f.runs), jobs, nil
+}
 
-	tasks := paperTasks(e, layers, f.runs)
-	runs := make([]paperRun, len(tasks))
-	certs := make([]*certify.Certificate, len(tasks))
-	bar := progress.New(stderr, "paper "+e.String(), len(tasks))
-	err = parallel(cmd.Context(), len(tasks), jobs, func(ctx context.Context, i int) error {
-		r, c, err := s.certifyTask(ctx, tasks[i])
-		if err != nil {
-			return err
-		}
-		runs[i], certs[i] = r, c
-		bar.Add(1)
-		return nil
-	})
-	bar.Done()
+// runPaper runs experiment e and prints its table, writing the files under
+// --out.
+func runPaper(cmd *cobra.Command, e paperExperiment, f *paperFlags) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	s, tasks, jobs, err := f.plan(cmd, e)
+	if err != nil {
+		return err
+	}
+	runs, certs, err := s.certifyAll(cmd.Context(), tasks, jobs, stderr)
 	if err != nil {
 		return err
 	}
@@ -187,6 +182,7 @@ func runPaper(cmd *cobra.Command, e paperExperiment, f *paperFlags) error {
 		}
 	}
 
+	opts := s.opts
 	res := paperResult{Experiment: e.String(), Mode: paperMode(e, f.twoNets), Runs: f.runs, Seed: opts.Seed,
 		QC: opts.QC.String(), Weights: opts.Weights.String(), Rows: aggregate(e, runs), AllRuns: runs,
 		Command: commandLine(cmd, "paper "+e.String(), "out", "json", "jobs", "verbose")}

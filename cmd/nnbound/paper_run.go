@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"io"
 	"math"
 	"slices"
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/prune"
@@ -126,6 +128,25 @@ func (s *paperSetup) instance(t paperTask) (f1, f2 *nn.Network, o certify.Option
 		f2, _, err = prune.Neurons(f1, prune.DefaultNeuronOptions())
 	}
 	return f1, f2, o, err
+}
+
+// certifyAll certifies the tasks, jobs at a time, showing progress on
+// stderr, and returns their records and certificates in task order.
+func (s *paperSetup) certifyAll(ctx context.Context, tasks []paperTask, jobs int, stderr io.Writer) ([]paperRun, []*certify.Certificate, error) {
+	runs := make([]paperRun, len(tasks))
+	certs := make([]*certify.Certificate, len(tasks))
+	bar := progress.New(stderr, "paper "+s.exp.String(), len(tasks))
+	defer bar.Done()
+	err := parallel(ctx, len(tasks), jobs, func(ctx context.Context, i int) error {
+		r, c, err := s.certifyTask(ctx, tasks[i])
+		if err != nil {
+			return err
+		}
+		runs[i], certs[i] = r, c
+		bar.Add(1)
+		return nil
+	})
+	return runs, certs, err
 }
 
 // certifyTask certifies one task and measures the tightness T over the
