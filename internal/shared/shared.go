@@ -1,9 +1,13 @@
 // Package shared locates the team's shared data folder for tests and bench
-// commands. The folder holds third-party files (SDPLIB, ACAS Xu networks,
-// peer benchmarks) that are never copied into the repository.
+// commands, and reads the JSON reference samples kept there. The folder
+// holds third-party files (SDPLIB, ACAS Xu networks, peer benchmarks) that
+// are never copied into the repository.
 //
 // The folder is "../shared" relative to the repository root, or the
-// directory named by the environment variable NNBOUND_SHARED.
+// directory named by the environment variable NNBOUND_SHARED. Tests reach
+// a file with Path, which skips the test when it is absent:
+//
+//	samples := shared.ReadJSON[map[string]any](t, shared.Path(t, "data", "networks", "paper", "samples.json"))
 package shared
 
 import (
@@ -55,5 +59,6 @@ func Path(t testing.TB, elem ...string) string {
 	return p
 }
 
+// isDir and isFile report whether p is an existing directory or file.
 func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDir() }
 func isFile(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
