@@ -42,6 +42,7 @@ func CheckPath(path string) error {
 	return err
 }
 
+// format returns "png" or "svg" from the extension of path.
 func format(path string) (string, error) {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	switch ext {

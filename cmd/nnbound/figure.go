@@ -149,6 +149,7 @@ func rootCertified(c *certify.Certificate) bool {
 	return c.Certified && !math.IsInf(c.RootBound, 0) && !math.IsNaN(c.RootBound)
 }
 
+// dist returns the Euclidean distance ||a - b||_2.
 func dist(a, b []float64) float64 {
 	var s float64
 	for i := range a {

@@ -14,6 +14,8 @@ type pruneLevel struct {
 	sparsity float64
 }
 
+// String names the level as the sweep table shows it: "4 neurons",
+// "50% of weights" or "none".
 func (l pruneLevel) String() string {
 	switch {
 	case l.neurons > 0:

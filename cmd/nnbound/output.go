@@ -118,8 +118,10 @@ func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) c
 	return j
 }
 
+// nan is the JSON null of a number that was not computed.
 func nan() report.Number { return report.Number(math.NaN()) }
 
+// orEmpty returns v, or an empty slice for nil (JSON [] rather than null).
 func orEmpty(v []float64) []float64 {
 	if v == nil {
 		return []float64{}

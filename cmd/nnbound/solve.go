@@ -129,6 +129,8 @@ type solveOutput struct {
 	Blocks              []int         `json:"blocks"` // sizes, negative for diagonal blocks
 }
 
+// newSolveOutput returns the output of solving p from path: r, with the
+// wall time when the solver did not time itself.
 func newSolveOutput(path string, p *sdp.Problem, r *sdp.Result, wall time.Duration) *solveOutput {
 	t := r.Time
 	if t <= 0 {

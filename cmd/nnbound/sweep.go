@@ -168,6 +168,8 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	return &sweepPlan{widths: widths, levels: levels, rounding: rounding, opts: opts, jobs: jobs}, nil
 }
 
+// runSweep certifies the model at path at every bit width and pruning
+// level and prints the table (or JSON) and the figure.
 func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	p, err := f.plan(stderr)

@@ -104,6 +104,7 @@ func (b *Bar) Done() {
 	b.closed = true
 }
 
+// erase removes the drawn line, if any.
 func (b *Bar) erase() {
 	if b.drawn {
 		fmt.Fprint(b.w, "\r\x1b[K")
