@@ -15,8 +15,8 @@ import (
 // certify the error between the model and its compressed copy after
 // saving it:
 //
-//	--certify              also certify the error (off by default for now:
-//	                       the compression reports are golden-tested alone)
+//	--certify              also certify the error (off by default: saving
+//	                       a compressed copy needs no solver)
 //	--box/--lo/--hi        the input box (default [-1, 1] per input)
 //	--qc, --weights, ...   the certification flags (see certFlags)
 //	--pairing              same (default: both networks get the input) or
