@@ -36,8 +36,4 @@ var (
 	// ErrTooLarge reports a model whose translation would need more memory
 	// than its file size justifies.
 	ErrTooLarge = errors.New("model too large")
-
-	// ErrNotRepresentable reports a network the writer cannot store
-	// exactly in ONNX.
-	ErrNotRepresentable = errors.New("network not representable in ONNX")
 )

@@ -15,33 +15,30 @@ type opFunc func(b *builder, n *node, ops operands) error
 
 // registry maps each supported op type (default domain) to its translation.
 // Constant is handled by the builder itself.
-var registry map[string]opFunc
-
-func init() {
-	registry = map[string]opFunc{
-		"Gemm":      opGemm,
-		"MatMul":    opMatMul,
-		"Add":       opArith,
-		"Sub":       opArith,
-		"Mul":       opArith,
-		"Div":       opArith,
-		"Max":       opMinMax,
-		"Min":       opMinMax,
-		"Clip":      opClip,
-		"Relu":      opRelu,
-		"Tanh":      opActivation(nn.Tanh),
-		"Sigmoid":   opActivation(nn.Sigmoid),
-		"LeakyRelu": opActivation(nn.LeakyReLU),
-		"Elu":       opActivation(nn.ELU),
-		"PRelu":     opPRelu,
-		"Identity":  opIdentity,
-		"Flatten":   opFlatten,
-		"Reshape":   opReshape,
-		"Squeeze":   opSqueeze,
-		"Unsqueeze": opUnsqueeze,
-	}
+var registry = map[string]opFunc{
+	"Gemm":      opGemm,
+	"MatMul":    opMatMul,
+	"Add":       opArith,
+	"Sub":       opArith,
+	"Mul":       opArith,
+	"Div":       opArith,
+	"Max":       opMinMax,
+	"Min":       opMinMax,
+	"Clip":      opClip,
+	"Relu":      opRelu,
+	"Tanh":      opActivation(nn.Tanh),
+	"Sigmoid":   opActivation(nn.Sigmoid),
+	"LeakyRelu": opActivation(nn.LeakyReLU),
+	"Elu":       opActivation(nn.ELU),
+	"PRelu":     opPRelu,
+	"Identity":  opIdentity,
+	"Flatten":   opFlatten,
+	"Reshape":   opReshape,
+	"Squeeze":   opSqueeze,
+	"Unsqueeze": opUnsqueeze,
 }
 
+// negInf and posInf are the open ends of a clipping.
 var negInf, posInf = math.Inf(-1), math.Inf(1)
 
 // attr returns the attribute called name, or nil.
