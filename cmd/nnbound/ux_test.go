@@ -34,7 +34,7 @@ var (
 	reJSONInt  = regexp.MustCompile(`(?m)^(\s*"([a-z_0-9]+)": )(-?\d+)(,?)$`)
 	// reSolved hides whether the solver reached full or 1000x tolerance:
 	// the certificate is the same either way, and it varies with the solver.
-	reSolved = regexp.MustCompile(`\b(?:near_)?optimal\b`)
+	reSolved   = regexp.MustCompile(`\b(?:near_)?optimal\b`)
 	structural = map[string]bool{"frac_bits": true, "layers": true, "runs": true, "run": true,
 		"certified": true, "net_seed": true, "seed": true, "seconds": true}
 )
