@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nnbound/nnbound/nn/jsonnet"
 )
 
 // The command line on extreme and malformed input: it must not panic or
@@ -202,4 +204,41 @@ func textBoundAndError(out string) (b, e float64, ok bool) {
 func parseFloat(s string, v *float64) bool {
 	err := json.Unmarshal([]byte(s), v)
 	return err == nil
+}
+
+// TestReproCLINormLabel: with --norm inf or --output K the command prints
+// the inf-norm or one output's bound as "certified max of ||f1(x1) -
+// f2(x2)||_2 over the input set" (and --json as "bound", which the README
+// defines as the 2-norm bound), with gammas "in ||f1 - f2||^2 <= gamma +
+// ...". For w.json and h.json on the same input both print bound 7, but at
+// x = (1, 1) the outputs differ by (2.417, 7): ||f1 - f2||_2 = 7.41.
+func TestReproCLINormLabel(t *testing.T) {
+	t.Skip("reproduces the 2-norm label on inf-norm and per-output bounds; remove the skip when fixed")
+	dir := t.TempDir()
+	for name, body := range map[string]string{"w.json": netWide2, "h.json": netHT2} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f1, err := jsonnet.Parse("w.json", []byte(netWide2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2, err := jsonnet.Parse("h.json", []byte(netHT2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{1, 1}
+	y1, _ := f1.Eval(x)
+	y2, _ := f2.Eval(x)
+	norm2 := math.Hypot(y1[0]-y2[0], y1[1]-y2[1])
+	for _, extra := range [][]string{{"--norm", "inf"}, {"--output", "1"}} {
+		args := append([]string{"compare", "w.json", "h.json", "--pairing", "same", "--max-pieces", "1"}, extra...)
+		r := runCLI(t, dir, args...)
+		b, _, ok := textBoundAndError(r.stdout)
+		if ok && b < norm2 && strings.Contains(r.stdout, "||f1(x1) - f2(x2)||_2") {
+			t.Errorf("nnbound %v prints %v as the certified max of ||f1 - f2||_2, which is %v at x = %v:\n%s",
+				strings.Join(args, " "), b, norm2, x, r.stdout)
+		}
+	}
 }

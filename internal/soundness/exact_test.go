@@ -178,8 +178,8 @@ func (p *problem) exactCheck(t *target, z []float64) (excess, e float64) {
 			if a.Cmp(measure) > 0 {
 				measure = a
 			}
-			sq.Add(sq, new(big.Float).SetPrec(bigPrec).Mul(v, v))
 		}
+		sq.Mul(measure, measure)
 	default:
 		for _, v := range d {
 			sq.Add(sq, new(big.Float).SetPrec(bigPrec).Mul(v, v))
