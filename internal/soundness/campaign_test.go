@@ -161,6 +161,9 @@ func TestCampaign(t *testing.T) {
 	if long {
 		cfg, budget = longConfig, 3000
 	}
+	if os.Getenv("NNBOUND_SOUND_TIGHT") == "1" {
+		cfg.tight, cfg.maxPieces = true, 64
+	}
 	ctx := context.Background()
 	var certified, failed, known, anomalies, evals int
 	byMode := map[string][2]int{}

@@ -9,5 +9,10 @@
 // The package has no API; everything is in its tests. The default
 // `go test` runs a small campaign in seconds; NNBOUND_LONG=1 runs the
 // long one (NNBOUND_SOUND_N sets its number of instances, NNBOUND_SOUND_SEED
-// its first seed).
+// its first seed, NNBOUND_SOUND_TIGHT=1 splits every input set into up to 64
+// pieces on one or two inputs, to bring the bounds close to the attained
+// error).
+//
+// Tests named TestRepro... reproduce violations found by the campaign; each
+// is skipped until its bug is fixed.
 package soundness

@@ -45,6 +45,9 @@ type genConfig struct {
 	paperNeurons int
 	// maxPieces caps input splitting.
 	maxPieces int
+	// tight splits as far as maxPieces allows (target ratio 1) on one or
+	// two inputs, so that bounds come close to the attained error.
+	tight bool
 }
 
 var shortConfig = genConfig{maxDepth: 3, maxWidth: 8, paperNeurons: 24, maxPieces: 8}
@@ -179,8 +182,8 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x736f756e64))
 	in := &instance{seed: seed}
 	nx, nf := 1+rng.IntN(5), 1+rng.IntN(3)
-	if rng.IntN(3) == 0 {
-		nx = 1 // exact search and fine grids
+	if rng.IntN(3) == 0 || c.tight {
+		nx = 1 + rng.IntN(2) // exact search and fine grids
 	}
 	act := randActivation(rng)
 	mixed, outAct := rng.IntN(5) == 0, rng.IntN(8) == 0
@@ -291,8 +294,11 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	o.Bounds = pick(rng, bounds.MethodSymbolic, bounds.MethodSymbolic, bounds.MethodInterval, bounds.MethodOptimised)
 	o.Refine.TimeBudget = 0 // deterministic
 	o.Refine.MaxPieces = pick(rng, 1, 1+rng.IntN(c.maxPieces))
-	if rng.IntN(3) == 0 {
+	if rng.IntN(3) == 0 || c.tight {
 		o.Refine.TargetRatio = 1 // split as far as allowed
+	}
+	if c.tight {
+		o.Refine.MaxPieces = c.maxPieces
 	}
 	if rng.IntN(6) == 0 {
 		o.Kinds = 0
