@@ -2,6 +2,7 @@ package certify
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/csdp"
@@ -22,10 +23,11 @@ func solverWorks() bool {
 
 // useSolver makes the test solve with csdp when it is installed (a
 // reference for testing the certificate's own code) and with sdp.Solve
-// otherwise; TestPaperMatchesCSDP and TestSolverEndToEnd test sdp.Solve.
+// otherwise, or always with sdp.Solve when NNBOUND_SOLVER=nnbound
+// (TestPaperMatchesCSDP tests sdp.Solve itself).
 func useSolver(t *testing.T) {
 	t.Helper()
-	if csdp.Available() {
+	if csdp.Available() && os.Getenv("NNBOUND_SOLVER") != "nnbound" {
 		useCSDP(t)
 		return
 	}
