@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,11 +16,13 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/sdp/sdpa"
 )
 
 // certifyFlags are the flags of bench certify.
@@ -31,6 +34,7 @@ type certifyFlags struct {
 	seed        uint64
 	acas        []string
 	scaleNets   []string
+	sdpaDir     string
 }
 
 // newCertifyCmd returns the certify benchmark: the certificate's speed,
@@ -80,6 +84,7 @@ solver (the check of every solution is the same).`,
 	fl.Uint64Var(&f.seed, "seed", 1, "first seed of the instances")
 	fl.StringSliceVar(&f.acas, "acas", []string{"3/1_1", "3/3_2", "4/1_2", "3/2_1", "4/2_2", "3/2_5", "4/3_3", "3/5_7"},
 		"ACAS Xu instances prop/net of the families and infnorm experiments")
+	fl.StringVar(&f.sdpaDir, "sdpa", "", "folder to write the SDPs of the speed experiment to (SDPA format), for other solvers")
 	fl.StringSliceVar(&f.scaleNets, "scale-nets", []string{"1_1"}, "ACAS Xu nets i_j of the scale experiment")
 	return cmd
 }
@@ -96,7 +101,7 @@ func runCertify(cmd *cobra.Command, f *certifyFlags) error {
 	if f.runs < 1 {
 		return usageError{fmt.Errorf("--runs %d: want 1 or more", f.runs)}
 	}
-	b := &certBench{out: cmd.OutOrStdout(), log: cmd.ErrOrStderr(), runs: f.runs, seed: f.seed}
+	b := &certBench{out: cmd.OutOrStdout(), log: cmd.ErrOrStderr(), runs: f.runs, seed: f.seed, sdpaDir: f.sdpaDir}
 	switch f.solver {
 	case "nnbound":
 	case "csdp":
@@ -143,6 +148,7 @@ func runCertify(cmd *cobra.Command, f *certifyFlags) error {
 // certBench holds the settings of a run.
 type certBench struct {
 	out, log io.Writer
+	sdpaDir  string // where speed writes its SDPs, if not empty
 	runs     int
 	seed     uint64
 	solve    func(context.Context, *sdp.Problem, *sdp.Settings) (*sdp.Result, error)
@@ -181,6 +187,12 @@ func (b *certBench) speed(ctx context.Context, layers []int) error {
 		p, err := certify.Problem(f1, f2, unitBox, o)
 		if err != nil {
 			return err
+		}
+		if b.sdpaDir != "" {
+			name := filepath.Join(b.sdpaDir, fmt.Sprintf("table1-l%d-seed%d-paper.dat-s", l, b.seed))
+			if err := atomicfile.Write(name, func(w io.Writer) error { return sdpa.Write(w, p) }); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintf(b.log, "speed l=%d: nnbound...\n", l)
 		ours, err := sdp.Solve(ctx, p, nil)
