@@ -31,15 +31,26 @@
 // Two QC sets: QCPaper is exactly the authors' (every pair of neurons
 // slope-restricted, O(N^2) multipliers); QCDefault uses pre-activation
 // bounds of both networks and of their difference (package bounds),
-// eliminates stable neurons from eta, adds local constraints for the
-// unstable ones (O(N) multipliers), and splits the input set (branch and
-// bound over quantisation cells and halves of the box) until the bound is
-// within Refine.TargetRatio of the observed error or the budget is spent.
-// The bound of a split set is the largest over its pieces; the gammas are
-// those of the root SDP.
+// eliminates stable neurons from eta (and inputs whose box has zero
+// width), adds local constraints for the unstable ones (DefaultKinds:
+// about six multipliers per unstable neuron), and splits the input set
+// (branch and bound over quantisation cells and halves of the box) until
+// the bound is within Refine.TargetRatio of the observed error or the
+// budget is spent. The bound of a split set is the largest over its
+// pieces; the gammas are those of the root SDP. The output enclosure of
+// bound propagation is a bound too: every piece keeps the smaller of the
+// two, and Certificate.Source says which one the bound is.
+//
+// What makes the SDPs of large networks solvable (ACAS Xu, 6 x 50 ReLU):
+// the coordinates of the second network's neurons hold their differences
+// to the first network's (qc.Config.DiffCoords), so that a float16 copy's
+// tiny difference is not the cancellation of two coordinates; every
+// coordinate and every term is scaled to unit size by powers of two, and
+// the objective by a power of two near the squared interval bound; terms
+// with the same matrix are merged and terms true for every eta dropped.
 //
 // Options also select per-output or weighted bounds |c^T (f1 - f2)| (C),
-// the inf-norm (one SDP per output), and MethodInterval (bound
-// propagation alone). Problem and Export give the root SDP for other
-// solvers.
+// the inf-norm (one SDP per output, or one SDP with a block per output:
+// InfJoint), and MethodInterval (bound propagation alone). Problem and
+// Export give the root SDP for other solvers.
 package certify

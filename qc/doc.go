@@ -7,9 +7,11 @@
 // of the inputs of two networks, the outputs of their activation neurons and
 // a constant coordinate. A Layout maps these pieces to coordinates of eta;
 // pieces that are affine in the others need no coordinate: with the same
-// input x2 = x1, with a fixed input x2 is a constant, and a neuron whose
-// activation is affine on its pre-activation range (a stable ReLU) is that
-// affine map of its pre-activation. Every quantity of the networks — each
+// input x2 = x1, a fixed input (of x1 or x2) is a constant, and a neuron
+// whose activation is affine on its pre-activation range (a stable ReLU)
+// is that affine map of its pre-activation. With Config.DiffCoords the
+// coordinate of a neuron of the second network holds its difference to
+// the corresponding neuron of the first. Every quantity of the networks — each
 // input, pre-activation xi, activation phi(xi) and output — is then an affine
 // form of eta (a Form).
 //
@@ -36,8 +38,8 @@
 // (Appendix 4, see PropertiesOf): Sector, Bounded, Positive, Complement,
 // Complementarity, Cross, SlopePairs (the paper's all-pairs slope
 // restriction). Local builders use pre-activation bounds: PreBox, PostBox,
-// ReLUTriangle, and DiffSlope/DiffBox relate corresponding neurons of the
-// two networks.
+// ReLUTriangle, and DiffSlope, DiffBox and DiffChords relate corresponding
+// neurons of the two networks. A KindSet selects families of terms.
 //
 // Floating point: the coefficients of a Form are computed in float64 from
 // the network weights; each Form carries a radius per coefficient that

@@ -1,0 +1,79 @@
+package certify
+
+import (
+	"container/heap"
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// piece is a leaf of the refinement.
+type piece struct {
+	region   region
+	bound    float64
+	ok       bool
+	interval bool // the bound is the output enclosure's
+	final    bool // cannot or need not be split further
+}
+
+// pieceHeap is a max-heap of pieces by bound.
+type pieceHeap []piece
+
+func (h pieceHeap) Len() int           { return len(h) }
+func (h pieceHeap) Less(i, j int) bool { return h[i].bound > h[j].bound }
+func (h pieceHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *pieceHeap) Push(x any)        { *h = append(*h, x.(piece)) }
+func (h *pieceHeap) Pop() any {
+	old := *h
+	p := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return p
+}
+
+// refine splits the input set (branch and bound): the piece with the
+// largest bound is split in two and each half certified, until the largest
+// bound is within Refine.TargetRatio of the observed error, or the budget
+// of solves or time is used. A piece whose halves cannot both be certified
+// keeps its own bound. The pieces cover the root region, so the largest
+// bound over them is a bound on the whole set.
+func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *Options,
+	ob *observation, rng *rand.Rand, c *Certificate, start time.Time) []piece {
+	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval}}
+	var done []piece
+	for h.Len() > 0 {
+		top := (*h)[0]
+		if top.ok && top.bound <= o.Refine.TargetRatio*ob.err {
+			break
+		}
+		if c.SDP.Solves+2 > o.Refine.MaxPieces || ctx.Err() != nil ||
+			(o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget) {
+			break
+		}
+		heap.Pop(h)
+		a, b, ok := top.region.split(root, o.Quant)
+		if !ok {
+			top.final = true
+			done = append(done, top)
+			continue
+		}
+		ra := certifyRegion(ctx, f1, f2, &a, o)
+		rb := certifyRegion(ctx, f1, f2, &b, o)
+		c.SDP.Solves += 2
+		c.SDP.Iterations += ra.iters + rb.iters
+		c.SDP.Time += ra.time + rb.time
+		ob.observe(f1, f2, &a, o, rng, 8)
+		ob.observe(f1, f2, &b, o, rng, 8)
+		if !ra.ok || !rb.ok {
+			if top.ok {
+				top.final = true
+				done = append(done, top)
+				continue
+			}
+		}
+		heap.Push(h, piece{region: a, bound: ra.bound, ok: ra.ok, interval: ra.interval})
+		heap.Push(h, piece{region: b, bound: rb.bound, ok: rb.ok, interval: rb.interval})
+	}
+	return append(done, (*h)...)
+}

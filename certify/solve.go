@@ -1,0 +1,145 @@
+package certify
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/sdp"
+)
+
+// regionResult is the outcome of certifying one region.
+type regionResult struct {
+	ok        bool
+	status    Status
+	reason    string
+	gammas    Gammas
+	margin    float64
+	bound     float64
+	size      int
+	vars      int
+	iters     int
+	time      time.Duration
+	sdpStatus sdp.Status
+	objective float64
+	// interval reports that the bound is the output enclosure's, not the
+	// SDP's (smaller, or the SDP failed).
+	interval bool
+	// sdpBound is the SDP's own bound (+Inf if it failed) and ivBound the
+	// output enclosure's.
+	sdpBound, ivBound float64
+}
+
+// maxMargin is the largest residual the check absorbs, relative to the
+// worst-case value of the solver's gammas: a larger one means the solve
+// failed, whatever its status says.
+const maxMargin = 1e-3
+
+// certifyRegion builds, solves and checks the SDP of one region.
+func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Options) regionResult {
+	rb, err := boundsOf(f1, f2, r, o)
+	if err != nil {
+		return regionResult{bound: math.Inf(1), status: CheckFailed, reason: err.Error()}
+	}
+	res := sdpRegion(ctx, f1, f2, r, rb, o)
+	// The output enclosure is a bound too: keep the smaller, and fall back
+	// on it when the SDP failed (on small pieces it is nearly as tight).
+	iv := rb.intervalValue(o)
+	res.sdpBound, res.ivBound = res.bound, iv
+	if math.IsNaN(iv) || math.IsInf(iv, 0) || (res.ok && res.bound <= iv) {
+		return res
+	}
+	if !res.ok && res.status == Cancelled {
+		return res
+	}
+	if !res.ok {
+		res.reason = "SDP: " + res.reason + "; interval bound used"
+		res.gammas, res.margin = Gammas{}, 0
+	}
+	res.ok, res.status, res.interval = true, Certified, true
+	res.bound = iv
+	res.gammas = Gammas{Gamma: upMul(iv, iv)}
+	return res
+}
+
+// sdpRegion builds, solves and checks the SDP of one region with bounds rb.
+func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) regionResult {
+	res := regionResult{bound: math.Inf(1)}
+	m, err := buildLMI(f1, f2, r, rb, o)
+	if err != nil {
+		res.status, res.reason = CheckFailed, err.Error()
+		return res
+	}
+	sp := m.problem(weights(r, o), rb.expected(o))
+	res.size, res.vars = m.layout.Dim, len(sp.C)
+	x, ok := runSolver(ctx, sp, o, &res)
+	if !ok {
+		return res
+	}
+	ck, err := m.check(sp, x)
+	if err != nil {
+		res.status, res.reason = CheckFailed, err.Error()
+		return res
+	}
+	if reason, bad := disguisedFailure(ck, r, o); bad {
+		res.status, res.reason = CheckFailed, reason
+		return res
+	}
+	res.ok, res.status = true, Certified
+	res.gammas, res.margin = ck.gammas, ck.margin
+	res.bound = sqrtUp(worstValue(ck.gammas, r, o))
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, "certify: x1 in %v..%v: bound %.6g (LMI %d, %d variables, %d iterations, margin %.2g)\n",
+			r.Box1.Lo, r.Box1.Hi, res.bound, res.size, res.vars, res.iters, res.margin)
+	}
+	return res
+}
+
+// runSolver solves sp with the configured solver and records how the solve
+// went in res. It returns the solver's x when the solve ended optimal or
+// near-optimal; otherwise res has the status and reason.
+func runSolver(ctx context.Context, sp *sdpProblem, o *Options, res *regionResult) ([]float64, bool) {
+	settings := o.Solver
+	solve := solveSDP
+	if o.Solve != nil {
+		solve = o.Solve
+	}
+	sol, err := solve(ctx, sp.Problem, &settings)
+	if err == nil && failed(sol.Status) && settings.GapTol < maxRetryGap {
+		// Near the optimum of the larger SDPs the solver can stall short
+		// of its gap tolerance: retry with a ten times looser one (the
+		// bound needs little accuracy; the check makes it sound anyway).
+		retry := settings
+		retry.GapTol = min(10*settings.GapTol, maxRetryGap)
+		first := sol
+		if sol, err = solve(ctx, sp.Problem, &retry); err == nil {
+			sol.Iterations += first.Iterations
+			sol.Time += first.Time
+		}
+	}
+	if err != nil {
+		res.status, res.reason = SolverFailed, err.Error()
+		return nil, false
+	}
+	res.iters, res.time, res.sdpStatus, res.objective = sol.Iterations, sol.Time, sol.Status, sol.PrimalObjective*sp.objScale
+	switch sol.Status {
+	case sdp.Optimal, sdp.NearOptimal:
+		return sol.X, true
+	case sdp.Cancelled:
+		res.status, res.reason = Cancelled, "SDP solve cancelled"
+	default:
+		res.status, res.reason = SolverFailed, "SDP solver ended with status "+sol.Status.String()
+	}
+	return nil, false
+}
+
+// failed reports a status of a solve that neither reached a solution nor
+// was cancelled.
+func failed(s sdp.Status) bool {
+	return s != sdp.Optimal && s != sdp.NearOptimal && s != sdp.Cancelled
+}
+
+// maxRetryGap is the loosest gap tolerance a failed solve is retried with.
+const maxRetryGap = 1e-3
