@@ -67,12 +67,16 @@ type Config struct {
 	// a nil slice at any level means Keep. Layers with the Identity
 	// activation have no neurons in eta whatever is given here.
 	Neurons [2][][]Neuron
-	// MergeIdentical makes a kept neuron of network 2 whose pre-activation
-	// form is exactly that of the same neuron of network 1 (same layer,
-	// index and activation; e.g. the unchanged first layer of a pruned
-	// copy fed the same input) share network 1's coordinate: its output is
-	// the same number, and two coordinates that are always equal leave the
-	// SDP without a strictly feasible point.
+	// MergeIdentical makes a kept neuron of network 2 that provably
+	// computes exactly what the same neuron of network 1 computes share
+	// network 1's coordinate (see twins: same layer, index, activation and
+	// fan-in, bit-identical weights and bias, and every input with a
+	// non-zero weight exactly the same number in both networks; e.g. the
+	// unchanged first layer of a pruned copy fed the same input): two
+	// coordinates that are always equal leave the SDP without a strictly
+	// feasible point. Equal rounded forms are not enough: two weights that
+	// differ by less than the forms' rounding would be merged and their
+	// difference lost.
 	MergeIdentical bool
 	// DiffCoords makes a kept neuron of network 2 that has a corresponding
 	// neuron in network 1 (same layer, index and activation, layers of the
@@ -197,6 +201,7 @@ func NewLayout(cfg Config) (*Layout, error) {
 	}
 	// Interleave the layers of the two networks when numbering.
 	below := [2][]Form{l.X1, l.X2}
+	twins := exactTwins(cfg.Nets, inputs1, inputs)
 	depth := max(len(n1.Layers), len(n2.Layers))
 	for n := range 2 {
 		l.Nets[n].Layers = make([]Layer, len(cfg.Nets[n].Layers))
@@ -219,7 +224,7 @@ func NewLayout(cfg Config) (*Layout, error) {
 				switch {
 				case nl.Act.Kind == nn.Identity:
 					lay.Post[i] = lay.Pre[i]
-				case n == 1 && cfg.MergeIdentical && !nr.Eliminated && sameNeuron(l.Nets[0].Layers, k, i, nl.Act, lay.Pre[i]):
+				case n == 1 && cfg.MergeIdentical && !nr.Eliminated && twins[k][i]:
 					twin := l.Nets[0].Layers[k]
 					lay.Post[i] = twin.Post[i]
 					if twin.Coord[i] < 0 {
@@ -362,28 +367,6 @@ func (l *Layout) Eta(nets [2]*nn.Network, x1, x2 []float64) []float64 {
 // and width of nl.
 func hasTwin(net1 []Layer, k int, nl *nn.Layer) bool {
 	return k < len(net1) && net1[k].Act == nl.Act && len(net1[k].Pre) == nl.Out()
-}
-
-// sameNeuron reports whether neuron i of layer k of network 1 exists with
-// activation act and pre-activation form pre.
-func sameNeuron(net1 []Layer, k, i int, act nn.Activation, pre Form) bool {
-	if k >= len(net1) || i >= len(net1[k].Pre) || net1[k].Act != act {
-		return false
-	}
-	return formsEqual(net1[k].Pre[i], pre)
-}
-
-// formsEqual reports whether a and b have the same indices and values.
-func formsEqual(a, b Form) bool {
-	if len(a.Idx) != len(b.Idx) {
-		return false
-	}
-	for k := range a.Idx {
-		if a.Idx[k] != b.Idx[k] || a.Val[k] != b.Val[k] || a.rad(k) != b.rad(k) {
-			return false
-		}
-	}
-	return true
 }
 
 // neuronAt returns the treatment of neuron i of layer k (Keep if absent).

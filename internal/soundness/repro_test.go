@@ -87,7 +87,6 @@ func TestReproSaturatingInput(t *testing.T) {
 // merge_f1.json merge_f2.json --pairing same --box 0.5:1 prints ratio
 // 0.000).
 func TestReproMergeRounding(t *testing.T) {
-	t.Skip("reproduces the MergeIdentical rounding violation; remove the skip when fixed")
 	f1, f2 := readNet(t, "merge_f1.json"), readNet(t, "merge_f2.json")
 	o := certify.DefaultOptions()
 	o.Pairing = bounds.SameInput
