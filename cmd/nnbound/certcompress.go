@@ -56,8 +56,8 @@ func (cc *compressCert) check() (certify.Options, error) {
 		return opts, err
 	}
 	if cc.plot != "" {
-		if err := report.CheckPath(cc.plot); err != nil {
-			return opts, usageError{err}
+		if err := checkPlot(cc.plot); err != nil {
+			return opts, err
 		}
 	}
 	return opts, nil
@@ -83,7 +83,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 	if !cc.certify {
 		return nil
 	}
-	box, _, err := cc.input.box(m.Net.InputSize())
+	box, err := cc.input.boxNoted(m.Net.InputSize(), cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -91,27 +91,10 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 	if err != nil {
 		return err
 	}
-	if cc.json {
-		if err := report.WriteJSON(stdout, newCertJSON(cert, box, opts)); err != nil {
-			return err
-		}
-	} else {
+	if !cc.json {
 		fmt.Fprintln(stdout)
-		if err := writeCertificate(stdout, cert, box, opts); err != nil {
-			return err
-		}
 	}
-	if cc.plot != "" && cert.Certified {
-		fig, err := certFigure(m.Net, c.Net, box, opts, cert, m.Info.Path+" and its compressed copy")
-		if err != nil {
-			return err
-		}
-		if err := fig.Save(cc.plot); err != nil {
-			return err
-		}
-	}
-	if !cert.Certified {
-		return errNotCertified
-	}
-	return nil
+	return emitCertificate(stdout, cert, box, opts, cc.json, cc.plot, func() (*report.Figure, error) {
+		return certFigure(m.Net, c.Net, box, opts, cert, m.Info.Path+" and its compressed copy")
+	})
 }

@@ -3,8 +3,12 @@ package main
 import (
 	"io"
 
-	"github.com/nnbound/nnbound/certify"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/quantise"
 )
 
 // certFlags are the flags that tune a certification, shared by every
@@ -76,4 +80,46 @@ func (f *certFlags) options(stderr io.Writer) (certify.Options, error) {
 func deterministic(o certify.Options) certify.Options {
 	o.Refine.TimeBudget = 0
 	return o
+}
+
+// pairFlags choose how the second network's input relates to the first's:
+//
+//	--pairing independent|same|quantised   (default independent)
+//	--input-frac-bits FB                   quantised: x2 = q(x1) with FB fractional bits
+//	--input-rounding trunc|nearest|floor   quantised: the rounding of q (default trunc)
+type pairFlags struct {
+	pairing  string
+	fracBits int
+	rounding string
+}
+
+func (p *pairFlags) register(cmd *cobra.Command, def bounds.Pairing, o certify.Options) {
+	p.pairing, p.fracBits, p.rounding = def.String(), o.Quant.FracBits, o.Quant.Rounding.String()
+	f := cmd.Flags()
+	f.StringVar(&p.pairing, "pairing", p.pairing, "how x2 relates to x1: independent, same (x2 = x1) or quantised (x2 = q(x1))")
+	f.IntVar(&p.fracBits, "input-frac-bits", p.fracBits, "fractional bits of the input quantiser q (--pairing quantised)")
+	f.StringVar(&p.rounding, "input-rounding", p.rounding, "rounding of the input quantiser: trunc, nearest or floor")
+}
+
+// apply sets the pairing and quantiser of o.
+func (p *pairFlags) apply(o *certify.Options) error {
+	switch p.pairing {
+	case "independent":
+		o.Pairing = bounds.Independent
+	case "same":
+		o.Pairing = bounds.SameInput
+	case "quantised", "quantized":
+		o.Pairing = bounds.QuantisedInput
+	default:
+		return usagef("--pairing %q: want independent, same or quantised", p.pairing)
+	}
+	r, err := quantise.ParseRounding(p.rounding)
+	if err != nil {
+		return usagef("--input-rounding %q: want trunc, nearest or floor", p.rounding)
+	}
+	if p.fracBits < 0 || p.fracBits > 60 {
+		return usagef("--input-frac-bits %d: want 0..60", p.fracBits)
+	}
+	o.Quant = quantise.Format{FracBits: p.fracBits, Rounding: r}
+	return nil
 }

@@ -110,42 +110,15 @@ func runDemo(cmd *cobra.Command, f *demoFlags) error {
 		return err
 	}
 	arch := strings.Repeat(fmt.Sprintf("-%d", f.width), f.layers)
-	written := ""
-	if f.plot != "" && c.Certified {
-		title := fmt.Sprintf("Random 1%s-1 ReLU network vs its FB = %d copy", arch, f.fracBits)
-		fig, err := certFigure(f1, f2, box, opts, c, title)
-		if err != nil {
-			return err
-		}
-		if err := fig.Save(f.plot); err != nil {
-			return err
-		}
-		written = f.plot
-	}
 	out := cmd.OutOrStdout()
-	if f.json {
-		j := newCertJSON(c, box, opts)
-		j.Plot = written
-		if err := report.WriteJSON(out, j); err != nil {
-			return err
-		}
-	} else {
+	if !f.json {
 		fmt.Fprintf(out, "nnbound demo: a random 1%s-1 ReLU network (standard normal weights, seed %d)\n", arch, f.netSeed)
 		fmt.Fprintf(out, "against its copy with weights, biases and input quantised to %d fractional bits.\n\n", f.fracBits)
-		if err := writeCertificate(out, c, box, opts); err != nil {
-			return err
-		}
-		switch {
-		case written != "":
-			fmt.Fprintf(out, "%-15s %s (error and bound against the input, log scale)\n", "figure", written)
-		case f.plot != "":
-			fmt.Fprintf(out, "%-15s none (there is no bound to draw)\n", "figure")
-		}
 	}
-	if !c.Certified {
-		return errNotCertified
-	}
-	return nil
+	return emitCertificate(out, c, box, opts, f.json, f.plot, func() (*report.Figure, error) {
+		title := fmt.Sprintf("Random 1%s-1 ReLU network vs its FB = %d copy", arch, f.fracBits)
+		return certFigure(f1, f2, box, opts, c, title)
+	})
 }
 
 // checkFracBits reports a fractional bit count outside what quantise

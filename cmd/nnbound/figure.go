@@ -60,7 +60,7 @@ func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *cer
 		}
 		return pointBound(c, x1, x2), dist(y1, y2), nil
 	}
-	switch space.Dim() {
+	switch figureDims(box, opts) {
 	case 1:
 		xs := curveInputs(box.Lo[0], box.Hi[0], 2001, in)
 		cv := report.Curve{Title: title, X: xs, Error: make([]float64, len(xs)), Bound: make([]float64, len(xs)), WorstCase: c.Bound}
@@ -109,6 +109,26 @@ func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *cer
 		r.Bound[k], r.Error[k] = b, e
 	}
 	return report.RatioHistogram(r)
+}
+
+// figureDims returns the number of the figure's inputs: those of x1, or
+// of (x1, x2) when they are independent.
+func figureDims(box bounds.Box, opts certify.Options) int {
+	if opts.Pairing == bounds.Independent {
+		return 2 * box.Dim()
+	}
+	return box.Dim()
+}
+
+// figureNote says what certFigure draws for box and opts.
+func figureNote(box bounds.Box, opts certify.Options) string {
+	switch figureDims(box, opts) {
+	case 1:
+		return "error and bound against the input, log scale"
+	case 2:
+		return "tightness ln(bound^2 / error^2) over the inputs"
+	}
+	return "histogram of bound / error over sampled inputs"
 }
 
 // pointBound returns a certified bound on ||f1(x1) - f2(x2)|| at one

@@ -229,3 +229,47 @@ func ratio(x report.Number) string {
 	}
 	return fmt.Sprintf("%.3f", float64(x))
 }
+
+// emitCertificate draws c's figure with draw into plot (when plot is set
+// and c is certified), then prints c as text, with a "figure" line, or as
+// JSON, with the figure's file in "plot". It returns errNotCertified when
+// c is not certified, so that the command exits with status 1.
+func emitCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts certify.Options, asJSON bool,
+	plot string, draw func() (*report.Figure, error)) error {
+	written := ""
+	if plot != "" && c.Certified {
+		fig, err := draw()
+		if err != nil {
+			return err
+		}
+		if err := fig.Save(plot); err != nil {
+			return err
+		}
+		written = plot
+	}
+	if asJSON {
+		j := newCertJSON(c, box, opts)
+		j.Plot = written
+		if err := report.WriteJSON(w, j); err != nil {
+			return err
+		}
+	} else {
+		if err := writeCertificate(w, c, box, opts); err != nil {
+			return err
+		}
+		var err error
+		switch {
+		case written != "":
+			_, err = fmt.Fprintf(w, "%-15s %s (%s)\n", "figure", written, figureNote(box, opts))
+		case plot != "":
+			_, err = fmt.Fprintf(w, "%-15s none (there is no bound to draw)\n", "figure")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !c.Certified {
+		return errNotCertified
+	}
+	return nil
+}
