@@ -225,7 +225,10 @@ func checkInput(f1, f2 *nn.Network, box bounds.Box, o *Options) error {
 		return fmt.Errorf("certify: network 1 has %d outputs, network 2 has %d: %w",
 			f1.OutputSize(), f2.OutputSize(), ErrDimension)
 	}
-	return nil
+	if o.C != nil && len(o.C) != f1.OutputSize() {
+		return fmt.Errorf("certify: Options.C has %d entries for %d outputs: %w", len(o.C), f1.OutputSize(), ErrDimension)
+	}
+	return checkQuant(box, o)
 }
 
 // searchError returns the largest error search.MaxError finds on the
@@ -242,4 +245,25 @@ func searchError(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, o *Opt
 		return ob
 	}
 	return observation{err: res.Error, x1: res.X1, x2: res.X2, exact: res.Exact}
+}
+
+// checkQuant rejects a saturating input quantiser that clamps somewhere in
+// the box. The certificate describes x2 = q(x1) by the rounding alone
+// (quantisation cells, |x2 - x1| <= 2^-FB, the sector of truncation), which
+// the clamp breaks: x2 = 1.75 for x1 = 8 is 6.25 away. Rounding is
+// monotone, so the clamp acts nowhere in the box when it acts at neither
+// end of any coordinate; there a saturating quantiser is the plain one.
+func checkQuant(box bounds.Box, o *Options) error {
+	if o.Pairing != bounds.QuantisedInput || !o.Quant.Saturate {
+		return nil
+	}
+	for i := range box.Lo {
+		_, outLo := o.Quant.Quantise(box.Lo[i])
+		_, outHi := o.Quant.Quantise(box.Hi[i])
+		if outLo || outHi {
+			return fmt.Errorf("certify: the saturating input quantiser %v clamps input %d of the box [%g, %g] at ±%g, which the certificate does not model (keep the box within the quantiser's range, give it more IntBits, or drop Saturate): %w",
+				o.Quant, i, box.Lo[i], box.Hi[i], o.Quant.Limit(), ErrOptions)
+		}
+	}
+	return nil
 }

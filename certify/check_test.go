@@ -167,15 +167,25 @@ func TestBoundInputErrors(t *testing.T) {
 		name   string
 		f1, f2 *nn.Network
 		box    bounds.Box
+		edit   func(*Options)
 		want   error
 	}{
-		{"inputs differ", f1, f2, box, ErrDimension},
-		{"outputs differ", f1, f3, box, ErrDimension},
-		{"box dim", f1, f1, bounds.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}, ErrDimension},
-		{"bad box", f1, f1, bounds.Box{Lo: []float64{1}, Hi: []float64{-1}}, bounds.ErrBox},
+		{"inputs differ", f1, f2, box, nil, ErrDimension},
+		{"outputs differ", f1, f3, box, nil, ErrDimension},
+		{"box dim", f1, f1, bounds.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}, nil, ErrDimension},
+		{"bad box", f1, f1, bounds.Box{Lo: []float64{1}, Hi: []float64{-1}}, nil, bounds.ErrBox},
+		{"C too long", f1, f1, box, func(o *Options) { o.C = []float64{1, 1} }, ErrDimension},
+		{"C empty", f1, f1, box, func(o *Options) { o.C = []float64{} }, ErrDimension},
+		{"input clamped", f1, f1, bounds.Box{Lo: []float64{-1}, Hi: []float64{2}}, func(o *Options) {
+			o.Pairing, o.Quant = bounds.QuantisedInput, quantise.Format{IntBits: 1, FracBits: 2, Saturate: true}
+		}, ErrOptions},
 	}
 	for _, tc := range tests {
-		_, err := Bound(t.Context(), tc.f1, tc.f2, tc.box, DefaultOptions())
+		o := DefaultOptions()
+		if tc.edit != nil {
+			tc.edit(&o)
+		}
+		_, err := Bound(t.Context(), tc.f1, tc.f2, tc.box, o)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
 		}

@@ -189,7 +189,9 @@ type Options struct {
 	// Pairing relates x2 to x1: Independent (the paper's similarity
 	// problem), SameInput or QuantisedInput (x2 = Quant.Round(x1)).
 	Pairing bounds.Pairing
-	// Quant is the input quantiser for QuantisedInput.
+	// Quant is the input quantiser for QuantisedInput. A saturating one
+	// must not clamp anywhere in the box: Bound rejects one that does
+	// (ErrOptions), since the certificate models the rounding only.
 	Quant quantise.Format
 	// QC is the set of quadratic constraints.
 	QC QCSet

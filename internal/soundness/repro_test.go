@@ -2,6 +2,7 @@ package soundness_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -57,21 +58,26 @@ func checkRepro(t *testing.T, f1, f2 *nn.Network, box bounds.Box, opts certify.O
 }
 
 // TestReproSaturatingInput: with a saturating input quantiser (x2 =
-// clamp(round(x1)) by bounds.Inputs.X2 and search), certify describes x2
+// clamp(round(x1)) by bounds.Inputs.X2 and search), certify described x2
 // as round(x1) without the clamp: region cells (certify/region.go cells,
-// syncQuant) use quantise.Format.Round, and qc.QuantError / the paper
+// syncQuant) used quantise.Format.Round, and qc.QuantError / the paper
 // set's |x2 - x1| <= 2^-FB ignore saturation. Identity networks, box
 // [-8, 8], <1,2> saturating at 1.75: certified 0.25, actual error 6.25 at
-// x1 = -8 (x2 = -1.75).
+// x1 = -8 (x2 = -1.75). certify now rejects a quantiser that clamps inside
+// the box (ErrOptions) and certifies one that does not as the plain one.
 func TestReproSaturatingInput(t *testing.T) {
-	t.Skip("reproduces the saturating input quantiser violation; remove the skip when fixed")
 	id := readNet(t, "identity.json")
-	box := bounds.Box{Lo: []float64{-8}, Hi: []float64{8}}
 	for _, qcs := range []certify.QCSet{certify.QCDefault, certify.QCPaper} {
 		o := certify.DefaultOptions()
 		o.QC, o.Pairing = qcs, bounds.QuantisedInput
 		o.Quant = quantise.Format{IntBits: 1, FracBits: 2, Saturate: true}
-		checkRepro(t, id, id, box, o, []float64{-8})
+		box := bounds.Box{Lo: []float64{-8}, Hi: []float64{8}}
+		if _, err := certify.Bound(context.Background(), id, id, box, o); !errors.Is(err, certify.ErrOptions) {
+			t.Errorf("%v: box [-8, 8] clamped at 1.75: error %v, want ErrOptions", qcs, err)
+		}
+		// Within the range the clamp never acts; 1.99 truncates to 1.75.
+		box = bounds.Box{Lo: []float64{-1.99}, Hi: []float64{1.99}}
+		checkRepro(t, id, id, box, o, []float64{-1.99})
 	}
 }
 
@@ -98,7 +104,6 @@ func TestReproMergeRounding(t *testing.T) {
 // Options.Validate checks C's values but not its length, and C = []float64{}
 // panics too. User input must give an error.
 func TestReproCLength(t *testing.T) {
-	t.Skip("reproduces the panic on a wrong-length Options.C; remove the skip when fixed")
 	f := readNet(t, "merge_f1.json")
 	box := bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
 	for _, c := range [][]float64{{1, 2}, {}} {
