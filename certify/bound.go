@@ -198,7 +198,10 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 		}
 	}
 	if !rp.ok && c.Certified {
+		// No gammas were verified on the whole set; Bound^2 is a gamma
+		// that holds everywhere.
 		c.Reason = "root SDP: " + rp.reason + "; bound from the split input set"
+		c.Gammas = Gammas{Gamma: upMul(c.Bound, c.Bound)}
 	}
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	return c

@@ -72,7 +72,9 @@ type Certificate struct {
 	//
 	//	||f1(x1) - f2(x2)||^2 <= Gamma + GammaX1 ||x1||^2 + GammaX2 ||x2||^2 + GammaX ||x1 - x2||^2.
 	//
-	// Gamma includes the absorbed Margin.
+	// Gamma includes the absorbed Margin. When the root SDP failed and
+	// the bound comes from the pieces of the split input set, they are
+	// (Bound^2, 0, 0, 0).
 	Gammas
 	// Margin is what the check added to the solver's gamma to cover the
 	// LMI's residual and all rounding (>= 0).

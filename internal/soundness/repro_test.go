@@ -130,7 +130,6 @@ func TestReproCLength(t *testing.T) {
 // (The bound itself, 1.0156e154, holds.) Halfrelu is x -> relu(x) -
 // relu(x)/2, compared with the zero network, same input, interval bounds.
 func TestReproZeroGammas(t *testing.T) {
-	t.Skip("reproduces zero gammas on a certificate whose root failed; remove the skip when fixed")
 	f1, f2 := readNet(t, "halfrelu.json"), readNet(t, "zero.json")
 	box := bounds.Box{Lo: []float64{-2e154}, Hi: []float64{2e154}}
 	o := certify.DefaultOptions()
