@@ -201,7 +201,7 @@ func (r *region) split(root region, f quantise.Format) (a, b region, ok bool) {
 	if which == 2 {
 		box, ba, bb = &r.Box2, &a.Box2, &b.Box2
 	}
-	mid := box.Lo[i] + (box.Hi[i]-box.Lo[i])/2
+	mid := box.Lo[i]/2 + box.Hi[i]/2 // no overflow on the widest boxes
 	if !(mid > box.Lo[i] && mid < box.Hi[i]) {
 		return region{}, region{}, false
 	}

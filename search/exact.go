@@ -57,10 +57,18 @@ func breakpoints(f *nn.Network, lo, hi float64, maxPieces int) (xs []float64, ok
 	if lo == hi {
 		return xs[:1], true
 	}
+	if !finite(hi - lo) {
+		return nil, false // interpolation would overflow
+	}
 	for _, l := range f.Layers {
 		pre := make([][]float64, len(xs))
 		for p, v := range vals {
 			pre[p] = affine(l, v)
+			for _, s := range pre[p] {
+				if !finite(s) {
+					return nil, false // no breakpoint can be placed
+				}
+			}
 		}
 		nx, npre := []float64{xs[0]}, [][]float64{pre[0]}
 		for p := 1; p < len(xs); p++ {
@@ -68,6 +76,9 @@ func breakpoints(f *nn.Network, lo, hi float64, maxPieces int) (xs []float64, ok
 			pa, pb := pre[p-1], pre[p]
 			var roots []float64
 			for i := range pa {
+				if !finite(pb[i] - pa[i]) {
+					return nil, false
+				}
 				for _, k := range kinks(l.Act) {
 					if (pa[i]-k)*(pb[i]-k) < 0 {
 						s := (k - pa[i]) / (pb[i] - pa[i])
@@ -104,6 +115,9 @@ func breakpoints(f *nn.Network, lo, hi float64, maxPieces int) (xs []float64, ok
 	}
 	return xs, true
 }
+
+// finite reports whether v is neither infinite nor NaN.
+func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
 
 // affine returns W v + b for layer l.
 func affine(l nn.Layer, v []float64) []float64 {

@@ -114,6 +114,9 @@ func (p *problem) measure(y1, y2, dr []float64) float64 {
 		s += d * d
 	}
 	v := math.Sqrt(s)
+	if math.IsInf(s, 1) {
+		v = scaledNorm(y1, y2) // the squares overflow, the norm may not
+	}
 	if dr != nil {
 		for j := range y1 {
 			if v > 0 {
@@ -124,6 +127,24 @@ func (p *problem) measure(y1, y2, dr []float64) float64 {
 		}
 	}
 	return v
+}
+
+// scaledNorm returns ||y1 - y2||_2 computed as m ||(y1 - y2)/m|| with m
+// the largest |y1_j - y2_j|, which overflows only when the norm does.
+func scaledNorm(y1, y2 []float64) float64 {
+	m := 0.0
+	for j := range y1 {
+		m = max(m, math.Abs(y1[j]-y2[j]))
+	}
+	if m == 0 || math.IsInf(m, 0) || math.IsNaN(m) {
+		return m
+	}
+	s := 0.0
+	for j := range y1 {
+		d := (y1[j] - y2[j]) / m
+		s += d * d
+	}
+	return m * math.Sqrt(s)
 }
 
 // gradient returns e(z) and a (sub)gradient of e at z. Through the input

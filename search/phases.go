@@ -108,7 +108,7 @@ func (s *searcher) grid() {
 		if k == g-1 {
 			return s.p.hi[i]
 		}
-		return s.p.lo[i] + (s.p.hi[i]-s.p.lo[i])*float64(k)/float64(g-1)
+		return lerp(s.p.lo[i], s.p.hi[i], float64(k)/float64(g-1))
 	}
 	if d == 1 {
 		for k := range g {
@@ -173,7 +173,7 @@ func (s *searcher) random() {
 func (s *searcher) uniform() []float64 {
 	z := make([]float64, s.p.dim())
 	for i := range z {
-		z[i] = s.p.lo[i] + s.rng.Float64()*(s.p.hi[i]-s.p.lo[i])
+		z[i] = lerp(s.p.lo[i], s.p.hi[i], s.rng.Float64())
 	}
 	return z
 }
@@ -215,7 +215,7 @@ func (s *searcher) zoom() {
 				}
 				z := make([]float64, d)
 				for i := range z {
-					w := (s.p.hi[i] - s.p.lo[i]) * radius
+					w := s.width(i) * radius
 					z[i] = centre[i] + w*(2*s.rng.Float64()-1)
 				}
 				if v := s.eval(s.project(z)); v > bestV {
@@ -228,12 +228,41 @@ func (s *searcher) zoom() {
 	}
 }
 
-// project clips z into the search box, in place.
+// project clips z into the search box, in place (NaN to the lower end).
 func (s *searcher) project(z []float64) []float64 {
 	for i := range z {
-		z[i] = min(max(z[i], s.p.lo[i]), s.p.hi[i])
+		z[i] = clip(z[i], s.p.lo[i], s.p.hi[i])
 	}
 	return z
+}
+
+// width returns the width of coordinate i of the search box, at most
+// math.MaxFloat64 (hi - lo overflows on a box wider than that), so that
+// steps scaled by it stay finite or, at worst, overflow to an infinity
+// that project clips.
+func (s *searcher) width(i int) float64 {
+	return min(s.p.hi[i]-s.p.lo[i], math.MaxFloat64)
+}
+
+// lerp returns lo + t (hi - lo) for t in [0, 1], in [lo, hi] also when
+// hi - lo overflows.
+func lerp(lo, hi, t float64) float64 {
+	v := lo + t*(hi-lo)
+	if math.IsInf(hi-lo, 0) {
+		v = (1-t)*lo + t*hi
+	}
+	return clip(v, lo, hi)
+}
+
+// clip returns v clipped to [lo, hi], and lo for NaN.
+func clip(v, lo, hi float64) float64 {
+	switch {
+	case !(v >= lo):
+		return lo
+	case v > hi:
+		return hi
+	}
+	return v
 }
 
 // ascend runs projected gradient and sign-gradient ascent from z, with a
@@ -249,16 +278,16 @@ func (s *searcher) ascend(z []float64, v float64) ([]float64, float64) {
 		_, g := s.p.gradient(z)
 		scale := 0.0
 		for i := range g {
-			scale = max(scale, math.Abs(g[i])*(s.p.hi[i]-s.p.lo[i]))
+			scale = max(scale, math.Abs(g[i])*s.width(i))
 		}
 		if scale == 0 {
 			break
 		}
 		zs, zg := make([]float64, d), make([]float64, d)
 		for i := range z {
-			w := s.p.hi[i] - s.p.lo[i]
+			w := s.width(i)
 			zs[i] = z[i] + step*w*sign(g[i])
-			zg[i] = z[i] + step*w*w*g[i]/scale
+			zg[i] = z[i] + step*w*(w*(g[i]/scale))
 		}
 		vs, vg := s.eval(s.project(zs)), s.eval(s.project(zg))
 		switch {
@@ -283,7 +312,7 @@ func (s *searcher) pattern(z []float64, v float64) {
 		}
 		improved := false
 		for i := range z {
-			w := s.p.hi[i] - s.p.lo[i]
+			w := s.width(i)
 			if w == 0 {
 				continue
 			}
