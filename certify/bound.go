@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/nnbound/nnbound/bounds"
@@ -52,6 +53,7 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options
 		// bound below an error the user can reproduce would mislead.
 		c.Bound = c.ObservedError
 	}
+	c.Norm, c.C = opts.Norm, slices.Clone(opts.C)
 	c.Method = opts.Method
 	c.Time = time.Since(start)
 	return c, nil

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/search"
 )
 
 // Status tells whether and why a bound was or was not certified.
@@ -72,7 +73,10 @@ type Certificate struct {
 	//
 	//	||f1(x1) - f2(x2)||^2 <= Gamma + GammaX1 ||x1||^2 + GammaX2 ||x2||^2 + GammaX ||x1 - x2||^2.
 	//
-	// Gamma includes the absorbed Margin. When the root SDP failed and
+	// The left-hand side is the square of Quantity for the 2-norm and for
+	// C; for the inf-norm the gammas are those of the output k with the
+	// largest bound, with |f1_k(x1) - f2_k(x2)|^2 on the left. Gamma
+	// includes the absorbed Margin. When the root SDP failed and
 	// the bound comes from the pieces of the split input set, they are
 	// (Bound^2, 0, 0, 0).
 	Gammas
@@ -97,6 +101,11 @@ type Certificate struct {
 	// (one input, piecewise-linear networks: search.MaxError enumerated the
 	// breakpoints).
 	ObservedExact bool
+	// Norm and C say what Bound and ObservedError measure (copies of
+	// Options.Norm and Options.C): |C^T (f1(x1) - f2(x2))| when C is not
+	// nil, else ||f1(x1) - f2(x2)|| in Norm. Quantity names it.
+	Norm search.Norm
+	C    []float64
 	// Method is the method asked for (Options.Method).
 	Method Method
 	// Source is the method whose bound is Bound: MethodSDP, or
@@ -116,6 +125,32 @@ type Certificate struct {
 	SDP    SDPStats
 	// Time is the wall time of Bound.
 	Time time.Duration
+}
+
+// Quantity names what Bound bounds: "||f1(x1) - f2(x2)||_2",
+// "||f1(x1) - f2(x2)||_inf", "|f1_k(x1) - f2_k(x2)|" for C = e_k, or
+// "|c^T (f1(x1) - f2(x2))|".
+func (c *Certificate) Quantity() string {
+	if c.C != nil {
+		k := -1
+		for j, v := range c.C {
+			switch {
+			case v == 0:
+			case v == 1 && k == -1:
+				k = j
+			default:
+				return "|c^T (f1(x1) - f2(x2))|"
+			}
+		}
+		if k >= 0 {
+			return fmt.Sprintf("|f1_%d(x1) - f2_%d(x2)|", k, k)
+		}
+		return "|c^T (f1(x1) - f2(x2))|"
+	}
+	if c.Norm == search.NormInf {
+		return "||f1(x1) - f2(x2)||_inf"
+	}
+	return "||f1(x1) - f2(x2)||_2"
 }
 
 // Ratio returns Bound / ObservedError (+Inf when nothing was observed).

@@ -11,6 +11,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/search"
 )
 
 // TestCheckAbsorbsAnyMultipliers feeds the check arbitrary multipliers
@@ -193,3 +194,23 @@ func TestBoundInputErrors(t *testing.T) {
 }
 
 func newTestMatrix(n int) *qc.Matrix { return qc.NewMatrix(n) }
+
+func TestCertificateQuantity(t *testing.T) {
+	for _, tc := range []struct {
+		norm search.Norm
+		c    []float64
+		want string
+	}{
+		{search.Norm2, nil, "||f1(x1) - f2(x2)||_2"},
+		{search.NormInf, nil, "||f1(x1) - f2(x2)||_inf"},
+		{search.NormInf, []float64{0, 1}, "|f1_1(x1) - f2_1(x2)|"},
+		{search.Norm2, []float64{1, -1}, "|c^T (f1(x1) - f2(x2))|"},
+		{search.Norm2, []float64{0, 2}, "|c^T (f1(x1) - f2(x2))|"},
+		{search.Norm2, []float64{0, 0}, "|c^T (f1(x1) - f2(x2))|"},
+	} {
+		c := Certificate{Norm: tc.norm, C: tc.c}
+		if got := c.Quantity(); got != tc.want {
+			t.Errorf("norm %v, C %v: %q, want %q", tc.norm, tc.c, got, tc.want)
+		}
+	}
+}
