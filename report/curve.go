@@ -13,6 +13,7 @@ import (
 type Curve struct {
 	Title  string // default "Certified bound and observed error"
 	XLabel string // default "input x"
+	YLabel string // default "||f1 - f2||"
 	// X holds the inputs, in increasing order.
 	X []float64
 	// Error holds the observed error ||f1(x) - f2(x2)|| at each X.
@@ -51,7 +52,7 @@ func ErrorCurve(c Curve) (*Figure, error) {
 	if !ok {
 		return nil, fmt.Errorf("report: error curve has no positive value to draw on a log scale: %w", ErrData)
 	}
-	p := newPlot(orDefault(c.Title, "Certified bound and observed error"), orDefault(c.XLabel, "input x"), "||f1 - f2||")
+	p := newPlot(orDefault(c.Title, "Certified bound and observed error"), orDefault(c.XLabel, "input x"), orDefault(c.YLabel, "||f1 - f2||"))
 	setLog(&p.Y, lo, hi)
 	p.X.Min, p.X.Max = c.X[0], c.X[n-1]
 	p.X.Tick.Marker = linTicks{}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -95,6 +96,6 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 		fmt.Fprintln(stdout)
 	}
 	return emitCertificate(stdout, cert, box, opts, cc.json, cc.plot, func() (*report.Figure, error) {
-		return certFigure(m.Net, c.Net, box, opts, cert, m.Info.Path+" and its compressed copy")
+		return certFigure(m.Net, c.Net, box, opts, cert, filepath.Base(m.Info.Path)+" and its compressed copy")
 	})
 }

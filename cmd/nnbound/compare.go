@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -133,6 +134,6 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 		return err
 	}
 	return emitCertificate(stdout, c, box, opts, f.json, f.plot, func() (*report.Figure, error) {
-		return certFigure(nets[0], nets[1], box, opts, c, fmt.Sprintf("%s vs %s", args[0], args[1]))
+		return certFigure(nets[0], nets[1], box, opts, c, fmt.Sprintf("%s vs %s", filepath.Base(args[0]), filepath.Base(args[1])))
 	})
 }

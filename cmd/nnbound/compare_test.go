@@ -79,7 +79,8 @@ func TestCompareJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &j); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
 	}
-	for _, k := range []string{"certified", "status", "gamma", "gamma_x1", "gamma_x2", "gamma_x", "bound", "observed_error", "sdp"} {
+	for _, k := range []string{"certified", "status", "gamma", "gamma_x1", "gamma_x2", "gamma_x", "bound", "observed_error",
+		"of", "norm", "method", "source", "sdp"} {
 		if _, ok := j[k]; !ok {
 			t.Errorf("JSON lacks %q", k)
 		}

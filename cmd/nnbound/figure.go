@@ -10,6 +10,7 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/search"
 )
 
 // checkPlot reports a --plot file name that is not .png or .svg, as a
@@ -58,12 +59,12 @@ func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *cer
 		if e != nil {
 			return 0, 0, e
 		}
-		return pointBound(c, x1, x2), dist(y1, y2), nil
+		return pointBound(c, opts, x1, x2), errorOf(y1, y2, opts), nil
 	}
 	switch figureDims(box, opts) {
 	case 1:
 		xs := curveInputs(box.Lo[0], box.Hi[0], 2001, in)
-		cv := report.Curve{Title: title, X: xs, Error: make([]float64, len(xs)), Bound: make([]float64, len(xs)), WorstCase: c.Bound}
+		cv := report.Curve{Title: title, YLabel: axisName(opts), X: xs, Error: make([]float64, len(xs)), Bound: make([]float64, len(xs)), WorstCase: c.Bound}
 		for i, x := range xs {
 			b, e, err := at([]float64{x})
 			if err != nil {
@@ -131,15 +132,17 @@ func figureNote(box bounds.Box, opts certify.Options) string {
 	return "histogram of bound / error over sampled inputs"
 }
 
-// pointBound returns a certified bound on ||f1(x1) - f2(x2)|| at one
-// input pair: the smallest of the bound over the whole input set, the root
-// inequality
+// pointBound returns a certified bound at one input pair on what c bounds
+// (quantityName): the smallest of the bound over the whole input set, the
+// root inequality
 //
 //	sqrt(gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2)
 //
 // when the root SDP was certified, and the bound of the pieces holding
-// (x1, x2) (the largest of them, for a pair on a border).
-func pointBound(c *certify.Certificate, x1, x2 []float64) float64 {
+// (x1, x2) (the largest of them, for a pair on a border). For the
+// inf-norm over several outputs the gammas bound the output with the
+// largest bound only; the others keep their bounds over the input set.
+func pointBound(c *certify.Certificate, opts certify.Options, x1, x2 []float64) float64 {
 	b := c.Bound
 	if rootCertified(c) {
 		var n1, n2, d float64
@@ -148,7 +151,15 @@ func pointBound(c *certify.Certificate, x1, x2 []float64) float64 {
 			n2 += x2[i] * x2[i]
 			d += (x1[i] - x2[i]) * (x1[i] - x2[i])
 		}
-		b = min(b, math.Sqrt(max(0, c.Gamma+c.GammaX1*n1+c.GammaX2*n2+c.GammaX*d)))
+		g := math.Sqrt(max(0, c.Gamma+c.GammaX1*n1+c.GammaX2*n2+c.GammaX*d))
+		if opts.C == nil && opts.Norm == search.NormInf && len(c.Outputs) > 1 {
+			for j, bj := range c.Outputs {
+				if j != worstOutput(c) {
+					g = max(g, bj)
+				}
+			}
+		}
+		b = min(b, g)
 	}
 	piece := math.Inf(-1)
 	for _, p := range c.Pieces {
@@ -167,15 +178,6 @@ func pointBound(c *certify.Certificate, x1, x2 []float64) float64 {
 // its pieces alone).
 func rootCertified(c *certify.Certificate) bool {
 	return c.Certified && !math.IsInf(c.RootBound, 0) && !math.IsNaN(c.RootBound)
-}
-
-// dist returns the Euclidean distance ||a - b||_2.
-func dist(a, b []float64) float64 {
-	var s float64
-	for i := range a {
-		s += (a[i] - b[i]) * (a[i] - b[i])
-	}
-	return math.Sqrt(s)
 }
 
 // linspace returns n points from lo to hi.

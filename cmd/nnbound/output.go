@@ -54,6 +54,16 @@ func newCertCore(c *certify.Certificate, p bounds.Pairing) certCore {
 // schema is documented in the README).
 type certJSON struct {
 	certCore
+	// Of says what bound bounds: the norm of the output difference ("2"
+	// or "inf", Norm) or one output's difference (Output).
+	Of     string `json:"of"`
+	Norm   string `json:"norm,omitempty"`
+	Output *int   `json:"output,omitempty"`
+	// OutputBounds are the bounds of each output under the inf-norm.
+	OutputBounds []report.Number `json:"output_bounds,omitempty"`
+	// Method is the method asked for, Source the one whose bound is bound.
+	Method    string        `json:"method"`
+	Source    string        `json:"source"`
 	Reason    string        `json:"reason,omitempty"`
 	Margin    report.Number `json:"margin"`
 	RootBound report.Number `json:"root_bound"`
@@ -92,6 +102,9 @@ type sdpJSON struct {
 func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) certJSON {
 	j := certJSON{
 		certCore:  newCertCore(c, opts.Pairing),
+		Of:        quantityName(opts),
+		Method:    c.Method.String(),
+		Source:    c.Source.String(),
 		Reason:    c.Reason,
 		Margin:    report.Number(c.Margin),
 		RootBound: report.Number(c.RootBound),
@@ -107,6 +120,16 @@ func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) c
 	}
 	if !rootCertified(c) {
 		j.Margin = nan()
+	}
+	if k := oneHot(opts.C); k >= 0 {
+		j.Output = &k
+	} else if opts.C == nil {
+		j.Norm = opts.Norm.String()
+	}
+	if len(c.Outputs) > 1 {
+		for _, b := range c.Outputs {
+			j.OutputBounds = append(j.OutputBounds, report.Number(b))
+		}
 	}
 	if opts.Pairing == bounds.QuantisedInput {
 		j.Input.FracBits = opts.Quant.FracBits
@@ -141,13 +164,13 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	line := func(key, value, note string) {
 		s := fmt.Sprintf("%-15s %s", key, value)
 		if note != "" {
-			s = fmt.Sprintf("%-15s %-10s %s", key, value, note)
+			s = fmt.Sprintf("%-15s %-10s %s", key, value+" ", note)
 		}
 		b.WriteString(strings.TrimRight(s, " ") + "\n")
 	}
 	if c.Certified {
 		line("certified", "yes", "")
-		line("bound", report.Float(c.Bound, 5), "certified max of ||f1(x1) - f2(x2)||_2 over the input set")
+		line("bound", report.Float(c.Bound, 5), "certified max of "+quantityName(opts)+" over the input set")
 	} else {
 		line("certified", "no", "("+c.Status.String()+": "+c.Reason+")")
 		line("bound", "none", "no bound is claimed")
@@ -163,6 +186,12 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	if c.Certified {
 		line("ratio", ratio(report.Number(c.Ratio())), "bound / observed error (1 is tight)")
 	}
+	if c.Certified && len(c.Outputs) > 1 {
+		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
+	}
+	if c.Certified && c.Source != c.Method {
+		line("method", c.Source.String(), "(tighter than "+c.Method.String()+" here, or the only one that succeeded)")
+	}
 	line("input set", describeBox(box), pairingNote(opts))
 	switch {
 	case c.Certified && !rootCertified(c):
@@ -170,11 +199,11 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	case c.Certified && opts.Pairing == bounds.SameInput:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
-		line("", "in ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
+		line("", "in "+squareName(c, opts)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
 	case c.Certified:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
-		line("", "in ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
+		line("", "in "+squareName(c, opts)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
 	}
 	sdp := fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, opts.QC)
 	line("sdp", sdp, "")
@@ -220,6 +249,15 @@ func vector(v []float64) string {
 		parts = append(parts, report.Float(v[len(v)-1], 3))
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// floats prints a vector of bounds in full: "0.1234, 5.678, ...".
+func floats(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = report.Float(x, 4)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ratio formats a bound / error ratio with three decimals ("1.002").

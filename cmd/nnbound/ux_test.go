@@ -36,7 +36,7 @@ var (
 	// the certificate is the same either way, and it varies with the solver.
 	reSolved   = regexp.MustCompile(`\b(?:near_)?optimal\b`)
 	structural = map[string]bool{"frac_bits": true, "layers": true, "runs": true, "run": true,
-		"certified": true, "net_seed": true, "seed": true, "seconds": true}
+		"certified": true, "net_seed": true, "seed": true, "seconds": true, "output": true}
 )
 
 // normalise makes output comparable across machines and solver versions
@@ -169,4 +169,15 @@ func TestPaperGolden(t *testing.T) {
 	got, _, _ = uxRun(t, args...)
 	checkJSON(t, got, "experiment", "mode", "runs", "seed", "qc", "weights", "rows", "all_runs", "command")
 	checkUX(t, "paper-table2.json", got)
+}
+
+// TestCompareGolden pins what compare says it bounds: the inf-norm with
+// each output's bound, and one output alone (--output K).
+func TestCompareGolden(t *testing.T) {
+	base := append([]string{"compare", tanh2, tanh2, "--pairing", "quantised", "--input-frac-bits", "3"}, quick...)
+	got, _, _ := uxRun(t, append(base, "--norm", "inf")...)
+	checkUX(t, "compare-inf.txt", got)
+	got, _, _ = uxRun(t, append(base, "--output", "1", "--json")...)
+	checkJSON(t, got, "certified", "bound", "of", "output", "method", "source", "gamma")
+	checkUX(t, "compare-output.json", got)
 }
