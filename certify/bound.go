@@ -67,6 +67,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	outs := make([]float64, f1.OutputSize())
 	var stats SDPStats
 	sdpB, ivB := 0.0, 0.0
+	fallbacks := 0
 	for j := range outs {
 		o := opts
 		o.C = make([]float64, len(outs))
@@ -74,6 +75,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 		c := sdpBound(ctx, f1, f2, box, o)
 		outs[j] = c.Bound
 		sdpB, ivB = max(sdpB, c.SDPBound), max(ivB, c.IntervalBound)
+		fallbacks += c.Fallbacks
 		stats.Solves += c.SDP.Solves
 		stats.Iterations += c.SDP.Iterations
 		stats.Time += c.SDP.Time
@@ -90,6 +92,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	stats.Size, stats.Variables, stats.Status, stats.Objective = worst.SDP.Size, worst.SDP.Variables, worst.SDP.Status, worst.SDP.Objective
 	worst.SDP = stats
 	worst.Outputs = outs
+	worst.Fallbacks = fallbacks
 	worst.SDPBound, worst.IntervalBound = sdpB, ivB
 	worst.Pieces = nil
 	return worst
@@ -159,7 +162,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6e6e626f756e64))
 	ob := searchError(ctx, f1, f2, box, &opts)
 
-	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval}}
+	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	if opts.QC == QCDefault && opts.Refine.MaxPieces > 1 {
 		leaves = refine(ctx, f1, f2, root, rp, &opts, &ob, rng, c, start)
 	}
@@ -183,13 +186,27 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	}
 	switch {
 	case allOK:
+		fellBack := 0
+		for _, lf := range leaves {
+			if lf.fellBack {
+				fellBack++
+			}
+		}
 		if c.RootBound <= c.Bound {
 			c.Bound, byInterval = c.RootBound, rp.interval
 			c.Pieces = nil
+			fellBack = 0
+			if rp.fellBack {
+				fellBack = 1
+			}
 		}
 		c.Certified, c.Status = true, Certified
 		if byInterval {
 			c.Source = MethodInterval
+		}
+		c.Fallbacks = fellBack
+		if fellBack > 0 && len(c.Pieces) > 0 {
+			c.Reason = fmt.Sprintf("the SDP failed on %d of %d pieces, bounded by bound propagation instead", fellBack, len(c.Pieces))
 		}
 	case ctx.Err() != nil:
 		c.Status, c.Reason, c.Bound = Cancelled, ctx.Err().Error(), math.Inf(1)

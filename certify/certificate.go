@@ -114,6 +114,12 @@ type Certificate struct {
 	// MethodInterval (with input splitting: of the piece whose bound is
 	// the largest).
 	Source Method
+	// Fallbacks counts the pieces (the root when the input set was not
+	// split) whose SDP failed and whose bound is bound propagation's output
+	// enclosure in its place, added up over the outputs for the inf-norm;
+	// Reason then says so. Source tells whether
+	// the largest bound is such an enclosure, Fallbacks why.
+	Fallbacks int
 	// SDPBound and IntervalBound are the two bounds of the root input set
 	// (before any splitting): the SDP's own (+Inf when its solve or check
 	// failed, or Method is MethodInterval) and the output enclosure's.

@@ -104,6 +104,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 	}
 	if !sdpOK {
 		c.Reason = "SDP: " + res.reason + "; interval bounds used"
+		c.Fallbacks = 1
 	}
 	return c
 }

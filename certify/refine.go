@@ -15,6 +15,7 @@ type piece struct {
 	bound    float64
 	ok       bool
 	interval bool // the bound is the output enclosure's
+	fellBack bool // ... because the piece's SDP failed
 	final    bool // cannot or need not be split further
 }
 
@@ -40,7 +41,7 @@ func (h *pieceHeap) Pop() any {
 // bound over them is a bound on the whole set.
 func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *Options,
 	ob *observation, rng *rand.Rand, c *Certificate, start time.Time) []piece {
-	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval}}
+	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	var done []piece
 	for h.Len() > 0 {
 		top := (*h)[0]
@@ -72,8 +73,8 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 				continue
 			}
 		}
-		heap.Push(h, piece{region: a, bound: ra.bound, ok: ra.ok, interval: ra.interval})
-		heap.Push(h, piece{region: b, bound: rb.bound, ok: rb.ok, interval: rb.interval})
+		heap.Push(h, piece{region: a, bound: ra.bound, ok: ra.ok, interval: ra.interval, fellBack: ra.fellBack})
+		heap.Push(h, piece{region: b, bound: rb.bound, ok: rb.ok, interval: rb.interval, fellBack: rb.fellBack})
 	}
 	return append(done, (*h)...)
 }

@@ -27,6 +27,9 @@ type regionResult struct {
 	// interval reports that the bound is the output enclosure's, not the
 	// SDP's (smaller, or the SDP failed).
 	interval bool
+	// fellBack reports that the SDP failed and the bound is the output
+	// enclosure's in its place.
+	fellBack bool
 	// sdpBound is the SDP's own bound (+Inf if it failed) and ivBound the
 	// output enclosure's.
 	sdpBound, ivBound float64
@@ -56,7 +59,7 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Option
 	}
 	if !res.ok {
 		res.reason = "SDP: " + res.reason + "; interval bound used"
-		res.gammas, res.margin = Gammas{}, 0
+		res.gammas, res.margin, res.fellBack = Gammas{}, 0, true
 	}
 	res.ok, res.status, res.interval = true, Certified, true
 	res.bound = iv
