@@ -1,0 +1,74 @@
+package certify
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// TestPointWidthCoordinate: a box with a coordinate of zero width (ACAS Xu
+// property 4 fixes one input) once gave check_failed "multiplier of
+// input_box x1[2] is +Inf". Every pairing and QC set must certify such a
+// box, with a bound at least the observed error.
+func TestPointWidthCoordinate(t *testing.T) {
+	box := bounds.Box{Lo: []float64{-1, -0.5, 0.25}, Hi: []float64{1, 0.5, 0.25}}
+	f1 := randnet.Paper(7, 3, 2, 6, 1)
+	q := quantise.Format{FracBits: 3}
+	fq, err := quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, qcs := range []QCSet{QCDefault, QCPaper} {
+		for _, p := range []bounds.Pairing{bounds.SameInput, bounds.Independent, bounds.QuantisedInput} {
+			o := DefaultOptions()
+			o.QC, o.Pairing, o.Quant = qcs, p, q
+			o.Refine.MaxPieces, o.Refine.TimeBudget, o.Samples = 5, 0, 200
+			f2 := fq
+			if p == bounds.Independent {
+				f2 = f1
+			}
+			c, err := Bound(t.Context(), f1, f2, box, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.Certified || c.Bound < c.ObservedError {
+				t.Errorf("%v, %v: certified %v (%v: %s), bound %v, observed %v", qcs, p, c.Certified, c.Status, c.Reason, c.Bound, c.ObservedError)
+			}
+		}
+	}
+}
+
+// TestACASProperty4FixedInput certifies an ACAS Xu property 4 instance
+// (two inputs of zero width) against its float16 copy on the target
+// output, with bound propagation's enclosure as the only alternative:
+// the SDP itself must succeed. It takes about 15 s an instance, so it
+// runs only with NNBOUND_LONG=1, on every seventh instance.
+func TestACASProperty4FixedInput(t *testing.T) {
+	if os.Getenv("NNBOUND_LONG") != "1" {
+		t.Skip("ACAS Xu SDPs take about 15 s each (NNBOUND_LONG=1)")
+	}
+	for k, inst := range boundstest.ACASInstances(t) {
+		if inst.Prop != "4" || k%7 != 0 {
+			continue
+		}
+		f, g := inst.Networks(t)
+		o := DefaultOptions()
+		o.Pairing, o.C = bounds.SameInput, make([]float64, f.OutputSize())
+		o.C[inst.Target] = 1
+		o.Refine.MaxPieces, o.Samples = 1, 200
+		c, err := Bound(t.Context(), f, g, bounds.Box{Lo: inst.Lo, Hi: inst.Hi}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s/%s: bound %.4g (sdp %.4g, interval %.4g), observed %.4g, %v", inst.Prop, inst.Net, c.Bound,
+			c.SDPBound, c.IntervalBound, c.ObservedError, c.Time)
+		if !c.Certified || c.Fallbacks > 0 || strings.Contains(c.Reason, "Inf") {
+			t.Errorf("%s/%s: certified %v, fallbacks %d (%v: %s)", inst.Prop, inst.Net, c.Certified, c.Fallbacks, c.Status, c.Reason)
+		}
+	}
+}
