@@ -40,7 +40,7 @@ func (cc *compressCert) register(cmd *cobra.Command) {
 	cc.cert.register(fs)
 	cc.pair.register(cmd, bounds.SameInput, cc.cert.opts)
 	fs.BoolVar(&cc.certify, "certify", false, "also certify the error between the model and its compressed copy")
-	fs.BoolVar(&cc.json, "json", false, "print the certificate as one JSON object (instead of the text report)")
+	fs.BoolVar(&cc.json, "json", false, "print the report (and certificate) as one JSON object")
 	fs.StringVar(&cc.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
 }
 
@@ -64,10 +64,11 @@ func (cc *compressCert) check() (certify.Options, error) {
 	return opts, nil
 }
 
-// run prints the compression report (writeReport) and, under --certify,
-// certifies the model against its compressed copy and prints the
-// certificate (text after the compression report, or JSON alone).
-func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeReport func(io.Writer) error) error {
+// run prints the compression report (writeReport, or j under --json)
+// and, under --certify, certifies the model against its compressed copy
+// and prints the certificate (text after the compression report, or JSON
+// with the report in its "compression" field).
+func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeReport func(io.Writer) error, j *compressJSON) error {
 	stdout := cmd.OutOrStdout()
 	opts, err := cc.check()
 	if err != nil {
@@ -76,7 +77,10 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 	if cc.cert.verbose {
 		opts.Solver.Log, opts.Log = cmd.ErrOrStderr(), cmd.ErrOrStderr()
 	}
-	if !cc.json || !cc.certify {
+	switch {
+	case cc.json && !cc.certify:
+		return report.WriteJSON(stdout, j)
+	case !cc.json:
 		if err := writeReport(stdout); err != nil {
 			return err
 		}
@@ -95,7 +99,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 	if !cc.json {
 		fmt.Fprintln(stdout)
 	}
-	return emitCertificate(stdout, cert, box, opts, cc.json, cc.plot, func() (*report.Figure, error) {
+	return emitCertificate(stdout, cert, box, opts, cc.json, j, cc.plot, func() (*report.Figure, error) {
 		return certFigure(m.Net, c.Net, box, opts, cert, filepath.Base(m.Info.Path)+" and its compressed copy")
 	})
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/report"
 )
 
 // compression is a compression of a core network, as a command's flags
@@ -18,9 +20,8 @@ import (
 type compression struct {
 	apply func(*nn.Network) (*nn.Network, error)
 	what  string // for the report: "fixed point <inf,4> trunc"
-	// more, if not nil, prints further lines after the report, once
-	// apply has run (prune's list of neurons).
-	more func(io.Writer) error
+	// neurons, if not nil, returns the neurons pruned, once apply has run.
+	neurons func() []prune.Neuron
 }
 
 // compressionFlags are the flags choosing a compression: quantiseFlags or
@@ -58,14 +59,8 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 			return err
 		}
 		return cc.run(cmd, m, c, func(w io.Writer) error {
-			if err := writeCompressed(w, m, comp.what, c, save); err != nil {
-				return err
-			}
-			if comp.more != nil {
-				return comp.more(w)
-			}
-			return nil
-		})
+			return writeCompressed(w, m, comp, c, save)
+		}, newCompressJSON(m, comp, c, save))
 	}
 	fs := cmd.Flags()
 	mf.register(fs)
@@ -117,11 +112,12 @@ func checkSavePath(path string) error {
 	return usagef("--save %q: want a .onnx or .json file name", path)
 }
 
-// writeCompressed prints what a compression changed and where it was saved.
-func writeCompressed(w io.Writer, m *model, what string, c *compressed, saved string) error {
+// writeCompressed prints what a compression changed, where it was saved
+// and the neurons pruned, if any.
+func writeCompressed(w io.Writer, m *model, comp compression, c *compressed, saved string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "model:\t%s\n", m.describe())
-	fmt.Fprintf(tw, "compression:\t%s\n", what)
+	fmt.Fprintf(tw, "compression:\t%s\n", comp.what)
 	if c.SameShape {
 		d := c.Diff
 		fmt.Fprintf(tw, "changed:\t%d of %d parameters (%d set to zero)\n", d.Changed, d.Params, d.Zeroed)
@@ -134,7 +130,57 @@ func writeCompressed(w io.Writer, m *model, what string, c *compressed, saved st
 	if saved != "" {
 		fmt.Fprintf(tw, "saved:\t%s\n", saved)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if comp.neurons != nil {
+		return writeNeurons(w, comp.neurons())
+	}
+	return nil
+}
+
+// compressJSON is the JSON form of a compression report. Changed, Zeroed,
+// LargestChange and TotalChange compare the parameters of the core
+// networks, and are null when the shapes differ (pruning with --remove).
+type compressJSON struct {
+	Model          string        `json:"model"`
+	Format         string        `json:"format"`
+	Compression    string        `json:"compression"`
+	Sizes          []int         `json:"sizes"`
+	CompressedSize []int         `json:"compressed_sizes"`
+	Parameters     int           `json:"parameters"`
+	Changed        *int          `json:"changed"`
+	Zeroed         *int          `json:"zeroed"`
+	LargestChange  report.Number `json:"largest_change"`
+	TotalChange    report.Number `json:"total_change"`
+	Saved          string        `json:"saved"`
+	PrunedNeurons  []neuronJSON  `json:"pruned_neurons,omitempty"`
+}
+
+// neuronJSON is a pruned neuron (0-based layer and index).
+type neuronJSON struct {
+	Layer int     `json:"layer"`
+	Index int     `json:"neuron"`
+	Norm  float64 `json:"norm"`
+}
+
+// newCompressJSON returns the JSON form of the compression report; call it
+// once the compression has run.
+func newCompressJSON(m *model, comp compression, c *compressed, saved string) *compressJSON {
+	j := &compressJSON{Model: m.Info.Path, Format: m.Info.Format.String(), Compression: comp.what,
+		Sizes: m.Info.Core.Sizes(), CompressedSize: c.Core.Sizes(), Parameters: m.Info.Core.NumParams(),
+		LargestChange: nan(), TotalChange: nan(), Saved: saved}
+	if c.SameShape {
+		d := c.Diff
+		j.Changed, j.Zeroed = &d.Changed, &d.Zeroed
+		j.LargestChange, j.TotalChange = report.Number(d.MaxAbs), report.Number(d.SumAbs)
+	}
+	if comp.neurons != nil {
+		for _, n := range comp.neurons() {
+			j.PrunedNeurons = append(j.PrunedNeurons, neuronJSON{Layer: n.Layer, Index: n.Index, Norm: n.Norm})
+		}
+	}
+	return j
 }
 
 // compressAndSave loads the model at path, applies the compression f to its

@@ -13,6 +13,7 @@ import (
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
 )
@@ -26,6 +27,22 @@ type exportFlags struct {
 	fracBits int
 	format   string
 	out      string
+	json     bool
+}
+
+// exportJSON is the JSON form of export's summary.
+type exportJSON struct {
+	File      string    `json:"file"`
+	Format    string    `json:"format"`
+	Networks  string    `json:"networks"`
+	Variables int       `json:"variables"`
+	LMIOrder  int       `json:"lmi_order"`
+	Input     inputJSON `json:"input"`
+	QC        string    `json:"qc"`
+	// Gammas name the leading variables of the SDP, in order.
+	Gammas []string `json:"gammas"`
+	// Where says where each gamma is in a solver's solution.
+	Where string `json:"where"`
 }
 
 func newExportCmd() *cobra.Command {
@@ -69,6 +86,7 @@ soundness check: only "nnbound compare" certifies a bound.`,
 	fs.StringVar(&f.format, "format", "", "file format: sdpa or cbf (default: from the extension of -o, .dat-s or .cbf)")
 	fs.StringVarP(&f.out, "output", "o", "", "write the SDP to `FILE` (\"-\" for stdout)")
 	fs.IntVar(&f.fracBits, "frac-bits", 0, "with one model: compare it with its copy quantised to `FB` fractional bits")
+	fs.BoolVar(&f.json, "json", false, "print the summary as one JSON object (on stderr with -o -)")
 	f.model.register(fs)
 	f.input.register(fs)
 	f.cert.register(fs)
@@ -163,10 +181,15 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	if where == "-" {
 		where = "stdout"
 	}
+	if f.json {
+		j := exportJSON{File: where, Format: format, Networks: what, Variables: p.NumVars(), LMIOrder: lmiOrder(p),
+			Input: newInputJSON(box, opts), QC: opts.QC.String(), Gammas: names, Where: gammaNote(names, format)}
+		return report.WriteJSON(summary, j)
+	}
 	fmt.Fprintf(summary, "wrote %s (%s): the SDP of %s\n", where, format, what)
 	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), lmiOrder(p), describeBox(box))
-	fmt.Fprintf(summary, "  gammas: %s\n", gammaNote(names, format))
-	return nil
+	_, err = fmt.Fprintf(summary, "  gammas: %s\n", gammaNote(names, format))
+	return err
 }
 
 // networks loads the networks the SDP compares, and says what they are:

@@ -9,10 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/report"
 )
 
 func newInspectCmd() *cobra.Command {
 	var mf modelFlags
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "inspect MODEL",
 		Short: "Describe a network file",
@@ -23,17 +25,25 @@ nnbound sees them.
 
 An NNet file is read in raw units: its input clipping and normalisation
 and its output de-normalisation are part of the network (the clipping as
-extra layers). With --core the normalised core network is read instead.`,
+extra layers). With --core the normalised core network is read instead.
+
+With --json it prints one object: {file, bytes, format, sniffed, details
+(the format's key: value lines), inputs, outputs, sizes, parameters,
+core_sizes, core_parameters, layers [{in, out, parameters, activation}]}.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := mf.load(args[0])
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				return report.WriteJSON(cmd.OutOrStdout(), newInspectJSON(m))
+			}
 			return writeInspect(cmd.OutOrStdout(), m)
 		},
 	}
 	mf.register(cmd.Flags())
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the description as one JSON object")
 	return cmd
 }
 
@@ -61,6 +71,55 @@ func writeInspect(w io.Writer, m *model) error {
 		return err
 	}
 	return writeLayers(w, net)
+}
+
+// inspectJSON is the JSON form of inspect's description.
+type inspectJSON struct {
+	File       string       `json:"file"`
+	Bytes      int64        `json:"bytes"`
+	Format     string       `json:"format"`
+	Sniffed    bool         `json:"sniffed"`
+	Details    []detailJSON `json:"details"`
+	Inputs     int          `json:"inputs"`
+	Outputs    int          `json:"outputs"`
+	Sizes      []int        `json:"sizes"`
+	Parameters int          `json:"parameters"`
+	// CoreSizes and CoreParameters describe the network quantise and
+	// prune compress: the loaded one, or an NNet file's core.
+	CoreSizes      []int       `json:"core_sizes"`
+	CoreParameters int         `json:"core_parameters"`
+	Layers         []layerJSON `json:"layers"`
+}
+
+// detailJSON is one "key: value" line of a format's details.
+type detailJSON struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// layerJSON describes one layer.
+type layerJSON struct {
+	In         int    `json:"in"`
+	Out        int    `json:"out"`
+	Parameters int    `json:"parameters"`
+	Activation string `json:"activation"`
+}
+
+// newInspectJSON returns the JSON description of m.
+func newInspectJSON(m *model) inspectJSON {
+	net, info := m.Net, m.Info
+	j := inspectJSON{File: info.Path, Bytes: info.Size, Format: info.Format.String(), Sniffed: info.Sniffed,
+		Details: []detailJSON{}, Inputs: net.InputSize(), Outputs: net.OutputSize(), Sizes: net.Sizes(),
+		Parameters: net.NumParams(), CoreSizes: info.Core.Sizes(), CoreParameters: info.Core.NumParams()}
+	for _, line := range strings.Split(strings.TrimRight(info.Summary, "\n"), "\n") {
+		if key, value, ok := strings.Cut(line, ":"); ok {
+			j.Details = append(j.Details, detailJSON{Key: key, Value: strings.TrimSpace(value)})
+		}
+	}
+	for _, l := range net.Layers {
+		j.Layers = append(j.Layers, layerJSON{In: l.In(), Out: l.Out(), Parameters: l.Out() * (l.In() + 1), Activation: activation(l.Act)})
+	}
+	return j
 }
 
 // writeLayers prints one line per layer.

@@ -61,6 +61,7 @@ func TestInspectGolden(t *testing.T) {
 		{golden: "tiny-core.txt", args: []string{"--core", tinyNNet}},
 		{golden: "activations.txt", args: []string{actJSON}},
 		{golden: "sniffed.txt", args: []string{"testdata/inspect/small"}},
+		{golden: "tiny.json", args: []string{tinyNNet, "--json"}},
 	})
 }
 
@@ -80,6 +81,7 @@ func TestQuantiseGolden(t *testing.T) {
 		{golden: "tiny-core-nearest.txt", args: []string{tinyNNet, "--core", "--frac-bits", "2", "--rounding", "nearest", "--save", "OUT"}, saved: "tiny-core-nearest.json"},
 		{golden: "activations-sat.txt", args: []string{actJSON, "--frac-bits", "3", "--bias-frac-bits", "1", "--int-bits", "1", "--saturate", "--rounding", "floor", "--save", "OUT"}, saved: "activations-sat.json"},
 		{golden: "small-f16.txt", args: []string{"testdata/inspect/small", "--float16", "--save", "OUT"}, saved: "small-f16.json"},
+		{golden: "tiny-fb1-report.json", args: []string{tinyNNet, "--frac-bits", "1", "--save", "OUT", "--json"}},
 	})
 }
 
@@ -90,6 +92,15 @@ func TestPruneGolden(t *testing.T) {
 		{golden: "remove.txt", args: []string{actJSON, "--neurons", "1", "--remove", "--save", "OUT"}, saved: "remove.json"},
 		{golden: "sparsity.txt", args: []string{actJSON, "--sparsity", "0.5", "--save", "OUT"}, saved: "sparsity.json"},
 		{golden: "sparsity-global.txt", args: []string{actJSON, "--sparsity", "0.25", "--scope", "global", "--save", "OUT"}},
+		{golden: "neurons-report.json", args: []string{actJSON, "--neurons", "2", "--save", "OUT", "--json"}},
+		{golden: "remove-report.json", args: []string{actJSON, "--neurons", "1", "--remove", "--save", "OUT", "--json"}},
+	})
+}
+
+func TestVersionGolden(t *testing.T) {
+	runGolden(t, "version", []goldenCase{
+		{golden: "version.txt", args: nil},
+		{golden: "version.json", args: []string{"--json"}},
 	})
 }
 

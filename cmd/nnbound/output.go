@@ -76,6 +76,8 @@ type certJSON struct {
 	Seconds   float64       `json:"seconds"`
 	// Plot is the figure written, if any.
 	Plot string `json:"plot,omitempty"`
+	// Compression is the report of quantise or prune --certify.
+	Compression *compressJSON `json:"compression,omitempty"`
 }
 
 // inputJSON describes the input set of a certificate.
@@ -85,6 +87,16 @@ type inputJSON struct {
 	Pairing   string    `json:"pairing"`
 	FracBits  int       `json:"frac_bits,omitempty"`
 	Quantiser string    `json:"quantiser,omitempty"`
+}
+
+// newInputJSON describes the input set of box and opts.
+func newInputJSON(box bounds.Box, opts certify.Options) inputJSON {
+	j := inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()}
+	if opts.Pairing == bounds.QuantisedInput {
+		j.FracBits = opts.Quant.FracBits
+		j.Quantiser = opts.Quant.String()
+	}
+	return j
 }
 
 // sdpJSON describes the SDPs solved for a certificate.
@@ -111,7 +123,7 @@ func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) c
 		Pieces:    max(len(c.Pieces), 1),
 		WorstX1:   orEmpty(c.X1),
 		WorstX2:   orEmpty(c.X2),
-		Input:     inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()},
+		Input:     newInputJSON(box, opts),
 		QC:        opts.QC.String(),
 		SDP: sdpJSON{Size: c.SDP.Size, Variables: c.SDP.Variables, Solves: c.SDP.Solves,
 			Iterations: c.SDP.Iterations, Status: c.SDP.Status.String(),
@@ -130,10 +142,6 @@ func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) c
 		for _, b := range c.Outputs {
 			j.OutputBounds = append(j.OutputBounds, report.Number(b))
 		}
-	}
-	if opts.Pairing == bounds.QuantisedInput {
-		j.Input.FracBits = opts.Quant.FracBits
-		j.Input.Quantiser = opts.Quant.String()
 	}
 	if hideTimes {
 		j.Seconds, j.SDP.Seconds = 0, 0
@@ -270,10 +278,11 @@ func ratio(x report.Number) string {
 
 // emitCertificate draws c's figure with draw into plot (when plot is set
 // and c is certified), then prints c as text, with a "figure" line, or as
-// JSON, with the figure's file in "plot". It returns errNotCertified when
+// JSON, with the figure's file in "plot" and comp, the report of the
+// compression certified (quantise and prune), if any. It returns errNotCertified when
 // c is not certified, so that the command exits with status 1.
 func emitCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts certify.Options, asJSON bool,
-	plot string, draw func() (*report.Figure, error)) error {
+	comp *compressJSON, plot string, draw func() (*report.Figure, error)) error {
 	written := ""
 	if plot != "" && c.Certified {
 		fig, err := draw()
@@ -287,7 +296,7 @@ func emitCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts c
 	}
 	if asJSON {
 		j := newCertJSON(c, box, opts)
-		j.Plot = written
+		j.Plot, j.Compression = written, comp
 		if err := report.WriteJSON(w, j); err != nil {
 			return err
 		}

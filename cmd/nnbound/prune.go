@@ -115,7 +115,7 @@ func (f *pruneFlags) compression(fs *pflag.FlagSet) (compression, error) {
 			f.pruned = pruned
 			return out, err
 		},
-		more: func(w io.Writer) error { return writeNeurons(w, f.pruned) },
+		neurons: func() []prune.Neuron { return f.pruned },
 	}, nil
 }
 

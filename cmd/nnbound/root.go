@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/report"
 )
 
 // Exit codes of nnbound.
@@ -99,9 +101,10 @@ func exactArgs(n int) cobra.PositionalArgs {
 }
 
 // newVersionCmd returns "nnbound version", which prints the module version
-// the binary was built from.
+// the binary was built from (with --json: {"version": "..."}).
 func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the version of nnbound",
 		Args:  exactArgs(0),
@@ -110,8 +113,15 @@ func newVersionCmd() *cobra.Command {
 			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 				v = bi.Main.Version
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "nnbound %s\n", v)
-			return nil
+			if asJSON {
+				return report.WriteJSON(cmd.OutOrStdout(), struct {
+					Version string `json:"version"`
+				}{v})
+			}
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "nnbound %s\n", v)
+			return err
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"version": "..."}`)
+	return cmd
 }

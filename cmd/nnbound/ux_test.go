@@ -151,6 +151,9 @@ func TestExportGolden(t *testing.T) {
 		}
 		checkUX(t, c.name, got+"---\n"+normalise(strings.Join(head, "\n"), tmp)+"\n")
 	}
+	got, _, _ := uxRun(t, "export", sin3x, "--frac-bits", "3", "-o", "TMP/p.cbf", "--json")
+	checkJSON(t, got, "file", "format", "networks", "variables", "lmi_order", "input", "gammas", "where")
+	checkUX(t, "export.json", got)
 }
 
 func TestPaperGolden(t *testing.T) {
