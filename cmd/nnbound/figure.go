@@ -64,7 +64,7 @@ func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *cer
 	switch figureDims(box, opts) {
 	case 1:
 		xs := curveInputs(box.Lo[0], box.Hi[0], 2001, in)
-		cv := report.Curve{Title: title, YLabel: axisName(opts), X: xs, Error: make([]float64, len(xs)), Bound: make([]float64, len(xs)), WorstCase: c.Bound}
+		cv := report.Curve{Title: title, YLabel: axisName(c), X: xs, Error: make([]float64, len(xs)), Bound: make([]float64, len(xs)), WorstCase: c.Bound}
 		for i, x := range xs {
 			b, e, err := at([]float64{x})
 			if err != nil {
@@ -133,7 +133,7 @@ func figureNote(box bounds.Box, opts certify.Options) string {
 }
 
 // pointBound returns a certified bound at one input pair on what c bounds
-// (quantityName): the smallest of the bound over the whole input set, the
+// (Certificate.Quantity): the smallest of the bound over the whole input set, the
 // root inequality
 //
 //	sqrt(gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2)

@@ -62,8 +62,11 @@ type certJSON struct {
 	// OutputBounds are the bounds of each output under the inf-norm.
 	OutputBounds []report.Number `json:"output_bounds,omitempty"`
 	// Method is the method asked for, Source the one whose bound is bound.
-	Method    string        `json:"method"`
-	Source    string        `json:"source"`
+	Method string `json:"method"`
+	Source string `json:"source"`
+	// Fallbacks counts the SDPs that failed and were replaced by bound
+	// propagation (Reason says more).
+	Fallbacks int           `json:"fallbacks"`
 	Reason    string        `json:"reason,omitempty"`
 	Margin    report.Number `json:"margin"`
 	RootBound report.Number `json:"root_bound"`
@@ -114,9 +117,10 @@ type sdpJSON struct {
 func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) certJSON {
 	j := certJSON{
 		certCore:  newCertCore(c, opts.Pairing),
-		Of:        quantityName(opts),
+		Of:        c.Quantity(),
 		Method:    c.Method.String(),
 		Source:    c.Source.String(),
+		Fallbacks: c.Fallbacks,
 		Reason:    c.Reason,
 		Margin:    report.Number(c.Margin),
 		RootBound: report.Number(c.RootBound),
@@ -133,10 +137,10 @@ func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) c
 	if !rootCertified(c) {
 		j.Margin = nan()
 	}
-	if k := oneHot(opts.C); k >= 0 {
+	if k := oneHot(c.C); k >= 0 {
 		j.Output = &k
-	} else if opts.C == nil {
-		j.Norm = opts.Norm.String()
+	} else if c.C == nil {
+		j.Norm = c.Norm.String()
 	}
 	if len(c.Outputs) > 1 {
 		for _, b := range c.Outputs {
@@ -178,7 +182,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	}
 	if c.Certified {
 		line("certified", "yes", "")
-		line("bound", report.Float(c.Bound, 5), "certified max of "+quantityName(opts)+" over the input set")
+		line("bound", report.Float(c.Bound, 5), "certified max of "+c.Quantity()+" over the input set")
 	} else {
 		line("certified", "no", "("+c.Status.String()+": "+c.Reason+")")
 		line("bound", "none", "no bound is claimed")
@@ -200,6 +204,9 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	if c.Certified && c.Source != c.Method {
 		line("method", c.Source.String(), "(tighter than "+c.Method.String()+" here, or the only one that succeeded)")
 	}
+	if c.Certified && c.Reason != "" {
+		line("note", c.Reason, "")
+	}
 	line("input set", describeBox(box), pairingNote(opts))
 	switch {
 	case c.Certified && !rootCertified(c):
@@ -207,11 +214,11 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	case c.Certified && opts.Pairing == bounds.SameInput:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
-		line("", "in "+squareName(c, opts)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
+		line("", "in "+squareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
 	case c.Certified:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
-		line("", "in "+squareName(c, opts)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
+		line("", "in "+squareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
 	}
 	sdp := fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, opts.QC)
 	line("sdp", sdp, "")

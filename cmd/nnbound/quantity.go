@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/search"
@@ -11,8 +12,9 @@ import (
 // What a certificate bounds depends on its options: the 2-norm of the
 // output difference d = f1(x1) - f2(x2) (the paper's), its inf-norm
 // max_k |d_k| (--norm inf), or one output's |d_K| (--output K, a one-hot
-// Options.C; any other C gives |c^T d|). The functions below name it, for
-// the text and JSON outputs, and evaluate it, for the figures.
+// Options.C; any other C gives |c^T d|). certify.Certificate.Quantity
+// names it; the functions below adapt the name to the figures and the
+// gammas, and evaluate the quantity, for the figures.
 
 // oneHot returns K when c is the K-th unit vector, or -1.
 func oneHot(c []float64) int {
@@ -29,43 +31,21 @@ func oneHot(c []float64) int {
 	return k
 }
 
-// quantityName returns what the bound of a certificate made with o bounds,
-// as "||f1(x1) - f2(x2)||_2", "||f1(x1) - f2(x2)||_inf" or
-// "|f1_K(x1) - f2_K(x2)|".
-func quantityName(o certify.Options) string { return nameOf(o, "(x1)", "(x2)", "_2") }
-
-// axisName returns it in a figure's words: "||f1 - f2||",
+// axisName returns what c bounds in a figure's words: "||f1 - f2||",
 // "||f1 - f2||_inf" or "|f1_K - f2_K|".
-func axisName(o certify.Options) string { return nameOf(o, "", "", "") }
-
-// nameOf writes the quantity bounded under o with the arguments x1 and x2
-// of the networks and the suffix two of the 2-norm.
-func nameOf(o certify.Options, x1, x2, two string) string {
-	switch k := oneHot(o.C); {
-	case k >= 0:
-		return fmt.Sprintf("|f1_%d%s - f2_%d%s|", k, x1, k, x2)
-	case o.C != nil:
-		return fmt.Sprintf("|c^T (f1%s - f2%s)|", x1, x2)
-	case o.Norm == search.NormInf:
-		return fmt.Sprintf("||f1%s - f2%s||_inf", x1, x2)
-	}
-	return fmt.Sprintf("||f1%s - f2%s||%s", x1, x2, two)
+func axisName(c *certify.Certificate) string {
+	return strings.NewReplacer("(x1)", "", "(x2)", "", "||_2", "||").Replace(c.Quantity())
 }
 
 // squareName returns the left-hand side of the gammas' inequality of c:
-// the square of what the gammas bound. For the inf-norm over several
-// outputs, the gammas are those of the output with the largest bound.
-func squareName(c *certify.Certificate, o certify.Options) string {
-	switch k := oneHot(o.C); {
-	case k >= 0:
-		return fmt.Sprintf("(f1_%d - f2_%d)^2", k, k)
-	case o.C != nil:
-		return "(c^T (f1 - f2))^2"
-	case o.Norm == search.NormInf && len(c.Outputs) > 1:
+// the square of what they bound. For the inf-norm over several outputs,
+// the gammas are those of the output with the largest bound.
+func squareName(c *certify.Certificate) string {
+	if c.C == nil && c.Norm == search.NormInf && len(c.Outputs) > 1 {
 		k := worstOutput(c)
-		return fmt.Sprintf("(f1_%d - f2_%d)^2", k, k)
+		return fmt.Sprintf("|f1_%d - f2_%d|^2", k, k)
 	}
-	return "||f1 - f2||^2"
+	return axisName(c) + "^2"
 }
 
 // worstOutput returns the output with the largest bound of an inf-norm

@@ -11,49 +11,35 @@ import (
 func TestQuantity(t *testing.T) {
 	y1, y2 := []float64{1, 5, -2}, []float64{4, 1, -2} // differences -3, 4, 0
 	cases := []struct {
-		name       string
-		norm       search.Norm
-		c          []float64
-		quantity   string
-		axis       string
-		want       float64
-		outputsSet bool
+		name   string
+		norm   search.Norm
+		c      []float64
+		axis   string
+		square string
+		want   float64
 	}{
-		{"2-norm", search.Norm2, nil, "||f1(x1) - f2(x2)||_2", "||f1 - f2||", 5, false},
-		{"inf-norm", search.NormInf, nil, "||f1(x1) - f2(x2)||_inf", "||f1 - f2||_inf", 4, false},
-		{"output 1", search.Norm2, []float64{0, 1, 0}, "|f1_1(x1) - f2_1(x2)|", "|f1_1 - f2_1|", 4, false},
-		{"output 0 under inf", search.NormInf, []float64{1, 0, 0}, "|f1_0(x1) - f2_0(x2)|", "|f1_0 - f2_0|", 3, false},
-		{"margin", search.Norm2, []float64{1, -1, 0}, "|c^T (f1(x1) - f2(x2))|", "|c^T (f1 - f2)|", 7, false},
+		{"2-norm", search.Norm2, nil, "||f1 - f2||", "||f1 - f2||^2", 5},
+		{"inf-norm", search.NormInf, nil, "||f1 - f2||_inf", "|f1_1 - f2_1|^2", 4},
+		{"output 1", search.Norm2, []float64{0, 1, 0}, "|f1_1 - f2_1|", "|f1_1 - f2_1|^2", 4},
+		{"output 0 under inf", search.NormInf, []float64{1, 0, 0}, "|f1_0 - f2_0|", "|f1_0 - f2_0|^2", 3},
+		{"margin", search.Norm2, []float64{1, -1, 0}, "|c^T (f1 - f2)|", "|c^T (f1 - f2)|^2", 7},
 	}
 	for _, tc := range cases {
 		o := certify.DefaultOptions()
 		o.Norm, o.C = tc.norm, tc.c
-		if got := quantityName(o); got != tc.quantity {
-			t.Errorf("%s: quantityName %q, want %q", tc.name, got, tc.quantity)
+		c := &certify.Certificate{Norm: tc.norm, C: tc.c}
+		if tc.c == nil && tc.norm == search.NormInf {
+			c.Outputs = []float64{0.5, 2, 2} // the first largest is output 1
 		}
-		if got := axisName(o); got != tc.axis {
+		if got := axisName(c); got != tc.axis {
 			t.Errorf("%s: axisName %q, want %q", tc.name, got, tc.axis)
+		}
+		if got := squareName(c); got != tc.square {
+			t.Errorf("%s: squareName %q, want %q", tc.name, got, tc.square)
 		}
 		if got := errorOf(y1, y2, o); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: errorOf %v, want %v", tc.name, got, tc.want)
 		}
-	}
-}
-
-func TestSquareName(t *testing.T) {
-	o := certify.DefaultOptions()
-	c := &certify.Certificate{}
-	if got := squareName(c, o); got != "||f1 - f2||^2" {
-		t.Errorf("2-norm: %q", got)
-	}
-	o.Norm = search.NormInf
-	c.Outputs = []float64{0.5, 2, 2, 1}
-	if got := squareName(c, o); got != "(f1_1 - f2_1)^2" {
-		t.Errorf("inf-norm: %q, want the first output with the largest bound", got)
-	}
-	o.C = []float64{0, 0, 1, 0}
-	if got := squareName(c, o); got != "(f1_2 - f2_2)^2" {
-		t.Errorf("output 2: %q", got)
 	}
 }
 
