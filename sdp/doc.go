@@ -42,6 +42,16 @@
 // satisfy F(Y) = c by construction, and finally tries projecting its best
 // Y onto F(Y) = c (project.go).
 //
+// Before the iterations, Solve removes what has no interior and can be
+// seen from the sparsity and sign pattern alone (presolve.go): entries of
+// 1e-30 of the largest, rows of PSD blocks that no constraint touches,
+// LP coordinates forced to zero by a constraint F_i • Y = 0 with entries
+// of one sign, and empty constraints with c_i = 0. The result is mapped
+// back to the problem as given (zero rows and coordinates in Y, the
+// removed x_i chosen feasible) and its dual residual recomputed there.
+// When the reduced problem ends in numerical trouble, the problem as
+// given is solved too.
+//
 // # Statuses and the independent check
 //
 // How a solve ends is Result.Status; Solve's error is only for an

@@ -64,11 +64,32 @@ func Solve(ctx context.Context, p *Problem, set *Settings) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	sv := newSolver(ctx, p, &s, start)
+	pre := presolve(p)
+	if pre == nil {
+		return solveOnce(ctx, p, &s, start), nil
+	}
+	r := solveOnce(ctx, pre.q, &s, start)
+	pre.restore(r, &s)
+	if r.Status == NumericalTrouble && ctx.Err() == nil {
+		// The reductions remove what has no interior, but rounding can
+		// hide more of it; the problem as given sometimes fares better.
+		r2 := solveOnce(ctx, p, &s, start)
+		if r2.Status.conclusive() {
+			r2.Iterations += r.Iterations
+			r = r2
+		}
+	}
+	r.Time = time.Since(start)
+	return r, nil
+}
+
+// solveOnce runs the interior-point method on p.
+func solveOnce(ctx context.Context, p *Problem, s *Settings, start time.Time) *Result {
+	sv := newSolver(ctx, p, s, start)
 	r := sv.run()
 	r.Time = time.Since(start)
 	sv.log.status(r)
-	return r, nil
+	return r
 }
 
 // run iterates until a stopping rule fires and returns the result.

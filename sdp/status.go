@@ -31,3 +31,9 @@ func (s Status) String() string {
 	}
 	return statusNames[s]
 }
+
+// conclusive reports whether the status answers the problem: a solution
+// or a certificate of infeasibility.
+func (s Status) conclusive() bool {
+	return s == Optimal || s == NearOptimal || s == PrimalInfeasible || s == DualInfeasible
+}

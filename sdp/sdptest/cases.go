@@ -22,5 +22,6 @@ func Cases() []Case {
 		RotatedLowRank(5),
 		PrimalInfeasible(),
 		DualInfeasible(),
+		NoInterior(),
 	}
 }
