@@ -202,7 +202,11 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
 	}
 	if c.Certified && c.Source != c.Method {
-		line("method", c.Source.String(), "(tighter than "+c.Method.String()+" here, or the only one that succeeded)")
+		why := "tighter than the SDP there"
+		if c.Fallbacks > 0 {
+			why = "where the SDP failed, or tighter than it"
+		}
+		line("bound from", c.Source.String(), "(bound propagation, on the input piece with the largest bound: "+why+")")
 	}
 	if c.Certified && c.Reason != "" {
 		line("note", c.Reason, "")
