@@ -92,7 +92,9 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 	if err != nil {
 		return err
 	}
+	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
 	cert, err := certify.Bound(cmd.Context(), m.Net, c.Net, box, opts)
+	stop()
 	if err != nil {
 		return err
 	}

@@ -129,7 +129,9 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
+	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
 	c, err := certify.Bound(cmd.Context(), nets[0], nets[1], box, opts)
+	stop()
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,9 @@ func runDemo(cmd *cobra.Command, f *demoFlags) error {
 	if err != nil {
 		return err
 	}
+	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
 	c, err := certify.Bound(cmd.Context(), f1, f2, box, opts)
+	stop()
 	if err != nil {
 		return err
 	}

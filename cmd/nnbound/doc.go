@@ -107,8 +107,10 @@
 // error and the bound against the input on a log scale with the
 // quantisation steps marked; for two (or one input with x1, x2
 // independent), the tightness T = ln(bound^2) - ln(error^2) as a heat map;
-// for more, a histogram of bound / error over sampled inputs. Long runs
-// (sweep, paper) show a progress bar when stderr is a terminal. Every file
+// for more, a histogram of bound / error over sampled inputs. When stderr
+// is a terminal, sweep and paper show a progress bar, and a certification
+// running longer than a second (demo, compare, quantise and prune
+// --certify) a line with the SDPs certified so far and the time. Every file
 // is written to a temporary name and renamed into place, so an
 // interrupted run leaves no half-written file.
 //
