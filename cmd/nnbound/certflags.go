@@ -75,11 +75,13 @@ func (f *certFlags) options(stderr io.Writer) (certify.Options, error) {
 	return o, nil
 }
 
-// deterministic makes the options independent of the machine's speed
-// (no time budget for splitting), for outputs that must be reproducible.
-func deterministic(o certify.Options) certify.Options {
-	o.Refine.TimeBudget = 0
-	return o
+// noTimeBudget makes the default of --time-budget 0, so that the results
+// do not depend on the machine's speed, for commands whose output must be
+// reproducible (demo, paper); -h shows that default. Call it after
+// register.
+func (f *certFlags) noTimeBudget(fs *pflag.FlagSet) {
+	f.opts.Refine.TimeBudget = 0
+	fs.Lookup("time-budget").DefValue = f.opts.Refine.TimeBudget.String()
 }
 
 // pairFlags choose how the second network's input relates to the first's:

@@ -55,6 +55,7 @@ error and the bound against the input.`,
 	fs.BoolVar(&f.json, "json", false, "print the certificate as JSON")
 	f.input.register(fs)
 	f.cert.register(fs)
+	f.cert.noTimeBudget(fs)
 	return cmd
 }
 
@@ -78,9 +79,6 @@ func (f *demoFlags) options(cmd *cobra.Command) (certify.Options, error) {
 	opts, err := f.cert.options(cmd.ErrOrStderr())
 	if err != nil {
 		return certify.Options{}, err
-	}
-	if !cmd.Flags().Changed("time-budget") {
-		opts = deterministic(opts)
 	}
 	opts.Pairing = bounds.QuantisedInput
 	opts.Quant = quantise.Format{FracBits: f.fracBits}

@@ -83,6 +83,7 @@ given, so that the tables do not depend on the machine's speed.`,
 	fs.IntVar(&f.jobs, "jobs", defaultJobs(), "certify this many networks at once")
 	fs.BoolVar(&f.twoNets, "two-nets", false, "table1: compare two independent networks instead of each with itself")
 	f.cert.register(fs)
+	f.cert.noTimeBudget(fs)
 	fs.Lookup("seed").Usage = "seed S of the random networks (run r at depth l: S + 1000 l + r) and of the sampling"
 	return cmd
 }
@@ -151,9 +152,6 @@ func (f *paperFlags) plan(cmd *cobra.Command, e paperExperiment) (*paperSetup, [
 	opts, err := f.cert.options(cmd.ErrOrStderr())
 	if err != nil {
 		return nil, nil, 0, err
-	}
-	if !cmd.Flags().Changed("time-budget") {
-		opts = deterministic(opts)
 	}
 	jobs := f.jobs
 	if f.cert.verbose {

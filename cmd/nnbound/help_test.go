@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// TestHelpDefaults checks that the defaults -h prints are those the code
+// uses: the library's DefaultOptions, and no time budget for the
+// commands whose output must be reproducible (demo, paper).
+func TestHelpDefaults(t *testing.T) {
+	c := certify.DefaultOptions()
+	q := quantise.DefaultOptions()
+	cert := map[string]string{
+		"samples":     fmt.Sprint(c.Samples),
+		"seed":        fmt.Sprint(c.Seed),
+		"max-pieces":  fmt.Sprint(c.Refine.MaxPieces),
+		"time-budget": c.Refine.TimeBudget.String(),
+		"qc":          c.QC.String(),
+		"weights":     c.Weights.String(),
+	}
+	want := map[string]map[string]string{
+		"compare":  {"method": c.Method.String(), "norm": c.Norm.String(), "input-frac-bits": fmt.Sprint(c.Quant.FracBits)},
+		"sweep":    {"rounding": q.Weights.Rounding.String()},
+		"export":   {},
+		"quantise": {"frac-bits": fmt.Sprint(q.Weights.FracBits), "int-bits": fmt.Sprint(q.Weights.IntBits), "rounding": q.Weights.Rounding.String()},
+		"prune":    {},
+		"demo":     {"time-budget": "0s"},
+		"paper":    {"time-budget": "0s"},
+	}
+	root := newRootCmd(io.Discard, io.Discard)
+	for name, flags := range want {
+		cmd, _, err := root.Find([]string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for flag, def := range cert {
+			if _, ok := flags[flag]; !ok {
+				flags[flag] = def
+			}
+		}
+		for flag, def := range flags {
+			f := cmd.Flags().Lookup(flag)
+			if f == nil {
+				t.Errorf("%s has no --%s", name, flag)
+				continue
+			}
+			if f.DefValue != def {
+				t.Errorf("%s -h: --%s default %q, the code's is %q", name, flag, f.DefValue, def)
+			}
+		}
+	}
+}
