@@ -29,7 +29,7 @@ func ExampleNetwork() {
 	fmt.Println(err)
 	// Output:
 	// [0.25 -0.25 1.75] [-0.5]
-	// quantise: layer 0 weights: 1 values out of the range of <1,2> nearest (largest magnitude 1.9, limit 1.75): value out of range
+	// quantise: layer 0 weights: 1 value out of the range of <1,2> nearest (largest magnitude 1.9, limit 1.75): value out of range
 }
 
 func ExampleRoundFloat16() {

@@ -124,8 +124,12 @@ func quantiseInPlace(v []float64, f Format) error {
 		v[i] = q
 	}
 	if bad > 0 {
-		return fmt.Errorf("%d values out of the range of %v (largest magnitude %g, limit %g): %w",
-			bad, f, worst, f.Limit(), ErrRange)
+		noun := "values"
+		if bad == 1 {
+			noun = "value"
+		}
+		return fmt.Errorf("%d %s out of the range of %v (largest magnitude %g, limit %g): %w",
+			bad, noun, f, worst, f.Limit(), ErrRange)
 	}
 	return nil
 }

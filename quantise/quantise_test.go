@@ -126,13 +126,13 @@ func TestRange(t *testing.T) {
 	// <3,2>: limit 7.75. Weight -7.9 truncates to -7.75 (in range); bias 15.9 is out.
 	f := Format{IntBits: 3, FracBits: 2}
 	_, err := Network(net, Options{Weights: f, Biases: f})
-	if !isRange(err) || !contains(err, "layer 1 biases: 1 values out of the range of <3,2> trunc (largest magnitude 15.9, limit 7.75)") {
+	if !isRange(err) || !contains(err, "layer 1 biases: 1 value out of the range of <3,2> trunc (largest magnitude 15.9, limit 7.75)") {
 		t.Errorf("err = %v", err)
 	}
 	// Nearest rounds -7.9 to -8, out of range.
 	f.Rounding = Nearest
 	_, err = Network(net, Options{Weights: f, Biases: Format{FracBits: 2}})
-	if !isRange(err) || !contains(err, "layer 0 weights: 1 values out of the range") {
+	if !isRange(err) || !contains(err, "layer 0 weights: 1 value out of the range") {
 		t.Errorf("err = %v", err)
 	}
 	f = Format{IntBits: 2, FracBits: 2, Saturate: true}

@@ -157,7 +157,7 @@ func TestModelCommandErrors(t *testing.T) {
 		{"quantise float16 and frac-bits", []string{"quantise", tinyNNet, "--float16", "--frac-bits", "4", "--save", out}, exitUsage, "--float16 and --frac-bits"},
 		{"quantise no save", []string{"quantise", tinyNNet}, exitUsage, "--save OUT is missing"},
 		{"quantise save nnet", []string{"quantise", tinyNNet, "--save", filepath.Join(dir, "q.nnet")}, exitUsage, "want a .onnx or .json"},
-		{"quantise out of range", []string{"quantise", actJSON, "--int-bits", "1", "--frac-bits", "2", "--save", out}, exitFail, "layer 0 weights: 1 values out of the range of <1,2> trunc (largest magnitude 2, limit 1.75)"},
+		{"quantise out of range", []string{"quantise", actJSON, "--int-bits", "1", "--frac-bits", "2", "--save", out}, exitFail, "layer 0 weights: 1 value out of the range of <1,2> trunc (largest magnitude 2, limit 1.75)"},
 		{"quantise missing file", []string{"quantise", missing, "--save", out}, exitFail, "no such file"},
 		{"quantise random bytes", []string{"quantise", random, "--save", out}, exitFail, "cannot tell the format"},
 		{"prune neither", []string{"prune", actJSON, "--save", out}, exitUsage, "one of --neurons K and --sparsity S"},
