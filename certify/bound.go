@@ -103,7 +103,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
 	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodInterval, SDPBound: math.Inf(1)}
 	pb, err := bounds.Pair(f1, f2, bounds.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant},
-		bounds.Options{Method: opts.Bounds})
+		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box)})
 	if err == nil && opts.C != nil {
 		var m bounds.Interval
 		if m, err = pb.Margin(opts.C); err == nil {

@@ -21,9 +21,15 @@ type regionBounds struct {
 	Margin *bounds.Interval
 }
 
-// boundsOf computes the bounds of f1, f2 on r with method m.
+// boundsOf computes the bounds of f1, f2 on r with Options.Bounds and
+// Split. The paper set uses them only to scale its coordinates and
+// objective and as the fallback bound, so it keeps symbolic bounds on the
+// whole box: its SDP stays the one the tests compare with CSDP's.
 func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) {
-	opts := bounds.Options{Method: o.Bounds}
+	opts := bounds.Options{Method: o.Bounds, Split: o.splitFor(r.Box1)}
+	if o.QC == QCPaper {
+		opts = bounds.Options{Method: bounds.MethodSymbolic}
+	}
 	single := r.Pairing == bounds.QuantisedInput && r.allFixed() ||
 		r.Pairing == bounds.Independent && !sameBox(r.Box1, r.Box2)
 	if single {

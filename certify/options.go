@@ -18,6 +18,27 @@ import (
 // ErrOptions reports invalid Options.
 var ErrOptions = errors.New("invalid options")
 
+// maxSplit is the largest Options.Split.
+const maxSplit = 4096
+
+// MaxSplitInputs is the largest number of input coordinates of positive
+// width of a box that Options.Split splits.
+const MaxSplitInputs = 8
+
+// splitFor returns the bounds.Options.Split for box (see Options.Split).
+func (o *Options) splitFor(box bounds.Box) int {
+	free := 0
+	for i := range box.Lo {
+		if box.Lo[i] < box.Hi[i] {
+			free++
+		}
+	}
+	if free > MaxSplitInputs {
+		return 0
+	}
+	return o.Split
+}
+
 // QCSet selects the quadratic constraints of the LMI.
 type QCSet int
 
@@ -199,8 +220,19 @@ type Options struct {
 	// WeightsCustom.
 	Weights WeightMode
 	Custom  Gammas
-	// Bounds is the method of the pre-activation bounds (QCDefault).
+	// Bounds is the method of the pre-activation bounds (QCDefault) and
+	// of MethodInterval.
 	Bounds bounds.Method
+	// Split cuts the input box of every bound propagation into this many
+	// pieces (bounds.Options.Split; 0 or 1: none) when at most
+	// MaxSplitInputs of its coordinates have a positive width; a box of
+	// more dimensions is not split (halving a few of many coordinates
+	// buys nothing, MNIST in bounds' benchmarks). Default 16: the tighter
+	// pre-activation bounds make more neurons stable, so the SDPs are
+	// smaller and tighter and fewer pieces need refining; on the Table 1
+	// and 2 and ACAS Xu instances that is faster as well as tighter
+	// (BENCHMARKS.md).
+	Split int
 	// Refine controls input splitting (QCDefault only).
 	Refine Refine
 	// Samples is the number of random input pairs evaluated for the
@@ -240,16 +272,17 @@ func DefaultKinds() qc.KindSet {
 }
 
 // DefaultOptions returns the defaults: independent inputs, the default QC
-// set, worst-case weights, symbolic bounds, refinement up to 64 pieces or
-// 2 s, 2000 samples, and the solver's defaults with looser tolerances
-// (see solverDefaults).
+// set, worst-case weights, optimised bounds on 16 pieces of the box,
+// refinement up to 64 pieces or 2 s, 2000 samples, and the solver's
+// defaults with looser tolerances (see solverDefaults).
 func DefaultOptions() Options {
 	return Options{
 		Pairing: bounds.Independent,
 		Quant:   quantise.Format{FracBits: 2},
 		QC:      QCDefault,
 		Weights: WeightsWorstCase,
-		Bounds:  bounds.MethodSymbolic,
+		Bounds:  bounds.MethodOptimised,
+		Split:   16,
 		Refine:  Refine{MaxPieces: 64, TimeBudget: 2 * time.Second, TargetRatio: 1.02},
 		Samples: 2000,
 		Seed:    1,
@@ -278,6 +311,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Method = %d is unknown: %w", int(o.Method), ErrOptions)
 	case o.Norm < search.Norm2 || o.Norm > search.NormInf:
 		return fmt.Errorf("certify: Options.Norm = %d is unknown: %w", int(o.Norm), ErrOptions)
+	case o.Split < 0 || o.Split > maxSplit:
+		return fmt.Errorf("certify: Options.Split = %d, want 0..%d: %w", o.Split, maxSplit, ErrOptions)
 	case o.Samples < 0:
 		return fmt.Errorf("certify: Options.Samples = %d, want >= 0: %w", o.Samples, ErrOptions)
 	}
