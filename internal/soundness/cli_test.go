@@ -213,7 +213,6 @@ func parseFloat(s string, v *float64) bool {
 // ...". For w.json and h.json on the same input both print bound 7, but at
 // x = (1, 1) the outputs differ by (2.417, 7): ||f1 - f2||_2 = 7.41.
 func TestReproCLINormLabel(t *testing.T) {
-	t.Skip("reproduces the 2-norm label on inf-norm and per-output bounds; remove the skip when fixed")
 	dir := t.TempDir()
 	for name, body := range map[string]string{"w.json": netWide2, "h.json": netHT2} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
