@@ -63,6 +63,10 @@ box [-1, 1]) and print Markdown tables:
              root SDP of the --acas instances (ACAS Xu float16, same input,
              target output) and of Table 1 and 2 instances (--runs seeds
              per depth of --layers) with each family removed or added
+  bounds     the pre-activation bounds of the default set: symbolic,
+             optimised, optimised on 16 pieces of the box (certify.Options
+             Bounds and Split) on Table 1 and 2 instances (--runs seeds per
+             depth of --layers): CPU and wall time, bound / observed error
   infnorm    the inf-norm by one SDP per output against one SDP with
              per-output gammas (certify.Options.InfJoint), on the --acas
              instances and on random networks with 3 outputs against their
@@ -131,6 +135,8 @@ func runCertify(cmd *cobra.Command, f *certifyFlags) error {
 			err = b.tightness(cmd.Context())
 		case "families":
 			err = b.families(cmd.Context(), layers, f.acas)
+		case "bounds":
+			err = b.boundsChoices(cmd.Context(), layers)
 		case "infnorm":
 			err = b.infNorm(cmd.Context(), layers, f.acas)
 		case "scale":
