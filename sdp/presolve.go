@@ -58,6 +58,7 @@ type presolved struct {
 	tol    float64  // entries of magnitude <= tol were dropped
 	rowTol float64  // rows with no entry above rowTol were removed
 	keep   [][]bool // keep[b][j]: row j of block b stays
+	live   []bool   // live[i]: F_i keeps a part in the PSD blocks
 	elim   []elimCon
 	// coords holds, per removed LP coordinate, F_0 there and every
 	// constraint's entry there.
@@ -115,8 +116,10 @@ func presolve(p *Problem) *presolved {
 		return nil
 	}
 	ps := &presolved{p: p, tol: negligibleTol * scale, rowTol: zeroRowTol * scale}
-	keepRow := ps.usedRows()
+	parts, wide := psdParts(p)
+	keepRow := ps.usedRows(parts, wide)
 	ps.keep = keepRow
+	ps.live = ps.psdLive(parts, wide)
 	removedLP := ps.eliminateLP()
 	m := len(p.C)
 	dropped := make([]bool, m)
@@ -156,7 +159,8 @@ func (ps *presolved) droppedEntry(e Entry) bool {
 }
 
 // droppedComponent reports whether the component t of factor f is
-// dropped: its contributions are negligible, or its row removed.
+// dropped: its contributions are negligible, or its row removed (where
+// the factors of a matrix sum to zero, up to the row tolerance).
 func (ps *presolved) droppedComponent(f Factor, t int, umax float64) bool {
 	return ps.negligible(f.D*f.U.Value[t]*umax) || !ps.keep[f.Block][f.U.Index[t]]
 }
@@ -195,7 +199,7 @@ func maxAbs(v []float64) float64 {
 // usedRows returns, per block, which rows stay: all rows of LP blocks;
 // of a PSD block, the rows some F_i or F_0 needs (see the zero-row rule),
 // or all of them if none would stay.
-func (ps *presolved) usedRows() [][]bool {
+func (ps *presolved) usedRows(parts [][]Entry, wide []bool) [][]bool {
 	p := ps.p
 	keep := make([][]bool, len(p.Blocks))
 	for b, blk := range p.Blocks {
@@ -206,26 +210,12 @@ func (ps *presolved) usedRows() [][]bool {
 			}
 		}
 	}
-	for i, mat := range p.F {
-		for _, e := range mat {
-			if isLP(p, e.Block) || math.Abs(e.V) <= ps.rowTol {
-				continue
-			}
-			if i > 0 || e.I != e.J || e.V > 0 {
-				keep[e.Block][e.I], keep[e.Block][e.J] = true, true
-			}
+	for _, e := range p.F[0] {
+		if !isLP(p, e.Block) && math.Abs(e.V) > ps.rowTol && (e.I != e.J || e.V > 0) {
+			keep[e.Block][e.I], keep[e.Block][e.J] = true, true
 		}
 	}
-	for _, fs := range p.Factors {
-		for _, f := range fs {
-			umax := maxAbs(f.U.Value)
-			for t, ix := range f.U.Index {
-				if math.Abs(f.D*f.U.Value[t]*umax) > ps.rowTol {
-					keep[f.Block][ix] = true
-				}
-			}
-		}
-	}
+	ps.markRows(keep, parts, wide)
 	for b := range p.Blocks {
 		any := false
 		for _, k := range keep[b] {

@@ -33,27 +33,20 @@ func (ps *presolved) eliminateLP() (removed []bool) {
 		v float64
 	}
 	rows := make([][]triple, m)
-	hasPSD := make([]bool, m)
+	hasPSD := ps.live[1:]
 	pinned := make([]bool, n) // touched by a factor: never removed
 	for i, mat := range p.F {
 		if i == 0 {
 			continue
 		}
 		for _, e := range mat {
-			switch {
-			case ps.droppedEntry(e):
-			case isLP(p, e.Block):
+			if isLP(p, e.Block) && !ps.negligible(e.V) {
 				rows[i-1] = append(rows[i-1], triple{first[e.Block] + e.I, e.V})
-			default:
-				hasPSD[i-1] = true
 			}
 		}
 	}
-	for i, fs := range p.Factors {
+	for _, fs := range p.Factors {
 		for _, f := range fs {
-			if ps.liveFactor(f) {
-				hasPSD[i-1] = true
-			}
 			if isLP(p, f.Block) {
 				for _, ix := range f.U.Index {
 					pinned[first[f.Block]+ix] = true
@@ -141,16 +134,11 @@ func (ps *presolved) liveConstraints(removedLP []bool) []bool {
 			continue
 		}
 		for _, e := range mat {
-			if ps.droppedEntry(e) || (first[e.Block] >= 0 && removedLP[first[e.Block]+e.I]) {
-				continue
+			if first[e.Block] >= 0 && !ps.negligible(e.V) && !removedLP[first[e.Block]+e.I] {
+				live[i-1] = true
 			}
-			live[i-1] = true
 		}
-	}
-	for i, fs := range p.Factors {
-		for _, f := range fs {
-			live[i-1] = live[i-1] || ps.liveFactor(f)
-		}
+		live[i-1] = live[i-1] || ps.live[i]
 	}
 	return live
 }
@@ -184,15 +172,4 @@ func (ps *presolved) lift(x []float64, withF0 bool) {
 		}
 		x[ec.con] = v
 	}
-}
-
-// liveFactor reports whether some component of f stays.
-func (ps *presolved) liveFactor(f Factor) bool {
-	umax := maxAbs(f.U.Value)
-	for t := range f.U.Index {
-		if !ps.droppedComponent(f, t, umax) {
-			return true
-		}
-	}
-	return false
 }

@@ -61,7 +61,7 @@ func (ps *presolved) build(keepRow [][]bool, removedLP, dropped []bool) {
 		q.Factors = make([][]Factor, len(q.C)+1)
 		for i, fs := range p.Factors {
 			t := newCon[i]
-			if t < 0 {
+			if t < 0 || !ps.live[i] {
 				continue
 			}
 			for _, f := range fs {

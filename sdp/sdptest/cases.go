@@ -23,5 +23,6 @@ func Cases() []Case {
 		PrimalInfeasible(),
 		DualInfeasible(),
 		NoInterior(),
+		NoInteriorFactors(),
 	}
 }

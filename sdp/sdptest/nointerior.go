@@ -29,3 +29,22 @@ func NoInterior() Case {
 	}
 	return Case{Name: "no-interior", Problem: p, Status: sdp.Optimal, Optimum: 3}
 }
+
+// NoInteriorFactors is NoInterior with the debris of x2 given as factors
+// that cancel, as certificate SDPs give a symmetric product of a unit
+// vector and a vanishing one:
+//
+//	F_2 = (u u^T - v v^T)/4 (+) e_1,  u = e_1 + 1e-40 e_3,  v = e_1 - 1e-40 e_3,
+//
+// whose PSD part is 5e-41 (e_1 e_3^T + e_3 e_1^T): no real entry, although
+// each factor has one of order one.
+func NoInteriorFactors() Case {
+	c := NoInterior()
+	p := c.Problem
+	p.F[2] = sdp.Matrix{{Block: 1, I: 0, J: 0, V: 1}}
+	u := sdp.SparseVec{Index: []int{0, 2}, Value: []float64{1, 1e-40}}
+	v := sdp.SparseVec{Index: []int{0, 2}, Value: []float64{1, -1e-40}}
+	p.Factors = [][]sdp.Factor{nil, nil, {{Block: 0, D: 0.25, U: u}, {Block: 0, D: -0.25, U: v}}, nil}
+	c.Name = "no-interior-factors"
+	return c
+}
