@@ -29,11 +29,17 @@ const (
 	polishBoundTol = 1e-4 // dual infeasibility of an estimate used as bound
 )
 
-// finishPolish polishes until a near-optimal pair is found: from the late
+// finishPolish polishes until a near-optimal pair is found (or, if there
+// is one already, briefly for an optimal one): from the late
 // snapshot with the dual bound (fast when it works), then from the early
 // one with and without it (slower: the path is followed from further
 // back, as in DSDP).
 func (s *solver) finishPolish() {
+	if s.bestScore <= nearFactor {
+		// Already near-optimal: a short try for the last digits.
+		s.polish(s.snap[late], true, 20, 5)
+		return
+	}
 	s.polish(s.snap[late], true, 60, 10)
 	for _, guided := range []bool{true, false} {
 		if s.bestScore <= nearFactor {

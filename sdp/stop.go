@@ -55,6 +55,11 @@ func (s *solver) score(st *stats) float64 {
 // primal or dual infeasibility, gap or certificate measure end the solve.
 const stallLimit = 20
 
+// nearStallLimit replaces stallLimit once the best iterate is near-optimal
+// by its own measures: what is left to gain is the last digits, and an
+// iterate that has stopped improving there has met the boundary.
+const nearStallLimit = 6
+
 // stop decides whether the solve ends at the current iterate.
 func (s *solver) stop() (Status, bool) {
 	st := &s.stats
@@ -107,7 +112,8 @@ func (s *solver) stop() (Status, bool) {
 		return TimeLimit, true
 	case s.iter >= s.set.MaxIter:
 		return MaxIterations, true
-	case s.iter-s.stall.since >= stallLimit, s.stall.verifyFails >= 3, s.stall.decoupled >= 3:
+	case s.iter-s.stall.since >= stallLimit, s.stall.verifyFails >= 3, s.stall.decoupled >= 3,
+		s.bestScore <= nearFactor && s.iter-s.stall.since >= nearStallLimit:
 		return NumericalTrouble, true
 	}
 	return Unsolved, false
