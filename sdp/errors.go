@@ -12,6 +12,11 @@ var ErrDimension = errors.New("dimension mismatch")
 // ErrNotFinite reports a NaN or infinite number in the problem data.
 var ErrNotFinite = errors.New("value is not finite")
 
+// ErrTooLarge reports a problem whose workspace could not be allocated:
+// the dense PSD blocks and the Schur complement need more than
+// MaxWorkspace bytes.
+var ErrTooLarge = errors.New("problem too large")
+
 // ErrSettings reports a Settings field out of range.
 var ErrSettings = errors.New("invalid settings")
 

@@ -80,7 +80,48 @@ func (p *Problem) Validate() error {
 			}
 		}
 	}
-	return p.validateFactors()
+	if err := p.validateFactors(); err != nil {
+		return err
+	}
+	return p.validateSize()
+}
+
+// MaxWorkspace is the largest workspace, in bytes, that Validate accepts
+// (64 GiB): a few dozen dense copies of every PSD block and two of the
+// Schur complement. A larger problem cannot be solved by this method on
+// any machine we know of, and is refused before anything is allocated.
+const MaxWorkspace = 1 << 36
+
+// Workspace returns an estimate of the bytes Solve allocates for p: 8
+// bytes times 16 n^2 per PSD block of order n, 2 m^2 for the Schur
+// complement and its copy, and 16 n per diagonal block.
+func (p *Problem) Workspace() float64 {
+	w := 0.0
+	for _, b := range p.Blocks {
+		n := float64(b.Size)
+		if b.Diagonal {
+			w += 16 * n
+			continue
+		}
+		w += 16 * n * n
+	}
+	m := float64(len(p.C))
+	return 8 * (w + 2*m*m)
+}
+
+// validateSize refuses a problem whose workspace exceeds MaxWorkspace.
+func (p *Problem) validateSize() error {
+	if w := p.Workspace(); w > MaxWorkspace {
+		largest := 0
+		for _, b := range p.Blocks {
+			if !b.Diagonal {
+				largest = max(largest, b.Size)
+			}
+		}
+		return fmt.Errorf("sdp: the solve would need about %.3g GiB (largest PSD block of order %d, %d variables), more than %d GiB: %w",
+			w/(1<<30), largest, len(p.C), MaxWorkspace>>30, ErrTooLarge)
+	}
+	return nil
 }
 
 // validateFactors checks Factors as Validate documents.

@@ -65,6 +65,14 @@ func MalformedCases() []Malformed {
 		{"factor index repeated", with(factor(sdp.Factor{D: 1, U: sdp.SparseVec{Index: []int{1, 1}, Value: []float64{1, 2}}})), sdp.ErrDimension},
 		{"factor lengths differ", with(factor(sdp.Factor{D: 1, U: sdp.SparseVec{Index: []int{0, 1}, Value: []float64{1}}})), sdp.ErrDimension},
 		{"factor weight NaN", with(factor(sdp.Factor{D: math.NaN(), U: unit})), sdp.ErrNotFinite},
+		{"huge PSD block", with(func(p *sdp.Problem) { p.Blocks[0].Size = 1<<31 - 1 }), sdp.ErrTooLarge},
+		{"huge diagonal block", with(func(p *sdp.Problem) {
+			p.Blocks = append(p.Blocks, sdp.Block{Size: 1<<31 - 1, Diagonal: true})
+		}), sdp.ErrTooLarge},
+		{"huge Schur complement", with(func(p *sdp.Problem) {
+			p.C = make([]float64, 1<<22)
+			p.F = make([]sdp.Matrix, len(p.C)+1)
+		}), sdp.ErrTooLarge},
 		{"factor value infinite", with(factor(sdp.Factor{D: 1, U: sdp.SparseVec{Index: []int{0}, Value: []float64{math.Inf(-1)}}})), sdp.ErrNotFinite},
 	}
 }
