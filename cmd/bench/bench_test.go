@@ -137,6 +137,10 @@ func TestReferences(t *testing.T) {
 	if r := refs["hinf5"]; r == nil || r.Source != "sdplib" || !r.Uncertain || !r.IllPosed {
 		t.Errorf("hinf5: %+v", r)
 	}
+	// qap6: CSDP solves it, SDPA does not (no strictly feasible point).
+	if r := refs["qap6"]; r == nil || !r.IllPosed {
+		t.Errorf("qap6 not ill-posed: %+v", r)
+	}
 	if r := refs["hinf12"]; r == nil || !r.Uncertain || r.Tol < 1 {
 		t.Errorf("hinf12: %+v", r)
 	}

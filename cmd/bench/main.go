@@ -33,7 +33,7 @@
 // measured_consensus column, and
 //
 //   - ok:    status optimal and error <= 1e-6;
-//   - ok~:   the problem is ill-posed (neither CSDP nor SDPA solved it
+//   - ok~:   the problem is ill-posed (CSDP or SDPA did not solve it
 //     cleanly in reference-times.tsv), status optimal or near_optimal and
 //     error <= 1e-4;
 //   - ok?:   the reference itself is uncertain (no consensus, so the

@@ -18,7 +18,7 @@ type reference struct {
 	Value     float64 // reference optimum (SDPA sign); NaN if none
 	Source    string  // "consensus" or "sdplib"
 	Tol       float64 // relative tolerance of the check
-	IllPosed  bool    // neither CSDP nor SDPA solved it cleanly
+	IllPosed  bool    // CSDP or SDPA did not solve it cleanly
 	Uncertain bool    // the reference is known to fewer digits than Tol
 	CSDPTime  float64 // CSDP's wall time in reference-times.tsv; NaN if absent
 }
@@ -84,7 +84,9 @@ func readReferences(optimalPath, timesPath string) (map[string]*reference, error
 	if err != nil {
 		return nil, err
 	}
-	clean := map[string]bool{}
+	// A problem is ill-posed when CSDP or SDPA did not solve it cleanly
+	// (qap has no strictly feasible point: CSDP solves it, SDPA does not).
+	unclean := map[string]bool{}
 	for _, r := range times {
 		ref := refs[r["name"]]
 		if ref == nil {
@@ -92,14 +94,14 @@ func readReferences(optimalPath, timesPath string) (map[string]*reference, error
 		}
 		switch r["solver"] {
 		case "csdp":
-			clean[ref.Name] = clean[ref.Name] || r["status"] == "Success: SDP solved"
+			unclean[ref.Name] = unclean[ref.Name] || r["status"] != "Success: SDP solved"
 			ref.CSDPTime = parseFloatOr(r["wall_median_s"], math.NaN())
 		case "sdpa":
-			clean[ref.Name] = clean[ref.Name] || r["status"] == "pdOPT"
+			unclean[ref.Name] = unclean[ref.Name] || r["status"] != "pdOPT"
 		}
 	}
 	for _, ref := range refs {
-		ref.IllPosed = ref.Status == "opt" && !clean[ref.Name]
+		ref.IllPosed = ref.Status == "opt" && unclean[ref.Name]
 		if ref.IllPosed && ref.Tol < illPosedTol {
 			ref.Tol = illPosedTol
 		}
