@@ -58,7 +58,7 @@ const stallLimit = 20
 // nearStallLimit replaces stallLimit once the best iterate is near-optimal
 // by its own measures: what is left to gain is the last digits, and an
 // iterate that has stopped improving there has met the boundary.
-const nearStallLimit = 6
+const nearStallLimit = 10
 
 // stop decides whether the solve ends at the current iterate.
 func (s *solver) stop() (Status, bool) {
