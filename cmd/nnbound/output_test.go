@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/search"
+)
+
+// TestWriteCertificate pins the text of certificates whose lines depend
+// on how the solver fared (the command goldens normalise them away): the
+// bound from bound propagation, fallbacks, the inf-norm's outputs, a
+// split box without root gammas, and no certificate at all.
+func TestWriteCertificate(t *testing.T) {
+	hideTimes = true
+	t.Cleanup(func() { hideTimes = false })
+	box := bounds.Box{Lo: []float64{-1, 0}, Hi: []float64{1, 0.5}}
+	base := func() *certify.Certificate {
+		c := &certify.Certificate{Certified: true, Status: certify.Certified, Bound: 0.5, RootBound: 0.5,
+			ObservedError: 0.25, X1: []float64{1, 0.5}, X2: []float64{0.75, 0.5}, Method: certify.MethodSDP, Source: certify.MethodSDP,
+			SDP: certify.SDPStats{Size: 12, Variables: 40, Solves: 1, Iterations: 20, Time: time.Second}}
+		c.Gamma, c.GammaX1, c.GammaX2, c.GammaX = 0.25, 1e-6, 2e-6, 3
+		return c
+	}
+	quantised := certify.DefaultOptions()
+	quantised.Pairing = bounds.QuantisedInput
+	same := certify.DefaultOptions()
+	same.Pairing = bounds.SameInput
+
+	interval := base()
+	interval.Source, interval.Fallbacks = certify.MethodInterval, 2
+	interval.Reason = "the SDP failed on 2 pieces; their bounds are bound propagation's"
+	interval.Pieces = make([]certify.Piece, 3)
+
+	inf := base()
+	inf.Norm, inf.Outputs = search.NormInf, []float64{0.125, 0.5, 0.25}
+	infOpts := same
+	infOpts.Norm = search.NormInf
+
+	output := base()
+	output.C = []float64{0, 1}
+	outOpts := same
+	outOpts.C = output.C
+
+	pieces := base()
+	pieces.RootBound = pieces.Bound * 0
+	pieces.RootBound = 1 / pieces.RootBound // +Inf: the root SDP failed
+	pieces.Pieces = make([]certify.Piece, 4)
+
+	failed := &certify.Certificate{Status: certify.SolverFailed, Reason: "the solver stalled", Bound: 1 / pieces.Bound * 0,
+		ObservedError: 0.25, X1: []float64{1, 0.5}, X2: []float64{1, 0.5}}
+
+	var out bytes.Buffer
+	for _, tc := range []struct {
+		name string
+		c    *certify.Certificate
+		o    certify.Options
+	}{
+		{"2-norm, quantised input", base(), quantised},
+		{"bound from bound propagation, with fallbacks", interval, quantised},
+		{"inf-norm", inf, infOpts},
+		{"one output", output, outOpts},
+		{"root SDP failed, pieces certified", pieces, same},
+		{"not certified", failed, same},
+	} {
+		out.WriteString("== " + tc.name + "\n")
+		if err := writeCertificate(&out, tc.c, box, tc.o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkGolden(t, filepath.Join("testdata", "ux", "certificates.txt"), out.Bytes())
+}
