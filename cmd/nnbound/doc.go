@@ -8,7 +8,9 @@
 // by the semidefinite program of Li, Drummond and Duncan, "Robust error
 // bounds for quantised and pruned neural networks" (L4DC 2021), checks the
 // solver's answer independently, and reports it next to the largest error
-// it actually found, so that you can see how tight it is.
+// it actually found, so that you can see how tight it is. compare also
+// bounds the largest output difference max_k |f1_k(x1) - f2_k(x2)|
+// (--norm inf) or one output's (--output K); the output says which.
 //
 // Usage:
 //
