@@ -54,6 +54,14 @@ const (
 	costPack       = 1.0  // packing one entry of G into the batch
 	costDotCall    = 2.0  // the overhead of one dot product call
 	costBatchAxpy  = 0.15 // one multiply-add of the batched sparse low-rank route
+
+	// The low-rank routes (schurlr.go), fitted to the certificate SDPs of
+	// the authors' QC set at l = 3 (n = 51, 3732 factors of 12 nonzeros:
+	// dense 47 ms, sparse 80 ms an iteration) and to the lowrank
+	// benchmark with n = 300 (2983 factors of 20: sparse faster by 56 ms).
+	costLRGemmFlop = 0.033 // one multiply-add of the Gram GEMMs (n x r panels)
+	costLRPair     = 2.7   // one factor pair added to the Schur complement (dense route)
+	costLRPairBat  = 7.0   // one factor pair in the sparse route's batch loop
 )
 
 // chooseFormulas orders the sparse pieces of the block (R0 included) by

@@ -102,9 +102,18 @@ func (pb *psdBlock) lowRankDense() bool {
 	if r == 0 {
 		return false
 	}
-	dense := costGemmFlop * (4*n*n*r + n*r*r)
-	sparse := costAxpy*2*n*nnz + costBatchAxpy*r*nnz
+	dense, sparse := lowRankCosts(n, r, nnz)
 	return dense < sparse
+}
+
+// lowRankCosts returns the modelled costs of the dense and the sparse
+// low-rank route for r factors with nnz nonzeros in all in a block of
+// order n: the Gram GEMMs, or the sparse products and batched axpys, and
+// for both the r^2/2 pairs added to the Schur complement.
+func lowRankCosts(n, r, nnz float64) (dense, sparse float64) {
+	dense = costLRGemmFlop*(4*n*n*r+n*r*r) + costLRPair*r*r/2
+	sparse = costAxpy*2*n*nnz + costBatchAxpy*r*nnz + costLRPairBat*r*r/2
+	return dense, sparse
 }
 
 // addLowRankDense adds the factor-factor terms of the block through the
