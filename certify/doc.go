@@ -30,8 +30,9 @@
 //
 // Two QC sets: QCPaper is exactly the authors' (every pair of neurons
 // slope-restricted, O(N^2) multipliers); QCDefault uses pre-activation
-// bounds of both networks and of their difference (package bounds),
-// eliminates stable neurons from eta (and inputs whose box has zero
+// bounds of both networks and of their difference (package bounds; by
+// default optimised slopes on 16 pieces of the box: Options.Bounds and
+// Split), eliminates stable neurons from eta (and inputs whose box has zero
 // width), adds local constraints for the unstable ones (DefaultKinds:
 // about six multipliers per unstable neuron), and splits the input set
 // (branch and bound over quantisation cells and halves of the box) until
@@ -39,7 +40,9 @@
 // budget is spent. The bound of a split set is the largest over its
 // pieces; the gammas are those of the root SDP. The output enclosure of
 // bound propagation is a bound too: every piece keeps the smaller of the
-// two, and Certificate.Source says which one the bound is.
+// two, or the enclosure alone when its SDP fails; Certificate.Source says
+// which one the bound is, Fallbacks how many SDPs failed, and Quantity
+// what is bounded.
 //
 // What makes the SDPs of large networks solvable (ACAS Xu, 6 x 50 ReLU):
 // the coordinates of the second network's neurons hold their differences
