@@ -206,7 +206,11 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 		if c.Fallbacks > 0 {
 			why = "where the SDP failed, or tighter than it"
 		}
-		line("bound from", c.Source.String(), "(bound propagation, on the input piece with the largest bound: "+why+")")
+		where := "over the input set"
+		if len(c.Pieces) > 1 {
+			where = "on the input piece with the largest bound"
+		}
+		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
 	}
 	if c.Certified && c.Reason != "" {
 		line("note", c.Reason, "")
