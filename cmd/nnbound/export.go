@@ -237,10 +237,18 @@ func writeExport(w io.Writer, format string, p *sdp.Problem, comments []string) 
 // checkComparable reports two networks whose input or output sizes differ.
 func checkComparable(pa string, a *nn.Network, pb string, b *nn.Network) error {
 	if a.InputSize() != b.InputSize() || a.OutputSize() != b.OutputSize() {
-		return fmt.Errorf("%s has %d inputs and %d outputs but %s has %d and %d: they cannot be compared",
-			pa, a.InputSize(), a.OutputSize(), pb, b.InputSize(), b.OutputSize())
+		return fmt.Errorf("%s has %s and %s but %s has %d and %d: they cannot be compared",
+			pa, plural(a.InputSize(), "input"), plural(a.OutputSize(), "output"), pb, b.InputSize(), b.OutputSize())
 	}
 	return nil
+}
+
+// plural returns "1 input" or "n inputs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // gammaNames returns the names of the gamma variables of the root SDP, in
