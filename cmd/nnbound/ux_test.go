@@ -206,3 +206,18 @@ func TestCompareGolden(t *testing.T) {
 	checkJSON(t, got, "certified", "bound", "of", "output", "method", "source", "gamma")
 	checkUX(t, "compare-output.json", got)
 }
+
+// TestCertifyCompressGolden pins quantise --certify: the compression
+// report then the certificate, and in JSON the certificate with the
+// report as its "compression".
+func TestCertifyCompressGolden(t *testing.T) {
+	args := func(extra ...string) []string { // a new slice each time: uxRun rewrites TMP in place
+		return append(append([]string{"quantise", sin3x, "--frac-bits", "6", "--save", "TMP/q.onnx", "--certify",
+			"--pairing", "quantised", "--input-frac-bits", "6"}, quick...), extra...)
+	}
+	got, _, _ := uxRun(t, args()...)
+	checkUX(t, "quantise-certify.txt", got)
+	got, _, _ = uxRun(t, args("--json")...)
+	checkJSON(t, got, "certified", "bound", "of", "source", "compression")
+	checkUX(t, "quantise-certify.json", got)
+}
