@@ -228,17 +228,24 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
 		line("", "in "+squareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
 	}
-	sdp := fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, opts.QC)
-	line("sdp", sdp, "")
 	pieces := ""
 	if len(c.Pieces) > 1 {
 		pieces = fmt.Sprintf(", input split into %d pieces", len(c.Pieces))
 	}
-	when := report.Seconds(c.SDP.Time.Seconds())
-	if hideTimes {
-		when = "- s"
+	if c.SDP.Solves == 0 {
+		why := ""
+		if c.Method == certify.MethodInterval {
+			why = "(--method interval: bound propagation alone" + pieces + ")"
+		}
+		line("sdp", "none", why)
+	} else {
+		line("sdp", fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, opts.QC), "")
+		when := report.Seconds(c.SDP.Time.Seconds())
+		if hideTimes {
+			when = "- s"
+		}
+		line("", fmt.Sprintf("%d solve(s), %d iterations, %s%s", c.SDP.Solves, c.SDP.Iterations, when, pieces), "")
 	}
-	line("", fmt.Sprintf("%d solve(s), %d iterations, %s%s", c.SDP.Solves, c.SDP.Iterations, when, pieces), "")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -51,6 +51,10 @@ func TestWriteCertificate(t *testing.T) {
 	pieces.RootBound = 1 / pieces.RootBound // +Inf: the root SDP failed
 	pieces.Pieces = make([]certify.Piece, 4)
 
+	byInterval := base()
+	byInterval.Method, byInterval.Source, byInterval.SDP = certify.MethodInterval, certify.MethodInterval, certify.SDPStats{}
+	byInterval.Gammas = certify.Gammas{Gamma: 0.25}
+
 	failed := &certify.Certificate{Status: certify.SolverFailed, Reason: "the solver stalled", Bound: 1 / pieces.Bound * 0,
 		ObservedError: 0.25, X1: []float64{1, 0.5}, X2: []float64{1, 0.5}}
 
@@ -65,6 +69,7 @@ func TestWriteCertificate(t *testing.T) {
 		{"inf-norm", inf, infOpts},
 		{"one output", output, outOpts},
 		{"root SDP failed, pieces certified", pieces, same},
+		{"--method interval", byInterval, same},
 		{"not certified", failed, same},
 	} {
 		out.WriteString("== " + tc.name + "\n")
