@@ -29,6 +29,9 @@ type certCore struct {
 	GammaX1       report.Number `json:"gamma_x1"`
 	GammaX2       report.Number `json:"gamma_x2"`
 	GammaX        report.Number `json:"gamma_x"`
+	// Source is the method whose bound is Bound: sdp, or interval (bound
+	// propagation's output enclosure, tighter or the SDP failed).
+	Source string `json:"source"`
 }
 
 // newCertCore returns the certCore of c for inputs paired by p. With
@@ -36,7 +39,7 @@ type certCore struct {
 // left out (null).
 func newCertCore(c *certify.Certificate, p bounds.Pairing) certCore {
 	k := certCore{Certified: c.Certified, Status: c.Status.String(), Bound: report.Number(c.Bound),
-		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()),
+		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()), Source: c.Source.String(),
 		Gamma: nan(), GammaX1: nan(), GammaX2: nan(), GammaX: nan()}
 	if rootCertified(c) {
 		k.Gamma, k.GammaX1, k.GammaX2, k.GammaX = report.Number(c.Gamma), report.Number(c.GammaX1), report.Number(c.GammaX2), report.Number(c.GammaX)
@@ -61,9 +64,9 @@ type certJSON struct {
 	Output *int   `json:"output,omitempty"`
 	// OutputBounds are the bounds of each output under the inf-norm.
 	OutputBounds []report.Number `json:"output_bounds,omitempty"`
-	// Method is the method asked for, Source the one whose bound is bound.
+	// Method is the method asked for (certCore.Source: the one whose
+	// bound is bound).
 	Method string `json:"method"`
-	Source string `json:"source"`
 	// Fallbacks counts the SDPs that failed and were replaced by bound
 	// propagation (Reason says more).
 	Fallbacks int           `json:"fallbacks"`
@@ -119,7 +122,6 @@ func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) c
 		certCore:  newCertCore(c, opts.Pairing),
 		Of:        c.Quantity(),
 		Method:    c.Method.String(),
-		Source:    c.Source.String(),
 		Fallbacks: c.Fallbacks,
 		Reason:    c.Reason,
 		Margin:    report.Number(c.Margin),
