@@ -142,18 +142,30 @@ func (s *schur) addLowRankDense(pb *psdBlock, lr *lowRank, xinv, y []float64, yI
 			m2 = m1
 		}
 		for t := j0; t < r; t++ {
-			row1 := m1[(t-j0)*nb:]
-			row2 := m2[(t-j0)*nb:]
-			dt, ot := lr.d[t], lr.owner[t]
-			for g := j0; g < min(j0+nb, t+1); g++ {
-				val := dt * lr.d[g] * row1[g-j0] * row2[g-j0]
-				og := lr.owner[g]
-				if g != t && og == ot {
-					val *= 2
-				}
-				s.b[s.at(ot, og)] += val
-			}
+			s.addPairsRow(lr, t, j0, min(j0+nb, t+1), m1[(t-j0)*nb:], m2[(t-j0)*nb:])
 		}
+	}
+}
+
+// addPairsRow adds the terms of factor t with factors g0..g1-1 (g < t
+// or g = t), whose bilinear forms are row1[g-g0] and row2[g-g0]. The
+// factors are in constraint order (pieces are sorted by constraint), so
+// their owners are at most t's: the terms go to row owner(t) of the lower
+// triangle, summed per owner first.
+func (s *schur) addPairsRow(lr *lowRank, t, g0, g1 int, row1, row2 []float64) {
+	dt, ot := lr.d[t], lr.owner[t]
+	brow := s.b[ot*s.ld : ot*s.ld+ot+1]
+	for g := g0; g < g1; {
+		og := lr.owner[g]
+		acc := 0.0
+		for ; g < g1 && lr.owner[g] == og; g++ {
+			v := lr.d[g] * row1[g-g0] * row2[g-g0]
+			if g != t && og == ot {
+				v *= 2
+			}
+			acc += v
+		}
+		brow[og] += dt * acc
 	}
 }
 
