@@ -46,7 +46,7 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options
 	default:
 		c = sdpBound(ctx, f1, f2, box, opts)
 	}
-	if c.Certified && c.ObservedError > c.Bound {
+	if c.Certified && c.ObservedError > c.Bound && !math.IsInf(c.ObservedError, 1) {
 		// The SDP bounds the exact networks; the observed error is their
 		// float64 evaluation, which rounding can put above an exact
 		// bound that is tight. A larger bound is still sound, and a
