@@ -143,7 +143,8 @@ func presolve(p *Problem) *presolved {
 		return nil
 	}
 	ps.build(keepRow, removedLP, dropped)
-	if len(ps.q.Blocks) == 0 {
+	if len(ps.q.Blocks) == 0 || len(ps.q.C) == 0 {
+		// Nothing would be left to solve: solve the problem as given.
 		return nil
 	}
 	return ps
