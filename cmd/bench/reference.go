@@ -16,7 +16,7 @@ type reference struct {
 	Blocks    string  // optimal.tsv's block structure, e.g. "4x2,6"
 	Status    string  // "opt", "primal_infeasible" or "dual_infeasible"
 	Value     float64 // reference optimum (SDPA sign); NaN if none
-	Source    string  // "consensus" or "sdplib"
+	Source    string  // "consensus", "solvers" (the reference runs' range) or "sdplib"
 	Tol       float64 // relative tolerance of the check
 	IllPosed  bool    // CSDP or SDPA did not solve it cleanly
 	Uncertain bool    // the reference is known to fewer digits than Tol
@@ -87,10 +87,14 @@ func readReferences(optimalPath, timesPath string) (map[string]*reference, error
 	// A problem is ill-posed when CSDP or SDPA did not solve it cleanly
 	// (qap has no strictly feasible point: CSDP solves it, SDPA does not).
 	unclean := map[string]bool{}
+	spans := map[string]*span{}
 	for _, r := range times {
 		ref := refs[r["name"]]
 		if ref == nil {
 			continue
+		}
+		if s, ok := runSpan(r); ok {
+			spans[ref.Name] = spans[ref.Name].union(s)
 		}
 		switch r["solver"] {
 		case "csdp":
@@ -105,8 +109,52 @@ func readReferences(optimalPath, timesPath string) (map[string]*reference, error
 		if ref.IllPosed && ref.Tol < illPosedTol {
 			ref.Tol = illPosedTol
 		}
+		if s := spans[ref.Name]; ref.Source == "sdplib" && s != nil {
+			ref.useSpan(*s)
+		}
 	}
 	return refs, nil
+}
+
+// span is the range [Lo, Hi] of objectives the reference solvers report.
+type span struct{ Lo, Hi float64 }
+
+// union returns the smallest span holding s and t; s may be nil.
+func (s *span) union(t span) *span {
+	if s == nil {
+		return &t
+	}
+	return &span{min(s.Lo, t.Lo), max(s.Hi, t.Hi)}
+}
+
+// runSpan returns the range of the primal and dual objectives of one row
+// of reference-times.tsv, unless the run claims an infeasibility (its
+// objectives then say nothing about the optimum) or lacks an objective.
+func runSpan(r map[string]string) (span, bool) {
+	st := r["status"]
+	low := strings.ToLower(st)
+	if strings.Contains(low, "infeasible") || strings.Contains(low, "unbounded") || // CSDP, DSDP
+		strings.HasSuffix(st, "INF") || strings.HasSuffix(st, "UNBD") { // SDPA: pdINF, pUNBD, ...
+		return span{}, false
+	}
+	p := parseFloatOr(r["pobj_sdpa_sign"], math.NaN())
+	d := parseFloatOr(r["dobj_sdpa_sign"], math.NaN())
+	if !finite(p) || !finite(d) {
+		return span{}, false
+	}
+	return span{min(p, d), max(p, d)}, true
+}
+
+// useSpan makes the reference of a problem without a consensus the range
+// of the reference solvers' objectives: its midpoint, with a tolerance
+// that reaches both ends and illPosedTol beyond. SDPLIB's printed value is
+// no reference there: hinf5's 363 and hinf6's 449.0 lie outside every
+// reference solver's range and outside their own printed precision.
+func (ref *reference) useSpan(s span) {
+	mid := (s.Lo + s.Hi) / 2
+	scale := max(1, math.Abs(mid))
+	ref.Value, ref.Source = mid, "solvers"
+	ref.Tol = (s.Hi-s.Lo)/2/scale + illPosedTol
 }
 
 // newReference decodes one row of optimal.tsv.
