@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"path/filepath"
 	"testing"
 	"time"
@@ -47,15 +48,14 @@ func TestWriteCertificate(t *testing.T) {
 	outOpts.C = output.C
 
 	pieces := base()
-	pieces.RootBound = pieces.Bound * 0
-	pieces.RootBound = 1 / pieces.RootBound // +Inf: the root SDP failed
+	pieces.RootBound = math.Inf(1) // the root SDP failed
 	pieces.Pieces = make([]certify.Piece, 4)
 
 	byInterval := base()
 	byInterval.Method, byInterval.Source, byInterval.SDP = certify.MethodInterval, certify.MethodInterval, certify.SDPStats{}
 	byInterval.Gammas = certify.Gammas{Gamma: 0.25}
 
-	failed := &certify.Certificate{Status: certify.SolverFailed, Reason: "the solver stalled", Bound: 1 / pieces.Bound * 0,
+	failed := &certify.Certificate{Status: certify.SolverFailed, Reason: "the solver stalled", Bound: math.Inf(1),
 		ObservedError: 0.25, X1: []float64{1, 0.5}, X2: []float64{1, 0.5}}
 
 	var out bytes.Buffer
