@@ -42,12 +42,12 @@
 //     apart (measured_spread_rel; hinf12), or there is no consensus at all
 //     (hinf5-8, 10, 13-15). Then the reference is the range of the primal
 //     and dual objectives of every run of reference-times.tsv that does
-//     not claim an infeasibility, and both of nnbound's objectives must
-//     lie in it, widened by 1e-4 relative at each end (the table's
-//     reference is its midpoint). SDPLIB's own value is not used there:
-//     it is printed to 2-4 digits, and hinf5's 363 and hinf6's 449.0 lie
-//     outside every reference solver's range. Only without such runs is
-//     it used, within half a unit of its last printed digit;
+//     not claim an infeasibility; the error is how far nnbound's primal or
+//     dual objective lies outside that range (0 inside), relative to
+//     max(1, |midpoint|), and must be <= 1e-4. SDPLIB's own value is not
+//     used there: it is printed to 2-4 digits, and hinf5's 363 and hinf6's
+//     449.0 lie outside every reference solver's range. Only without such
+//     runs is it used, within half a unit of its last printed digit;
 //   - FAIL:  anything else.
 //
 // Exit status: 0 when every check passed, 1 otherwise or on an error,

@@ -20,6 +20,7 @@ type reference struct {
 	Tol       float64 // relative tolerance of the check
 	IllPosed  bool    // CSDP or SDPA did not solve it cleanly
 	Uncertain bool    // the reference is known to fewer digits than Tol
+	Range     *span   // for Source "solvers": the reference solvers' objectives
 	CSDPTime  float64 // CSDP's wall time in reference-times.tsv; NaN if absent
 }
 
@@ -146,15 +147,29 @@ func runSpan(r map[string]string) (span, bool) {
 }
 
 // useSpan makes the reference of a problem without a consensus the range
-// of the reference solvers' objectives: its midpoint, with a tolerance
-// that reaches both ends and illPosedTol beyond. SDPLIB's printed value is
-// no reference there: hinf5's 363 and hinf6's 449.0 lie outside every
-// reference solver's range and outside their own printed precision.
+// of the reference solvers' objectives (Value is its midpoint): the error
+// is then how far an objective lies outside it, and the check allows
+// illPosedTol. SDPLIB's printed value is no reference there: hinf5's 363
+// and hinf6's 449.0 lie outside every reference solver's range and
+// outside their own printed precision.
 func (ref *reference) useSpan(s span) {
-	mid := (s.Lo + s.Hi) / 2
-	scale := max(1, math.Abs(mid))
-	ref.Value, ref.Source = mid, "solvers"
-	ref.Tol = (s.Hi-s.Lo)/2/scale + illPosedTol
+	ref.Value, ref.Source, ref.Range = (s.Lo+s.Hi)/2, "solvers", &s
+	ref.Tol = illPosedTol
+}
+
+// error is the relative error of o against the reference: outside the
+// range for a range reference, relError otherwise.
+func (ref *reference) error(o *outcome) float64 {
+	if ref.Range == nil {
+		return relError(o, ref.Value)
+	}
+	p, d := float64(o.PrimalObjective), float64(o.DualObjective)
+	if !finite(p) || !finite(d) {
+		return math.Inf(1)
+	}
+	lo, hi := ref.Range.Lo, ref.Range.Hi
+	out := max(lo-p, p-hi, lo-d, d-hi, 0)
+	return out / max(1, math.Abs(ref.Value))
 }
 
 // newReference decodes one row of optimal.tsv.

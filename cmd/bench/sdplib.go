@@ -57,6 +57,7 @@ type problemRow struct {
 	M         int                 `json:"m"`
 	N         int                 `json:"n"`
 	Reference *float64            `json:"reference,omitempty"`
+	Range     []float64           `json:"reference_range,omitempty"` // when there is no consensus
 	Tol       float64             `json:"tolerance,omitempty"`
 	Check     string              `json:"check"`
 	Objective *float64            `json:"objective,omitempty"` // nnbound's
