@@ -159,6 +159,18 @@ func (c *Certificate) Quantity() string {
 	return "||f1(x1) - f2(x2)||_2"
 }
 
+// Measure returns the quantity c bounds (Quantity) at the outputs
+// y1 = f1(x1) and y2 = f2(x2) of one input pair, in float64:
+//
+//	|C^T (y1 - y2)|    when C is not nil,
+//	||y1 - y2||_Norm   otherwise,
+//
+// as Bound measures ObservedError. It panics when y2 or C is shorter
+// than y1.
+func (c *Certificate) Measure(y1, y2 []float64) float64 {
+	return measure(y1, y2, c.Norm, c.C)
+}
+
 // Ratio returns Bound / ObservedError (+Inf when nothing was observed).
 func (c *Certificate) Ratio() float64 {
 	return c.Bound / c.ObservedError

@@ -214,3 +214,25 @@ func TestCertificateQuantity(t *testing.T) {
 		}
 	}
 }
+
+func TestCertificateMeasure(t *testing.T) {
+	y1, y2 := []float64{1, 5, -2}, []float64{4, 1, -2} // differences -3, 4, 0
+	for _, tc := range []struct {
+		name string
+		norm search.Norm
+		c    []float64
+		want float64
+	}{
+		{"2-norm", search.Norm2, nil, 5},
+		{"inf-norm", search.NormInf, nil, 4},
+		{"output 1", search.Norm2, []float64{0, 1, 0}, 4},
+		{"output 0 under inf", search.NormInf, []float64{1, 0, 0}, 3},
+		{"margin", search.Norm2, []float64{1, -1, 0}, 7},
+		{"zero c", search.Norm2, []float64{0, 0, 0}, 0},
+	} {
+		c := Certificate{Norm: tc.norm, C: tc.c}
+		if got := c.Measure(y1, y2); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: Measure = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -16,30 +16,36 @@ type observation struct {
 	exact  bool // err is the supremum (search's breakpoint enumeration)
 }
 
-// errorAt returns the measured error |c^T (f1(x1) - f2(x2))| or
-// ||f1(x1) - f2(x2)|| (2- or inf-norm) in float64.
+// errorAt returns the error of f1(x1) and f2(x2) that o bounds (see
+// measure), or 0 when either network fails to evaluate.
 func errorAt(f1, f2 *nn.Network, x1, x2 []float64, o *Options) float64 {
 	y1, err1 := f1.Eval(x1)
 	y2, err2 := f2.Eval(x2)
 	if err1 != nil || err2 != nil {
 		return 0
 	}
+	return measure(y1, y2, o.Norm, o.C)
+}
+
+// measure returns |c^T (y1 - y2)| when c is not nil, else ||y1 - y2|| in
+// norm (2 or inf), in float64.
+func measure(y1, y2 []float64, norm search.Norm, c []float64) float64 {
 	s := 0.0
 	for j := range y1 {
 		d := y1[j] - y2[j]
 		switch {
-		case o.C != nil:
-			s += o.C[j] * d
-		case o.Norm == search.NormInf:
+		case c != nil:
+			s += c[j] * d
+		case norm == search.NormInf:
 			s = max(s, math.Abs(d))
 		default:
 			s += d * d
 		}
 	}
 	switch {
-	case o.C != nil:
+	case c != nil:
 		return math.Abs(s)
-	case o.Norm == search.NormInf:
+	case norm == search.NormInf:
 		return s
 	}
 	return math.Sqrt(s)

@@ -59,7 +59,7 @@ func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *cer
 		if e != nil {
 			return 0, 0, e
 		}
-		return pointBound(c, opts, x1, x2), errorOf(y1, y2, opts), nil
+		return pointBound(c, opts, x1, x2), c.Measure(y1, y2), nil
 	}
 	switch figureDims(box, opts) {
 	case 1:

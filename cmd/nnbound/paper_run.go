@@ -198,7 +198,7 @@ func tightness(f1, f2 *nn.Network, box bounds.Box, o certify.Options, c *certify
 		if err != nil {
 			return err
 		}
-		t := report.Tightness(pointBound(c, o, x1, x2), errorOf(a, b, o))
+		t := report.Tightness(pointBound(c, o, x1, x2), c.Measure(a, b))
 		if !math.IsNaN(t) && !math.IsInf(t, 0) {
 			sum, n = sum+t, n+1
 			hi, lo = max(hi, t), min(lo, t)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/nnbound/nnbound/certify"
@@ -14,7 +13,7 @@ import (
 // max_k |d_k| (--norm inf), or one output's |d_K| (--output K, a one-hot
 // Options.C; any other C gives |c^T d|). certify.Certificate.Quantity
 // names it; the functions below adapt the name to the figures and the
-// gammas, and evaluate the quantity, for the figures.
+// gammas (certify.Certificate.Measure evaluates it).
 
 // oneHot returns K when c is the K-th unit vector, or -1.
 func oneHot(c []float64) int {
@@ -58,28 +57,4 @@ func worstOutput(c *certify.Certificate) int {
 		}
 	}
 	return k
-}
-
-// errorOf returns the quantity bounded under o at outputs y1 and y2 (as
-// certify measures the observed error, which it does not export).
-func errorOf(y1, y2 []float64, o certify.Options) float64 {
-	var s float64
-	for i := range y1 {
-		d := y1[i] - y2[i]
-		switch {
-		case o.C != nil:
-			s += o.C[i] * d
-		case o.Norm == search.NormInf:
-			s = max(s, math.Abs(d))
-		default:
-			s += d * d
-		}
-	}
-	switch {
-	case o.C != nil:
-		return math.Abs(s)
-	case o.Norm == search.NormInf:
-		return s
-	}
-	return math.Sqrt(s)
 }
