@@ -18,9 +18,10 @@ import (
 // sdplibSubset is a few seconds of SDPLIB covering each kind of
 // structure: LP blocks, many small blocks, dense constraint matrices,
 // rank-one diagonal constraints, a dense first constraint, ill-posed
-// families and both infeasibilities.
+// families (hinf15 ends with the gap projection) and both
+// infeasibilities.
 var sdplibSubset = []string{
-	"arch0", "control1", "gpp100", "hinf1", "infd1", "infp1", "mcp100",
+	"arch0", "control1", "gpp100", "hinf1", "hinf15", "infd1", "infp1", "mcp100",
 	"qap5", "theta1", "truss1", "truss4", "truss5",
 }
 

@@ -113,6 +113,9 @@ func (s *solver) run() *Result {
 	}
 	if (status == NumericalTrouble || status == MaxIterations) && s.bestScore > 1 {
 		s.projectDual()
+		if s.bestScore > nearFactor {
+			s.projectGap()
+		}
 	}
 	return s.result(status)
 }
@@ -136,7 +139,7 @@ func (s *solver) result(status Status) *Result {
 		}
 		if status == MaxIterations || status == NumericalTrouble {
 			switch v := s.verifyOptimal(x, y); {
-			case v <= 1:
+			case v <= 1 && !s.gapClosed:
 				status = Optimal
 			case v <= nearFactor:
 				status = NearOptimal

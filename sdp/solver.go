@@ -45,6 +45,10 @@ type solver struct {
 	// Best iterate so far (by the score of its measures).
 	best      iterate
 	bestScore float64
+	// gapClosed is set when the best pair's gap was closed by
+	// projectGap rather than by convergence: it is then near-optimal at
+	// best.
+	gapClosed bool
 
 	iter  int
 	stats stats
