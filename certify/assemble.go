@@ -2,6 +2,7 @@ package certify
 
 import (
 	"math"
+	"slices"
 
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/sdp"
@@ -21,6 +22,9 @@ type sdpProblem struct {
 	gammaVar [][4]int
 	// termVar[k] is the variable of term k, and termScale[k] (a power of
 	// two) its scale: the multiplier of term k is x[termVar[k]] * termScale[k].
+	// termVar[k] is -1, and the multiplier 0, when nothing is left of the
+	// term's matrix in the SDP (a term about neurons that are zero on the
+	// region, see sdpCoords).
 	termVar   []int
 	termScale []float64
 	// objScale (a power of two) divides the objective matrices D_j: every
@@ -42,7 +46,9 @@ type sdpProblem struct {
 // S = diag(s) with s_c a power of two >= max |eta_c| (a congruence: the
 // LMI holds iff it holds scaled), and each term's multiplier is scaled by
 // a power of two that brings its factors to unit size. Both scalings are
-// exact in floating point; the check undoes them exactly.
+// exact in floating point; the check undoes them exactly. Coordinates
+// that are zero on the region, and negligible components, are left out
+// (see sdpCoords).
 //
 // The LMI is homogeneous in (D, gammas, multipliers), so D is divided by
 // objScale, a power of two near the expected optimum (the square of an a
@@ -64,23 +70,26 @@ func (m *lmi) problem(w Gammas, expect float64) *sdpProblem {
 // with D_j = sum_{d in objs[j]} d d^T. For one block, t is left out and
 // the objective is sum_g w_g gamma_g.
 func (m *lmi) problemOf(objs [][]qc.Form, w Gammas, expect float64) *sdpProblem {
-	n, nb := m.layout.Dim, len(objs)
+	nb := len(objs)
 	wv := w.vec()
 	sp := &sdpProblem{Problem: &sdp.Problem{}, objs: objs, gammaVar: make([][4]int, nb),
 		termVar: make([]int, len(m.terms)), termScale: make([]float64, len(m.terms)), objScale: objectiveScale(expect)}
 	p := sp.Problem
 	scale := m.scales()
+	pos, size := m.sdpCoords()
+	// form returns f in the SDP's coordinates (see sdpForm).
+	form := func(f qc.Form) qc.Form { return sdpForm(f, scale, pos) }
 	factor := func(block int, d float64, f qc.Form) sdp.Factor {
 		idx, val := f.Sparse()
-		u := make([]float64, len(val))
-		for k, i := range idx {
-			u[k] = val[k] * scale[i]
-		}
-		return sdp.Factor{Block: block, D: d, U: sdp.SparseVec{Index: idx, Value: u}}
+		return sdp.Factor{Block: block, D: d, U: sdp.SparseVec{Index: slices.Clone(idx), Value: slices.Clone(val)}}
 	}
 	var f0 sdp.Matrix
 	for j, ds := range objs {
-		f0 = append(f0, m.objective(j, ds, scale, sp.objScale)...)
+		d := make([]qc.Form, len(ds))
+		for o := range ds {
+			d[o] = form(ds[o])
+		}
+		f0 = append(f0, objective(j, d, size, sp.objScale)...)
 	}
 	p.F = append(p.F, f0)
 	p.Factors = append(p.Factors, nil)
@@ -106,8 +115,8 @@ func (m *lmi) problemOf(objs [][]qc.Form, w Gammas, expect float64) *sdpProblem 
 			sp.gammaVar[j][g] = -1
 			var fs []sdp.Factor
 			for _, f := range forms {
-				if !f.IsZero() {
-					fs = append(fs, factor(j, 1, f))
+				if g := form(f); !g.IsZero() {
+					fs = append(fs, factor(j, 1, g))
 				}
 			}
 			if len(fs) == 0 {
@@ -132,15 +141,19 @@ func (m *lmi) problemOf(objs [][]qc.Form, w Gammas, expect float64) *sdpProblem 
 		}
 	}
 	for k, t := range m.terms {
+		a, b := form(t.A), form(t.B)
 		var fs []sdp.Factor
 		for j := range objs {
-			fs = append(fs, termFactors(t, func(d float64, f qc.Form) sdp.Factor { return factor(j, d, f) })...)
+			fs = append(fs, termFactors(a, b, func(d float64, f qc.Form) sdp.Factor { return factor(j, d, f) })...)
 		}
 		sp.termScale[k] = normalise(fs)
-		sp.termVar[k] = addVar(0, fs, t.Sign == qc.NonNeg)
+		sp.termVar[k] = -1
+		if len(fs) > 0 {
+			sp.termVar[k] = addVar(0, fs, t.Sign == qc.NonNeg)
+		}
 	}
 	for range objs {
-		p.Blocks = append(p.Blocks, sdp.Block{Size: n})
+		p.Blocks = append(p.Blocks, sdp.Block{Size: size})
 	}
 	if nLP > 0 {
 		p.Blocks = append(p.Blocks, sdp.Block{Size: nLP, Diagonal: true})
@@ -149,23 +162,27 @@ func (m *lmi) problemOf(objs [][]qc.Form, w Gammas, expect float64) *sdpProblem 
 }
 
 // objective returns the entries (upper triangle) of block j's
-// S D S / objScale with D = sum_{d in ds} d d^T.
-func (m *lmi) objective(j int, ds []qc.Form, scale []float64, objScale float64) sdp.Matrix {
-	n := m.layout.Dim
+// D / objScale with D = sum_{d in ds} d d^T (n x n, the forms in the
+// SDP's coordinates), leaving out the negligible ones.
+func objective(j int, ds []qc.Form, n int, objScale float64) sdp.Matrix {
 	dense := make([]float64, n*n)
 	for _, d := range ds {
 		for a, i := range d.Idx {
 			for b, k := range d.Idx {
 				if i <= k {
-					dense[i*n+k] += d.Val[a] * scale[i] * d.Val[b] * scale[k] / objScale
+					dense[i*n+k] += d.Val[a] * d.Val[b] / objScale
 				}
 			}
 		}
 	}
+	big := 0.0
+	for _, v := range dense {
+		big = max(big, math.Abs(v))
+	}
 	var f0 sdp.Matrix
 	for i := range n {
 		for k := i; k < n; k++ {
-			if v := dense[i*n+k]; v != 0 {
+			if v := dense[i*n+k]; math.Abs(v) > negligible*big {
 				f0 = append(f0, sdp.Entry{Block: j, I: i, J: k, V: v})
 			}
 		}
@@ -173,10 +190,13 @@ func (m *lmi) objective(j int, ds []qc.Form, scale []float64, objScale float64) 
 	return f0
 }
 
-// termFactors returns -M for the term's M = (a b^T + b a^T)/2 as rank-one
-// factors made by factor.
-func termFactors(t qc.Term, factor func(float64, qc.Form) sdp.Factor) []sdp.Factor {
-	a, b := t.A, t.B
+// termFactors returns -M for the term's M = (a b^T + b a^T)/2, with a
+// and b its forms in the SDP's coordinates, as rank-one factors made by
+// factor (none when a or b is zero).
+func termFactors(a, b qc.Form, factor func(float64, qc.Form) sdp.Factor) []sdp.Factor {
+	if a.IsZero() || b.IsZero() {
+		return nil
+	}
 	if formsEqual(a, b) {
 		return []sdp.Factor{factor(-1, a)}
 	}

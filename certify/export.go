@@ -19,8 +19,10 @@ import (
 //
 // with the gammas first among the variables (those that multiply a zero
 // matrix are left out, e.g. gamma_x when x2 = x1), then one multiplier per
-// quadratic constraint. Block 1 is the LMI, block 2 the diagonal block of
-// the sign constraints. Constraint matrices are given as rank-one
+// quadratic constraint (except those whose matrix is zero on the input set).
+// Block 1 is the LMI, without the coordinates of neurons that are zero on
+// the input set (dead, or quantised or pruned to zero), block 2 the
+// diagonal block of the sign constraints. Constraint matrices are given as rank-one
 // sdp.Factors; writers of other formats expand them.
 func Problem(f1, f2 *nn.Network, box bounds.Box, opts Options) (*sdp.Problem, error) {
 	if err := checkInput(f1, f2, box, &opts); err != nil {

@@ -3,6 +3,7 @@ package certify
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,5 +42,57 @@ func TestExportGolden(t *testing.T) {
 	}
 	if err := Export(&bytes.Buffer{}, f, f, paperBox, paperOptions(bounds.Independent), ExportFormat(9)); err == nil {
 		t.Error("unknown format: no error")
+	}
+}
+
+// TestProblemNoDebris checks that the root SDP carries no entry that is
+// negligible beside the largest of its matrix, no factor component
+// negligible beside the largest of its vector, and no row of the LMI that
+// no constraint touches, on instances with dead neurons and neurons that
+// are zero at the edge of the box (Table 1 and 2 at l = 1, 2).
+func TestProblemNoDebris(t *testing.T) {
+	negligibleIn := func(vs []float64) (float64, float64, bool) {
+		big := 0.0
+		for _, v := range vs {
+			big = max(big, math.Abs(v))
+		}
+		for _, v := range vs {
+			if math.Abs(v) <= 1e-30*big {
+				return v, big, true
+			}
+		}
+		return 0, 0, false
+	}
+	for _, pc := range seededPairs(t)[:4] {
+		p, err := Problem(pc.f1, pc.f2, paperBox, pc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		touched := make([]bool, p.Blocks[0].Size)
+		for i := range p.F {
+			var vs []float64
+			for _, e := range p.F[i] {
+				vs = append(vs, e.V)
+				if i > 0 && e.Block == 0 {
+					touched[e.I], touched[e.J] = true, true
+				}
+			}
+			if v, big, ok := negligibleIn(vs); ok {
+				t.Errorf("%s: F%d has an entry %g beside %g", pc.name, i, v, big)
+			}
+			for _, f := range p.Factors[i] {
+				if v, big, ok := negligibleIn(f.U.Value); ok {
+					t.Errorf("%s: a factor of F%d has a component %g beside %g", pc.name, i, v, big)
+				}
+				for _, c := range f.U.Index {
+					touched[c] = touched[c] || f.Block == 0
+				}
+			}
+		}
+		for c, ok := range touched {
+			if !ok {
+				t.Errorf("%s: no constraint touches row %d of the LMI", pc.name, c)
+			}
+		}
 	}
 }

@@ -66,6 +66,9 @@ func (m *lmi) checkBlock(sp *sdpProblem, x []float64, j int) (*checked, error) {
 		}
 	}
 	for k, t := range m.terms {
+		if sp.termVar[k] < 0 {
+			continue
+		}
 		lam := x[sp.termVar[k]] * sp.termScale[k] * sp.objScale // exact: powers of two
 		if t.Sign == qc.NonNeg {
 			lam = max(0, lam)
