@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -31,6 +32,7 @@ type certifyFlags struct {
 	runs        int
 	layers      string
 	solver      string
+	paperSolver string
 	seed        uint64
 	acas        []string
 	scaleNets   []string
@@ -55,8 +57,8 @@ box [-1, 1]) and print Markdown tables:
              exported SDPA problem: times and objectives
   default    Table 1 (self-compare) and Table 2 (FB = 2 copy, quantised
              input) instances: the default QC set against the paper set
-             (both with worst-case weights; the paper set solved by csdp
-             when it is installed): wall and CPU times and bound ratio
+             (both with worst-case weights; the paper set solved by
+             --paper-solver): wall and CPU times and bound ratio
   tightness  Table 2 instances at l = 2, 3: certified bound / exact largest
              error (median), with the default QC set
   families   what each family of constraints of the default set buys: the
@@ -76,7 +78,9 @@ box [-1, 1]) and print Markdown tables:
              time, bound and peak resident memory
 
 --solver csdp solves the certificate's SDPs with csdp instead of nnbound's
-solver (the check of every solution is the same).`,
+solver (the check of every solution is the same). --paper-solver csdp
+solves the paper set of the default experiment, its reference, with csdp
+(by default with the solver of --solver).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCertify(cmd, &f) },
 	}
@@ -85,6 +89,7 @@ solver (the check of every solution is the same).`,
 	fl.IntVar(&f.runs, "runs", 10, "instances per row (default and tightness)")
 	fl.StringVar(&f.layers, "layers", "1,2,3,4", "depths l for speed and default")
 	fl.StringVar(&f.solver, "solver", "nnbound", "SDP solver of the certificates: nnbound or csdp")
+	fl.StringVar(&f.paperSolver, "paper-solver", "", "SDP solver of the paper set in the default experiment: nnbound or csdp (default --solver)")
 	fl.Uint64Var(&f.seed, "seed", 1, "first seed of the instances")
 	fl.StringSliceVar(&f.acas, "acas", []string{"3/1_1", "3/3_2", "4/1_2", "3/2_1", "4/2_2", "3/2_5", "4/3_3", "3/5_7"},
 		"ACAS Xu instances prop/net of the families and infnorm experiments")
@@ -106,23 +111,23 @@ func runCertify(cmd *cobra.Command, f *certifyFlags) error {
 		return usageError{fmt.Errorf("--runs %d: want 1 or more", f.runs)}
 	}
 	b := &certBench{out: cmd.OutOrStdout(), log: cmd.ErrOrStderr(), runs: f.runs, seed: f.seed, sdpaDir: f.sdpaDir}
-	switch f.solver {
-	case "nnbound":
-	case "csdp":
-		if !csdp.Available() {
-			return fmt.Errorf("--solver csdp: csdp is not installed")
-		}
-		dir, err := os.MkdirTemp("", "bench-certify-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		b.solve = func(ctx context.Context, p *sdp.Problem, _ *sdp.Settings) (*sdp.Result, error) {
-			return csdp.Solve(ctx, p, dir)
-		}
-	default:
-		return usageError{fmt.Errorf("--solver %q: want nnbound or csdp", f.solver)}
+	var done func()
+	var err error
+	if b.solve, done, err = acasSolver(f.solver); err != nil {
+		return err
 	}
+	defer done()
+	b.paperSolver = cmp.Or(f.paperSolver, f.solver)
+	switch {
+	case b.paperSolver != "nnbound" && b.paperSolver != "csdp":
+		return usageError{fmt.Errorf("--paper-solver %q: want nnbound or csdp", b.paperSolver)}
+	case b.paperSolver == "csdp" && !csdp.Available():
+		return fmt.Errorf("--paper-solver csdp: csdp is not installed")
+	}
+	if b.paperSolve, done, err = acasSolver(b.paperSolver); err != nil {
+		return err
+	}
+	defer done()
 	fmt.Fprintf(b.out, "Solver of the certificates: %s. Instances: seeds %d..%d.\n\n", f.solver, f.seed, f.seed+uint64(f.runs)-1)
 	for _, e := range strings.Split(f.experiments, ",") {
 		var err error
@@ -157,7 +162,11 @@ type certBench struct {
 	sdpaDir  string // where speed writes its SDPs, if not empty
 	runs     int
 	seed     uint64
-	solve    func(context.Context, *sdp.Problem, *sdp.Settings) (*sdp.Result, error)
+	solve    solveFunc
+	// paperSolve solves the paper set's SDPs in the default experiment,
+	// and paperSolver names it.
+	paperSolve  solveFunc
+	paperSolver string
 }
 
 var unitBox = bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
@@ -232,28 +241,18 @@ func (b *certBench) bound(ctx context.Context, f1, f2 *nn.Network, o certify.Opt
 	return certify.Bound(ctx, f1, f2, unitBox, o)
 }
 
-// paperBound certifies one instance with the authors' QC set, solved by
-// csdp when it is installed (their SDP is only the reference here, and
-// nnbound's solver does not yet solve it from l = 3 on), otherwise by the
-// benchmark's solver.
+// paperBound certifies one instance with the authors' QC set, the
+// reference of the default experiment, solved by --paper-solver: nnbound's
+// solver (which solves the authors' SDPs at l = 1..4, faster than csdp) or
+// csdp, the reference solver of their SDP.
 func (b *certBench) paperBound(ctx context.Context, f1, f2 *nn.Network, o certify.Options) (*certify.Certificate, error) {
-	if !csdp.Available() {
-		return b.bound(ctx, f1, f2, o)
-	}
-	dir, err := os.MkdirTemp("", "bench-certify-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	o.Solve = func(ctx context.Context, p *sdp.Problem, _ *sdp.Settings) (*sdp.Result, error) {
-		return csdp.Solve(ctx, p, dir)
-	}
+	o.Solve = b.paperSolve
 	return certify.Bound(ctx, f1, f2, unitBox, o)
 }
 
 // defaultVsPaper compares the default QC set with the authors'.
 func (b *certBench) defaultVsPaper(ctx context.Context, layers []int) error {
-	fmt.Fprintln(b.out, "### Default QC set against the paper's (worst-case weights; paper set solved by csdp if installed)")
+	fmt.Fprintf(b.out, "### Default QC set against the paper's (worst-case weights; paper set solved by %s)\n", b.paperSolver)
 	fmt.Fprintln(b.out)
 	fmt.Fprintln(b.out, "| table | l | runs | default s (mean) | default s (max) | default CPU s (mean) | (max) | paper s (mean) | default/paper bound (median) | (max) | certified default/paper |")
 	fmt.Fprintln(b.out, "|---|---|---|---|---|---|---|---|---|---|---|")
