@@ -111,10 +111,11 @@ func runSDPLIB(ctx context.Context, stdout, stderr io.Writer, o *sdplibOptions, 
 			return fmt.Errorf("no .dat-s files in %s", o.Dir)
 		}
 	}
-	solvers, err := pickSolvers(ctx, stderr, o)
+	solvers, cleanup, err := pickSolvers(ctx, stderr, o)
 	if err != nil {
 		return err
 	}
+	defer cleanup()
 	rows := make([]*problemRow, 0, len(files))
 	for n, file := range files {
 		row, err := benchProblem(ctx, file, refs, solvers, o)
@@ -146,20 +147,28 @@ func runSDPLIB(ctx context.Context, stdout, stderr io.Writer, o *sdplibOptions, 
 }
 
 // pickSolvers returns the requested solvers that are available, building
-// nnbound when it is requested and no binary was given.
-func pickSolvers(ctx context.Context, stderr io.Writer, o *sdplibOptions) ([]*solver, error) {
+// nnbound when it is requested and no binary was given; cleanup removes
+// what the build left.
+func pickSolvers(ctx context.Context, stderr io.Writer, o *sdplibOptions) (_ []*solver, cleanup func(), err error) {
 	known := knownSolvers()
 	var out []*solver
+	cleanup = func() {}
+	defer func() {
+		if err != nil {
+			cleanup()
+		}
+	}()
 	for _, name := range o.Solvers {
 		s := known[name]
 		switch {
 		case s == nil:
-			return nil, usageError{fmt.Errorf("unknown solver %q (want nnbound, csdp, sdpa or dsdp5)", name)}
+			return nil, cleanup, usageError{fmt.Errorf("unknown solver %q (want nnbound, csdp, sdpa or dsdp5)", name)}
 		case name == "nnbound":
-			bin, err := nnboundBinary(ctx, o.Nnbound)
+			bin, rm, err := nnboundBinary(ctx, o.Nnbound)
 			if err != nil {
-				return nil, err
+				return nil, cleanup, err
 			}
+			cleanup = rm
 			s.Bin = bin
 		default:
 			bin, err := exec.LookPath(s.Bin)
@@ -172,24 +181,28 @@ func pickSolvers(ctx context.Context, stderr io.Writer, o *sdplibOptions) ([]*so
 		out = append(out, s)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("none of the solvers %s is available", strings.Join(o.Solvers, ","))
+		return nil, cleanup, fmt.Errorf("none of the solvers %s is available", strings.Join(o.Solvers, ","))
 	}
-	return out, nil
+	return out, cleanup, nil
 }
 
-// nnboundBinary returns bin, or builds nnbound into a temporary folder.
-func nnboundBinary(ctx context.Context, bin string) (string, error) {
+// nnboundBinary returns bin, or builds nnbound into a temporary folder
+// that remove deletes.
+func nnboundBinary(ctx context.Context, bin string) (_ string, remove func(), err error) {
 	if bin != "" {
-		return filepath.Abs(bin)
+		bin, err = filepath.Abs(bin)
+		return bin, func() {}, err
 	}
 	dir, err := os.MkdirTemp("", "nnbound-bench-bin-")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
+	remove = func() { os.RemoveAll(dir) }
 	bin = filepath.Join(dir, "nnbound")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/nnbound/nnbound/cmd/nnbound")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building nnbound (run from inside the module, or pass --nnbound): %v\n%s", err, out)
+		remove()
+		return "", nil, fmt.Errorf("building nnbound (run from inside the module, or pass --nnbound): %v\n%s", err, out)
 	}
-	return bin, nil
+	return bin, remove, nil
 }
