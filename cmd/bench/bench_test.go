@@ -196,6 +196,22 @@ func TestReferences(t *testing.T) {
 	if r := refs["hinf12"]; r == nil || !r.Uncertain || r.Tol < 1 {
 		t.Errorf("hinf12: %+v", r)
 	}
+	// hinf1: CSDP and SDPA solve it cleanly, but the hinf family is
+	// ill-posed (they fail on most of its problems).
+	if r := refs["hinf1"]; r == nil || !r.IllPosed || r.Tol != illPosedTol {
+		t.Errorf("hinf1 not ill-posed: %+v", r)
+	}
+	if r := refs["theta1"]; r == nil || r.IllPosed {
+		t.Errorf("theta1 ill-posed: %+v", r)
+	}
+}
+
+func TestFamily(t *testing.T) {
+	for name, want := range map[string]string{"hinf13": "hinf", "gpp124-1": "gpp", "qap5": "qap", "maxG11": "maxG", "theta1": "theta"} {
+		if got := family(name); got != want {
+			t.Errorf("family(%q) = %q, want %q", name, got, want)
+		}
+	}
 }
 
 func TestWriteMarkdown(t *testing.T) {

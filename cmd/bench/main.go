@@ -33,9 +33,9 @@
 // measured_consensus column, and
 //
 //   - ok:    status optimal and error <= 1e-6;
-//   - ok~:   the problem is ill-posed (CSDP or SDPA did not solve it
-//     cleanly in reference-times.tsv), status optimal or near_optimal and
-//     error <= 1e-4;
+//   - ok~:   the problem is ill-posed (CSDP or SDPA did not solve it, or
+//     another problem of its family, cleanly in reference-times.tsv),
+//     status optimal or near_optimal and error <= 1e-4;
 //   - ok?:   the reference itself is uncertain: status optimal or
 //     near_optimal and error within that uncertainty (at least 1e-4).
 //     Either the consensus comes from reference solvers more than 1e-4
