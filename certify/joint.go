@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
@@ -74,6 +75,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 		}
 		outs[j], gammas[j], margins[j] = sqrtUp(worstValue(ck.gammas, &r, &opts)), ck.gammas, ck.margin
 	}
+	sdpGammas := slices.Clone(gammas)
 	if sdpOK {
 		c.SDPBound = maxOf(outs)
 	}
@@ -99,6 +101,9 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 	c.Certified, c.Status = true, Certified
 	c.Bound, c.RootBound = outs[worst], outs[worst]
 	c.Gammas, c.Margin = gammas[worst], margins[worst]
+	if sdpOK {
+		c.SDPGammas = sdpGammas[worst]
+	}
 	if fromIv[worst] {
 		c.Source = MethodInterval
 	}

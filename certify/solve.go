@@ -12,10 +12,13 @@ import (
 
 // regionResult is the outcome of certifying one region.
 type regionResult struct {
-	ok        bool
-	status    Status
-	reason    string
-	gammas    Gammas
+	ok     bool
+	status Status
+	reason string
+	gammas Gammas
+	// sdpGammas are the SDP's checked gammas, kept when gammas are the
+	// output enclosure's (zero when the SDP failed).
+	sdpGammas Gammas
 	margin    float64
 	bound     float64
 	size      int
@@ -91,7 +94,7 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 		return res
 	}
 	res.ok, res.status = true, Certified
-	res.gammas, res.margin = ck.gammas, ck.margin
+	res.gammas, res.sdpGammas, res.margin = ck.gammas, ck.gammas, ck.margin
 	res.bound = sqrtUp(worstValue(ck.gammas, r, o))
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, "certify: x1 in %v..%v: bound %.6g (LMI %d, %d variables, %d iterations, margin %.2g)\n",
