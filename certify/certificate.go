@@ -122,14 +122,13 @@ type Certificate struct {
 	Fallbacks int
 	// SDPGammas are the root SDP's own checked gammas, in the same
 	// inequality as Gammas (Gamma includes the check's margin), whenever
-	// that SDP solved and passed the check (SDPBound is finite then), zero
-	// otherwise. They
-	// equal Gammas unless bound propagation gave Bound: Gammas are then
-	// the enclosure's (Bound^2, 0, 0, 0), which is smaller over the whole
-	// input set, but the SDP's right-hand side can still be the smaller
-	// one at a given input pair. For the inf-norm they are those of the
-	// output whose bound is the largest, and are set only when the SDPs
-	// of all outputs passed the check.
+	// that SDP solved and passed the check (SDPBound is then finite), and
+	// zero otherwise. They equal Gammas unless bound propagation gave
+	// Bound: Gammas are then the enclosure's (Bound^2, 0, 0, 0), smaller
+	// over the whole input set, but the SDP's right-hand side can still
+	// be the smaller at a given input pair. For the inf-norm they are
+	// those of the output whose bound is the largest (with
+	// Options.InfJoint, only when every output's block passed the check).
 	SDPGammas Gammas
 	// SDPBound and IntervalBound are the two bounds of the root input set
 	// (before any splitting): the SDP's own (+Inf when its solve or check

@@ -47,7 +47,7 @@ const maxMargin = 1e-3
 func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Options) regionResult {
 	rb, err := boundsOf(f1, f2, r, o)
 	if err != nil {
-		return regionResult{bound: math.Inf(1), status: CheckFailed, reason: err.Error()}
+		return regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: CheckFailed, reason: err.Error()}
 	}
 	res := sdpRegion(ctx, f1, f2, r, rb, o)
 	// The output enclosure is a bound too: keep the smaller, and fall back
