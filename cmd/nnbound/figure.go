@@ -133,33 +133,25 @@ func figureNote(box bounds.Box, opts certify.Options) string {
 }
 
 // pointBound returns a certified bound at one input pair on what c bounds
-// (Certificate.Quantity): the smallest of the bound over the whole input set, the
-// root inequality
+// (Certificate.Quantity): the smallest of the bound over the whole input
+// set, the root inequality
 //
 //	sqrt(gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2)
 //
-// when the root SDP was certified, and the bound of the pieces holding
-// (x1, x2) (the largest of them, for a pair on a border). For the
-// inf-norm over several outputs the gammas bound the output with the
-// largest bound only; the others keep their bounds over the input set.
+// of the certificate's gammas when the root was certified and of the SDP's
+// own checked gammas (Certificate.SDPGammas: they still hold when bound
+// propagation's enclosure gave the bound and the gammas are its
+// (bound^2, 0, 0, 0)), and the bound of the pieces holding (x1, x2) (the
+// largest of them, for a pair on a border). For the inf-norm over several
+// outputs the gammas bound the output with the largest bound only; the
+// others keep their bounds over the input set.
 func pointBound(c *certify.Certificate, opts certify.Options, x1, x2 []float64) float64 {
 	b := c.Bound
 	if rootCertified(c) {
-		var n1, n2, d float64
-		for i := range x1 {
-			n1 += x1[i] * x1[i]
-			n2 += x2[i] * x2[i]
-			d += (x1[i] - x2[i]) * (x1[i] - x2[i])
-		}
-		g := math.Sqrt(max(0, c.Gamma+c.GammaX1*n1+c.GammaX2*n2+c.GammaX*d))
-		if opts.C == nil && opts.Norm == search.NormInf && len(c.Outputs) > 1 {
-			for j, bj := range c.Outputs {
-				if j != worstOutput(c) {
-					g = max(g, bj)
-				}
-			}
-		}
-		b = min(b, g)
+		b = min(b, gammaBound(c, opts, c.Gammas, x1, x2))
+	}
+	if sdpGammasHold(c) {
+		b = min(b, gammaBound(c, opts, c.SDPGammas, x1, x2))
 	}
 	piece := math.Inf(-1)
 	for _, p := range c.Pieces {
@@ -171,6 +163,33 @@ func pointBound(c *certify.Certificate, opts certify.Options, x1, x2 []float64) 
 		b = min(b, piece)
 	}
 	return b
+}
+
+// gammaBound returns the bound of gammas g of c at (x1, x2): the square
+// root of the right-hand side of the root inequality, or for the inf-norm
+// over several outputs the largest of it and the other outputs' bounds.
+func gammaBound(c *certify.Certificate, opts certify.Options, g certify.Gammas, x1, x2 []float64) float64 {
+	var n1, n2, d float64
+	for i := range x1 {
+		n1 += x1[i] * x1[i]
+		n2 += x2[i] * x2[i]
+		d += (x1[i] - x2[i]) * (x1[i] - x2[i])
+	}
+	b := math.Sqrt(max(0, g.Gamma+g.GammaX1*n1+g.GammaX2*n2+g.GammaX*d))
+	if opts.C == nil && opts.Norm == search.NormInf && len(c.Outputs) > 1 {
+		for j, bj := range c.Outputs {
+			if j != worstOutput(c) {
+				b = max(b, bj)
+			}
+		}
+	}
+	return b
+}
+
+// sdpGammasHold reports whether c holds the SDP's own gammas
+// (Certificate.SDPGammas, zero when no SDP passed the check).
+func sdpGammasHold(c *certify.Certificate) bool {
+	return c.Certified && c.SDPGammas != (certify.Gammas{})
 }
 
 // rootCertified reports whether the gammas of c hold: the root SDP over the

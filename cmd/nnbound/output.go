@@ -73,17 +73,39 @@ type certJSON struct {
 	Reason    string        `json:"reason,omitempty"`
 	Margin    report.Number `json:"margin"`
 	RootBound report.Number `json:"root_bound"`
-	Pieces    int           `json:"pieces"`
-	WorstX1   []float64     `json:"worst_x1"`
-	WorstX2   []float64     `json:"worst_x2"`
-	Input     inputJSON     `json:"input"`
-	QC        string        `json:"qc"`
-	SDP       sdpJSON       `json:"sdp"`
-	Seconds   float64       `json:"seconds"`
+	// SDPGammas are the root SDP's own checked gammas (null when no SDP
+	// passed the check): the gammas above unless bound propagation gave
+	// the bound.
+	SDPGammas *gammasJSON `json:"sdp_gammas"`
+	Pieces    int         `json:"pieces"`
+	WorstX1   []float64   `json:"worst_x1"`
+	WorstX2   []float64   `json:"worst_x2"`
+	Input     inputJSON   `json:"input"`
+	QC        string      `json:"qc"`
+	SDP       sdpJSON     `json:"sdp"`
+	Seconds   float64     `json:"seconds"`
 	// Plot is the figure written, if any.
 	Plot string `json:"plot,omitempty"`
 	// Compression is the report of quantise or prune --certify.
 	Compression *compressJSON `json:"compression,omitempty"`
+}
+
+// gammasJSON holds the four gammas of the root inequality; GammaX is null
+// when x2 = x1, where it multiplies zero.
+type gammasJSON struct {
+	Gamma   report.Number `json:"gamma"`
+	GammaX1 report.Number `json:"gamma_x1"`
+	GammaX2 report.Number `json:"gamma_x2"`
+	GammaX  report.Number `json:"gamma_x"`
+}
+
+// newGammasJSON returns g for inputs paired by p.
+func newGammasJSON(g certify.Gammas, p bounds.Pairing) *gammasJSON {
+	j := &gammasJSON{Gamma: report.Number(g.Gamma), GammaX1: report.Number(g.GammaX1), GammaX2: report.Number(g.GammaX2), GammaX: report.Number(g.GammaX)}
+	if p == bounds.SameInput {
+		j.GammaX = nan()
+	}
+	return j
 }
 
 // inputJSON describes the input set of a certificate.
@@ -138,6 +160,9 @@ func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) c
 	}
 	if !rootCertified(c) {
 		j.Margin = nan()
+	}
+	if sdpGammasHold(c) {
+		j.SDPGammas = newGammasJSON(c.SDPGammas, opts.Pairing)
 	}
 	if k := oneHot(c.C); k >= 0 {
 		j.Output = &k
