@@ -18,9 +18,11 @@ type Curve struct {
 	X []float64
 	// Error holds the observed error ||f1(x) - f2(x2)|| at each X.
 	Error []float64
-	// Bound optionally holds the certified bound at each X:
+	// Bound optionally holds the certified bound at each X, such as
 	//
 	//	sqrt(gamma + gamma_x1 x1^2 + gamma_x2 x2^2 + gamma_x (x1 - x2)^2)
+	//
+	// or the smallest of several bounds that hold at X.
 	Bound []float64
 	// WorstCase, if positive, is the certified bound over the whole box,
 	// drawn as a horizontal line.

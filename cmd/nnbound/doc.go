@@ -107,7 +107,11 @@
 // (the schema is in the README); notes and errors go to stderr, one line
 // each. --plot FILE (.png or .svg) draws a figure: for one input, the
 // error and the bound against the input on a log scale with the
-// quantisation steps marked; for two (or one input with x1, x2
+// quantisation steps marked (the bound at an input is the smallest of the
+// bound over the box, the piece's and the right-hand sides of the
+// certificate's gammas and of the SDP's own, which JSON lists as
+// sdp_gammas and which still hold when bound propagation gave the bound);
+// for two (or one input with x1, x2
 // independent), the tightness T = ln(bound^2) - ln(error^2) as a heat map;
 // for more, a histogram of bound / error over sampled inputs. When stderr
 // is a terminal, sweep and paper show a progress bar, and a certification
