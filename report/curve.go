@@ -24,6 +24,8 @@ type Curve struct {
 	//
 	// or the smallest of several bounds that hold at X.
 	Bound []float64
+	// BoundName names Bound in the legend (default "certified bound at x").
+	BoundName string
 	// WorstCase, if positive, is the certified bound over the whole box,
 	// drawn as a horizontal line.
 	WorstCase float64
@@ -71,7 +73,7 @@ func ErrorCurve(c Curve) (*Figure, error) {
 		ch.key("certified bound over the box ("+Float(c.WorstCase, 4)+")", w)
 	}
 	if c.Bound != nil {
-		if err := addRuns(ch, c.X, c.Bound, draw.LineStyle{Color: colBound, Width: vg.Points(1.5)}, "certified bound at x"); err != nil {
+		if err := addRuns(ch, c.X, c.Bound, draw.LineStyle{Color: colBound, Width: vg.Points(1.5)}, orDefault(c.BoundName, "certified bound at x")); err != nil {
 			return nil, err
 		}
 	}
