@@ -32,8 +32,10 @@ func checkPlot(path string) error {
 //   - two: the tightness T = ln(bound^2) - ln(error^2) on a grid;
 //   - more: a histogram of bound / error over sampled inputs.
 //
-// The bound at an input pair is the smaller of the root inequality's
-// right-hand side there and the bound of the piece holding it, both valid.
+// The bound at an input pair is pointBound: the smallest of the bounds of
+// the certificate that hold there. The one-input curve also takes the
+// bound of bound propagation on the quantisation cell (or slice) of the
+// input holding it (certCurve), which follows the error more closely.
 func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *certify.Certificate, title string) (*report.Figure, error) {
 	if !c.Certified {
 		return nil, fmt.Errorf("no figure: the bound was not certified")
@@ -51,30 +53,16 @@ func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *cer
 		if indep {
 			x2 = z[n:]
 		}
-		y1, e := f1.Eval(x1)
-		if e != nil {
-			return 0, 0, e
-		}
-		y2, e := f2.Eval(x2)
-		if e != nil {
-			return 0, 0, e
-		}
-		return pointBound(c, opts, x1, x2), c.Measure(y1, y2), nil
+		v, e := pairError(f1, f2, c, x1, x2)
+		return pointBound(c, opts, x1, x2), v, e
 	}
 	switch figureDims(box, opts) {
 	case 1:
-		xs := curveInputs(box.Lo[0], box.Hi[0], 2001, in)
-		cv := report.Curve{Title: title, YLabel: axisName(c), X: xs, Error: make([]float64, len(xs)), Bound: make([]float64, len(xs)), WorstCase: c.Bound}
-		for i, x := range xs {
-			b, e, err := at([]float64{x})
-			if err != nil {
-				return nil, err
-			}
-			cv.Bound[i], cv.Error[i] = b, e
+		cv, err := certCurve(f1, f2, box, opts, c, curveInputs(box.Lo[0], box.Hi[0], 2001, in))
+		if err != nil {
+			return nil, err
 		}
-		if opts.Pairing == bounds.QuantisedInput {
-			cv.Steps = steps(box.Lo[0], box.Hi[0], opts.Quant.Step())
-		}
+		cv.Title = title
 		return report.ErrorCurve(cv)
 	case 2:
 		const m = 101
@@ -110,6 +98,20 @@ func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *cer
 		r.Bound[k], r.Error[k] = b, e
 	}
 	return report.RatioHistogram(r)
+}
+
+// pairError returns the error of f1 at x1 against f2 at x2, measured as c
+// bounds it (Certificate.Measure).
+func pairError(f1, f2 *nn.Network, c *certify.Certificate, x1, x2 []float64) (float64, error) {
+	y1, err := f1.Eval(x1)
+	if err != nil {
+		return 0, err
+	}
+	y2, err := f2.Eval(x2)
+	if err != nil {
+		return 0, err
+	}
+	return c.Measure(y1, y2), nil
 }
 
 // figureDims returns the number of the figure's inputs: those of x1, or
