@@ -1,0 +1,293 @@
+package vnncomp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/nnbound/nnbound/internal/atomicfile"
+)
+
+// Options are the settings of Run.
+type Options struct {
+	// Dir is the result directory, created if missing. It receives one
+	// result file per finished instance and the JSON-lines log.
+	Dir string
+	// Shard selects the rows to run; the zero Shard means All.
+	Shard Shard
+	// Report receives one line per row of the shard as it ends (its
+	// result, or why it could not run); nil for none.
+	Report io.Writer
+}
+
+// Run runs the rows of the instances file that belong to opts.Shard, in
+// file order, one at a time, calling decide on each with a context that
+// carries the row's time limit. For each row it
+//
+//   - skips the row if its result file exists (resuming an earlier run);
+//   - records an Error outcome, without calling decide, if the row is
+//     malformed or names a file that does not exist;
+//   - otherwise writes the result file (ResultFile) atomically, unless the
+//     outcome is Error: an errored row has no result file, so that a
+//     rerun tries it again;
+//   - appends one line to the JSON-lines log (LogFile), written with a
+//     single write to a file opened for appending.
+//
+// An outcome that contradicts itself (Sat without a well-formed witness,
+// say) is recorded as Error with the reason, never repaired. A panic in
+// decide is recorded as Error for its row.
+//
+// Before any row runs, Run checks that the instances file can be read and
+// that opts.Dir can be written; either failure is its error, with nothing
+// run. When ctx is done, Run starts no further row, discards the outcome
+// of the row it interrupted (no result file, no log line), and returns the
+// summary so far with ctx.Err(). Otherwise the error is nil, whatever the
+// rows' results: see Summary.Failed.
+func Run(ctx context.Context, instances string, decide Decider, opts Options) (*Summary, error) {
+	shard := opts.Shard
+	if shard == (Shard{}) {
+		shard = All
+	}
+	if err := shard.Validate(); err != nil {
+		return nil, err
+	}
+	if decide == nil {
+		return nil, errors.New("vnncomp: no decider")
+	}
+	rows, err := ReadInstances(instances)
+	if err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(opts.Dir, LogFile(shard))
+	log, err := openOutput(opts.Dir, logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	report := opts.Report
+	if report == nil {
+		report = io.Discard
+	}
+	r := &runner{csv: instances, dir: opts.Dir, decide: decide, log: log, logPath: logPath, report: report}
+	sum := newSummary(shard, len(rows))
+	for _, row := range rows {
+		if !shard.Has(row.Index) {
+			continue
+		}
+		sum.Mine++
+		if ctx.Err() != nil {
+			sum.Interrupted++
+			continue
+		}
+		if err := r.row(ctx, row, sum); err != nil {
+			return sum, err
+		}
+	}
+	return sum, ctx.Err()
+}
+
+// LogFile is the name of the JSON-lines log in the result directory:
+// log.jsonl for an unsharded run, log-K-of-N.jsonl for shard K/N, so that
+// shards sharing a directory over a network file system never append to
+// the same file.
+func LogFile(s Shard) string {
+	if s.N <= 1 {
+		return "log.jsonl"
+	}
+	return fmt.Sprintf("log-%d-of-%d.jsonl", s.K, s.N)
+}
+
+// ResultFile is the name of the result file of an instance:
+//
+//	NNNN_NET1+NET2+SPEC.txt
+//
+// the row index (at least four digits) and the names of the row's files
+// without folder and extension, characters other than letters, digits,
+// '.', '_' and '-' replaced by '-'. It depends only on the row, so a rerun
+// finds the files of an earlier one; a row whose files change gets a new
+// name and runs again.
+func ResultFile(in Instance) string {
+	parts := make([]string, 0, len(in.Networks)+1)
+	for _, n := range in.Networks {
+		parts = append(parts, stem(n.Path))
+	}
+	parts = append(parts, stem(in.Spec))
+	return fmt.Sprintf("%04d_%s.txt", in.Index, strings.Join(parts, "+"))
+}
+
+// stem returns the file name of p without its extension (and without a
+// .gz after it), made safe for a file name and at most 60 bytes long.
+func stem(p string) string {
+	base := strings.TrimSuffix(filepath.Base(p), ".gz")
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	b := []byte(base)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+		if !ok {
+			b[i] = '-'
+		}
+	}
+	if len(b) > 60 {
+		b = b[:60]
+	}
+	return string(b)
+}
+
+// openOutput creates dir if needed, checks that a file can be created in
+// it, and opens the log for appending.
+func openOutput(dir, logPath string) (*os.File, error) {
+	if dir == "" {
+		return nil, errors.New("vnncomp: no result directory given")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("vnncomp: cannot create the result directory %s: %w", dir, pathReason(err))
+	}
+	probe, err := os.CreateTemp(dir, ".write-test-*")
+	if err != nil {
+		return nil, fmt.Errorf("vnncomp: cannot write in the result directory %s: %w", dir, pathReason(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("vnncomp: cannot open the log %s: %w", logPath, pathReason(err))
+	}
+	return f, nil
+}
+
+// pathReason strips the operation and path from a *os.PathError, which
+// the message around it already names.
+func pathReason(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// runner holds what the rows of one Run share.
+type runner struct {
+	csv, dir string
+	decide   Decider
+	log      io.Writer
+	logPath  string
+	report   io.Writer
+}
+
+// row runs one row of the shard and records it in sum; its error is a
+// failure to write the log.
+func (r *runner) row(ctx context.Context, row Row, sum *Summary) error {
+	if row.Err != nil {
+		return r.record(row, Outcome{Result: Error, Err: row.Err}, "", sum)
+	}
+	path := filepath.Join(r.dir, ResultFile(row.Instance))
+	if res, ok := earlier(path); ok {
+		sum.Resumed[res]++
+		fmt.Fprintf(r.report, "row %d: %s (result file from an earlier run, not run again)\n", row.Index, res)
+		return nil
+	}
+	if err := checkFiles(row.Instance); err != nil {
+		return r.record(row, Outcome{Result: Error, Err: fmt.Errorf("%s:%d: %w", r.csv, row.Line, err)}, "", sum)
+	}
+	o := r.call(ctx, row.Instance)
+	if ctx.Err() != nil {
+		sum.Interrupted++
+		fmt.Fprintf(r.report, "row %d: interrupted, nothing written\n", row.Index)
+		return nil
+	}
+	o = vet(o)
+	if o.Result == Error {
+		path = ""
+	} else if err := atomicfile.Write(path, func(w io.Writer) error { return writeResult(w, o.Result, o.Witness) }); err != nil {
+		o = Outcome{Result: Error, Err: fmt.Errorf("vnncomp: %w", err), Time: o.Time, Detail: o.Detail}
+		path = ""
+	}
+	return r.record(row, o, path, sum)
+}
+
+// call runs the decider on in under the row's time limit, measuring the
+// time when the decider does not report it and turning a panic into an
+// Error outcome.
+func (r *runner) call(ctx context.Context, in Instance) (o Outcome) {
+	ctx, cancel := context.WithTimeout(ctx, in.Timeout)
+	defer cancel()
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			o = Outcome{Result: Error, Err: fmt.Errorf("decider: internal error: %v (a bug)", p)}
+		}
+		if o.Time <= 0 {
+			o.Time = time.Since(start)
+		}
+	}()
+	return r.decide(ctx, in)
+}
+
+// earlier reads the result of an existing result file; ok is false when
+// there is none. A file whose first line is not a result counts as "?".
+func earlier(path string) (res Result, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	res = Result(strings.TrimSpace(line))
+	if !res.valid() || res == Error {
+		res = "?"
+	}
+	return res, true
+}
+
+// logLine is one line of the JSON-lines log.
+type logLine struct {
+	Index       int             `json:"index"`
+	Networks    []NamedModel    `json:"networks"`
+	Spec        string          `json:"spec"`
+	TimeoutS    float64         `json:"timeout_s"`
+	Result      Result          `json:"result"`
+	TimeS       float64         `json:"time_s"`
+	ResultFile  string          `json:"result_file,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	Detail      json.RawMessage `json:"detail,omitempty"`
+	DetailError string          `json:"detail_error,omitempty"`
+}
+
+// record logs the outcome of a row, reports it and counts it in sum.
+func (r *runner) record(row Row, o Outcome, path string, sum *Summary) error {
+	line := logLine{
+		Index: row.Index, Networks: row.Networks, Spec: row.Spec,
+		TimeoutS: row.Timeout.Seconds(), Result: o.Result, TimeS: o.Time.Seconds(), ResultFile: path,
+	}
+	if o.Err != nil {
+		line.Error = o.Err.Error()
+	}
+	if o.Detail != nil {
+		if d, err := json.Marshal(o.Detail); err != nil {
+			line.DetailError = err.Error()
+		} else {
+			line.Detail = d
+		}
+	}
+	b, err := json.Marshal(line)
+	if err != nil {
+		return fmt.Errorf("vnncomp: row %d: cannot encode the log line: %w", row.Index, err)
+	}
+	if _, err := r.log.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("vnncomp: cannot append to the log %s: %w", r.logPath, pathReason(err))
+	}
+	sum.add(o)
+	msg := fmt.Sprintf("row %d: %s in %.3g s", row.Index, o.Result, o.Time.Seconds())
+	if o.Err != nil {
+		msg = fmt.Sprintf("row %d: %s: %v", row.Index, o.Result, o.Err)
+	}
+	fmt.Fprintln(r.report, msg)
+	return nil
+}

@@ -1,0 +1,61 @@
+package vnncomp
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Summary counts the rows of one Run.
+type Summary struct {
+	Shard       Shard
+	Rows        int            // records in the instances file
+	Mine        int            // rows of the shard
+	Counts      map[Result]int // outcomes of the rows run now
+	Resumed     map[Result]int // rows with a result file from an earlier run, by its result ("?" if unreadable)
+	Interrupted int            // rows of the shard not run, or discarded, because the run was cancelled
+	Time        time.Duration  // sum of the times of the rows run now
+}
+
+func newSummary(s Shard, rows int) *Summary {
+	return &Summary{Shard: s, Rows: rows, Counts: map[Result]int{}, Resumed: map[Result]int{}}
+}
+
+// add counts one outcome.
+func (s *Summary) add(o Outcome) {
+	s.Counts[o.Result]++
+	s.Time += o.Time
+}
+
+// Failed reports whether a row of this run ended in Error.
+func (s *Summary) Failed() bool { return s.Counts[Error] > 0 }
+
+// WriteTable prints the summary as a table, results in a fixed order:
+//
+//	result   this run  earlier runs
+//	unsat           3             1
+//	...
+//	total           5             1
+//	shard 0/2: 6 of 11 rows; 12.3 s in the rows run now
+func (s *Summary) WriteTable(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-7s %9s %13s\n", "result", "this run", "earlier runs")
+	run, resumed := 0, 0
+	keys := append([]Result{}, results...)
+	if s.Resumed["?"] > 0 {
+		keys = append(keys, "?")
+	}
+	for _, r := range keys {
+		fmt.Fprintf(&b, "%-7s %9d %13d\n", r, s.Counts[r], s.Resumed[r])
+		run += s.Counts[r]
+		resumed += s.Resumed[r]
+	}
+	fmt.Fprintf(&b, "%-7s %9d %13d\n", "total", run, resumed)
+	fmt.Fprintf(&b, "shard %s: %d of %d rows; %.1f s in the rows run now\n", s.Shard, s.Mine, s.Rows, s.Time.Seconds())
+	if s.Interrupted > 0 {
+		fmt.Fprintf(&b, "interrupted: %d rows not run (run again to resume)\n", s.Interrupted)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
