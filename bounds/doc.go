@@ -9,9 +9,10 @@
 //	Pair(f1, f2, in, opts)      -> *PairBounds  both networks and their differences
 //	(*PairBounds).Margin(c)     -> Interval     c^T (f2(x2) - f1(x1))
 //
-// Inputs says which pairs (x1, x2) are covered: x2 = x1 (SameInput), x2 =
-// q(x1) for an input quantiser q (QuantisedInput), or x1, x2 independent in
-// the box (Independent).
+// The input set is a spec.Inputs (package spec states the question): x2 =
+// x1 (spec.SameInput), x2 = q(x1) for an input quantiser q
+// (spec.QuantisedInput), or x1, x2 independent in the box
+// (spec.Independent).
 //
 // # Methods
 //

@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"fmt"
+	"github.com/nnbound/nnbound/spec"
 	"math"
 )
 
@@ -67,7 +68,7 @@ func (a Interval) Scale(b Interval) Interval {
 func (a Interval) String() string { return fmt.Sprintf("[%g, %g]", a.Lo, a.Hi) }
 
 // boxIntervals returns the coordinates of b as intervals.
-func boxIntervals(b Box) []Interval {
+func boxIntervals(b spec.Box) []Interval {
 	out := make([]Interval, b.Dim())
 	for i := range out {
 		out[i] = Interval{b.Lo[i], b.Hi[i]}

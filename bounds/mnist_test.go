@@ -9,6 +9,7 @@ import (
 
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn/nnet"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestMNISTFloat16 bounds f'_t - f_t for the MNIST network 784-100-100-10
@@ -41,7 +42,7 @@ func TestMNISTFloat16(t *testing.T) {
 		t.Fatal(err)
 	}
 	for im := range 5 {
-		box := Box{Lo: make([]float64, 784), Hi: make([]float64, 784)}
+		box := spec.Box{Lo: make([]float64, 784), Hi: make([]float64, 784)}
 		for j, p := range doc.Images[im] {
 			box.Lo[j], box.Hi[j] = max((p-3)/255, 0), min((p+3)/255, 1)
 		}
@@ -49,7 +50,7 @@ func TestMNISTFloat16(t *testing.T) {
 		c[doc.Labels[im]] = 1
 		for _, o := range []Options{{Method: MethodSymbolic}, {Method: MethodOptimised}, {Method: MethodOptimised, Split: 4}} {
 			start := time.Now()
-			pb, err := Pair(f, g, Inputs{Box: box}, o)
+			pb, err := Pair(f, g, spec.Inputs{Box: box}, o)
 			if err != nil {
 				t.Fatal(err)
 			}

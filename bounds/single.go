@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Net holds sound bounds for one network on an input box: In[i] encloses
@@ -44,7 +45,7 @@ func straddlesKink(a nn.Activation, x Interval) bool {
 }
 
 // Single returns sound bounds for f on box.
-func Single(f *nn.Network, box Box, opts Options) (*Net, error) {
+func Single(f *nn.Network, box spec.Box, opts Options) (*Net, error) {
 	if err := checkNetwork(f, box.Dim(), "network"); err != nil {
 		return nil, err
 	}
@@ -61,7 +62,7 @@ func Single(f *nn.Network, box Box, opts Options) (*Net, error) {
 }
 
 // singleNet returns the bounds of f on box by opts.Method (no splitting).
-func singleNet(f *nn.Network, box Box, opts Options) *Net {
+func singleNet(f *nn.Network, box spec.Box, opts Options) *Net {
 	if opts.Method >= MethodSymbolic {
 		return symbolicNet(f, boxIntervals(box), opts.optimiser())
 	}

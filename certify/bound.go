@@ -13,6 +13,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // ErrDimension reports networks or a box whose sizes do not fit.
@@ -30,7 +31,7 @@ var solveSDP = sdp.Solve
 // The error is non-nil only for invalid input (networks that do not fit
 // each other or the box, invalid options); whether a bound was certified
 // is Certificate.Status.
-func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) (*Certificate, error) {
+func Bound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts Options) (*Certificate, error) {
 	start := time.Now()
 	if err := checkInput(f1, f2, box, &opts); err != nil {
 		return nil, err
@@ -39,9 +40,9 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options
 	switch {
 	case opts.Method == MethodInterval:
 		c = intervalBound(ctx, f1, f2, box, opts)
-	case opts.C == nil && opts.Norm == search.NormInf && f1.OutputSize() > 1 && opts.InfJoint:
+	case opts.C == nil && opts.Norm == spec.NormInf && f1.OutputSize() > 1 && opts.InfJoint:
 		c = jointInfBound(ctx, f1, f2, box, opts)
-	case opts.C == nil && opts.Norm == search.NormInf && f1.OutputSize() > 1:
+	case opts.C == nil && opts.Norm == spec.NormInf && f1.OutputSize() > 1:
 		c = infBound(ctx, f1, f2, box, opts)
 	default:
 		c = sdpBound(ctx, f1, f2, box, opts)
@@ -62,7 +63,7 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options
 // infBound certifies max_j |f1_j - f2_j| by one SDP per output j (with
 // C = e_j) and takes the largest bound; the gammas are those of the output
 // with the largest bound.
-func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
+func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts Options) *Certificate {
 	var worst *Certificate
 	outs := make([]float64, f1.OutputSize())
 	var stats SDPStats
@@ -100,9 +101,9 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 
 // intervalBound returns the bound of bound propagation alone: the output
 // difference enclosure of bounds.Pair (the margin c^T (f2 - f1) for C).
-func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
+func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts Options) *Certificate {
 	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodInterval, SDPBound: math.Inf(1)}
-	pb, err := bounds.Pair(f1, f2, bounds.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant},
+	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant},
 		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box)})
 	if err == nil && opts.C != nil {
 		var m bounds.Interval
@@ -114,7 +115,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 		for j, iv := range pb.Output {
 			mag := iv.Mag()
 			c.Outputs = append(c.Outputs, mag)
-			if opts.Norm == search.NormInf {
+			if opts.Norm == spec.NormInf {
 				sq = max(sq, mag)
 				continue
 			}
@@ -125,7 +126,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 			}
 		}
 		c.Bound = sq
-		if opts.Norm != search.NormInf {
+		if opts.Norm != spec.NormInf {
 			c.Bound = sqrtUp(sq)
 		}
 	}
@@ -145,7 +146,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 
 // sdpBound certifies with the SDP, splitting the input set if the options
 // allow.
-func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
+func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts Options) *Certificate {
 	start := time.Now()
 	root := rootRegion(box, &opts)
 	c := &Certificate{}
@@ -228,7 +229,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 }
 
 // checkInput validates the networks, the box and the options.
-func checkInput(f1, f2 *nn.Network, box bounds.Box, o *Options) error {
+func checkInput(f1, f2 *nn.Network, box spec.Box, o *Options) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
@@ -256,10 +257,11 @@ func checkInput(f1, f2 *nn.Network, box bounds.Box, o *Options) error {
 
 // searchError returns the largest error search.MaxError finds on the
 // input set (exact for one input and piecewise-linear networks).
-func searchError(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, o *Options) observation {
+func searchError(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *Options) observation {
 	so := search.DefaultOptions()
-	so.Samples, so.Seed, so.Norm, so.C = o.Samples, o.Seed, o.Norm, o.C
-	res, err := search.MaxError(ctx, f1, f2, bounds.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}, so)
+	so.Samples, so.Seed = o.Samples, o.Seed
+	res, err := search.MaxError(ctx, f1, f2, spec.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant},
+		spec.Quantity{Norm: o.Norm, C: o.C}, so)
 	if res == nil || (err != nil && ctx.Err() == nil) {
 		// Invalid input was reported by checkInput already; sample instead.
 		var ob observation
@@ -276,8 +278,8 @@ func searchError(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, o *Opt
 // the clamp breaks: x2 = 1.75 for x1 = 8 is 6.25 away. Rounding is
 // monotone, so the clamp acts nowhere in the box when it acts at neither
 // end of any coordinate; there a saturating quantiser is the plain one.
-func checkQuant(box bounds.Box, o *Options) error {
-	if o.Pairing != bounds.QuantisedInput || !o.Quant.Saturate {
+func checkQuant(box spec.Box, o *Options) error {
+	if o.Pairing != spec.QuantisedInput || !o.Quant.Saturate {
 		return nil
 	}
 	for i := range box.Lo {

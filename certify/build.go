@@ -7,7 +7,7 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // regionBounds are sound bounds of both networks on a region.
@@ -30,8 +30,8 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) 
 	if o.QC == QCPaper {
 		opts = bounds.Options{Method: bounds.MethodSymbolic}
 	}
-	single := r.Pairing == bounds.QuantisedInput && r.allFixed() ||
-		r.Pairing == bounds.Independent && !sameBox(r.Box1, r.Box2)
+	single := r.Pairing == spec.QuantisedInput && r.allFixed() ||
+		r.Pairing == spec.Independent && !sameBox(r.Box1, r.Box2)
 	if single {
 		b1, err := bounds.Single(f1, r.Box1, opts)
 		if err != nil {
@@ -48,7 +48,7 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) 
 		}
 		return &regionBounds{Nets: [2]*bounds.Net{b1, b2}, Output: out}, nil
 	}
-	pb, err := bounds.Pair(f1, f2, bounds.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.Quant}, opts)
+	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.Quant}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) 
 	return rb, nil
 }
 
-func sameBox(a, b bounds.Box) bool { return slices.Equal(a.Lo, b.Lo) && slices.Equal(a.Hi, b.Hi) }
+func sameBox(a, b spec.Box) bool { return slices.Equal(a.Lo, b.Lo) && slices.Equal(a.Hi, b.Hi) }
 
 // lmi is the S-procedure LMI of one region before solving:
 //
@@ -148,9 +148,9 @@ func stableNeurons(f *nn.Network, b *bounds.Net) [][]qc.Neuron {
 func inputTerms(l *qc.Layout, r *region, o *Options, lemma3 bool) []qc.Term {
 	ts := qc.InputBox(l, r.Box1, r.Box2)
 	switch r.Pairing {
-	case bounds.Independent:
+	case spec.Independent:
 		ts = append(ts, qc.JointInput(l, r.Box1, r.Box2)...)
-	case bounds.QuantisedInput:
+	case spec.QuantisedInput:
 		if lemma3 {
 			ts = append(ts, qc.QuantisedInput(l, o.Quant)...)
 		} else {
@@ -281,13 +281,13 @@ func (rb *regionBounds) intervalValue(o *Options) float64 {
 		switch {
 		case o.C != nil:
 			v = upAdd(v, upMul(abs(o.C[j]), mag))
-		case o.Norm == search.NormInf:
+		case o.Norm == spec.NormInf:
 			v = max(v, mag)
 		default:
 			v = upAdd(v, upMul(mag, mag))
 		}
 	}
-	if o.C == nil && o.Norm != search.NormInf {
+	if o.C == nil && o.Norm != spec.NormInf {
 		v = sqrtUp(v)
 	}
 	if o.C != nil && rb.Margin != nil {

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/sdp"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Status tells whether and why a bound was or was not certified.
@@ -104,7 +104,7 @@ type Certificate struct {
 	// Norm and C say what Bound and ObservedError measure (copies of
 	// Options.Norm and Options.C): |C^T (f1(x1) - f2(x2))| when C is not
 	// nil, else ||f1(x1) - f2(x2)|| in Norm. Quantity names it.
-	Norm search.Norm
+	Norm spec.Norm
 	C    []float64
 	// Method is the method asked for (Options.Method).
 	Method Method
@@ -163,7 +163,7 @@ func (c *Certificate) Quantity() string {
 		}
 		return "|c^T (f1(x1) - f2(x2))|"
 	}
-	if c.Norm == search.NormInf {
+	if c.Norm == spec.NormInf {
 		return "||f1(x1) - f2(x2)||_inf"
 	}
 	return "||f1(x1) - f2(x2)||_2"
@@ -178,7 +178,7 @@ func (c *Certificate) Quantity() string {
 // as Bound measures ObservedError. It panics when y2 or C is shorter
 // than y1.
 func (c *Certificate) Measure(y1, y2 []float64) float64 {
-	return measure(y1, y2, c.Norm, c.C)
+	return spec.Quantity{Norm: c.Norm, C: c.C}.Measure(y1, y2)
 }
 
 // Ratio returns Bound / ObservedError (+Inf when nothing was observed).

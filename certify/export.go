@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Problem returns the SDP that Bound solves first (the root SDP over the
@@ -24,7 +24,7 @@ import (
 // the input set (dead, or quantised or pruned to zero), block 2 the
 // diagonal block of the sign constraints. Constraint matrices are given as rank-one
 // sdp.Factors; writers of other formats expand them.
-func Problem(f1, f2 *nn.Network, box bounds.Box, opts Options) (*sdp.Problem, error) {
+func Problem(f1, f2 *nn.Network, box spec.Box, opts Options) (*sdp.Problem, error) {
 	if err := checkInput(f1, f2, box, &opts); err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ const (
 )
 
 // Export writes the root SDP of Bound (see Problem) to w in format.
-func Export(w io.Writer, f1, f2 *nn.Network, box bounds.Box, opts Options, format ExportFormat) error {
+func Export(w io.Writer, f1, f2 *nn.Network, box spec.Box, opts Options, format ExportFormat) error {
 	p, err := Problem(f1, f2, box, opts)
 	if err != nil {
 		return err

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/spec"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of certify/testdata")
@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of certify/tes
 func TestExportGolden(t *testing.T) {
 	f := randnet.Paper(101, 1, 1, 10, 1)
 	for _, qcs := range []QCSet{QCPaper, QCDefault} {
-		o := paperOptions(bounds.Independent)
+		o := paperOptions(spec.Independent)
 		o.QC = qcs
 		var buf bytes.Buffer
 		if err := Export(&buf, f, f, paperBox, o, SDPA); err != nil {
@@ -40,7 +40,7 @@ func TestExportGolden(t *testing.T) {
 			t.Errorf("%s: export differs from the golden file (rerun with -update if intended)", path)
 		}
 	}
-	if err := Export(&bytes.Buffer{}, f, f, paperBox, paperOptions(bounds.Independent), ExportFormat(9)); err == nil {
+	if err := Export(&bytes.Buffer{}, f, f, paperBox, paperOptions(spec.Independent), ExportFormat(9)); err == nil {
 		t.Error("unknown format: no error")
 	}
 }

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/sdp"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestFallbackReported: when every SDP fails, the bound is bound
@@ -19,16 +18,16 @@ func TestFallbackReported(t *testing.T) {
 	fail := func(context.Context, *sdp.Problem, *sdp.Settings) (*sdp.Result, error) {
 		return &sdp.Result{Status: sdp.NumericalTrouble}, nil
 	}
-	box := bounds.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
+	box := spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
 	for _, tc := range []struct {
 		name   string
 		pieces int
-		norm   search.Norm
+		norm   spec.Norm
 		outs   int
 	}{
-		{"root", 1, search.Norm2, 1},
-		{"split", 5, search.Norm2, 1},
-		{"inf-norm", 1, search.NormInf, 2},
+		{"root", 1, spec.Norm2, 1},
+		{"split", 5, spec.Norm2, 1},
+		{"inf-norm", 1, spec.NormInf, 2},
 	} {
 		f1 := randnet.Paper(1, 2, 2, 5, tc.outs)
 		f2 := randnet.Paper(2, 2, 2, 5, tc.outs)

@@ -6,9 +6,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // jointInfBound certifies max_j |f1_j - f2_j| by one SDP with a block and
@@ -22,7 +22,7 @@ import (
 // SDP, but looser than one SDP per output, whose multipliers may differ.
 // Each output's bound is the smaller of its block's and its output
 // enclosure's. The input set is not split.
-func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
+func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts Options) *Certificate {
 	c := &Certificate{Bound: math.Inf(1), RootBound: math.Inf(1), SDPBound: math.Inf(1), IntervalBound: math.Inf(1)}
 	r := rootRegion(box, &opts)
 	defer func() {

@@ -1,12 +1,10 @@
 package certify
 
 import (
-	"math"
 	"math/rand/v2"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // observation is the largest error found so far and where.
@@ -17,38 +15,14 @@ type observation struct {
 }
 
 // errorAt returns the error of f1(x1) and f2(x2) that o bounds (see
-// measure), or 0 when either network fails to evaluate.
+// spec.Quantity.Measure), or 0 when either network fails to evaluate.
 func errorAt(f1, f2 *nn.Network, x1, x2 []float64, o *Options) float64 {
 	y1, err1 := f1.Eval(x1)
 	y2, err2 := f2.Eval(x2)
 	if err1 != nil || err2 != nil {
 		return 0
 	}
-	return measure(y1, y2, o.Norm, o.C)
-}
-
-// measure returns |c^T (y1 - y2)| when c is not nil, else ||y1 - y2|| in
-// norm (2 or inf), in float64.
-func measure(y1, y2 []float64, norm search.Norm, c []float64) float64 {
-	s := 0.0
-	for j := range y1 {
-		d := y1[j] - y2[j]
-		switch {
-		case c != nil:
-			s += c[j] * d
-		case norm == search.NormInf:
-			s = max(s, math.Abs(d))
-		default:
-			s += d * d
-		}
-	}
-	switch {
-	case c != nil:
-		return math.Abs(s)
-	case norm == search.NormInf:
-		return s
-	}
-	return math.Sqrt(s)
+	return spec.Quantity{Norm: o.Norm, C: o.C}.Measure(y1, y2)
 }
 
 // try evaluates an actual input pair and keeps it if it is the worst.
@@ -63,7 +37,7 @@ func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64, o *Options) {
 // pairOf returns the actual x2 paired with x1 in region r (for
 // Independent, x2 is drawn by the caller).
 func pairOf(r *region, o *Options, x1 []float64) []float64 {
-	in := bounds.Inputs{Pairing: r.Pairing, Quant: o.Quant}
+	in := spec.Inputs{Pairing: r.Pairing, Quant: o.Quant}
 	return in.X2(x1)
 }
 
@@ -72,7 +46,7 @@ func pairOf(r *region, o *Options, x1 []float64) []float64 {
 // coordinate search with shrinking steps.
 func (ob *observation) observe(f1, f2 *nn.Network, r *region, o *Options, rng *rand.Rand, n int) {
 	nx := r.Box1.Dim()
-	indep := r.Pairing == bounds.Independent
+	indep := r.Pairing == spec.Independent
 	dims := nx
 	if indep {
 		dims = 2 * nx

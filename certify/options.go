@@ -12,7 +12,7 @@ import (
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // ErrOptions reports invalid Options.
@@ -26,7 +26,7 @@ const maxSplit = 4096
 const MaxSplitInputs = 8
 
 // splitFor returns the bounds.Options.Split for box (see Options.Split).
-func (o *Options) splitFor(box bounds.Box) int {
+func (o *Options) splitFor(box spec.Box) int {
 	free := 0
 	for i := range box.Lo {
 		if box.Lo[i] < box.Hi[i] {
@@ -194,10 +194,10 @@ func ParseMethod(s string) (Method, error) {
 type Options struct {
 	// Method computes the bound: the SDP (default) or bound propagation.
 	Method Method
-	// Norm is the norm of f1(x1) - f2(x2) that is bounded: search.Norm2
-	// (the paper's) or search.NormInf (one SDP per output, the largest
+	// Norm is the norm of f1(x1) - f2(x2) that is bounded: spec.Norm2
+	// (the paper's) or spec.NormInf (one SDP per output, the largest
 	// bound). It is ignored when C is set.
-	Norm search.Norm
+	Norm spec.Norm
 	// InfJoint certifies the inf-norm by one SDP with a block and gammas
 	// per output, the blocks sharing the multipliers, instead of one SDP
 	// per output (the default; see BENCHMARKS.md for how they compare).
@@ -209,7 +209,7 @@ type Options struct {
 	C []float64
 	// Pairing relates x2 to x1: Independent (the paper's similarity
 	// problem), SameInput or QuantisedInput (x2 = Quant.Round(x1)).
-	Pairing bounds.Pairing
+	Pairing spec.Pairing
 	// Quant is the input quantiser for QuantisedInput. A saturating one
 	// must not clamp anywhere in the box: Bound rejects one that does
 	// (ErrOptions), since the certificate models the rounding only.
@@ -277,7 +277,7 @@ func DefaultKinds() qc.KindSet {
 // defaults with looser tolerances (see solverDefaults).
 func DefaultOptions() Options {
 	return Options{
-		Pairing: bounds.Independent,
+		Pairing: spec.Independent,
 		Quant:   quantise.Format{FracBits: 2},
 		QC:      QCDefault,
 		Weights: WeightsWorstCase,
@@ -293,9 +293,9 @@ func DefaultOptions() Options {
 // Validate reports the first invalid option, naming it.
 func (o *Options) Validate() error {
 	switch {
-	case o.Pairing < bounds.SameInput || o.Pairing > bounds.QuantisedInput:
+	case o.Pairing < spec.SameInput || o.Pairing > spec.QuantisedInput:
 		return fmt.Errorf("certify: Options.Pairing = %d is unknown: %w", int(o.Pairing), ErrOptions)
-	case o.Pairing == bounds.QuantisedInput && (o.Quant.FracBits < 0 || o.Quant.FracBits > 60):
+	case o.Pairing == spec.QuantisedInput && (o.Quant.FracBits < 0 || o.Quant.FracBits > 60):
 		return fmt.Errorf("certify: Options.Quant.FracBits = %d, want 0..60: %w", o.Quant.FracBits, ErrOptions)
 	case o.QC < QCDefault || o.QC > QCPaper:
 		return fmt.Errorf("certify: Options.QC = %d is unknown: %w", int(o.QC), ErrOptions)
@@ -309,7 +309,7 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Refine.TargetRatio = %v, want >= 1: %w", o.Refine.TargetRatio, ErrOptions)
 	case o.Method < MethodSDP || o.Method > MethodInterval:
 		return fmt.Errorf("certify: Options.Method = %d is unknown: %w", int(o.Method), ErrOptions)
-	case o.Norm < search.Norm2 || o.Norm > search.NormInf:
+	case o.Norm < spec.Norm2 || o.Norm > spec.NormInf:
 		return fmt.Errorf("certify: Options.Norm = %d is unknown: %w", int(o.Norm), ErrOptions)
 	case o.Split < 0 || o.Split > maxSplit:
 		return fmt.Errorf("certify: Options.Split = %d, want 0..%d: %w", o.Split, maxSplit, ErrOptions)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/internal/shared"
@@ -14,6 +13,7 @@ import (
 	"github.com/nnbound/nnbound/nn/jsonnet"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // paperCase is an instance of the paper's experiments.
@@ -24,10 +24,10 @@ type paperCase struct {
 	long   bool // only with NNBOUND_LONG=1
 }
 
-var paperBox = bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
+var paperBox = spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 
 // paperOptions returns the authors' setting: their QC set, unit weights.
-func paperOptions(p bounds.Pairing) Options {
+func paperOptions(p spec.Pairing) Options {
 	o := DefaultOptions()
 	o.QC, o.Weights, o.Pairing = QCPaper, WeightsUnit, p
 	o.Quant = quantise.Format{FracBits: 2}
@@ -46,12 +46,12 @@ func authorsPairs(t *testing.T) []paperCase {
 		return f
 	}
 	return []paperCase{
-		{"comparison", read("comparison_nn1"), read("comparison_nn2"), paperOptions(bounds.Independent), true},
-		{"q2d", read("q2d_nn1"), read("q2d_nn2_fb2"), paperOptions(bounds.QuantisedInput), true},
-		{"q3d", read("q3d_nn1"), read("q3d_nn2_fb2"), paperOptions(bounds.QuantisedInput), true},
-		{"pruned", read("pruned_nn1_original"), read("pruned_nn2"), paperOptions(bounds.Independent), true},
-		{"history-quant", read("history_quant_nn1"), read("history_quant_nn2"), paperOptions(bounds.QuantisedInput), true},
-		{"history-3hidden", read("history_3hidden_nn1"), read("history_3hidden_nn2"), paperOptions(bounds.Independent), true},
+		{"comparison", read("comparison_nn1"), read("comparison_nn2"), paperOptions(spec.Independent), true},
+		{"q2d", read("q2d_nn1"), read("q2d_nn2_fb2"), paperOptions(spec.QuantisedInput), true},
+		{"q3d", read("q3d_nn1"), read("q3d_nn2_fb2"), paperOptions(spec.QuantisedInput), true},
+		{"pruned", read("pruned_nn1_original"), read("pruned_nn2"), paperOptions(spec.Independent), true},
+		{"history-quant", read("history_quant_nn1"), read("history_quant_nn2"), paperOptions(spec.QuantisedInput), true},
+		{"history-3hidden", read("history_3hidden_nn1"), read("history_3hidden_nn2"), paperOptions(spec.Independent), true},
 	}
 }
 
@@ -67,8 +67,8 @@ func seededPairs(t *testing.T) []paperCase {
 			t.Fatal(err)
 		}
 		cs = append(cs,
-			paperCase{"table1-l" + string(rune('0'+l)), f, f, paperOptions(bounds.Independent), l > 1},
-			paperCase{"table2-l" + string(rune('0'+l)), f, fq, paperOptions(bounds.QuantisedInput), l > 1})
+			paperCase{"table1-l" + string(rune('0'+l)), f, f, paperOptions(spec.Independent), l > 1},
+			paperCase{"table2-l" + string(rune('0'+l)), f, fq, paperOptions(spec.QuantisedInput), l > 1})
 	}
 	return cs
 }

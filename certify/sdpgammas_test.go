@@ -6,10 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // gammaValue returns the right-hand side of the gamma inequality at x1, x2:
@@ -40,8 +39,8 @@ func TestSDPGammasKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := DefaultOptions()
-	o.Pairing, o.Quant = bounds.QuantisedInput, qf
-	box := bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
+	o.Pairing, o.Quant = spec.QuantisedInput, qf
+	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 	c, err := Bound(context.Background(), f1, f2, box, o)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +54,7 @@ func TestSDPGammasKept(t *testing.T) {
 	if c.SDPGammas == (Gammas{}) || c.SDPGammas == c.Gammas {
 		t.Fatalf("SDPGammas = %+v, want the SDP's own", c.SDPGammas)
 	}
-	in := bounds.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}
+	in := spec.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}
 	below := 0
 	for k := range 401 {
 		x1 := []float64{-1 + float64(k)/200}
@@ -91,7 +90,7 @@ func TestSDPGammasHold(t *testing.T) {
 				}
 				return
 			}
-			if sc.opts.Norm != search.Norm2 {
+			if sc.opts.Norm != spec.Norm2 {
 				return // the inf-norm's gammas bound one output only
 			}
 			root := rootRegion(sc.box, &sc.opts)
@@ -103,7 +102,7 @@ func TestSDPGammasHold(t *testing.T) {
 					x1[j] = sc.box.Lo[j] + rng.Float64()*(sc.box.Hi[j]-sc.box.Lo[j])
 					x2[j] = sc.box.Lo[j] + rng.Float64()*(sc.box.Hi[j]-sc.box.Lo[j])
 				}
-				if root.Pairing != bounds.Independent {
+				if root.Pairing != spec.Independent {
 					x2 = pairOf(&root, &sc.opts, x1)
 				}
 				rhs := gammaValue(c.SDPGammas, x1, x2)

@@ -3,8 +3,8 @@ package certify
 import (
 	"math"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/qc"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // worstValue returns an upper bound (rounded up) of
@@ -22,17 +22,17 @@ func worstValue(g Gammas, r *region, o *Options) float64 {
 		a1, b1 := r.Box1.Lo[i], r.Box1.Hi[i]
 		var w float64
 		switch {
-		case r.Pairing == bounds.SameInput:
+		case r.Pairing == spec.SameInput:
 			w = coordValue(g, a1, a1)
 			w = max(w, coordValue(g, b1, b1))
 		case ins[i].Mode == qc.InputFixed:
 			v := ins[i].Value
 			w = max(coordValue(g, a1, v), coordValue(g, b1, v))
-		case r.Pairing == bounds.QuantisedInput && r.Cells[i] != nil:
+		case r.Pairing == spec.QuantisedInput && r.Cells[i] != nil:
 			for _, c := range r.Cells[i] {
 				w = max(w, coordValue(g, c.A, c.V), coordValue(g, c.B, c.V))
 			}
-		case r.Pairing == bounds.QuantisedInput:
+		case r.Pairing == spec.QuantisedInput:
 			// Too many cells: bound each square separately.
 			e := qc.QuantError(o.Quant)
 			d := max(math.Abs(e.Lo), math.Abs(e.Hi))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // InputBox returns the box constraints of Appendix 3,
@@ -14,7 +15,7 @@ import (
 //
 // for every free coordinate of x1 in box1 and of x2 in box2, one
 // multiplier each (the diagonal lambda_x of the paper).
-func InputBox(l *Layout, box1, box2 bounds.Box) []Term {
+func InputBox(l *Layout, box1, box2 spec.Box) []Term {
 	var ts []Term
 	for i, x := range l.X1 {
 		if l.Inputs1[i].Mode == InputFree {
@@ -44,7 +45,7 @@ func boxTerm(l *Layout, kind Kind, f Form, lo, hi float64, where string) Term {
 //
 // i.e. (2 hi - (x1 + x2))((x1 + x2) - 2 lo) >= 0 and
 // ((hi - lo) - (x2 - x1))((x2 - x1) + (hi - lo)) >= 0 for one box.
-func JointInput(l *Layout, box1, box2 bounds.Box) []Term {
+func JointInput(l *Layout, box1, box2 spec.Box) []Term {
 	var ts []Term
 	for i := range l.X1 {
 		if l.Inputs[i].Mode != InputFree {

@@ -18,6 +18,7 @@ import (
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // acasMethod is how "bench acasxu" bounds an instance.
@@ -220,7 +221,7 @@ func (o *acasOptions) config() (*acasConfig, func(), error) {
 		search: search.DefaultOptions(), timeout: o.Timeout}
 	cfg.bounds.Method, cfg.bounds.Split = bm, o.Pieces
 	c := &cfg.cert
-	c.Method, c.Pairing, c.Bounds, c.Seed, c.Solve = certify.MethodSDP, bounds.SameInput, bm, o.Seed, solve
+	c.Method, c.Pairing, c.Bounds, c.Seed, c.Solve = certify.MethodSDP, spec.SameInput, bm, o.Seed, solve
 	c.Refine.MaxPieces = o.Pieces
 	cfg.search.Seed, cfg.search.TimeLimit = o.Seed, o.Search
 	return cfg, cleanup, nil

@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/csdp"
@@ -24,6 +23,7 @@ import (
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // certifyFlags are the flags of bench certify.
@@ -169,7 +169,7 @@ type certBench struct {
 	paperSolver string
 }
 
-var unitBox = bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
+var unitBox = spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 
 // instance returns Table 1's pair (f, f, independent inputs) or Table 2's
 // (f, its FB = 2 copy, quantised input) for seed and depth l, and options.
@@ -178,12 +178,12 @@ func instance(table int, seed uint64, l int) (f1, f2 *nn.Network, o certify.Opti
 	o = certify.DefaultOptions()
 	o.Refine.TimeBudget = 0 // deterministic
 	if table == 1 {
-		o.Pairing = bounds.Independent
+		o.Pairing = spec.Independent
 		return f1, f1, o, nil
 	}
 	q := quantise.Format{FracBits: 2}
 	f2, err = quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
-	o.Pairing, o.Quant = bounds.QuantisedInput, q
+	o.Pairing, o.Quant = spec.QuantisedInput, q
 	return f1, f2, o, err
 }
 

@@ -15,13 +15,14 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/nnet"
 	"github.com/nnbound/nnbound/qc"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // familyCase is one instance of the families experiment.
 type familyCase struct {
 	name   string
 	f1, f2 *nn.Network
-	box    bounds.Box
+	box    spec.Box
 	opts   certify.Options
 }
 
@@ -154,10 +155,10 @@ func (b *certBench) familyCases(layers []int, acas []string) ([]familyCase, erro
 				return nil, err
 			}
 			o := certify.DefaultOptions()
-			o.Pairing, o.Bounds, o.Refine.MaxPieces, o.Samples = bounds.SameInput, bounds.MethodOptimised, 1, 100
+			o.Pairing, o.Bounds, o.Refine.MaxPieces, o.Samples = spec.SameInput, bounds.MethodOptimised, 1, 100
 			o.C = make([]float64, f.OutputSize())
 			o.C[in.Target] = 1
-			cases = append(cases, familyCase{"ACAS " + pn, f, fp, bounds.Box{Lo: in.Lo, Hi: in.Hi}, o})
+			cases = append(cases, familyCase{"ACAS " + pn, f, fp, spec.Box{Lo: in.Lo, Hi: in.Hi}, o})
 		}
 	}
 	for _, table := range []int{1, 2} {
@@ -176,7 +177,7 @@ func (b *certBench) familyCases(layers []int, acas []string) ([]familyCase, erro
 }
 
 // boundBox certifies one instance on box with the benchmark's solver.
-func (b *certBench) boundBox(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, o certify.Options) (*certify.Certificate, error) {
+func (b *certBench) boundBox(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o certify.Options) (*certify.Certificate, error) {
 	o.Solve = b.solve
 	start := time.Now()
 	c, err := certify.Bound(ctx, f1, f2, box, o)

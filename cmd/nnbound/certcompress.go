@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // compressCert are the certification flags of quantise and prune, which
@@ -38,7 +38,7 @@ func (cc *compressCert) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	cc.input.register(fs)
 	cc.cert.register(fs)
-	cc.pair.register(cmd, bounds.SameInput, cc.cert.opts)
+	cc.pair.register(cmd, spec.SameInput, cc.cert.opts)
 	fs.BoolVar(&cc.certify, "certify", false, "also certify the error between the model and its compressed copy")
 	fs.BoolVar(&cc.json, "json", false, "print the report (and certificate) as one JSON object")
 	fs.StringVar(&cc.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")

@@ -6,9 +6,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // certFlags are the flags that tune a certification, shared by every
@@ -95,7 +95,7 @@ type pairFlags struct {
 	rounding string
 }
 
-func (p *pairFlags) register(cmd *cobra.Command, def bounds.Pairing, o certify.Options) {
+func (p *pairFlags) register(cmd *cobra.Command, def spec.Pairing, o certify.Options) {
 	p.pairing, p.fracBits, p.rounding = def.String(), o.Quant.FracBits, o.Quant.Rounding.String()
 	f := cmd.Flags()
 	f.StringVar(&p.pairing, "pairing", p.pairing, "how x2 relates to x1: independent, same (x2 = x1) or quantised (x2 = q(x1))")
@@ -107,11 +107,11 @@ func (p *pairFlags) register(cmd *cobra.Command, def bounds.Pairing, o certify.O
 func (p *pairFlags) apply(o *certify.Options) error {
 	switch p.pairing {
 	case "independent":
-		o.Pairing = bounds.Independent
+		o.Pairing = spec.Independent
 	case "same":
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 	case "quantised", "quantized":
-		o.Pairing = bounds.QuantisedInput
+		o.Pairing = spec.QuantisedInput
 	default:
 		return usagef("--pairing %q: want independent, same or quantised", p.pairing)
 	}

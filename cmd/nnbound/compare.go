@@ -7,11 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // compareFlags are the flags of nnbound compare.
@@ -43,7 +42,7 @@ func (f *compareFlags) options(stderr io.Writer) (certify.Options, error) {
 	if o.Method, err = certify.ParseMethod(f.method); err != nil {
 		return o, usagef("--method %q: want sdp or interval", f.method)
 	}
-	if o.Norm, err = search.ParseNorm(f.norm); err != nil {
+	if o.Norm, err = spec.ParseNorm(f.norm); err != nil {
 		return o, usagef("--norm %q: want 2 or inf", f.norm)
 	}
 	if f.output < -1 {
@@ -94,7 +93,7 @@ Exit status: 0 certified, 1 not certified (or an error), 2 usage error.`,
 	f.model.register(fs)
 	f.input.register(fs)
 	f.cert.register(fs)
-	f.pair.register(cmd, bounds.Independent, f.cert.opts)
+	f.pair.register(cmd, spec.Independent, f.cert.opts)
 	fs.BoolVar(&f.json, "json", false, "print the certificate as one JSON object")
 	fs.StringVar(&f.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
 	def := certify.DefaultOptions()

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 	"github.com/spf13/cobra"
 )
 
@@ -80,7 +80,7 @@ func (f *demoFlags) options(cmd *cobra.Command) (certify.Options, error) {
 	if err != nil {
 		return certify.Options{}, err
 	}
-	opts.Pairing = bounds.QuantisedInput
+	opts.Pairing = spec.QuantisedInput
 	opts.Quant = quantise.Format{FracBits: f.fracBits}
 	return opts, nil
 }

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestWriteCertificate pins the text of certificates whose lines depend
@@ -19,7 +18,7 @@ import (
 func TestWriteCertificate(t *testing.T) {
 	hideTimes = true
 	t.Cleanup(func() { hideTimes = false })
-	box := bounds.Box{Lo: []float64{-1, 0}, Hi: []float64{1, 0.5}}
+	box := spec.Box{Lo: []float64{-1, 0}, Hi: []float64{1, 0.5}}
 	base := func() *certify.Certificate {
 		c := &certify.Certificate{Certified: true, Status: certify.Certified, Bound: 0.5, RootBound: 0.5,
 			ObservedError: 0.25, X1: []float64{1, 0.5}, X2: []float64{0.75, 0.5}, Method: certify.MethodSDP, Source: certify.MethodSDP,
@@ -28,9 +27,9 @@ func TestWriteCertificate(t *testing.T) {
 		return c
 	}
 	quantised := certify.DefaultOptions()
-	quantised.Pairing = bounds.QuantisedInput
+	quantised.Pairing = spec.QuantisedInput
 	same := certify.DefaultOptions()
-	same.Pairing = bounds.SameInput
+	same.Pairing = spec.SameInput
 
 	interval := base()
 	interval.Source, interval.Fallbacks = certify.MethodInterval, 2
@@ -38,9 +37,9 @@ func TestWriteCertificate(t *testing.T) {
 	interval.Pieces = make([]certify.Piece, 3)
 
 	inf := base()
-	inf.Norm, inf.Outputs = search.NormInf, []float64{0.125, 0.5, 0.25}
+	inf.Norm, inf.Outputs = spec.NormInf, []float64{0.125, 0.5, 0.25}
 	infOpts := same
-	infOpts.Norm = search.NormInf
+	infOpts.Norm = spec.NormInf
 
 	output := base()
 	output.C = []float64{0, 1}

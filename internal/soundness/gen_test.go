@@ -14,7 +14,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // instance is one certification problem of the campaign.
@@ -22,7 +22,7 @@ type instance struct {
 	seed   uint64
 	desc   []string // how it was made, for reports
 	f1, f2 *nn.Network
-	box    bounds.Box
+	box    spec.Box
 	opts   certify.Options
 	// saturating reports an input quantiser that saturates inside the box
 	// (a known violation, counted apart).
@@ -139,8 +139,8 @@ func randFormat(rng *rand.Rand, sat bool) quantise.Format {
 
 // randBox returns a box of dimension n with degenerate coordinates mixed
 // in: zero width, tiny, far from 0, huge.
-func randBox(rng *rand.Rand, n int, in *instance) bounds.Box {
-	b := bounds.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+func randBox(rng *rand.Rand, n int, in *instance) spec.Box {
+	b := spec.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
 	kind := rng.IntN(10)
 	for i := range n {
 		k := kind
@@ -200,7 +200,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	switch mode {
 	case "self":
 		in.f2 = in.f1
-		o.Pairing = pick(rng, bounds.Independent, bounds.SameInput)
+		o.Pairing = pick(rng, spec.Independent, spec.SameInput)
 	case "indep":
 		w2 := randWidths(rng, c)
 		act2 := act
@@ -209,7 +209,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 		}
 		in.f2 = randNetwork(rng, nx, nf, w2, act2, mixed, outAct, scale, layerScales)
 		in.note("f2 %v %v", w2, act2.Kind)
-		o.Pairing = pick(rng, bounds.Independent, bounds.SameInput)
+		o.Pairing = pick(rng, spec.Independent, spec.SameInput)
 	case "quant-input", "quant-weights":
 		wf := randFormat(rng, true)
 		if rng.IntN(3) == 0 {
@@ -222,9 +222,9 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 			in.f2, err = quantise.Network(in.f1, quantise.Options{Weights: wf, Biases: wf})
 		}
 		in.note("weights %v", wf)
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 		if mode == "quant-input" {
-			o.Pairing = bounds.QuantisedInput
+			o.Pairing = spec.QuantisedInput
 			o.Quant = randFormat(rng, true)
 			if rng.IntN(2) == 0 {
 				o.Quant.FracBits = wf.FracBits
@@ -233,7 +233,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 		}
 	case "float16":
 		in.f2, err = quantise.Float16(in.f1)
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 	case "prune-neurons":
 		no := prune.NeuronOptions{Count: 1 + rng.IntN(3), Scope: prune.Scope(rng.IntN(2)), Remove: rng.IntN(2) == 0}
 		in.f2, _, err = prune.Neurons(in.f1, no)
@@ -244,24 +244,24 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 			no = prune.NeuronOptions{}
 		}
 		in.note("prune %+v", no)
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 	case "prune-weights":
 		wo := prune.WeightOptions{Sparsity: pick(rng, 0.1, 0.3, 0.5, 0.9), Scope: prune.Scope(rng.IntN(2))}
 		in.f2, _, err = prune.Weights(in.f1, wo)
 		in.note("prune %+v", wo)
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 	case "perturb":
 		rel := math.Pow(10, -16+14*rng.Float64())
 		in.f2 = boundstest.Perturb(rng, in.f1, rel)
 		in.note("perturb %.2g", rel)
-		o.Pairing = pick(rng, bounds.SameInput, bounds.SameInput, bounds.Independent)
+		o.Pairing = pick(rng, spec.SameInput, spec.SameInput, spec.Independent)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("seed %d: %s: %w", seed, mode, err)
 	}
 	in.desc = append([]string{mode, o.Pairing.String()}, in.desc...)
 	in.box = randBox(rng, nx, in)
-	if o.Pairing == bounds.QuantisedInput && o.Quant.Saturate {
+	if o.Pairing == spec.QuantisedInput && o.Quant.Saturate {
 		lim := o.Quant.Limit()
 		for i := range in.box.Lo {
 			if in.box.Hi[i] > lim || in.box.Lo[i] < -lim {
@@ -284,7 +284,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	}
 	switch rng.IntN(6) {
 	case 0:
-		o.Norm = search.NormInf
+		o.Norm = spec.NormInf
 		o.InfJoint = rng.IntN(2) == 0
 	case 1:
 		o.C = randC(rng, nf)
