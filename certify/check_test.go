@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -28,8 +30,8 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := DefaultOptions()
-		o.Pairing, o.Quant = []spec.Pairing{spec.Independent, spec.QuantisedInput, spec.SameInput}[seed%3], q
+		o := testTask()
+		o.in.Pairing, o.in.Quant = []spec.Pairing{spec.Independent, spec.QuantisedInput, spec.SameInput}[seed%3], q
 		if seed%2 == 1 {
 			o.QC = QCPaper
 		}
@@ -134,7 +136,6 @@ func TestOptionsValidate(t *testing.T) {
 		name string
 		edit func(*Options)
 	}{
-		{"pairing", func(o *Options) { o.Pairing = 7 }},
 		{"qc", func(o *Options) { o.QC = 9 }},
 		{"weights", func(o *Options) { o.Weights = -1 }},
 		{"custom weight", func(o *Options) { o.Weights, o.Custom = WeightsCustom, Gammas{Gamma: math.NaN()} }},
@@ -142,7 +143,6 @@ func TestOptionsValidate(t *testing.T) {
 		{"budget", func(o *Options) { o.Refine.TimeBudget = -1 }},
 		{"ratio", func(o *Options) { o.Refine.TargetRatio = 0.5 }},
 		{"samples", func(o *Options) { o.Samples = -1 }},
-		{"frac bits", func(o *Options) { o.Pairing, o.Quant.FracBits = spec.QuantisedInput, -2 }},
 		{"solver", func(o *Options) { o.Solver.MaxIter = 0 }},
 	}
 	for _, tc := range tests {
@@ -167,25 +167,29 @@ func TestBoundInputErrors(t *testing.T) {
 		name   string
 		f1, f2 *nn.Network
 		box    spec.Box
-		edit   func(*Options)
+		edit   func(*task)
 		want   error
 	}{
 		{"inputs differ", f1, f2, box, nil, ErrDimension},
 		{"outputs differ", f1, f3, box, nil, ErrDimension},
 		{"box dim", f1, f1, spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}, nil, ErrDimension},
 		{"bad box", f1, f1, spec.Box{Lo: []float64{1}, Hi: []float64{-1}}, nil, spec.ErrBox},
-		{"C too long", f1, f1, box, func(o *Options) { o.C = []float64{1, 1} }, ErrDimension},
-		{"C empty", f1, f1, box, func(o *Options) { o.C = []float64{} }, ErrDimension},
-		{"input clamped", f1, f1, spec.Box{Lo: []float64{-1}, Hi: []float64{2}}, func(o *Options) {
-			o.Pairing, o.Quant = spec.QuantisedInput, quantise.Format{IntBits: 1, FracBits: 2, Saturate: true}
+		{"C too long", f1, f1, box, func(o *task) { o.q.C = []float64{1, 1} }, ErrDimension},
+		{"C empty", f1, f1, box, func(o *task) { o.q.C = []float64{} }, ErrDimension},
+		{"C not finite", f1, f1, box, func(o *task) { o.q.C = []float64{math.Inf(1)} }, spec.ErrQuantity},
+		{"norm", f1, f1, box, func(o *task) { o.q.Norm = 7 }, spec.ErrQuantity},
+		{"pairing", f1, f1, box, func(o *task) { o.in.Pairing = 7 }, spec.ErrInputs},
+		{"frac bits", f1, f1, box, func(o *task) { o.in.Pairing, o.in.Quant.FracBits = spec.QuantisedInput, -2 }, spec.ErrInputs},
+		{"input clamped", f1, f1, spec.Box{Lo: []float64{-1}, Hi: []float64{2}}, func(o *task) {
+			o.in.Pairing, o.in.Quant = spec.QuantisedInput, quantise.Format{IntBits: 1, FracBits: 2, Saturate: true}
 		}, ErrOptions},
 	}
 	for _, tc := range tests {
-		o := DefaultOptions()
+		o := testTask()
 		if tc.edit != nil {
 			tc.edit(&o)
 		}
-		_, err := Bound(t.Context(), tc.f1, tc.f2, tc.box, o)
+		_, err := o.bound(t.Context(), tc.f1, tc.f2, tc.box)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
 		}
@@ -234,4 +238,25 @@ func TestCertificateMeasure(t *testing.T) {
 			t.Errorf("%s: Measure = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// testTask returns the tests' defaults: DefaultOptions with independent
+// inputs and a 2-bit input quantiser for QuantisedInput.
+func testTask() task {
+	return task{Options: DefaultOptions(),
+		in: spec.Inputs{Pairing: spec.Independent, Quant: quantise.Format{FracBits: 2}}}
+}
+
+// bound runs Bound on box with the question and options of o.
+func (o task) bound(ctx context.Context, f1, f2 *nn.Network, box spec.Box) (*Certificate, error) {
+	in := o.in
+	in.Box = box
+	return Bound(ctx, f1, f2, in, o.q, o.Options)
+}
+
+// problem runs Problem on box with the question and options of o.
+func (o task) problem(f1, f2 *nn.Network, box spec.Box) (*sdp.Problem, error) {
+	in := o.in
+	in.Box = box
+	return Problem(f1, f2, in, o.q, o.Options)
 }

@@ -54,6 +54,6 @@
 //
 // Options also select per-output or weighted bounds |c^T (f1 - f2)| (C),
 // the inf-norm (one SDP per output, or one SDP with a block per output:
-// InfJoint), and MethodInterval (bound propagation alone). Problem and
+// InfJoint), and MethodPropagation (bound propagation alone). Problem and
 // Export give the root SDP for other solvers.
 package certify

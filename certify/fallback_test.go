@@ -31,10 +31,10 @@ func TestFallbackReported(t *testing.T) {
 	} {
 		f1 := randnet.Paper(1, 2, 2, 5, tc.outs)
 		f2 := randnet.Paper(2, 2, 2, 5, tc.outs)
-		o := DefaultOptions()
-		o.Solve, o.Norm = fail, tc.norm
+		o := testTask()
+		o.Solve, o.q.Norm = fail, tc.norm
 		o.Refine.MaxPieces, o.Refine.TimeBudget, o.Samples = tc.pieces, 0, 50
-		c, err := Bound(t.Context(), f1, f2, box, o)
+		c, err := o.bound(t.Context(), f1, f2, box)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func TestFallbackReported(t *testing.T) {
 		switch {
 		case !c.Certified:
 			t.Errorf("%s: not certified (%v: %s)", tc.name, c.Status, c.Reason)
-		case c.Source != MethodInterval || c.Method != MethodSDP:
+		case c.Source != MethodPropagation || c.Method != MethodSDP:
 			t.Errorf("%s: source %v, method %v; want interval, sdp", tc.name, c.Source, c.Method)
 		case c.Fallbacks < 1:
 			t.Errorf("%s: Fallbacks %d", tc.name, c.Fallbacks)

@@ -22,7 +22,7 @@ import (
 // SDP, but looser than one SDP per output, whose multipliers may differ.
 // Each output's bound is the smaller of its block's and its output
 // enclosure's. The input set is not split.
-func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts Options) *Certificate {
+func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{Bound: math.Inf(1), RootBound: math.Inf(1), SDPBound: math.Inf(1), IntervalBound: math.Inf(1)}
 	r := rootRegion(box, &opts)
 	defer func() {
@@ -105,7 +105,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts O
 		c.SDPGammas = sdpGammas[worst]
 	}
 	if fromIv[worst] {
-		c.Source = MethodInterval
+		c.Source = MethodPropagation
 	}
 	if !sdpOK {
 		c.Reason = "SDP: " + res.reason + "; interval bounds used"
@@ -117,7 +117,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts O
 // disguisedFailure reports a check that had to absorb a residual larger
 // than maxMargin of the bound the solver's gammas claim: the point is far
 // from satisfying the LMI, a numerically failed solve in disguise.
-func disguisedFailure(ck *checked, r *region, o *Options) (string, bool) {
+func disguisedFailure(ck *checked, r *region, o *task) (string, bool) {
 	solved := ck.gammas
 	solved.Gamma -= ck.margin
 	if before := worstValue(solved, r, o); ck.margin > maxMargin*max(1, before) {

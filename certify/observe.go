@@ -16,17 +16,17 @@ type observation struct {
 
 // errorAt returns the error of f1(x1) and f2(x2) that o bounds (see
 // spec.Quantity.Measure), or 0 when either network fails to evaluate.
-func errorAt(f1, f2 *nn.Network, x1, x2 []float64, o *Options) float64 {
+func errorAt(f1, f2 *nn.Network, x1, x2 []float64, o *task) float64 {
 	y1, err1 := f1.Eval(x1)
 	y2, err2 := f2.Eval(x2)
 	if err1 != nil || err2 != nil {
 		return 0
 	}
-	return spec.Quantity{Norm: o.Norm, C: o.C}.Measure(y1, y2)
+	return spec.Quantity{Norm: o.q.Norm, C: o.q.C}.Measure(y1, y2)
 }
 
 // try evaluates an actual input pair and keeps it if it is the worst.
-func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64, o *Options) {
+func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64, o *task) {
 	if e := errorAt(f1, f2, x1, x2, o); e > ob.err {
 		// Above an exact supremum only by rounding: keep the flag.
 		ob.exact = ob.exact && e <= ob.err*(1+1e-12)
@@ -36,15 +36,15 @@ func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64, o *Options) {
 
 // pairOf returns the actual x2 paired with x1 in region r (for
 // Independent, x2 is drawn by the caller).
-func pairOf(r *region, o *Options, x1 []float64) []float64 {
-	in := spec.Inputs{Pairing: r.Pairing, Quant: o.Quant}
+func pairOf(r *region, o *task, x1 []float64) []float64 {
+	in := spec.Inputs{Pairing: r.Pairing, Quant: o.in.Quant}
 	return in.X2(x1)
 }
 
 // observe samples actual input pairs of region r: the corners (up to 2^10),
 // the centre and n random points, and refines the best by a few rounds of
 // coordinate search with shrinking steps.
-func (ob *observation) observe(f1, f2 *nn.Network, r *region, o *Options, rng *rand.Rand, n int) {
+func (ob *observation) observe(f1, f2 *nn.Network, r *region, o *task, rng *rand.Rand, n int) {
 	nx := r.Box1.Dim()
 	indep := r.Pairing == spec.Independent
 	dims := nx

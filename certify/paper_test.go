@@ -20,17 +20,17 @@ import (
 type paperCase struct {
 	name   string
 	f1, f2 *nn.Network
-	opts   Options
+	opts   task
 	long   bool // only with NNBOUND_LONG=1
 }
 
 var paperBox = spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 
 // paperOptions returns the authors' setting: their QC set, unit weights.
-func paperOptions(p spec.Pairing) Options {
-	o := DefaultOptions()
-	o.QC, o.Weights, o.Pairing = QCPaper, WeightsUnit, p
-	o.Quant = quantise.Format{FracBits: 2}
+func paperOptions(p spec.Pairing) task {
+	o := testTask()
+	o.QC, o.Weights, o.in.Pairing = QCPaper, WeightsUnit, p
+	o.in.Quant = quantise.Format{FracBits: 2}
 	return o
 }
 
@@ -82,9 +82,6 @@ func TestPaperMatchesCSDP(t *testing.T) {
 	if !csdp.Available() {
 		t.Skip("csdp not installed")
 	}
-	if !solverWorks() {
-		t.Skip("nnbound's SDP solver is not available yet")
-	}
 	long := os.Getenv("NNBOUND_LONG") != ""
 	cases := append(seededPairs(t), authorsPairs(t)...)
 	for _, pc := range cases {
@@ -92,7 +89,7 @@ func TestPaperMatchesCSDP(t *testing.T) {
 			if pc.long && !long {
 				t.Skip("long instance (NNBOUND_LONG=1)")
 			}
-			p, err := Problem(pc.f1, pc.f2, paperBox, pc.opts)
+			p, err := pc.opts.problem(pc.f1, pc.f2, paperBox)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,14 +130,16 @@ func TestPaperMatchesCSDP(t *testing.T) {
 // the seeded l = 1 instances with their QC set and checks the bounds
 // against sampled inputs and the LMI order 2(n_x + N) + 1.
 func TestPaperCertifies(t *testing.T) {
-	useSolver(t)
+	solve := testSolver(t)
 	long := os.Getenv("NNBOUND_LONG") != ""
 	for _, pc := range append(seededPairs(t), authorsPairs(t)...) {
 		t.Run(pc.name, func(t *testing.T) {
 			if pc.long && !long {
 				t.Skip("long instance (NNBOUND_LONG=1)")
 			}
-			c, err := Bound(context.Background(), pc.f1, pc.f2, paperBox, pc.opts)
+			o := pc.opts
+			o.Solve = solve
+			c, err := o.bound(context.Background(), pc.f1, pc.f2, paperBox)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,14 +25,14 @@ func TestPointWidthCoordinate(t *testing.T) {
 	}
 	for _, qcs := range []QCSet{QCDefault, QCPaper} {
 		for _, p := range []spec.Pairing{spec.SameInput, spec.Independent, spec.QuantisedInput} {
-			o := DefaultOptions()
-			o.QC, o.Pairing, o.Quant = qcs, p, q
+			o := testTask()
+			o.QC, o.in.Pairing, o.in.Quant = qcs, p, q
 			o.Refine.MaxPieces, o.Refine.TimeBudget, o.Samples = 5, 0, 200
 			f2 := fq
 			if p == spec.Independent {
 				f2 = f1
 			}
-			c, err := Bound(t.Context(), f1, f2, box, o)
+			c, err := o.bound(t.Context(), f1, f2, box)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,11 +57,11 @@ func TestACASProperty4FixedInput(t *testing.T) {
 			continue
 		}
 		f, g := inst.Networks(t)
-		o := DefaultOptions()
-		o.Pairing, o.C = spec.SameInput, make([]float64, f.OutputSize())
-		o.C[inst.Target] = 1
+		o := testTask()
+		o.in.Pairing, o.q.C = spec.SameInput, make([]float64, f.OutputSize())
+		o.q.C[inst.Target] = 1
 		o.Refine.MaxPieces, o.Samples = 1, 200
-		c, err := Bound(t.Context(), f, g, spec.Box{Lo: inst.Lo, Hi: inst.Hi}, o)
+		c, err := o.bound(t.Context(), f, g, spec.Box{Lo: inst.Lo, Hi: inst.Hi})
 		if err != nil {
 			t.Fatal(err)
 		}

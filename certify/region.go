@@ -87,14 +87,14 @@ type region struct {
 }
 
 // rootRegion returns the region of the whole input set.
-func rootRegion(box spec.Box, o *Options) region {
-	r := region{Box1: cloneBox(box), Box2: cloneBox(box), Pairing: o.Pairing}
-	if o.Pairing == spec.QuantisedInput {
+func rootRegion(box spec.Box, o *task) region {
+	r := region{Box1: cloneBox(box), Box2: cloneBox(box), Pairing: o.in.Pairing}
+	if o.in.Pairing == spec.QuantisedInput {
 		r.Cells = make([][]cell, box.Dim())
 		for i := range r.Cells {
-			r.Cells[i] = cells(o.Quant, box.Lo[i], box.Hi[i])
+			r.Cells[i] = cells(o.in.Quant, box.Lo[i], box.Hi[i])
 		}
-		r.syncQuant(o.Quant)
+		r.syncQuant(o.in.Quant)
 	}
 	return r
 }

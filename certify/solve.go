@@ -44,7 +44,7 @@ type regionResult struct {
 const maxMargin = 1e-3
 
 // certifyRegion builds, solves and checks the SDP of one region.
-func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Options) regionResult {
+func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) regionResult {
 	rb, err := boundsOf(f1, f2, r, o)
 	if err != nil {
 		return regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: CheckFailed, reason: err.Error()}
@@ -71,7 +71,7 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Option
 }
 
 // sdpRegion builds, solves and checks the SDP of one region with bounds rb.
-func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) regionResult {
+func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) regionResult {
 	res := regionResult{bound: math.Inf(1)}
 	m, err := buildLMI(f1, f2, r, rb, o)
 	if err != nil {
@@ -106,9 +106,9 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 // runSolver solves sp with the configured solver and records how the solve
 // went in res. It returns the solver's x when the solve ended optimal or
 // near-optimal; otherwise res has the status and reason.
-func runSolver(ctx context.Context, sp *sdpProblem, o *Options, res *regionResult) ([]float64, bool) {
+func runSolver(ctx context.Context, sp *sdpProblem, o *task, res *regionResult) ([]float64, bool) {
 	settings := o.Solver
-	solve := solveSDP
+	solve := sdp.Solve
 	if o.Solve != nil {
 		solve = o.Solve
 	}

@@ -15,7 +15,7 @@ import (
 // of convex functions of (x1_i, x2_i), each maximised over the coordinate's
 // pairs: the corners of two intervals (Independent), the ends of one
 // (SameInput, or a fixed x2), or the ends of every quantisation cell.
-func worstValue(g Gammas, r *region, o *Options) float64 {
+func worstValue(g Gammas, r *region, o *task) float64 {
 	total := g.Gamma
 	ins := r.inputs()
 	for i := range r.Box1.Lo {
@@ -34,7 +34,7 @@ func worstValue(g Gammas, r *region, o *Options) float64 {
 			}
 		case r.Pairing == spec.QuantisedInput:
 			// Too many cells: bound each square separately.
-			e := qc.QuantError(o.Quant)
+			e := qc.QuantError(o.in.Quant)
 			d := max(math.Abs(e.Lo), math.Abs(e.Hi))
 			m1 := max(math.Abs(a1), math.Abs(b1))
 			m2 := max(math.Abs(r.Box2.Lo[i]), math.Abs(r.Box2.Hi[i]))
@@ -65,7 +65,7 @@ func coordValue(g Gammas, x1, x2 float64) float64 {
 func sqrtUp(v float64) float64 { return math.Nextafter(math.Sqrt(v), math.Inf(1)) }
 
 // weights returns the objective weights of mode o.Weights for region r.
-func weights(r *region, o *Options) Gammas {
+func weights(r *region, o *task) Gammas {
 	switch o.Weights {
 	case WeightsUnit:
 		return Gammas{1, 1, 1, 1}

@@ -46,6 +46,32 @@ type Quantity struct {
 	C    []float64
 }
 
+// String names the quantity: "||f1(x1) - f2(x2)||_2",
+// "||f1(x1) - f2(x2)||_inf", "|f1_k(x1) - f2_k(x2)|" for C = e_k, or
+// "|c^T (f1(x1) - f2(x2))|".
+func (q Quantity) String() string {
+	if q.C != nil {
+		k := -1
+		for j, v := range q.C {
+			switch {
+			case v == 0:
+			case v == 1 && k == -1:
+				k = j
+			default:
+				return "|c^T (f1(x1) - f2(x2))|"
+			}
+		}
+		if k >= 0 {
+			return fmt.Sprintf("|f1_%d(x1) - f2_%d(x2)|", k, k)
+		}
+		return "|c^T (f1(x1) - f2(x2))|"
+	}
+	if q.Norm == NormInf {
+		return "||f1(x1) - f2(x2)||_inf"
+	}
+	return "||f1(x1) - f2(x2)||_2"
+}
+
 // Validate reports an unknown norm or a non-finite weight of C, naming it.
 func (q Quantity) Validate() error {
 	if q.Norm < Norm2 || q.Norm > NormInf {

@@ -15,6 +15,7 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/search"
@@ -191,8 +192,8 @@ func runACASXu(ctx context.Context, stdout, stderr io.Writer, o *acasOptions, di
 type acasConfig struct {
 	method  acasMethod
 	bounds  bounds.Options
-	cert    certify.Options // C is set per instance
-	search  search.Options  // C is set per instance
+	cert    certjob.Job    // C is set per instance
+	search  search.Options // C is set per instance
 	timeout time.Duration
 }
 
@@ -217,7 +218,7 @@ func (o *acasOptions) config() (*acasConfig, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := &acasConfig{method: method, bounds: bounds.DefaultOptions(), cert: certify.DefaultOptions(),
+	cfg := &acasConfig{method: method, bounds: bounds.DefaultOptions(), cert: certjob.Default(),
 		search: search.DefaultOptions(), timeout: o.Timeout}
 	cfg.bounds.Method, cfg.bounds.Split = bm, o.Pieces
 	c := &cfg.cert

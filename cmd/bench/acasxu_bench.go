@@ -9,6 +9,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/nnet"
@@ -101,8 +102,8 @@ func intervalBound(f, fp *nn.Network, in spec.Inputs, c []float64, opts bounds.O
 }
 
 // sdpBound certifies |C^T (f' - f)| by the certificate's SDP with co.
-func sdpBound(ctx context.Context, f, fp *nn.Network, box spec.Box, co certify.Options) *acasSDPRes {
-	cert, err := certify.Bound(ctx, f, fp, box, co)
+func sdpBound(ctx context.Context, f, fp *nn.Network, box spec.Box, co certjob.Job) *acasSDPRes {
+	cert, err := co.Bound(ctx, f, fp, box)
 	if err != nil {
 		return &acasSDPRes{Status: "error", Reason: err.Error(), Bound: report.Number(math.NaN())}
 	}

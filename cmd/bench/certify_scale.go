@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/nnbound/nnbound/bounds"
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn/nnet"
 	"github.com/nnbound/nnbound/spec"
@@ -45,7 +45,7 @@ func (b *certBench) scale(ctx context.Context, nets []string) error {
 		if err != nil {
 			return err
 		}
-		o := certify.DefaultOptions()
+		o := certjob.Default()
 		o.Pairing, o.Bounds, o.Refine.MaxPieces, o.Samples = spec.SameInput, bounds.MethodOptimised, 1, 200
 		o.C = make([]float64, f.OutputSize())
 		o.C[0] = 1

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -45,9 +45,9 @@ func (cc *compressCert) register(cmd *cobra.Command) {
 }
 
 // check reports usage errors before any work is done.
-func (cc *compressCert) check() (certify.Options, error) {
+func (cc *compressCert) check() (certjob.Job, error) {
 	if err := cc.input.check(); err != nil {
-		return certify.Options{}, err
+		return certjob.Job{}, err
 	}
 	opts, err := cc.cert.options(nil)
 	if err != nil {
@@ -93,7 +93,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 		return err
 	}
 	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
-	cert, err := certify.Bound(cmd.Context(), m.Net, c.Net, box, opts)
+	cert, err := opts.Bound(cmd.Context(), m.Net, c.Net, box)
 	stop()
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -17,8 +18,8 @@ import (
 // smaller of pointBound and the bound of the sub-box of the input holding
 // x (subBoxBounds), both of which hold at x. The certificate's own numbers
 // are unchanged: only the figure bounds the sub-boxes.
-func certCurve(f1, f2 *nn.Network, box spec.Box, opts certify.Options, c *certify.Certificate, xs []float64) (report.Curve, error) {
-	in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
+func certCurve(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Certificate, xs []float64) (report.Curve, error) {
+	in := opts.Inputs(box)
 	budget := subBoxBudget(c.Time)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*budget)
 	defer cancel()
@@ -163,11 +164,11 @@ func subBoxBudget(certTime time.Duration) time.Duration {
 // of them would take longer than budget, the others are merged into fewer,
 // wider ones (at least minFigureBoxes). Once ctx is done the rest are left
 // unbounded (+Inf), where the figure keeps pointBound.
-func subBoxBounds(ctx context.Context, f1, f2 *nn.Network, opts certify.Options, s subBoxes, xs []float64, budget time.Duration) ([]float64, subBoxes, error) {
+func subBoxBounds(ctx context.Context, f1, f2 *nn.Network, opts certjob.Job, s subBoxes, xs []float64, budget time.Duration) ([]float64, subBoxes, error) {
 	o := opts
-	o.Method, o.Samples, o.Log = certify.MethodInterval, subBoxSamples, nil
+	o.Method, o.Samples, o.Log = certify.MethodPropagation, subBoxSamples, nil
 	bound := func(lo, hi float64) (float64, error) {
-		c, err := certify.Bound(ctx, f1, f2, spec.Box{Lo: []float64{lo}, Hi: []float64{hi}}, o)
+		c, err := o.Bound(ctx, f1, f2, spec.Box{Lo: []float64{lo}, Hi: []float64{hi}})
 		if err != nil || !c.Certified {
 			return math.Inf(1), err
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
@@ -40,13 +40,13 @@ func TestCertCurveSound(t *testing.T) {
 			t.Fatal(err)
 		}
 		box := spec.Box{Lo: []float64{tc.lo}, Hi: []float64{tc.hi}}
-		opts := certify.DefaultOptions()
+		opts := certjob.Default()
 		opts.Pairing, opts.Quant = tc.pairing, quantise.Format{FracBits: tc.fb, Rounding: tc.rounding}
-		c, err := certify.Bound(context.Background(), f1, f2, box, opts)
+		c, err := opts.Bound(context.Background(), f1, f2, box)
 		if err != nil || !c.Certified {
 			t.Fatalf("%s: certify: %v, %+v", tc.name, err, c)
 		}
-		in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
+		in := opts.Inputs(box)
 		cv, err := certCurve(f1, f2, box, opts, c, curveInputs(tc.lo, tc.hi, 20001, in))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -116,7 +116,7 @@ func TestSubBoxBoundsBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := certify.DefaultOptions()
+	opts := certjob.Default()
 	opts.Pairing, opts.Quant = spec.QuantisedInput, quantise.Format{FracBits: 5}
 	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, Pairing: opts.Pairing, Quant: opts.Quant}
 	s := figureSubBoxes(-1, 1, in)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -35,11 +36,11 @@ func checkPlot(path string) error {
 // the certificate that hold there. The one-input curve also takes the
 // bound of bound propagation on the quantisation cell (or slice) of the
 // input holding it (certCurve), which follows the error more closely.
-func certFigure(f1, f2 *nn.Network, box spec.Box, opts certify.Options, c *certify.Certificate, title string) (*report.Figure, error) {
+func certFigure(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Certificate, title string) (*report.Figure, error) {
 	if !c.Certified {
 		return nil, fmt.Errorf("no figure: the bound was not certified")
 	}
-	in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
+	in := opts.Inputs(box)
 	n := box.Dim()
 	indep := opts.Pairing == spec.Independent
 	// space is the box of the figure's inputs z: x1, or (x1, x2).
@@ -115,7 +116,7 @@ func pairError(f1, f2 *nn.Network, c *certify.Certificate, x1, x2 []float64) (fl
 
 // figureDims returns the number of the figure's inputs: those of x1, or
 // of (x1, x2) when they are independent.
-func figureDims(box spec.Box, opts certify.Options) int {
+func figureDims(box spec.Box, opts certjob.Job) int {
 	if opts.Pairing == spec.Independent {
 		return 2 * box.Dim()
 	}
@@ -123,7 +124,7 @@ func figureDims(box spec.Box, opts certify.Options) int {
 }
 
 // figureNote says what certFigure draws for box and opts.
-func figureNote(box spec.Box, opts certify.Options) string {
+func figureNote(box spec.Box, opts certjob.Job) string {
 	switch figureDims(box, opts) {
 	case 1:
 		return "error and bound against the input, log scale"
@@ -146,7 +147,7 @@ func figureNote(box spec.Box, opts certify.Options) string {
 // largest of them, for a pair on a border). For the inf-norm over several
 // outputs the gammas bound the output with the largest bound only; the
 // others keep their bounds over the input set.
-func pointBound(c *certify.Certificate, opts certify.Options, x1, x2 []float64) float64 {
+func pointBound(c *certify.Certificate, opts certjob.Job, x1, x2 []float64) float64 {
 	b := c.Bound
 	if rootCertified(c) {
 		b = min(b, gammaBound(c, opts, c.Gammas, x1, x2))
@@ -169,7 +170,7 @@ func pointBound(c *certify.Certificate, opts certify.Options, x1, x2 []float64) 
 // gammaBound returns the bound of gammas g of c at (x1, x2): the square
 // root of the right-hand side of the root inequality, or for the inf-norm
 // over several outputs the largest of it and the other outputs' bounds.
-func gammaBound(c *certify.Certificate, opts certify.Options, g certify.Gammas, x1, x2 []float64) float64 {
+func gammaBound(c *certify.Certificate, opts certjob.Job, g certify.Gammas, x1, x2 []float64) float64 {
 	var n1, n2, d float64
 	for i := range x1 {
 		n1 += x1[i] * x1[i]

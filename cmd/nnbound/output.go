@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -118,7 +119,7 @@ type inputJSON struct {
 }
 
 // newInputJSON describes the input set of box and opts.
-func newInputJSON(box spec.Box, opts certify.Options) inputJSON {
+func newInputJSON(box spec.Box, opts certjob.Job) inputJSON {
 	j := inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()}
 	if opts.Pairing == spec.QuantisedInput {
 		j.FracBits = opts.Quant.FracBits
@@ -139,7 +140,7 @@ type sdpJSON struct {
 }
 
 // newCertJSON returns the JSON form of c, certified over box with opts.
-func newCertJSON(c *certify.Certificate, box spec.Box, opts certify.Options) certJSON {
+func newCertJSON(c *certify.Certificate, box spec.Box, opts certjob.Job) certJSON {
 	j := certJSON{
 		certCore:  newCertCore(c, opts.Pairing),
 		Of:        c.Quantity(),
@@ -198,7 +199,7 @@ func orEmpty(v []float64) []float64 {
 //	bound           0.2931   max ||f1(x1) - f2(x2)|| over the input set, proved
 //	observed error  0.2719   largest error found, at x1 = 0.749 (x2 = 0.5)
 //	...
-func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certify.Options) error {
+func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job) error {
 	var b strings.Builder
 	line := func(key, value, note string) {
 		s := fmt.Sprintf("%-15s %s", key, value)
@@ -261,7 +262,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	}
 	if c.SDP.Solves == 0 {
 		why := ""
-		if c.Method == certify.MethodInterval {
+		if c.Method == certify.MethodPropagation {
 			why = "(--method interval: bound propagation alone" + pieces + ")"
 		}
 		line("sdp", "none", why)
@@ -278,7 +279,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 }
 
 // pairingNote says how x2 relates to x1.
-func pairingNote(o certify.Options) string {
+func pairingNote(o certjob.Job) string {
 	switch o.Pairing {
 	case spec.SameInput:
 		return "x2 = x1"
@@ -330,7 +331,7 @@ func ratio(x report.Number) string {
 // JSON, with the figure's file in "plot" and comp, the report of the
 // compression certified (quantise and prune), if any. It returns errNotCertified when
 // c is not certified, so that the command exits with status 1.
-func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certify.Options, asJSON bool,
+func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job, asJSON bool,
 	comp *compressJSON, plot string, draw func() (*report.Figure, error)) error {
 	written := ""
 	if plot != "" && c.Certified {

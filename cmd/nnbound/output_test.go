@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -26,13 +27,13 @@ func TestWriteCertificate(t *testing.T) {
 		c.Gamma, c.GammaX1, c.GammaX2, c.GammaX = 0.25, 1e-6, 2e-6, 3
 		return c
 	}
-	quantised := certify.DefaultOptions()
+	quantised := certjob.Default()
 	quantised.Pairing = spec.QuantisedInput
-	same := certify.DefaultOptions()
+	same := certjob.Default()
 	same.Pairing = spec.SameInput
 
 	interval := base()
-	interval.Source, interval.Fallbacks = certify.MethodInterval, 2
+	interval.Source, interval.Fallbacks = certify.MethodPropagation, 2
 	interval.Reason = "the SDP failed on 2 pieces; their bounds are bound propagation's"
 	interval.Pieces = make([]certify.Piece, 3)
 
@@ -51,7 +52,7 @@ func TestWriteCertificate(t *testing.T) {
 	pieces.Pieces = make([]certify.Piece, 4)
 
 	byInterval := base()
-	byInterval.Method, byInterval.Source, byInterval.SDP = certify.MethodInterval, certify.MethodInterval, certify.SDPStats{}
+	byInterval.Method, byInterval.Source, byInterval.SDP = certify.MethodPropagation, certify.MethodPropagation, certify.SDPStats{}
 	byInterval.Gammas = certify.Gammas{Gamma: 0.25}
 
 	failed := &certify.Certificate{Status: certify.SolverFailed, Reason: "the solver stalled", Bound: math.Inf(1),
@@ -61,7 +62,7 @@ func TestWriteCertificate(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		c    *certify.Certificate
-		o    certify.Options
+		o    certjob.Job
 	}{
 		{"2-norm, quantised input", base(), quantised},
 		{"bound from bound propagation, with fallbacks", interval, quantised},

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
@@ -99,12 +100,12 @@ type paperSetup struct {
 	exp     paperExperiment
 	seed    uint64
 	twoNets bool // table1: two independent networks instead of self-compare
-	opts    certify.Options
+	opts    certjob.Job
 	box     spec.Box
 }
 
 // instance returns the networks and options of a task.
-func (s *paperSetup) instance(t paperTask) (f1, f2 *nn.Network, o certify.Options, err error) {
+func (s *paperSetup) instance(t paperTask) (f1, f2 *nn.Network, o certjob.Job, err error) {
 	seed := netSeed(s.seed, t.layers, t.run)
 	f1 = randnet.Paper(seed, 1, t.layers, paperWidth, 1)
 	o = s.opts
@@ -156,7 +157,7 @@ func (s *paperSetup) certifyTask(ctx context.Context, t paperTask) (paperRun, *c
 	if err != nil {
 		return paperRun{}, nil, err
 	}
-	c, err := certify.Bound(ctx, f1, f2, s.box, o)
+	c, err := o.Bound(ctx, f1, f2, s.box)
 	if err != nil {
 		return paperRun{}, nil, err
 	}
@@ -181,8 +182,8 @@ func (s *paperSetup) certifyTask(ctx context.Context, t paperTask) (paperRun, *c
 // many x2 for independent inputs), leaving out pairs with zero error,
 // where T is infinite. bound is the certified bound at the pair (see
 // pointBound). All NaN when no pair has a positive error.
-func tightness(f1, f2 *nn.Network, box spec.Box, o certify.Options, c *certify.Certificate) (mean, hi, lo float64, err error) {
-	in := spec.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}
+func tightness(f1, f2 *nn.Network, box spec.Box, o certjob.Job, c *certify.Certificate) (mean, hi, lo float64, err error) {
+	in := o.Inputs(box)
 	xs := linspace(box.Lo[0], box.Hi[0], paperGrid)
 	y1 := make([][]float64, len(xs))
 	for i, x := range xs {

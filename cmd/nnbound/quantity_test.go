@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -39,7 +40,7 @@ func TestQuantity(t *testing.T) {
 func TestPointBoundInf(t *testing.T) {
 	// The gammas bound output 1 (the largest bound, 2) by sqrt(0.25) at
 	// any input; output 0 keeps its bound 0.5 over the input set.
-	o := certify.DefaultOptions()
+	o := certjob.Default()
 	o.Norm = spec.NormInf
 	c := &certify.Certificate{Certified: true, Bound: 2, RootBound: 2, Outputs: []float64{0.5, 2}}
 	c.Gamma = 0.25
@@ -56,7 +57,7 @@ func TestPointBoundSDPGammas(t *testing.T) {
 	// The enclosure gave Bound 2, so the gammas are (4, 0, 0, 0); the
 	// SDP's own gammas (1 + 100 ||x1 - x2||^2) are smaller where x2 is
 	// near x1, and zero ones mean no SDP passed the check.
-	o := certify.DefaultOptions()
+	o := certjob.Default()
 	sdpG := certify.Gammas{Gamma: 1, GammaX: 100}
 	cases := []struct {
 		name   string
@@ -70,7 +71,7 @@ func TestPointBoundSDPGammas(t *testing.T) {
 		{"no SDP", certify.Gammas{}, 0.5, 0.5, 2},
 	}
 	for _, tc := range cases {
-		c := &certify.Certificate{Certified: true, Bound: 2, RootBound: 2, Source: certify.MethodInterval, SDPGammas: tc.sdp}
+		c := &certify.Certificate{Certified: true, Bound: 2, RootBound: 2, Source: certify.MethodPropagation, SDPGammas: tc.sdp}
 		c.Gamma = 4
 		if got := pointBound(c, o, []float64{tc.x1}, []float64{tc.x2}); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: pointBound = %v, want %v", tc.name, got, tc.want)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
@@ -117,7 +117,7 @@ type sweepPlan struct {
 	widths   []int
 	levels   []pruneLevel
 	rounding quantise.Rounding
-	opts     certify.Options // Quant is set per bit width
+	opts     certjob.Job // Quant is set per bit width
 	jobs     int
 }
 
@@ -248,7 +248,7 @@ func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr 
 		if err != nil {
 			return err
 		}
-		c, err := certify.Bound(ctx, m.Net, f2, box, o)
+		c, err := o.Bound(ctx, m.Net, f2, box)
 		if err != nil {
 			return err
 		}

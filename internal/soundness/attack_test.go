@@ -82,7 +82,7 @@ type problem struct {
 
 func newProblem(in *instance) *problem {
 	p := &problem{f1: in.f1, f2: in.f2, norm: in.opts.Norm, c: in.opts.C, n: in.box.Dim(),
-		inputs: spec.Inputs{Box: in.box, Pairing: in.opts.Pairing, Quant: in.opts.Quant}, maxErr: math.Inf(-1)}
+		inputs: in.opts.Inputs(in.box), maxErr: math.Inf(-1)}
 	if in.opts.C != nil {
 		p.norm = spec.Norm2 // irrelevant
 	}

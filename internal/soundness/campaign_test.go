@@ -32,7 +32,7 @@ type outcome struct {
 // runInstance certifies in and attacks every claim of the certificate.
 func runInstance(ctx context.Context, in *instance, budget int) (*outcome, error) {
 	start := time.Now()
-	c, err := certify.Bound(ctx, in.f1, in.f2, in.box, in.opts)
+	c, err := in.opts.Bound(ctx, in.f1, in.f2, in.box)
 	if err != nil {
 		return nil, err
 	}

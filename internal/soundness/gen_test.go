@@ -11,6 +11,7 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
@@ -23,7 +24,7 @@ type instance struct {
 	desc   []string // how it was made, for reports
 	f1, f2 *nn.Network
 	box    spec.Box
-	opts   certify.Options
+	opts   certjob.Job
 	// saturating reports an input quantiser that saturates inside the box
 	// (a known violation, counted apart).
 	saturating bool
@@ -192,7 +193,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	widths := randWidths(rng, c)
 	in.f1 = randNetwork(rng, nx, nf, widths, act, mixed, outAct, scale, layerScales)
 	in.note("f1 %d-%v-%d %v mixed=%v outAct=%v scale %.3g layerScales=%v", nx, widths, nf, act.Kind, mixed, outAct, scale, layerScales)
-	o := certify.DefaultOptions()
+	o := certjob.Default()
 	o.Seed = seed
 	o.Samples = 200
 	mode := pick(rng, "self", "indep", "quant-input", "quant-input", "quant-weights", "float16", "prune-neurons", "prune-weights", "perturb")
@@ -271,7 +272,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	}
 	// Options.
 	if rng.IntN(7) == 0 {
-		o.Method = certify.MethodInterval
+		o.Method = certify.MethodPropagation
 	}
 	neurons := 0
 	for _, f := range [2]*nn.Network{in.f1, in.f2} {

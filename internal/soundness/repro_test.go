@@ -8,6 +8,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/jsonnet"
 	"github.com/nnbound/nnbound/quantise"
@@ -31,9 +32,9 @@ func readNet(t *testing.T, name string) *nn.Network {
 
 // checkRepro certifies f1, f2 on box with opts and checks the error at x1
 // (x2 paired by opts) against the certified bound in high precision.
-func checkRepro(t *testing.T, f1, f2 *nn.Network, box spec.Box, opts certify.Options, x1 []float64) {
+func checkRepro(t *testing.T, f1, f2 *nn.Network, box spec.Box, opts certjob.Job, x1 []float64) {
 	t.Helper()
-	c, err := certify.Bound(context.Background(), f1, f2, box, opts)
+	c, err := opts.Bound(context.Background(), f1, f2, box)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +70,11 @@ func checkRepro(t *testing.T, f1, f2 *nn.Network, box spec.Box, opts certify.Opt
 func TestReproSaturatingInput(t *testing.T) {
 	id := readNet(t, "identity.json")
 	for _, qcs := range []certify.QCSet{certify.QCDefault, certify.QCPaper} {
-		o := certify.DefaultOptions()
+		o := certjob.Default()
 		o.QC, o.Pairing = qcs, spec.QuantisedInput
 		o.Quant = quantise.Format{IntBits: 1, FracBits: 2, Saturate: true}
 		box := spec.Box{Lo: []float64{-8}, Hi: []float64{8}}
-		if _, err := certify.Bound(context.Background(), id, id, box, o); !errors.Is(err, certify.ErrOptions) {
+		if _, err := o.Bound(context.Background(), id, id, box); !errors.Is(err, certify.ErrOptions) {
 			t.Errorf("%v: box [-8, 8] clamped at 1.75: error %v, want ErrOptions", qcs, err)
 		}
 		// Within the range the clamp never acts; 1.99 truncates to 1.75.
@@ -95,7 +96,7 @@ func TestReproSaturatingInput(t *testing.T) {
 // 0.000).
 func TestReproMergeRounding(t *testing.T) {
 	f1, f2 := readNet(t, "merge_f1.json"), readNet(t, "merge_f2.json")
-	o := certify.DefaultOptions()
+	o := certjob.Default()
 	o.Pairing = spec.SameInput
 	checkRepro(t, f1, f2, spec.Box{Lo: []float64{0.5}, Hi: []float64{1}}, o, []float64{1})
 }
@@ -108,7 +109,7 @@ func TestReproCLength(t *testing.T) {
 	f := readNet(t, "merge_f1.json")
 	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 	for _, c := range [][]float64{{1, 2}, {}} {
-		o := certify.DefaultOptions()
+		o := certjob.Default()
 		o.C = c
 		func() {
 			defer func() {
@@ -116,7 +117,7 @@ func TestReproCLength(t *testing.T) {
 					t.Errorf("C = %v: panic: %v", c, r)
 				}
 			}()
-			if _, err := certify.Bound(context.Background(), f, f, box, o); err == nil {
+			if _, err := o.Bound(context.Background(), f, f, box); err == nil {
 				t.Errorf("C = %v for 1 output: no error", c)
 			}
 		}()
@@ -133,9 +134,9 @@ func TestReproCLength(t *testing.T) {
 func TestReproZeroGammas(t *testing.T) {
 	f1, f2 := readNet(t, "halfrelu.json"), readNet(t, "zero.json")
 	box := spec.Box{Lo: []float64{-2e154}, Hi: []float64{2e154}}
-	o := certify.DefaultOptions()
+	o := certjob.Default()
 	o.Pairing, o.Bounds = spec.SameInput, bounds.MethodInterval
-	c, err := certify.Bound(context.Background(), f1, f2, box, o)
+	c, err := o.Bound(context.Background(), f1, f2, box)
 	if err != nil {
 		t.Fatal(err)
 	}
