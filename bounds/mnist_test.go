@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn/nnet"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -21,7 +21,7 @@ func TestMNISTFloat16(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") == "" {
 		t.Skip("NNBOUND_LONG=1 runs it")
 	}
-	dir := shared.Path(t, "data", "benchmarks", "mnist")
+	dir := sharedtest.Path(t, "data", "benchmarks", "mnist")
 	f, _, err := nnet.Read(filepath.Join(dir, "mnist_relu_3_100.nnet"), nnet.Options{Core: true})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/internal/randnet"
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/jsonnet"
 	"github.com/nnbound/nnbound/quantise"
@@ -39,7 +39,7 @@ func paperOptions(p spec.Pairing) task {
 func authorsPairs(t *testing.T) []paperCase {
 	t.Helper()
 	read := func(name string) *nn.Network {
-		f, err := jsonnet.Read(shared.Path(t, "data", "networks", "paper", name+".json"))
+		f, err := jsonnet.Read(sharedtest.Path(t, "data", "networks", "paper", name+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}

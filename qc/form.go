@@ -145,9 +145,6 @@ func Add(f, g Form) Form { return Comb(1, f, 1, g) }
 // Sub returns f - g.
 func Sub(f, g Form) Form { return Comb(1, f, -1, g) }
 
-// Scale returns c * f.
-func Scale(c float64, f Form) Form { return Comb(c, f, 0, Form{}) }
-
 // Dot returns sum_j w[j] * fs[j] + bias * eta[one], accumulating in the
 // order of j (the pre-activation of a neuron from the forms of the layer
 // below).

@@ -287,3 +287,11 @@ func TestEveryKindIsBuilt(t *testing.T) {
 		}
 	}
 }
+
+func TestSignString(t *testing.T) {
+	for s, want := range map[Sign]string{NonNeg: "nonneg", Free: "free", Sign(7): "Sign(7)"} {
+		if got := s.String(); got != want {
+			t.Errorf("Sign(%d).String() = %q, want %q", int(s), got, want)
+		}
+	}
+}
