@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
@@ -102,7 +103,7 @@ func quantError(in spec.Inputs, x Interval) Interval {
 	ql, _ := in.Quant.Quantise(x.Lo)
 	qh, _ := in.Quant.Quantise(x.Hi)
 	if ql == qh {
-		return Interval{subDown(ql, x.Hi), subUp(ql, x.Lo)}
+		return Interval{outward.SubDown(ql, x.Hi), outward.SubUp(ql, x.Lo)}
 	}
 	step := in.Quant.Step()
 	var e Interval
@@ -121,10 +122,10 @@ func quantError(in spec.Inputs, x Interval) Interval {
 	}
 	if lim := in.Quant.Limit(); in.Quant.Saturate {
 		if x.Hi > lim {
-			e = e.Hull(Interval{subDown(lim, x.Hi), 0})
+			e = e.Hull(Interval{outward.SubDown(lim, x.Hi), 0})
 		}
 		if x.Lo < -lim {
-			e = e.Hull(Interval{0, subUp(-lim, x.Lo)})
+			e = e.Hull(Interval{0, outward.SubUp(-lim, x.Lo)})
 		}
 	}
 	return e
@@ -201,7 +202,7 @@ func newLayerDiff(l1, l2 nn.Layer) *layerDiff {
 }
 
 // twoDiff returns s = fl(a - b) and the exact error e with a - b = s + e.
-func twoDiff(a, b float64) (s, e float64) { return sumErr(a, -b) }
+func twoDiff(a, b float64) (s, e float64) { return outward.TwoSum(a, -b) }
 
 // apply returns an enclosure of W dx + (W2 - W1) x + (b2 - b1) per row.
 func (d *layerDiff) apply(w blas64.General, dx, x []Interval) []Interval {
@@ -229,8 +230,8 @@ func (d *layerDiff) apply(w blas64.General, dx, x []Interval) []Interval {
 				extra += d.rW[i*d.cols+j] * x[j].Mag()
 			}
 		}
-		m := extra + dotErr(abs+extra, 3*d.cols)
-		out[i] = Interval{down(lo, m), up(hi, m)}
+		m := extra + outward.DotErr(abs+extra, 3*d.cols)
+		out[i] = Interval{outward.DownBy(lo, m), outward.UpBy(hi, m)}
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -116,7 +117,7 @@ func affine(l nn.Layer, x []Interval) []Interval {
 			absLo += math.Abs(a)
 			absHi += math.Abs(b)
 		}
-		out[i] = Interval{down(lo, dotErr(absLo, raw.Cols)), up(hi, dotErr(absHi, raw.Cols))}
+		out[i] = Interval{outward.DownBy(lo, outward.DotErr(absLo, raw.Cols)), outward.UpBy(hi, outward.DotErr(absHi, raw.Cols))}
 	}
 	return out
 }

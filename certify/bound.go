@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/search"
 	"github.com/nnbound/nnbound/spec"
@@ -119,14 +120,14 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 				continue
 			}
 			if j == 0 {
-				sq = upMul(mag, mag)
+				sq = outward.MulUpStep(mag, mag)
 			} else {
-				sq = upAdd(sq, upMul(mag, mag))
+				sq = outward.AddUpStep(sq, outward.MulUpStep(mag, mag))
 			}
 		}
 		c.Bound = sq
 		if opts.q.Norm != spec.NormInf {
-			c.Bound = sqrtUp(sq)
+			c.Bound = outward.SqrtUp(sq)
 		}
 	}
 	if err != nil || math.IsNaN(c.Bound) || math.IsInf(c.Bound, 0) {
@@ -136,7 +137,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		}
 	} else {
 		c.Certified, c.Status, c.RootBound, c.IntervalBound = true, Certified, c.Bound, c.Bound
-		c.Gamma = upMul(c.Bound, c.Bound)
+		c.Gamma = outward.MulUpStep(c.Bound, c.Bound)
 	}
 	ob := searchError(ctx, f1, f2, box, &opts)
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
@@ -221,7 +222,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		// No gammas were verified on the whole set; Bound^2 is a gamma
 		// that holds everywhere.
 		c.Reason = "root SDP: " + rp.reason + "; bound from the split input set"
-		c.Gammas = Gammas{Gamma: upMul(c.Bound, c.Bound)}
+		c.Gammas = Gammas{Gamma: outward.MulUpStep(c.Bound, c.Bound)}
 	}
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	return c

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/spec"
@@ -247,7 +248,7 @@ func etaRadius(l *qc.Layout, r *region, rb *regionBounds) []float64 {
 				case lay.Diff[i] && k < len(rb.DiffPost) && rb.DiffPost[k] != nil:
 					rad[c] = rb.DiffPost[k][i].Mag()
 				case lay.Diff[i]:
-					rad[c] = upAdd(rb.Nets[0].Post[k][i].Mag(), rb.Nets[1].Post[k][i].Mag())
+					rad[c] = outward.AddUpStep(rb.Nets[0].Post[k][i].Mag(), rb.Nets[1].Post[k][i].Mag())
 				default:
 					rad[c] = rb.Nets[n].Post[k][i].Mag()
 				}
@@ -280,15 +281,15 @@ func (rb *regionBounds) intervalValue(o *task) float64 {
 		mag := iv.Mag()
 		switch {
 		case o.q.C != nil:
-			v = upAdd(v, upMul(abs(o.q.C[j]), mag))
+			v = outward.AddUpStep(v, outward.MulUpStep(abs(o.q.C[j]), mag))
 		case o.q.Norm == spec.NormInf:
 			v = max(v, mag)
 		default:
-			v = upAdd(v, upMul(mag, mag))
+			v = outward.AddUpStep(v, outward.MulUpStep(mag, mag))
 		}
 	}
 	if o.q.C == nil && o.q.Norm != spec.NormInf {
-		v = sqrtUp(v)
+		v = outward.SqrtUp(v)
 	}
 	if o.q.C != nil && rb.Margin != nil {
 		v = min(v, rb.Margin.Mag())

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
@@ -58,7 +59,7 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		bound := sqrtUp(worstValue(ck.gammas, &r, &o))
+		bound := outward.SqrtUp(worstValue(ck.gammas, &r, &o))
 		var ob observation
 		ob.observe(f1, f2, &r, &o, rng, 500)
 		if ob.err > bound {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/spec"
@@ -73,7 +74,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 			res.status, res.reason, sdpOK = CheckFailed, reason, false
 			continue
 		}
-		outs[j], gammas[j], margins[j] = sqrtUp(worstValue(ck.gammas, &r, &opts)), ck.gammas, ck.margin
+		outs[j], gammas[j], margins[j] = outward.SqrtUp(worstValue(ck.gammas, &r, &opts)), ck.gammas, ck.margin
 	}
 	sdpGammas := slices.Clone(gammas)
 	if sdpOK {
@@ -84,7 +85,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 	worst := 0
 	for j, iv := range ivs {
 		if !(outs[j] <= iv) && !math.IsNaN(iv) && !math.IsInf(iv, 0) {
-			outs[j], gammas[j], margins[j], fromIv[j] = iv, Gammas{Gamma: upMul(iv, iv)}, 0, true
+			outs[j], gammas[j], margins[j], fromIv[j] = iv, Gammas{Gamma: outward.MulUpStep(iv, iv)}, 0, true
 		}
 		if outs[j] > outs[worst] {
 			worst = j

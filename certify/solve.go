@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/sdp"
 )
@@ -66,7 +67,7 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	}
 	res.ok, res.status, res.interval = true, Certified, true
 	res.bound = iv
-	res.gammas = Gammas{Gamma: upMul(iv, iv)}
+	res.gammas = Gammas{Gamma: outward.MulUpStep(iv, iv)}
 	return res
 }
 
@@ -95,7 +96,7 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 	}
 	res.ok, res.status = true, Certified
 	res.gammas, res.sdpGammas, res.margin = ck.gammas, ck.gammas, ck.margin
-	res.bound = sqrtUp(worstValue(ck.gammas, r, o))
+	res.bound = outward.SqrtUp(worstValue(ck.gammas, r, o))
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, "certify: x1 in %v..%v: bound %.6g (LMI %d, %d variables, %d iterations, margin %.2g)\n",
 			r.Box1.Lo, r.Box1.Hi, res.bound, res.size, res.vars, res.iters, res.margin)

@@ -3,6 +3,7 @@ package certify
 import (
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -38,7 +39,7 @@ func worstValue(g Gammas, r *region, o *task) float64 {
 			d := max(math.Abs(e.Lo), math.Abs(e.Hi))
 			m1 := max(math.Abs(a1), math.Abs(b1))
 			m2 := max(math.Abs(r.Box2.Lo[i]), math.Abs(r.Box2.Hi[i]))
-			w = upAdd(upAdd(upMul(g.GammaX1, upMul(m1, m1)), upMul(g.GammaX2, upMul(m2, m2))), upMul(g.GammaX, upMul(d, d)))
+			w = outward.AddUpStep(outward.AddUpStep(outward.MulUpStep(g.GammaX1, outward.MulUpStep(m1, m1)), outward.MulUpStep(g.GammaX2, outward.MulUpStep(m2, m2))), outward.MulUpStep(g.GammaX, outward.MulUpStep(d, d)))
 		default:
 			a2, b2 := r.Box2.Lo[i], r.Box2.Hi[i]
 			for _, x1 := range [2]float64{a1, b1} {
@@ -47,7 +48,7 @@ func worstValue(g Gammas, r *region, o *task) float64 {
 				}
 			}
 		}
-		total = upAdd(total, w)
+		total = outward.AddUpStep(total, w)
 	}
 	return total
 }
@@ -55,14 +56,11 @@ func worstValue(g Gammas, r *region, o *task) float64 {
 // coordValue returns an upper bound of gamma_x1 x1^2 + gamma_x2 x2^2 +
 // gamma_x (x1 - x2)^2.
 func coordValue(g Gammas, x1, x2 float64) float64 {
-	d := math.Nextafter(math.Abs(x1-x2), math.Inf(1))
-	v := upMul(g.GammaX1, upMul(math.Abs(x1), math.Abs(x1)))
-	v = upAdd(v, upMul(g.GammaX2, upMul(math.Abs(x2), math.Abs(x2))))
-	return upAdd(v, upMul(g.GammaX, upMul(d, d)))
+	d := outward.Up(math.Abs(x1 - x2))
+	v := outward.MulUpStep(g.GammaX1, outward.MulUpStep(math.Abs(x1), math.Abs(x1)))
+	v = outward.AddUpStep(v, outward.MulUpStep(g.GammaX2, outward.MulUpStep(math.Abs(x2), math.Abs(x2))))
+	return outward.AddUpStep(v, outward.MulUpStep(g.GammaX, outward.MulUpStep(d, d)))
 }
-
-// sqrtUp returns a float64 >= sqrt(v).
-func sqrtUp(v float64) float64 { return math.Nextafter(math.Sqrt(v), math.Inf(1)) }
 
 // weights returns the objective weights of mode o.Weights for region r.
 func weights(r *region, o *task) Gammas {

@@ -2,9 +2,9 @@ package qc
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -52,31 +52,14 @@ func JointInput(l *Layout, box1, box2 spec.Box) []Term {
 			continue
 		}
 		sum, diff := Add(l.X1[i], l.X2[i]), Sub(l.X2[i], l.X1[i])
-		sLo, _ := twoSumOut(box1.Lo[i], box2.Lo[i])
-		_, sHi := twoSumOut(box1.Hi[i], box2.Hi[i])
-		dLo, _ := twoSumOut(box2.Lo[i], -box1.Hi[i])
-		_, dHi := twoSumOut(box2.Hi[i], -box1.Lo[i])
+		sLo, sHi := outward.AddDown(box1.Lo[i], box2.Lo[i]), outward.AddUp(box1.Hi[i], box2.Hi[i])
+		dLo, dHi := outward.SubDown(box2.Lo[i], box1.Hi[i]), outward.SubUp(box2.Hi[i], box1.Lo[i])
 		where := fmt.Sprintf("x[%d]", i)
 		ts = append(ts,
 			boxTerm(l, KindJointSum, sum, sLo, sHi, where),
 			boxTerm(l, KindJointDiff, diff, dLo, dHi, where))
 	}
 	return ts
-}
-
-// twoSumOut returns float64 numbers lo <= a + b <= hi, equal to fl(a + b)
-// when the sum is exact.
-func twoSumOut(a, b float64) (lo, hi float64) {
-	s := a + b
-	bb := s - a
-	e := (a - (s - bb)) + (b - bb)
-	switch {
-	case e > 0:
-		return s, math.Nextafter(s, math.Inf(1))
-	case e < 0:
-		return math.Nextafter(s, math.Inf(-1)), s
-	}
-	return s, s
 }
 
 // QuantDiff returns, per free coordinate i of x2 with x2_i - x1_i in d[i],
