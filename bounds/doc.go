@@ -47,8 +47,8 @@
 // optimised lines through the origin, exactly 0 for any slope in the
 // range the line is sound for, to which every slope is clamped (slopes.go);
 // no bound depends on the optimiser converging. Every float64 operation that
-// produces a bound carries a margin dominating its rounding error (float.go,
-// backsub.go), followed by one ulp of outward rounding.
+// produces a bound carries a margin dominating its rounding error (package
+// internal/outward, backsub.go), followed by one ulp of outward rounding.
 //
 // Sub-package boundstest provides random networks of every activation,
 // float16 copies, evaluation traces and the ACAS Xu benchmark instances for
