@@ -99,35 +99,25 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	return worst
 }
 
-// intervalBound returns the bound of bound propagation alone: the output
-// difference enclosure of bounds.Pair (the margin c^T (f2 - f1) for C).
+// intervalBound returns the bound of bound propagation alone: the value of
+// the output difference enclosure of bounds.Pair (enclosureValue).
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
 	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: box, Pairing: opts.in.Pairing, Quant: opts.in.Quant},
 		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box)})
-	if err == nil && opts.q.C != nil {
-		var m bounds.Interval
-		if m, err = pb.Margin(opts.q.C); err == nil {
-			c.Bound = m.Mag()
-		}
-	} else if err == nil {
-		sq := 0.0
-		for j, iv := range pb.Output {
-			mag := iv.Mag()
-			c.Outputs = append(c.Outputs, mag)
-			if opts.q.Norm == spec.NormInf {
-				sq = max(sq, mag)
-				continue
-			}
-			if j == 0 {
-				sq = outward.MulUpStep(mag, mag)
-			} else {
-				sq = outward.AddUpStep(sq, outward.MulUpStep(mag, mag))
+	if err == nil {
+		var margin *bounds.Interval
+		if opts.q.C != nil {
+			var m bounds.Interval
+			m, err = pb.Margin(opts.q.C)
+			margin = &m
+		} else {
+			for _, iv := range pb.Output {
+				c.Outputs = append(c.Outputs, iv.Mag())
 			}
 		}
-		c.Bound = sq
-		if opts.q.Norm != spec.NormInf {
-			c.Bound = outward.SqrtUp(sq)
+		if err == nil {
+			c.Bound = enclosureValue(pb.Output, margin, opts.q)
 		}
 	}
 	if err != nil || math.IsNaN(c.Bound) || math.IsInf(c.Bound, 0) {

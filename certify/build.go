@@ -273,26 +273,34 @@ func (rb *regionBounds) expected(o *task) float64 {
 }
 
 // intervalValue returns an upper bound (rounded up) of the measured error
-// on the region from the output enclosures alone: sqrt(sum_j mag_j^2),
-// max_j mag_j for the inf-norm, or sum_j |c_j| mag_j for C.
+// on the region from the output enclosures alone (see enclosureValue).
 func (rb *regionBounds) intervalValue(o *task) float64 {
+	return enclosureValue(rb.Output, rb.Margin, o.q)
+}
+
+// enclosureValue returns an upper bound (rounded up) of the quantity q of
+// f1 - f2 from the enclosure out of each output difference and, when q.C
+// is set and margin is not nil, the enclosure margin of c^T (f2 - f1):
+// sqrt(sum_j mag_j^2), max_j mag_j for the inf-norm, or
+// min(sum_j |c_j| mag_j, mag(margin)) for C.
+func enclosureValue(out []bounds.Interval, margin *bounds.Interval, q spec.Quantity) float64 {
 	v := 0.0
-	for j, iv := range rb.Output {
+	for j, iv := range out {
 		mag := iv.Mag()
 		switch {
-		case o.q.C != nil:
-			v = outward.AddUpStep(v, outward.MulUpStep(abs(o.q.C[j]), mag))
-		case o.q.Norm == spec.NormInf:
+		case q.C != nil:
+			v = outward.AddUpStep(v, outward.MulUpStep(abs(q.C[j]), mag))
+		case q.Norm == spec.NormInf:
 			v = max(v, mag)
 		default:
 			v = outward.AddUpStep(v, outward.MulUpStep(mag, mag))
 		}
 	}
-	if o.q.C == nil && o.q.Norm != spec.NormInf {
+	if q.C == nil && q.Norm != spec.NormInf {
 		v = outward.SqrtUp(v)
 	}
-	if o.q.C != nil && rb.Margin != nil {
-		v = min(v, rb.Margin.Mag())
+	if q.C != nil && margin != nil {
+		v = min(v, margin.Mag())
 	}
 	return v
 }
