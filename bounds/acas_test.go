@@ -12,6 +12,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestACASXuFloat16 bounds f'_t - f_t on the 84 ACAS Xu float16 instances
@@ -61,7 +62,7 @@ func TestACASXuFloat16(t *testing.T) {
 		rng := rand.New(rand.NewPCG(9, 0))
 		for _, inst := range insts {
 			f, g := inst.Networks(t)
-			in := Inputs{Box: Box{Lo: inst.Lo, Hi: inst.Hi}, Pairing: SameInput}
+			in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}, Pairing: spec.SameInput}
 			start := time.Now()
 			pb, err := Pair(f, g, in, opts)
 			if err != nil {
@@ -226,7 +227,7 @@ func optionsLabel(o Options) string {
 func BenchmarkPairACASXu(b *testing.B) {
 	inst := boundstest.ACASInstances(b)[0]
 	f, g := inst.Networks(b)
-	in := Inputs{Box: Box{Lo: inst.Lo, Hi: inst.Hi}}
+	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}
 	c := make([]float64, f.OutputSize())
 	c[inst.Target] = 1
 	for _, o := range []Options{{Method: MethodSymbolic}, DefaultOptions(), {Method: MethodOptimised, Split: 16}} {

@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -21,9 +22,9 @@ func actDown(a nn.Activation, s float64) float64 {
 		if s >= 0 {
 			return s
 		}
-		return mulDown(a.Alpha, s)
+		return outward.MulDown(a.Alpha, s)
 	}
-	return libDown(a.Apply(s))
+	return outward.LibDown(a.Apply(s))
 }
 
 // actUp returns an upper bound of a(s).
@@ -35,9 +36,9 @@ func actUp(a nn.Activation, s float64) float64 {
 		if s >= 0 {
 			return s
 		}
-		return mulUp(a.Alpha, s)
+		return outward.MulUp(a.Alpha, s)
 	}
-	return libUp(a.Apply(s))
+	return outward.LibUp(a.Apply(s))
 }
 
 // actImage returns an enclosure of {a(s) : s in x}.
@@ -103,7 +104,7 @@ func slopeRange(a nn.Activation, x Interval) Interval {
 			near = -u
 		}
 		far := max(math.Abs(l), math.Abs(u))
-		return Interval{libDown(smoothSlope(a, far)), min(libUp(smoothSlope(a, near)), smoothSlopeMax(a))}
+		return Interval{outward.LibDown(smoothSlope(a, far)), min(outward.LibUp(smoothSlope(a, near)), smoothSlopeMax(a))}
 	case nn.ELU:
 		// a'(s) = Alpha e^s for s < 0 (monotone in s), 1 for s > 0.
 		var pts []float64
@@ -115,7 +116,7 @@ func slopeRange(a nn.Activation, x Interval) Interval {
 		}
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, p := range pts {
-			lo, hi = min(lo, libDown(p)), max(hi, libUp(p))
+			lo, hi = min(lo, outward.LibDown(p)), max(hi, outward.LibUp(p))
 		}
 		return Interval{lo, hi}
 	}

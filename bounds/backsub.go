@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -85,7 +86,7 @@ func (f *linearForm) concretise(v []Interval) []float64 {
 			s += t
 			abs += math.Abs(t)
 		}
-		out[r] = up(s, addUp(f.E[r], dotErr(abs, raw.Cols)))
+		out[r] = outward.UpBy(s, outward.AddUp(f.E[r], outward.DotErr(abs, raw.Cols)))
 	}
 	return out
 }
@@ -171,10 +172,10 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 		}
 		prodErr := 0.0
 		for j, a := range absNew {
-			prodErr += (2*float64(maxTerms+1)*unitRound*a + float64(maxTerms)*tiny) * mag[j]
+			prodErr += (2*float64(maxTerms+1)*outward.Unit*a + float64(maxTerms)*outward.Tiny) * mag[j]
 		}
 		f.C[r] = s
-		f.E[r] = addUp(f.E[r], addUp(prodErr*sumFactor(rel.cols), dotErr(abs, raw.Cols)))
+		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(prodErr*sumFactor(rel.cols), outward.DotErr(abs, raw.Cols)))
 	}
 	f.Lam = next
 }
@@ -208,8 +209,8 @@ func (f *linearForm) affineStep(w *mat.Dense, b []float64, mag []float64) {
 		f.C[r] = s
 		// Matrix-product error gamma_n |Lam| |W| mag, plus underflow, plus
 		// the error of the bias dot product.
-		mulErr := 2*float64(n+2)*unitRound*prop*sumFactor(n) + float64(n+2)*tiny*magSum
-		f.E[r] = addUp(f.E[r], addUp(mulErr, dotErr(abs, n)))
+		mulErr := 2*float64(n+2)*outward.Unit*prop*sumFactor(n) + float64(n+2)*outward.Tiny*magSum
+		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(mulErr, outward.DotErr(abs, n)))
 	}
 	var next mat.Dense
 	next.Mul(f.Lam, w)
@@ -236,10 +237,10 @@ func (f *linearForm) foldFixed(fixed, mag []float64) {
 			abs += math.Abs(t)
 			row[i] -= a
 			row[n+i] = 0
-			coefErr += (2*unitRound*math.Abs(row[i]) + tiny) * mag[i]
+			coefErr += (2*outward.Unit*math.Abs(row[i]) + outward.Tiny) * mag[i]
 		}
 		f.C[r] = s
-		f.E[r] = addUp(f.E[r], addUp(coefErr*sumFactor(n), dotErr(abs, n)))
+		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(coefErr*sumFactor(n), outward.DotErr(abs, n)))
 	}
 }
 
@@ -254,4 +255,4 @@ func mags(x []Interval) []float64 {
 
 // sumFactor returns 1 + 4 (n+2) u, which bounds the relative error of a
 // float64 sum of n non-negative terms (each possibly a rounded product).
-func sumFactor(n int) float64 { return 1 + 4*float64(n+2)*unitRound }
+func sumFactor(n int) float64 { return 1 + 4*float64(n+2)*outward.Unit }

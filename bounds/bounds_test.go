@@ -10,6 +10,7 @@ import (
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // testOptions are the option sets the sampling tests cover.
@@ -23,8 +24,8 @@ var testOptions = []Options{
 
 // randomBox returns a box of dimension n with ends in [-2, 2] (sometimes a
 // point).
-func randomBox(rng *rand.Rand, n int) Box {
-	b := Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+func randomBox(rng *rand.Rand, n int) spec.Box {
+	b := spec.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
 	for i := range n {
 		a, c := 4*rng.Float64()-2, 4*rng.Float64()-2
 		if rng.IntN(10) == 0 {
@@ -99,7 +100,7 @@ func TestSingleEnclosesSamples(t *testing.T) {
 
 // randomPair returns f1 and a related f2 (perturbed, float16, identical or
 // unrelated) and a random input set.
-func randomPair(rng *rand.Rand) (f1, f2 *nn.Network, in Inputs) {
+func randomPair(rng *rand.Rand) (f1, f2 *nn.Network, in spec.Inputs) {
 	f1 = boundstest.Network(rng, randomSizes(rng), 1)
 	switch rng.IntN(4) {
 	case 0:
@@ -112,7 +113,7 @@ func randomPair(rng *rand.Rand) (f1, f2 *nn.Network, in Inputs) {
 		s := f1.Sizes()
 		f2 = boundstest.Network(rng, s, 1)
 	}
-	in = Inputs{Box: randomBox(rng, f1.InputSize()), Pairing: Pairing(rng.IntN(3)),
+	in = spec.Inputs{Box: randomBox(rng, f1.InputSize()), Pairing: spec.Pairing(rng.IntN(3)),
 		Quant: quantise.Format{FracBits: rng.IntN(5), Rounding: quantise.Rounding(rng.IntN(3))}}
 	if ib := rng.IntN(3); ib > 0 { // ranges of 2^ib, partly inside the box
 		in.Quant.IntBits, in.Quant.Saturate = ib, rng.IntN(2) == 0
@@ -171,7 +172,7 @@ func TestPairEnclosesSamples(t *testing.T) {
 			for range 40 {
 				x1 := boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
 				x2 := in.X2(x1)
-				if in.Pairing == Independent {
+				if in.Pairing == spec.Independent {
 					x2 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
 				}
 				if err := checkPair(f1, f2, pb, x1, x2); err != nil {
@@ -194,8 +195,8 @@ func TestPairDiffTighterThanSubtraction(t *testing.T) {
 			}
 			s1, _ := Single(f1, in.Box, Options{Method: m})
 			box2 := in.Box
-			if in.Pairing == QuantisedInput {
-				box2 = Box{Lo: in.X2(in.Box.Lo), Hi: in.X2(in.Box.Hi)}
+			if in.Pairing == spec.QuantisedInput {
+				box2 = spec.Box{Lo: in.X2(in.Box.Lo), Hi: in.X2(in.Box.Hi)}
 			}
 			s2, _ := Single(f2, box2, Options{Method: m})
 			naive := subAll(s2.Post[len(s2.Post)-1], s1.Post[len(s1.Post)-1])
@@ -213,7 +214,7 @@ func TestErrors(t *testing.T) {
 	f := boundstest.Network(rng, []int{2, 3, 1}, 1)
 	g := boundstest.Network(rng, []int{3, 3, 1}, 1)
 	h := boundstest.Network(rng, []int{2, 3, 2}, 1)
-	box := Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
+	box := spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
 	opts := DefaultOptions()
 	tests := []struct {
 		name string
@@ -223,12 +224,12 @@ func TestErrors(t *testing.T) {
 		{"nil network", func() error { _, err := Single(nil, box, opts); return err }(), nn.ErrDimension},
 		{"wrong input size", func() error { _, err := Single(g, box, opts); return err }(), nn.ErrDimension},
 		{"inverted box", func() error {
-			_, err := Single(f, Box{Lo: []float64{1, 0}, Hi: []float64{0, 0}}, opts)
+			_, err := Single(f, spec.Box{Lo: []float64{1, 0}, Hi: []float64{0, 0}}, opts)
 			return err
-		}(), ErrBox},
+		}(), spec.ErrBox},
 		{"bad method", func() error { _, err := Single(f, box, Options{Method: 7}); return err }(), ErrOptions},
 		{"negative split", func() error { _, err := Single(f, box, Options{Split: -1}); return err }(), ErrOptions},
-		{"huge split", func() error { _, err := Pair(f, f, Inputs{Box: box}, Options{Split: 1 << 20}); return err }(), ErrOptions},
+		{"huge split", func() error { _, err := Pair(f, f, spec.Inputs{Box: box}, Options{Split: 1 << 20}); return err }(), ErrOptions},
 		{"negative iterations", func() error {
 			_, err := Single(f, box, Options{Method: MethodOptimised, Optimise: OptimiseSettings{Iterations: -1}})
 			return err
@@ -238,13 +239,13 @@ func TestErrors(t *testing.T) {
 			return err
 		}(), ErrOptions},
 		{"unknown method name", func() error { _, err := ParseMethod("lp"); return err }(), ErrOptions},
-		{"output sizes differ", func() error { _, err := Pair(f, h, Inputs{Box: box}, opts); return err }(), nn.ErrDimension},
-		{"pair input size", func() error { _, err := Pair(f, g, Inputs{Box: box}, opts); return err }(), nn.ErrDimension},
-		{"bad pairing", func() error { _, err := Pair(f, f, Inputs{Box: box, Pairing: 9}, opts); return err }(), ErrInputs},
+		{"output sizes differ", func() error { _, err := Pair(f, h, spec.Inputs{Box: box}, opts); return err }(), nn.ErrDimension},
+		{"pair input size", func() error { _, err := Pair(f, g, spec.Inputs{Box: box}, opts); return err }(), nn.ErrDimension},
+		{"bad pairing", func() error { _, err := Pair(f, f, spec.Inputs{Box: box, Pairing: 9}, opts); return err }(), spec.ErrInputs},
 		{"bad rounding", func() error {
-			_, err := Pair(f, f, Inputs{Box: box, Pairing: QuantisedInput, Quant: quantise.Format{Rounding: 5}}, opts)
+			_, err := Pair(f, f, spec.Inputs{Box: box, Pairing: spec.QuantisedInput, Quant: quantise.Format{Rounding: 5}}, opts)
 			return err
-		}(), ErrInputs},
+		}(), spec.ErrInputs},
 	}
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {
@@ -263,7 +264,7 @@ func TestParseMethod(t *testing.T) {
 
 func TestQuantErrorExact(t *testing.T) {
 	// Inside one cell of the trunc grid the error is q - s exactly.
-	in := Inputs{Pairing: QuantisedInput, Quant: quantise.Format{FracBits: 2}}
+	in := spec.Inputs{Pairing: spec.QuantisedInput, Quant: quantise.Format{FracBits: 2}}
 	got := quantError(in, Interval{0.3, 0.45})
 	if got.Lo > 0.25-0.45 || got.Hi < 0.25-0.3 || got.Hi > -0.04 {
 		t.Errorf("quantError [0.3,0.45] = %v, want about [-0.2, -0.05]", got)
@@ -306,7 +307,7 @@ func TestDifferentialTightOnFloat16(t *testing.T) {
 	for _, act := range boundstest.Activations[1:] {
 		f1 := boundstest.Network(rng, []int{3, 10, 10, 10, 1}, 0.5, act)
 		f2 := boundstest.Float16(f1)
-		in := Inputs{Box: Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}}
+		in := spec.Inputs{Box: spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}}
 		pb, err := Pair(f1, f2, in, DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
@@ -351,7 +352,7 @@ func TestMarginEnclosesSamples(t *testing.T) {
 		for range 40 {
 			x1 := boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
 			x2 := in.X2(x1)
-			if in.Pairing == Independent {
+			if in.Pairing == spec.Independent {
 				x2 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
 			}
 			y1, _ := f1.Eval(x1)
@@ -370,7 +371,7 @@ func TestMarginEnclosesSamples(t *testing.T) {
 		t.Error("margin never tighter than the per-output intervals")
 	}
 	pb, _ := Pair(boundstest.Network(rand.New(rand.NewPCG(1, 1)), []int{1, 2, 2}, 1), boundstest.Network(rand.New(rand.NewPCG(1, 2)), []int{1, 2, 2}, 1),
-		Inputs{Box: Box{Lo: []float64{0}, Hi: []float64{1}}}, DefaultOptions())
+		spec.Inputs{Box: spec.Box{Lo: []float64{0}, Hi: []float64{1}}}, DefaultOptions())
 	if _, err := pb.Margin([]float64{1}); !errors.Is(err, nn.ErrDimension) {
 		t.Errorf("margin of the wrong length: got %v", err)
 	}
@@ -384,7 +385,7 @@ func TestHugeValuesGiveNoNaN(t *testing.T) {
 	for range 50 {
 		f1 := boundstest.Network(rng, []int{2, 4, 4, 1}, 1e150)
 		f2 := boundstest.Perturb(rng, f1, 0.01)
-		in := Inputs{Box: Box{Lo: []float64{-1e200, -1}, Hi: []float64{1e200, 1}}}
+		in := spec.Inputs{Box: spec.Box{Lo: []float64{-1e200, -1}, Hi: []float64{1e200, 1}}}
 		for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
 			pb, err := Pair(f1, f2, in, Options{Method: m})
 			if err != nil {

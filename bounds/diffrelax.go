@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -53,9 +54,9 @@ func diffPlanes(act1, act2 nn.Activation, pre1, pre2, dd, post Interval, l1, u1,
 	// Separate lines: the coefficient on a is a rounded difference; its
 	// error times |a| goes into the constant.
 	aU, aL := u2.A-l1.A, l2.A-u1.A
-	eU := (2*unitRound*math.Abs(aU) + tiny) * ma
-	eL := (2*unitRound*math.Abs(aL) + tiny) * ma
-	pick(plane{aL, l2.A, down(subDown(l2.C, u1.C), eL)}, plane{aU, u2.A, up(subUp(u2.C, l1.C), eU)})
+	eU := (2*outward.Unit*math.Abs(aU) + outward.Tiny) * ma
+	eL := (2*outward.Unit*math.Abs(aL) + outward.Tiny) * ma
+	pick(plane{aL, l2.A, outward.DownBy(outward.SubDown(l2.C, u1.C), eL)}, plane{aU, u2.A, outward.UpBy(outward.SubUp(u2.C, l1.C), eU)})
 	if act1 == act2 {
 		s := slopeRange(act1, pre1.Hull(pre2))
 		pick(slopeChordBelow(s, dd), slopeChordAbove(s, dd))
@@ -73,7 +74,7 @@ func slopeChordAbove(s, dd Interval) plane {
 	}
 	b := (s.Hi*dd.Hi - s.Lo*dd.Lo) / (dd.Hi - dd.Lo)
 	// H - b d is convex and piecewise linear with a kink at 0.
-	c := max(subUp(mulUp(s.Lo, dd.Lo), mulDown(b, dd.Lo)), subUp(mulUp(s.Hi, dd.Hi), mulDown(b, dd.Hi)), 0)
+	c := max(outward.SubUp(outward.MulUp(s.Lo, dd.Lo), outward.MulDown(b, dd.Lo)), outward.SubUp(outward.MulUp(s.Hi, dd.Hi), outward.MulDown(b, dd.Hi)), 0)
 	return plane{0, b, c}
 }
 
@@ -86,7 +87,7 @@ func slopeChordBelow(s, dd Interval) plane {
 		return plane{0, s.Hi, 0}
 	}
 	b := (s.Lo*dd.Hi - s.Hi*dd.Lo) / (dd.Hi - dd.Lo)
-	c := min(subDown(mulDown(s.Hi, dd.Lo), mulUp(b, dd.Lo)), subDown(mulDown(s.Lo, dd.Hi), mulUp(b, dd.Hi)), 0)
+	c := min(outward.SubDown(outward.MulDown(s.Hi, dd.Lo), outward.MulUp(b, dd.Lo)), outward.SubDown(outward.MulDown(s.Lo, dd.Hi), outward.MulUp(b, dd.Hi)), 0)
 	return plane{0, b, c}
 }
 

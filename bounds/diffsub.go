@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -187,7 +188,7 @@ func addRadius(f *linearForm, dl *layerDiff, rows []int, z []Interval) {
 		if rows != nil {
 			t = rows[r]
 		}
-		f.E[r] = addUp(f.E[r], radiusRow(dl, t, z))
+		f.E[r] = outward.AddUp(f.E[r], radiusRow(dl, t, z))
 	}
 }
 
@@ -204,7 +205,7 @@ func addRadiusCols(f *linearForm, dl *layerDiff, z []Interval, off int) {
 		for i, v := range rad {
 			s += math.Abs(raw.Data[r*raw.Stride+off+i]) * v
 		}
-		f.E[r] = addUp(f.E[r], s*sumFactor(len(rad)))
+		f.E[r] = outward.AddUp(f.E[r], s*sumFactor(len(rad)))
 	}
 }
 

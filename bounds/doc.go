@@ -9,9 +9,10 @@
 //	Pair(f1, f2, in, opts)      -> *PairBounds  both networks and their differences
 //	(*PairBounds).Margin(c)     -> Interval     c^T (f2(x2) - f1(x1))
 //
-// Inputs says which pairs (x1, x2) are covered: x2 = x1 (SameInput), x2 =
-// q(x1) for an input quantiser q (QuantisedInput), or x1, x2 independent in
-// the box (Independent).
+// The input set is a spec.Inputs (package spec states the question): x2 =
+// x1 (spec.SameInput), x2 = q(x1) for an input quantiser q
+// (spec.QuantisedInput), or x1, x2 independent in the box
+// (spec.Independent).
 //
 // # Methods
 //
@@ -46,8 +47,8 @@
 // optimised lines through the origin, exactly 0 for any slope in the
 // range the line is sound for, to which every slope is clamped (slopes.go);
 // no bound depends on the optimiser converging. Every float64 operation that
-// produces a bound carries a margin dominating its rounding error (float.go,
-// backsub.go), followed by one ulp of outward rounding.
+// produces a bound carries a margin dominating its rounding error (package
+// internal/outward, backsub.go), followed by one ulp of outward rounding.
 //
 // Sub-package boundstest provides random networks of every activation,
 // float16 copies, evaluation traces and the ACAS Xu benchmark instances for

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // A two-neuron ReLU network and a copy with one weight changed by 0.01: the
@@ -21,7 +22,7 @@ func ExamplePair() {
 	}}
 	f2 := f1.Clone()
 	f2.Layers[0].W.Set(0, 0, 1.01)
-	in := bounds.Inputs{Box: bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}, Pairing: bounds.SameInput}
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, Pairing: spec.SameInput}
 	pb, err := bounds.Pair(f1, f2, in, bounds.DefaultOptions())
 	if err != nil {
 		fmt.Println(err)

@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -66,12 +67,12 @@ func pieces(a nn.Activation) []piece {
 
 // gapDown returns a lower bound of phi(z) - lambda z.
 func gapDown(a nn.Activation, lambda, z float64) float64 {
-	return subDown(actDown(a, z), mulUp(lambda, z))
+	return outward.SubDown(actDown(a, z), outward.MulUp(lambda, z))
 }
 
 // gapUp returns an upper bound of phi(z) - lambda z.
 func gapUp(a nn.Activation, lambda, z float64) float64 {
-	return subUp(actUp(a, z), mulDown(lambda, z))
+	return outward.SubUp(actUp(a, z), outward.MulDown(lambda, z))
 }
 
 // minGap returns a lower bound of min over [l, u] of phi(z) - lambda z.
@@ -124,12 +125,12 @@ func extremeGap(a nn.Activation, lambda, l, u float64, upper bool) float64 {
 func tangentGap(a nn.Activation, lambda, p, q float64, upper bool) float64 {
 	t := min(max(stationary(a, lambda, p, q, upper), p), q)
 	d := derivative(a, t).Sub(Point(lambda))
-	left := d.Scale(Interval{subDown(p, t), subUp(p, t)})
-	right := d.Scale(Interval{subDown(q, t), subUp(q, t)})
+	left := d.Scale(Interval{outward.SubDown(p, t), outward.SubUp(p, t)})
+	right := d.Scale(Interval{outward.SubDown(q, t), outward.SubUp(q, t)})
 	if upper {
-		return addUp(gapUp(a, lambda, t), max(0, left.Hi, right.Hi))
+		return outward.AddUp(gapUp(a, lambda, t), max(0, left.Hi, right.Hi))
 	}
-	return addDown(gapDown(a, lambda, t), min(0, left.Lo, right.Lo))
+	return outward.AddDown(gapDown(a, lambda, t), min(0, left.Lo, right.Lo))
 }
 
 // derivative returns an enclosure of phi'(t) on a smooth piece of a
@@ -144,7 +145,7 @@ func derivative(a nn.Activation, t float64) Interval {
 	default:
 		return Point(a.Apply(1) - a.Apply(0))
 	}
-	lo, hi := libDown(v), libUp(v)
+	lo, hi := outward.LibDown(v), outward.LibUp(v)
 	if lo > hi {
 		lo, hi = hi, lo
 	}

@@ -2,6 +2,8 @@ package bounds
 
 import (
 	"fmt"
+	"github.com/nnbound/nnbound/internal/outward"
+	"github.com/nnbound/nnbound/spec"
 	"math"
 )
 
@@ -14,7 +16,7 @@ type Interval struct {
 func Point(v float64) Interval { return Interval{v, v} }
 
 // Width returns Hi - Lo (rounded up).
-func (a Interval) Width() float64 { return subUp(a.Hi, a.Lo) }
+func (a Interval) Width() float64 { return outward.SubUp(a.Hi, a.Lo) }
 
 // Mag returns max(|Lo|, |Hi|), the largest magnitude in a.
 func (a Interval) Mag() float64 { return max(math.Abs(a.Lo), math.Abs(a.Hi)) }
@@ -43,12 +45,12 @@ func (a Interval) Hull(b Interval) Interval {
 
 // Sub returns an enclosure of {x - y : x in a, y in b}.
 func (a Interval) Sub(b Interval) Interval {
-	return Interval{subDown(a.Lo, b.Hi), subUp(a.Hi, b.Lo)}
+	return Interval{outward.SubDown(a.Lo, b.Hi), outward.SubUp(a.Hi, b.Lo)}
 }
 
 // Add returns an enclosure of {x + y : x in a, y in b}.
 func (a Interval) Add(b Interval) Interval {
-	return Interval{addDown(a.Lo, b.Lo), addUp(a.Hi, b.Hi)}
+	return Interval{outward.AddDown(a.Lo, b.Lo), outward.AddUp(a.Hi, b.Hi)}
 }
 
 // Scale returns an enclosure of {s x : s in a, x in b}.
@@ -56,8 +58,8 @@ func (a Interval) Scale(b Interval) Interval {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range [2]float64{a.Lo, a.Hi} {
 		for _, x := range [2]float64{b.Lo, b.Hi} {
-			lo = min(lo, mulDown(s, x))
-			hi = max(hi, mulUp(s, x))
+			lo = min(lo, outward.MulDown(s, x))
+			hi = max(hi, outward.MulUp(s, x))
 		}
 	}
 	return Interval{lo, hi}
@@ -67,7 +69,7 @@ func (a Interval) Scale(b Interval) Interval {
 func (a Interval) String() string { return fmt.Sprintf("[%g, %g]", a.Lo, a.Hi) }
 
 // boxIntervals returns the coordinates of b as intervals.
-func boxIntervals(b Box) []Interval {
+func boxIntervals(b spec.Box) []Interval {
 	out := make([]Interval, b.Dim())
 	for i := range out {
 		out[i] = Interval{b.Lo[i], b.Hi[i]}

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn/nnet"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestMNISTFloat16 bounds f'_t - f_t for the MNIST network 784-100-100-10
@@ -20,7 +21,7 @@ func TestMNISTFloat16(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") == "" {
 		t.Skip("NNBOUND_LONG=1 runs it")
 	}
-	dir := shared.Path(t, "data", "benchmarks", "mnist")
+	dir := sharedtest.Path(t, "data", "benchmarks", "mnist")
 	f, _, err := nnet.Read(filepath.Join(dir, "mnist_relu_3_100.nnet"), nnet.Options{Core: true})
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +42,7 @@ func TestMNISTFloat16(t *testing.T) {
 		t.Fatal(err)
 	}
 	for im := range 5 {
-		box := Box{Lo: make([]float64, 784), Hi: make([]float64, 784)}
+		box := spec.Box{Lo: make([]float64, 784), Hi: make([]float64, 784)}
 		for j, p := range doc.Images[im] {
 			box.Lo[j], box.Hi[j] = max((p-3)/255, 0), min((p+3)/255, 1)
 		}
@@ -49,7 +50,7 @@ func TestMNISTFloat16(t *testing.T) {
 		c[doc.Labels[im]] = 1
 		for _, o := range []Options{{Method: MethodSymbolic}, {Method: MethodOptimised}, {Method: MethodOptimised, Split: 4}} {
 			start := time.Now()
-			pb, err := Pair(f, g, Inputs{Box: box}, o)
+			pb, err := Pair(f, g, spec.Inputs{Box: box}, o)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // triangleLP returns the maximum of xi^k_t over the triangle relaxation of
@@ -110,7 +111,7 @@ func TestOptimisedApproachesLP(t *testing.T) {
 	var gapSym, gapOpt float64
 	for trial := range 8 {
 		f := boundstest.Network(rng, []int{3, 8, 8, 8, 1}, 1, nn.Activation{Kind: nn.ReLU})
-		s := symbolicState(f, boxIntervals(Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
+		s := symbolicState(f, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
 		k := len(f.Layers) - 1
 		rows, sign := []int{0}, []float64{1}
 		sym := s.backSubstitute(k, rows, sign, nil)[0]

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // allTargets returns every neuron of layer k of f twice, with signs +1 and -1.
@@ -40,7 +41,7 @@ func TestSlopeGradient(t *testing.T) {
 		leaky := nn.Activation{Kind: nn.LeakyReLU, Alpha: 0.3 * rng.Float64()}
 		act := []nn.Activation{{Kind: nn.ReLU}, leaky}[trial%2]
 		f := boundstest.Network(rng, []int{3, 8, 8, 8, 2}, 1, act)
-		s := symbolicState(f, boxIntervals(Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
+		s := symbolicState(f, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
 		k := len(f.Layers) - 1
 		rows, sign := allTargets(f, k)
 		o := s.slopeOpt(k, rows, sign)
@@ -98,7 +99,7 @@ func TestOptimisedSoundWithAnySlopes(t *testing.T) {
 	for trial := range 60 {
 		act := boundstest.Activations[1+rng.IntN(2)]
 		f := boundstest.Network(rng, []int{1, 6, 6, 6, 1}, 1, act)
-		box := Box{Lo: []float64{-1 - rng.Float64()}, Hi: []float64{1 + rng.Float64()}}
+		box := spec.Box{Lo: []float64{-1 - rng.Float64()}, Hi: []float64{1 + rng.Float64()}}
 		s := symbolicState(f, boxIntervals(box), nil)
 		for k := 1; k < len(f.Layers); k++ {
 			rows, sign := allTargets(f, k)
@@ -132,7 +133,7 @@ func TestOptimisedTighterOnDeepNetworks(t *testing.T) {
 	var wSym, wOpt float64
 	for range 20 {
 		f := boundstest.Network(rng, []int{4, 20, 20, 20, 20, 2}, 0.5, nn.Activation{Kind: nn.ReLU})
-		box := Box{Lo: []float64{-0.3, -0.3, -0.3, -0.3}, Hi: []float64{0.3, 0.3, 0.3, 0.3}}
+		box := spec.Box{Lo: []float64{-0.3, -0.3, -0.3, -0.3}, Hi: []float64{0.3, 0.3, 0.3, 0.3}}
 		sym, err := Single(f, box, Options{Method: MethodSymbolic})
 		if err != nil {
 			t.Fatal(err)
@@ -203,7 +204,7 @@ func TestSplitBoxCovers(t *testing.T) {
 	// lies inside it.
 	rng := rand.New(rand.NewPCG(24, 0))
 	f := boundstest.Network(rng, []int{3, 4, 1}, 1)
-	box := Box{Lo: []float64{-1, 0, 2}, Hi: []float64{1, 0, 2.5}}
+	box := spec.Box{Lo: []float64{-1, 0, 2}, Hi: []float64{1, 0, 2.5}}
 	for _, parts := range []int{1, 2, 3, 7, 16} {
 		pieces := splitBox(box, parts, f)
 		if len(pieces) != parts {

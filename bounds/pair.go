@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // PairBounds holds sound bounds for two networks f1, f2 on paired inputs
-// (x1, x2) (see Inputs).
+// (x1, x2) (see spec.Inputs).
 //
 // Net1 encloses f1 on the box and Net2 encloses f2 on the set of x2 (for
-// QuantisedInput, the quantised box). DiffIn[i] encloses x2_i - x1_i. For
+// spec.QuantisedInput, the quantised box). DiffIn[i] encloses x2_i - x1_i. For
 // every layer index k below both depths at which the two networks have the
 // same width,
 //
@@ -37,9 +39,9 @@ type PairBounds struct {
 // Pair returns sound bounds for f1 and f2 on the input pairs in. The
 // networks must take in.Box.Dim() inputs and have the same number of
 // outputs; their hidden layers may differ. With opts.Split > 1 (and a
-// pairing other than Independent) the bounds are those of the union of
+// pairing other than spec.Independent) the bounds are those of the union of
 // the pieces of the box.
-func Pair(f1, f2 *nn.Network, in Inputs, opts Options) (*PairBounds, error) {
+func Pair(f1, f2 *nn.Network, in spec.Inputs, opts Options) (*PairBounds, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -56,7 +58,7 @@ func Pair(f1, f2 *nn.Network, in Inputs, opts Options) (*PairBounds, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.Split > 1 && in.Pairing != Independent {
+	if opts.Split > 1 && in.Pairing != spec.Independent {
 		return pairSplit(f1, f2, in, opts), nil
 	}
 	return propagatePair(f1, f2, in, opts), nil
@@ -64,13 +66,13 @@ func Pair(f1, f2 *nn.Network, in Inputs, opts Options) (*PairBounds, error) {
 
 // inputBoxes returns the box of x1, the box of x2 and an enclosure of
 // x2 - x1 for the pairing of in.
-func inputBoxes(in Inputs) (x1, x2, d []Interval) {
+func inputBoxes(in spec.Inputs) (x1, x2, d []Interval) {
 	x1 = boxIntervals(in.Box)
 	d = make([]Interval, len(x1))
 	switch in.Pairing {
-	case SameInput:
+	case spec.SameInput:
 		return x1, x1, d
-	case Independent:
+	case spec.Independent:
 		for i, x := range x1 {
 			d[i] = x.Sub(x)
 		}
@@ -97,11 +99,11 @@ func inputBoxes(in Inputs) (x1, x2, d []Interval) {
 //
 // and, where a saturating quantiser clamps s beyond its limit L to ±L, the
 // error is ±L - s.
-func quantError(in Inputs, x Interval) Interval {
+func quantError(in spec.Inputs, x Interval) Interval {
 	ql, _ := in.Quant.Quantise(x.Lo)
 	qh, _ := in.Quant.Quantise(x.Hi)
 	if ql == qh {
-		return Interval{subDown(ql, x.Hi), subUp(ql, x.Lo)}
+		return Interval{outward.SubDown(ql, x.Hi), outward.SubUp(ql, x.Lo)}
 	}
 	step := in.Quant.Step()
 	var e Interval
@@ -120,10 +122,10 @@ func quantError(in Inputs, x Interval) Interval {
 	}
 	if lim := in.Quant.Limit(); in.Quant.Saturate {
 		if x.Hi > lim {
-			e = e.Hull(Interval{subDown(lim, x.Hi), 0})
+			e = e.Hull(Interval{outward.SubDown(lim, x.Hi), 0})
 		}
 		if x.Lo < -lim {
-			e = e.Hull(Interval{0, subUp(-lim, x.Lo)})
+			e = e.Hull(Interval{0, outward.SubUp(-lim, x.Lo)})
 		}
 	}
 	return e
@@ -200,7 +202,7 @@ func newLayerDiff(l1, l2 nn.Layer) *layerDiff {
 }
 
 // twoDiff returns s = fl(a - b) and the exact error e with a - b = s + e.
-func twoDiff(a, b float64) (s, e float64) { return sumErr(a, -b) }
+func twoDiff(a, b float64) (s, e float64) { return outward.TwoSum(a, -b) }
 
 // apply returns an enclosure of W dx + (W2 - W1) x + (b2 - b1) per row.
 func (d *layerDiff) apply(w blas64.General, dx, x []Interval) []Interval {
@@ -228,8 +230,8 @@ func (d *layerDiff) apply(w blas64.General, dx, x []Interval) []Interval {
 				extra += d.rW[i*d.cols+j] * x[j].Mag()
 			}
 		}
-		m := extra + dotErr(abs+extra, 3*d.cols)
-		out[i] = Interval{down(lo, m), up(hi, m)}
+		m := extra + outward.DotErr(abs+extra, 3*d.cols)
+		out[i] = Interval{outward.DownBy(lo, m), outward.UpBy(hi, m)}
 	}
 	return out
 }

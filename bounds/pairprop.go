@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // pairProp propagates bounds through two networks and their difference,
@@ -46,7 +47,7 @@ type pairProp struct {
 }
 
 // propagatePair returns the bounds of f1 and f2 on in.
-func propagatePair(f1, f2 *nn.Network, in Inputs, opts Options) *PairBounds {
+func propagatePair(f1, f2 *nn.Network, in spec.Inputs, opts Options) *PairBounds {
 	x1, x2, dIn := inputBoxes(in)
 	d1, d2 := len(f1.Layers), len(f2.Layers)
 	common := min(d1, d2)
@@ -60,7 +61,7 @@ func propagatePair(f1, f2 *nn.Network, in Inputs, opts Options) *PairBounds {
 		diffs: make([]*layerDiff, common),
 	}
 	pp.sym1, pp.sym2 = newSymNet(f1, pp.pb.Net1), newSymNet(f2, pp.pb.Net2)
-	if in.Pairing == QuantisedInput {
+	if in.Pairing == spec.QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}
 	for pp.chain < common && f1.Layers[pp.chain].Out() == f2.Layers[pp.chain].Out() {
@@ -211,7 +212,7 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 
 // fixedInputs returns, per input coordinate, the value of the quantiser
 // where it is constant on the box (NaN elsewhere), or nil if it is nowhere.
-func fixedInputs(in Inputs) []float64 {
+func fixedInputs(in spec.Inputs) []float64 {
 	out := make([]float64, in.Box.Dim())
 	any := false
 	for i := range out {

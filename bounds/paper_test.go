@@ -13,6 +13,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // quantCells returns the maximal intervals of [lo, hi] (float64 ends,
@@ -41,7 +42,7 @@ func quantCells(q quantise.Format, lo, hi float64) [][2]float64 {
 
 // pairBound returns the bound of |f2(q(x)) - f1(x)| over box from
 // bounds.Pair, and over the quantiser's cells of box when split is set.
-func pairBound(t *testing.T, f1, f2 *nn.Network, in bounds.Inputs, m bounds.Method, split bool) float64 {
+func pairBound(t *testing.T, f1, f2 *nn.Network, in spec.Inputs, m bounds.Method, split bool) float64 {
 	t.Helper()
 	boxes := [][2]float64{{in.Box.Lo[0], in.Box.Hi[0]}}
 	if split {
@@ -49,7 +50,7 @@ func pairBound(t *testing.T, f1, f2 *nn.Network, in bounds.Inputs, m bounds.Meth
 	}
 	worst := 0.0
 	for _, b := range boxes {
-		in.Box = bounds.Box{Lo: []float64{b[0]}, Hi: []float64{b[1]}}
+		in.Box = spec.Box{Lo: []float64{b[0]}, Hi: []float64{b[1]}}
 		pb, err := bounds.Pair(f1, f2, in, bounds.Options{Method: m})
 		if err != nil {
 			t.Fatal(err)
@@ -67,7 +68,7 @@ func pairBound(t *testing.T, f1, f2 *nn.Network, in bounds.Inputs, m bounds.Meth
 // medians; 10 instances per depth by default, 100 with NNBOUND_LONG=1.
 func TestPaperTable2Ratio(t *testing.T) {
 	q := quantise.Format{FracBits: 2, Rounding: quantise.Trunc}
-	in := bounds.Inputs{Box: bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}, Pairing: bounds.QuantisedInput, Quant: q}
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, Pairing: spec.QuantisedInput, Quant: q}
 	if cells := quantCells(q, -1, 1); len(cells) != 9 {
 		t.Fatalf("quantCells(-1, 1) = %v, want 9 cells", cells)
 	}
@@ -91,7 +92,7 @@ func TestPaperTable2Ratio(t *testing.T) {
 				start := time.Now()
 				b := pairBound(t, f1, f2, in, v.m, v.split)
 				tb += time.Since(start)
-				r, err := search.MaxError(context.Background(), f1, f2, in, search.DefaultOptions())
+				r, err := search.MaxError(context.Background(), f1, f2, in, spec.Quantity{}, search.DefaultOptions())
 				if err != nil {
 					t.Fatal(err)
 				}

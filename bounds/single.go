@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Net holds sound bounds for one network on an input box: In[i] encloses
@@ -44,7 +46,7 @@ func straddlesKink(a nn.Activation, x Interval) bool {
 }
 
 // Single returns sound bounds for f on box.
-func Single(f *nn.Network, box Box, opts Options) (*Net, error) {
+func Single(f *nn.Network, box spec.Box, opts Options) (*Net, error) {
 	if err := checkNetwork(f, box.Dim(), "network"); err != nil {
 		return nil, err
 	}
@@ -61,7 +63,7 @@ func Single(f *nn.Network, box Box, opts Options) (*Net, error) {
 }
 
 // singleNet returns the bounds of f on box by opts.Method (no splitting).
-func singleNet(f *nn.Network, box Box, opts Options) *Net {
+func singleNet(f *nn.Network, box spec.Box, opts Options) *Net {
 	if opts.Method >= MethodSymbolic {
 		return symbolicNet(f, boxIntervals(box), opts.optimiser())
 	}
@@ -115,7 +117,7 @@ func affine(l nn.Layer, x []Interval) []Interval {
 			absLo += math.Abs(a)
 			absHi += math.Abs(b)
 		}
-		out[i] = Interval{down(lo, dotErr(absLo, raw.Cols)), up(hi, dotErr(absHi, raw.Cols))}
+		out[i] = Interval{outward.DownBy(lo, outward.DotErr(absLo, raw.Cols)), outward.UpBy(hi, outward.DotErr(absHi, raw.Cols))}
 	}
 	return out
 }

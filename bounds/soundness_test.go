@@ -8,6 +8,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // soundnessOptions are the option sets of the soundness campaign: every
@@ -50,7 +51,7 @@ func TestSoundnessCampaign(t *testing.T) {
 		}
 		for _, x1 := range campaignPoints(rng, in.Box) {
 			x2 := in.X2(x1)
-			if in.Pairing == Independent {
+			if in.Pairing == spec.Independent {
 				x2 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
 			}
 			if err := checkPair(f1, f2, pb, x1, x2); err != nil {
@@ -74,7 +75,7 @@ func TestSoundnessCampaign(t *testing.T) {
 // 1-4 inputs and 1-5 hidden layers of 2-12 neurons (ReLU three times in
 // four, else a random activation), and f2 its float16 copy, a perturbed
 // copy, or f1 with some neurons' outgoing weights zeroed (pruned).
-func campaignPair(rng *rand.Rand) (f1, f2 *nn.Network, in Inputs) {
+func campaignPair(rng *rand.Rand) (f1, f2 *nn.Network, in spec.Inputs) {
 	sizes := []int{1 + rng.IntN(4)}
 	for range 1 + rng.IntN(5) {
 		sizes = append(sizes, 2+rng.IntN(11))
@@ -112,7 +113,7 @@ func campaignPair(rng *rand.Rand) (f1, f2 *nn.Network, in Inputs) {
 // campaignPoints returns the points where the campaign evaluates: a grid
 // of 2001 points for one input, else the box's corners and 300 random
 // points.
-func campaignPoints(rng *rand.Rand, box Box) [][]float64 {
+func campaignPoints(rng *rand.Rand, box spec.Box) [][]float64 {
 	var pts [][]float64
 	if box.Dim() == 1 {
 		for g := range 2001 {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Input splitting.
@@ -17,7 +18,7 @@ import (
 // faces, and their union is the box exactly.
 
 // splitBox returns the pieces of box for the networks fs.
-func splitBox(box Box, parts int, fs ...*nn.Network) []Box {
+func splitBox(box spec.Box, parts int, fs ...*nn.Network) []spec.Box {
 	n := box.Dim()
 	weight := make([]float64, n)
 	for _, f := range fs {
@@ -29,7 +30,7 @@ func splitBox(box Box, parts int, fs ...*nn.Network) []Box {
 		}
 	}
 	// influence returns the coordinate of b to halve and its influence.
-	influence := func(b Box) (int, float64) {
+	influence := func(b spec.Box) (int, float64) {
 		best, arg := -1.0, 0
 		for i := range n {
 			mid := b.Lo[i]/2 + b.Hi[i]/2
@@ -42,7 +43,7 @@ func splitBox(box Box, parts int, fs ...*nn.Network) []Box {
 		}
 		return arg, best
 	}
-	pieces := []Box{box}
+	pieces := []spec.Box{box}
 	for len(pieces) < parts {
 		bi, bd, bv := -1, 0, 0.0
 		for p, b := range pieces {
@@ -55,8 +56,8 @@ func splitBox(box Box, parts int, fs ...*nn.Network) []Box {
 		}
 		b := pieces[bi]
 		mid := b.Lo[bd]/2 + b.Hi[bd]/2
-		lo := Box{Lo: b.Lo, Hi: append([]float64(nil), b.Hi...)}
-		hi := Box{Lo: append([]float64(nil), b.Lo...), Hi: b.Hi}
+		lo := spec.Box{Lo: b.Lo, Hi: append([]float64(nil), b.Hi...)}
+		hi := spec.Box{Lo: append([]float64(nil), b.Lo...), Hi: b.Hi}
 		lo.Hi[bd], hi.Lo[bd] = mid, mid
 		pieces[bi] = lo
 		pieces = append(pieces, hi)
@@ -100,7 +101,7 @@ func hullInto(a, b []Interval) {
 // the pieces of the box, intersected with those on the whole box (bounds
 // on a part are not always inside those on the whole: the relaxations
 // differ).
-func singleSplit(f *nn.Network, box Box, opts Options) *Net {
+func singleSplit(f *nn.Network, box spec.Box, opts Options) *Net {
 	var nets []*Net
 	for _, b := range splitBox(box, opts.Split, f) {
 		nets = append(nets, singleNet(f, b, opts))
@@ -119,9 +120,9 @@ func intersectNets(a, b *Net) {
 }
 
 // pairSplit returns the bounds of f1, f2 on in as the hulls of their
-// bounds on the pieces of the box (SameInput and QuantisedInput pairings),
+// bounds on the pieces of the box (spec.SameInput and spec.QuantisedInput pairings),
 // intersected with those on the whole box.
-func pairSplit(f1, f2 *nn.Network, in Inputs, opts Options) *PairBounds {
+func pairSplit(f1, f2 *nn.Network, in spec.Inputs, opts Options) *PairBounds {
 	var pieces []*PairBounds
 	for _, b := range splitBox(in.Box, opts.Split, f1, f2) {
 		sub := in

@@ -10,41 +10,42 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // ErrDimension reports networks or a box whose sizes do not fit.
 var ErrDimension = errors.New("dimension mismatch")
 
-// solveSDP is the SDP solver; tests replace it to compare with others.
-var solveSDP = sdp.Solve
-
-// Bound certifies an upper bound on ||f1(x1) - f2(x2)||_2 for every x1 in
-// box and x2 paired with x1 by opts.Pairing, by the SDP of Theorem 1 of Li,
-// Drummond and Duncan (L4DC 2021) with the QC set opts.QC, checks the
-// solution independently of the solver, and reports the largest error
-// observed at actual inputs next to it.
+// Bound certifies an upper bound on the quantity q of f1(x1) - f2(x2) (the
+// 2-norm, the inf-norm or |c^T (f1(x1) - f2(x2))|, see spec.Quantity) for
+// every input pair (x1, x2) of in, by the SDP of Theorem 1 of Li, Drummond
+// and Duncan (L4DC 2021) with the QC set opts.QC, checks the solution
+// independently of the solver, and reports the largest error observed at
+// actual inputs next to it (search.MaxError).
 //
 // The error is non-nil only for invalid input (networks that do not fit
-// each other or the box, invalid options); whether a bound was certified
-// is Certificate.Status.
-func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) (*Certificate, error) {
+// each other or the box, an invalid input set, quantity or options);
+// whether a bound was certified is Certificate.Status.
+func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error) {
 	start := time.Now()
-	if err := checkInput(f1, f2, box, &opts); err != nil {
+	t := task{Options: opts, in: in, q: q}
+	if err := checkInput(f1, f2, &t); err != nil {
 		return nil, err
 	}
+	box := in.Box
 	var c *Certificate
 	switch {
-	case opts.Method == MethodInterval:
-		c = intervalBound(ctx, f1, f2, box, opts)
-	case opts.C == nil && opts.Norm == search.NormInf && f1.OutputSize() > 1 && opts.InfJoint:
-		c = jointInfBound(ctx, f1, f2, box, opts)
-	case opts.C == nil && opts.Norm == search.NormInf && f1.OutputSize() > 1:
-		c = infBound(ctx, f1, f2, box, opts)
+	case t.Method == MethodPropagation:
+		c = intervalBound(ctx, f1, f2, box, t)
+	case t.q.C == nil && t.q.Norm == spec.NormInf && f1.OutputSize() > 1 && t.InfJoint:
+		c = jointInfBound(ctx, f1, f2, box, t)
+	case t.q.C == nil && t.q.Norm == spec.NormInf && f1.OutputSize() > 1:
+		c = infBound(ctx, f1, f2, box, t)
 	default:
-		c = sdpBound(ctx, f1, f2, box, opts)
+		c = sdpBound(ctx, f1, f2, box, t)
 	}
 	if c.Certified && c.ObservedError > c.Bound && !math.IsInf(c.ObservedError, 1) {
 		// The SDP bounds the exact networks; the observed error is their
@@ -53,8 +54,8 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options
 		// bound below an error the user can reproduce would mislead.
 		c.Bound = c.ObservedError
 	}
-	c.Norm, c.C = opts.Norm, slices.Clone(opts.C)
-	c.Method = opts.Method
+	c.Norm, c.C = t.q.Norm, slices.Clone(t.q.C)
+	c.Method = t.Method
 	c.Time = time.Since(start)
 	return c, nil
 }
@@ -62,7 +63,7 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options
 // infBound certifies max_j |f1_j - f2_j| by one SDP per output j (with
 // C = e_j) and takes the largest bound; the gammas are those of the output
 // with the largest bound.
-func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
+func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	var worst *Certificate
 	outs := make([]float64, f1.OutputSize())
 	var stats SDPStats
@@ -70,8 +71,8 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	fallbacks := 0
 	for j := range outs {
 		o := opts
-		o.C = make([]float64, len(outs))
-		o.C[j] = 1
+		o.q.C = make([]float64, len(outs))
+		o.q.C[j] = 1
 		c := sdpBound(ctx, f1, f2, box, o)
 		outs[j] = c.Bound
 		sdpB, ivB = max(sdpB, c.SDPBound), max(ivB, c.IntervalBound)
@@ -98,35 +99,25 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 	return worst
 }
 
-// intervalBound returns the bound of bound propagation alone: the output
-// difference enclosure of bounds.Pair (the margin c^T (f2 - f1) for C).
-func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
-	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodInterval, SDPBound: math.Inf(1)}
-	pb, err := bounds.Pair(f1, f2, bounds.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant},
+// intervalBound returns the bound of bound propagation alone: the value of
+// the output difference enclosure of bounds.Pair (enclosureValue).
+func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
+	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
+	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: box, Pairing: opts.in.Pairing, Quant: opts.in.Quant},
 		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box)})
-	if err == nil && opts.C != nil {
-		var m bounds.Interval
-		if m, err = pb.Margin(opts.C); err == nil {
-			c.Bound = m.Mag()
-		}
-	} else if err == nil {
-		sq := 0.0
-		for j, iv := range pb.Output {
-			mag := iv.Mag()
-			c.Outputs = append(c.Outputs, mag)
-			if opts.Norm == search.NormInf {
-				sq = max(sq, mag)
-				continue
-			}
-			if j == 0 {
-				sq = upMul(mag, mag)
-			} else {
-				sq = upAdd(sq, upMul(mag, mag))
+	if err == nil {
+		var margin *bounds.Interval
+		if opts.q.C != nil {
+			var m bounds.Interval
+			m, err = pb.Margin(opts.q.C)
+			margin = &m
+		} else {
+			for _, iv := range pb.Output {
+				c.Outputs = append(c.Outputs, iv.Mag())
 			}
 		}
-		c.Bound = sq
-		if opts.Norm != search.NormInf {
-			c.Bound = sqrtUp(sq)
+		if err == nil {
+			c.Bound = enclosureValue(pb.Output, margin, opts.q)
 		}
 	}
 	if err != nil || math.IsNaN(c.Bound) || math.IsInf(c.Bound, 0) {
@@ -136,7 +127,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 		}
 	} else {
 		c.Certified, c.Status, c.RootBound, c.IntervalBound = true, Certified, c.Bound, c.Bound
-		c.Gamma = upMul(c.Bound, c.Bound)
+		c.Gamma = outward.MulUpStep(c.Bound, c.Bound)
 	}
 	ob := searchError(ctx, f1, f2, box, &opts)
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
@@ -145,7 +136,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 
 // sdpBound certifies with the SDP, splitting the input set if the options
 // allow.
-func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
+func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	start := time.Now()
 	root := rootRegion(box, &opts)
 	c := &Certificate{}
@@ -203,7 +194,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 		}
 		c.Certified, c.Status = true, Certified
 		if byInterval {
-			c.Source = MethodInterval
+			c.Source = MethodPropagation
 		}
 		c.Fallbacks = fellBack
 		if fellBack > 0 && len(c.Pieces) > 0 {
@@ -221,23 +212,28 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Opti
 		// No gammas were verified on the whole set; Bound^2 is a gamma
 		// that holds everywhere.
 		c.Reason = "root SDP: " + rp.reason + "; bound from the split input set"
-		c.Gammas = Gammas{Gamma: upMul(c.Bound, c.Bound)}
+		c.Gammas = Gammas{Gamma: outward.MulUpStep(c.Bound, c.Bound)}
 	}
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	return c
 }
 
-// checkInput validates the networks, the box and the options.
-func checkInput(f1, f2 *nn.Network, box bounds.Box, o *Options) error {
+// checkInput validates the networks, the input set, the quantity and the
+// options.
+func checkInput(f1, f2 *nn.Network, o *task) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
+	if err := o.q.Validate(); err != nil {
+		return fmt.Errorf("certify: %w", err)
+	}
+	box := o.in.Box
 	for n, f := range [2]*nn.Network{f1, f2} {
 		if err := f.Validate(); err != nil {
 			return fmt.Errorf("certify: network %d: %w", n+1, err)
 		}
 	}
-	if err := box.Validate(); err != nil {
+	if err := o.in.Validate(); err != nil {
 		return fmt.Errorf("certify: %w", err)
 	}
 	if f1.InputSize() != box.Dim() || f2.InputSize() != box.Dim() {
@@ -248,18 +244,19 @@ func checkInput(f1, f2 *nn.Network, box bounds.Box, o *Options) error {
 		return fmt.Errorf("certify: network 1 has %d outputs, network 2 has %d: %w",
 			f1.OutputSize(), f2.OutputSize(), ErrDimension)
 	}
-	if o.C != nil && len(o.C) != f1.OutputSize() {
-		return fmt.Errorf("certify: Options.C has %d entries for %d outputs: %w", len(o.C), f1.OutputSize(), ErrDimension)
+	if o.q.C != nil && len(o.q.C) != f1.OutputSize() {
+		return fmt.Errorf("certify: C has %d entries for %d outputs: %w", len(o.q.C), f1.OutputSize(), ErrDimension)
 	}
 	return checkQuant(box, o)
 }
 
 // searchError returns the largest error search.MaxError finds on the
 // input set (exact for one input and piecewise-linear networks).
-func searchError(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, o *Options) observation {
+func searchError(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task) observation {
 	so := search.DefaultOptions()
-	so.Samples, so.Seed, so.Norm, so.C = o.Samples, o.Seed, o.Norm, o.C
-	res, err := search.MaxError(ctx, f1, f2, bounds.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}, so)
+	so.Samples, so.Seed = o.Samples, o.Seed
+	res, err := search.MaxError(ctx, f1, f2, spec.Inputs{Box: box, Pairing: o.in.Pairing, Quant: o.in.Quant},
+		spec.Quantity{Norm: o.q.Norm, C: o.q.C}, so)
 	if res == nil || (err != nil && ctx.Err() == nil) {
 		// Invalid input was reported by checkInput already; sample instead.
 		var ob observation
@@ -276,16 +273,16 @@ func searchError(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, o *Opt
 // the clamp breaks: x2 = 1.75 for x1 = 8 is 6.25 away. Rounding is
 // monotone, so the clamp acts nowhere in the box when it acts at neither
 // end of any coordinate; there a saturating quantiser is the plain one.
-func checkQuant(box bounds.Box, o *Options) error {
-	if o.Pairing != bounds.QuantisedInput || !o.Quant.Saturate {
+func checkQuant(box spec.Box, o *task) error {
+	if o.in.Pairing != spec.QuantisedInput || !o.in.Quant.Saturate {
 		return nil
 	}
 	for i := range box.Lo {
-		_, outLo := o.Quant.Quantise(box.Lo[i])
-		_, outHi := o.Quant.Quantise(box.Hi[i])
+		_, outLo := o.in.Quant.Quantise(box.Lo[i])
+		_, outHi := o.in.Quant.Quantise(box.Hi[i])
 		if outLo || outHi {
 			return fmt.Errorf("certify: the saturating input quantiser %v clamps input %d of the box [%g, %g] at ±%g, which the certificate does not model (keep the box within the quantiser's range, give it more IntBits, or drop Saturate): %w",
-				o.Quant, i, box.Lo[i], box.Hi[i], o.Quant.Limit(), ErrOptions)
+				o.in.Quant, i, box.Lo[i], box.Hi[i], o.in.Quant.Limit(), ErrOptions)
 		}
 	}
 	return nil

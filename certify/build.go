@@ -5,9 +5,10 @@ import (
 	"slices"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // regionBounds are sound bounds of both networks on a region.
@@ -25,13 +26,13 @@ type regionBounds struct {
 // Split. The paper set uses them only to scale its coordinates and
 // objective and as the fallback bound, so it keeps symbolic bounds on the
 // whole box: its SDP stays the one the tests compare with CSDP's.
-func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) {
+func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 	opts := bounds.Options{Method: o.Bounds, Split: o.splitFor(r.Box1)}
 	if o.QC == QCPaper {
 		opts = bounds.Options{Method: bounds.MethodSymbolic}
 	}
-	single := r.Pairing == bounds.QuantisedInput && r.allFixed() ||
-		r.Pairing == bounds.Independent && !sameBox(r.Box1, r.Box2)
+	single := r.Pairing == spec.QuantisedInput && r.allFixed() ||
+		r.Pairing == spec.Independent && !sameBox(r.Box1, r.Box2)
 	if single {
 		b1, err := bounds.Single(f1, r.Box1, opts)
 		if err != nil {
@@ -48,13 +49,13 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) 
 		}
 		return &regionBounds{Nets: [2]*bounds.Net{b1, b2}, Output: out}, nil
 	}
-	pb, err := bounds.Pair(f1, f2, bounds.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.Quant}, opts)
+	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, opts)
 	if err != nil {
 		return nil, err
 	}
 	rb := &regionBounds{Nets: [2]*bounds.Net{pb.Net1, pb.Net2}, DiffPre: pb.DiffPre, DiffPost: pb.DiffPost, Output: pb.Output}
-	if o.C != nil {
-		m, err := pb.Margin(o.C)
+	if o.q.C != nil {
+		m, err := pb.Margin(o.q.C)
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +64,7 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *Options) (*regionBounds, error) 
 	return rb, nil
 }
 
-func sameBox(a, b bounds.Box) bool { return slices.Equal(a.Lo, b.Lo) && slices.Equal(a.Hi, b.Hi) }
+func sameBox(a, b spec.Box) bool { return slices.Equal(a.Lo, b.Lo) && slices.Equal(a.Hi, b.Hi) }
 
 // lmi is the S-procedure LMI of one region before solving:
 //
@@ -81,7 +82,7 @@ type lmi struct {
 }
 
 // buildLMI assembles the terms of the QC set for region r.
-func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) (*lmi, error) {
+func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) (*lmi, error) {
 	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X1: r.inputs1(), X2: r.inputs(), MergeIdentical: o.QC == QCDefault,
 		DiffCoords: o.QC == QCDefault}
 	if o.QC == QCDefault {
@@ -97,10 +98,10 @@ func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) (*lmi
 	for j := range l.Nets[0].Out {
 		m.diff = append(m.diff, qc.Sub(l.Nets[0].Out[j], l.Nets[1].Out[j]))
 	}
-	if o.C != nil {
+	if o.q.C != nil {
 		// The single form c^T (f1 - f2).
 		var d qc.Form
-		for j, c := range o.C {
+		for j, c := range o.q.C {
 			if c != 0 {
 				d = qc.Comb(1, d, c, m.diff[j])
 			}
@@ -145,19 +146,19 @@ func stableNeurons(f *nn.Network, b *bounds.Net) [][]qc.Neuron {
 }
 
 // inputTerms returns the input constraints common to both QC sets.
-func inputTerms(l *qc.Layout, r *region, o *Options, lemma3 bool) []qc.Term {
+func inputTerms(l *qc.Layout, r *region, o *task, lemma3 bool) []qc.Term {
 	ts := qc.InputBox(l, r.Box1, r.Box2)
 	switch r.Pairing {
-	case bounds.Independent:
+	case spec.Independent:
 		ts = append(ts, qc.JointInput(l, r.Box1, r.Box2)...)
-	case bounds.QuantisedInput:
+	case spec.QuantisedInput:
 		if lemma3 {
-			ts = append(ts, qc.QuantisedInput(l, o.Quant)...)
+			ts = append(ts, qc.QuantisedInput(l, o.in.Quant)...)
 		} else {
 			// The authors' |x2 - x1| <= 2^-FB.
 			d := make([]bounds.Interval, len(l.X1))
 			for i := range d {
-				d[i] = bounds.Interval{Lo: -o.Quant.Step(), Hi: o.Quant.Step()}
+				d[i] = bounds.Interval{Lo: -o.in.Quant.Step(), Hi: o.in.Quant.Step()}
 			}
 			ts = append(ts, qc.QuantDiff(l, d)...)
 		}
@@ -166,7 +167,7 @@ func inputTerms(l *qc.Layout, r *region, o *Options, lemma3 bool) []qc.Term {
 }
 
 // paperTerms returns the authors' QC set (see QCPaper).
-func paperTerms(l *qc.Layout, r *region, o *Options) []qc.Term {
+func paperTerms(l *qc.Layout, r *region, o *task) []qc.Term {
 	ts := inputTerms(l, r, o, false)
 	for n := range 2 {
 		ts = append(ts, qc.ReLU(l, n)...)
@@ -178,7 +179,7 @@ func paperTerms(l *qc.Layout, r *region, o *Options) []qc.Term {
 }
 
 // defaultTerms returns nnbound's QC set (see QCDefault).
-func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *Options) []qc.Term {
+func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *task) []qc.Term {
 	ts := inputTerms(l, r, o, true)
 	for n := range 2 {
 		ts = append(ts, qc.ReLU(l, n)...)
@@ -247,7 +248,7 @@ func etaRadius(l *qc.Layout, r *region, rb *regionBounds) []float64 {
 				case lay.Diff[i] && k < len(rb.DiffPost) && rb.DiffPost[k] != nil:
 					rad[c] = rb.DiffPost[k][i].Mag()
 				case lay.Diff[i]:
-					rad[c] = upAdd(rb.Nets[0].Post[k][i].Mag(), rb.Nets[1].Post[k][i].Mag())
+					rad[c] = outward.AddUpStep(rb.Nets[0].Post[k][i].Mag(), rb.Nets[1].Post[k][i].Mag())
 				default:
 					rad[c] = rb.Nets[n].Post[k][i].Mag()
 				}
@@ -266,32 +267,40 @@ func abs(v float64) float64 {
 
 // expected returns the square of intervalValue: a rough size of the
 // SDP's optimum, for scaling it.
-func (rb *regionBounds) expected(o *Options) float64 {
+func (rb *regionBounds) expected(o *task) float64 {
 	v := rb.intervalValue(o)
 	return v * v
 }
 
 // intervalValue returns an upper bound (rounded up) of the measured error
-// on the region from the output enclosures alone: sqrt(sum_j mag_j^2),
-// max_j mag_j for the inf-norm, or sum_j |c_j| mag_j for C.
-func (rb *regionBounds) intervalValue(o *Options) float64 {
+// on the region from the output enclosures alone (see enclosureValue).
+func (rb *regionBounds) intervalValue(o *task) float64 {
+	return enclosureValue(rb.Output, rb.Margin, o.q)
+}
+
+// enclosureValue returns an upper bound (rounded up) of the quantity q of
+// f1 - f2 from the enclosure out of each output difference and, when q.C
+// is set and margin is not nil, the enclosure margin of c^T (f2 - f1):
+// sqrt(sum_j mag_j^2), max_j mag_j for the inf-norm, or
+// min(sum_j |c_j| mag_j, mag(margin)) for C.
+func enclosureValue(out []bounds.Interval, margin *bounds.Interval, q spec.Quantity) float64 {
 	v := 0.0
-	for j, iv := range rb.Output {
+	for j, iv := range out {
 		mag := iv.Mag()
 		switch {
-		case o.C != nil:
-			v = upAdd(v, upMul(abs(o.C[j]), mag))
-		case o.Norm == search.NormInf:
+		case q.C != nil:
+			v = outward.AddUpStep(v, outward.MulUpStep(abs(q.C[j]), mag))
+		case q.Norm == spec.NormInf:
 			v = max(v, mag)
 		default:
-			v = upAdd(v, upMul(mag, mag))
+			v = outward.AddUpStep(v, outward.MulUpStep(mag, mag))
 		}
 	}
-	if o.C == nil && o.Norm != search.NormInf {
-		v = sqrtUp(v)
+	if q.C == nil && q.Norm != spec.NormInf {
+		v = outward.SqrtUp(v)
 	}
-	if o.C != nil && rb.Margin != nil {
-		v = min(v, rb.Margin.Mag())
+	if q.C != nil && margin != nil {
+		v = min(v, margin.Mag())
 	}
 	return v
 }

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/sdp"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Status tells whether and why a bound was or was not certified.
@@ -101,17 +101,17 @@ type Certificate struct {
 	// (one input, piecewise-linear networks: search.MaxError enumerated the
 	// breakpoints).
 	ObservedExact bool
-	// Norm and C say what Bound and ObservedError measure (copies of
-	// Options.Norm and Options.C): |C^T (f1(x1) - f2(x2))| when C is not
+	// Norm and C say what Bound and ObservedError measure (a copy of the
+	// spec.Quantity passed to Bound): |C^T (f1(x1) - f2(x2))| when C is not
 	// nil, else ||f1(x1) - f2(x2)|| in Norm. Quantity names it.
-	Norm search.Norm
+	Norm spec.Norm
 	C    []float64
 	// Method is the method asked for (Options.Method).
 	Method Method
 	// Source is the method whose bound is Bound: MethodSDP, or
-	// MethodInterval when the output enclosure of bound propagation was
+	// MethodPropagation when the output enclosure of bound propagation was
 	// smaller than the SDP's bound, the SDP failed, or Method is
-	// MethodInterval (with input splitting: of the piece whose bound is
+	// MethodPropagation (with input splitting: of the piece whose bound is
 	// the largest).
 	Source Method
 	// Fallbacks counts the pieces (the root when the input set was not
@@ -132,7 +132,7 @@ type Certificate struct {
 	SDPGammas Gammas
 	// SDPBound and IntervalBound are the two bounds of the root input set
 	// (before any splitting): the SDP's own (+Inf when its solve or check
-	// failed, or Method is MethodInterval) and the output enclosure's.
+	// failed, or Method is MethodPropagation) and the output enclosure's.
 	SDPBound, IntervalBound float64
 	// Outputs are the bounds per output for the inf-norm (nil otherwise).
 	Outputs []float64
@@ -143,30 +143,11 @@ type Certificate struct {
 	Time time.Duration
 }
 
-// Quantity names what Bound bounds: "||f1(x1) - f2(x2)||_2",
-// "||f1(x1) - f2(x2)||_inf", "|f1_k(x1) - f2_k(x2)|" for C = e_k, or
-// "|c^T (f1(x1) - f2(x2))|".
+// Quantity names what Bound bounds (spec.Quantity.String):
+// "||f1(x1) - f2(x2)||_2", "||f1(x1) - f2(x2)||_inf", "|f1_k(x1) -
+// f2_k(x2)|" for C = e_k, or "|c^T (f1(x1) - f2(x2))|".
 func (c *Certificate) Quantity() string {
-	if c.C != nil {
-		k := -1
-		for j, v := range c.C {
-			switch {
-			case v == 0:
-			case v == 1 && k == -1:
-				k = j
-			default:
-				return "|c^T (f1(x1) - f2(x2))|"
-			}
-		}
-		if k >= 0 {
-			return fmt.Sprintf("|f1_%d(x1) - f2_%d(x2)|", k, k)
-		}
-		return "|c^T (f1(x1) - f2(x2))|"
-	}
-	if c.Norm == search.NormInf {
-		return "||f1(x1) - f2(x2)||_inf"
-	}
-	return "||f1(x1) - f2(x2)||_2"
+	return spec.Quantity{Norm: c.Norm, C: c.C}.String()
 }
 
 // Measure returns the quantity c bounds (Quantity) at the outputs
@@ -178,7 +159,7 @@ func (c *Certificate) Quantity() string {
 // as Bound measures ObservedError. It panics when y2 or C is shorter
 // than y1.
 func (c *Certificate) Measure(y1, y2 []float64) float64 {
-	return measure(y1, y2, c.Norm, c.C)
+	return spec.Quantity{Norm: c.Norm, C: c.C}.Measure(y1, y2)
 }
 
 // Ratio returns Bound / ObservedError (+Inf when nothing was observed).

@@ -1,17 +1,19 @@
 package certify
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestCheckAbsorbsAnyMultipliers feeds the check arbitrary multipliers
@@ -29,13 +31,13 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := DefaultOptions()
-		o.Pairing, o.Quant = []bounds.Pairing{bounds.Independent, bounds.QuantisedInput, bounds.SameInput}[seed%3], q
+		o := testTask()
+		o.in.Pairing, o.in.Quant = []spec.Pairing{spec.Independent, spec.QuantisedInput, spec.SameInput}[seed%3], q
 		if seed%2 == 1 {
 			o.QC = QCPaper
 		}
 		nx := f1.InputSize()
-		box := bounds.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
+		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
 		for i := range nx {
 			box.Lo[i], box.Hi[i] = -1, 0.5+rng.Float64()
 		}
@@ -57,7 +59,7 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		bound := sqrtUp(worstValue(ck.gammas, &r, &o))
+		bound := outward.SqrtUp(worstValue(ck.gammas, &r, &o))
 		var ob observation
 		ob.observe(f1, f2, &r, &o, rng, 500)
 		if ob.err > bound {
@@ -135,7 +137,6 @@ func TestOptionsValidate(t *testing.T) {
 		name string
 		edit func(*Options)
 	}{
-		{"pairing", func(o *Options) { o.Pairing = 7 }},
 		{"qc", func(o *Options) { o.QC = 9 }},
 		{"weights", func(o *Options) { o.Weights = -1 }},
 		{"custom weight", func(o *Options) { o.Weights, o.Custom = WeightsCustom, Gammas{Gamma: math.NaN()} }},
@@ -143,7 +144,6 @@ func TestOptionsValidate(t *testing.T) {
 		{"budget", func(o *Options) { o.Refine.TimeBudget = -1 }},
 		{"ratio", func(o *Options) { o.Refine.TargetRatio = 0.5 }},
 		{"samples", func(o *Options) { o.Samples = -1 }},
-		{"frac bits", func(o *Options) { o.Pairing, o.Quant.FracBits = bounds.QuantisedInput, -2 }},
 		{"solver", func(o *Options) { o.Solver.MaxIter = 0 }},
 	}
 	for _, tc := range tests {
@@ -163,30 +163,34 @@ func TestBoundInputErrors(t *testing.T) {
 	f1 := randnet.Paper(1, 1, 1, 4, 1)
 	f2 := randnet.Paper(2, 2, 1, 4, 1)
 	f3 := randnet.Paper(3, 1, 1, 4, 2)
-	box := bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
+	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 	tests := []struct {
 		name   string
 		f1, f2 *nn.Network
-		box    bounds.Box
-		edit   func(*Options)
+		box    spec.Box
+		edit   func(*task)
 		want   error
 	}{
 		{"inputs differ", f1, f2, box, nil, ErrDimension},
 		{"outputs differ", f1, f3, box, nil, ErrDimension},
-		{"box dim", f1, f1, bounds.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}, nil, ErrDimension},
-		{"bad box", f1, f1, bounds.Box{Lo: []float64{1}, Hi: []float64{-1}}, nil, bounds.ErrBox},
-		{"C too long", f1, f1, box, func(o *Options) { o.C = []float64{1, 1} }, ErrDimension},
-		{"C empty", f1, f1, box, func(o *Options) { o.C = []float64{} }, ErrDimension},
-		{"input clamped", f1, f1, bounds.Box{Lo: []float64{-1}, Hi: []float64{2}}, func(o *Options) {
-			o.Pairing, o.Quant = bounds.QuantisedInput, quantise.Format{IntBits: 1, FracBits: 2, Saturate: true}
+		{"box dim", f1, f1, spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}, nil, ErrDimension},
+		{"bad box", f1, f1, spec.Box{Lo: []float64{1}, Hi: []float64{-1}}, nil, spec.ErrBox},
+		{"C too long", f1, f1, box, func(o *task) { o.q.C = []float64{1, 1} }, ErrDimension},
+		{"C empty", f1, f1, box, func(o *task) { o.q.C = []float64{} }, ErrDimension},
+		{"C not finite", f1, f1, box, func(o *task) { o.q.C = []float64{math.Inf(1)} }, spec.ErrQuantity},
+		{"norm", f1, f1, box, func(o *task) { o.q.Norm = 7 }, spec.ErrQuantity},
+		{"pairing", f1, f1, box, func(o *task) { o.in.Pairing = 7 }, spec.ErrInputs},
+		{"frac bits", f1, f1, box, func(o *task) { o.in.Pairing, o.in.Quant.FracBits = spec.QuantisedInput, -2 }, spec.ErrInputs},
+		{"input clamped", f1, f1, spec.Box{Lo: []float64{-1}, Hi: []float64{2}}, func(o *task) {
+			o.in.Pairing, o.in.Quant = spec.QuantisedInput, quantise.Format{IntBits: 1, FracBits: 2, Saturate: true}
 		}, ErrOptions},
 	}
 	for _, tc := range tests {
-		o := DefaultOptions()
+		o := testTask()
 		if tc.edit != nil {
 			tc.edit(&o)
 		}
-		_, err := Bound(t.Context(), tc.f1, tc.f2, tc.box, o)
+		_, err := o.bound(t.Context(), tc.f1, tc.f2, tc.box)
 		if !errors.Is(err, tc.want) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
 		}
@@ -197,16 +201,16 @@ func newTestMatrix(n int) *qc.Matrix { return qc.NewMatrix(n) }
 
 func TestCertificateQuantity(t *testing.T) {
 	for _, tc := range []struct {
-		norm search.Norm
+		norm spec.Norm
 		c    []float64
 		want string
 	}{
-		{search.Norm2, nil, "||f1(x1) - f2(x2)||_2"},
-		{search.NormInf, nil, "||f1(x1) - f2(x2)||_inf"},
-		{search.NormInf, []float64{0, 1}, "|f1_1(x1) - f2_1(x2)|"},
-		{search.Norm2, []float64{1, -1}, "|c^T (f1(x1) - f2(x2))|"},
-		{search.Norm2, []float64{0, 2}, "|c^T (f1(x1) - f2(x2))|"},
-		{search.Norm2, []float64{0, 0}, "|c^T (f1(x1) - f2(x2))|"},
+		{spec.Norm2, nil, "||f1(x1) - f2(x2)||_2"},
+		{spec.NormInf, nil, "||f1(x1) - f2(x2)||_inf"},
+		{spec.NormInf, []float64{0, 1}, "|f1_1(x1) - f2_1(x2)|"},
+		{spec.Norm2, []float64{1, -1}, "|c^T (f1(x1) - f2(x2))|"},
+		{spec.Norm2, []float64{0, 2}, "|c^T (f1(x1) - f2(x2))|"},
+		{spec.Norm2, []float64{0, 0}, "|c^T (f1(x1) - f2(x2))|"},
 	} {
 		c := Certificate{Norm: tc.norm, C: tc.c}
 		if got := c.Quantity(); got != tc.want {
@@ -219,20 +223,41 @@ func TestCertificateMeasure(t *testing.T) {
 	y1, y2 := []float64{1, 5, -2}, []float64{4, 1, -2} // differences -3, 4, 0
 	for _, tc := range []struct {
 		name string
-		norm search.Norm
+		norm spec.Norm
 		c    []float64
 		want float64
 	}{
-		{"2-norm", search.Norm2, nil, 5},
-		{"inf-norm", search.NormInf, nil, 4},
-		{"output 1", search.Norm2, []float64{0, 1, 0}, 4},
-		{"output 0 under inf", search.NormInf, []float64{1, 0, 0}, 3},
-		{"margin", search.Norm2, []float64{1, -1, 0}, 7},
-		{"zero c", search.Norm2, []float64{0, 0, 0}, 0},
+		{"2-norm", spec.Norm2, nil, 5},
+		{"inf-norm", spec.NormInf, nil, 4},
+		{"output 1", spec.Norm2, []float64{0, 1, 0}, 4},
+		{"output 0 under inf", spec.NormInf, []float64{1, 0, 0}, 3},
+		{"margin", spec.Norm2, []float64{1, -1, 0}, 7},
+		{"zero c", spec.Norm2, []float64{0, 0, 0}, 0},
 	} {
 		c := Certificate{Norm: tc.norm, C: tc.c}
 		if got := c.Measure(y1, y2); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: Measure = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// testTask returns the tests' defaults: DefaultOptions with independent
+// inputs and a 2-bit input quantiser for QuantisedInput.
+func testTask() task {
+	return task{Options: DefaultOptions(),
+		in: spec.Inputs{Pairing: spec.Independent, Quant: quantise.Format{FracBits: 2}}}
+}
+
+// bound runs Bound on box with the question and options of o.
+func (o task) bound(ctx context.Context, f1, f2 *nn.Network, box spec.Box) (*Certificate, error) {
+	in := o.in
+	in.Box = box
+	return Bound(ctx, f1, f2, in, o.q, o.Options)
+}
+
+// problem runs Problem on box with the question and options of o.
+func (o task) problem(f1, f2 *nn.Network, box spec.Box) (*sdp.Problem, error) {
+	in := o.in
+	in.Box = box
+	return Problem(f1, f2, in, o.q, o.Options)
 }

@@ -52,8 +52,16 @@
 // the objective by a power of two near the squared interval bound; terms
 // with the same matrix are merged and terms true for every eta dropped.
 //
-// Options also select per-output or weighted bounds |c^T (f1 - f2)| (C),
-// the inf-norm (one SDP per output, or one SDP with a block per output:
-// InfJoint), and MethodInterval (bound propagation alone). Problem and
-// Export give the root SDP for other solvers.
+// The question is passed as values (package spec): the input set
+// spec.Inputs and the quantity spec.Quantity, which besides the 2-norm may
+// be a per-output or weighted bound |c^T (f1 - f2)| (C) or the inf-norm
+// (one SDP per output, or with Options.InfJoint one SDP with a block per
+// output). Options holds the method only: MethodSDP or MethodPropagation
+// (bound propagation alone), the QC set, weights, splitting, the error
+// search's samples, the solver with its one replacement hook Options.Solve,
+// and logging. Problem gives the root SDP for other solvers. Every rounded
+// bound is moved outward with internal/outward.
+//
+//	Bound(ctx, f1, f2, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error)
+//	Problem(f1, f2, in spec.Inputs, q spec.Quantity, opts Options) (*sdp.Problem, error)
 package certify

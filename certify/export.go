@@ -1,14 +1,11 @@
 package certify
 
 import (
-	"context"
 	"fmt"
-	"io"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/sdp"
-	"github.com/nnbound/nnbound/sdp/sdpa"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Problem returns the SDP that Bound solves first (the root SDP over the
@@ -24,11 +21,12 @@ import (
 // the input set (dead, or quantised or pruned to zero), block 2 the
 // diagonal block of the sign constraints. Constraint matrices are given as rank-one
 // sdp.Factors; writers of other formats expand them.
-func Problem(f1, f2 *nn.Network, box bounds.Box, opts Options) (*sdp.Problem, error) {
-	if err := checkInput(f1, f2, box, &opts); err != nil {
+func Problem(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, o Options) (*sdp.Problem, error) {
+	opts := task{Options: o, in: in, q: q}
+	if err := checkInput(f1, f2, &opts); err != nil {
 		return nil, err
 	}
-	r := rootRegion(box, &opts)
+	r := rootRegion(in.Box, &opts)
 	rb, err := boundsOf(f1, f2, &r, &opts)
 	if err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
@@ -38,34 +36,4 @@ func Problem(f1, f2 *nn.Network, box bounds.Box, opts Options) (*sdp.Problem, er
 		return nil, err
 	}
 	return m.problem(weights(&r, &opts), rb.expected(&opts)).Problem, nil
-}
-
-// ExportFormat is a file format for Export.
-type ExportFormat int
-
-// The export formats.
-const (
-	// SDPA is the sparse SDPA format (.dat-s), read by CSDP, SDPA, DSDP and
-	// nnbound solve.
-	SDPA ExportFormat = iota
-)
-
-// Export writes the root SDP of Bound (see Problem) to w in format.
-func Export(w io.Writer, f1, f2 *nn.Network, box bounds.Box, opts Options, format ExportFormat) error {
-	p, err := Problem(f1, f2, box, opts)
-	if err != nil {
-		return err
-	}
-	switch format {
-	case SDPA:
-		return sdpa.Write(w, p)
-	}
-	return fmt.Errorf("certify: unknown export format %d: %w", int(format), ErrOptions)
-}
-
-// solveRoot solves the root SDP of Bound with the configured solver and
-// returns its result (for comparisons of solvers on the same problem).
-func solveRoot(ctx context.Context, p *sdp.Problem, o *Options) (*sdp.Result, error) {
-	s := o.Solver
-	return solveSDP(ctx, p, &s)
 }

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/sdp"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestFallbackReported: when every SDP fails, the bound is bound
@@ -19,23 +18,23 @@ func TestFallbackReported(t *testing.T) {
 	fail := func(context.Context, *sdp.Problem, *sdp.Settings) (*sdp.Result, error) {
 		return &sdp.Result{Status: sdp.NumericalTrouble}, nil
 	}
-	box := bounds.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
+	box := spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
 	for _, tc := range []struct {
 		name   string
 		pieces int
-		norm   search.Norm
+		norm   spec.Norm
 		outs   int
 	}{
-		{"root", 1, search.Norm2, 1},
-		{"split", 5, search.Norm2, 1},
-		{"inf-norm", 1, search.NormInf, 2},
+		{"root", 1, spec.Norm2, 1},
+		{"split", 5, spec.Norm2, 1},
+		{"inf-norm", 1, spec.NormInf, 2},
 	} {
 		f1 := randnet.Paper(1, 2, 2, 5, tc.outs)
 		f2 := randnet.Paper(2, 2, 2, 5, tc.outs)
-		o := DefaultOptions()
-		o.Solve, o.Norm = fail, tc.norm
+		o := testTask()
+		o.Solve, o.q.Norm = fail, tc.norm
 		o.Refine.MaxPieces, o.Refine.TimeBudget, o.Samples = tc.pieces, 0, 50
-		c, err := Bound(t.Context(), f1, f2, box, o)
+		c, err := o.bound(t.Context(), f1, f2, box)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +42,7 @@ func TestFallbackReported(t *testing.T) {
 		switch {
 		case !c.Certified:
 			t.Errorf("%s: not certified (%v: %s)", tc.name, c.Status, c.Reason)
-		case c.Source != MethodInterval || c.Method != MethodSDP:
+		case c.Source != MethodPropagation || c.Method != MethodSDP:
 			t.Errorf("%s: source %v, method %v; want interval, sdp", tc.name, c.Source, c.Method)
 		case c.Fallbacks < 1:
 			t.Errorf("%s: Fallbacks %d", tc.name, c.Fallbacks)

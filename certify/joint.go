@@ -6,9 +6,10 @@ import (
 	"math"
 	"slices"
 
-	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // jointInfBound certifies max_j |f1_j - f2_j| by one SDP with a block and
@@ -22,7 +23,7 @@ import (
 // SDP, but looser than one SDP per output, whose multipliers may differ.
 // Each output's bound is the smaller of its block's and its output
 // enclosure's. The input set is not split.
-func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts Options) *Certificate {
+func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{Bound: math.Inf(1), RootBound: math.Inf(1), SDPBound: math.Inf(1), IntervalBound: math.Inf(1)}
 	r := rootRegion(box, &opts)
 	defer func() {
@@ -73,7 +74,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 			res.status, res.reason, sdpOK = CheckFailed, reason, false
 			continue
 		}
-		outs[j], gammas[j], margins[j] = sqrtUp(worstValue(ck.gammas, &r, &opts)), ck.gammas, ck.margin
+		outs[j], gammas[j], margins[j] = outward.SqrtUp(worstValue(ck.gammas, &r, &opts)), ck.gammas, ck.margin
 	}
 	sdpGammas := slices.Clone(gammas)
 	if sdpOK {
@@ -84,7 +85,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 	worst := 0
 	for j, iv := range ivs {
 		if !(outs[j] <= iv) && !math.IsNaN(iv) && !math.IsInf(iv, 0) {
-			outs[j], gammas[j], margins[j], fromIv[j] = iv, Gammas{Gamma: upMul(iv, iv)}, 0, true
+			outs[j], gammas[j], margins[j], fromIv[j] = iv, Gammas{Gamma: outward.MulUpStep(iv, iv)}, 0, true
 		}
 		if outs[j] > outs[worst] {
 			worst = j
@@ -105,7 +106,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 		c.SDPGammas = sdpGammas[worst]
 	}
 	if fromIv[worst] {
-		c.Source = MethodInterval
+		c.Source = MethodPropagation
 	}
 	if !sdpOK {
 		c.Reason = "SDP: " + res.reason + "; interval bounds used"
@@ -117,7 +118,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, opts
 // disguisedFailure reports a check that had to absorb a residual larger
 // than maxMargin of the bound the solver's gammas claim: the point is far
 // from satisfying the LMI, a numerically failed solve in disguise.
-func disguisedFailure(ck *checked, r *region, o *Options) (string, bool) {
+func disguisedFailure(ck *checked, r *region, o *task) (string, bool) {
 	solved := ck.gammas
 	solved.Gamma -= ck.margin
 	if before := worstValue(solved, r, o); ck.margin > maxMargin*max(1, before) {

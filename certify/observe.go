@@ -1,12 +1,10 @@
 package certify
 
 import (
-	"math"
 	"math/rand/v2"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // observation is the largest error found so far and where.
@@ -17,42 +15,18 @@ type observation struct {
 }
 
 // errorAt returns the error of f1(x1) and f2(x2) that o bounds (see
-// measure), or 0 when either network fails to evaluate.
-func errorAt(f1, f2 *nn.Network, x1, x2 []float64, o *Options) float64 {
+// spec.Quantity.Measure), or 0 when either network fails to evaluate.
+func errorAt(f1, f2 *nn.Network, x1, x2 []float64, o *task) float64 {
 	y1, err1 := f1.Eval(x1)
 	y2, err2 := f2.Eval(x2)
 	if err1 != nil || err2 != nil {
 		return 0
 	}
-	return measure(y1, y2, o.Norm, o.C)
-}
-
-// measure returns |c^T (y1 - y2)| when c is not nil, else ||y1 - y2|| in
-// norm (2 or inf), in float64.
-func measure(y1, y2 []float64, norm search.Norm, c []float64) float64 {
-	s := 0.0
-	for j := range y1 {
-		d := y1[j] - y2[j]
-		switch {
-		case c != nil:
-			s += c[j] * d
-		case norm == search.NormInf:
-			s = max(s, math.Abs(d))
-		default:
-			s += d * d
-		}
-	}
-	switch {
-	case c != nil:
-		return math.Abs(s)
-	case norm == search.NormInf:
-		return s
-	}
-	return math.Sqrt(s)
+	return spec.Quantity{Norm: o.q.Norm, C: o.q.C}.Measure(y1, y2)
 }
 
 // try evaluates an actual input pair and keeps it if it is the worst.
-func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64, o *Options) {
+func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64, o *task) {
 	if e := errorAt(f1, f2, x1, x2, o); e > ob.err {
 		// Above an exact supremum only by rounding: keep the flag.
 		ob.exact = ob.exact && e <= ob.err*(1+1e-12)
@@ -62,17 +36,17 @@ func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64, o *Options) {
 
 // pairOf returns the actual x2 paired with x1 in region r (for
 // Independent, x2 is drawn by the caller).
-func pairOf(r *region, o *Options, x1 []float64) []float64 {
-	in := bounds.Inputs{Pairing: r.Pairing, Quant: o.Quant}
+func pairOf(r *region, o *task, x1 []float64) []float64 {
+	in := spec.Inputs{Pairing: r.Pairing, Quant: o.in.Quant}
 	return in.X2(x1)
 }
 
 // observe samples actual input pairs of region r: the corners (up to 2^10),
 // the centre and n random points, and refines the best by a few rounds of
 // coordinate search with shrinking steps.
-func (ob *observation) observe(f1, f2 *nn.Network, r *region, o *Options, rng *rand.Rand, n int) {
+func (ob *observation) observe(f1, f2 *nn.Network, r *region, o *task, rng *rand.Rand, n int) {
 	nx := r.Box1.Dim()
-	indep := r.Pairing == bounds.Independent
+	indep := r.Pairing == spec.Independent
 	dims := nx
 	if indep {
 		dims = 2 * nx

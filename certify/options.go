@@ -10,9 +10,8 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/qc"
-	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // ErrOptions reports invalid Options.
@@ -26,7 +25,7 @@ const maxSplit = 4096
 const MaxSplitInputs = 8
 
 // splitFor returns the bounds.Options.Split for box (see Options.Split).
-func (o *Options) splitFor(box bounds.Box) int {
+func (o *Options) splitFor(box spec.Box) int {
 	free := 0
 	for i := range box.Lo {
 		if box.Lo[i] < box.Hi[i] {
@@ -165,9 +164,9 @@ const (
 	// bound propagation: the tighter of the two (Certificate.Source says
 	// which).
 	MethodSDP Method = iota
-	// MethodInterval is the difference bound of bound propagation
+	// MethodPropagation is the difference bound of bound propagation
 	// (bounds.Pair with Options.Bounds) alone: fast, looser, no SDP.
-	MethodInterval
+	MethodPropagation
 )
 
 var methodNames = [...]string{"sdp", "interval"}
@@ -190,30 +189,18 @@ func ParseMethod(s string) (Method, error) {
 	return 0, fmt.Errorf("certify: unknown method %q (want sdp or interval): %w", s, ErrOptions)
 }
 
-// Options configures Bound. Use DefaultOptions and change what you need.
+// Options configures how Bound answers its question (the input set and the
+// quantity, passed to Bound as values): the method, its constraints,
+// weights and input splitting, the bounds, the error search, the solver and
+// logging. Use DefaultOptions and change what you need.
 type Options struct {
 	// Method computes the bound: the SDP (default) or bound propagation.
 	Method Method
-	// Norm is the norm of f1(x1) - f2(x2) that is bounded: search.Norm2
-	// (the paper's) or search.NormInf (one SDP per output, the largest
-	// bound). It is ignored when C is set.
-	Norm search.Norm
-	// InfJoint certifies the inf-norm by one SDP with a block and gammas
+	// InfJoint certifies the inf-norm (spec.NormInf) by one SDP with a block and gammas
 	// per output, the blocks sharing the multipliers, instead of one SDP
 	// per output (the default; see BENCHMARKS.md for how they compare).
 	// The input set is then not split.
 	InfJoint bool
-	// C, when not nil, makes Bound certify |C^T (f1(x1) - f2(x2))| (one
-	// output, or a margin between outputs) instead of a norm; its length
-	// is the number of outputs.
-	C []float64
-	// Pairing relates x2 to x1: Independent (the paper's similarity
-	// problem), SameInput or QuantisedInput (x2 = Quant.Round(x1)).
-	Pairing bounds.Pairing
-	// Quant is the input quantiser for QuantisedInput. A saturating one
-	// must not clamp anywhere in the box: Bound rejects one that does
-	// (ErrOptions), since the certificate models the rounding only.
-	Quant quantise.Format
 	// QC is the set of quadratic constraints.
 	QC QCSet
 	// Weights selects the objective weights; Custom holds them for
@@ -221,7 +208,7 @@ type Options struct {
 	Weights WeightMode
 	Custom  Gammas
 	// Bounds is the method of the pre-activation bounds (QCDefault) and
-	// of MethodInterval.
+	// of MethodPropagation.
 	Bounds bounds.Method
 	// Split cuts the input box of every bound propagation into this many
 	// pieces (bounds.Options.Split; 0 or 1: none) when at most
@@ -246,7 +233,8 @@ type Options struct {
 	// Log, when not nil, receives one line per certified piece.
 	Log io.Writer
 	// Solve, when not nil, replaces sdp.Solve (to compare solvers on the
-	// same SDPs; the check of every solution is the same).
+	// same SDPs; the check of every solution is the same). It is the one
+	// way to swap the solver.
 	Solve func(ctx context.Context, p *sdp.Problem, s *sdp.Settings) (*sdp.Result, error)
 	// Kinds are the kinds of terms the default QC set may use (0 means
 	// DefaultKinds); the paper set ignores it. It is there to measure what
@@ -271,14 +259,11 @@ func DefaultKinds() qc.KindSet {
 		qc.KindBounded, qc.KindBoundedLinear, qc.KindTriangleProduct, qc.KindDiffSlope, qc.KindDiffPostBox)
 }
 
-// DefaultOptions returns the defaults: independent inputs, the default QC
-// set, worst-case weights, optimised bounds on 16 pieces of the box,
-// refinement up to 64 pieces or 2 s, 2000 samples, and the solver's
+// DefaultOptions returns the defaults: the default QC set, worst-case
+// weights, optimised bounds on 16 pieces of the box, refinement up to 64 pieces or 2 s, 2000 samples, and the solver's
 // defaults with looser tolerances (see solverDefaults).
 func DefaultOptions() Options {
 	return Options{
-		Pairing: bounds.Independent,
-		Quant:   quantise.Format{FracBits: 2},
 		QC:      QCDefault,
 		Weights: WeightsWorstCase,
 		Bounds:  bounds.MethodOptimised,
@@ -293,10 +278,6 @@ func DefaultOptions() Options {
 // Validate reports the first invalid option, naming it.
 func (o *Options) Validate() error {
 	switch {
-	case o.Pairing < bounds.SameInput || o.Pairing > bounds.QuantisedInput:
-		return fmt.Errorf("certify: Options.Pairing = %d is unknown: %w", int(o.Pairing), ErrOptions)
-	case o.Pairing == bounds.QuantisedInput && (o.Quant.FracBits < 0 || o.Quant.FracBits > 60):
-		return fmt.Errorf("certify: Options.Quant.FracBits = %d, want 0..60: %w", o.Quant.FracBits, ErrOptions)
 	case o.QC < QCDefault || o.QC > QCPaper:
 		return fmt.Errorf("certify: Options.QC = %d is unknown: %w", int(o.QC), ErrOptions)
 	case o.Weights < WeightsWorstCase || o.Weights > WeightsCustom:
@@ -307,10 +288,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Refine.TimeBudget = %v, want >= 0: %w", o.Refine.TimeBudget, ErrOptions)
 	case !(o.Refine.TargetRatio >= 1):
 		return fmt.Errorf("certify: Options.Refine.TargetRatio = %v, want >= 1: %w", o.Refine.TargetRatio, ErrOptions)
-	case o.Method < MethodSDP || o.Method > MethodInterval:
+	case o.Method < MethodSDP || o.Method > MethodPropagation:
 		return fmt.Errorf("certify: Options.Method = %d is unknown: %w", int(o.Method), ErrOptions)
-	case o.Norm < search.Norm2 || o.Norm > search.NormInf:
-		return fmt.Errorf("certify: Options.Norm = %d is unknown: %w", int(o.Norm), ErrOptions)
 	case o.Split < 0 || o.Split > maxSplit:
 		return fmt.Errorf("certify: Options.Split = %d, want 0..%d: %w", o.Split, maxSplit, ErrOptions)
 	case o.Samples < 0:
@@ -321,11 +300,6 @@ func (o *Options) Validate() error {
 			if !(w >= 0) || math.IsInf(w, 0) {
 				return fmt.Errorf("certify: Options.Custom has weight %v, want finite and >= 0: %w", w, ErrOptions)
 			}
-		}
-	}
-	for j, c := range o.C {
-		if math.IsNaN(c) || math.IsInf(c, 0) {
-			return fmt.Errorf("certify: Options.C[%d] = %v, want finite: %w", j, c, ErrOptions)
 		}
 	}
 	if err := o.Solver.Validate(); err != nil {
@@ -346,4 +320,12 @@ func solverDefaults() sdp.Settings {
 	s := sdp.DefaultSettings()
 	s.GapTol, s.FeasTol, s.MaxIter = 1e-5, 1e-6, 100
 	return s
+}
+
+// task is one call of Bound: the question (the input set and the quantity)
+// with the options answering it.
+type task struct {
+	Options
+	in spec.Inputs
+	q  spec.Quantity
 }

@@ -6,31 +6,31 @@ import (
 	"os"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/internal/randnet"
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/jsonnet"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // paperCase is an instance of the paper's experiments.
 type paperCase struct {
 	name   string
 	f1, f2 *nn.Network
-	opts   Options
+	opts   task
 	long   bool // only with NNBOUND_LONG=1
 }
 
-var paperBox = bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
+var paperBox = spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 
 // paperOptions returns the authors' setting: their QC set, unit weights.
-func paperOptions(p bounds.Pairing) Options {
-	o := DefaultOptions()
-	o.QC, o.Weights, o.Pairing = QCPaper, WeightsUnit, p
-	o.Quant = quantise.Format{FracBits: 2}
+func paperOptions(p spec.Pairing) task {
+	o := testTask()
+	o.QC, o.Weights, o.in.Pairing = QCPaper, WeightsUnit, p
+	o.in.Quant = quantise.Format{FracBits: 2}
 	return o
 }
 
@@ -39,19 +39,19 @@ func paperOptions(p bounds.Pairing) Options {
 func authorsPairs(t *testing.T) []paperCase {
 	t.Helper()
 	read := func(name string) *nn.Network {
-		f, err := jsonnet.Read(shared.Path(t, "data", "networks", "paper", name+".json"))
+		f, err := jsonnet.Read(sharedtest.Path(t, "data", "networks", "paper", name+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return f
 	}
 	return []paperCase{
-		{"comparison", read("comparison_nn1"), read("comparison_nn2"), paperOptions(bounds.Independent), true},
-		{"q2d", read("q2d_nn1"), read("q2d_nn2_fb2"), paperOptions(bounds.QuantisedInput), true},
-		{"q3d", read("q3d_nn1"), read("q3d_nn2_fb2"), paperOptions(bounds.QuantisedInput), true},
-		{"pruned", read("pruned_nn1_original"), read("pruned_nn2"), paperOptions(bounds.Independent), true},
-		{"history-quant", read("history_quant_nn1"), read("history_quant_nn2"), paperOptions(bounds.QuantisedInput), true},
-		{"history-3hidden", read("history_3hidden_nn1"), read("history_3hidden_nn2"), paperOptions(bounds.Independent), true},
+		{"comparison", read("comparison_nn1"), read("comparison_nn2"), paperOptions(spec.Independent), true},
+		{"q2d", read("q2d_nn1"), read("q2d_nn2_fb2"), paperOptions(spec.QuantisedInput), true},
+		{"q3d", read("q3d_nn1"), read("q3d_nn2_fb2"), paperOptions(spec.QuantisedInput), true},
+		{"pruned", read("pruned_nn1_original"), read("pruned_nn2"), paperOptions(spec.Independent), true},
+		{"history-quant", read("history_quant_nn1"), read("history_quant_nn2"), paperOptions(spec.QuantisedInput), true},
+		{"history-3hidden", read("history_3hidden_nn1"), read("history_3hidden_nn2"), paperOptions(spec.Independent), true},
 	}
 }
 
@@ -67,8 +67,8 @@ func seededPairs(t *testing.T) []paperCase {
 			t.Fatal(err)
 		}
 		cs = append(cs,
-			paperCase{"table1-l" + string(rune('0'+l)), f, f, paperOptions(bounds.Independent), l > 1},
-			paperCase{"table2-l" + string(rune('0'+l)), f, fq, paperOptions(bounds.QuantisedInput), l > 1})
+			paperCase{"table1-l" + string(rune('0'+l)), f, f, paperOptions(spec.Independent), l > 1},
+			paperCase{"table2-l" + string(rune('0'+l)), f, fq, paperOptions(spec.QuantisedInput), l > 1})
 	}
 	return cs
 }
@@ -82,9 +82,6 @@ func TestPaperMatchesCSDP(t *testing.T) {
 	if !csdp.Available() {
 		t.Skip("csdp not installed")
 	}
-	if !solverWorks() {
-		t.Skip("nnbound's SDP solver is not available yet")
-	}
 	long := os.Getenv("NNBOUND_LONG") != ""
 	cases := append(seededPairs(t), authorsPairs(t)...)
 	for _, pc := range cases {
@@ -92,7 +89,7 @@ func TestPaperMatchesCSDP(t *testing.T) {
 			if pc.long && !long {
 				t.Skip("long instance (NNBOUND_LONG=1)")
 			}
-			p, err := Problem(pc.f1, pc.f2, paperBox, pc.opts)
+			p, err := pc.opts.problem(pc.f1, pc.f2, paperBox)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,14 +130,16 @@ func TestPaperMatchesCSDP(t *testing.T) {
 // the seeded l = 1 instances with their QC set and checks the bounds
 // against sampled inputs and the LMI order 2(n_x + N) + 1.
 func TestPaperCertifies(t *testing.T) {
-	useSolver(t)
+	solve := testSolver(t)
 	long := os.Getenv("NNBOUND_LONG") != ""
 	for _, pc := range append(seededPairs(t), authorsPairs(t)...) {
 		t.Run(pc.name, func(t *testing.T) {
 			if pc.long && !long {
 				t.Skip("long instance (NNBOUND_LONG=1)")
 			}
-			c, err := Bound(context.Background(), pc.f1, pc.f2, paperBox, pc.opts)
+			o := pc.opts
+			o.Solve = solve
+			c, err := o.bound(context.Background(), pc.f1, pc.f2, paperBox)
 			if err != nil {
 				t.Fatal(err)
 			}

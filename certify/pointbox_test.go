@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestPointWidthCoordinate: a box with a coordinate of zero width (ACAS Xu
@@ -16,7 +16,7 @@ import (
 // input_box x1[2] is +Inf". Every pairing and QC set must certify such a
 // box, with a bound at least the observed error.
 func TestPointWidthCoordinate(t *testing.T) {
-	box := bounds.Box{Lo: []float64{-1, -0.5, 0.25}, Hi: []float64{1, 0.5, 0.25}}
+	box := spec.Box{Lo: []float64{-1, -0.5, 0.25}, Hi: []float64{1, 0.5, 0.25}}
 	f1 := randnet.Paper(7, 3, 2, 6, 1)
 	q := quantise.Format{FracBits: 3}
 	fq, err := quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
@@ -24,15 +24,15 @@ func TestPointWidthCoordinate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, qcs := range []QCSet{QCDefault, QCPaper} {
-		for _, p := range []bounds.Pairing{bounds.SameInput, bounds.Independent, bounds.QuantisedInput} {
-			o := DefaultOptions()
-			o.QC, o.Pairing, o.Quant = qcs, p, q
+		for _, p := range []spec.Pairing{spec.SameInput, spec.Independent, spec.QuantisedInput} {
+			o := testTask()
+			o.QC, o.in.Pairing, o.in.Quant = qcs, p, q
 			o.Refine.MaxPieces, o.Refine.TimeBudget, o.Samples = 5, 0, 200
 			f2 := fq
-			if p == bounds.Independent {
+			if p == spec.Independent {
 				f2 = f1
 			}
-			c, err := Bound(t.Context(), f1, f2, box, o)
+			c, err := o.bound(t.Context(), f1, f2, box)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,11 +57,11 @@ func TestACASProperty4FixedInput(t *testing.T) {
 			continue
 		}
 		f, g := inst.Networks(t)
-		o := DefaultOptions()
-		o.Pairing, o.C = bounds.SameInput, make([]float64, f.OutputSize())
-		o.C[inst.Target] = 1
+		o := testTask()
+		o.in.Pairing, o.q.C = spec.SameInput, make([]float64, f.OutputSize())
+		o.q.C[inst.Target] = 1
 		o.Refine.MaxPieces, o.Samples = 1, 200
-		c, err := Bound(t.Context(), f, g, bounds.Box{Lo: inst.Lo, Hi: inst.Hi}, o)
+		c, err := o.bound(t.Context(), f, g, spec.Box{Lo: inst.Lo, Hi: inst.Hi})
 		if err != nil {
 			t.Fatal(err)
 		}

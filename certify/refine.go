@@ -39,7 +39,7 @@ func (h *pieceHeap) Pop() any {
 // of solves or time is used. A piece whose halves cannot both be certified
 // keeps its own bound. The pieces cover the root region, so the largest
 // bound over them is a bound on the whole set.
-func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *Options,
+func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *task,
 	ob *observation, rng *rand.Rand, c *Certificate, start time.Time) []piece {
 	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	var done []piece
@@ -53,7 +53,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			break
 		}
 		heap.Pop(h)
-		a, b, ok := top.region.split(root, o.Quant)
+		a, b, ok := top.region.split(root, o.in.Quant)
 		if !ok {
 			top.final = true
 			done = append(done, top)

@@ -4,9 +4,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // cell is a closed interval of x1 values on which the second input is
@@ -79,22 +79,22 @@ func cells(f quantise.Format, lo, hi float64) []cell {
 // per coordinate either one cell (x2 fixed to its value) or a run of cells
 // (x2 = q(x1) in the box [q(lo), q(hi)]).
 type region struct {
-	Box1, Box2 bounds.Box
-	Pairing    bounds.Pairing
+	Box1, Box2 spec.Box
+	Pairing    spec.Pairing
 	// Cells[i] are the quantisation cells of coordinate i still in the
 	// region (QuantisedInput; nil when too many to enumerate).
 	Cells [][]cell
 }
 
 // rootRegion returns the region of the whole input set.
-func rootRegion(box bounds.Box, o *Options) region {
-	r := region{Box1: cloneBox(box), Box2: cloneBox(box), Pairing: o.Pairing}
-	if o.Pairing == bounds.QuantisedInput {
+func rootRegion(box spec.Box, o *task) region {
+	r := region{Box1: cloneBox(box), Box2: cloneBox(box), Pairing: o.in.Pairing}
+	if o.in.Pairing == spec.QuantisedInput {
 		r.Cells = make([][]cell, box.Dim())
 		for i := range r.Cells {
-			r.Cells[i] = cells(o.Quant, box.Lo[i], box.Hi[i])
+			r.Cells[i] = cells(o.in.Quant, box.Lo[i], box.Hi[i])
 		}
-		r.syncQuant(o.Quant)
+		r.syncQuant(o.in.Quant)
 	}
 	return r
 }
@@ -115,11 +115,11 @@ func (r *region) inputs() []qc.Input {
 	in := make([]qc.Input, r.Box1.Dim())
 	for i := range in {
 		switch {
-		case r.Pairing == bounds.SameInput:
+		case r.Pairing == spec.SameInput:
 			in[i].Mode = qc.InputSame
-		case r.Pairing == bounds.QuantisedInput && len(r.Cells[i]) == 1:
+		case r.Pairing == spec.QuantisedInput && len(r.Cells[i]) == 1:
 			in[i] = qc.Input{Mode: qc.InputFixed, Value: r.Cells[i][0].V}
-		case r.Pairing == bounds.Independent && r.Box2.Lo[i] == r.Box2.Hi[i]:
+		case r.Pairing == spec.Independent && r.Box2.Lo[i] == r.Box2.Hi[i]:
 			in[i] = qc.Input{Mode: qc.InputFixed, Value: r.Box2.Lo[i]}
 		}
 	}
@@ -153,7 +153,7 @@ func (r *region) allFixed() bool {
 // coordinate and box (1 or 2) where it is attained.
 func (r *region) widest(root region) (w float64, coord, which int) {
 	w, coord, which = -1, -1, 0
-	consider := func(b, rb bounds.Box, wh int) {
+	consider := func(b, rb spec.Box, wh int) {
 		for i := range b.Lo {
 			rw := rb.Hi[i] - rb.Lo[i]
 			if rw <= 0 {
@@ -165,10 +165,10 @@ func (r *region) widest(root region) (w float64, coord, which int) {
 		}
 	}
 	consider(r.Box1, root.Box1, 1)
-	if r.Pairing == bounds.Independent {
+	if r.Pairing == spec.Independent {
 		consider(r.Box2, root.Box2, 2)
 	}
-	if r.Pairing == bounds.QuantisedInput {
+	if r.Pairing == spec.QuantisedInput {
 		// Prefer splitting runs of cells: fixing x2 is worth most.
 		for i, cs := range r.Cells {
 			if len(cs) > 1 {
@@ -188,7 +188,7 @@ func (r *region) split(root region, f quantise.Format) (a, b region, ok bool) {
 		return region{}, region{}, false
 	}
 	a, b = r.clone(), r.clone()
-	if r.Pairing == bounds.QuantisedInput && len(r.Cells[i]) > 1 {
+	if r.Pairing == spec.QuantisedInput && len(r.Cells[i]) > 1 {
 		cs := r.Cells[i]
 		m := len(cs) / 2
 		a.Cells[i], b.Cells[i] = slices.Clone(cs[:m]), slices.Clone(cs[m:])
@@ -206,10 +206,10 @@ func (r *region) split(root region, f quantise.Format) (a, b region, ok bool) {
 		return region{}, region{}, false
 	}
 	ba.Hi[i], bb.Lo[i] = mid, mid
-	if r.Pairing == bounds.SameInput {
+	if r.Pairing == spec.SameInput {
 		a.Box2, b.Box2 = cloneBox(a.Box1), cloneBox(b.Box1)
 	}
-	if r.Pairing == bounds.QuantisedInput {
+	if r.Pairing == spec.QuantisedInput {
 		if len(r.Cells[i]) == 1 {
 			// Within one cell x2 stays fixed; the cell's x1 range shrinks.
 			a.Cells[i] = []cell{{a.Box1.Lo[i], a.Box1.Hi[i], r.Cells[i][0].V}}
@@ -233,6 +233,6 @@ func (r *region) clone() region {
 	return c
 }
 
-func cloneBox(b bounds.Box) bounds.Box {
-	return bounds.Box{Lo: slices.Clone(b.Lo), Hi: slices.Clone(b.Hi)}
+func cloneBox(b spec.Box) spec.Box {
+	return spec.Box{Lo: slices.Clone(b.Lo), Hi: slices.Clone(b.Hi)}
 }

@@ -6,10 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // gammaValue returns the right-hand side of the gamma inequality at x1, x2:
@@ -30,7 +29,7 @@ func gammaValue(g Gammas, x1, x2 []float64) float64 {
 // is below the enclosure's Bound somewhere (where x2 = x1), the point of
 // keeping it.
 func TestSDPGammasKept(t *testing.T) {
-	useSolver(t)
+	solve := testSolver(t)
 	f1 := randnet.Paper(1, 1, 1, 10, 1)
 	qf := quantise.Format{FracBits: 2}
 	qo := quantise.DefaultOptions()
@@ -39,14 +38,15 @@ func TestSDPGammasKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := DefaultOptions()
-	o.Pairing, o.Quant = bounds.QuantisedInput, qf
-	box := bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
-	c, err := Bound(context.Background(), f1, f2, box, o)
+	o := testTask()
+	o.in.Pairing, o.in.Quant = spec.QuantisedInput, qf
+	o.Solve = solve
+	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
+	c, err := o.bound(context.Background(), f1, f2, box)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Certified || c.Source != MethodInterval || math.IsInf(c.SDPBound, 1) {
+	if !c.Certified || c.Source != MethodPropagation || math.IsInf(c.SDPBound, 1) {
 		t.Fatalf("want a certificate from the enclosure with a checked SDP: certified %v, source %v, SDP bound %v", c.Certified, c.Source, c.SDPBound)
 	}
 	if c.Gammas != (Gammas{Gamma: c.Gamma}) {
@@ -55,7 +55,7 @@ func TestSDPGammasKept(t *testing.T) {
 	if c.SDPGammas == (Gammas{}) || c.SDPGammas == c.Gammas {
 		t.Fatalf("SDPGammas = %+v, want the SDP's own", c.SDPGammas)
 	}
-	in := bounds.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}
+	in := spec.Inputs{Box: box, Pairing: o.in.Pairing, Quant: o.in.Quant}
 	below := 0
 	for k := range 401 {
 		x1 := []float64{-1 + float64(k)/200}
@@ -77,11 +77,12 @@ func TestSDPGammasKept(t *testing.T) {
 // checks the SDP's gammas wherever an SDP passed the check, and that they
 // are zero where none did.
 func TestSDPGammasHold(t *testing.T) {
-	useSolver(t)
+	solve := testSolver(t)
 	for i := range 10 {
 		sc := newSoundCase(t, i)
+		sc.opts.Solve = solve
 		t.Run(sc.name, func(t *testing.T) {
-			c, err := Bound(context.Background(), sc.f1, sc.f2, sc.box, sc.opts)
+			c, err := sc.opts.bound(context.Background(), sc.f1, sc.f2, sc.box)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +92,7 @@ func TestSDPGammasHold(t *testing.T) {
 				}
 				return
 			}
-			if sc.opts.Norm != search.Norm2 {
+			if sc.opts.q.Norm != spec.Norm2 {
 				return // the inf-norm's gammas bound one output only
 			}
 			root := rootRegion(sc.box, &sc.opts)
@@ -103,7 +104,7 @@ func TestSDPGammasHold(t *testing.T) {
 					x1[j] = sc.box.Lo[j] + rng.Float64()*(sc.box.Hi[j]-sc.box.Lo[j])
 					x2[j] = sc.box.Lo[j] + rng.Float64()*(sc.box.Hi[j]-sc.box.Lo[j])
 				}
-				if root.Pairing != bounds.Independent {
+				if root.Pairing != spec.Independent {
 					x2 = pairOf(&root, &sc.opts, x1)
 				}
 				rhs := gammaValue(c.SDPGammas, x1, x2)

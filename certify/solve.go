@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/sdp"
 )
@@ -44,7 +45,7 @@ type regionResult struct {
 const maxMargin = 1e-3
 
 // certifyRegion builds, solves and checks the SDP of one region.
-func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Options) regionResult {
+func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) regionResult {
 	rb, err := boundsOf(f1, f2, r, o)
 	if err != nil {
 		return regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: CheckFailed, reason: err.Error()}
@@ -66,12 +67,12 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *Option
 	}
 	res.ok, res.status, res.interval = true, Certified, true
 	res.bound = iv
-	res.gammas = Gammas{Gamma: upMul(iv, iv)}
+	res.gammas = Gammas{Gamma: outward.MulUpStep(iv, iv)}
 	return res
 }
 
 // sdpRegion builds, solves and checks the SDP of one region with bounds rb.
-func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *Options) regionResult {
+func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) regionResult {
 	res := regionResult{bound: math.Inf(1)}
 	m, err := buildLMI(f1, f2, r, rb, o)
 	if err != nil {
@@ -95,7 +96,7 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 	}
 	res.ok, res.status = true, Certified
 	res.gammas, res.sdpGammas, res.margin = ck.gammas, ck.gammas, ck.margin
-	res.bound = sqrtUp(worstValue(ck.gammas, r, o))
+	res.bound = outward.SqrtUp(worstValue(ck.gammas, r, o))
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, "certify: x1 in %v..%v: bound %.6g (LMI %d, %d variables, %d iterations, margin %.2g)\n",
 			r.Box1.Lo, r.Box1.Hi, res.bound, res.size, res.vars, res.iters, res.margin)
@@ -106,9 +107,9 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 // runSolver solves sp with the configured solver and records how the solve
 // went in res. It returns the solver's x when the solve ended optimal or
 // near-optimal; otherwise res has the status and reason.
-func runSolver(ctx context.Context, sp *sdpProblem, o *Options, res *regionResult) ([]float64, bool) {
+func runSolver(ctx context.Context, sp *sdpProblem, o *task, res *regionResult) ([]float64, bool) {
 	settings := o.Solver
-	solve := solveSDP
+	solve := sdp.Solve
 	if o.Solve != nil {
 		solve = o.Solve
 	}

@@ -8,21 +8,20 @@ import (
 	"os"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // soundCase is one random instance of the soundness campaign.
 type soundCase struct {
 	name   string
 	f1, f2 *nn.Network
-	box    bounds.Box
-	opts   Options
+	box    spec.Box
+	opts   task
 }
 
 // kinds of instance, cycled through by the campaign.
@@ -46,7 +45,7 @@ func newSoundCase(t testing.TB, i int) soundCase {
 	for j := range nx {
 		lo[j], hi[j] = -1+0.5*rng.Float64(), 0.25+0.75*rng.Float64()
 	}
-	o := DefaultOptions()
+	o := testTask()
 	o.Refine = Refine{MaxPieces: 7, TargetRatio: 1.02}
 	o.Samples = 200
 	o.Seed = uint64(i)
@@ -54,13 +53,13 @@ func newSoundCase(t testing.TB, i int) soundCase {
 	switch kind {
 	case "similarity":
 		f2, err = randnet.New(rng, randnet.Sizes(nx, 1+rng.IntN(3), 3+rng.IntN(5), f1.OutputSize()))
-		o.Pairing = bounds.Independent
+		o.in.Pairing = spec.Independent
 	case "self":
-		f2, o.Pairing = f1, bounds.Independent
+		f2, o.in.Pairing = f1, spec.Independent
 	case "quantised":
 		f := quantise.Format{FracBits: fb}
 		f2, err = quantise.Network(f1, quantise.Options{Weights: f, Biases: f})
-		o.Pairing, o.Quant = bounds.QuantisedInput, f
+		o.in.Pairing, o.in.Quant = spec.QuantisedInput, f
 	case "float16":
 		// A close copy with the same input, as the ACAS Xu instances:
 		// float16 weights, or a perturbation of one part in 2^8 when the
@@ -69,14 +68,14 @@ func newSoundCase(t testing.TB, i int) soundCase {
 		if i%2 == 1 {
 			f2 = boundstest.Perturb(rng, f1, 1.0/256)
 		}
-		o.Pairing = bounds.SameInput
+		o.in.Pairing = spec.SameInput
 	case "pruned":
 		if l > 1 {
 			f2, _, err = prune.Neurons(f1, prune.NeuronOptions{Count: 2, Scope: prune.Global})
 		} else {
 			f2, _, err = prune.Weights(f1, prune.WeightOptions{Sparsity: 0.3, Scope: prune.Global})
 		}
-		o.Pairing = bounds.SameInput
+		o.in.Pairing = spec.SameInput
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -87,29 +86,29 @@ func newSoundCase(t testing.TB, i int) soundCase {
 			// The authors bound pruning with independent inputs; with the
 			// same input their SDP has no strictly feasible point (a pruned
 			// neuron's two coordinates are always equal).
-			o.Pairing = bounds.Independent
+			o.in.Pairing = spec.Independent
 		}
 	}
 	mode := ""
 	switch i % 7 {
 	case 1:
-		o.C, mode = make([]float64, f1.OutputSize()), "-out"
-		o.C[rng.IntN(len(o.C))] = 1
+		o.q.C, mode = make([]float64, f1.OutputSize()), "-out"
+		o.q.C[rng.IntN(len(o.q.C))] = 1
 	case 3:
-		o.Method, mode = MethodInterval, "-interval"
+		o.Method, mode = MethodPropagation, "-interval"
 	case 5:
-		o.C, mode = make([]float64, f1.OutputSize()), "-c"
-		for j := range o.C {
-			o.C[j] = rng.NormFloat64()
+		o.q.C, mode = make([]float64, f1.OutputSize()), "-c"
+		for j := range o.q.C {
+			o.q.C[j] = rng.NormFloat64()
 		}
 	case 6:
-		o.Norm, mode = search.NormInf, "-inf"
+		o.q.Norm, mode = spec.NormInf, "-inf"
 		if (i/7)%2 == 1 {
 			o.InfJoint, mode = true, "-infjoint"
 		}
 	}
 	return soundCase{fmt.Sprintf("%d-%s-l%d-nx%d-fb%d-%v%s", i, kind, l, nx, fb, o.QC, mode), f1, f2,
-		bounds.Box{Lo: lo, Hi: hi}, o}
+		spec.Box{Lo: lo, Hi: hi}, o}
 }
 
 // checkSound samples actual input pairs (corners, random points, and the
@@ -134,7 +133,7 @@ func checkSound(t *testing.T, sc soundCase, c *Certificate, samples int) {
 	for j := range x1 {
 		rhs += c.GammaX1*x1[j]*x1[j] + c.GammaX2*x2[j]*x2[j] + c.GammaX*(x1[j]-x2[j])*(x1[j]-x2[j])
 	}
-	if sc.opts.Norm == search.Norm2 && c.RootBound < math.Inf(1) && ob.err*ob.err > rhs*(1+1e-9)+1e-9 {
+	if sc.opts.q.Norm == spec.Norm2 && c.RootBound < math.Inf(1) && ob.err*ob.err > rhs*(1+1e-9)+1e-9 {
 		t.Fatalf("||f1 - f2||^2 = %v exceeds gamma + ... = %v at x1 %v x2 %v", ob.err*ob.err, rhs, x1, x2)
 	}
 }
@@ -146,7 +145,7 @@ func checkSound(t *testing.T, sc soundCase, c *Certificate, samples int) {
 // sampled or searched input exceeds the bound. CI runs 15 instances;
 // NNBOUND_LONG=1 runs 500.
 func TestSoundness(t *testing.T) {
-	useSolver(t)
+	solve := testSolver(t)
 	n := 15
 	if os.Getenv("NNBOUND_LONG") != "" {
 		n = 500
@@ -154,8 +153,9 @@ func TestSoundness(t *testing.T) {
 	samples := 3000
 	for i := range n {
 		sc := newSoundCase(t, i)
+		sc.opts.Solve = solve
 		t.Run(sc.name, func(t *testing.T) {
-			c, err := Bound(context.Background(), sc.f1, sc.f2, sc.box, sc.opts)
+			c, err := sc.opts.bound(context.Background(), sc.f1, sc.f2, sc.box)
 			if err != nil {
 				t.Fatal(err)
 			}

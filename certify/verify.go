@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/qc"
 )
 
@@ -82,7 +83,7 @@ func (m *lmi) checkBlock(sp *sdpProblem, x []float64, j int) (*checked, error) {
 	ratio := 0.0 // sum_c (r_c / s_c)^2, rounded up
 	for c, r := range m.radius {
 		q := r / s[c] // exact: s is a power of two
-		ratio = upAdd(ratio, upMul(q, q))
+		ratio = outward.AddUpStep(ratio, outward.MulUpStep(q, q))
 	}
 	t, err := maxEigUpper(M, s)
 	if err != nil {
@@ -90,9 +91,9 @@ func (m *lmi) checkBlock(sp *sdpProblem, x []float64, j int) (*checked, error) {
 	}
 	margin := 0.0
 	if t > 0 {
-		margin = upMul(t, ratio)
+		margin = outward.MulUpStep(t, ratio)
 	}
-	g[0] = upAdd(g[0], margin)
+	g[0] = outward.AddUpStep(g[0], margin)
 	return &checked{gammas: gammasOf(g), margin: margin}, nil
 }
 
@@ -107,17 +108,6 @@ func pow2Above(r float64) float64 {
 	}
 	return math.Ldexp(1, e)
 }
-
-const (
-	unitRound = 0x1p-53
-	tiny      = 0x1p-1074
-)
-
-// upAdd returns a float64 >= a + b.
-func upAdd(a, b float64) float64 { return math.Nextafter(a+b, math.Inf(1)) }
-
-// upMul returns a float64 >= a * b for a, b >= 0.
-func upMul(a, b float64) float64 { return math.Nextafter(a*b+tiny, math.Inf(1)) }
 
 // maxEigUpper returns t >= lambda_max(S M S) for the exact matrix within
 // M.R of M.V, S = diag(s) with powers of two s.
@@ -137,18 +127,18 @@ func maxEigUpper(M *qc.Matrix, s []float64) (float64, error) {
 				a.SetSym(i, j, v)
 			}
 			scale = max(scale, math.Abs(v))
-			sum = upAdd(sum, M.R[i*n+j]*s[i]*s[j])
+			sum = outward.AddUpStep(sum, M.R[i*n+j]*s[i]*s[j])
 		}
 		rowR = max(rowR, sum)
 	}
 	est := eigEstimate(a, scale)
-	gam := float64(n+1) * unitRound / (1 - float64(n+1)*unitRound)
+	gam := float64(n+1) * outward.Unit / (1 - float64(n+1)*outward.Unit)
 	step := max(1e-13*scale, 1e-300)
 	for range 40 {
 		t := est + step
 		if lminLower, ok := choleskyShift(a, t, gam); ok {
 			// lambda_max(A_computed) <= t - lminLower; add the assembly error.
-			return upAdd(upAdd(t, lminLower), rowR), nil
+			return outward.AddUpStep(outward.AddUpStep(t, lminLower), rowR), nil
 		}
 		step *= 4
 	}
@@ -167,7 +157,7 @@ func choleskyShift(a *mat.SymDense, t, gam float64) (float64, bool) {
 			v := -a.At(i, j)
 			if i == j {
 				v = t - a.At(i, i)
-				diagErr = max(diagErr, unitRound*math.Abs(v))
+				diagErr = max(diagErr, outward.Unit*math.Abs(v))
 			}
 			l[i*n+j] = v
 		}
@@ -193,12 +183,12 @@ func choleskyShift(a *mat.SymDense, t, gam float64) (float64, bool) {
 	frob := 0.0
 	for i := range n {
 		for j := 0; j <= i; j++ {
-			frob = upAdd(frob, upMul(math.Abs(l[i*n+j]), math.Abs(l[i*n+j])))
+			frob = outward.AddUpStep(frob, outward.MulUpStep(math.Abs(l[i*n+j]), math.Abs(l[i*n+j])))
 		}
 	}
 	// Underflow in the factorisation adds at most n (n+1) 2^-1074 per entry.
 	under := float64(n*(n+1)) * 0x1p-1022
-	return upAdd(upAdd(upMul(gam*(1+4*unitRound), frob), diagErr), under), true
+	return outward.AddUpStep(outward.AddUpStep(outward.MulUpStep(gam*(1+4*outward.Unit), frob), diagErr), under), true
 }
 
 // eigEstimate returns an estimate of the largest eigenvalue of a (whose

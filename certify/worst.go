@@ -3,8 +3,9 @@ package certify
 import (
 	"math"
 
-	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/qc"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // worstValue returns an upper bound (rounded up) of
@@ -15,30 +16,30 @@ import (
 // of convex functions of (x1_i, x2_i), each maximised over the coordinate's
 // pairs: the corners of two intervals (Independent), the ends of one
 // (SameInput, or a fixed x2), or the ends of every quantisation cell.
-func worstValue(g Gammas, r *region, o *Options) float64 {
+func worstValue(g Gammas, r *region, o *task) float64 {
 	total := g.Gamma
 	ins := r.inputs()
 	for i := range r.Box1.Lo {
 		a1, b1 := r.Box1.Lo[i], r.Box1.Hi[i]
 		var w float64
 		switch {
-		case r.Pairing == bounds.SameInput:
+		case r.Pairing == spec.SameInput:
 			w = coordValue(g, a1, a1)
 			w = max(w, coordValue(g, b1, b1))
 		case ins[i].Mode == qc.InputFixed:
 			v := ins[i].Value
 			w = max(coordValue(g, a1, v), coordValue(g, b1, v))
-		case r.Pairing == bounds.QuantisedInput && r.Cells[i] != nil:
+		case r.Pairing == spec.QuantisedInput && r.Cells[i] != nil:
 			for _, c := range r.Cells[i] {
 				w = max(w, coordValue(g, c.A, c.V), coordValue(g, c.B, c.V))
 			}
-		case r.Pairing == bounds.QuantisedInput:
+		case r.Pairing == spec.QuantisedInput:
 			// Too many cells: bound each square separately.
-			e := qc.QuantError(o.Quant)
+			e := qc.QuantError(o.in.Quant)
 			d := max(math.Abs(e.Lo), math.Abs(e.Hi))
 			m1 := max(math.Abs(a1), math.Abs(b1))
 			m2 := max(math.Abs(r.Box2.Lo[i]), math.Abs(r.Box2.Hi[i]))
-			w = upAdd(upAdd(upMul(g.GammaX1, upMul(m1, m1)), upMul(g.GammaX2, upMul(m2, m2))), upMul(g.GammaX, upMul(d, d)))
+			w = outward.AddUpStep(outward.AddUpStep(outward.MulUpStep(g.GammaX1, outward.MulUpStep(m1, m1)), outward.MulUpStep(g.GammaX2, outward.MulUpStep(m2, m2))), outward.MulUpStep(g.GammaX, outward.MulUpStep(d, d)))
 		default:
 			a2, b2 := r.Box2.Lo[i], r.Box2.Hi[i]
 			for _, x1 := range [2]float64{a1, b1} {
@@ -47,7 +48,7 @@ func worstValue(g Gammas, r *region, o *Options) float64 {
 				}
 			}
 		}
-		total = upAdd(total, w)
+		total = outward.AddUpStep(total, w)
 	}
 	return total
 }
@@ -55,17 +56,14 @@ func worstValue(g Gammas, r *region, o *Options) float64 {
 // coordValue returns an upper bound of gamma_x1 x1^2 + gamma_x2 x2^2 +
 // gamma_x (x1 - x2)^2.
 func coordValue(g Gammas, x1, x2 float64) float64 {
-	d := math.Nextafter(math.Abs(x1-x2), math.Inf(1))
-	v := upMul(g.GammaX1, upMul(math.Abs(x1), math.Abs(x1)))
-	v = upAdd(v, upMul(g.GammaX2, upMul(math.Abs(x2), math.Abs(x2))))
-	return upAdd(v, upMul(g.GammaX, upMul(d, d)))
+	d := outward.Up(math.Abs(x1 - x2))
+	v := outward.MulUpStep(g.GammaX1, outward.MulUpStep(math.Abs(x1), math.Abs(x1)))
+	v = outward.AddUpStep(v, outward.MulUpStep(g.GammaX2, outward.MulUpStep(math.Abs(x2), math.Abs(x2))))
+	return outward.AddUpStep(v, outward.MulUpStep(g.GammaX, outward.MulUpStep(d, d)))
 }
 
-// sqrtUp returns a float64 >= sqrt(v).
-func sqrtUp(v float64) float64 { return math.Nextafter(math.Sqrt(v), math.Inf(1)) }
-
 // weights returns the objective weights of mode o.Weights for region r.
-func weights(r *region, o *Options) Gammas {
+func weights(r *region, o *task) Gammas {
 	switch o.Weights {
 	case WeightsUnit:
 		return Gammas{1, 1, 1, 1}

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nnbound/nnbound/internal/randnet"
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/jsonnet"
 )
@@ -18,7 +18,7 @@ import (
 // neurons (of the second hidden layer) with the smallest 2-norms zeroed,
 // biases kept.
 func TestPaperPruned(t *testing.T) {
-	dir := shared.Path(t, "data", "networks", "paper")
+	dir := sharedtest.Path(t, "data", "networks", "paper")
 	orig, err := jsonnet.Read(filepath.Join(dir, "pruned_nn1_original.json"))
 	if err != nil {
 		t.Fatal(err)

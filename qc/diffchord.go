@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 )
 
 // DiffChords returns, for corresponding neurons of the two networks (same
@@ -38,14 +39,13 @@ func DiffChords(l *Layout, diffPre [][]bounds.Interval, products bool) []Term {
 		}
 		pr := PropertiesOf(p.Act)
 		a, b := pr.SlopeLo, pr.SlopeHi
-		up := func(v float64) float64 { return math.Nextafter(v, math.Inf(1)) }
-		down := func(v float64) float64 { return math.Nextafter(v, math.Inf(-1)) }
+		up, down := outward.Up, outward.Down
 		yl, yu := up(max(a*dd.Lo, b*dd.Lo)), up(max(a*dd.Hi, b*dd.Hi))
 		zl, zu := down(min(a*dd.Lo, b*dd.Lo)), down(min(a*dd.Hi, b*dd.Hi))
 		w := dd.Hi - dd.Lo
-		// |fl(du - dl) - (du - dl)| <= ulp(w)/2 < ulp(w); |dphi| <= max(|a|,
+		// |fl(du - dl) - (du - dl)| <= outward.Ulp(w)/2 < outward.Ulp(w); |dphi| <= max(|a|,
 		// |b|) max(|dl|, |du|).
-		slack := up(ulp(w) * up(max(math.Abs(a), math.Abs(b))*up(max(math.Abs(dd.Lo), math.Abs(dd.Hi)))))
+		slack := up(outward.Ulp(w) * up(max(math.Abs(a), math.Abs(b))*up(max(math.Abs(dd.Lo), math.Abs(dd.Hi)))))
 		lo, hi := Sub(l.OneForm(dd.Hi), dxi), Sub(dxi, l.OneForm(dd.Lo)) // du - dxi, dxi - dl
 		upper := Comb(1, Comb(yl, lo, yu, hi), -w, dphi)
 		upper = Comb(1, upper, slack, l.OneForm(1))
@@ -58,10 +58,4 @@ func DiffChords(l *Layout, diffPre [][]bounds.Interval, products bool) []Term {
 		}
 	})
 	return ts
-}
-
-// ulp returns the distance from |v| to the next float64 above it.
-func ulp(v float64) float64 {
-	v = math.Abs(v)
-	return math.Nextafter(v, math.Inf(1)) - v
 }

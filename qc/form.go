@@ -1,6 +1,7 @@
 package qc
 
 import (
+	"github.com/nnbound/nnbound/internal/outward"
 	"math"
 	"slices"
 )
@@ -71,9 +72,6 @@ func (f Form) rad(k int) float64 {
 	return f.Rad[k]
 }
 
-// unitRound is u = 2^-53, the unit roundoff of float64.
-const unitRound = 0x1p-53
-
 // radUp returns an upper bound of a non-negative quantity r that was
 // computed by at most four float64 additions or multiplications of
 // non-negative terms: each rounds by at most a relative u, so a relative
@@ -82,7 +80,7 @@ func radUp(r float64) float64 {
 	if r == 0 {
 		return 0
 	}
-	return math.Nextafter(r*(1+0x1p-50), math.Inf(1))
+	return outward.Up(r * (1 + 0x1p-50))
 }
 
 // Comb returns the form a*f + b*g with the radii of the result bounding
@@ -118,9 +116,9 @@ func Comb(a float64, f Form, b float64, g Form) Form {
 		r := math.Abs(a)*fr + math.Abs(b)*gr
 		switch {
 		case inexactMul(a, fv) || inexactMul(b, gv):
-			r += unitRound * (math.Abs(p) + math.Abs(q) + math.Abs(s))
+			r += outward.Unit * (math.Abs(p) + math.Abs(q) + math.Abs(s))
 		case p != 0 && q != 0:
-			r += 2 * unitRound * math.Abs(s)
+			r += 2 * outward.Unit * math.Abs(s)
 		}
 		r = radUp(r)
 		if s == 0 && r == 0 {
@@ -144,9 +142,6 @@ func Add(f, g Form) Form { return Comb(1, f, 1, g) }
 
 // Sub returns f - g.
 func Sub(f, g Form) Form { return Comb(1, f, -1, g) }
-
-// Scale returns c * f.
-func Scale(c float64, f Form) Form { return Comb(c, f, 0, Form{}) }
 
 // Dot returns sum_j w[j] * fs[j] + bias * eta[one], accumulating in the
 // order of j (the pre-activation of a neuron from the forms of the layer

@@ -2,10 +2,11 @@ package qc
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // InputBox returns the box constraints of Appendix 3,
@@ -14,7 +15,7 @@ import (
 //
 // for every free coordinate of x1 in box1 and of x2 in box2, one
 // multiplier each (the diagonal lambda_x of the paper).
-func InputBox(l *Layout, box1, box2 bounds.Box) []Term {
+func InputBox(l *Layout, box1, box2 spec.Box) []Term {
 	var ts []Term
 	for i, x := range l.X1 {
 		if l.Inputs1[i].Mode == InputFree {
@@ -44,38 +45,21 @@ func boxTerm(l *Layout, kind Kind, f Form, lo, hi float64, where string) Term {
 //
 // i.e. (2 hi - (x1 + x2))((x1 + x2) - 2 lo) >= 0 and
 // ((hi - lo) - (x2 - x1))((x2 - x1) + (hi - lo)) >= 0 for one box.
-func JointInput(l *Layout, box1, box2 bounds.Box) []Term {
+func JointInput(l *Layout, box1, box2 spec.Box) []Term {
 	var ts []Term
 	for i := range l.X1 {
 		if l.Inputs[i].Mode != InputFree {
 			continue
 		}
 		sum, diff := Add(l.X1[i], l.X2[i]), Sub(l.X2[i], l.X1[i])
-		sLo, _ := twoSumOut(box1.Lo[i], box2.Lo[i])
-		_, sHi := twoSumOut(box1.Hi[i], box2.Hi[i])
-		dLo, _ := twoSumOut(box2.Lo[i], -box1.Hi[i])
-		_, dHi := twoSumOut(box2.Hi[i], -box1.Lo[i])
+		sLo, sHi := outward.AddDown(box1.Lo[i], box2.Lo[i]), outward.AddUp(box1.Hi[i], box2.Hi[i])
+		dLo, dHi := outward.SubDown(box2.Lo[i], box1.Hi[i]), outward.SubUp(box2.Hi[i], box1.Lo[i])
 		where := fmt.Sprintf("x[%d]", i)
 		ts = append(ts,
 			boxTerm(l, KindJointSum, sum, sLo, sHi, where),
 			boxTerm(l, KindJointDiff, diff, dLo, dHi, where))
 	}
 	return ts
-}
-
-// twoSumOut returns float64 numbers lo <= a + b <= hi, equal to fl(a + b)
-// when the sum is exact.
-func twoSumOut(a, b float64) (lo, hi float64) {
-	s := a + b
-	bb := s - a
-	e := (a - (s - bb)) + (b - bb)
-	switch {
-	case e > 0:
-		return s, math.Nextafter(s, math.Inf(1))
-	case e < 0:
-		return math.Nextafter(s, math.Inf(-1)), s
-	}
-	return s, s
 }
 
 // QuantDiff returns, per free coordinate i of x2 with x2_i - x1_i in d[i],

@@ -1,13 +1,8 @@
 package qc
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 )
-
-// ErrKind reports an unknown name of a kind of term.
-var ErrKind = errors.New("unknown kind of term")
 
 // KindSet is a set of Kinds.
 type KindSet uint64
@@ -58,14 +53,4 @@ func (s KindSet) String() string {
 		names = append(names, k.String())
 	}
 	return strings.Join(names, ",")
-}
-
-// ParseKind returns the kind named s (as printed by Kind.String).
-func ParseKind(s string) (Kind, error) {
-	for k := range numKinds {
-		if k.String() == s {
-			return k, nil
-		}
-	}
-	return 0, fmt.Errorf("qc: %q: %w", s, ErrKind)
 }

@@ -298,19 +298,6 @@ func (l *Layout) renumberOne(placeholder int) {
 // OneForm returns the constant form c (c times the constant coordinate).
 func (l *Layout) OneForm(c float64) Form { return Scaled(c, l.One) }
 
-// Kept returns the number of neurons of network n with a coordinate.
-func (l *Layout) Kept(n int) int {
-	c := 0
-	for _, lay := range l.Nets[n].Layers {
-		for _, co := range lay.Coord {
-			if co >= 0 {
-				c++
-			}
-		}
-	}
-	return c
-}
-
 // Eta returns the eta of inputs x1, x2 (x2 ignored where not free) by
 // evaluating both networks in float64, for tests and diagnostics.
 func (l *Layout) Eta(nets [2]*nn.Network, x1, x2 []float64) []float64 {

@@ -1,9 +1,8 @@
 package qc
 
 import (
-	"math"
-
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -60,7 +59,7 @@ func ReLUTriangle(l *Layout, n int, pre [][]bounds.Interval, products bool) []Te
 // down: phi >= 0, so a smaller c keeps the constraint valid, and Comb
 // accounts for the rest of the rounding in the radii.
 func triangle(l *Layout, xi, phi Form, lo, u float64) Form {
-	c := math.Nextafter(u-lo, math.Inf(-1))
+	c := outward.Down(u - lo)
 	return Comb(u, Sub(xi, l.OneForm(lo)), -c, phi)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // randNet returns a network with the given sizes, activation act on the
@@ -63,23 +64,23 @@ var activations = []nn.Activation{
 
 type pairing struct {
 	name  string
-	pair  bounds.Pairing
+	pair  spec.Pairing
 	quant quantise.Format
 }
 
 var pairings = []pairing{
-	{"independent", bounds.Independent, quantise.Format{}},
-	{"same", bounds.SameInput, quantise.Format{}},
-	{"quantised-trunc", bounds.QuantisedInput, quantise.Format{FracBits: 2}},
-	{"quantised-nearest", bounds.QuantisedInput, quantise.Format{FracBits: 1, Rounding: quantise.Nearest}},
-	{"quantised-floor", bounds.QuantisedInput, quantise.Format{FracBits: 3, Rounding: quantise.Floor}},
+	{"independent", spec.Independent, quantise.Format{}},
+	{"same", spec.SameInput, quantise.Format{}},
+	{"quantised-trunc", spec.QuantisedInput, quantise.Format{FracBits: 2}},
+	{"quantised-nearest", spec.QuantisedInput, quantise.Format{FracBits: 1, Rounding: quantise.Nearest}},
+	{"quantised-floor", spec.QuantisedInput, quantise.Format{FracBits: 3, Rounding: quantise.Floor}},
 }
 
 // instance is a pair of networks, an input set, a layout and all the terms
 // that hold on it.
 type instance struct {
 	nets  [2]*nn.Network
-	in    bounds.Inputs
+	in    spec.Inputs
 	l     *Layout
 	terms []Term
 }
@@ -107,7 +108,7 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 	if seed%4 == 3 && nx > 1 {
 		lo[0] = hi[0] // a box of zero width: x1[0] is a constant
 	}
-	in := bounds.Inputs{Box: bounds.Box{Lo: lo, Hi: hi}, Pairing: p.pair, Quant: p.quant}
+	in := spec.Inputs{Box: spec.Box{Lo: lo, Hi: hi}, Pairing: p.pair, Quant: p.quant}
 	pb, err := bounds.Pair(f1, f2, in, bounds.Options{Method: bounds.MethodInterval})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +118,7 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 	if lo[0] == hi[0] {
 		cfg.X1[0] = Input{Mode: InputFixed, Value: lo[0]}
 	}
-	if p.pair == bounds.SameInput {
+	if p.pair == spec.SameInput {
 		for i := range cfg.X2 {
 			cfg.X2[i].Mode = InputSame
 		}
@@ -140,15 +141,15 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 		t.Fatal(err)
 	}
 	x2box := in.Box
-	if p.pair == bounds.QuantisedInput {
-		x2box = bounds.Box{Lo: in.X2(lo), Hi: in.X2(hi)}
+	if p.pair == spec.QuantisedInput {
+		x2box = spec.Box{Lo: in.X2(lo), Hi: in.X2(hi)}
 	}
 	var ts []Term
 	ts = append(ts, InputBox(l, in.Box, x2box)...)
-	if p.pair == bounds.Independent {
+	if p.pair == spec.Independent {
 		ts = append(ts, JointInput(l, in.Box, in.Box)...)
 	}
-	if p.pair == bounds.QuantisedInput {
+	if p.pair == spec.QuantisedInput {
 		ts = append(ts, QuantisedInput(l, p.quant)...)
 	}
 	for n, nb := range [2]*bounds.Net{pb.Net1, pb.Net2} {
@@ -194,7 +195,7 @@ func (ins instance) samples(rng *rand.Rand, n int) [][2][]float64 {
 	for range n {
 		x1 := draw(-1)
 		x2 := ins.in.X2(x1)
-		if ins.in.Pairing == bounds.Independent {
+		if ins.in.Pairing == spec.Independent {
 			x2 = draw(-1)
 		}
 		out = append(out, [2][]float64{x1, x2})
@@ -283,6 +284,14 @@ func TestEveryKindIsBuilt(t *testing.T) {
 	for k := range numKinds {
 		if !seen[k] {
 			t.Errorf("no term of kind %v was built", k)
+		}
+	}
+}
+
+func TestSignString(t *testing.T) {
+	for s, want := range map[Sign]string{NonNeg: "nonneg", Free: "free", Sign(7): "Sign(7)"} {
+		if got := s.String(); got != want {
+			t.Errorf("Sign(%d).String() = %q, want %q", int(s), got, want)
 		}
 	}
 }

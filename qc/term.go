@@ -2,6 +2,7 @@ package qc
 
 import (
 	"fmt"
+	"github.com/nnbound/nnbound/internal/outward"
 	"math"
 )
 
@@ -142,7 +143,7 @@ func (m *Matrix) addProduct(c float64, a, b Form) {
 				br[p]*(math.Abs(av[q])+ar[q]) + math.Abs(bv[p])*ar[q]
 			e *= ac * 0.5
 			// Rounding of the products, the sum, the scaling and the update.
-			e += unitRound * (ac*0.5*(math.Abs(p1)+math.Abs(p2)+2*math.Abs(s)) + math.Abs(v))
+			e += outward.Unit * (ac*0.5*(math.Abs(p1)+math.Abs(p2)+2*math.Abs(s)) + math.Abs(v))
 			e += 4 * 0x1p-1074
 			m.R[i*n+j] = radUp(m.R[i*n+j] + e)
 		}

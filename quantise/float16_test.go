@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/nnet"
 )
@@ -107,7 +107,7 @@ func TestFloat16Overflow(t *testing.T) {
 // TestFloat16Benchmarks reproduces the exact float16 copies of the peers'
 // benchmark networks from their originals.
 func TestFloat16Benchmarks(t *testing.T) {
-	dir := shared.Path(t, "data", "benchmarks")
+	dir := sharedtest.Path(t, "data", "benchmarks")
 	type pair struct{ orig, f16 string }
 	var pairs []pair
 	for i := 1; i <= 5; i++ {

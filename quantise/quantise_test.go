@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/jsonnet"
 )
@@ -182,7 +182,7 @@ func equal(a, b []float64) bool {
 // TestPaperPairs reproduces the authors' stored quantised pair
 // (history_quant) and the derived Q2D/Q3D partners with FB = 2, trunc.
 func TestPaperPairs(t *testing.T) {
-	dir := shared.Path(t, "data", "networks", "paper")
+	dir := sharedtest.Path(t, "data", "networks", "paper")
 	f := Format{FracBits: 2, Rounding: Trunc}
 	for _, p := range [][2]string{
 		{"history_quant_nn1", "history_quant_nn2"},

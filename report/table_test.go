@@ -122,3 +122,11 @@ func TestJSON(t *testing.T) {
 		t.Error("no error for a bare NaN")
 	}
 }
+
+func TestAlignString(t *testing.T) {
+	for a, want := range map[Align]string{Auto: "auto", Left: "left", Right: "right", Align(5): "Align(5)"} {
+		if got := a.String(); got != want {
+			t.Errorf("Align(%d).String() = %q, want %q", int(a), got, want)
+		}
+	}
+}

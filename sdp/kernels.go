@@ -54,23 +54,3 @@ func solveLower(trans bool, n int, l []float64, lda int, x []float64) {
 func symv(n int, a []float64, lda int, x, y []float64) {
 	impl.Dsymv(blas.Lower, n, 1, a, lda, x, 1, 0, y, 1)
 }
-
-// trsmLower sets B = L^{-1} B (trans false) or L^{-T} B (trans true) for
-// the lower triangular n x n matrix L and the n x k matrix B.
-func trsmLower(trans bool, n, k int, l []float64, ldl int, b []float64, ldb int) {
-	t := blas.NoTrans
-	if trans {
-		t = blas.Trans
-	}
-	impl.Dtrsm(blas.Left, blas.Lower, t, blas.NonUnit, n, k, 1, l, ldl, b, ldb)
-}
-
-// trmmLower sets B = L B (trans false) or L^T B (trans true) for the lower
-// triangular n x n matrix L and the n x k matrix B.
-func trmmLower(trans bool, n, k int, l []float64, ldl int, b []float64, ldb int) {
-	t := blas.NoTrans
-	if trans {
-		t = blas.Trans
-	}
-	impl.Dtrmm(blas.Left, blas.Lower, t, blas.NonUnit, n, k, 1, l, ldl, b, ldb)
-}

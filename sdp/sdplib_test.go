@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
 	"github.com/nnbound/nnbound/sdp/sdptest"
@@ -58,7 +58,7 @@ func TestSDPLIBAll(t *testing.T) {
 // checkSDPLIB solves one problem and checks its status, objective and
 // solution.
 func checkSDPLIB(t *testing.T, name string, row optimalRow) {
-	path := shared.Path(t, "data", "sdplib", name+".dat-s")
+	path := sharedtest.Path(t, "data", "sdplib", name+".dat-s")
 	p, err := sdpa.Read(path)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +113,7 @@ type optimalRow struct {
 // readOptimal reads the shared optimal.tsv.
 func readOptimal(t *testing.T) map[string]optimalRow {
 	t.Helper()
-	f, err := os.Open(shared.Path(t, "data", "sdplib", "optimal.tsv"))
+	f, err := os.Open(sharedtest.Path(t, "data", "sdplib", "optimal.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}

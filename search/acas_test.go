@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestACASXuFloat16 searches |f'_t - f_t| on ACAS Xu float16 instances and
@@ -27,9 +27,8 @@ func TestACASXuFloat16(t *testing.T) {
 		c := make([]float64, f.OutputSize())
 		c[inst.Target] = 1
 		opts := DefaultOptions()
-		opts.C = c
 		start := time.Now()
-		r, err := MaxError(context.Background(), f, g, bounds.Inputs{Box: bounds.Box{Lo: inst.Lo, Hi: inst.Hi}}, opts)
+		r, err := MaxError(context.Background(), f, g, spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}, spec.Quantity{C: c}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

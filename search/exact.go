@@ -4,8 +4,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // The exact maximum for one input and piecewise-linear networks.
@@ -136,7 +136,7 @@ func affine(l nn.Layer, v []float64) []float64 {
 // jumpCandidates returns, for the quantiser of in, the points of [lo, hi]
 // at or next to a possible jump (every multiple of half a step covers the
 // jumps of all rounding modes); ok is false if there are more than max.
-func jumpCandidates(in bounds.Inputs, lo, hi float64, max int) ([]float64, bool) {
+func jumpCandidates(in spec.Inputs, lo, hi float64, max int) ([]float64, bool) {
 	h := in.Quant.Step() / 2
 	first, last := math.Ceil(lo/h), math.Floor(hi/h)
 	if last-first+1 > float64(max) {
@@ -170,13 +170,13 @@ func exactCandidates(p *problem, maxPieces int) (xs1, xs2 []float64, ok bool) {
 		return nil, nil, false
 	}
 	switch p.in.Pairing {
-	case bounds.QuantisedInput:
+	case spec.QuantisedInput:
 		j, ok := jumpCandidates(p.in, lo, hi, maxPieces)
 		if !ok {
 			return nil, nil, false
 		}
 		return append(b1, j...), nil, true
-	case bounds.Independent:
+	case spec.Independent:
 		if !piecewiseLinear(p.f2) {
 			return nil, nil, false
 		}

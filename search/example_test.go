@@ -6,10 +6,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // The error of y = relu(x) against the same network fed the input truncated
@@ -21,12 +21,12 @@ func ExampleMaxError() {
 	f := &nn.Network{Layers: []nn.Layer{
 		{W: mat.NewDense(1, 1, []float64{1}), B: []float64{0}, Act: nn.Activation{Kind: nn.ReLU}},
 	}}
-	in := bounds.Inputs{
-		Box:     bounds.Box{Lo: []float64{-1}, Hi: []float64{1}},
-		Pairing: bounds.QuantisedInput,
+	in := spec.Inputs{
+		Box:     spec.Box{Lo: []float64{-1}, Hi: []float64{1}},
+		Pairing: spec.QuantisedInput,
 		Quant:   quantise.Format{FracBits: 2, Rounding: quantise.Trunc},
 	}
-	r, err := search.MaxError(context.Background(), f, f, in, search.DefaultOptions())
+	r, err := search.MaxError(context.Background(), f, f, in, spec.Quantity{}, search.DefaultOptions())
 	if err != nil {
 		fmt.Println(err)
 		return

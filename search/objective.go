@@ -3,8 +3,8 @@ package search
 import (
 	"math"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // problem is one instance of the search: the error e(z) of the networks at
@@ -12,9 +12,8 @@ import (
 // for independent inputs).
 type problem struct {
 	f1, f2 *nn.Network
-	in     bounds.Inputs
-	norm   Norm
-	c      []float64
+	in     spec.Inputs
+	q      spec.Quantity
 	n      int       // input size
 	lo, hi []float64 // the search box
 	evals  int
@@ -22,12 +21,12 @@ type problem struct {
 	buf1, buf2 [][]float64
 }
 
-// newProblem returns the problem of f1, f2 on in.
-func newProblem(f1, f2 *nn.Network, in bounds.Inputs, opts Options) *problem {
-	p := &problem{f1: f1, f2: f2, in: in, norm: opts.Norm, c: opts.C, n: in.Box.Dim()}
+// newProblem returns the problem of f1, f2 on in, measured by q.
+func newProblem(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity) *problem {
+	p := &problem{f1: f1, f2: f2, in: in, q: q, n: in.Box.Dim()}
 	p.lo, p.hi = in.Box.Lo, in.Box.Hi
 	p.buf1, p.buf2 = buffers(f1), buffers(f2)
-	if in.Pairing == bounds.Independent {
+	if in.Pairing == spec.Independent {
 		p.lo = append(append([]float64(nil), in.Box.Lo...), in.Box.Lo...)
 		p.hi = append(append([]float64(nil), in.Box.Hi...), in.Box.Hi...)
 	}
@@ -39,7 +38,7 @@ func (p *problem) dim() int { return len(p.lo) }
 
 // inputs returns x1 and x2 for the point z.
 func (p *problem) inputs(z []float64) (x1, x2 []float64) {
-	if p.in.Pairing == bounds.Independent {
+	if p.in.Pairing == spec.Independent {
 		return z[:p.n], z[p.n:]
 	}
 	return z, p.in.X2(z)
@@ -49,7 +48,7 @@ func (p *problem) inputs(z []float64) (x1, x2 []float64) {
 func (p *problem) value(z []float64) float64 {
 	p.evals++
 	x1, x2 := p.inputs(z)
-	return p.measure(forwardInto(p.f1, x1, p.buf1), forwardInto(p.f2, x2, p.buf2), nil)
+	return p.q.Measure(forwardInto(p.f1, x1, p.buf1), forwardInto(p.f2, x2, p.buf2))
 }
 
 // buffers returns one slice per layer of f, of the layer's width.
@@ -80,73 +79,6 @@ func forwardInto(f *nn.Network, x []float64, buf [][]float64) []float64 {
 	return h
 }
 
-// measure returns the error of the outputs y1, y2 and, if dr is not nil,
-// stores in it a (sub)gradient of the error with respect to y1 - y2.
-func (p *problem) measure(y1, y2, dr []float64) float64 {
-	if p.c != nil {
-		s := 0.0
-		for j, c := range p.c {
-			s += c * (y1[j] - y2[j])
-		}
-		if dr != nil {
-			for j, c := range p.c {
-				dr[j] = math.Copysign(1, s) * c
-			}
-		}
-		return math.Abs(s)
-	}
-	if p.norm == NormInf {
-		best, arg := -1.0, 0
-		for j := range y1 {
-			if d := math.Abs(y1[j] - y2[j]); d > best {
-				best, arg = d, j
-			}
-		}
-		if dr != nil {
-			clear(dr)
-			dr[arg] = math.Copysign(1, y1[arg]-y2[arg])
-		}
-		return best
-	}
-	s := 0.0
-	for j := range y1 {
-		d := y1[j] - y2[j]
-		s += d * d
-	}
-	v := math.Sqrt(s)
-	if math.IsInf(s, 1) {
-		v = scaledNorm(y1, y2) // the squares overflow, the norm may not
-	}
-	if dr != nil {
-		for j := range y1 {
-			if v > 0 {
-				dr[j] = (y1[j] - y2[j]) / v
-			} else {
-				dr[j] = 0
-			}
-		}
-	}
-	return v
-}
-
-// scaledNorm returns ||y1 - y2||_2 computed as m ||(y1 - y2)/m|| with m
-// the largest |y1_j - y2_j|, which overflows only when the norm does.
-func scaledNorm(y1, y2 []float64) float64 {
-	m := 0.0
-	for j := range y1 {
-		m = max(m, math.Abs(y1[j]-y2[j]))
-	}
-	if m == 0 || math.IsInf(m, 0) || math.IsNaN(m) {
-		return m
-	}
-	s := 0.0
-	for j := range y1 {
-		d := (y1[j] - y2[j]) / m
-		s += d * d
-	}
-	return m * math.Sqrt(s)
-}
-
 // gradient returns e(z) and a (sub)gradient of e at z. Through the input
 // quantiser, whose derivative is 0 almost everywhere, it passes the
 // gradient straight through (as if q(x) = x), which is a search heuristic.
@@ -156,13 +88,13 @@ func (p *problem) gradient(z []float64) (float64, []float64) {
 	var t1, t2 trace
 	y1, y2 := forward(p.f1, x1, &t1), forward(p.f2, x2, &t2)
 	dr := make([]float64, len(y1))
-	v := p.measure(y1, y2, dr)
+	v := p.q.MeasureGrad(y1, y2, dr)
 	g1 := backward(p.f1, &t1, dr)
 	for j := range dr {
 		dr[j] = -dr[j]
 	}
 	g2 := backward(p.f2, &t2, dr)
-	if p.in.Pairing == bounds.Independent {
+	if p.in.Pairing == spec.Independent {
 		return v, append(g1, g2...)
 	}
 	for i := range g1 {

@@ -3,49 +3,14 @@ package search
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 )
 
 // ErrOptions reports invalid Options.
 var ErrOptions = errors.New("invalid options")
 
-// Norm is the norm of the output error f1(x1) - f2(x2).
-type Norm int
-
-// The norms.
-const (
-	Norm2   Norm = iota // Euclidean norm (the paper's)
-	NormInf             // largest absolute component
-)
-
-var normNames = [...]string{"2", "inf"}
-
-// String returns the norm's name: "2" or "inf".
-func (n Norm) String() string {
-	if n < 0 || int(n) >= len(normNames) {
-		return fmt.Sprintf("Norm(%d)", int(n))
-	}
-	return normNames[n]
-}
-
-// ParseNorm returns the norm named s ("2" or "inf").
-func ParseNorm(s string) (Norm, error) {
-	for i, n := range normNames {
-		if n == s {
-			return Norm(i), nil
-		}
-	}
-	return 0, fmt.Errorf("search: unknown norm %q (want 2 or inf): %w", s, ErrOptions)
-}
-
 // Options configures MaxError.
 type Options struct {
-	// Norm measures the error when C is nil.
-	Norm Norm
-	// C, if set, makes the error |c^T (f1(x1) - f2(x2))| (one output, or a
-	// margin between outputs); its length must be the number of outputs.
-	C []float64
 	// Grid is the number of points per axis of the regular grid searched
 	// when the search space (x1, or (x1, x2) for independent inputs) has at
 	// most two dimensions; 0 means no grid, -1 (the default) 2001 points
@@ -79,12 +44,11 @@ type Options struct {
 	MaxPieces int
 }
 
-// DefaultOptions returns the defaults: 2-norm, a 2001-point grid for one
+// DefaultOptions returns the defaults: a 2001-point grid for one
 // dimension (201 x 201 for two), 20000 random points, 8 local searches of
 // 100 iterations, zooming around the 4 best points, exact enumeration on.
 func DefaultOptions() Options {
 	return Options{
-		Norm:        Norm2,
 		Grid:        -1, // chosen by dimension
 		Samples:     20000,
 		MaxCorners:  1024,
@@ -117,8 +81,6 @@ func (o Options) gridSize(dim int) int {
 // Validate names the first invalid field.
 func (o Options) Validate() error {
 	switch {
-	case o.Norm < Norm2 || o.Norm > NormInf:
-		return fmt.Errorf("search: options: unknown norm %d: %w", int(o.Norm), ErrOptions)
 	case o.Grid < -1:
 		return fmt.Errorf("search: options: Grid %d is negative: %w", o.Grid, ErrOptions)
 	case o.Samples < 0:
@@ -136,11 +98,6 @@ func (o Options) Validate() error {
 		return fmt.Errorf("search: options: TimeLimit %v is negative: %w", o.TimeLimit, ErrOptions)
 	case o.MaxPieces < 0:
 		return fmt.Errorf("search: options: MaxPieces %d is negative: %w", o.MaxPieces, ErrOptions)
-	}
-	for i, c := range o.C {
-		if math.IsNaN(c) || math.IsInf(c, 0) {
-			return fmt.Errorf("search: options: C[%d] is %v: %w", i, c, ErrOptions)
-		}
 	}
 	return nil
 }

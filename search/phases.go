@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // The phases of a search, in the order MaxError runs them.
@@ -17,7 +17,7 @@ func (s *searcher) exact() bool {
 	if !ok {
 		return false
 	}
-	if p.in.Pairing != bounds.Independent {
+	if p.in.Pairing != spec.Independent {
 		for _, x := range xs1 {
 			if s.done() {
 				return false
@@ -43,14 +43,14 @@ func (s *searcher) exactIndependent(xs1, xs2 []float64) bool {
 		y2[i] = forward(p.f2, []float64{x}, nil)
 	}
 	bi, bj := 0, 0
-	if p.c != nil || p.f1.OutputSize() == 1 {
+	if p.q.C != nil || p.f1.OutputSize() == 1 {
 		// |s1 - s2| is largest at an extreme of s1 and an extreme of s2.
 		scalar := func(y []float64) float64 {
-			if p.c == nil {
+			if p.q.C == nil {
 				return y[0]
 			}
 			t := 0.0
-			for j, c := range p.c {
+			for j, c := range p.q.C {
 				t += c * y[j]
 			}
 			return t
@@ -70,7 +70,7 @@ func (s *searcher) exactIndependent(xs1, xs2 []float64) bool {
 		best := -1.0
 		for _, i := range ext(y1) {
 			for _, j := range ext(y2) {
-				if v := p.measure(y1[i], y2[j], nil); v > best {
+				if v := p.q.Measure(y1[i], y2[j]); v > best {
 					best, bi, bj = v, i, j
 				}
 			}
@@ -82,7 +82,7 @@ func (s *searcher) exactIndependent(xs1, xs2 []float64) bool {
 		best := -1.0
 		for i := range y1 {
 			for j := range y2 {
-				if v := p.measure(y1[i], y2[j], nil); v > best {
+				if v := p.q.Measure(y1[i], y2[j]); v > best {
 					best, bi, bj = v, i, j
 				}
 			}

@@ -18,8 +18,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Result is the largest error found.
@@ -38,13 +38,13 @@ type Result struct {
 }
 
 // MaxError searches for the inputs (x1, x2) in the set in at which f1 and f2
-// differ most. It returns an error for invalid networks, inputs or options,
+// differ most, measured by q (spec.Quantity.Measure). It returns an error for invalid networks, inputs or options,
 // and, with the best result so far, when ctx is cancelled.
-func MaxError(ctx context.Context, f1, f2 *nn.Network, in bounds.Inputs, opts Options) (*Result, error) {
-	if err := check(f1, f2, in, opts); err != nil {
+func MaxError(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options) (*Result, error) {
+	if err := check(f1, f2, in, q, opts); err != nil {
 		return nil, err
 	}
-	s := &searcher{p: newProblem(f1, f2, in, opts), opts: opts, ctx: ctx,
+	s := &searcher{p: newProblem(f1, f2, in, q), opts: opts, ctx: ctx,
 		rng: rand.New(rand.NewPCG(opts.Seed, 0x5ea4c4))}
 	if opts.TimeLimit > 0 {
 		s.deadline = time.Now().Add(opts.TimeLimit)
@@ -79,9 +79,12 @@ func MaxError(ctx context.Context, f1, f2 *nn.Network, in bounds.Inputs, opts Op
 }
 
 // check validates the arguments of MaxError.
-func check(f1, f2 *nn.Network, in bounds.Inputs, opts Options) error {
+func check(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options) error {
 	if err := opts.Validate(); err != nil {
 		return err
+	}
+	if err := q.Validate(); err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	if err := in.Validate(); err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -100,8 +103,8 @@ func check(f1, f2 *nn.Network, in bounds.Inputs, opts Options) error {
 	if f1.OutputSize() != f2.OutputSize() {
 		return fmt.Errorf("search: network 1 has %d outputs, network 2 has %d: %w", f1.OutputSize(), f2.OutputSize(), nn.ErrDimension)
 	}
-	if opts.C != nil && len(opts.C) != f1.OutputSize() {
-		return fmt.Errorf("search: C has %d entries for %d outputs: %w", len(opts.C), f1.OutputSize(), ErrOptions)
+	if q.C != nil && len(q.C) != f1.OutputSize() {
+		return fmt.Errorf("search: C has %d entries for %d outputs: %w", len(q.C), f1.OutputSize(), spec.ErrQuantity)
 	}
 	return nil
 }

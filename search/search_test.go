@@ -9,10 +9,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // pwlActivations are the piecewise-linear activations.
@@ -25,7 +25,7 @@ var pwlActivations = []nn.Activation{
 
 // randomInstance returns a random 1-input instance of piecewise-linear
 // networks: f2 is a perturbed, float16 or unrelated copy of f1.
-func randomInstance(rng *rand.Rand, nOut int) (f1, f2 *nn.Network, in bounds.Inputs) {
+func randomInstance(rng *rand.Rand, nOut int) (f1, f2 *nn.Network, in spec.Inputs) {
 	sizes := []int{1}
 	for range 1 + rng.IntN(3) {
 		sizes = append(sizes, 2+rng.IntN(6))
@@ -42,8 +42,8 @@ func randomInstance(rng *rand.Rand, nOut int) (f1, f2 *nn.Network, in bounds.Inp
 		f2 = boundstest.Network(rng, sizes, 1, act)
 	}
 	lo := -1 - rng.Float64()
-	in = bounds.Inputs{Box: bounds.Box{Lo: []float64{lo}, Hi: []float64{lo + 0.1 + 2*rng.Float64()}},
-		Pairing: bounds.Pairing(rng.IntN(3)),
+	in = spec.Inputs{Box: spec.Box{Lo: []float64{lo}, Hi: []float64{lo + 0.1 + 2*rng.Float64()}},
+		Pairing: spec.Pairing(rng.IntN(3)),
 		Quant:   quantise.Format{FracBits: 1 + rng.IntN(4), Rounding: quantise.Rounding(rng.IntN(3))}}
 	return f1, f2, in
 }
@@ -68,7 +68,7 @@ func lipschitz(f *nn.Network) float64 {
 }
 
 // reevaluate returns the error of the result's inputs by nn.Network.Eval.
-func reevaluate(t *testing.T, f1, f2 *nn.Network, r *Result, opts Options) float64 {
+func reevaluate(t *testing.T, f1, f2 *nn.Network, r *Result, q spec.Quantity) float64 {
 	t.Helper()
 	y1, err := f1.Eval(r.X1)
 	if err != nil {
@@ -78,8 +78,7 @@ func reevaluate(t *testing.T, f1, f2 *nn.Network, r *Result, opts Options) float
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &problem{norm: opts.Norm, c: opts.C}
-	return p.measure(y1, y2, nil)
+	return q.Measure(y1, y2)
 }
 
 func TestExactMatchesGrid(t *testing.T) {
@@ -92,16 +91,16 @@ func TestExactMatchesGrid(t *testing.T) {
 		nOut := 1 + rng.IntN(3)
 		f1, f2, in := randomInstance(rng, nOut)
 		opts := DefaultOptions()
-		opts.Norm = Norm(rng.IntN(2))
+		q := spec.Quantity{Norm: spec.Norm(rng.IntN(2))}
 		if rng.IntN(4) == 0 {
-			opts.C = make([]float64, nOut)
-			for j := range opts.C {
-				opts.C[j] = rng.NormFloat64()
+			q.C = make([]float64, nOut)
+			for j := range q.C {
+				q.C[j] = rng.NormFloat64()
 			}
 		}
 		exactOnly := opts
 		exactOnly.Grid, exactOnly.Samples, exactOnly.MaxCorners, exactOnly.Restarts = 0, 0, 0, 0
-		ex, err := MaxError(context.Background(), f1, f2, in, exactOnly)
+		ex, err := MaxError(context.Background(), f1, f2, in, q, exactOnly)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,20 +108,20 @@ func TestExactMatchesGrid(t *testing.T) {
 			t.Fatalf("trial %d: not exact", trial)
 		}
 		g := fine
-		if in.Pairing == bounds.Independent {
+		if in.Pairing == spec.Independent {
 			g = int(math.Sqrt(float64(fine))) + 1
 		}
 		gridOnly := opts
 		gridOnly.Exact, gridOnly.Grid, gridOnly.Samples, gridOnly.MaxCorners, gridOnly.Restarts = false, g, 0, 0, 0
-		gr, err := MaxError(context.Background(), f1, f2, in, gridOnly)
+		gr, err := MaxError(context.Background(), f1, f2, in, q, gridOnly)
 		if err != nil {
 			t.Fatal(err)
 		}
 		h := (in.Box.Hi[0] - in.Box.Lo[0]) / float64(g-1)
 		slack := math.Sqrt(float64(nOut)) * (lipschitz(f1) + lipschitz(f2)) * h
-		if opts.C != nil {
+		if q.C != nil {
 			slack = 0
-			for _, c := range opts.C {
+			for _, c := range q.C {
 				slack += math.Abs(c)
 			}
 			slack *= (lipschitz(f1) + lipschitz(f2)) * h
@@ -132,7 +131,7 @@ func TestExactMatchesGrid(t *testing.T) {
 			t.Fatalf("trial %d (%v, %v): exact %v, grid %v (slack %v)", trial, in.Pairing, in.Quant.Rounding, ex.Error, gr.Error, slack)
 		}
 		for _, r := range []*Result{ex, gr} {
-			if v := reevaluate(t, f1, f2, r, opts); v != r.Error {
+			if v := reevaluate(t, f1, f2, r, q); v != r.Error {
 				t.Fatalf("trial %d: reported %v, re-evaluated %v", trial, r.Error, v)
 			}
 		}
@@ -144,28 +143,28 @@ func TestAttainedAndInBox(t *testing.T) {
 	for trial := range 60 {
 		f1 := boundstest.Network(rng, []int{1 + rng.IntN(4), 6, 6, 2}, 1)
 		f2 := boundstest.Perturb(rng, f1, 0.05)
-		in := bounds.Inputs{Box: bounds.Box{Lo: make([]float64, f1.InputSize()), Hi: make([]float64, f1.InputSize())},
-			Pairing: bounds.Pairing(rng.IntN(3)), Quant: quantise.Format{FracBits: 3}}
+		in := spec.Inputs{Box: spec.Box{Lo: make([]float64, f1.InputSize()), Hi: make([]float64, f1.InputSize())},
+			Pairing: spec.Pairing(rng.IntN(3)), Quant: quantise.Format{FracBits: 3}}
 		for i := range in.Box.Lo {
 			in.Box.Lo[i], in.Box.Hi[i] = -1, 1
 		}
 		opts := DefaultOptions()
 		opts.Samples, opts.Restarts, opts.Iters, opts.Seed = 200, 4, 30, uint64(trial)
 		opts.ZoomStarts, opts.ZoomRounds, opts.ZoomSamples = 2, 4, 20
-		r, err := MaxError(context.Background(), f1, f2, in, opts)
+		r, err := MaxError(context.Background(), f1, f2, in, spec.Quantity{}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !in.Box.Contains(r.X1) || !in.Box.Contains(r.X2) {
 			t.Fatalf("trial %d: inputs %v, %v outside the box", trial, r.X1, r.X2)
 		}
-		if in.Pairing != bounds.Independent && !reflect.DeepEqual(r.X2, in.X2(r.X1)) {
+		if in.Pairing != spec.Independent && !reflect.DeepEqual(r.X2, in.X2(r.X1)) {
 			t.Fatalf("trial %d: x2 = %v is not paired with x1 = %v", trial, r.X2, r.X1)
 		}
-		if v := reevaluate(t, f1, f2, r, opts); v != r.Error {
+		if v := reevaluate(t, f1, f2, r, spec.Quantity{}); v != r.Error {
 			t.Fatalf("trial %d: reported %v, re-evaluated %v", trial, r.Error, v)
 		}
-		again, _ := MaxError(context.Background(), f1, f2, in, opts)
+		again, _ := MaxError(context.Background(), f1, f2, in, spec.Quantity{}, opts)
 		if !reflect.DeepEqual(r, again) {
 			t.Fatalf("trial %d: not deterministic: %+v vs %+v", trial, r, again)
 		}
@@ -182,10 +181,10 @@ func TestKnownMaximum(t *testing.T) {
 		l.W.Zero()
 		clear(l.B)
 	}
-	in := bounds.Inputs{Box: bounds.Box{Lo: []float64{-1, -2, 0, 1}, Hi: []float64{1, 0, 0.5, 3}}}
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1, -2, 0, 1}, Hi: []float64{1, 0, 0.5, 3}}}
 	opts := DefaultOptions()
 	opts.MaxCorners = 0
-	r, err := MaxError(context.Background(), f1, f2, in, opts)
+	r, err := MaxError(context.Background(), f1, f2, in, spec.Quantity{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,35 +211,36 @@ func TestErrors(t *testing.T) {
 	f := boundstest.Network(rng, []int{2, 3, 1}, 1)
 	g := boundstest.Network(rng, []int{3, 3, 1}, 1)
 	h := boundstest.Network(rng, []int{2, 3, 2}, 1)
-	in := bounds.Inputs{Box: bounds.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}}
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}}
 	ctx := context.Background()
 	bad := func(mod func(*Options)) Options { o := DefaultOptions(); mod(&o); return o }
 	tests := []struct {
 		name   string
 		f1, f2 *nn.Network
-		in     bounds.Inputs
+		in     spec.Inputs
+		q      spec.Quantity
 		opts   Options
 		want   error
 	}{
-		{"nil network", nil, f, in, DefaultOptions(), nn.ErrDimension},
-		{"input size", f, g, in, DefaultOptions(), nn.ErrDimension},
-		{"output sizes", f, h, in, DefaultOptions(), nn.ErrDimension},
-		{"C length", f, f, in, bad(func(o *Options) { o.C = []float64{1, 2} }), ErrOptions},
-		{"C not finite", f, f, in, bad(func(o *Options) { o.C = []float64{math.NaN()} }), ErrOptions},
-		{"norm", f, f, in, bad(func(o *Options) { o.Norm = 5 }), ErrOptions},
-		{"samples", f, f, in, bad(func(o *Options) { o.Samples = -1 }), ErrOptions},
-		{"restarts", f, f, in, bad(func(o *Options) { o.Restarts = -1 }), ErrOptions},
-		{"iters", f, f, in, bad(func(o *Options) { o.Iters = -1 }), ErrOptions},
-		{"grid", f, f, in, bad(func(o *Options) { o.Grid = -2 }), ErrOptions},
-		{"time limit", f, f, in, bad(func(o *Options) { o.TimeLimit = -1 }), ErrOptions},
-		{"zoom", f, f, in, bad(func(o *Options) { o.ZoomSamples = -1 }), ErrOptions},
-		{"max corners", f, f, in, bad(func(o *Options) { o.MaxCorners = -1 }), ErrOptions},
-		{"max pieces", f, f, in, bad(func(o *Options) { o.MaxPieces = -1 }), ErrOptions},
-		{"box", f, f, bounds.Inputs{Box: bounds.Box{Lo: []float64{1, 1}, Hi: []float64{0, 0}}}, DefaultOptions(), bounds.ErrBox},
-		{"pairing", f, f, bounds.Inputs{Box: in.Box, Pairing: 7}, DefaultOptions(), bounds.ErrInputs},
+		{"nil network", nil, f, in, spec.Quantity{}, DefaultOptions(), nn.ErrDimension},
+		{"input size", f, g, in, spec.Quantity{}, DefaultOptions(), nn.ErrDimension},
+		{"output sizes", f, h, in, spec.Quantity{}, DefaultOptions(), nn.ErrDimension},
+		{"C length", f, f, in, spec.Quantity{C: []float64{1, 2}}, DefaultOptions(), spec.ErrQuantity},
+		{"C not finite", f, f, in, spec.Quantity{C: []float64{math.NaN()}}, DefaultOptions(), spec.ErrQuantity},
+		{"norm", f, f, in, spec.Quantity{Norm: 5}, DefaultOptions(), spec.ErrQuantity},
+		{"samples", f, f, in, spec.Quantity{}, bad(func(o *Options) { o.Samples = -1 }), ErrOptions},
+		{"restarts", f, f, in, spec.Quantity{}, bad(func(o *Options) { o.Restarts = -1 }), ErrOptions},
+		{"iters", f, f, in, spec.Quantity{}, bad(func(o *Options) { o.Iters = -1 }), ErrOptions},
+		{"grid", f, f, in, spec.Quantity{}, bad(func(o *Options) { o.Grid = -2 }), ErrOptions},
+		{"time limit", f, f, in, spec.Quantity{}, bad(func(o *Options) { o.TimeLimit = -1 }), ErrOptions},
+		{"zoom", f, f, in, spec.Quantity{}, bad(func(o *Options) { o.ZoomSamples = -1 }), ErrOptions},
+		{"max corners", f, f, in, spec.Quantity{}, bad(func(o *Options) { o.MaxCorners = -1 }), ErrOptions},
+		{"max pieces", f, f, in, spec.Quantity{}, bad(func(o *Options) { o.MaxPieces = -1 }), ErrOptions},
+		{"box", f, f, spec.Inputs{Box: spec.Box{Lo: []float64{1, 1}, Hi: []float64{0, 0}}}, spec.Quantity{}, DefaultOptions(), spec.ErrBox},
+		{"pairing", f, f, spec.Inputs{Box: in.Box, Pairing: 7}, spec.Quantity{}, DefaultOptions(), spec.ErrInputs},
 	}
 	for _, tc := range tests {
-		if _, err := MaxError(ctx, tc.f1, tc.f2, tc.in, tc.opts); !errors.Is(err, tc.want) {
+		if _, err := MaxError(ctx, tc.f1, tc.f2, tc.in, tc.q, tc.opts); !errors.Is(err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
 		}
 	}
@@ -251,8 +251,8 @@ func TestCancelled(t *testing.T) {
 	f := boundstest.Network(rng, []int{3, 8, 1}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	in := bounds.Inputs{Box: bounds.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}}
-	r, err := MaxError(ctx, f, boundstest.Perturb(rng, f, 0.1), in, DefaultOptions())
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}}
+	r, err := MaxError(ctx, f, boundstest.Perturb(rng, f, 0.1), in, spec.Quantity{}, DefaultOptions())
 	if !errors.Is(err, context.Canceled) || r == nil {
 		t.Fatalf("got %v, %v; want a result and context.Canceled", r, err)
 	}

@@ -38,7 +38,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // ErrSyntax reports text that is not a well-formed S-expression.
@@ -74,7 +74,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Spec is the input set of a property.
 type Spec struct {
 	// Box holds the bounds of X_0 ... X_{n-1}.
-	Box bounds.Box
+	Box spec.Box
 	// Outputs is the number of declared outputs Y_j.
 	Outputs int
 	// IgnoredOutputAssertions counts the assertions over outputs only,
@@ -230,7 +230,7 @@ func (p *parser) spec() (*Spec, error) {
 		return nil, p.errorf(0, ErrIncomplete, "no inputs declared (want (declare-const X_0 Real) ...)")
 	}
 	n := len(p.x)
-	box := bounds.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+	box := spec.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
 	for i := range n {
 		in, ok := p.x[i]
 		if !ok {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 )
 
 func TestRead(t *testing.T) {
@@ -163,7 +163,7 @@ func TestReadFile(t *testing.T) {
 
 // TestVeryDiff reads the VNN-LIB properties of the VeryDiff benchmarks.
 func TestVeryDiff(t *testing.T) {
-	dir := shared.Path(t, "data", "benchmarks", "verydiff")
+	dir := sharedtest.Path(t, "data", "benchmarks", "verydiff")
 	cases := []struct {
 		file   string
 		n      int

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/nnet"
 )
@@ -35,7 +35,7 @@ type ACASInstance struct {
 // the test when the shared benchmark data is absent.
 func ACASInstances(t testing.TB) []ACASInstance {
 	t.Helper()
-	dir := shared.Path(t, "data", "benchmarks")
+	dir := sharedtest.Path(t, "data", "benchmarks")
 	data, err := os.ReadFile(filepath.Join(dir, "properties.json"))
 	if err != nil {
 		t.Fatal(err)

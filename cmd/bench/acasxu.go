@@ -15,9 +15,11 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // acasMethod is how "bench acasxu" bounds an instance.
@@ -190,8 +192,8 @@ func runACASXu(ctx context.Context, stdout, stderr io.Writer, o *acasOptions, di
 type acasConfig struct {
 	method  acasMethod
 	bounds  bounds.Options
-	cert    certify.Options // C is set per instance
-	search  search.Options  // C is set per instance
+	cert    certjob.Job    // C is set per instance
+	search  search.Options // C is set per instance
 	timeout time.Duration
 }
 
@@ -216,11 +218,11 @@ func (o *acasOptions) config() (*acasConfig, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := &acasConfig{method: method, bounds: bounds.DefaultOptions(), cert: certify.DefaultOptions(),
+	cfg := &acasConfig{method: method, bounds: bounds.DefaultOptions(), cert: certjob.Default(),
 		search: search.DefaultOptions(), timeout: o.Timeout}
 	cfg.bounds.Method, cfg.bounds.Split = bm, o.Pieces
 	c := &cfg.cert
-	c.Method, c.Pairing, c.Bounds, c.Seed, c.Solve = certify.MethodSDP, bounds.SameInput, bm, o.Seed, solve
+	c.Method, c.Pairing, c.Bounds, c.Seed, c.Solve = certify.MethodSDP, spec.SameInput, bm, o.Seed, solve
 	c.Refine.MaxPieces = o.Pieces
 	cfg.search.Seed, cfg.search.TimeLimit = o.Seed, o.Search
 	return cfg, cleanup, nil

@@ -9,12 +9,14 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/nnet"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // bench bounds, searches and checks one instance.
@@ -32,7 +34,7 @@ func (cfg *acasConfig) bench(ctx context.Context, inst *acasInstance) (*acasRow,
 		return nil, fmt.Errorf("property %s: target output %d of a network with %d outputs", inst.Prop, inst.Target, len(c))
 	}
 	c[inst.Target] = 1
-	in := bounds.Inputs{Box: bounds.Box{Lo: inst.Lo, Hi: inst.Hi}, Pairing: bounds.SameInput}
+	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}, Pairing: spec.SameInput}
 	row := newACASRow(inst)
 	row.Load = report.Number(loadAverage())
 	row.RSSReset = resetPeakRSS()
@@ -70,9 +72,8 @@ func (cfg *acasConfig) bench(ctx context.Context, inst *acasInstance) (*acasRow,
 	row.PeakRSS = report.Number(peakRSS())
 
 	so := cfg.search
-	so.C = c
 	sstart := time.Now()
-	res, err := search.MaxError(ctx, f, fp, in, so)
+	res, err := search.MaxError(ctx, f, fp, in, spec.Quantity{C: c}, so)
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func (cfg *acasConfig) bench(ctx context.Context, inst *acasInstance) (*acasRow,
 
 // intervalBound returns the enclosure of c^T (f' - f) by bound propagation
 // with opts, and the pair bounds.
-func intervalBound(f, fp *nn.Network, in bounds.Inputs, c []float64, opts bounds.Options) (*acasIntervalRes, *bounds.PairBounds, error) {
+func intervalBound(f, fp *nn.Network, in spec.Inputs, c []float64, opts bounds.Options) (*acasIntervalRes, *bounds.PairBounds, error) {
 	start := time.Now()
 	pb, err := bounds.Pair(f, fp, in, opts)
 	if err != nil {
@@ -101,8 +102,8 @@ func intervalBound(f, fp *nn.Network, in bounds.Inputs, c []float64, opts bounds
 }
 
 // sdpBound certifies |C^T (f' - f)| by the certificate's SDP with co.
-func sdpBound(ctx context.Context, f, fp *nn.Network, box bounds.Box, co certify.Options) *acasSDPRes {
-	cert, err := certify.Bound(ctx, f, fp, box, co)
+func sdpBound(ctx context.Context, f, fp *nn.Network, box spec.Box, co certjob.Job) *acasSDPRes {
+	cert, err := co.Bound(ctx, f, fp, box)
 	if err != nil {
 		return &acasSDPRes{Status: "error", Reason: err.Error(), Bound: report.Number(math.NaN())}
 	}

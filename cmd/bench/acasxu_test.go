@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/report"
 )
 
@@ -125,7 +125,7 @@ func TestACASSummary(t *testing.T) {
 // best: bound propagation and the SDP) and checks the JSON and the
 // Markdown file it writes.
 func TestRunACASXu(t *testing.T) {
-	shared.Path(t, "data", "benchmarks", "properties.json")
+	sharedtest.Path(t, "data", "benchmarks", "properties.json")
 	out := filepath.Join(t.TempDir(), "acas.md")
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"acasxu", "--props", "3", "--nets", "2_9", "--search-time", "1s", "--json", "--out", out}, &stdout, &stderr)
@@ -178,7 +178,7 @@ func TestRunACASXuUsage(t *testing.T) {
 		{[]string{"acasxu", "--props", "3", "--nets", "1_7"}, 2, true},
 	} {
 		if tt.withData {
-			shared.Path(t, "data", "benchmarks", "properties.json")
+			sharedtest.Path(t, "data", "benchmarks", "properties.json")
 		}
 		var stdout, stderr bytes.Buffer
 		if code := run(tt.args, &stdout, &stderr); code != tt.code {

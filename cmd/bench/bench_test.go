@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/report"
 )
 
@@ -168,7 +168,7 @@ func TestHalfUlpAndMedian(t *testing.T) {
 
 // TestReferences reads the shared optimal.tsv and reference-times.tsv.
 func TestReferences(t *testing.T) {
-	dir := shared.Path(t, "data", "sdplib")
+	dir := sharedtest.Path(t, "data", "sdplib")
 	refs, err := readReferences(filepath.Join(dir, "optimal.tsv"), filepath.Join(dir, "reference-times.tsv"))
 	if err != nil {
 		t.Fatal(err)

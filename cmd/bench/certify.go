@@ -15,15 +15,16 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // certifyFlags are the flags of bench certify.
@@ -66,7 +67,7 @@ box [-1, 1]) and print Markdown tables:
              target output) and of Table 1 and 2 instances (--runs seeds
              per depth of --layers) with each family removed or added
   bounds     the pre-activation bounds of the default set: symbolic,
-             optimised, optimised on 16 pieces of the box (certify.Options
+             optimised, optimised on 16 pieces of the box (certjob.Job
              Bounds and Split) on Table 1 and 2 instances (--runs seeds per
              depth of --layers): CPU and wall time, bound / observed error
   infnorm    the inf-norm by one SDP per output against one SDP with
@@ -169,21 +170,21 @@ type certBench struct {
 	paperSolver string
 }
 
-var unitBox = bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}
+var unitBox = spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 
 // instance returns Table 1's pair (f, f, independent inputs) or Table 2's
 // (f, its FB = 2 copy, quantised input) for seed and depth l, and options.
-func instance(table int, seed uint64, l int) (f1, f2 *nn.Network, o certify.Options, err error) {
+func instance(table int, seed uint64, l int) (f1, f2 *nn.Network, o certjob.Job, err error) {
 	f1 = randnet.Paper(seed, 1, l, 10, 1)
-	o = certify.DefaultOptions()
+	o = certjob.Default()
 	o.Refine.TimeBudget = 0 // deterministic
 	if table == 1 {
-		o.Pairing = bounds.Independent
+		o.Pairing = spec.Independent
 		return f1, f1, o, nil
 	}
 	q := quantise.Format{FracBits: 2}
 	f2, err = quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
-	o.Pairing, o.Quant = bounds.QuantisedInput, q
+	o.Pairing, o.Quant = spec.QuantisedInput, q
 	return f1, f2, o, err
 }
 
@@ -199,7 +200,7 @@ func (b *certBench) speed(ctx context.Context, layers []int) error {
 			return err
 		}
 		o.QC, o.Weights = certify.QCPaper, certify.WeightsUnit
-		p, err := certify.Problem(f1, f2, unitBox, o)
+		p, err := o.Problem(f1, f2, unitBox)
 		if err != nil {
 			return err
 		}
@@ -236,18 +237,18 @@ func (b *certBench) speed(ctx context.Context, layers []int) error {
 }
 
 // bound certifies one instance and returns the certificate.
-func (b *certBench) bound(ctx context.Context, f1, f2 *nn.Network, o certify.Options) (*certify.Certificate, error) {
+func (b *certBench) bound(ctx context.Context, f1, f2 *nn.Network, o certjob.Job) (*certify.Certificate, error) {
 	o.Solve = b.solve
-	return certify.Bound(ctx, f1, f2, unitBox, o)
+	return o.Bound(ctx, f1, f2, unitBox)
 }
 
 // paperBound certifies one instance with the authors' QC set, the
 // reference of the default experiment, solved by --paper-solver: nnbound's
 // solver (which solves the authors' SDPs at l = 1..4, faster than csdp) or
 // csdp, the reference solver of their SDP.
-func (b *certBench) paperBound(ctx context.Context, f1, f2 *nn.Network, o certify.Options) (*certify.Certificate, error) {
+func (b *certBench) paperBound(ctx context.Context, f1, f2 *nn.Network, o certjob.Job) (*certify.Certificate, error) {
 	o.Solve = b.paperSolve
-	return certify.Bound(ctx, f1, f2, unitBox, o)
+	return o.Bound(ctx, f1, f2, unitBox)
 }
 
 // defaultVsPaper compares the default QC set with the authors'.

@@ -11,18 +11,20 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/nnet"
 	"github.com/nnbound/nnbound/qc"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // familyCase is one instance of the families experiment.
 type familyCase struct {
 	name   string
 	f1, f2 *nn.Network
-	box    bounds.Box
-	opts   certify.Options
+	box    spec.Box
+	opts   certjob.Job
 }
 
 // familyVariant is one QC set of the families experiment.
@@ -153,11 +155,11 @@ func (b *certBench) familyCases(layers []int, acas []string) ([]familyCase, erro
 			if err != nil {
 				return nil, err
 			}
-			o := certify.DefaultOptions()
-			o.Pairing, o.Bounds, o.Refine.MaxPieces, o.Samples = bounds.SameInput, bounds.MethodOptimised, 1, 100
+			o := certjob.Default()
+			o.Pairing, o.Bounds, o.Refine.MaxPieces, o.Samples = spec.SameInput, bounds.MethodOptimised, 1, 100
 			o.C = make([]float64, f.OutputSize())
 			o.C[in.Target] = 1
-			cases = append(cases, familyCase{"ACAS " + pn, f, fp, bounds.Box{Lo: in.Lo, Hi: in.Hi}, o})
+			cases = append(cases, familyCase{"ACAS " + pn, f, fp, spec.Box{Lo: in.Lo, Hi: in.Hi}, o})
 		}
 	}
 	for _, table := range []int{1, 2} {
@@ -176,10 +178,10 @@ func (b *certBench) familyCases(layers []int, acas []string) ([]familyCase, erro
 }
 
 // boundBox certifies one instance on box with the benchmark's solver.
-func (b *certBench) boundBox(ctx context.Context, f1, f2 *nn.Network, box bounds.Box, o certify.Options) (*certify.Certificate, error) {
+func (b *certBench) boundBox(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o certjob.Job) (*certify.Certificate, error) {
 	o.Solve = b.solve
 	start := time.Now()
-	c, err := certify.Bound(ctx, f1, f2, box, o)
+	c, err := o.Bound(ctx, f1, f2, box)
 	if err == nil && c.SDP.Time == 0 {
 		c.SDP.Time = time.Since(start)
 	}

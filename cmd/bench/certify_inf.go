@@ -6,10 +6,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // infNorm compares the two ways of certifying the inf-norm
@@ -41,7 +40,7 @@ func (b *certBench) infNorm(ctx context.Context, layers []int, acas []string) er
 				return err
 			}
 			o.Refine.MaxPieces, o.Samples = 1, 100
-			box := bounds.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
+			box := spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
 			cases = append(cases, familyCase{fmt.Sprintf("Q l%d s%d", l, seed), f1, f2, box, o})
 		}
 	}
@@ -54,7 +53,7 @@ func (b *certBench) infNorm(ctx context.Context, layers []int, acas []string) er
 	for _, fc := range cases {
 		for _, j := range []bool{false, true} {
 			o := fc.opts
-			o.Norm, o.InfJoint = search.NormInf, j
+			o.Norm, o.InfJoint = spec.NormInf, j
 			fmt.Fprintf(b.log, "infnorm %s joint=%v\n", fc.name, j)
 			c, err := b.boundBox(ctx, fc.f1, fc.f2, fc.box, o)
 			if err != nil {

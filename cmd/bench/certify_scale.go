@@ -6,15 +6,16 @@ import (
 	"path/filepath"
 
 	"github.com/nnbound/nnbound/bounds"
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn/nnet"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // acasFullBox is the whole normalised input domain of the ACAS Xu networks
 // ((min - mean) / range to (max - mean) / range of the header of every
 // run2a network).
-var acasFullBox = bounds.Box{
+var acasFullBox = spec.Box{
 	Lo: []float64{(0 - 19791.091) / 60261.0, -3.141593 / 6.28318530718, -3.141593 / 6.28318530718, (100.0 - 650.0) / 1100.0, (0 - 600.0) / 1200.0},
 	Hi: []float64{(60760.0 - 19791.091) / 60261.0, 3.141593 / 6.28318530718, 3.141593 / 6.28318530718, (1200.0 - 650.0) / 1100.0, (1200.0 - 600.0) / 1200.0},
 }
@@ -44,11 +45,11 @@ func (b *certBench) scale(ctx context.Context, nets []string) error {
 		if err != nil {
 			return err
 		}
-		o := certify.DefaultOptions()
-		o.Pairing, o.Bounds, o.Refine.MaxPieces, o.Samples = bounds.SameInput, bounds.MethodOptimised, 1, 200
+		o := certjob.Default()
+		o.Pairing, o.Bounds, o.Refine.MaxPieces, o.Samples = spec.SameInput, bounds.MethodOptimised, 1, 200
 		o.C = make([]float64, f.OutputSize())
 		o.C[0] = 1
-		pb, err := bounds.Pair(f, fp, bounds.Inputs{Box: acasFullBox, Pairing: bounds.SameInput}, bounds.Options{Method: o.Bounds})
+		pb, err := bounds.Pair(f, fp, spec.Inputs{Box: acasFullBox, Pairing: spec.SameInput}, bounds.Options{Method: o.Bounds})
 		if err != nil {
 			return err
 		}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // compressCert are the certification flags of quantise and prune, which
@@ -38,16 +38,16 @@ func (cc *compressCert) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	cc.input.register(fs)
 	cc.cert.register(fs)
-	cc.pair.register(cmd, bounds.SameInput, cc.cert.opts)
+	cc.pair.register(cmd, spec.SameInput, cc.cert.opts)
 	fs.BoolVar(&cc.certify, "certify", false, "also certify the error between the model and its compressed copy")
 	fs.BoolVar(&cc.json, "json", false, "print the report (and certificate) as one JSON object")
 	fs.StringVar(&cc.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
 }
 
 // check reports usage errors before any work is done.
-func (cc *compressCert) check() (certify.Options, error) {
+func (cc *compressCert) check() (certjob.Job, error) {
 	if err := cc.input.check(); err != nil {
-		return certify.Options{}, err
+		return certjob.Job{}, err
 	}
 	opts, err := cc.cert.options(nil)
 	if err != nil {
@@ -93,7 +93,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 		return err
 	}
 	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
-	cert, err := certify.Bound(cmd.Context(), m.Net, c.Net, box, opts)
+	cert, err := opts.Bound(cmd.Context(), m.Net, c.Net, box)
 	stop()
 	if err != nil {
 		return err

@@ -6,14 +6,15 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // certFlags are the flags that tune a certification, shared by every
 // command that certifies a bound. They bind onto a copy of
-// certify.DefaultOptions(), so the defaults printed by -h are the
+// certjob.Default(), so the defaults printed by -h are the
 // library's:
 //
 //	--qc default|paper        the quadratic-constraint set
@@ -26,7 +27,7 @@ import (
 //
 // A command calls register, then options once flags are parsed.
 type certFlags struct {
-	opts    certify.Options
+	opts    certjob.Job
 	qc      string
 	weights string
 	verbose bool
@@ -34,7 +35,7 @@ type certFlags struct {
 
 // register adds the flags to fs with the library's defaults.
 func (f *certFlags) register(fs *pflag.FlagSet) {
-	f.opts = certify.DefaultOptions()
+	f.opts = certjob.Default()
 	f.qc = f.opts.QC.String()
 	f.weights = f.opts.Weights.String()
 	fs.StringVar(&f.qc, "qc", f.qc, "quadratic-constraint set: default (nnbound's, faster and tighter) or paper (exactly the authors')")
@@ -48,7 +49,7 @@ func (f *certFlags) register(fs *pflag.FlagSet) {
 
 // options returns the certification options, with the solver log on
 // stderr under -v. Invalid values are usage errors.
-func (f *certFlags) options(stderr io.Writer) (certify.Options, error) {
+func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 	o := f.opts
 	qc, err := certify.ParseQCSet(f.qc)
 	if err != nil {
@@ -95,7 +96,7 @@ type pairFlags struct {
 	rounding string
 }
 
-func (p *pairFlags) register(cmd *cobra.Command, def bounds.Pairing, o certify.Options) {
+func (p *pairFlags) register(cmd *cobra.Command, def spec.Pairing, o certjob.Job) {
 	p.pairing, p.fracBits, p.rounding = def.String(), o.Quant.FracBits, o.Quant.Rounding.String()
 	f := cmd.Flags()
 	f.StringVar(&p.pairing, "pairing", p.pairing, "how x2 relates to x1: independent, same (x2 = x1) or quantised (x2 = q(x1))")
@@ -104,14 +105,14 @@ func (p *pairFlags) register(cmd *cobra.Command, def bounds.Pairing, o certify.O
 }
 
 // apply sets the pairing and quantiser of o.
-func (p *pairFlags) apply(o *certify.Options) error {
+func (p *pairFlags) apply(o *certjob.Job) error {
 	switch p.pairing {
 	case "independent":
-		o.Pairing = bounds.Independent
+		o.Pairing = spec.Independent
 	case "same":
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 	case "quantised", "quantized":
-		o.Pairing = bounds.QuantisedInput
+		o.Pairing = spec.QuantisedInput
 	default:
 		return usagef("--pairing %q: want independent, same or quantised", p.pairing)
 	}

@@ -7,11 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // compareFlags are the flags of nnbound compare.
@@ -29,9 +29,9 @@ type compareFlags struct {
 
 // options checks the flags that do not depend on the models and returns
 // the certification options, with the solver log on stderr under -v.
-func (f *compareFlags) options(stderr io.Writer) (certify.Options, error) {
+func (f *compareFlags) options(stderr io.Writer) (certjob.Job, error) {
 	if err := f.input.check(); err != nil {
-		return certify.Options{}, err
+		return certjob.Job{}, err
 	}
 	o, err := f.cert.options(stderr)
 	if err != nil {
@@ -43,7 +43,7 @@ func (f *compareFlags) options(stderr io.Writer) (certify.Options, error) {
 	if o.Method, err = certify.ParseMethod(f.method); err != nil {
 		return o, usagef("--method %q: want sdp or interval", f.method)
 	}
-	if o.Norm, err = search.ParseNorm(f.norm); err != nil {
+	if o.Norm, err = spec.ParseNorm(f.norm); err != nil {
 		return o, usagef("--norm %q: want 2 or inf", f.norm)
 	}
 	if f.output < -1 {
@@ -58,7 +58,7 @@ func (f *compareFlags) options(stderr io.Writer) (certify.Options, error) {
 }
 
 // selectOutput sets o.C to pick --output K of nOut outputs.
-func (f *compareFlags) selectOutput(o *certify.Options, nOut int) error {
+func (f *compareFlags) selectOutput(o *certjob.Job, nOut int) error {
 	if f.output < 0 {
 		return nil
 	}
@@ -94,10 +94,10 @@ Exit status: 0 certified, 1 not certified (or an error), 2 usage error.`,
 	f.model.register(fs)
 	f.input.register(fs)
 	f.cert.register(fs)
-	f.pair.register(cmd, bounds.Independent, f.cert.opts)
+	f.pair.register(cmd, spec.Independent, f.cert.opts)
 	fs.BoolVar(&f.json, "json", false, "print the certificate as one JSON object")
 	fs.StringVar(&f.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
-	def := certify.DefaultOptions()
+	def := certjob.Default()
 	fs.StringVar(&f.method, "method", def.Method.String(), "how to bound: sdp (the paper's SDP, checked) or interval (bound propagation alone)")
 	fs.StringVar(&f.norm, "norm", def.Norm.String(), "norm of the output difference: 2 or inf")
 	fs.IntVar(&f.output, "output", -1, "bound |A_K(x1) - B_K(x2)| for output `K` only (0-based; -1: all outputs, by --norm)")
@@ -130,7 +130,7 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 		return err
 	}
 	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
-	c, err := certify.Bound(cmd.Context(), nets[0], nets[1], box, opts)
+	c, err := opts.Bound(cmd.Context(), nets[0], nets[1], box)
 	stop()
 	if err != nil {
 		return err

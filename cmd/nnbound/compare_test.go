@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn/jsonnet"
-	"github.com/nnbound/nnbound/sdp"
 )
 
 // writeNet writes a seeded random network as JSON and returns its path.
@@ -57,20 +55,9 @@ func TestCompareUsage(t *testing.T) {
 	}
 }
 
-// solverReady reports whether sdp.Solve solves a tiny SDP.
-func solverReady() bool {
-	p := &sdp.Problem{Blocks: []sdp.Block{{Size: 1}}, C: []float64{1},
-		F: []sdp.Matrix{{{Block: 0, I: 0, J: 0, V: 1}}, {{Block: 0, I: 0, J: 0, V: 1}}}}
-	res, err := sdp.Solve(context.Background(), p, nil)
-	return err == nil && res.Status == sdp.Optimal
-}
-
 // TestCompareJSON checks the JSON fields of a certificate and the exit
 // status that goes with it.
 func TestCompareJSON(t *testing.T) {
-	if !solverReady() {
-		t.Skip("SDP solver not available")
-	}
 	dir := t.TempDir()
 	a := writeNet(t, dir, "a.json", 1, 1)
 	var out, errOut bytes.Buffer

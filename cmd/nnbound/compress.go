@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/prune"
@@ -199,7 +200,9 @@ func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := modelfile.Save(save, c.Net); err != nil {
+	if err := atomicfile.Write(save, func(w io.Writer) error {
+		return modelfile.Write(w, modelfile.FormatOf(save), c.Net)
+	}); err != nil {
 		return nil, nil, err
 	}
 	return m, c, nil

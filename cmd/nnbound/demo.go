@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nnbound/nnbound/bounds"
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 	"github.com/spf13/cobra"
 )
 
@@ -61,26 +61,26 @@ error and the bound against the input.`,
 
 // options validates the flags and returns the certification options: the
 // input quantised like the copy, and no time budget unless one is given.
-func (f *demoFlags) options(cmd *cobra.Command) (certify.Options, error) {
+func (f *demoFlags) options(cmd *cobra.Command) (certjob.Job, error) {
 	if err := checkFracBits(f.fracBits); err != nil {
-		return certify.Options{}, err
+		return certjob.Job{}, err
 	}
 	if f.layers < 1 || f.layers > 6 || f.width < 1 || f.width > 64 {
-		return certify.Options{}, usagef("--layers %d --width %d: want 1 to 6 layers of 1 to 64 neurons", f.layers, f.width)
+		return certjob.Job{}, usagef("--layers %d --width %d: want 1 to 6 layers of 1 to 64 neurons", f.layers, f.width)
 	}
 	if f.plot != "" {
 		if err := checkPlot(f.plot); err != nil {
-			return certify.Options{}, err
+			return certjob.Job{}, err
 		}
 	}
 	if err := f.input.check(); err != nil {
-		return certify.Options{}, err
+		return certjob.Job{}, err
 	}
 	opts, err := f.cert.options(cmd.ErrOrStderr())
 	if err != nil {
-		return certify.Options{}, err
+		return certjob.Job{}, err
 	}
-	opts.Pairing = bounds.QuantisedInput
+	opts.Pairing = spec.QuantisedInput
 	opts.Quant = quantise.Format{FracBits: f.fracBits}
 	return opts, nil
 }
@@ -104,7 +104,7 @@ func runDemo(cmd *cobra.Command, f *demoFlags) error {
 		return err
 	}
 	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
-	c, err := certify.Bound(cmd.Context(), f1, f2, box, opts)
+	c, err := opts.Bound(cmd.Context(), f1, f2, box)
 	stop()
 	if err != nil {
 		return err

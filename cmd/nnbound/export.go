@@ -8,14 +8,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
-	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // exportFlags are the flags of nnbound export.
@@ -90,7 +90,7 @@ soundness check: only "nnbound compare" certifies a bound.`,
 	f.model.register(fs)
 	f.input.register(fs)
 	f.cert.register(fs)
-	f.pair.register(cmd, bounds.Independent, f.cert.opts)
+	f.pair.register(cmd, spec.Independent, f.cert.opts)
 	return cmd
 }
 
@@ -158,7 +158,7 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	if err != nil {
 		return err
 	}
-	p, err := certify.Problem(f1, f2, box, opts)
+	p, err := opts.Problem(f1, f2, box)
 	if err != nil {
 		return err
 	}
@@ -255,9 +255,9 @@ func plural(n int, noun string) string {
 // order: certify.Problem puts the gammas first and leaves out gamma_x when
 // x2 = x1. The objective, positive on the gammas and zero on the
 // multipliers, confirms the count.
-func gammaNames(p *sdp.Problem, o certify.Options) ([]string, error) {
+func gammaNames(p *sdp.Problem, o certjob.Job) ([]string, error) {
 	names := []string{"gamma", "gamma_x1", "gamma_x2", "gamma_x"}
-	if o.Pairing == bounds.SameInput {
+	if o.Pairing == spec.SameInput {
 		names = names[:3]
 	}
 	lead := 0
@@ -285,7 +285,7 @@ func gammaNote(names []string, format string) string {
 }
 
 // exportComments returns the header comment of an exported SDP.
-func exportComments(what string, box bounds.Box, o certify.Options, names []string, format string) []string {
+func exportComments(what string, box spec.Box, o certjob.Job, names []string, format string) []string {
 	c := []string{
 		"nnbound: the root SDP certifying a bound on ||f1(x1) - f2(x2)||",
 		"for " + what + ",",

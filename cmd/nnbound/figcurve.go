@@ -6,10 +6,11 @@ import (
 	"math"
 	"time"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // certCurve returns the data of the one-input figure of c at the inputs
@@ -17,8 +18,8 @@ import (
 // smaller of pointBound and the bound of the sub-box of the input holding
 // x (subBoxBounds), both of which hold at x. The certificate's own numbers
 // are unchanged: only the figure bounds the sub-boxes.
-func certCurve(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *certify.Certificate, xs []float64) (report.Curve, error) {
-	in := bounds.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
+func certCurve(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Certificate, xs []float64) (report.Curve, error) {
+	in := opts.Inputs(box)
 	budget := subBoxBudget(c.Time)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*budget)
 	defer cancel()
@@ -36,7 +37,7 @@ func certCurve(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *cert
 		}
 		cv.Bound[i] = min(pointBound(c, opts, x1, x2), sb[i])
 	}
-	if opts.Pairing == bounds.QuantisedInput {
+	if opts.Pairing == spec.QuantisedInput {
 		cv.Steps = steps(box.Lo[0], box.Hi[0], opts.Quant.Step())
 	}
 	return cv, nil
@@ -84,8 +85,8 @@ func (s subBoxes) name() string {
 // bounds: for a quantised input, its quantisation cells (the maximal runs
 // on which x2 = q(x1) is constant, so that bound propagation has x2
 // fixed); otherwise figureSlices equal slices.
-func figureSubBoxes(lo, hi float64, in bounds.Inputs) subBoxes {
-	if in.Pairing == bounds.QuantisedInput {
+func figureSubBoxes(lo, hi float64, in spec.Inputs) subBoxes {
+	if in.Pairing == spec.QuantisedInput {
 		if s, ok := quantCells(lo, hi, in); ok {
 			return s
 		}
@@ -100,7 +101,7 @@ func figureSubBoxes(lo, hi float64, in bounds.Inputs) subBoxes {
 // the points and the open intervals between them, each with its value of
 // q, and runs of equal value are merged into one closed cell. ok is false
 // when there would be more than maxFigureCells.
-func quantCells(lo, hi float64, in bounds.Inputs) (s subBoxes, ok bool) {
+func quantCells(lo, hi float64, in spec.Inputs) (s subBoxes, ok bool) {
 	half := in.Quant.Step() / 2
 	if !(half > 0) || (hi-lo)/half > 2*maxFigureCells {
 		return subBoxes{}, false
@@ -163,11 +164,11 @@ func subBoxBudget(certTime time.Duration) time.Duration {
 // of them would take longer than budget, the others are merged into fewer,
 // wider ones (at least minFigureBoxes). Once ctx is done the rest are left
 // unbounded (+Inf), where the figure keeps pointBound.
-func subBoxBounds(ctx context.Context, f1, f2 *nn.Network, opts certify.Options, s subBoxes, xs []float64, budget time.Duration) ([]float64, subBoxes, error) {
+func subBoxBounds(ctx context.Context, f1, f2 *nn.Network, opts certjob.Job, s subBoxes, xs []float64, budget time.Duration) ([]float64, subBoxes, error) {
 	o := opts
-	o.Method, o.Samples, o.Log = certify.MethodInterval, subBoxSamples, nil
+	o.Method, o.Samples, o.Log = certify.MethodPropagation, subBoxSamples, nil
 	bound := func(lo, hi float64) (float64, error) {
-		c, err := certify.Bound(ctx, f1, f2, bounds.Box{Lo: []float64{lo}, Hi: []float64{hi}}, o)
+		c, err := o.Bound(ctx, f1, f2, spec.Box{Lo: []float64{lo}, Hi: []float64{hi}})
 		if err != nil || !c.Certified {
 			return math.Inf(1), err
 		}

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nnbound/nnbound/bounds"
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestCertCurveSound certifies the demo's instance (a random 1-10-10-1
@@ -22,14 +22,14 @@ func TestCertCurveSound(t *testing.T) {
 	cases := []struct {
 		name     string
 		fb       int
-		pairing  bounds.Pairing
+		pairing  spec.Pairing
 		rounding quantise.Rounding
 		lo, hi   float64
 		want     string // the legend entry of the bound
 	}{
-		{"demo", 2, bounds.QuantisedInput, quantise.Trunc, -1, 1, "certified bound at x or on its quantisation cell"},
-		{"nearest FB 3", 3, bounds.QuantisedInput, quantise.Nearest, -0.9, 0.7, "certified bound at x or on its quantisation cell"},
-		{"same input", 2, bounds.SameInput, quantise.Trunc, -1, 1, "certified bound at x or on its slice of the input (128 slices)"},
+		{"demo", 2, spec.QuantisedInput, quantise.Trunc, -1, 1, "certified bound at x or on its quantisation cell"},
+		{"nearest FB 3", 3, spec.QuantisedInput, quantise.Nearest, -0.9, 0.7, "certified bound at x or on its quantisation cell"},
+		{"same input", 2, spec.SameInput, quantise.Trunc, -1, 1, "certified bound at x or on its slice of the input (128 slices)"},
 	}
 	for _, tc := range cases {
 		f1 := randnet.Paper(1, 1, 2, 10, 1)
@@ -39,14 +39,14 @@ func TestCertCurveSound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		box := bounds.Box{Lo: []float64{tc.lo}, Hi: []float64{tc.hi}}
-		opts := certify.DefaultOptions()
+		box := spec.Box{Lo: []float64{tc.lo}, Hi: []float64{tc.hi}}
+		opts := certjob.Default()
 		opts.Pairing, opts.Quant = tc.pairing, quantise.Format{FracBits: tc.fb, Rounding: tc.rounding}
-		c, err := certify.Bound(context.Background(), f1, f2, box, opts)
+		c, err := opts.Bound(context.Background(), f1, f2, box)
 		if err != nil || !c.Certified {
 			t.Fatalf("%s: certify: %v, %+v", tc.name, err, c)
 		}
-		in := bounds.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
+		in := opts.Inputs(box)
 		cv, err := certCurve(f1, f2, box, opts, c, curveInputs(tc.lo, tc.hi, 20001, in))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -81,7 +81,7 @@ func TestQuantCells(t *testing.T) {
 	for _, tc := range cases {
 		for _, r := range []quantise.Rounding{quantise.Trunc, quantise.Nearest, quantise.Floor} {
 			f := quantise.Format{FracBits: tc.fb, Rounding: r}
-			in := bounds.Inputs{Pairing: bounds.QuantisedInput, Quant: f}
+			in := spec.Inputs{Pairing: spec.QuantisedInput, Quant: f}
 			s, ok := quantCells(tc.lo, tc.hi, in)
 			if !ok || !s.Cells {
 				t.Fatalf("[%v, %v] %v: no cells", tc.lo, tc.hi, f)
@@ -100,7 +100,7 @@ func TestQuantCells(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := quantCells(-1, 1, bounds.Inputs{Pairing: bounds.QuantisedInput, Quant: quantise.Format{FracBits: 8}}); ok {
+	if _, ok := quantCells(-1, 1, spec.Inputs{Pairing: spec.QuantisedInput, Quant: quantise.Format{FracBits: 8}}); ok {
 		t.Errorf("512 cells: want too many")
 	}
 }
@@ -116,9 +116,9 @@ func TestSubBoxBoundsBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := certify.DefaultOptions()
-	opts.Pairing, opts.Quant = bounds.QuantisedInput, quantise.Format{FracBits: 5}
-	in := bounds.Inputs{Box: bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}, Pairing: opts.Pairing, Quant: opts.Quant}
+	opts := certjob.Default()
+	opts.Pairing, opts.Quant = spec.QuantisedInput, quantise.Format{FracBits: 5}
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, Pairing: opts.Pairing, Quant: opts.Quant}
 	s := figureSubBoxes(-1, 1, in)
 	xs := curveInputs(-1, 1, 401, in)
 	all, _, err := subBoxBounds(context.Background(), f1, f2, opts, s, xs, time.Hour)

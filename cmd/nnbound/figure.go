@@ -6,11 +6,11 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // checkPlot reports a --plot file name that is not .png or .svg, as a
@@ -36,17 +36,17 @@ func checkPlot(path string) error {
 // the certificate that hold there. The one-input curve also takes the
 // bound of bound propagation on the quantisation cell (or slice) of the
 // input holding it (certCurve), which follows the error more closely.
-func certFigure(f1, f2 *nn.Network, box bounds.Box, opts certify.Options, c *certify.Certificate, title string) (*report.Figure, error) {
+func certFigure(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Certificate, title string) (*report.Figure, error) {
 	if !c.Certified {
 		return nil, fmt.Errorf("no figure: the bound was not certified")
 	}
-	in := bounds.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
+	in := opts.Inputs(box)
 	n := box.Dim()
-	indep := opts.Pairing == bounds.Independent
+	indep := opts.Pairing == spec.Independent
 	// space is the box of the figure's inputs z: x1, or (x1, x2).
 	space := box
 	if indep {
-		space = bounds.Box{Lo: append(slices.Clone(box.Lo), box.Lo...), Hi: append(slices.Clone(box.Hi), box.Hi...)}
+		space = spec.Box{Lo: append(slices.Clone(box.Lo), box.Lo...), Hi: append(slices.Clone(box.Hi), box.Hi...)}
 	}
 	at := func(z []float64) (bound, err float64, e error) {
 		x1, x2 := z[:n], in.X2(z[:n])
@@ -116,15 +116,15 @@ func pairError(f1, f2 *nn.Network, c *certify.Certificate, x1, x2 []float64) (fl
 
 // figureDims returns the number of the figure's inputs: those of x1, or
 // of (x1, x2) when they are independent.
-func figureDims(box bounds.Box, opts certify.Options) int {
-	if opts.Pairing == bounds.Independent {
+func figureDims(box spec.Box, opts certjob.Job) int {
+	if opts.Pairing == spec.Independent {
 		return 2 * box.Dim()
 	}
 	return box.Dim()
 }
 
 // figureNote says what certFigure draws for box and opts.
-func figureNote(box bounds.Box, opts certify.Options) string {
+func figureNote(box spec.Box, opts certjob.Job) string {
 	switch figureDims(box, opts) {
 	case 1:
 		return "error and bound against the input, log scale"
@@ -147,7 +147,7 @@ func figureNote(box bounds.Box, opts certify.Options) string {
 // largest of them, for a pair on a border). For the inf-norm over several
 // outputs the gammas bound the output with the largest bound only; the
 // others keep their bounds over the input set.
-func pointBound(c *certify.Certificate, opts certify.Options, x1, x2 []float64) float64 {
+func pointBound(c *certify.Certificate, opts certjob.Job, x1, x2 []float64) float64 {
 	b := c.Bound
 	if rootCertified(c) {
 		b = min(b, gammaBound(c, opts, c.Gammas, x1, x2))
@@ -157,7 +157,7 @@ func pointBound(c *certify.Certificate, opts certify.Options, x1, x2 []float64) 
 	}
 	piece := math.Inf(-1)
 	for _, p := range c.Pieces {
-		if (bounds.Box{Lo: p.Lo1, Hi: p.Hi1}).Contains(x1) && (bounds.Box{Lo: p.Lo2, Hi: p.Hi2}).Contains(x2) {
+		if (spec.Box{Lo: p.Lo1, Hi: p.Hi1}).Contains(x1) && (spec.Box{Lo: p.Lo2, Hi: p.Hi2}).Contains(x2) {
 			piece = max(piece, p.Bound)
 		}
 	}
@@ -170,7 +170,7 @@ func pointBound(c *certify.Certificate, opts certify.Options, x1, x2 []float64) 
 // gammaBound returns the bound of gammas g of c at (x1, x2): the square
 // root of the right-hand side of the root inequality, or for the inf-norm
 // over several outputs the largest of it and the other outputs' bounds.
-func gammaBound(c *certify.Certificate, opts certify.Options, g certify.Gammas, x1, x2 []float64) float64 {
+func gammaBound(c *certify.Certificate, opts certjob.Job, g certify.Gammas, x1, x2 []float64) float64 {
 	var n1, n2, d float64
 	for i := range x1 {
 		n1 += x1[i] * x1[i]
@@ -178,7 +178,7 @@ func gammaBound(c *certify.Certificate, opts certify.Options, g certify.Gammas, 
 		d += (x1[i] - x2[i]) * (x1[i] - x2[i])
 	}
 	b := math.Sqrt(max(0, g.Gamma+g.GammaX1*n1+g.GammaX2*n2+g.GammaX*d))
-	if opts.C == nil && opts.Norm == search.NormInf && len(c.Outputs) > 1 {
+	if opts.C == nil && opts.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		for j, bj := range c.Outputs {
 			if j != worstOutput(c) {
 				b = max(b, bj)
@@ -216,9 +216,9 @@ func linspace(lo, hi float64, n int) []float64 {
 // curveInputs returns n evenly spaced inputs in [lo, hi] and, for a
 // quantised input, each step point and its predecessor, so that the
 // curves jump where the quantiser does.
-func curveInputs(lo, hi float64, n int, in bounds.Inputs) []float64 {
+func curveInputs(lo, hi float64, n int, in spec.Inputs) []float64 {
 	xs := linspace(lo, hi, n)
-	if in.Pairing == bounds.QuantisedInput {
+	if in.Pairing == spec.QuantisedInput {
 		for _, s := range steps(lo, hi, in.Quant.Step()) {
 			xs = append(xs, s, math.Nextafter(s, math.Inf(-1)), math.Nextafter(s, math.Inf(1)))
 		}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/quantise"
 )
 
@@ -13,7 +13,7 @@ import (
 // uses: the library's DefaultOptions, and no time budget for the
 // commands whose output must be reproducible (demo, paper).
 func TestHelpDefaults(t *testing.T) {
-	c := certify.DefaultOptions()
+	c := certjob.Default()
 	q := quantise.DefaultOptions()
 	cert := map[string]string{
 		"samples":     fmt.Sprint(c.Samples),

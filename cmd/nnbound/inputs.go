@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/vnnlib"
 	"github.com/spf13/pflag"
 )
@@ -81,23 +81,23 @@ func (f *inputFlags) check() error {
 // box returns the input box for a network with n inputs, and a note to
 // print on stderr ("" if none). Errors in the flags are usage errors;
 // errors reading a VNN-LIB file are not.
-func (f *inputFlags) box(n int) (bounds.Box, string, error) {
+func (f *inputFlags) box(n int) (spec.Box, string, error) {
 	if err := f.check(); err != nil {
-		return bounds.Box{}, "", err
+		return spec.Box{}, "", err
 	}
 	if f.vnnlib != "" {
-		spec, err := vnnlib.ReadFile(f.vnnlib)
+		vs, err := vnnlib.ReadFile(f.vnnlib)
 		if err != nil {
-			return bounds.Box{}, "", err
+			return spec.Box{}, "", err
 		}
-		if spec.Box.Dim() != n {
-			return bounds.Box{}, "", fmt.Errorf("%s declares %d inputs but the network takes %d", f.vnnlib, spec.Box.Dim(), n)
+		if vs.Box.Dim() != n {
+			return spec.Box{}, "", fmt.Errorf("%s declares %d inputs but the network takes %d", f.vnnlib, vs.Box.Dim(), n)
 		}
-		note := spec.Note()
+		note := vs.Note()
 		if note != "" {
 			note = f.vnnlib + ": " + note
 		}
-		return spec.Box, note, nil
+		return vs.Box, note, nil
 	}
 	lo, hi, _ := parseRange(f.boxFlag)
 	los, _ := parseBounds("lo", f.lo)
@@ -107,7 +107,7 @@ func (f *inputFlags) box(n int) (bounds.Box, string, error) {
 		v    []float64
 	}{{"lo", los}, {"hi", his}} {
 		if len(l.v) > 1 && len(l.v) != n {
-			return bounds.Box{}, "", usagef("--%s has %d values but the network takes %d inputs", l.name, len(l.v), n)
+			return spec.Box{}, "", usagef("--%s has %d values but the network takes %d inputs", l.name, len(l.v), n)
 		}
 	}
 	b, err := assemble(n, lo, hi, los, his)
@@ -115,7 +115,7 @@ func (f *inputFlags) box(n int) (bounds.Box, string, error) {
 }
 
 // boxNoted is box, with the note printed on stderr as "nnbound: note".
-func (f *inputFlags) boxNoted(n int, stderr io.Writer) (bounds.Box, error) {
+func (f *inputFlags) boxNoted(n int, stderr io.Writer) (spec.Box, error) {
 	b, note, err := f.box(n)
 	if err == nil && note != "" {
 		fmt.Fprintln(stderr, "nnbound: "+note)
@@ -125,8 +125,8 @@ func (f *inputFlags) boxNoted(n int, stderr io.Writer) (bounds.Box, error) {
 
 // assemble builds the box of dimension n from the --box ends and the
 // per-input overrides (nil, one value for all, or n values).
-func assemble(n int, lo, hi float64, los, his []float64) (bounds.Box, error) {
-	b := bounds.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+func assemble(n int, lo, hi float64, los, his []float64) (spec.Box, error) {
+	b := spec.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
 	for i := range n {
 		b.Lo[i], b.Hi[i] = lo, hi
 		if len(los) == 1 {
@@ -151,7 +151,7 @@ func assemble(n int, lo, hi float64, los, his []float64) (bounds.Box, error) {
 
 // describeBox prints a box compactly: "[-1, 1]" when one interval holds
 // for all n inputs (with "^n" when n > 1), else the list of intervals.
-func describeBox(b bounds.Box) string {
+func describeBox(b spec.Box) string {
 	same := true
 	for i := range b.Lo {
 		same = same && b.Lo[i] == b.Lo[0] && b.Hi[i] == b.Hi[0]

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 )
 
 // Models of the repository's own test data used by the command tests.
@@ -215,7 +215,7 @@ func TestSaveONNX(t *testing.T) {
 // raw units and as its core, against the shared samples. (The library test
 // in nn/modelfile covers every network of the shared folder.)
 func TestEvalSharedSamples(t *testing.T) {
-	dir := shared.Path(t, "data", "networks", "acasxu")
+	dir := sharedtest.Path(t, "data", "networks", "acasxu")
 	data, err := os.ReadFile(filepath.Join(dir, "samples.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,9 +6,10 @@ import (
 	"math"
 	"strings"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // hideTimes replaces run times by "-" (text) and 0 (JSON) in the output of
@@ -37,13 +38,13 @@ type certCore struct {
 // newCertCore returns the certCore of c for inputs paired by p. With
 // x2 = x1, gamma_x multiplies ||x1 - x2||^2 = 0: any value holds, so it is
 // left out (null).
-func newCertCore(c *certify.Certificate, p bounds.Pairing) certCore {
+func newCertCore(c *certify.Certificate, p spec.Pairing) certCore {
 	k := certCore{Certified: c.Certified, Status: c.Status.String(), Bound: report.Number(c.Bound),
 		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()), Source: c.Source.String(),
 		Gamma: nan(), GammaX1: nan(), GammaX2: nan(), GammaX: nan()}
 	if rootCertified(c) {
 		k.Gamma, k.GammaX1, k.GammaX2, k.GammaX = report.Number(c.Gamma), report.Number(c.GammaX1), report.Number(c.GammaX2), report.Number(c.GammaX)
-		if p == bounds.SameInput {
+		if p == spec.SameInput {
 			k.GammaX = nan()
 		}
 	}
@@ -100,9 +101,9 @@ type gammasJSON struct {
 }
 
 // newGammasJSON returns g for inputs paired by p.
-func newGammasJSON(g certify.Gammas, p bounds.Pairing) *gammasJSON {
+func newGammasJSON(g certify.Gammas, p spec.Pairing) *gammasJSON {
 	j := &gammasJSON{Gamma: report.Number(g.Gamma), GammaX1: report.Number(g.GammaX1), GammaX2: report.Number(g.GammaX2), GammaX: report.Number(g.GammaX)}
-	if p == bounds.SameInput {
+	if p == spec.SameInput {
 		j.GammaX = nan()
 	}
 	return j
@@ -118,9 +119,9 @@ type inputJSON struct {
 }
 
 // newInputJSON describes the input set of box and opts.
-func newInputJSON(box bounds.Box, opts certify.Options) inputJSON {
+func newInputJSON(box spec.Box, opts certjob.Job) inputJSON {
 	j := inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()}
-	if opts.Pairing == bounds.QuantisedInput {
+	if opts.Pairing == spec.QuantisedInput {
 		j.FracBits = opts.Quant.FracBits
 		j.Quantiser = opts.Quant.String()
 	}
@@ -139,7 +140,7 @@ type sdpJSON struct {
 }
 
 // newCertJSON returns the JSON form of c, certified over box with opts.
-func newCertJSON(c *certify.Certificate, box bounds.Box, opts certify.Options) certJSON {
+func newCertJSON(c *certify.Certificate, box spec.Box, opts certjob.Job) certJSON {
 	j := certJSON{
 		certCore:  newCertCore(c, opts.Pairing),
 		Of:        c.Quantity(),
@@ -198,7 +199,7 @@ func orEmpty(v []float64) []float64 {
 //	bound           0.2931   max ||f1(x1) - f2(x2)|| over the input set, proved
 //	observed error  0.2719   largest error found, at x1 = 0.749 (x2 = 0.5)
 //	...
-func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts certify.Options) error {
+func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job) error {
 	var b strings.Builder
 	line := func(key, value, note string) {
 		s := fmt.Sprintf("%-15s %s", key, value)
@@ -217,7 +218,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	where := ""
 	if len(c.X1) > 0 {
 		where = "found at x1 = " + vector(c.X1)
-		if opts.Pairing != bounds.SameInput {
+		if opts.Pairing != spec.SameInput {
 			where += ", x2 = " + vector(c.X2)
 		}
 	}
@@ -246,7 +247,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	switch {
 	case c.Certified && !rootCertified(c):
 		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")
-	case c.Certified && opts.Pairing == bounds.SameInput:
+	case c.Certified && opts.Pairing == spec.SameInput:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
 		line("", "in "+squareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
@@ -261,7 +262,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 	}
 	if c.SDP.Solves == 0 {
 		why := ""
-		if c.Method == certify.MethodInterval {
+		if c.Method == certify.MethodPropagation {
 			why = "(--method interval: bound propagation alone" + pieces + ")"
 		}
 		line("sdp", "none", why)
@@ -278,11 +279,11 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts 
 }
 
 // pairingNote says how x2 relates to x1.
-func pairingNote(o certify.Options) string {
+func pairingNote(o certjob.Job) string {
 	switch o.Pairing {
-	case bounds.SameInput:
+	case spec.SameInput:
 		return "x2 = x1"
-	case bounds.QuantisedInput:
+	case spec.QuantisedInput:
 		return fmt.Sprintf("x2 = q(x1), the input quantised to %d fractional bits (%s)", o.Quant.FracBits, o.Quant.Rounding)
 	}
 	return "x1 and x2 independent"
@@ -330,7 +331,7 @@ func ratio(x report.Number) string {
 // JSON, with the figure's file in "plot" and comp, the report of the
 // compression certified (quantise and prune), if any. It returns errNotCertified when
 // c is not certified, so that the command exits with status 1.
-func emitCertificate(w io.Writer, c *certify.Certificate, box bounds.Box, opts certify.Options, asJSON bool,
+func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job, asJSON bool,
 	comp *compressJSON, plot string, draw func() (*report.Figure, error)) error {
 	written := ""
 	if plot != "" && c.Certified {

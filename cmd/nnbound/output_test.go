@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestWriteCertificate pins the text of certificates whose lines depend
@@ -19,7 +19,7 @@ import (
 func TestWriteCertificate(t *testing.T) {
 	hideTimes = true
 	t.Cleanup(func() { hideTimes = false })
-	box := bounds.Box{Lo: []float64{-1, 0}, Hi: []float64{1, 0.5}}
+	box := spec.Box{Lo: []float64{-1, 0}, Hi: []float64{1, 0.5}}
 	base := func() *certify.Certificate {
 		c := &certify.Certificate{Certified: true, Status: certify.Certified, Bound: 0.5, RootBound: 0.5,
 			ObservedError: 0.25, X1: []float64{1, 0.5}, X2: []float64{0.75, 0.5}, Method: certify.MethodSDP, Source: certify.MethodSDP,
@@ -27,20 +27,20 @@ func TestWriteCertificate(t *testing.T) {
 		c.Gamma, c.GammaX1, c.GammaX2, c.GammaX = 0.25, 1e-6, 2e-6, 3
 		return c
 	}
-	quantised := certify.DefaultOptions()
-	quantised.Pairing = bounds.QuantisedInput
-	same := certify.DefaultOptions()
-	same.Pairing = bounds.SameInput
+	quantised := certjob.Default()
+	quantised.Pairing = spec.QuantisedInput
+	same := certjob.Default()
+	same.Pairing = spec.SameInput
 
 	interval := base()
-	interval.Source, interval.Fallbacks = certify.MethodInterval, 2
+	interval.Source, interval.Fallbacks = certify.MethodPropagation, 2
 	interval.Reason = "the SDP failed on 2 pieces; their bounds are bound propagation's"
 	interval.Pieces = make([]certify.Piece, 3)
 
 	inf := base()
-	inf.Norm, inf.Outputs = search.NormInf, []float64{0.125, 0.5, 0.25}
+	inf.Norm, inf.Outputs = spec.NormInf, []float64{0.125, 0.5, 0.25}
 	infOpts := same
-	infOpts.Norm = search.NormInf
+	infOpts.Norm = spec.NormInf
 
 	output := base()
 	output.C = []float64{0, 1}
@@ -52,7 +52,7 @@ func TestWriteCertificate(t *testing.T) {
 	pieces.Pieces = make([]certify.Piece, 4)
 
 	byInterval := base()
-	byInterval.Method, byInterval.Source, byInterval.SDP = certify.MethodInterval, certify.MethodInterval, certify.SDPStats{}
+	byInterval.Method, byInterval.Source, byInterval.SDP = certify.MethodPropagation, certify.MethodPropagation, certify.SDPStats{}
 	byInterval.Gammas = certify.Gammas{Gamma: 0.25}
 
 	failed := &certify.Certificate{Status: certify.SolverFailed, Reason: "the solver stalled", Bound: math.Inf(1),
@@ -62,7 +62,7 @@ func TestWriteCertificate(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		c    *certify.Certificate
-		o    certify.Options
+		o    certjob.Job
 	}{
 		{"2-norm, quantised input", base(), quantised},
 		{"bound from bound propagation, with fallbacks", interval, quantised},

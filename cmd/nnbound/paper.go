@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // paperFlags are the flags of nnbound paper.
@@ -158,7 +158,7 @@ func (f *paperFlags) plan(cmd *cobra.Command, e paperExperiment) (*paperSetup, [
 		jobs = 1 // one solver log at a time
 	}
 	s := &paperSetup{exp: e, seed: opts.Seed, twoNets: f.twoNets, opts: opts,
-		box: bounds.Box{Lo: []float64{-1}, Hi: []float64{1}}}
+		box: spec.Box{Lo: []float64{-1}, Hi: []float64{1}}}
 	return s, paperTasks(e, layers, f.runs), jobs, nil
 }
 

@@ -6,14 +6,15 @@ import (
 	"math"
 	"slices"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // The paper's experiments (Li, Drummond, Duncan, L4DC 2021, Section 5 and
@@ -99,18 +100,18 @@ type paperSetup struct {
 	exp     paperExperiment
 	seed    uint64
 	twoNets bool // table1: two independent networks instead of self-compare
-	opts    certify.Options
-	box     bounds.Box
+	opts    certjob.Job
+	box     spec.Box
 }
 
 // instance returns the networks and options of a task.
-func (s *paperSetup) instance(t paperTask) (f1, f2 *nn.Network, o certify.Options, err error) {
+func (s *paperSetup) instance(t paperTask) (f1, f2 *nn.Network, o certjob.Job, err error) {
 	seed := netSeed(s.seed, t.layers, t.run)
 	f1 = randnet.Paper(seed, 1, t.layers, paperWidth, 1)
 	o = s.opts
 	switch s.exp {
 	case expTable1:
-		o.Pairing = bounds.Independent
+		o.Pairing = spec.Independent
 		f2 = f1
 		if s.twoNets {
 			f2 = randnet.Paper(seed+500000, 1, t.layers, paperWidth, 1)
@@ -121,10 +122,10 @@ func (s *paperSetup) instance(t paperTask) (f1, f2 *nn.Network, o certify.Option
 			fb = t.fracBits
 		}
 		q := quantise.Format{FracBits: fb}
-		o.Pairing, o.Quant = bounds.QuantisedInput, q
+		o.Pairing, o.Quant = spec.QuantisedInput, q
 		f2, err = quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
 	case expPrune:
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 		f2, _, err = prune.Neurons(f1, prune.DefaultNeuronOptions())
 	}
 	return f1, f2, o, err
@@ -156,7 +157,7 @@ func (s *paperSetup) certifyTask(ctx context.Context, t paperTask) (paperRun, *c
 	if err != nil {
 		return paperRun{}, nil, err
 	}
-	c, err := certify.Bound(ctx, f1, f2, s.box, o)
+	c, err := o.Bound(ctx, f1, f2, s.box)
 	if err != nil {
 		return paperRun{}, nil, err
 	}
@@ -181,8 +182,8 @@ func (s *paperSetup) certifyTask(ctx context.Context, t paperTask) (paperRun, *c
 // many x2 for independent inputs), leaving out pairs with zero error,
 // where T is infinite. bound is the certified bound at the pair (see
 // pointBound). All NaN when no pair has a positive error.
-func tightness(f1, f2 *nn.Network, box bounds.Box, o certify.Options, c *certify.Certificate) (mean, hi, lo float64, err error) {
-	in := bounds.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}
+func tightness(f1, f2 *nn.Network, box spec.Box, o certjob.Job, c *certify.Certificate) (mean, hi, lo float64, err error) {
+	in := o.Inputs(box)
 	xs := linspace(box.Lo[0], box.Hi[0], paperGrid)
 	y1 := make([][]float64, len(xs))
 	for i, x := range xs {
@@ -207,7 +208,7 @@ func tightness(f1, f2 *nn.Network, box bounds.Box, o certify.Options, c *certify
 	}
 	for i, x := range xs {
 		x1 := []float64{x}
-		if o.Pairing != bounds.Independent {
+		if o.Pairing != spec.Independent {
 			if err := add(x1, in.X2(x1), y1[i]); err != nil {
 				return 0, 0, 0, err
 			}

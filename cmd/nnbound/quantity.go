@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // What a certificate bounds depends on its options: the 2-norm of the
@@ -40,7 +40,7 @@ func axisName(c *certify.Certificate) string {
 // the square of what they bound. For the inf-norm over several outputs,
 // the gammas are those of the output with the largest bound.
 func squareName(c *certify.Certificate) string {
-	if c.C == nil && c.Norm == search.NormInf && len(c.Outputs) > 1 {
+	if c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		k := worstOutput(c)
 		return fmt.Sprintf("|f1_%d - f2_%d|^2", k, k)
 	}

@@ -10,12 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
-	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // sweepFlags are the flags of nnbound sweep.
@@ -117,7 +117,7 @@ type sweepPlan struct {
 	widths   []int
 	levels   []pruneLevel
 	rounding quantise.Rounding
-	opts     certify.Options // Quant is set per bit width
+	opts     certjob.Job // Quant is set per bit width
 	jobs     int
 }
 
@@ -157,9 +157,9 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts.Pairing = bounds.SameInput
+	opts.Pairing = spec.SameInput
 	if f.pairing == "quantised" {
-		opts.Pairing = bounds.QuantisedInput
+		opts.Pairing = spec.QuantisedInput
 	}
 	jobs := f.jobs
 	if f.cert.verbose {
@@ -222,7 +222,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 
 // certify certifies m against each of its compressed copies, every
 // pruning level at every bit width, showing progress on stderr.
-func (p *sweepPlan) certify(ctx context.Context, m *model, box bounds.Box, stderr io.Writer) ([]sweepRow, error) {
+func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr io.Writer) ([]sweepRow, error) {
 	type task struct{ level, fb int }
 	var tasks []task
 	for li := range p.levels {
@@ -248,7 +248,7 @@ func (p *sweepPlan) certify(ctx context.Context, m *model, box bounds.Box, stder
 		if err != nil {
 			return err
 		}
-		c, err := certify.Bound(ctx, m.Net, f2, box, o)
+		c, err := o.Bound(ctx, m.Net, f2, box)
 		if err != nil {
 			return err
 		}

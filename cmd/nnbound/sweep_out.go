@@ -7,8 +7,8 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // smallestWidths returns, for each level, the smallest FB whose certified
@@ -30,7 +30,7 @@ func smallestWidths(rows []sweepRow, levels []pruneLevel, target float64) []swee
 }
 
 // writeSweep prints the sweep table and the answer to --target-error.
-func writeSweep(w io.Writer, m *model, box bounds.Box, f *sweepFlags, levels []pruneLevel, j sweepJSON) error {
+func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []pruneLevel, j sweepJSON) error {
 	input := "the quantised copy gets the input quantised likewise, x2 = q(x1)"
 	if f.pairing == "same" {
 		input = "the quantised copy gets the same input, x2 = x1"

@@ -8,9 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nnbound/nnbound/internal/certjob"
 	"golang.org/x/term"
-
-	"github.com/nnbound/nnbound/certify"
 )
 
 // ticker shows, on a terminal only, that a certification is running: how
@@ -35,7 +34,7 @@ type ticker struct {
 // startTicker starts a ticker on stderr for a certification with o, and
 // returns the function that stops it. Off a terminal, or with o.Log set,
 // it does nothing.
-func startTicker(stderr io.Writer, label string, o *certify.Options) (stop func()) {
+func startTicker(stderr io.Writer, label string, o *certjob.Job) (stop func()) {
 	f, ok := stderr.(*os.File)
 	if !ok || o.Log != nil || !term.IsTerminal(int(f.Fd())) {
 		return func() {}

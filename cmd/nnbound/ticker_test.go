@@ -2,16 +2,15 @@ package main
 
 import (
 	"bytes"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"testing"
-
-	"github.com/nnbound/nnbound/certify"
 )
 
 // TestTickerOffTerminal: off a terminal the ticker writes nothing and
 // leaves the certify log alone.
 func TestTickerOffTerminal(t *testing.T) {
 	var stderr bytes.Buffer
-	o := certify.DefaultOptions()
+	o := certjob.Default()
 	stop := startTicker(&stderr, "certifying", &o)
 	stop()
 	if o.Log != nil || stderr.Len() != 0 {

@@ -4,16 +4,17 @@
 // are never copied into the repository.
 //
 // The folder is "../shared" relative to the repository root, or the
-// directory named by the environment variable NNBOUND_SHARED. Tests reach
-// a file with Path, which skips the test when it is absent:
+// directory named by the environment variable NNBOUND_SHARED. Commands find
+// it with Root; tests reach a file with sharedtest.Path, which skips the
+// test when it is absent, and read reference samples with
+// sharedtest.ReadJSON:
 //
-//	samples := shared.ReadJSON[map[string]any](t, shared.Path(t, "data", "networks", "paper", "samples.json"))
+//	samples := sharedtest.ReadJSON[map[string]any](t, sharedtest.Path(t, "data", "networks", "paper", "samples.json"))
 package shared
 
 import (
 	"os"
 	"path/filepath"
-	"testing"
 )
 
 // Root returns the shared folder, or "" if it cannot be found.
@@ -42,21 +43,6 @@ func Root() string {
 		}
 		dir = parent
 	}
-}
-
-// Path returns the path of elem inside the shared folder, calling t.Skip
-// when the folder or the path is absent.
-func Path(t testing.TB, elem ...string) string {
-	t.Helper()
-	root := Root()
-	if root == "" {
-		t.Skip("shared data folder not found (set NNBOUND_SHARED)")
-	}
-	p := filepath.Join(append([]string{root}, elem...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data %s not found", filepath.Join(elem...))
-	}
-	return p
 }
 
 // isDir and isFile report whether p is an existing directory or file.

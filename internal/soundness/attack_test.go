@@ -6,10 +6,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 const unitRound = 0x1p-53
@@ -69,8 +68,8 @@ func lipschitz(a nn.Activation) float64 {
 // inputs.
 type problem struct {
 	f1, f2 *nn.Network
-	inputs bounds.Inputs
-	norm   search.Norm
+	inputs spec.Inputs
+	norm   spec.Norm
 	c      []float64
 	n      int
 	lo, hi []float64 // of z
@@ -83,12 +82,12 @@ type problem struct {
 
 func newProblem(in *instance) *problem {
 	p := &problem{f1: in.f1, f2: in.f2, norm: in.opts.Norm, c: in.opts.C, n: in.box.Dim(),
-		inputs: bounds.Inputs{Box: in.box, Pairing: in.opts.Pairing, Quant: in.opts.Quant}, maxErr: math.Inf(-1)}
+		inputs: in.opts.Inputs(in.box), maxErr: math.Inf(-1)}
 	if in.opts.C != nil {
-		p.norm = search.Norm2 // irrelevant
+		p.norm = spec.Norm2 // irrelevant
 	}
 	p.lo, p.hi = slices.Clone(in.box.Lo), slices.Clone(in.box.Hi)
-	if in.opts.Pairing == bounds.Independent {
+	if in.opts.Pairing == spec.Independent {
 		p.lo, p.hi = append(p.lo, in.box.Lo...), append(p.hi, in.box.Hi...)
 	}
 	return p
@@ -96,7 +95,7 @@ func newProblem(in *instance) *problem {
 
 // split returns x1 and x2 for z.
 func (p *problem) split(z []float64) (x1, x2 []float64) {
-	if p.inputs.Pairing == bounds.Independent {
+	if p.inputs.Pairing == spec.Independent {
 		return z[:p.n], z[p.n:]
 	}
 	return z, p.inputs.X2(z)
@@ -129,7 +128,7 @@ func (p *problem) measure(z []float64) (e, tol float64) {
 			ms += math.Abs(c) * (m1[j] + m2[j])
 		}
 		return math.Abs(s), 16*es + 1e-12*ms
-	case p.norm == search.NormInf:
+	case p.norm == spec.NormInf:
 		for j := range o1 {
 			e = max(e, math.Abs(o1[j]-o2[j]))
 			tol = max(tol, 16*(e1[j]+e2[j])+1e-12*(m1[j]+m2[j]))
@@ -292,7 +291,7 @@ func (p *problem) attack(ctx context.Context, t *target, rng *rand.Rand, budget 
 		}
 	}
 	// Quantiser jumps near the best points.
-	if p.inputs.Pairing == bounds.QuantisedInput {
+	if p.inputs.Pairing == spec.QuantisedInput {
 		step := p.inputs.Quant.Step()
 		for _, s := range slices.Clone(pool) {
 			for i := range dim {

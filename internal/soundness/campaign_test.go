@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // outcome is what attacking one instance gave.
@@ -32,7 +32,7 @@ type outcome struct {
 // runInstance certifies in and attacks every claim of the certificate.
 func runInstance(ctx context.Context, in *instance, budget int) (*outcome, error) {
 	start := time.Now()
-	c, err := certify.Bound(ctx, in.f1, in.f2, in.box, in.opts)
+	c, err := in.opts.Bound(ctx, in.f1, in.f2, in.box)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func runInstance(ctx context.Context, in *instance, budget int) (*outcome, error
 	// The gammas claim ||.||^2 <= gamma + ... pointwise for the measured
 	// quantity of the 2-norm and of C (for the inf-norm they are one
 	// output's).
-	if in.opts.C != nil || in.opts.Norm == search.Norm2 || in.f1.OutputSize() == 1 {
+	if in.opts.C != nil || in.opts.Norm == spec.Norm2 || in.f1.OutputSize() == 1 {
 		g := c.Gammas
 		root.gammas = &g
 	}
@@ -81,17 +81,18 @@ func runInstance(ctx context.Context, in *instance, budget int) (*outcome, error
 	var seeds [][]float64
 	if c.X1 != nil {
 		z := slices.Clone(c.X1)
-		if in.opts.Pairing == bounds.Independent {
+		if in.opts.Pairing == spec.Independent {
 			z = append(z, c.X2...)
 		}
 		seeds = append(seeds, z)
 	}
 	// The search package's own best, with another seed and the exact mode.
 	so := search.DefaultOptions()
-	so.Seed, so.Norm, so.C, so.Samples = in.seed+7, in.opts.Norm, in.opts.C, 2000
-	if r, err := search.MaxError(ctx, in.f1, in.f2, p.inputs, so); err == nil {
+	so.Seed, so.Samples = in.seed+7, 2000
+	q := spec.Quantity{Norm: in.opts.Norm, C: in.opts.C}
+	if r, err := search.MaxError(ctx, in.f1, in.f2, p.inputs, q, so); err == nil {
 		z := slices.Clone(r.X1)
-		if in.opts.Pairing == bounds.Independent {
+		if in.opts.Pairing == spec.Independent {
 			z = append(z, r.X2...)
 		}
 		seeds = append(seeds, z)
@@ -99,14 +100,14 @@ func runInstance(ctx context.Context, in *instance, budget int) (*outcome, error
 	targets := []*target{root}
 	for k, pc := range c.Pieces {
 		lo, hi := slices.Clone(pc.Lo1), slices.Clone(pc.Hi1)
-		if in.opts.Pairing == bounds.Independent {
+		if in.opts.Pairing == spec.Independent {
 			lo, hi = append(lo, pc.Lo2...), append(hi, pc.Hi2...)
 		}
 		if pc.Bound > c.Bound {
 			anomaly("piece %d bound %v above the bound %v", k, pc.Bound, c.Bound)
 		}
 		t := &target{name: fmt.Sprintf("piece %d", k), lo: lo, hi: hi, bound: pc.Bound}
-		if in.opts.Pairing == bounds.QuantisedInput {
+		if in.opts.Pairing == spec.QuantisedInput {
 			t.x2lo, t.x2hi = pc.Lo2, pc.Hi2
 		}
 		targets = append(targets, t)

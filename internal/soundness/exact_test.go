@@ -5,7 +5,7 @@ import (
 	"math/big"
 
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // High-precision evaluation. The certificate bounds the exact networks
@@ -171,7 +171,7 @@ func (p *problem) exactCheck(t *target, z []float64) (excess, e float64) {
 		}
 		measure = s.Abs(s)
 		sq.Mul(measure, measure)
-	case p.norm == search.NormInf:
+	case p.norm == spec.NormInf:
 		measure = newBig(0)
 		for _, v := range d {
 			a := new(big.Float).SetPrec(bigPrec).Abs(v)

@@ -11,10 +11,11 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // instance is one certification problem of the campaign.
@@ -22,8 +23,8 @@ type instance struct {
 	seed   uint64
 	desc   []string // how it was made, for reports
 	f1, f2 *nn.Network
-	box    bounds.Box
-	opts   certify.Options
+	box    spec.Box
+	opts   certjob.Job
 	// saturating reports an input quantiser that saturates inside the box
 	// (a known violation, counted apart).
 	saturating bool
@@ -139,8 +140,8 @@ func randFormat(rng *rand.Rand, sat bool) quantise.Format {
 
 // randBox returns a box of dimension n with degenerate coordinates mixed
 // in: zero width, tiny, far from 0, huge.
-func randBox(rng *rand.Rand, n int, in *instance) bounds.Box {
-	b := bounds.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+func randBox(rng *rand.Rand, n int, in *instance) spec.Box {
+	b := spec.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
 	kind := rng.IntN(10)
 	for i := range n {
 		k := kind
@@ -192,7 +193,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	widths := randWidths(rng, c)
 	in.f1 = randNetwork(rng, nx, nf, widths, act, mixed, outAct, scale, layerScales)
 	in.note("f1 %d-%v-%d %v mixed=%v outAct=%v scale %.3g layerScales=%v", nx, widths, nf, act.Kind, mixed, outAct, scale, layerScales)
-	o := certify.DefaultOptions()
+	o := certjob.Default()
 	o.Seed = seed
 	o.Samples = 200
 	mode := pick(rng, "self", "indep", "quant-input", "quant-input", "quant-weights", "float16", "prune-neurons", "prune-weights", "perturb")
@@ -200,7 +201,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	switch mode {
 	case "self":
 		in.f2 = in.f1
-		o.Pairing = pick(rng, bounds.Independent, bounds.SameInput)
+		o.Pairing = pick(rng, spec.Independent, spec.SameInput)
 	case "indep":
 		w2 := randWidths(rng, c)
 		act2 := act
@@ -209,7 +210,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 		}
 		in.f2 = randNetwork(rng, nx, nf, w2, act2, mixed, outAct, scale, layerScales)
 		in.note("f2 %v %v", w2, act2.Kind)
-		o.Pairing = pick(rng, bounds.Independent, bounds.SameInput)
+		o.Pairing = pick(rng, spec.Independent, spec.SameInput)
 	case "quant-input", "quant-weights":
 		wf := randFormat(rng, true)
 		if rng.IntN(3) == 0 {
@@ -222,9 +223,9 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 			in.f2, err = quantise.Network(in.f1, quantise.Options{Weights: wf, Biases: wf})
 		}
 		in.note("weights %v", wf)
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 		if mode == "quant-input" {
-			o.Pairing = bounds.QuantisedInput
+			o.Pairing = spec.QuantisedInput
 			o.Quant = randFormat(rng, true)
 			if rng.IntN(2) == 0 {
 				o.Quant.FracBits = wf.FracBits
@@ -233,7 +234,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 		}
 	case "float16":
 		in.f2, err = quantise.Float16(in.f1)
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 	case "prune-neurons":
 		no := prune.NeuronOptions{Count: 1 + rng.IntN(3), Scope: prune.Scope(rng.IntN(2)), Remove: rng.IntN(2) == 0}
 		in.f2, _, err = prune.Neurons(in.f1, no)
@@ -244,24 +245,24 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 			no = prune.NeuronOptions{}
 		}
 		in.note("prune %+v", no)
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 	case "prune-weights":
 		wo := prune.WeightOptions{Sparsity: pick(rng, 0.1, 0.3, 0.5, 0.9), Scope: prune.Scope(rng.IntN(2))}
 		in.f2, _, err = prune.Weights(in.f1, wo)
 		in.note("prune %+v", wo)
-		o.Pairing = bounds.SameInput
+		o.Pairing = spec.SameInput
 	case "perturb":
 		rel := math.Pow(10, -16+14*rng.Float64())
 		in.f2 = boundstest.Perturb(rng, in.f1, rel)
 		in.note("perturb %.2g", rel)
-		o.Pairing = pick(rng, bounds.SameInput, bounds.SameInput, bounds.Independent)
+		o.Pairing = pick(rng, spec.SameInput, spec.SameInput, spec.Independent)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("seed %d: %s: %w", seed, mode, err)
 	}
 	in.desc = append([]string{mode, o.Pairing.String()}, in.desc...)
 	in.box = randBox(rng, nx, in)
-	if o.Pairing == bounds.QuantisedInput && o.Quant.Saturate {
+	if o.Pairing == spec.QuantisedInput && o.Quant.Saturate {
 		lim := o.Quant.Limit()
 		for i := range in.box.Lo {
 			if in.box.Hi[i] > lim || in.box.Lo[i] < -lim {
@@ -271,7 +272,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	}
 	// Options.
 	if rng.IntN(7) == 0 {
-		o.Method = certify.MethodInterval
+		o.Method = certify.MethodPropagation
 	}
 	neurons := 0
 	for _, f := range [2]*nn.Network{in.f1, in.f2} {
@@ -284,7 +285,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	}
 	switch rng.IntN(6) {
 	case 0:
-		o.Norm = search.NormInf
+		o.Norm = spec.NormInf
 		o.InfJoint = rng.IntN(2) == 0
 	case 1:
 		o.C = randC(rng, nf)

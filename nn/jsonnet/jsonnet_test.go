@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -123,7 +123,7 @@ func TestRoundTrip(t *testing.T) {
 // TestPaperFilesRoundTrip checks that Write reproduces the paper's JSON
 // files byte for byte.
 func TestPaperFilesRoundTrip(t *testing.T) {
-	dir := shared.Path(t, "data", "networks", "paper")
+	dir := sharedtest.Path(t, "data", "networks", "paper")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 )
@@ -48,7 +49,7 @@ func sub(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
 
 // paperCases: the paper's networks, as JSON and ONNX (float64).
 func paperCases(t *testing.T, dir string) []sampleCase {
-	s := shared.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "paper", "samples.json"))
+	s := sharedtest.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "paper", "samples.json"))
 	x := rows(s["inputs"])
 	var cases []sampleCase
 	nets := sub(t, s["networks"])
@@ -64,7 +65,7 @@ func paperCases(t *testing.T, dir string) []sampleCase {
 // acasCases: the ACAS Xu networks as NNet (raw and core), our ONNX
 // conversions (float64), Marabou's and sisl's ONNX (float32).
 func acasCases(t *testing.T, dir string) []sampleCase {
-	s := sub(t, shared.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "acasxu", "samples.json"))["networks"])
+	s := sub(t, sharedtest.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "acasxu", "samples.json"))["networks"])
 	var cases []sampleCase
 	for _, name := range slices.Sorted(maps.Keys(s)) {
 		n := sub(t, s[name])
@@ -109,7 +110,7 @@ func acasCases(t *testing.T, dir string) []sampleCase {
 // thirdPartyCases: Marabou's ONNX files and fc_2-2-3.nnet (float32 weights
 // evaluated in float64 by the reference).
 func thirdPartyCases(t *testing.T, dir string) []sampleCase {
-	m := sub(t, shared.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "thirdparty", "samples.json"))["models"])
+	m := sub(t, sharedtest.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "thirdparty", "samples.json"))["models"])
 	var cases []sampleCase
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		s := sub(t, m[name])
@@ -134,7 +135,7 @@ func torchCases(t *testing.T, dir string) []sampleCase {
 		if !e.IsDir() {
 			continue
 		}
-		s := shared.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "torch", e.Name(), "samples.json"))
+		s := sharedtest.ReadJSON[map[string]json.RawMessage](t, filepath.Join(dir, "torch", e.Name(), "samples.json"))
 		cases = append(cases, sampleCase{
 			file: filepath.Join("torch", e.Name(), e.Name()+".onnx"),
 			x:    rows(s["inputs"]), y: rows(s["outputs_onnx_float64"]), tol: 1e-9,
@@ -146,7 +147,7 @@ func torchCases(t *testing.T, dir string) []sampleCase {
 // TestSharedSamples loads every network of the shared folder and checks
 // that it reproduces every sample of its samples.json.
 func TestSharedSamples(t *testing.T) {
-	dir := shared.Path(t, "data", "networks")
+	dir := sharedtest.Path(t, "data", "networks")
 	var cases []sampleCase
 	for _, f := range []func(*testing.T, string) []sampleCase{paperCases, acasCases, thirdPartyCases, torchCases} {
 		cases = append(cases, f(t, dir)...)
@@ -199,7 +200,7 @@ func TestSharedSamples(t *testing.T) {
 // in raw units compresses only its core: the result equals the raw-units
 // reading of the exact float16 copy (same header), bit for bit.
 func TestTransformFloat16RawUnits(t *testing.T) {
-	dir := shared.Path(t, "data", "benchmarks", "acasxu-f16")
+	dir := sharedtest.Path(t, "data", "benchmarks", "acasxu-f16")
 	_, info, err := Load(filepath.Join(dir, "nnet", "ACASXU_run2a_4_2_batch_2000.nnet"), Options{})
 	if err != nil {
 		t.Fatal(err)

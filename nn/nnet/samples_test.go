@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -36,8 +36,8 @@ func relErr(got, want float64) float64 {
 }
 
 func TestACASXuSamples(t *testing.T) {
-	dir := shared.Path(t, "data", "networks", "acasxu")
-	s := shared.ReadJSON[acasSamples](t, filepath.Join(dir, "samples.json"))
+	dir := sharedtest.Path(t, "data", "networks", "acasxu")
+	s := sharedtest.ReadJSON[acasSamples](t, filepath.Join(dir, "samples.json"))
 	if len(s.Networks) == 0 {
 		t.Fatal("no networks in samples.json")
 	}
@@ -104,8 +104,8 @@ func checkSamples(t *testing.T, name string, net *nn.Network, x, want [][]float6
 // 7 minimums and 8 means for 5 inputs, and checks it against the samples of
 // Marabou's v2a copy (same weights, same normalisation).
 func TestHeaderTrapRun2a(t *testing.T) {
-	path := shared.Path(t, "data", "benchmarks", "acasxu-f16", "nnet", "ACASXU_run2a_1_1_batch_2000.nnet")
-	s := shared.ReadJSON[acasSamples](t, shared.Path(t, "data", "networks", "acasxu", "samples.json"))
+	path := sharedtest.Path(t, "data", "benchmarks", "acasxu-f16", "nnet", "ACASXU_run2a_1_1_batch_2000.nnet")
+	s := sharedtest.ReadJSON[acasSamples](t, sharedtest.Path(t, "data", "networks", "acasxu", "samples.json"))
 	ref := s.Networks["ACASXU_experimental_v2a_1_1"]
 	net, info, err := Read(path, Options{})
 	if err != nil {
@@ -124,9 +124,9 @@ func TestHeaderTrapRun2a(t *testing.T) {
 // TestSislAndThirdParty checks sisl's copy of 1_1 (core) and Marabou's
 // hand-written fc_2-2-3.nnet.
 func TestSislAndThirdParty(t *testing.T) {
-	s := shared.ReadJSON[acasSamples](t, shared.Path(t, "data", "networks", "acasxu", "samples.json"))
+	s := sharedtest.ReadJSON[acasSamples](t, sharedtest.Path(t, "data", "networks", "acasxu", "samples.json"))
 	ref := s.Networks["ACASXU_experimental_v2a_1_1"]
-	net, _, err := Read(shared.Path(t, "data", "networks", "acasxu", "sisl", "TestNetwork2.nnet"), Options{Core: true})
+	net, _, err := Read(sharedtest.Path(t, "data", "networks", "acasxu", "sisl", "TestNetwork2.nnet"), Options{Core: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,8 +143,8 @@ func TestSislAndThirdParty(t *testing.T) {
 		Inputs  [][]float64 `json:"inputs"`
 		Outputs [][]float64 `json:"outputs"`
 	}
-	dir := shared.Path(t, "data", "networks", "thirdparty")
-	tp := shared.ReadJSON[thirdParty](t, filepath.Join(dir, "samples.json"))
+	dir := sharedtest.Path(t, "data", "networks", "thirdparty")
+	tp := sharedtest.ReadJSON[thirdParty](t, filepath.Join(dir, "samples.json"))
 	if err := json.Unmarshal(tp.Models["fc_2-2-3.onnx"], &m); err != nil || len(m.Inputs) == 0 {
 		t.Fatalf("fc_2-2-3.onnx samples: %v", err)
 	}
@@ -163,7 +163,7 @@ func TestBenchmarkFiles(t *testing.T) {
 		{"data", "benchmarks", "har", "HAR.nnet"},
 		{"data", "benchmarks", "mnist", "mnist_relu_3_100.nnet"},
 	} {
-		path := shared.Path(t, p...)
+		path := sharedtest.Path(t, p...)
 		raw, info, err := Read(path, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -82,8 +83,8 @@ func describe(net *nn.Network, info *Info) string {
 }
 
 func TestSharedPaper(t *testing.T) {
-	dir := shared.Path(t, "data", "networks", "paper")
-	s := shared.ReadJSON[map[string]any](t, filepath.Join(dir, "samples.json"))
+	dir := sharedtest.Path(t, "data", "networks", "paper")
+	s := sharedtest.ReadJSON[map[string]any](t, filepath.Join(dir, "samples.json"))
 	for name, v := range s["networks"].(map[string]any) {
 		t.Run(name, func(t *testing.T) {
 			checkSamples(t, filepath.Join(dir, name+".onnx"), pairs(s["inputs"], v.(map[string]any)["outputs"]), tolDouble)
@@ -92,8 +93,8 @@ func TestSharedPaper(t *testing.T) {
 }
 
 func TestSharedACASXu(t *testing.T) {
-	dir := shared.Path(t, "data", "networks", "acasxu")
-	s := shared.ReadJSON[map[string]any](t, filepath.Join(dir, "samples.json"))
+	dir := sharedtest.Path(t, "data", "networks", "acasxu")
+	s := sharedtest.ReadJSON[map[string]any](t, filepath.Join(dir, "samples.json"))
 	for name, v := range s["networks"].(map[string]any) {
 		var core, full []sample
 		for _, smp := range v.(map[string]any)["samples"].([]any) {
@@ -187,8 +188,8 @@ func checkSamplesAbs(t *testing.T, path string, samples []sample, tol float64) {
 }
 
 func TestSharedThirdParty(t *testing.T) {
-	dir := shared.Path(t, "data", "networks", "thirdparty")
-	s := shared.ReadJSON[map[string]any](t, filepath.Join(dir, "samples.json"))
+	dir := sharedtest.Path(t, "data", "networks", "thirdparty")
+	s := sharedtest.ReadJSON[map[string]any](t, filepath.Join(dir, "samples.json"))
 	for name, v := range s["models"].(map[string]any) {
 		m := v.(map[string]any)
 		t.Run(name, func(t *testing.T) {
@@ -198,7 +199,7 @@ func TestSharedThirdParty(t *testing.T) {
 }
 
 func TestSharedTorch(t *testing.T) {
-	checkTorchDir(t, shared.Path(t, "data", "networks", "torch"))
+	checkTorchDir(t, sharedtest.Path(t, "data", "networks", "torch"))
 }
 
 // checkTorchDir checks every model folder of dir (the layout of the shared
@@ -213,7 +214,7 @@ func checkTorchDir(t *testing.T, dir string) {
 			continue
 		}
 		t.Run(e.Name(), func(t *testing.T) {
-			s := shared.ReadJSON[map[string]any](t, filepath.Join(dir, e.Name(), "samples.json"))
+			s := sharedtest.ReadJSON[map[string]any](t, filepath.Join(dir, e.Name(), "samples.json"))
 			checkSamples(t, filepath.Join(dir, e.Name(), s["model"].(string)),
 				pairs(s["inputs"], s["outputs_onnx_float64"]), tolFloat)
 		})

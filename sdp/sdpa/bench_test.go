@@ -4,13 +4,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 )
 
 // BenchmarkRead reads SDPLIB files of increasing size (the largest of the
 // set is control7, 2.1 MB).
 func BenchmarkRead(b *testing.B) {
-	dir := shared.Path(b, "data", "sdplib")
+	dir := sharedtest.Path(b, "data", "sdplib")
 	for _, name := range []string{"theta1", "mcp250-1", "control7"} {
 		path := filepath.Join(dir, name+".dat-s")
 		b.Run(name, func(b *testing.B) {

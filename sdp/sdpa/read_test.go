@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/sdp"
 )
 
@@ -115,7 +115,7 @@ func TestReadPathErrors(t *testing.T) {
 // TestSDPLIB reads every SDPLIB problem of the shared folder and checks m,
 // the block structure and the validity of the result against optimal.tsv.
 func TestSDPLIB(t *testing.T) {
-	dir := shared.Path(t, "data", "sdplib")
+	dir := sharedtest.Path(t, "data", "sdplib")
 	want := readOptimal(t, filepath.Join(dir, "optimal.tsv"))
 	files, err := filepath.Glob(filepath.Join(dir, "*.dat-s"))
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/sdp"
 )
 
@@ -185,7 +185,7 @@ func TestWriteErrors(t *testing.T) {
 
 // TestSDPLIBRoundTrip writes every SDPLIB problem and reads it back.
 func TestSDPLIBRoundTrip(t *testing.T) {
-	dir := shared.Path(t, "data", "sdplib")
+	dir := sharedtest.Path(t, "data", "sdplib")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.dat-s"))
 	for _, f := range files {
 		p, err := Read(f)

@@ -1,4 +1,4 @@
-package bounds
+package spec
 
 import (
 	"errors"
@@ -10,6 +10,9 @@ import (
 
 // ErrBox reports an ill-formed box.
 var ErrBox = errors.New("invalid box")
+
+// ErrInputs reports an ill-formed input set.
+var ErrInputs = errors.New("invalid inputs")
 
 // Box is the axis-aligned box {x : Lo <= x <= Hi}.
 type Box struct {
@@ -23,18 +26,18 @@ func (b Box) Dim() int { return len(b.Lo) }
 // non-finite end or Lo > Hi, naming the coordinate.
 func (b Box) Validate() error {
 	if len(b.Lo) == 0 {
-		return fmt.Errorf("bounds: box has no coordinates: %w", ErrBox)
+		return fmt.Errorf("spec: box has no coordinates: %w", ErrBox)
 	}
 	if len(b.Lo) != len(b.Hi) {
-		return fmt.Errorf("bounds: box has %d lower and %d upper ends: %w", len(b.Lo), len(b.Hi), ErrBox)
+		return fmt.Errorf("spec: box has %d lower and %d upper ends: %w", len(b.Lo), len(b.Hi), ErrBox)
 	}
 	for i := range b.Lo {
 		lo, hi := b.Lo[i], b.Hi[i]
 		if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-			return fmt.Errorf("bounds: box coordinate %d is [%v, %v]: %w", i+1, lo, hi, ErrBox)
+			return fmt.Errorf("spec: box coordinate %d is [%v, %v]: %w", i+1, lo, hi, ErrBox)
 		}
 		if lo > hi {
-			return fmt.Errorf("bounds: box coordinate %d is inverted: lo %v > hi %v: %w", i+1, lo, hi, ErrBox)
+			return fmt.Errorf("spec: box coordinate %d is inverted: lo %v > hi %v: %w", i+1, lo, hi, ErrBox)
 		}
 	}
 	return nil
@@ -65,18 +68,28 @@ const (
 	// similarity problem, and its Table 1 "self-compare" mode).
 	Independent
 	// QuantisedInput: x2 = q(x1) elementwise, for the fixed-point input
-	// quantiser q of Inputs.Quantise.
+	// quantiser q of Inputs.Quant.
 	QuantisedInput
 )
 
 var pairingNames = [...]string{"same", "independent", "quantised"}
 
-// String returns the pairing's name.
+// String returns the pairing's name: "same", "independent" or "quantised".
 func (p Pairing) String() string {
 	if p < 0 || int(p) >= len(pairingNames) {
 		return fmt.Sprintf("Pairing(%d)", int(p))
 	}
 	return pairingNames[p]
+}
+
+// ParsePairing returns the pairing named s (see Pairing.String).
+func ParsePairing(s string) (Pairing, error) {
+	for i, n := range pairingNames {
+		if n == s {
+			return Pairing(i), nil
+		}
+	}
+	return 0, fmt.Errorf("spec: unknown pairing %q (want same, independent or quantised): %w", s, ErrInputs)
 }
 
 // Inputs is the set of input pairs (x1, x2) a bound covers: x1 anywhere in
@@ -103,9 +116,6 @@ func (in Inputs) X2(x1 []float64) []float64 {
 	return x2
 }
 
-// ErrInputs reports an ill-formed input set.
-var ErrInputs = errors.New("invalid inputs")
-
 // Validate checks the box, the pairing and, for QuantisedInput, the
 // quantiser's rounding mode.
 func (in Inputs) Validate() error {
@@ -113,11 +123,14 @@ func (in Inputs) Validate() error {
 		return err
 	}
 	if in.Pairing < SameInput || in.Pairing > QuantisedInput {
-		return fmt.Errorf("bounds: unknown pairing %d: %w", int(in.Pairing), ErrInputs)
+		return fmt.Errorf("spec: unknown pairing %d: %w", int(in.Pairing), ErrInputs)
 	}
 	if in.Pairing == QuantisedInput {
 		if r := in.Quant.Rounding; r < quantise.Trunc || r > quantise.Floor {
-			return fmt.Errorf("bounds: input quantiser has unknown rounding %d: %w", int(r), ErrInputs)
+			return fmt.Errorf("spec: input quantiser has unknown rounding %d: %w", int(r), ErrInputs)
+		}
+		if f := in.Quant.FracBits; f < 0 || f > 60 {
+			return fmt.Errorf("spec: input quantiser has %d fractional bits, want 0..60: %w", f, ErrInputs)
 		}
 	}
 	return nil

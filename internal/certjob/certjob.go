@@ -1,0 +1,52 @@
+// Package certjob is the flat view of a certification that the commands
+// bind their flags to and the campaigns generate: the question as flags
+// give it (the pairing and input quantiser of the input set, whose box is
+// passed apart, and the norm or output weights of the measured quantity)
+// next to certify's options. Job.Bound splits it back into the
+// spec.Inputs, spec.Quantity and certify.Options that certify.Bound takes.
+package certjob
+
+import (
+	"context"
+
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// Job is one certification: the question with certify's options.
+type Job struct {
+	certify.Options
+	// Pairing and Quant make the input set with the box (spec.Inputs).
+	Pairing spec.Pairing
+	Quant   quantise.Format
+	// Norm and C are the measured quantity (spec.Quantity).
+	Norm spec.Norm
+	C    []float64
+}
+
+// Default returns certify.DefaultOptions for independent inputs, the
+// 2-norm and, for quantised inputs, a 2-bit input quantiser.
+func Default() Job {
+	return Job{Options: certify.DefaultOptions(), Pairing: spec.Independent, Quant: quantise.Format{FracBits: 2}}
+}
+
+// Inputs returns the input set of j over box.
+func (j Job) Inputs(box spec.Box) spec.Inputs {
+	return spec.Inputs{Box: box, Pairing: j.Pairing, Quant: j.Quant}
+}
+
+// Quantity returns what j bounds.
+func (j Job) Quantity() spec.Quantity { return spec.Quantity{Norm: j.Norm, C: j.C} }
+
+// Bound runs certify.Bound for j on box.
+func (j Job) Bound(ctx context.Context, f1, f2 *nn.Network, box spec.Box) (*certify.Certificate, error) {
+	return certify.Bound(ctx, f1, f2, j.Inputs(box), j.Quantity(), j.Options)
+}
+
+// Problem returns certify.Problem for j on box.
+func (j Job) Problem(f1, f2 *nn.Network, box spec.Box) (*sdp.Problem, error) {
+	return certify.Problem(f1, f2, j.Inputs(box), j.Quantity(), j.Options)
+}
