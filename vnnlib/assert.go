@@ -149,6 +149,16 @@ func flip(rel string) string {
 // bound records X_i rel c (strict relations read as closed).
 func (p *parser) bound(line, i int, rel string, c float64) error {
 	in := p.x[i]
+	if !in.tighten(line, rel, c) {
+		return p.errorf(line, ErrIncomplete, "X_%d has an empty range: lower bound %v (line %d) > upper bound %v (line %d)",
+			i, in.lo, in.loLine, in.hi, in.hiLine)
+	}
+	return nil
+}
+
+// tighten records "this input rel c" (strict relations read as closed) on
+// line and reports whether the input's range is still non-empty.
+func (in *input) tighten(line int, rel string, c float64) bool {
 	if rel == ">=" || rel == ">" || rel == "=" {
 		if !in.hasLo || c > in.lo {
 			in.lo, in.loLine = c, line
@@ -161,11 +171,7 @@ func (p *parser) bound(line, i int, rel string, c float64) error {
 		}
 		in.hasHi = true
 	}
-	if in.hasLo && in.hasHi && in.lo > in.hi {
-		return p.errorf(line, ErrIncomplete, "X_%d has an empty range: lower bound %v (line %d) > upper bound %v (line %d)",
-			i, in.lo, in.loLine, in.hi, in.hiLine)
-	}
-	return nil
+	return !in.hasLo || !in.hasHi || in.lo <= in.hi
 }
 
 // constant evaluates a constant term: a decimal number, or (- a), (- a b),

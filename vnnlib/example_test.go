@@ -31,3 +31,23 @@ func ExampleRead() {
 	// ignored 1 assertion on the outputs Y_j (the bound covers the whole output difference)
 	// bad.vnnlib:2: disjunction (or ...) over inputs is not supported: the input set must be one box
 }
+
+func ExampleReadPair() {
+	const prop = `(vnnlib-version <2.0>)
+(declare-network f (declare-input X_f real [2]) (declare-output Y_f real [1]))
+(declare-network g (isomorphic-to f) (declare-input X_g real [2]) (declare-output Y_g real [1]))
+(assert (and (<= 0 X_f[0] 1) (<= -1 X_f[1] 1)))
+(assert (and (== X_f[0] X_g[0]) (== X_f[1] X_g[1])))
+(assert (and (<= Y_g[0] (+ Y_f[0] 0.05)) (>= Y_g[0] (- Y_f[0] 0.05))))`
+	pair, err := vnnlib.ReadPair(strings.NewReader(prop), "eq.vnnlib")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	eps, _ := pair.Outputs[0].Eps()
+	fmt.Println(pair.Box.Lo, pair.Box.Hi, pair.Same, eps)
+	fmt.Println(pair.Violated([]float64{1}, []float64{1.06}))
+	// Output:
+	// [0 -1] [1 1] true 0.05
+	// true 0
+}

@@ -27,13 +27,17 @@
 // bound that is not a constant, a constraint coupling inputs with each
 // other or with outputs, an undeclared or undeclarable variable, an input
 // with no lower or upper bound, or an empty interval.
+//
+// VNN-LIB 2.0 properties over two networks (equivalence benchmarks: a
+// network f and its compressed copy g, the same input, and a bound on each
+// output difference) are read by ReadPair into a Pair; Version tells the
+// two versions apart. See pair.go for the subset accepted and its reading.
 package vnnlib
 
 import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -97,14 +101,11 @@ func (s *Spec) Note() string {
 // ReadFile reads the property in the file at path. Errors name the file by
 // its base name.
 func ReadFile(path string) (*Spec, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("vnnlib: %w", err)
+		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("vnnlib: %s is a directory, not a VNN-LIB file", path)
-	}
 	return Read(f, filepath.Base(path))
 }
 

@@ -1,0 +1,256 @@
+package vnnlib
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// This file reads the VNN-LIB 2.0 two-network properties of the
+// equivalence benchmarks, such as
+//
+//	(vnnlib-version <2.0>)
+//	(declare-network f
+//	    (declare-input X_f real [5])
+//	    (declare-output Y_f real [5]))
+//	(declare-network g
+//	    (isomorphic-to f)
+//	    (declare-input X_g real [5])
+//	    (declare-output Y_g real [5]))
+//	(assert (and (<= X_f[0] 0.68) (>= X_f[0] 0.6)))
+//	...
+//	(assert (== X_f[0] X_g[0]))
+//	...
+//	(assert (and (<= Y_g[0] (+ Y_f[0] 0.05)) (>= Y_g[0] (- Y_f[0] 0.05))))
+//
+// ReadPair accepts:
+//
+//   - (vnnlib-version <2.0>) as the first command (Version tells the
+//     versions apart);
+//   - exactly two (declare-network NAME ...), the first read as f and the
+//     second as g, each with one (declare-input NAME TYPE [SHAPE]), one
+//     (declare-output NAME TYPE [SHAPE]) and optionally (isomorphic-to F)
+//     naming the network declared before it. TYPE is real, float16, float32
+//     or float64 (the box is read over the reals, which contain the
+//     floating-point values); SHAPE is a comma-separated list of sizes
+//     without spaces, [5] or [1,28,28], and variables are indexed as
+//     X_f[0] or X_f[0,3,4] (row-major);
+//   - assertions that are conjunctions (and) of comparison chains
+//     (<=, >=, <, >, == or =) between linear terms (+, -, a constant times
+//     a variable, a variable divided by a constant) of one of the forms
+//
+//     X[i] rel c or c rel X[i]          a bound of one input coordinate
+//     (== X_f[i] X_g[i]), either way    the networks read the same input
+//     Y_g[k] - Y_f[k] rel c             a bound on the output difference
+//
+//     with every variable's coefficient +1 or -1 once the terms are
+//     collected (Y_g[k] <= Y_f[k] + 0.05 is Y_g[k] - Y_f[k] <= 0.05).
+//     Constant arithmetic is float64, rounded to nearest.
+//
+// Reading. The input assertions define the input set: every coordinate of
+// f's input needs a lower and an upper bound. Either every coordinate is
+// equated with g's (Pair.Same; g's own bounds, if any, narrow the box) or
+// none is and g's input has a box of its own (Pair.BoxG). The output
+// assertions are the property the user wants to hold, read as VNN-COMP
+// reads these benchmarks: the property is violated ("sat", a
+// counterexample exists) iff some input of the set has, for some
+// constrained k, Y_g[k] - Y_f[k] outside [Lo_k, Hi_k]; it holds ("unsat")
+// iff every input keeps every difference inside. Strict relations (<, >)
+// are kept as such in OutputBound.StrictLo and StrictHi; on inputs they
+// are read as closed (a bound over the closure of a set holds on the set).
+//
+// Everything else is an *Error naming the line and the construct: a
+// disjunction (or), a comparison mixing inputs and outputs, outputs of one
+// network only, different coordinates (X_f[0] == X_g[1], Y_g[0] - Y_f[1]),
+// an equality between inputs of only some coordinates, shapes of f and g
+// that disagree, an unknown name or index, and any other command.
+
+// Tensor is a declared input or output of a network.
+type Tensor struct {
+	Name  string
+	Type  string // real, float16, float32 or float64
+	Shape []int
+	Line  int
+}
+
+// Size returns the number of elements of t.
+func (t Tensor) Size() int {
+	n := 1
+	for _, d := range t.Shape {
+		n *= d
+	}
+	return n
+}
+
+// Network is a network declared by (declare-network NAME ...).
+type Network struct {
+	Name          string
+	Input, Output Tensor
+	// IsomorphicTo names the network this one is declared isomorphic to
+	// (same architecture), or is "".
+	IsomorphicTo string
+	Line         int
+}
+
+// OutputBound is the property on output k:
+//
+//	Lo <= Y_g[k] - Y_f[k] <= Hi,
+//
+// with Lo = -Inf or Hi = +Inf when that side is not constrained, and a
+// strict inequality on a side whose Strict flag is set.
+type OutputBound struct {
+	K                  int // flat (row-major) index of the output
+	Lo, Hi             float64
+	StrictLo, StrictHi bool
+	Line               int // the assertion that set Hi, or Lo if Hi is unset
+}
+
+// Eps returns eps when the bound is |Y_g[k] - Y_f[k]| <= eps (Lo = -Hi,
+// both sides closed), and ok false otherwise.
+func (b OutputBound) Eps() (eps float64, ok bool) {
+	if b.Lo == -b.Hi && !b.StrictLo && !b.StrictHi && !math.IsInf(b.Hi, 0) {
+		return b.Hi, true
+	}
+	return 0, false
+}
+
+// Holds reports whether the difference d = Y_g[k] - Y_f[k] satisfies b.
+func (b OutputBound) Holds(d float64) bool {
+	lo := d > b.Lo || (d == b.Lo && !b.StrictLo)
+	hi := d < b.Hi || (d == b.Hi && !b.StrictHi)
+	return lo && hi
+}
+
+// Pair is a VNN-LIB 2.0 property over two networks f and g: the input set
+// and the output property (see the reading above).
+type Pair struct {
+	F, G Network
+	// Box is the set of f's inputs (flattened row-major).
+	Box spec.Box
+	// Same reports X_f[i] == X_g[i] for every i: g reads f's input.
+	Same bool
+	// BoxG is the set of g's inputs when Same is false (x_f and x_g range
+	// over Box and BoxG independently); empty when Same is true.
+	BoxG spec.Box
+	// Outputs holds one bound per constrained output, in increasing K.
+	Outputs []OutputBound
+}
+
+// Violated reports whether the outputs yf = f(x) and yg = g(x') violate
+// the property, and the first output k that does (-1 when none). It
+// panics if yf or yg is shorter than an output index of p.
+func (p *Pair) Violated(yf, yg []float64) (bool, int) {
+	for _, b := range p.Outputs {
+		if !b.Holds(yg[b.K] - yf[b.K]) {
+			return true, b.K
+		}
+	}
+	return false, -1
+}
+
+// CheckNetworks checks that f and g take and return as many values as the
+// property declares.
+func (p *Pair) CheckNetworks(f, g *nn.Network) error {
+	for _, c := range []struct {
+		decl Network
+		net  *nn.Network
+	}{{p.F, f}, {p.G, g}} {
+		if n := c.net.InputSize(); n != c.decl.Input.Size() {
+			return fmt.Errorf("vnnlib: network %s takes %d inputs but the property declares %s with %d (line %d): %w",
+				c.decl.Name, n, c.decl.Input.Name, c.decl.Input.Size(), c.decl.Input.Line, nn.ErrDimension)
+		}
+		if n := c.net.OutputSize(); n != c.decl.Output.Size() {
+			return fmt.Errorf("vnnlib: network %s returns %d outputs but the property declares %s with %d (line %d): %w",
+				c.decl.Name, n, c.decl.Output.Name, c.decl.Output.Size(), c.decl.Output.Line, nn.ErrDimension)
+		}
+	}
+	return nil
+}
+
+// ReadPairFile reads the VNN-LIB 2.0 two-network property in the file at
+// path. Errors name the file by its base name.
+func ReadPairFile(path string) (*Pair, error) {
+	f, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadPair(f, filepath.Base(path))
+}
+
+// ReadPair reads a VNN-LIB 2.0 two-network property from r; name is the
+// file name used in errors.
+func ReadPair(r io.Reader, name string) (*Pair, error) {
+	p := newPairParser(name)
+	rd := newReader(r, name)
+	for first := true; ; first = false {
+		n, err := rd.next()
+		if err != nil {
+			return nil, err
+		}
+		if n == nil {
+			break
+		}
+		if first && n.head() != "vnnlib-version" {
+			return nil, p.errorf(n.line, ErrUnsupported, "a two-network property starts with (vnnlib-version <2.0>), got %s", n)
+		}
+		if err := p.command(n); err != nil {
+			return nil, err
+		}
+	}
+	return p.pair()
+}
+
+// Version returns the VNN-LIB version of the property in r: "2.0" when its
+// first command is (vnnlib-version <2.0>) and "1" when the file has no
+// such command (VNN-LIB 1 has none). It reads only the first command;
+// other versions and malformed text are an error.
+func Version(r io.Reader, name string) (string, error) {
+	n, err := newReader(r, name).next()
+	if err != nil {
+		return "", err
+	}
+	if n == nil || n.head() != "vnnlib-version" {
+		return "1", nil
+	}
+	return parseVersion(&parser{name: name}, n)
+}
+
+// VersionFile returns the VNN-LIB version of the file at path (see Version).
+func VersionFile(path string) (string, error) {
+	f, err := openFile(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return Version(f, filepath.Base(path))
+}
+
+// parseVersion reads (vnnlib-version <2.0>).
+func parseVersion(p *parser, n *node) (string, error) {
+	if len(n.list) != 2 || n.list[1].isList {
+		return "", p.errorf(n.line, ErrSyntax, "want (vnnlib-version <2.0>), got %s", n)
+	}
+	if v := n.list[1].atom; v != "<2.0>" {
+		return "", p.errorf(n.line, ErrUnsupported, "VNN-LIB version %s is not supported (want <2.0>)", v)
+	}
+	return "2.0", nil
+}
+
+// openFile opens path for reading, refusing a directory.
+func openFile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("vnnlib: %w", err)
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("vnnlib: %s is a directory, not a VNN-LIB file", path)
+	}
+	return f, nil
+}
