@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/nnbound/nnbound/nn"
 )
@@ -129,7 +128,7 @@ func remove(net *nn.Network, chosen []Neuron) error {
 	}
 	for _, k := range slices.Sorted(maps.Keys(gone)) {
 		drop := gone[k]
-		l, next := net.Layers[k], net.Layers[k+1]
+		l := net.Layers[k]
 		if len(drop) == l.Out() {
 			return fmt.Errorf("prune: removing all %d neurons of layer %d: %w", l.Out(), k, ErrOptions)
 		}
@@ -139,18 +138,9 @@ func remove(net *nn.Network, chosen []Neuron) error {
 				keep = append(keep, i)
 			}
 		}
-		w := mat.NewDense(len(keep), l.In(), nil)
-		b := make([]float64, len(keep))
-		wn := mat.NewDense(next.Out(), len(keep), nil)
-		for r, i := range keep {
-			w.SetRow(r, l.W.RawRowView(i))
-			b[r] = l.B[i]
-			for o := range next.Out() {
-				wn.Set(o, r, next.W.At(o, i))
-			}
+		if err := net.SelectNeurons(k, keep); err != nil {
+			return fmt.Errorf("prune: %w", err)
 		}
-		net.Layers[k] = nn.Layer{W: w, B: b, Act: l.Act}
-		net.Layers[k+1] = nn.Layer{W: wn, B: next.B, Act: next.Act}
 	}
 	return nil
 }
