@@ -3,6 +3,7 @@ package align
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -296,5 +297,20 @@ func TestReportJSON(t *testing.T) {
 	}
 	if s, want := rep.String(), "aligned: {0: 10 matched, 2 unmatched, 7 moved}"; s != want {
 		t.Errorf("String() = %q, want %q", s, want)
+	}
+}
+
+func BenchmarkAlign(b *testing.B) {
+	for _, width := range []int{100, 300} {
+		rng := rand.New(rand.NewPCG(1, uint64(width)))
+		f, _ := randnet.New(rng, []int{5, width, width, 5})
+		g := scrambled(f, rng, nil, true)
+		b.Run(fmt.Sprint("width=", width), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := Align(f, g, DefaultOptions()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -24,15 +24,15 @@ func check(g, h *nn.Network, opts Options, rep *Report) error {
 	hidden := &nn.Network{Layers: g.Layers[:len(g.Layers)-1]}
 	last := g.Layers[len(g.Layers)-1]
 	for p, x := range points(g.InputSize(), opts) {
-		yg, err := g.Eval(x)
+		hx, err := hidden.Eval(x) // g's last hidden layer, for the scale
+		if err != nil {
+			return err
+		}
+		yg, err := (&nn.Network{Layers: []nn.Layer{last}}).Eval(hx)
 		if err != nil {
 			return err
 		}
 		yh, err := h.Eval(x)
-		if err != nil {
-			return err
-		}
-		hx, err := hidden.Eval(x)
 		if err != nil {
 			return err
 		}

@@ -102,14 +102,15 @@ func costs(fl, gl nn.Layer, dead []bool) ([][]float64, bool) {
 	cost := make([][]float64, n)
 	for i := range n {
 		cost[i] = make([]float64, n)
+		fr := fl.W.RawRowView(i)
 		for j := range n {
 			if dead[j] {
 				continue
 			}
 			d := fl.B[i] - gl.B[j]
 			c := d * d
-			for c2 := range fl.In() {
-				d := fl.W.At(i, c2) - gl.W.At(j, c2)
+			for c2, v := range gl.W.RawRowView(j) {
+				d := fr[c2] - v
 				c += d * d
 			}
 			if math.IsInf(c, 0) || math.IsNaN(c) {
