@@ -11,7 +11,8 @@
 //	sum_i || [W_f^k[i,:], b_f^k[i]] - [W_g^k[pi(i),:], b_g^k[pi(i)]] ||_2^2,
 //
 // where the columns of W_g^k are already in f's order (the permutation of
-// layer k-1 has been applied). The assignment is solved exactly
+// layer k-1 has been applied) and the inputs g does not use (zero columns
+// of W_g^k, pruned neurons of layer k-1) are left out. The assignment is solved exactly
 // (Hungarian method, O(n^3)). Dead neurons of g cost nothing wherever they
 // go: a neuron is dead when its outgoing column in W^{k+1} is zero, or its
 // row and bias are zero (a pruned neuron). The identity is kept whenever

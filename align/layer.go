@@ -96,9 +96,17 @@ func alignLayer(f, h *nn.Network, k int) LayerReport {
 
 // costs returns the squared distances between the [row, bias] of f's
 // neurons (rows) and g's (columns), 0 for a dead neuron of g, and false
-// if one is not finite.
+// if one is not finite. Inputs g does not use (a zero column of g's
+// layer: a pruned neuron of the layer before) are left out: f's weights
+// there say nothing about which of g's neurons is which.
 func costs(fl, gl nn.Layer, dead []bool) ([][]float64, bool) {
 	n := len(dead)
+	var used []int
+	for c := range gl.In() {
+		if !zeroCol(gl.W, c) {
+			used = append(used, c)
+		}
+	}
 	cost := make([][]float64, n)
 	for i := range n {
 		cost[i] = make([]float64, n)
@@ -109,8 +117,9 @@ func costs(fl, gl nn.Layer, dead []bool) ([][]float64, bool) {
 			}
 			d := fl.B[i] - gl.B[j]
 			c := d * d
-			for c2, v := range gl.W.RawRowView(j) {
-				d := fr[c2] - v
+			gr := gl.W.RawRowView(j)
+			for _, c2 := range used {
+				d := fr[c2] - gr[c2]
 				c += d * d
 			}
 			if math.IsInf(c, 0) || math.IsNaN(c) {
