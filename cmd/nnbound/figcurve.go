@@ -15,11 +15,11 @@ import (
 
 // certCurve returns the data of the one-input figure of c at the inputs
 // xs (in increasing order): the error at each x, and as the bound the
-// smaller of pointBound and the bound of the sub-box of the input holding
+// smaller of Certificate.BoundAt and the bound of the sub-box of the input holding
 // x (subBoxBounds), both of which hold at x. The certificate's own numbers
 // are unchanged: only the figure bounds the sub-boxes.
 func certCurve(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Certificate, xs []float64) (report.Curve, error) {
-	in := opts.Inputs(box)
+	in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
 	budget := subBoxBudget(c.Time)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*budget)
 	defer cancel()
@@ -35,7 +35,7 @@ func certCurve(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Ce
 		if cv.Error[i], err = pairError(f1, f2, c, x1, x2); err != nil {
 			return report.Curve{}, err
 		}
-		cv.Bound[i] = min(pointBound(c, opts, x1, x2), sb[i])
+		cv.Bound[i] = min(c.BoundAt(x1, x2), sb[i])
 	}
 	if opts.Pairing == spec.QuantisedInput {
 		cv.Steps = steps(box.Lo[0], box.Hi[0], opts.Quant.Step())
@@ -70,7 +70,7 @@ type subBoxes struct {
 func (s subBoxes) Len() int { return len(s.Lo) }
 
 // name is the legend entry of the figure's bound: at each input the
-// smaller of pointBound and the bound of its sub-box.
+// smaller of Certificate.BoundAt and the bound of its sub-box.
 func (s subBoxes) name() string {
 	switch {
 	case s.Cells && s.Grouped:
@@ -163,7 +163,7 @@ func subBoxBudget(certTime time.Duration) time.Duration {
 // The widest sub-box is bounded first; when that shows that bounding all
 // of them would take longer than budget, the others are merged into fewer,
 // wider ones (at least minFigureBoxes). Once ctx is done the rest are left
-// unbounded (+Inf), where the figure keeps pointBound.
+// unbounded (+Inf), where the figure keeps Certificate.BoundAt.
 func subBoxBounds(ctx context.Context, f1, f2 *nn.Network, opts certjob.Job, s subBoxes, xs []float64, budget time.Duration) ([]float64, subBoxes, error) {
 	o := opts
 	o.Method, o.Samples, o.Log = certify.MethodPropagation, subBoxSamples, nil

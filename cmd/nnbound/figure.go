@@ -32,7 +32,7 @@ func checkPlot(path string) error {
 //   - two: the tightness T = ln(bound^2) - ln(error^2) on a grid;
 //   - more: a histogram of bound / error over sampled inputs.
 //
-// The bound at an input pair is pointBound: the smallest of the bounds of
+// The bound at an input pair is Certificate.BoundAt: the smallest of the bounds of
 // the certificate that hold there. The one-input curve also takes the
 // bound of bound propagation on the quantisation cell (or slice) of the
 // input holding it (certCurve), which follows the error more closely.
@@ -40,7 +40,7 @@ func certFigure(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.C
 	if !c.Certified {
 		return nil, fmt.Errorf("no figure: the bound was not certified")
 	}
-	in := opts.Inputs(box)
+	in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
 	n := box.Dim()
 	indep := opts.Pairing == spec.Independent
 	// space is the box of the figure's inputs z: x1, or (x1, x2).
@@ -54,7 +54,7 @@ func certFigure(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.C
 			x2 = z[n:]
 		}
 		v, e := pairError(f1, f2, c, x1, x2)
-		return pointBound(c, opts, x1, x2), v, e
+		return c.BoundAt(x1, x2), v, e
 	}
 	switch figureDims(box, opts) {
 	case 1:
@@ -132,73 +132,6 @@ func figureNote(box spec.Box, opts certjob.Job) string {
 		return "tightness ln(bound^2 / error^2) over the inputs"
 	}
 	return "histogram of bound / error over sampled inputs"
-}
-
-// pointBound returns a certified bound at one input pair on what c bounds
-// (Certificate.Quantity): the smallest of the bound over the whole input
-// set, the root inequality
-//
-//	sqrt(gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2)
-//
-// of the certificate's gammas when the root was certified and of the SDP's
-// own checked gammas (Certificate.SDPGammas: they still hold when bound
-// propagation's enclosure gave the bound and the gammas are its
-// (bound^2, 0, 0, 0)), and the bound of the pieces holding (x1, x2) (the
-// largest of them, for a pair on a border). For the inf-norm over several
-// outputs the gammas bound the output with the largest bound only; the
-// others keep their bounds over the input set.
-func pointBound(c *certify.Certificate, opts certjob.Job, x1, x2 []float64) float64 {
-	b := c.Bound
-	if rootCertified(c) {
-		b = min(b, gammaBound(c, opts, c.Gammas, x1, x2))
-	}
-	if sdpGammasHold(c) {
-		b = min(b, gammaBound(c, opts, c.SDPGammas, x1, x2))
-	}
-	piece := math.Inf(-1)
-	for _, p := range c.Pieces {
-		if (spec.Box{Lo: p.Lo1, Hi: p.Hi1}).Contains(x1) && (spec.Box{Lo: p.Lo2, Hi: p.Hi2}).Contains(x2) {
-			piece = max(piece, p.Bound)
-		}
-	}
-	if !math.IsInf(piece, -1) {
-		b = min(b, piece)
-	}
-	return b
-}
-
-// gammaBound returns the bound of gammas g of c at (x1, x2): the square
-// root of the right-hand side of the root inequality, or for the inf-norm
-// over several outputs the largest of it and the other outputs' bounds.
-func gammaBound(c *certify.Certificate, opts certjob.Job, g certify.Gammas, x1, x2 []float64) float64 {
-	var n1, n2, d float64
-	for i := range x1 {
-		n1 += x1[i] * x1[i]
-		n2 += x2[i] * x2[i]
-		d += (x1[i] - x2[i]) * (x1[i] - x2[i])
-	}
-	b := math.Sqrt(max(0, g.Gamma+g.GammaX1*n1+g.GammaX2*n2+g.GammaX*d))
-	if opts.C == nil && opts.Norm == spec.NormInf && len(c.Outputs) > 1 {
-		for j, bj := range c.Outputs {
-			if j != worstOutput(c) {
-				b = max(b, bj)
-			}
-		}
-	}
-	return b
-}
-
-// sdpGammasHold reports whether c holds the SDP's own gammas
-// (Certificate.SDPGammas, zero when no SDP passed the check).
-func sdpGammasHold(c *certify.Certificate) bool {
-	return c.Certified && c.SDPGammas != (certify.Gammas{})
-}
-
-// rootCertified reports whether the gammas of c hold: the root SDP over the
-// whole input set was certified (a certificate may also be certified by
-// its pieces alone).
-func rootCertified(c *certify.Certificate) bool {
-	return c.Certified && !math.IsInf(c.RootBound, 0) && !math.IsNaN(c.RootBound)
 }
 
 // linspace returns n points from lo to hi.

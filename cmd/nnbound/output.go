@@ -42,7 +42,7 @@ func newCertCore(c *certify.Certificate, p spec.Pairing) certCore {
 	k := certCore{Certified: c.Certified, Status: c.Status.String(), Bound: report.Number(c.Bound),
 		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()), Source: c.Source.String(),
 		Gamma: nan(), GammaX1: nan(), GammaX2: nan(), GammaX: nan()}
-	if rootCertified(c) {
+	if c.RootCertified() {
 		k.Gamma, k.GammaX1, k.GammaX2, k.GammaX = report.Number(c.Gamma), report.Number(c.GammaX1), report.Number(c.GammaX2), report.Number(c.GammaX)
 		if p == spec.SameInput {
 			k.GammaX = nan()
@@ -159,10 +159,10 @@ func newCertJSON(c *certify.Certificate, box spec.Box, opts certjob.Job) certJSO
 			Objective: report.Number(c.SDP.Objective), Seconds: c.SDP.Time.Seconds()},
 		Seconds: c.Time.Seconds(),
 	}
-	if !rootCertified(c) {
+	if !c.RootCertified() {
 		j.Margin = nan()
 	}
-	if sdpGammasHold(c) {
+	if c.SDPGammasHold() {
 		j.SDPGammas = newGammasJSON(c.SDPGammas, opts.Pairing)
 	}
 	if k := oneHot(c.C); k >= 0 {
@@ -245,7 +245,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	}
 	line("input set", describeBox(box), pairingNote(opts))
 	switch {
-	case c.Certified && !rootCertified(c):
+	case c.Certified && !c.RootCertified():
 		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")
 	case c.Certified && opts.Pairing == spec.SameInput:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",

@@ -181,9 +181,9 @@ func (s *paperSetup) certifyTask(ctx context.Context, t paperTask) (paperRun, *c
 // over the paper's grid: paperGrid evenly spaced x1 in the box (and as
 // many x2 for independent inputs), leaving out pairs with zero error,
 // where T is infinite. bound is the certified bound at the pair (see
-// pointBound). All NaN when no pair has a positive error.
+// certify.Certificate.BoundAt). All NaN when no pair has a positive error.
 func tightness(f1, f2 *nn.Network, box spec.Box, o certjob.Job, c *certify.Certificate) (mean, hi, lo float64, err error) {
-	in := o.Inputs(box)
+	in := spec.Inputs{Box: box, Pairing: o.Pairing, Quant: o.Quant}
 	xs := linspace(box.Lo[0], box.Hi[0], paperGrid)
 	y1 := make([][]float64, len(xs))
 	for i, x := range xs {
@@ -199,7 +199,7 @@ func tightness(f1, f2 *nn.Network, box spec.Box, o certjob.Job, c *certify.Certi
 		if err != nil {
 			return err
 		}
-		t := report.Tightness(pointBound(c, o, x1, x2), c.Measure(a, b))
+		t := report.Tightness(c.BoundAt(x1, x2), c.Measure(a, b))
 		if !math.IsNaN(t) && !math.IsInf(t, 0) {
 			sum, n = sum+t, n+1
 			hi, lo = max(hi, t), min(lo, t)

@@ -41,20 +41,8 @@ func axisName(c *certify.Certificate) string {
 // the gammas are those of the output with the largest bound.
 func squareName(c *certify.Certificate) string {
 	if c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
-		k := worstOutput(c)
+		k := c.WorstOutput()
 		return fmt.Sprintf("|f1_%d - f2_%d|^2", k, k)
 	}
 	return axisName(c) + "^2"
-}
-
-// worstOutput returns the output with the largest bound of an inf-norm
-// certificate (the first of equals), whose gammas the certificate holds.
-func worstOutput(c *certify.Certificate) int {
-	k := 0
-	for j, b := range c.Outputs {
-		if b > c.Outputs[k] {
-			k = j
-		}
-	}
-	return k
 }
