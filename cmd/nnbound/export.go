@@ -14,6 +14,7 @@ import (
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/sdp/cbf"
 	"github.com/nnbound/nnbound/sdp/sdpa"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -224,7 +225,7 @@ func (f *exportFlags) networks(args []string, rounding quantise.Rounding) (f1, f
 // header.
 func writeExport(w io.Writer, format string, p *sdp.Problem, comments []string) error {
 	if format == "cbf" {
-		return writeCBF(w, p, comments)
+		return cbf.Write(w, p, comments)
 	}
 	for _, c := range comments {
 		if _, err := fmt.Fprintf(w, "\" %s\n", c); err != nil {

@@ -1,4 +1,4 @@
-package main
+package cbf
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 	"github.com/nnbound/nnbound/sdp"
 )
 
-// cbfProblem is what a CBF file of writeCBF's subset says.
+// cbfProblem is what a CBF file of Write's subset says.
 type cbfProblem struct {
 	nvar    int
 	psd     []int
@@ -26,7 +26,7 @@ type cbfProblem struct {
 	entries map[string][][]string // the data lines of each keyword
 }
 
-// parseCBF reads the keywords writeCBF uses, checking counts.
+// parseCBF reads the keywords Write uses, checking counts.
 func parseCBF(t *testing.T, text string) *cbfProblem {
 	t.Helper()
 	p := &cbfProblem{obj: map[int]float64{}, a: map[[2]int]float64{}, b: map[int]float64{},
@@ -172,7 +172,7 @@ func TestWriteCBF(t *testing.T) {
 		Factors: [][]sdp.Factor{nil, nil, {{Block: 0, D: -0.5, U: sdp.SparseVec{Index: []int{0, 2}, Value: []float64{1, 2}}}}, nil},
 	}
 	var b bytes.Buffer
-	if err := writeCBF(&b, p, []string{"first line", "second"}); err != nil {
+	if err := Write(&b, p, []string{"first line", "second"}); err != nil {
 		t.Fatal(err)
 	}
 	text := b.String()
@@ -227,7 +227,7 @@ func TestWriteCBF(t *testing.T) {
 func TestWriteCBFInvalid(t *testing.T) {
 	p := &sdp.Problem{Blocks: []sdp.Block{{Size: 1}}, C: []float64{1}, F: []sdp.Matrix{nil}}
 	var b bytes.Buffer
-	if err := writeCBF(&b, p, nil); err == nil {
+	if err := Write(&b, p, nil); err == nil {
 		t.Error("no error for a problem with too few matrices")
 	}
 	if b.Len() != 0 {

@@ -1,4 +1,7 @@
-package main
+// Package cbf writes semidefinite programs in the Conic Benchmark Format
+// (CBF, version 3), the format MOSEK reads, as sdp/sdpa writes the SDPA
+// sparse format.
+package cbf
 
 import (
 	"bufio"
@@ -12,7 +15,7 @@ import (
 	"github.com/nnbound/nnbound/sdp/sdpa"
 )
 
-// writeCBF writes p in the Conic Benchmark Format (CBF, version 3), the
+// Write writes p in the Conic Benchmark Format (CBF, version 3), the
 // format MOSEK reads, with the comment lines given first (each prefixed by
 // "# "). The SDPA-form problem
 //
@@ -26,7 +29,7 @@ import (
 // (HCOORD, DCOORD; lower triangle), and the diagonal (LP) blocks together
 // are one constraint in the non-negative cone L+ (ACOORD, BCOORD), one row
 // per diagonal entry.
-func writeCBF(w io.Writer, p *sdp.Problem, comments []string) error {
+func Write(w io.Writer, p *sdp.Problem, comments []string) error {
 	// Expand the low-rank factors exactly as the SDPA writer does, by
 	// a round trip through it: the matrices come back summed and sorted.
 	var buf bytes.Buffer
