@@ -12,7 +12,6 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
-	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -256,7 +255,7 @@ func (o task) bound(ctx context.Context, f1, f2 *nn.Network, box spec.Box) (*Cer
 }
 
 // problem runs Problem on box with the question and options of o.
-func (o task) problem(f1, f2 *nn.Network, box spec.Box) (*sdp.Problem, error) {
+func (o task) problem(f1, f2 *nn.Network, box spec.Box) (*RootProblem, error) {
 	in := o.in
 	in.Box = box
 	return Problem(f1, f2, in, o.q, o.Options)

@@ -21,7 +21,11 @@ import (
 // the input set (dead, or quantised or pruned to zero), block 2 the
 // diagonal block of the sign constraints. Constraint matrices are given as rank-one
 // sdp.Factors; writers of other formats expand them.
-func Problem(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, o Options) (*sdp.Problem, error) {
+//
+// GammaNames names the leading variables, in order, as the builder laid
+// them out: "gamma", "gamma_x1", "gamma_x2", "gamma_x" less those left
+// out.
+func Problem(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, o Options) (*RootProblem, error) {
 	opts := task{Options: o, in: in, q: q}
 	if err := checkInput(f1, f2, &opts); err != nil {
 		return nil, err
@@ -35,5 +39,34 @@ func Problem(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, o Options) (*s
 	if err != nil {
 		return nil, err
 	}
-	return m.problem(weights(&r, &opts), rb.expected(&opts)).Problem, nil
+	sp := m.problem(weights(&r, &opts), rb.expected(&opts))
+	return &RootProblem{Problem: sp.Problem, GammaNames: sp.gammaNames()}, nil
+}
+
+// RootProblem is the root SDP of Bound (see Problem) and the names of its
+// gamma variables.
+type RootProblem struct {
+	*sdp.Problem
+	// GammaNames[i] names variable i (0-based) for i < len(GammaNames):
+	// the gammas come first, in the order gamma, gamma_x1, gamma_x2,
+	// gamma_x, without those that multiply a zero matrix.
+	GammaNames []string
+}
+
+// gammaVarNames are the names of the four gammas, in Gammas order.
+var gammaVarNames = [4]string{"gamma", "gamma_x1", "gamma_x2", "gamma_x"}
+
+// gammaNames returns the names of the gamma variables of a one-block SDP
+// by variable index (the gammas are its first variables).
+func (sp *sdpProblem) gammaNames() []string {
+	var names []string
+	for g, v := range sp.gammaVar[0] {
+		if v >= 0 {
+			if v != len(names) {
+				panic("certify: the gammas are not the leading variables of the SDP")
+			}
+			names = append(names, gammaVarNames[g])
+		}
+	}
+	return names
 }

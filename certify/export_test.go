@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/randnet"
@@ -27,7 +28,7 @@ func TestExportGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := sdpa.Write(&buf, p); err != nil {
+		if err := sdpa.Write(&buf, p.Problem); err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join("testdata", "table1-l1-"+qcs.String()+".dat-s")
@@ -94,6 +95,35 @@ func TestProblemNoDebris(t *testing.T) {
 		for c, ok := range touched {
 			if !ok {
 				t.Errorf("%s: no constraint touches row %d of the LMI", pc.name, c)
+			}
+		}
+	}
+}
+
+// TestProblemGammaNames checks the names of the leading variables of the
+// root SDP: gamma_x2 and gamma_x are left out when x2 = x1, and the objective weighs
+// exactly the named variables.
+func TestProblemGammaNames(t *testing.T) {
+	f := randnet.Paper(101, 1, 1, 10, 1)
+	cases := []struct {
+		pairing spec.Pairing
+		want    []string
+	}{
+		{spec.Independent, []string{"gamma", "gamma_x1", "gamma_x2", "gamma_x"}},
+		{spec.SameInput, []string{"gamma", "gamma_x1"}},
+		{spec.QuantisedInput, []string{"gamma", "gamma_x1", "gamma_x2", "gamma_x"}},
+	}
+	for _, tc := range cases {
+		p, err := paperOptions(tc.pairing).problem(f, f, paperBox)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(p.GammaNames, tc.want) {
+			t.Errorf("%v: GammaNames %q, want %q", tc.pairing, p.GammaNames, tc.want)
+		}
+		for i, c := range p.C {
+			if (i < len(p.GammaNames)) != (c > 0) {
+				t.Errorf("%v: objective weight %g of variable %d", tc.pairing, c, i)
 			}
 		}
 	}

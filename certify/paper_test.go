@@ -89,10 +89,11 @@ func TestPaperMatchesCSDP(t *testing.T) {
 			if pc.long && !long {
 				t.Skip("long instance (NNBOUND_LONG=1)")
 			}
-			p, err := pc.opts.problem(pc.f1, pc.f2, paperBox)
+			root, err := pc.opts.problem(pc.f1, pc.f2, paperBox)
 			if err != nil {
 				t.Fatal(err)
 			}
+			p := root.Problem
 			ours, err := sdp.Solve(context.Background(), p, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -200,10 +200,11 @@ func (b *certBench) speed(ctx context.Context, layers []int) error {
 			return err
 		}
 		o.QC, o.Weights = certify.QCPaper, certify.WeightsUnit
-		p, err := o.Problem(f1, f2, unitBox)
+		root, err := o.Problem(f1, f2, unitBox)
 		if err != nil {
 			return err
 		}
+		p := root.Problem
 		if b.sdpaDir != "" {
 			name := filepath.Join(b.sdpaDir, fmt.Sprintf("table1-l%d-seed%d-paper.dat-s", l, b.seed))
 			if err := atomicfile.Write(name, func(w io.Writer) error { return sdpa.Write(w, p) }); err != nil {

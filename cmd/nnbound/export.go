@@ -64,7 +64,8 @@ With two models it is the SDP of "nnbound compare A B"; with one model and
 box, QC-set and weight flags mean what they mean for compare.
 
 The gammas are the first variables of the SDP, in the order gamma,
-gamma_x1, gamma_x2, gamma_x (gamma_x is left out when x2 = x1); the
+gamma_x1, gamma_x2, gamma_x (gamma_x2 and gamma_x are left out when
+x2 = x1, as the SDP builder lays them out); the
 command prints which is which, and the file's header comment says it too.
 For CSDP they are the first entries of y (the first line of its solution
 file); for SDPA, the first entries of xVec; for MOSEK, the first scalar
@@ -163,12 +164,9 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	if err != nil {
 		return err
 	}
-	names, err := gammaNames(p, opts)
-	if err != nil {
-		return err
-	}
+	names := p.GammaNames
 	comments := exportComments(what, box, opts, names, format)
-	write := func(w io.Writer) error { return writeExport(w, format, p, comments) }
+	write := func(w io.Writer) error { return writeExport(w, format, p.Problem, comments) }
 	summary := stdout
 	if f.out == "-" {
 		if err := write(stdout); err != nil {
@@ -183,12 +181,12 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 		where = "stdout"
 	}
 	if f.json {
-		j := exportJSON{File: where, Format: format, Networks: what, Variables: p.NumVars(), LMIOrder: lmiOrder(p),
+		j := exportJSON{File: where, Format: format, Networks: what, Variables: p.NumVars(), LMIOrder: lmiOrder(p.Problem),
 			Input: newInputJSON(box, opts), QC: opts.QC.String(), Gammas: names, Where: gammaNote(names, format)}
 		return report.WriteJSON(summary, j)
 	}
 	fmt.Fprintf(summary, "wrote %s (%s): the SDP of %s\n", where, format, what)
-	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), lmiOrder(p), describeBox(box))
+	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), lmiOrder(p.Problem), describeBox(box))
 	_, err = fmt.Fprintf(summary, "  gammas: %s\n", gammaNote(names, format))
 	return err
 }
@@ -250,26 +248,6 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// gammaNames returns the names of the gamma variables of the root SDP, in
-// order: certify.Problem puts the gammas first and leaves out gamma_x when
-// x2 = x1. The objective, positive on the gammas and zero on the
-// multipliers, confirms the count.
-func gammaNames(p *sdp.Problem, o certjob.Job) ([]string, error) {
-	names := []string{"gamma", "gamma_x1", "gamma_x2", "gamma_x"}
-	if o.Pairing == spec.SameInput {
-		names = names[:3]
-	}
-	lead := 0
-	for lead < len(p.C) && p.C[lead] > 0 {
-		lead++
-	}
-	if lead != len(names) {
-		return nil, fmt.Errorf("cannot tell the gammas apart: the SDP's objective weighs %d leading variables, expected %d (%s)",
-			lead, len(names), strings.Join(names, ", "))
-	}
-	return names, nil
 }
 
 // gammaNote says where each gamma is in a solver's solution.

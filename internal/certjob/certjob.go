@@ -12,7 +12,6 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
-	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -47,6 +46,6 @@ func (j Job) Bound(ctx context.Context, f1, f2 *nn.Network, box spec.Box) (*cert
 }
 
 // Problem returns certify.Problem for j on box.
-func (j Job) Problem(f1, f2 *nn.Network, box spec.Box) (*sdp.Problem, error) {
+func (j Job) Problem(f1, f2 *nn.Network, box spec.Box) (*certify.RootProblem, error) {
 	return certify.Problem(f1, f2, j.Inputs(box), j.Quantity(), j.Options)
 }
