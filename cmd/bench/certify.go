@@ -16,15 +16,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/csdp"
-	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
-	"github.com/nnbound/nnbound/spec"
 )
 
 // certifyFlags are the flags of bench certify.
@@ -71,7 +69,7 @@ box [-1, 1]) and print Markdown tables:
              Bounds and Split) on Table 1 and 2 instances (--runs seeds per
              depth of --layers): CPU and wall time, bound / observed error
   infnorm    the inf-norm by one SDP per output against one SDP with
-             per-output gammas (certify.Options.InfJoint), on the --acas
+             per-output gammas (certjob.Job.InfJoint), on the --acas
              instances and on random networks with 3 outputs against their
              FB = 2 copies (--runs seeds per depth of --layers)
   scale      one SDP for an ACAS Xu network and its float16 copy (6 x 50
@@ -129,7 +127,7 @@ func runCertify(cmd *cobra.Command, f *certifyFlags) error {
 		return err
 	}
 	defer done()
-	fmt.Fprintf(b.out, "Solver of the certificates: %s. Instances: seeds %d..%d.\n\n", f.solver, f.seed, f.seed+uint64(f.runs)-1)
+	fmt.Fprintf(b.out, "Solver of the certificates: %s. Instances: those of nnbound paper --seed %d, runs 0..%d.\n\n", f.solver, f.seed, f.runs-1)
 	for _, e := range strings.Split(f.experiments, ",") {
 		var err error
 		switch strings.TrimSpace(e) {
@@ -170,22 +168,20 @@ type certBench struct {
 	paperSolver string
 }
 
-var unitBox = spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
+var unitBox = experiment.PaperBox()
 
-// instance returns Table 1's pair (f, f, independent inputs) or Table 2's
-// (f, its FB = 2 copy, quantised input) for seed and depth l, and options.
-func instance(table int, seed uint64, l int) (f1, f2 *nn.Network, o certjob.Job, err error) {
-	f1 = randnet.Paper(seed, 1, l, 10, 1)
-	o = certjob.Default()
-	o.Refine.TimeBudget = 0 // deterministic
-	if table == 1 {
-		o.Pairing = spec.Independent
-		return f1, f1, o, nil
+// instance returns run r at depth l of Table 1 (table 1: f against
+// itself, independent inputs) or Table 2 (f against its FB = 2 copy,
+// quantised input) as nnbound paper builds it with seed b.seed (network
+// seed experiment.NetSeed(b.seed, l, r)), under the default options with
+// no time budget.
+func (b *certBench) instance(table, l, r int) (f1, f2 *nn.Network, o certjob.Job, err error) {
+	s := experiment.Setup{Exp: experiment.Table1, Seed: b.seed, Opts: certjob.Default()}
+	s.Opts.Refine.TimeBudget = 0 // deterministic
+	if table == 2 {
+		s.Exp = experiment.Table2
 	}
-	q := quantise.Format{FracBits: 2}
-	f2, err = quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
-	o.Pairing, o.Quant = spec.QuantisedInput, q
-	return f1, f2, o, err
+	return s.Instance(experiment.Task{Layers: l, Run: r})
 }
 
 // speed times nnbound's solver and csdp on the authors' SDP.
@@ -195,7 +191,7 @@ func (b *certBench) speed(ctx context.Context, layers []int) error {
 	fmt.Fprintln(b.out, "| l | LMI order | variables | nnbound status | nnbound s | csdp s | nnbound/csdp | objective rel. diff |")
 	fmt.Fprintln(b.out, "|---|---|---|---|---|---|---|---|")
 	for _, l := range layers {
-		f1, f2, o, err := instance(1, b.seed, l)
+		f1, f2, o, err := b.instance(1, l, 0)
 		if err != nil {
 			return err
 		}
@@ -206,7 +202,7 @@ func (b *certBench) speed(ctx context.Context, layers []int) error {
 		}
 		p := root.Problem
 		if b.sdpaDir != "" {
-			name := filepath.Join(b.sdpaDir, fmt.Sprintf("table1-l%d-seed%d-paper.dat-s", l, b.seed))
+			name := filepath.Join(b.sdpaDir, fmt.Sprintf("table1-l%d-seed%d-paper.dat-s", l, experiment.NetSeed(b.seed, l, 0)))
 			if err := atomicfile.Write(name, func(w io.Writer) error { return sdpa.Write(w, p) }); err != nil {
 				return err
 			}
@@ -264,7 +260,7 @@ func (b *certBench) defaultVsPaper(ctx context.Context, layers []int) error {
 			var ratios []float64
 			okD, okP := 0, 0
 			for i := range b.runs {
-				f1, f2, o, err := instance(table, b.seed+uint64(i), l)
+				f1, f2, o, err := b.instance(table, l, i)
 				if err != nil {
 					return err
 				}
@@ -313,7 +309,7 @@ func (b *certBench) tightness(ctx context.Context) error {
 		var total time.Duration
 		ok, exact, solves := 0, 0, 0
 		for i := range b.runs {
-			f1, f2, o, err := instance(2, b.seed+uint64(i), l)
+			f1, f2, o, err := b.instance(2, l, i)
 			if err != nil {
 				return err
 			}

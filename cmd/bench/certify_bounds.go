@@ -15,7 +15,7 @@ type boundsConfig struct {
 }
 
 // boundsChoices compares the pre-activation bounds of the default QC set
-// (certify.Options.Bounds and Split) on Table 1 and 2 instances, --runs
+// (certjob.Job.Bounds and Split) on Table 1 and 2 instances, --runs
 // seeds per depth of --layers, with the default refinement (no time
 // budget): CPU and wall time, bound / observed error, SDPs solved.
 func (b *certBench) boundsChoices(ctx context.Context, layers []int) error {
@@ -31,7 +31,7 @@ func (b *certBench) boundsChoices(ctx context.Context, layers []int) error {
 				var ratio, ratioMax float64
 				solves := 0
 				for i := range b.runs {
-					f1, f2, o, err := instance(table, b.seed+uint64(i), l)
+					f1, f2, o, err := b.instance(table, l, i)
 					if err != nil {
 						return err
 					}

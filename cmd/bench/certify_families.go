@@ -11,6 +11,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn"
@@ -165,12 +166,12 @@ func (b *certBench) familyCases(layers []int, acas []string) ([]familyCase, erro
 	for _, table := range []int{1, 2} {
 		for _, l := range layers {
 			for i := range b.runs {
-				f1, f2, o, err := instance(table, b.seed+uint64(i), l)
+				f1, f2, o, err := b.instance(table, l, i)
 				if err != nil {
 					return nil, err
 				}
 				o.Refine.MaxPieces, o.Samples = 1, 100
-				cases = append(cases, familyCase{fmt.Sprintf("T%d l%d s%d", table, l, b.seed+uint64(i)), f1, f2, unitBox, o})
+				cases = append(cases, familyCase{fmt.Sprintf("T%d l%d s%d", table, l, experiment.NetSeed(b.seed, l, i)), f1, f2, unitBox, o})
 			}
 		}
 	}

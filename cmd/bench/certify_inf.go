@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
@@ -14,7 +15,7 @@ import (
 // infNorm compares the two ways of certifying the inf-norm
 // max_j |f1_j - f2_j|: one SDP per output (the default) and one SDP with a
 // block and gammas per output sharing the multipliers
-// (certify.Options.InfJoint), both without input splitting, on the --acas
+// (certjob.Job.InfJoint), both without input splitting, on the --acas
 // instances (all five outputs, same input) and on random networks with
 // three outputs against their FB = 2 copies (quantised input), --runs
 // seeds per depth of --layers.
@@ -28,14 +29,14 @@ func (b *certBench) infNorm(ctx context.Context, layers []int, acas []string) er
 	}
 	for _, l := range layers {
 		for i := range b.runs {
-			seed := b.seed + uint64(i)
+			seed := experiment.NetSeed(b.seed, l, i)
 			f1 := randnet.Paper(seed, 2, l, 10, 3)
 			q := quantise.Format{FracBits: 2}
 			f2, err := quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
 			if err != nil {
 				return err
 			}
-			_, _, o, err := instance(2, seed, l)
+			_, _, o, err := b.instance(2, l, i)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -102,6 +103,6 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 		fmt.Fprintln(stdout)
 	}
 	return emitCertificate(stdout, cert, box, opts, cc.json, j, cc.plot, func() (*report.Figure, error) {
-		return certFigure(m.Net, c.Net, box, opts, cert, filepath.Base(m.Info.Path)+" and its compressed copy")
+		return experiment.Figure(cmd.Context(), m.Net, c.Net, box, opts, cert, filepath.Base(m.Info.Path)+" and its compressed copy")
 	})
 }

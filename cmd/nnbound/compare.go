@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
@@ -136,6 +137,6 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 		return err
 	}
 	return emitCertificate(stdout, c, box, opts, f.json, nil, f.plot, func() (*report.Figure, error) {
-		return certFigure(nets[0], nets[1], box, opts, c, fmt.Sprintf("%s vs %s", filepath.Base(args[0]), filepath.Base(args[1])))
+		return experiment.Figure(cmd.Context(), nets[0], nets[1], box, opts, c, fmt.Sprintf("%s vs %s", filepath.Base(args[0]), filepath.Base(args[1])))
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
@@ -117,7 +118,7 @@ func runDemo(cmd *cobra.Command, f *demoFlags) error {
 	}
 	return emitCertificate(out, c, box, opts, f.json, nil, f.plot, func() (*report.Figure, error) {
 		title := fmt.Sprintf("Random 1%s-1 ReLU network vs its FB = %d copy", arch, f.fracBits)
-		return certFigure(f1, f2, box, opts, c, title)
+		return experiment.Figure(cmd.Context(), f1, f2, box, opts, c, title)
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -17,47 +18,10 @@ import (
 // the machine. Tests set it.
 var hideTimes bool
 
-// certCore is the part of a certificate that every JSON output holds.
-// Numbers that were not computed (a bound that was not certified, gammas
-// when only the pieces of a split input set were certified) are null.
-type certCore struct {
-	Certified     bool          `json:"certified"`
-	Status        string        `json:"status"`
-	Bound         report.Number `json:"bound"`
-	ObservedError report.Number `json:"observed_error"`
-	Ratio         report.Number `json:"ratio"`
-	Gamma         report.Number `json:"gamma"`
-	GammaX1       report.Number `json:"gamma_x1"`
-	GammaX2       report.Number `json:"gamma_x2"`
-	GammaX        report.Number `json:"gamma_x"`
-	// Source is the method whose bound is Bound: sdp, or interval (bound
-	// propagation's output enclosure, tighter or the SDP failed).
-	Source string `json:"source"`
-}
-
-// newCertCore returns the certCore of c for inputs paired by p. With
-// x2 = x1, gamma_x multiplies ||x1 - x2||^2 = 0: any value holds, so it is
-// left out (null).
-func newCertCore(c *certify.Certificate, p spec.Pairing) certCore {
-	k := certCore{Certified: c.Certified, Status: c.Status.String(), Bound: report.Number(c.Bound),
-		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()), Source: c.Source.String(),
-		Gamma: nan(), GammaX1: nan(), GammaX2: nan(), GammaX: nan()}
-	if c.RootCertified() {
-		k.Gamma, k.GammaX1, k.GammaX2, k.GammaX = report.Number(c.Gamma), report.Number(c.GammaX1), report.Number(c.GammaX2), report.Number(c.GammaX)
-		if p == spec.SameInput {
-			k.GammaX = nan()
-		}
-	}
-	if !c.Certified {
-		k.Ratio = nan()
-	}
-	return k
-}
-
 // certJSON is the JSON form of a certificate, printed by --json (the
 // schema is documented in the README).
 type certJSON struct {
-	certCore
+	experiment.Summary
 	// Of says what bound bounds: the norm of the output difference ("2"
 	// or "inf", Norm) or one output's difference (Output).
 	Of     string `json:"of"`
@@ -65,7 +29,7 @@ type certJSON struct {
 	Output *int   `json:"output,omitempty"`
 	// OutputBounds are the bounds of each output under the inf-norm.
 	OutputBounds []report.Number `json:"output_bounds,omitempty"`
-	// Method is the method asked for (certCore.Source: the one whose
+	// Method is the method asked for (Summary.Source: the one whose
 	// bound is bound).
 	Method string `json:"method"`
 	// Fallbacks counts the SDPs that failed and were replaced by bound
@@ -142,7 +106,7 @@ type sdpJSON struct {
 // newCertJSON returns the JSON form of c, certified over box with opts.
 func newCertJSON(c *certify.Certificate, box spec.Box, opts certjob.Job) certJSON {
 	j := certJSON{
-		certCore:  newCertCore(c, opts.Pairing),
+		Summary:   experiment.NewSummary(c, opts.Pairing),
 		Of:        c.Quantity(),
 		Method:    c.Method.String(),
 		Fallbacks: c.Fallbacks,
@@ -357,7 +321,7 @@ func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts cer
 		var err error
 		switch {
 		case written != "":
-			_, err = fmt.Fprintf(w, "%-15s %s (%s)\n", "figure", written, figureNote(box, opts))
+			_, err = fmt.Fprintf(w, "%-15s %s (%s)\n", "figure", written, experiment.FigureNote(box, opts))
 		case plot != "":
 			_, err = fmt.Fprintf(w, "%-15s none (there is no bound to draw)\n", "figure")
 		}

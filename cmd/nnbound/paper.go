@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/spec"
 )
 
 // paperFlags are the flags of nnbound paper.
@@ -65,13 +65,13 @@ given, so that the tables do not depend on the machine's speed.`,
 			if len(args) != 1 {
 				return usagef("paper takes one experiment: table1, table2, sweep or prune")
 			}
-			if !slices.Contains(experimentNames[:], args[0]) {
+			if _, ok := experiment.ParsePaper(args[0]); !ok {
 				return usagef("unknown experiment %q: want table1, table2, sweep or prune", args[0])
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e := paperExperiment(slices.Index(experimentNames[:], args[0]))
+			e, _ := experiment.ParsePaper(args[0])
 			return runPaper(cmd, e, &f)
 		},
 	}
@@ -80,7 +80,7 @@ given, so that the tables do not depend on the machine's speed.`,
 	fs.StringVar(&f.layers, "layers", "1,2,3,4", "hidden layers of the Table 1 and 2 networks, `l1,l2,...`")
 	fs.StringVar(&f.out, "out", "nnbound-paper", "write the tables (Markdown, JSON) and the figure into `DIR` (\"\" for none)")
 	fs.BoolVar(&f.json, "json", false, "print the table as JSON")
-	fs.IntVar(&f.jobs, "jobs", defaultJobs(), "certify this many networks at once")
+	fs.IntVar(&f.jobs, "jobs", experiment.DefaultJobs(), "certify this many networks at once")
 	fs.BoolVar(&f.twoNets, "two-nets", false, "table1: compare two independent networks instead of each with itself")
 	f.cert.register(fs)
 	f.cert.noTimeBudget(fs)
@@ -90,41 +90,22 @@ given, so that the tables do not depend on the machine's speed.`,
 
 // paperResult is what nnbound paper prints and writes as JSON.
 type paperResult struct {
-	Experiment string     `json:"experiment"`
-	Mode       string     `json:"mode"`
-	Runs       int        `json:"runs"`
-	Seed       uint64     `json:"seed"`
-	QC         string     `json:"qc"`
-	Weights    string     `json:"weights"`
-	Rows       []paperRow `json:"rows"`
-	AllRuns    []paperRun `json:"all_runs"`
-	Figure     string     `json:"figure,omitempty"`
+	Experiment string           `json:"experiment"`
+	Mode       string           `json:"mode"`
+	Runs       int              `json:"runs"`
+	Seed       uint64           `json:"seed"`
+	QC         string           `json:"qc"`
+	Weights    string           `json:"weights"`
+	Rows       []experiment.Row `json:"rows"`
+	AllRuns    []experiment.Run `json:"all_runs"`
+	Figure     string           `json:"figure,omitempty"`
 	// Command is the command line that made the result.
 	Command string `json:"command"`
 }
 
-// paperRow aggregates the runs of one depth (or one FB).
-type paperRow struct {
-	Layers    int           `json:"layers"`
-	FracBits  int           `json:"frac_bits,omitempty"`
-	Certified int           `json:"certified"`
-	Runs      int           `json:"runs"`
-	GammaX    report.Number `json:"gamma_x"`
-	GammaX1   report.Number `json:"gamma_x1"`
-	GammaX2   report.Number `json:"gamma_x2"`
-	Gamma     report.Number `json:"gamma"`
-	TMean     report.Number `json:"t_mean"`
-	TMax      report.Number `json:"t_max"`
-	TMin      report.Number `json:"t_min"`
-	Seconds   float64       `json:"seconds"`
-	Bound     report.Number `json:"bound"`
-	Observed  report.Number `json:"observed_error"`
-	Ratio     report.Number `json:"ratio_median"`
-}
-
 // plan validates the flags of experiment e and returns its setup, its
 // tasks and how many to certify at once. Bad flags are usage errors.
-func (f *paperFlags) plan(cmd *cobra.Command, e paperExperiment) (*paperSetup, []paperTask, int, error) {
+func (f *paperFlags) plan(cmd *cobra.Command, e experiment.Paper) (*experiment.Setup, []experiment.Task, int, error) {
 	if f.runs < 1 {
 		return nil, nil, 0, usagef("--runs %d: want 1 or more", f.runs)
 	}
@@ -143,10 +124,10 @@ func (f *paperFlags) plan(cmd *cobra.Command, e paperExperiment) (*paperSetup, [
 	if len(layers) == 0 {
 		return nil, nil, 0, usagef("--layers is empty")
 	}
-	if cmd.Flags().Changed("layers") && (e == expSweep || e == expPrune) {
+	if cmd.Flags().Changed("layers") && (e == experiment.Sweep || e == experiment.Prune) {
 		return nil, nil, 0, usagef("--layers goes with table1 and table2; %s uses l = 2 as the paper did", e)
 	}
-	if f.twoNets && e != expTable1 {
+	if f.twoNets && e != experiment.Table1 {
 		return nil, nil, 0, usagef("--two-nets goes with table1 only")
 	}
 	opts, err := f.cert.options(cmd.ErrOrStderr())
@@ -157,20 +138,19 @@ func (f *paperFlags) plan(cmd *cobra.Command, e paperExperiment) (*paperSetup, [
 	if f.cert.verbose {
 		jobs = 1 // one solver log at a time
 	}
-	s := &paperSetup{exp: e, seed: opts.Seed, twoNets: f.twoNets, opts: opts,
-		box: spec.Box{Lo: []float64{-1}, Hi: []float64{1}}}
-	return s, paperTasks(e, layers, f.runs), jobs, nil
+	s := &experiment.Setup{Exp: e, Seed: opts.Seed, TwoNets: f.twoNets, Opts: opts}
+	return s, experiment.Tasks(e, layers, f.runs), jobs, nil
 }
 
 // runPaper runs experiment e and prints its table, writing the files under
 // --out.
-func runPaper(cmd *cobra.Command, e paperExperiment, f *paperFlags) error {
+func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	s, tasks, jobs, err := f.plan(cmd, e)
 	if err != nil {
 		return err
 	}
-	runs, certs, err := s.certifyAll(cmd.Context(), tasks, jobs, stderr)
+	runs, certs, err := s.CertifyAll(cmd.Context(), tasks, jobs, stderr)
 	if err != nil {
 		return err
 	}
@@ -180,12 +160,12 @@ func runPaper(cmd *cobra.Command, e paperExperiment, f *paperFlags) error {
 		}
 	}
 
-	opts := s.opts
+	opts := s.Opts
 	res := paperResult{Experiment: e.String(), Mode: paperMode(e, f.twoNets), Runs: f.runs, Seed: opts.Seed,
-		QC: opts.QC.String(), Weights: opts.Weights.String(), Rows: aggregate(e, runs), AllRuns: runs,
+		QC: opts.QC.String(), Weights: opts.Weights.String(), Rows: experiment.Aggregate(e, runs), AllRuns: runs,
 		Command: commandLine(cmd, "paper "+e.String(), "out", "json", "jobs", "verbose")}
 	if f.out != "" {
-		if err := writePaperFiles(f.out, s, tasks, certs, &res); err != nil {
+		if err := writePaperFiles(cmd.Context(), f.out, s, tasks, certs, &res); err != nil {
 			return err
 		}
 	}
@@ -215,16 +195,16 @@ func commandLine(cmd *cobra.Command, what string, skip ...string) string {
 }
 
 // paperMode describes the instances of an experiment.
-func paperMode(e paperExperiment, twoNets bool) string {
+func paperMode(e experiment.Paper, twoNets bool) string {
 	switch e {
-	case expTable1:
+	case experiment.Table1:
 		if twoNets {
 			return "two independent networks, x1 and x2 independent in [-1, 1]"
 		}
 		return "each network against itself, x1 and x2 independent in [-1, 1] (self-compare)"
-	case expTable2:
+	case experiment.Table2:
 		return "each network against its FB = 2 copy, x2 = q(x1), x1 in [-1, 1]"
-	case expSweep:
+	case experiment.Sweep:
 		return "l = 2 networks against their FB = 1..5 copies, x2 = q(x1), x1 in [-1, 1]"
 	}
 	return "l = 2 networks with the 8 smallest hidden neurons zeroed, x2 = x1 in [-1, 1]"

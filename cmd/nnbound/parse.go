@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/report"
 )
 
 // The parsers of flag values that cobra cannot type: lists, ranges and
@@ -153,4 +154,13 @@ func parseFracBits(s string) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkPlot reports a --plot file name that is not .png or .svg, as a
+// usage error.
+func checkPlot(path string) error {
+	if report.CheckPath(path) != nil {
+		return usagef("--plot %q: want a .png or .svg file name", path)
+	}
+	return nil
 }

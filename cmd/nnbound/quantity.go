@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -30,12 +30,6 @@ func oneHot(c []float64) int {
 	return k
 }
 
-// axisName returns what c bounds in a figure's words: "||f1 - f2||",
-// "||f1 - f2||_inf" or "|f1_K - f2_K|".
-func axisName(c *certify.Certificate) string {
-	return strings.NewReplacer("(x1)", "", "(x2)", "", "||_2", "||").Replace(c.Quantity())
-}
-
 // squareName returns the left-hand side of the gammas' inequality of c:
 // the square of what they bound. For the inf-norm over several outputs,
 // the gammas are those of the output with the largest bound.
@@ -44,5 +38,5 @@ func squareName(c *certify.Certificate) string {
 		k := c.WorstOutput()
 		return fmt.Sprintf("|f1_%d - f2_%d|^2", k, k)
 	}
-	return axisName(c) + "^2"
+	return experiment.AxisName(c) + "^2"
 }

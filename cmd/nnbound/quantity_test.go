@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -26,7 +27,7 @@ func TestQuantity(t *testing.T) {
 		if tc.c == nil && tc.norm == spec.NormInf {
 			c.Outputs = []float64{0.5, 2, 2} // the first largest is output 1
 		}
-		if got := axisName(c); got != tc.axis {
+		if got := experiment.AxisName(c); got != tc.axis {
 			t.Errorf("%s: axisName %q, want %q", tc.name, got, tc.axis)
 		}
 		if got := squareName(c); got != tc.square {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
@@ -77,7 +78,7 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 	fs.Float64Var(&f.target, "target-error", 0, "report the smallest FB whose certified bound is at most `E`")
 	fs.StringVar(&f.plot, "plot", "", "write the figure to `FILE` (.png or .svg; \"\" for none) (default MODEL-sweep.png)")
 	fs.BoolVar(&f.json, "json", false, "print the results as JSON")
-	fs.IntVar(&f.jobs, "jobs", defaultJobs(), "certify this many bit widths at once")
+	fs.IntVar(&f.jobs, "jobs", experiment.DefaultJobs(), "certify this many bit widths at once")
 	f.model.register(fs)
 	f.input.register(fs)
 	f.cert.register(fs)
@@ -88,7 +89,7 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 type sweepRow struct {
 	Prune    string `json:"prune"`
 	FracBits int    `json:"frac_bits"`
-	certCore
+	experiment.Summary
 	Seconds float64 `json:"seconds"`
 	level   int
 }
@@ -233,7 +234,7 @@ func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr 
 	rows := make([]sweepRow, len(tasks))
 	bar := progress.New(stderr, "sweep", len(tasks))
 	defer bar.Done()
-	err := parallel(ctx, len(tasks), p.jobs, func(ctx context.Context, i int) error {
+	err := experiment.Parallel(ctx, len(tasks), p.jobs, func(ctx context.Context, i int) error {
 		t := tasks[i]
 		q := quantise.Format{FracBits: t.fb, Rounding: p.rounding}
 		o := p.opts
@@ -252,7 +253,7 @@ func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr 
 		if err != nil {
 			return err
 		}
-		rows[i] = sweepRow{Prune: p.levels[t.level].String(), FracBits: t.fb, certCore: newCertCore(c, o.Pairing),
+		rows[i] = sweepRow{Prune: p.levels[t.level].String(), FracBits: t.fb, Summary: experiment.NewSummary(c, o.Pairing),
 			Seconds: c.Time.Seconds(), level: t.level}
 		bar.Add(1)
 		return nil

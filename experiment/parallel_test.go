@@ -1,4 +1,4 @@
-package main
+package experiment
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 func TestParallel(t *testing.T) {
 	for _, jobs := range []int{1, 2, 5} {
 		var sum atomic.Int64
-		err := parallel(context.Background(), 100, jobs, func(_ context.Context, i int) error {
+		err := Parallel(context.Background(), 100, jobs, func(_ context.Context, i int) error {
 			sum.Add(int64(i))
 			return nil
 		})
@@ -19,7 +19,7 @@ func TestParallel(t *testing.T) {
 		}
 	}
 	boom := errors.New("boom")
-	err := parallel(context.Background(), 100, 3, func(ctx context.Context, i int) error {
+	err := Parallel(context.Background(), 100, 3, func(ctx context.Context, i int) error {
 		if i == 7 {
 			return boom
 		}
@@ -30,7 +30,7 @@ func TestParallel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := parallel(ctx, 10, 2, func(context.Context, int) error { return nil }); err == nil {
+	if err := Parallel(ctx, 10, 2, func(context.Context, int) error { return nil }); err == nil {
 		t.Error("no error from a cancelled context")
 	}
 }
@@ -43,7 +43,7 @@ func TestParallelPanic(t *testing.T) {
 			t.Errorf("recovered %v, want the worker's panic", r)
 		}
 	}()
-	parallel(context.Background(), 50, 2, func(_ context.Context, i int) error {
+	Parallel(context.Background(), 50, 2, func(_ context.Context, i int) error {
 		if i == 3 {
 			panic("worker bug")
 		}

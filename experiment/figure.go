@@ -1,10 +1,12 @@
-package main
+package experiment
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
@@ -13,16 +15,8 @@ import (
 	"github.com/nnbound/nnbound/spec"
 )
 
-// checkPlot reports a --plot file name that is not .png or .svg, as a
-// usage error.
-func checkPlot(path string) error {
-	if report.CheckPath(path) != nil {
-		return usagef("--plot %q: want a .png or .svg file name", path)
-	}
-	return nil
-}
-
-// certFigure draws the figure of a certificate over its input set. The
+// Figure draws the figure of a certificate c of f1 against f2 over the
+// box with opts (those c was made with). The
 // figure's inputs are x1 or, when x1 and x2 are independent, the pair
 // (x1, x2); with
 //
@@ -32,13 +26,15 @@ func checkPlot(path string) error {
 //   - two: the tightness T = ln(bound^2) - ln(error^2) on a grid;
 //   - more: a histogram of bound / error over sampled inputs.
 //
-// The bound at an input pair is Certificate.BoundAt: the smallest of the bounds of
-// the certificate that hold there. The one-input curve also takes the
-// bound of bound propagation on the quantisation cell (or slice) of the
-// input holding it (certCurve), which follows the error more closely.
-func certFigure(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Certificate, title string) (*report.Figure, error) {
+// The bound at an input pair is Certificate.BoundAt: the smallest of the
+// bounds of the certificate that hold there. The one-input curve also
+// takes the bound of bound propagation on the quantisation cell (or
+// slice) of the input holding it (Curve), which follows the error more
+// closely. Nothing in the figure depends on the time taken; ctx stops
+// the work early, with an error.
+func Figure(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Certificate, title string) (*report.Figure, error) {
 	if !c.Certified {
-		return nil, fmt.Errorf("no figure: the bound was not certified")
+		return nil, fmt.Errorf("experiment: no figure: the bound was not certified")
 	}
 	in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
 	n := box.Dim()
@@ -56,9 +52,9 @@ func certFigure(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.C
 		v, e := pairError(f1, f2, c, x1, x2)
 		return c.BoundAt(x1, x2), v, e
 	}
-	switch figureDims(box, opts) {
+	switch FigureDims(box, opts) {
 	case 1:
-		cv, err := certCurve(f1, f2, box, opts, c, curveInputs(box.Lo[0], box.Hi[0], 2001, in))
+		cv, err := Curve(ctx, f1, f2, box, opts, c, CurveInputs(box.Lo[0], box.Hi[0], 2001, in))
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +62,7 @@ func certFigure(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.C
 		return report.ErrorCurve(cv)
 	case 2:
 		const m = 101
-		s := report.Surface{Title: title, X: linspace(space.Lo[0], space.Hi[0], m), Y: linspace(space.Lo[1], space.Hi[1], m)}
+		s := report.Surface{Title: title, X: Linspace(space.Lo[0], space.Hi[0], m), Y: Linspace(space.Lo[1], space.Hi[1], m)}
 		if indep {
 			s.XLabel, s.YLabel = "input x1 of the first network", "input x2 of the second network"
 		}
@@ -100,6 +96,12 @@ func certFigure(f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.C
 	return report.RatioHistogram(r)
 }
 
+// AxisName returns what c bounds in a figure's words: "||f1 - f2||",
+// "||f1 - f2||_inf" or "|f1_K - f2_K|".
+func AxisName(c *certify.Certificate) string {
+	return strings.NewReplacer("(x1)", "", "(x2)", "", "||_2", "||").Replace(c.Quantity())
+}
+
 // pairError returns the error of f1 at x1 against f2 at x2, measured as c
 // bounds it (Certificate.Measure).
 func pairError(f1, f2 *nn.Network, c *certify.Certificate, x1, x2 []float64) (float64, error) {
@@ -114,18 +116,18 @@ func pairError(f1, f2 *nn.Network, c *certify.Certificate, x1, x2 []float64) (fl
 	return c.Measure(y1, y2), nil
 }
 
-// figureDims returns the number of the figure's inputs: those of x1, or
+// FigureDims returns the number of the figure's inputs: those of x1, or
 // of (x1, x2) when they are independent.
-func figureDims(box spec.Box, opts certjob.Job) int {
+func FigureDims(box spec.Box, opts certjob.Job) int {
 	if opts.Pairing == spec.Independent {
 		return 2 * box.Dim()
 	}
 	return box.Dim()
 }
 
-// figureNote says what certFigure draws for box and opts.
-func figureNote(box spec.Box, opts certjob.Job) string {
-	switch figureDims(box, opts) {
+// FigureNote says what Figure draws for box and opts.
+func FigureNote(box spec.Box, opts certjob.Job) string {
+	switch FigureDims(box, opts) {
 	case 1:
 		return "error and bound against the input, log scale"
 	case 2:
@@ -134,8 +136,8 @@ func figureNote(box spec.Box, opts certjob.Job) string {
 	return "histogram of bound / error over sampled inputs"
 }
 
-// linspace returns n points from lo to hi.
-func linspace(lo, hi float64, n int) []float64 {
+// Linspace returns n points from lo to hi.
+func Linspace(lo, hi float64, n int) []float64 {
 	v := make([]float64, n)
 	for i := range v {
 		v[i] = lo + (hi-lo)*float64(i)/float64(n-1)
@@ -146,13 +148,13 @@ func linspace(lo, hi float64, n int) []float64 {
 	return v
 }
 
-// curveInputs returns n evenly spaced inputs in [lo, hi] and, for a
+// CurveInputs returns n evenly spaced inputs in [lo, hi] and, for a
 // quantised input, each step point and its predecessor, so that the
 // curves jump where the quantiser does.
-func curveInputs(lo, hi float64, n int, in spec.Inputs) []float64 {
-	xs := linspace(lo, hi, n)
+func CurveInputs(lo, hi float64, n int, in spec.Inputs) []float64 {
+	xs := Linspace(lo, hi, n)
 	if in.Pairing == spec.QuantisedInput {
-		for _, s := range steps(lo, hi, in.Quant.Step()) {
+		for _, s := range Steps(lo, hi, in.Quant.Step()) {
 			xs = append(xs, s, math.Nextafter(s, math.Inf(-1)), math.Nextafter(s, math.Inf(1)))
 		}
 	}
@@ -161,9 +163,9 @@ func curveInputs(lo, hi float64, n int, in spec.Inputs) []float64 {
 	return slices.Compact(xs)
 }
 
-// steps returns the multiples of step in [lo, hi] (none if there would be
+// Steps returns the multiples of step in [lo, hi] (none if there would be
 // more than report.MaxSteps).
-func steps(lo, hi, step float64) []float64 {
+func Steps(lo, hi, step float64) []float64 {
 	if !(step > 0) || (hi-lo)/step > report.MaxSteps {
 		return nil
 	}

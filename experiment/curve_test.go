@@ -1,11 +1,10 @@
-package main
+package experiment
 
 import (
 	"context"
 	"math"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/randnet"
@@ -46,8 +45,8 @@ func TestCertCurveSound(t *testing.T) {
 		if err != nil || !c.Certified {
 			t.Fatalf("%s: certify: %v, %+v", tc.name, err, c)
 		}
-		in := opts.Inputs(box)
-		cv, err := certCurve(f1, f2, box, opts, c, curveInputs(tc.lo, tc.hi, 20001, in))
+		in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
+		cv, err := Curve(context.Background(), f1, f2, box, opts, c, CurveInputs(tc.lo, tc.hi, 20001, in))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -105,10 +104,10 @@ func TestQuantCells(t *testing.T) {
 	}
 }
 
-// TestSubBoxBoundsBudget checks that a budget too small for every cell
-// merges them into runs that still cover the interval, and that every
-// input keeps a finite bound no smaller than with all the cells.
-func TestSubBoxBoundsBudget(t *testing.T) {
+// TestCurveFixedCells checks that the figure's sub-boxes depend on the
+// input set alone: every quantisation cell up to maxFigureCells, else
+// figureSlices slices, and the same bounds on a second run.
+func TestCurveFixedCells(t *testing.T) {
 	f1 := randnet.Paper(1, 1, 2, 10, 1)
 	qo := quantise.DefaultOptions()
 	qo.Weights.FracBits, qo.Biases.FracBits = 5, 5
@@ -120,21 +119,29 @@ func TestSubBoxBoundsBudget(t *testing.T) {
 	opts.Pairing, opts.Quant = spec.QuantisedInput, quantise.Format{FracBits: 5}
 	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, Pairing: opts.Pairing, Quant: opts.Quant}
 	s := figureSubBoxes(-1, 1, in)
-	xs := curveInputs(-1, 1, 401, in)
-	all, _, err := subBoxBounds(context.Background(), f1, f2, opts, s, xs, time.Hour)
+	if !s.Cells || s.Len() != 65 {
+		t.Fatalf("%d sub-boxes (cells %v), want the 65 cells of FB = 5 truncation toward zero on [-1, 1]", s.Len(), s.Cells)
+	}
+	xs := CurveInputs(-1, 1, 401, in)
+	a, err := subBoxBounds(context.Background(), f1, f2, opts, s, xs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	few, g, err := subBoxBounds(context.Background(), f1, f2, opts, s, xs, time.Nanosecond)
+	b, err := subBoxBounds(context.Background(), f1, f2, opts, s, xs)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if g.Len() != minFigureBoxes || !g.Grouped || g.Lo[0] != -1 || g.Hi[g.Len()-1] != 1 {
-		t.Fatalf("grouped %d cells into %d runs over [%v, %v], want %d over [-1, 1]", s.Len(), g.Len(), g.Lo[0], g.Hi[g.Len()-1], minFigureBoxes)
 	}
 	for i, x := range xs {
-		if math.IsInf(few[i], 0) || few[i] < all[i] {
-			t.Errorf("x = %v: bound %v with every cell, %v with runs", x, all[i], few[i])
+		if math.IsInf(a[i], 0) || a[i] != b[i] {
+			t.Errorf("x = %v: bounds %v and %v", x, a[i], b[i])
 		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := subBoxBounds(ctx, f1, f2, opts, s, xs); err == nil {
+		t.Error("cancelled: no error")
+	}
+	if s := figureSubBoxes(-1, 1, spec.Inputs{Pairing: spec.SameInput}); s.Cells || s.Len() != figureSlices {
+		t.Errorf("same input: %d sub-boxes (cells %v), want %d slices", s.Len(), s.Cells, figureSlices)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package experiment
 
 import (
 	"context"
@@ -6,16 +6,16 @@ import (
 	"sync"
 )
 
-// defaultJobs is the default of --jobs: one certification per CPU (the
-// solver itself runs on one).
-func defaultJobs() int { return max(runtime.NumCPU(), 1) }
+// DefaultJobs is the default number of certifications to run at once: one
+// per CPU (the solver itself runs on one).
+func DefaultJobs() int { return max(runtime.NumCPU(), 1) }
 
-// parallel calls do(ctx, i) for i in [0, n) on up to jobs goroutines and
+// Parallel calls do(ctx, i) for i in [0, n) on up to jobs goroutines and
 // returns the first error (cancelling the others). A panic in do is
 // re-raised in the caller's goroutine once the others have stopped, so
-// that run reports it like any other bug instead of the runtime killing
+// that the caller reports it like any other bug instead of the runtime killing
 // the process with a stack dump.
-func parallel(ctx context.Context, n, jobs int, do func(ctx context.Context, i int) error) error {
+func Parallel(ctx context.Context, n, jobs int, do func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := make(chan int)
