@@ -9,6 +9,7 @@ import (
 
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -93,7 +94,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeRe
 	if err != nil {
 		return err
 	}
-	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
+	stop := progress.StartTicker(cmd.ErrOrStderr(), "certifying", &opts.Log)
 	cert, err := opts.Bound(cmd.Context(), m.Net, c.Net, box)
 	stop()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -130,7 +131,7 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
+	stop := progress.StartTicker(cmd.ErrOrStderr(), "certifying", &opts.Log)
 	c, err := opts.Bound(cmd.Context(), nets[0], nets[1], box)
 	stop()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
@@ -104,7 +105,7 @@ func runDemo(cmd *cobra.Command, f *demoFlags) error {
 	if err != nil {
 		return err
 	}
-	stop := startTicker(cmd.ErrOrStderr(), "certifying", &opts)
+	stop := progress.StartTicker(cmd.ErrOrStderr(), "certifying", &opts.Log)
 	c, err := opts.Bound(cmd.Context(), f1, f2, box)
 	stop()
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
@@ -33,13 +34,13 @@ type exportFlags struct {
 
 // exportJSON is the JSON form of export's summary.
 type exportJSON struct {
-	File      string    `json:"file"`
-	Format    string    `json:"format"`
-	Networks  string    `json:"networks"`
-	Variables int       `json:"variables"`
-	LMIOrder  int       `json:"lmi_order"`
-	Input     inputJSON `json:"input"`
-	QC        string    `json:"qc"`
+	File      string                 `json:"file"`
+	Format    string                 `json:"format"`
+	Networks  string                 `json:"networks"`
+	Variables int                    `json:"variables"`
+	LMIOrder  int                    `json:"lmi_order"`
+	Input     experiment.InputRecord `json:"input"`
+	QC        string                 `json:"qc"`
 	// Gammas name the leading variables of the SDP, in order.
 	Gammas []string `json:"gammas"`
 	// Where says where each gamma is in a solver's solution.
@@ -182,7 +183,7 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	}
 	if f.json {
 		j := exportJSON{File: where, Format: format, Networks: what, Variables: p.NumVars(), LMIOrder: lmiOrder(p.Problem),
-			Input: newInputJSON(box, opts), QC: opts.QC.String(), Gammas: names, Where: gammaNote(names, format)}
+			Input: experiment.NewInputRecord(box, opts), QC: opts.QC.String(), Gammas: names, Where: gammaNote(names, format)}
 		return report.WriteJSON(summary, j)
 	}
 	fmt.Fprintf(summary, "wrote %s (%s): the SDP of %s\n", where, format, what)

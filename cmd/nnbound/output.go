@@ -19,126 +19,19 @@ import (
 var hideTimes bool
 
 // certJSON is the JSON form of a certificate, printed by --json (the
-// schema is documented in the README).
+// schema is documented in the README): experiment.Record, then what the
+// command wrote.
 type certJSON struct {
-	experiment.Summary
-	// Of says what bound bounds: the norm of the output difference ("2"
-	// or "inf", Norm) or one output's difference (Output).
-	Of     string `json:"of"`
-	Norm   string `json:"norm,omitempty"`
-	Output *int   `json:"output,omitempty"`
-	// OutputBounds are the bounds of each output under the inf-norm.
-	OutputBounds []report.Number `json:"output_bounds,omitempty"`
-	// Method is the method asked for (Summary.Source: the one whose
-	// bound is bound).
-	Method string `json:"method"`
-	// Fallbacks counts the SDPs that failed and were replaced by bound
-	// propagation (Reason says more).
-	Fallbacks int           `json:"fallbacks"`
-	Reason    string        `json:"reason,omitempty"`
-	Margin    report.Number `json:"margin"`
-	RootBound report.Number `json:"root_bound"`
-	// SDPGammas are the root SDP's own checked gammas (null when no SDP
-	// passed the check): the gammas above unless bound propagation gave
-	// the bound.
-	SDPGammas *gammasJSON `json:"sdp_gammas"`
-	Pieces    int         `json:"pieces"`
-	WorstX1   []float64   `json:"worst_x1"`
-	WorstX2   []float64   `json:"worst_x2"`
-	Input     inputJSON   `json:"input"`
-	QC        string      `json:"qc"`
-	SDP       sdpJSON     `json:"sdp"`
-	Seconds   float64     `json:"seconds"`
+	experiment.Record
 	// Plot is the figure written, if any.
 	Plot string `json:"plot,omitempty"`
 	// Compression is the report of quantise or prune --certify.
 	Compression *compressJSON `json:"compression,omitempty"`
 }
 
-// gammasJSON holds the four gammas of the root inequality; GammaX is null
-// when x2 = x1, where it multiplies zero.
-type gammasJSON struct {
-	Gamma   report.Number `json:"gamma"`
-	GammaX1 report.Number `json:"gamma_x1"`
-	GammaX2 report.Number `json:"gamma_x2"`
-	GammaX  report.Number `json:"gamma_x"`
-}
-
-// newGammasJSON returns g for inputs paired by p.
-func newGammasJSON(g certify.Gammas, p spec.Pairing) *gammasJSON {
-	j := &gammasJSON{Gamma: report.Number(g.Gamma), GammaX1: report.Number(g.GammaX1), GammaX2: report.Number(g.GammaX2), GammaX: report.Number(g.GammaX)}
-	if p == spec.SameInput {
-		j.GammaX = nan()
-	}
-	return j
-}
-
-// inputJSON describes the input set of a certificate.
-type inputJSON struct {
-	Lo        []float64 `json:"lo"`
-	Hi        []float64 `json:"hi"`
-	Pairing   string    `json:"pairing"`
-	FracBits  int       `json:"frac_bits,omitempty"`
-	Quantiser string    `json:"quantiser,omitempty"`
-}
-
-// newInputJSON describes the input set of box and opts.
-func newInputJSON(box spec.Box, opts certjob.Job) inputJSON {
-	j := inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()}
-	if opts.Pairing == spec.QuantisedInput {
-		j.FracBits = opts.Quant.FracBits
-		j.Quantiser = opts.Quant.String()
-	}
-	return j
-}
-
-// sdpJSON describes the SDPs solved for a certificate.
-type sdpJSON struct {
-	Size       int           `json:"size"`
-	Variables  int           `json:"variables"`
-	Solves     int           `json:"solves"`
-	Iterations int           `json:"iterations"`
-	Status     string        `json:"status"`
-	Objective  report.Number `json:"objective"`
-	Seconds    float64       `json:"seconds"`
-}
-
 // newCertJSON returns the JSON form of c, certified over box with opts.
 func newCertJSON(c *certify.Certificate, box spec.Box, opts certjob.Job) certJSON {
-	j := certJSON{
-		Summary:   experiment.NewSummary(c, opts.Pairing),
-		Of:        c.Quantity(),
-		Method:    c.Method.String(),
-		Fallbacks: c.Fallbacks,
-		Reason:    c.Reason,
-		Margin:    report.Number(c.Margin),
-		RootBound: report.Number(c.RootBound),
-		Pieces:    max(len(c.Pieces), 1),
-		WorstX1:   orEmpty(c.X1),
-		WorstX2:   orEmpty(c.X2),
-		Input:     newInputJSON(box, opts),
-		QC:        opts.QC.String(),
-		SDP: sdpJSON{Size: c.SDP.Size, Variables: c.SDP.Variables, Solves: c.SDP.Solves,
-			Iterations: c.SDP.Iterations, Status: c.SDP.Status.String(),
-			Objective: report.Number(c.SDP.Objective), Seconds: c.SDP.Time.Seconds()},
-		Seconds: c.Time.Seconds(),
-	}
-	if !c.RootCertified() {
-		j.Margin = nan()
-	}
-	if c.SDPGammasHold() {
-		j.SDPGammas = newGammasJSON(c.SDPGammas, opts.Pairing)
-	}
-	if k := oneHot(c.C); k >= 0 {
-		j.Output = &k
-	} else if c.C == nil {
-		j.Norm = c.Norm.String()
-	}
-	if len(c.Outputs) > 1 {
-		for _, b := range c.Outputs {
-			j.OutputBounds = append(j.OutputBounds, report.Number(b))
-		}
-	}
+	j := certJSON{Record: experiment.NewRecord(c, box, opts)}
 	if hideTimes {
 		j.Seconds, j.SDP.Seconds = 0, 0
 	}
@@ -147,14 +40,6 @@ func newCertJSON(c *certify.Certificate, box spec.Box, opts certjob.Job) certJSO
 
 // nan is the JSON null of a number that was not computed.
 func nan() report.Number { return report.Number(math.NaN()) }
-
-// orEmpty returns v, or an empty slice for nil (JSON [] rather than null).
-func orEmpty(v []float64) []float64 {
-	if v == nil {
-		return []float64{}
-	}
-	return v
-}
 
 // writeCertificate prints c for people: one aligned line per field, the
 // bound and the observed error first.

@@ -15,21 +15,6 @@ import (
 // names it; the functions below adapt the name to the figures and the
 // gammas (certify.Certificate.Measure evaluates it).
 
-// oneHot returns K when c is the K-th unit vector, or -1.
-func oneHot(c []float64) int {
-	k := -1
-	for i, v := range c {
-		switch {
-		case v == 0:
-		case v == 1 && k < 0:
-			k = i
-		default:
-			return -1
-		}
-	}
-	return k
-}
-
 // squareName returns the left-hand side of the gammas' inequality of c:
 // the square of what they bound. For the inf-norm over several outputs,
 // the gammas are those of the output with the largest bound.

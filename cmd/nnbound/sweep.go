@@ -12,7 +12,6 @@ import (
 
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
-	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
@@ -85,38 +84,21 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 	return cmd
 }
 
-// sweepRow is one certified bit width.
-type sweepRow struct {
-	Prune    string `json:"prune"`
-	FracBits int    `json:"frac_bits"`
-	experiment.Summary
-	Seconds float64 `json:"seconds"`
-	level   int
-}
-
-// sweepChoice is the answer to --target-error for one pruning level.
-type sweepChoice struct {
-	Prune string `json:"prune"`
-	// FracBits is the smallest width meeting the target, 0 if none does.
-	FracBits int           `json:"frac_bits"`
-	Bound    report.Number `json:"bound"`
-}
-
 // sweepJSON is the --json output of nnbound sweep.
 type sweepJSON struct {
-	Model       string        `json:"model"`
-	Input       inputJSON     `json:"input"`
-	QC          string        `json:"qc"`
-	TargetError report.Number `json:"target_error"`
-	Rows        []sweepRow    `json:"rows"`
-	Smallest    []sweepChoice `json:"smallest,omitempty"`
-	Plot        string        `json:"plot,omitempty"`
+	Model       string                   `json:"model"`
+	Input       experiment.InputRecord   `json:"input"`
+	QC          string                   `json:"qc"`
+	TargetError report.Number            `json:"target_error"`
+	Rows        []experiment.SweepRow    `json:"rows"`
+	Smallest    []experiment.SweepChoice `json:"smallest,omitempty"`
+	Plot        string                   `json:"plot,omitempty"`
 }
 
 // sweepPlan is what a sweep certifies, from its validated flags.
 type sweepPlan struct {
 	widths   []int
-	levels   []pruneLevel
+	levels   []experiment.PruneLevel
 	rounding quantise.Rounding
 	opts     certjob.Job // Quant is set per bit width
 	jobs     int
@@ -190,13 +172,13 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		return err
 	}
 
-	j := sweepJSON{Model: path, Input: inputJSON{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
+	j := sweepJSON{Model: path, Input: experiment.InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
 		QC: p.opts.QC.String(), TargetError: nan(), Rows: rows}
 	met := true
 	if f.target > 0 {
 		j.TargetError = report.Number(f.target)
-		j.Smallest = smallestWidths(rows, p.levels, f.target)
-		met = slices.ContainsFunc(j.Smallest, func(c sweepChoice) bool { return c.FracBits > 0 })
+		j.Smallest = experiment.SmallestWidths(rows, p.levels, f.target)
+		met = slices.ContainsFunc(j.Smallest, func(c experiment.SweepChoice) bool { return c.FracBits > 0 })
 	}
 	if f.plot != "" {
 		if j.Plot, err = saveSweepFigure(f.plot, j, p.levels, f.target, stderr); err != nil {
@@ -223,40 +205,9 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 
 // certify certifies m against each of its compressed copies, every
 // pruning level at every bit width, showing progress on stderr.
-func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr io.Writer) ([]sweepRow, error) {
-	type task struct{ level, fb int }
-	var tasks []task
-	for li := range p.levels {
-		for _, fb := range p.widths {
-			tasks = append(tasks, task{li, fb})
-		}
-	}
-	rows := make([]sweepRow, len(tasks))
-	bar := progress.New(stderr, "sweep", len(tasks))
-	defer bar.Done()
-	err := experiment.Parallel(ctx, len(tasks), p.jobs, func(ctx context.Context, i int) error {
-		t := tasks[i]
-		q := quantise.Format{FracBits: t.fb, Rounding: p.rounding}
-		o := p.opts
-		o.Quant = q
-		f2, err := m.transform(func(core *nn.Network) (*nn.Network, error) {
-			pruned, err := p.levels[t.level].apply(core)
-			if err != nil {
-				return nil, err
-			}
-			return quantise.Network(pruned, quantise.Options{Weights: q, Biases: q})
-		})
-		if err != nil {
-			return err
-		}
-		c, err := o.Bound(ctx, m.Net, f2, box)
-		if err != nil {
-			return err
-		}
-		rows[i] = sweepRow{Prune: p.levels[t.level].String(), FracBits: t.fb, Summary: experiment.NewSummary(c, o.Pairing),
-			Seconds: c.Time.Seconds(), level: t.level}
-		bar.Add(1)
-		return nil
-	})
-	return rows, err
+func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr io.Writer) ([]experiment.SweepRow, error) {
+	s := experiment.WidthSweep{Widths: p.widths, Levels: p.levels, Rounding: p.rounding, Opts: p.opts, Jobs: p.jobs}
+	return s.Run(ctx, m.Net, box, func(l experiment.PruneLevel, q quantise.Format) (*nn.Network, error) {
+		return m.transform(l.Compress(q))
+	}, stderr)
 }

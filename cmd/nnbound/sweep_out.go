@@ -4,33 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"path/filepath"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
 
-// smallestWidths returns, for each level, the smallest FB whose certified
-// bound is at most target.
-func smallestWidths(rows []sweepRow, levels []pruneLevel, target float64) []sweepChoice {
-	out := make([]sweepChoice, len(levels))
-	for li, l := range levels {
-		out[li] = sweepChoice{Prune: l.String(), Bound: nan()}
-		for _, r := range rows {
-			if r.level != li || !r.Certified || float64(r.Bound) > target {
-				continue
-			}
-			if out[li].FracBits == 0 || r.FracBits < out[li].FracBits {
-				out[li].FracBits, out[li].Bound = r.FracBits, r.Bound
-			}
-		}
-	}
-	return out
-}
-
 // writeSweep prints the sweep table and the answer to --target-error.
-func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []pruneLevel, j sweepJSON) error {
+func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []experiment.PruneLevel, j sweepJSON) error {
 	input := "the quantised copy gets the input quantised likewise, x2 = q(x1)"
 	if f.pairing == "same" {
 		input = "the quantised copy gets the same input, x2 = x1"
@@ -86,39 +67,11 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []pru
 	return nil
 }
 
-// sweepFigure draws the bound and the error against FB, one series per
-// pruning level.
-func sweepFigure(path string, rows []sweepRow, levels []pruneLevel, target float64, chosen []sweepChoice) (*report.Figure, error) {
-	s := report.Sweep{Title: filepath.Base(path) + ": certified bound and observed error", Target: target, Chosen: math.NaN()}
-	for li, l := range levels {
-		se := report.SweepSeries{}
-		if len(levels) > 1 {
-			se.Name = "pruned " + l.String()
-		}
-		for _, r := range rows {
-			if r.level == li {
-				se.X = append(se.X, float64(r.FracBits))
-				b := float64(r.Bound)
-				if !r.Certified {
-					b = math.NaN()
-				}
-				se.Bound = append(se.Bound, b)
-				se.Error = append(se.Error, float64(r.ObservedError))
-			}
-		}
-		s.Series = append(s.Series, se)
-	}
-	if len(levels) == 1 && len(chosen) == 1 && chosen[0].FracBits > 0 {
-		s.Chosen = float64(chosen[0].FracBits)
-	}
-	return report.SweepFigure(s)
-}
-
 // saveSweepFigure draws the sweep j with its target error (see
-// sweepFigure) to file and returns its name, or "" with a note on stderr
+// experiment.SweepFigure) to file and returns its name, or "" with a note on stderr
 // when there is nothing to draw.
-func saveSweepFigure(file string, j sweepJSON, levels []pruneLevel, target float64, stderr io.Writer) (string, error) {
-	fig, err := sweepFigure(j.Model, j.Rows, levels, target, j.Smallest)
+func saveSweepFigure(file string, j sweepJSON, levels []experiment.PruneLevel, target float64, stderr io.Writer) (string, error) {
+	fig, err := experiment.SweepFigure(j.Model, j.Rows, levels, target, j.Smallest)
 	switch {
 	case errors.Is(err, report.ErrData):
 		fmt.Fprintf(stderr, "nnbound: no figure: nothing positive to draw on a log scale\n")

@@ -1,8 +1,8 @@
-package main
+package progress
 
 import (
 	"bytes"
-	"github.com/nnbound/nnbound/internal/certjob"
+	"io"
 	"testing"
 )
 
@@ -10,11 +10,11 @@ import (
 // leaves the certify log alone.
 func TestTickerOffTerminal(t *testing.T) {
 	var stderr bytes.Buffer
-	o := certjob.Default()
-	stop := startTicker(&stderr, "certifying", &o)
+	var log io.Writer
+	stop := StartTicker(&stderr, "certifying", &log)
 	stop()
-	if o.Log != nil || stderr.Len() != 0 {
-		t.Errorf("Log %v, stderr %q: want both untouched", o.Log, stderr.String())
+	if log != nil || stderr.Len() != 0 {
+		t.Errorf("log %v, stderr %q: want both untouched", log, stderr.String())
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nnbound/nnbound/internal/certjob"
 	"golang.org/x/term"
 )
 
@@ -19,8 +18,8 @@ import (
 //
 // redrawn in place on stderr and erased when it stops. The count comes
 // from certify's log (one "certify:" line per certified SDP), which the
-// ticker reads through Options.Log; under -v the log goes to the user
-// instead and the ticker stays silent.
+// ticker reads through certify.Options.Log; under -v the log goes to the
+// user instead and the ticker stays silent.
 type ticker struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -31,16 +30,17 @@ type ticker struct {
 	wg    sync.WaitGroup
 }
 
-// startTicker starts a ticker on stderr for a certification with o, and
-// returns the function that stops it. Off a terminal, or with o.Log set,
-// it does nothing.
-func startTicker(stderr io.Writer, label string, o *certjob.Job) (stop func()) {
+// StartTicker starts a ticker on stderr for a certification whose log
+// goes to *log (certify.Options.Log), setting *log to the ticker, and
+// returns the function that stops it. Off a terminal, or with *log
+// already set, it does nothing.
+func StartTicker(stderr io.Writer, label string, log *io.Writer) (stop func()) {
 	f, ok := stderr.(*os.File)
-	if !ok || o.Log != nil || !term.IsTerminal(int(f.Fd())) {
+	if !ok || *log != nil || !term.IsTerminal(int(f.Fd())) {
 		return func() {}
 	}
 	t := &ticker{w: stderr, label: label, start: time.Now(), done: make(chan struct{})}
-	o.Log = t
+	*log = t
 	t.wg.Add(1)
 	go t.loop()
 	return func() {

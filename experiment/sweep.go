@@ -1,0 +1,178 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+
+	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/progress"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// WidthSweep certifies a network against its copies pruned at each of Levels
+// and quantised to each of Widths fractional bits.
+type WidthSweep struct {
+	Widths   []int
+	Levels   []PruneLevel
+	Rounding quantise.Rounding
+	// Opts are the certification options; Run sets Quant per width.
+	Opts certjob.Job
+	// Jobs is the number of copies certified at once.
+	Jobs int
+}
+
+// Run certifies f1 against the copy that copyOf builds for each level and
+// input format (every level at every width, in that order) over box,
+// showing progress on stderr, and returns a row per copy.
+func (s *WidthSweep) Run(ctx context.Context, f1 *nn.Network, box spec.Box,
+	copyOf func(PruneLevel, quantise.Format) (*nn.Network, error), stderr io.Writer) ([]SweepRow, error) {
+	type task struct{ level, fb int }
+	var tasks []task
+	for li := range s.Levels {
+		for _, fb := range s.Widths {
+			tasks = append(tasks, task{li, fb})
+		}
+	}
+	rows := make([]SweepRow, len(tasks))
+	bar := progress.New(stderr, "sweep", len(tasks))
+	defer bar.Done()
+	err := Parallel(ctx, len(tasks), max(s.Jobs, 1), func(ctx context.Context, i int) error {
+		t := tasks[i]
+		o := s.Opts
+		o.Quant = quantise.Format{FracBits: t.fb, Rounding: s.Rounding}
+		f2, err := copyOf(s.Levels[t.level], o.Quant)
+		if err != nil {
+			return err
+		}
+		c, err := o.Bound(ctx, f1, f2, box)
+		if err != nil {
+			return err
+		}
+		rows[i] = SweepRow{Prune: s.Levels[t.level].String(), FracBits: t.fb, Summary: NewSummary(c, o.Pairing),
+			Seconds: c.Time.Seconds(), Level: t.level}
+		bar.Add(1)
+		return nil
+	})
+	return rows, err
+}
+
+// Compress returns the compression of level l at input format q: prune
+// a core network, then quantise its weights and biases to q.
+func (l PruneLevel) Compress(q quantise.Format) func(core *nn.Network) (*nn.Network, error) {
+	return func(core *nn.Network) (*nn.Network, error) {
+		pruned, err := l.Apply(core)
+		if err != nil {
+			return nil, err
+		}
+		return quantise.Network(pruned, quantise.Options{Weights: q, Biases: q})
+	}
+}
+
+// SweepRow is one certified bit width of a sweep.
+type SweepRow struct {
+	Prune    string `json:"prune"`
+	FracBits int    `json:"frac_bits"`
+	Summary
+	Seconds float64 `json:"seconds"`
+	// Level is the index of the pruning level in WidthSweep.Levels.
+	Level int `json:"-"`
+}
+
+// SweepChoice is the smallest width of one pruning level whose certified
+// bound meets a target (SmallestWidths).
+type SweepChoice struct {
+	Prune string `json:"prune"`
+	// FracBits is the smallest width meeting the target, 0 if none does.
+	FracBits int           `json:"frac_bits"`
+	Bound    report.Number `json:"bound"`
+}
+
+// PruneLevel is one pruning level of a sweep: Neurons neurons, a
+// fraction Sparsity of the weights, or nothing when both are zero.
+type PruneLevel struct {
+	Neurons  int
+	Sparsity float64
+}
+
+// String names the level as the sweep table shows it: "4 neurons",
+// "50% of weights" or "none".
+func (l PruneLevel) String() string {
+	switch {
+	case l.Neurons > 0:
+		return fmt.Sprintf("%d neurons", l.Neurons)
+	case l.Sparsity > 0:
+		return fmt.Sprintf("%g%% of weights", 100*l.Sparsity)
+	}
+	return "none"
+}
+
+// Apply returns the pruned copy of core.
+func (l PruneLevel) Apply(core *nn.Network) (*nn.Network, error) {
+	switch {
+	case l.Neurons > 0:
+		o := prune.DefaultNeuronOptions()
+		o.Count = l.Neurons
+		net, _, err := prune.Neurons(core, o)
+		return net, err
+	case l.Sparsity > 0:
+		o := prune.DefaultWeightOptions()
+		o.Sparsity = l.Sparsity
+		net, _, err := prune.Weights(core, o)
+		return net, err
+	}
+	return core, nil
+}
+
+// SmallestWidths returns, for each level, the smallest FB whose certified
+// bound is at most target.
+func SmallestWidths(rows []SweepRow, levels []PruneLevel, target float64) []SweepChoice {
+	out := make([]SweepChoice, len(levels))
+	for li, l := range levels {
+		out[li] = SweepChoice{Prune: l.String(), Bound: nan()}
+		for _, r := range rows {
+			if r.Level != li || !r.Certified || float64(r.Bound) > target {
+				continue
+			}
+			if out[li].FracBits == 0 || r.FracBits < out[li].FracBits {
+				out[li].FracBits, out[li].Bound = r.FracBits, r.Bound
+			}
+		}
+	}
+	return out
+}
+
+// SweepFigure draws the bound and the error of the sweep of the model at
+// path against FB, one series per pruning level, with the target error
+// and the chosen width (SmallestWidths) of a single level.
+func SweepFigure(path string, rows []SweepRow, levels []PruneLevel, target float64, chosen []SweepChoice) (*report.Figure, error) {
+	s := report.Sweep{Title: filepath.Base(path) + ": certified bound and observed error", Target: target, Chosen: math.NaN()}
+	for li, l := range levels {
+		se := report.SweepSeries{}
+		if len(levels) > 1 {
+			se.Name = "pruned " + l.String()
+		}
+		for _, r := range rows {
+			if r.Level == li {
+				se.X = append(se.X, float64(r.FracBits))
+				b := float64(r.Bound)
+				if !r.Certified {
+					b = math.NaN()
+				}
+				se.Bound = append(se.Bound, b)
+				se.Error = append(se.Error, float64(r.ObservedError))
+			}
+		}
+		s.Series = append(s.Series, se)
+	}
+	if len(levels) == 1 && len(chosen) == 1 && chosen[0].FracBits > 0 {
+		s.Chosen = float64(chosen[0].FracBits)
+	}
+	return report.SweepFigure(s)
+}
