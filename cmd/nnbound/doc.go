@@ -111,11 +111,11 @@
 // bound over the box, the piece's and the right-hand sides of the
 // certificate's gammas and of the SDP's own, which JSON lists as
 // sdp_gammas and which still hold when bound propagation gave the bound,
-// and of bound propagation on the input's quantisation cell, or on its
-// slice of 128 equal slices of an input that is not quantised: the figure
-// bounds those sub-boxes itself, within a quarter of the certificate's
-// time or a second, merging cells when there is not time for each, and
-// the certificate's numbers do not use them); for two (or one input with
+// and of bound propagation on the input's quantisation cell (up to 256
+// cells), or on its slice of 128 equal slices otherwise: the figure
+// bounds every one of those sub-boxes itself, so that it does not depend
+// on the machine's speed, and the certificate's numbers do not use them);
+// for two (or one input with
 // x1, x2 independent), the tightness T = ln(bound^2) - ln(error^2) as a heat map;
 // for more, a histogram of bound / error over sampled inputs. When stderr
 // is a terminal, sweep and paper show a progress bar, and a certification
