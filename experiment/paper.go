@@ -144,6 +144,22 @@ type Setup struct {
 	Opts certjob.Job
 }
 
+// Mode describes the instances of the experiment.
+func (s *Setup) Mode() string {
+	switch s.Exp {
+	case Table1:
+		if s.TwoNets {
+			return "two independent networks, x1 and x2 independent in [-1, 1]"
+		}
+		return "each network against itself, x1 and x2 independent in [-1, 1] (self-compare)"
+	case Table2:
+		return "each network against its FB = 2 copy, x2 = q(x1), x1 in [-1, 1]"
+	case Sweep:
+		return "l = 2 networks against their FB = 1..5 copies, x2 = q(x1), x1 in [-1, 1]"
+	}
+	return "l = 2 networks with the 8 smallest hidden neurons zeroed, x2 = x1 in [-1, 1]"
+}
+
 // Instance returns the networks and options of a task.
 func (s *Setup) Instance(t Task) (f1, f2 *nn.Network, o certjob.Job, err error) {
 	seed := NetSeed(s.Seed, t.Layers, t.Run)

@@ -161,7 +161,7 @@ func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 	}
 
 	opts := s.Opts
-	res := paperResult{Experiment: e.String(), Mode: paperMode(e, f.twoNets), Runs: f.runs, Seed: opts.Seed,
+	res := paperResult{Experiment: e.String(), Mode: s.Mode(), Runs: f.runs, Seed: opts.Seed,
 		QC: opts.QC.String(), Weights: opts.Weights.String(), Rows: experiment.Aggregate(e, runs), AllRuns: runs,
 		Command: commandLine(cmd, "paper "+e.String(), "out", "json", "jobs", "verbose")}
 	if f.out != "" {
@@ -192,20 +192,4 @@ func commandLine(cmd *cobra.Command, what string, skip ...string) string {
 		}
 	})
 	return strings.Join(parts, " ")
-}
-
-// paperMode describes the instances of an experiment.
-func paperMode(e experiment.Paper, twoNets bool) string {
-	switch e {
-	case experiment.Table1:
-		if twoNets {
-			return "two independent networks, x1 and x2 independent in [-1, 1]"
-		}
-		return "each network against itself, x1 and x2 independent in [-1, 1] (self-compare)"
-	case experiment.Table2:
-		return "each network against its FB = 2 copy, x2 = q(x1), x1 in [-1, 1]"
-	case experiment.Sweep:
-		return "l = 2 networks against their FB = 1..5 copies, x2 = q(x1), x1 in [-1, 1]"
-	}
-	return "l = 2 networks with the 8 smallest hidden neurons zeroed, x2 = x1 in [-1, 1]"
 }
