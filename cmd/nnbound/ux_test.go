@@ -176,6 +176,12 @@ func TestExportGolden(t *testing.T) {
 	got, _, _ := uxRun(t, "export", sin3x, "--frac-bits", "3", "-o", "TMP/p.cbf", "--json")
 	checkJSON(t, got, "file", "format", "networks", "variables", "lmi_order", "input", "gammas", "where")
 	checkUX(t, "export.json", got)
+	// With x2 = x1 the SDP has no gamma_x2 or gamma_x: the names come from
+	// the SDP builder.
+	got, code, _ := uxRun(t, "export", sin3x, "--frac-bits", "3", "--pairing", "same", "-o", "TMP/p.dat-s")
+	if code != exitOK || !strings.Contains(got, "gammas: gamma = y[1], gamma_x1 = y[2]\n") {
+		t.Errorf("export --pairing same: exit code %d, output\n%s", code, got)
+	}
 }
 
 func TestPaperGolden(t *testing.T) {
