@@ -120,6 +120,11 @@ type Certificate struct {
 	// Reason then says so. Source tells whether
 	// the largest bound is such an enclosure, Fallbacks why.
 	Fallbacks int
+	// TimeBudgetHit reports that refinement stopped splitting the input
+	// set because Options.Refine.TimeBudget ran out: the bound holds, but
+	// it depends on the machine's speed, and a larger budget (or none) may
+	// find a smaller one.
+	TimeBudgetHit bool
 	// SDPGammas are the root SDP's own checked gammas, in the same
 	// inequality as Gammas (Gamma includes the check's margin), whenever
 	// that SDP solved and passed the check (SDPBound is then finite), and

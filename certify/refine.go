@@ -48,8 +48,11 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		if top.ok && top.bound <= o.Refine.TargetRatio*ob.err {
 			break
 		}
-		if c.SDP.Solves+2 > o.Refine.MaxPieces || ctx.Err() != nil ||
-			(o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget) {
+		if c.SDP.Solves+2 > o.Refine.MaxPieces || ctx.Err() != nil {
+			break
+		}
+		if o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget {
+			c.TimeBudgetHit = true
 			break
 		}
 		heap.Pop(h)

@@ -72,12 +72,15 @@ type Record struct {
 	// the bound.
 	SDPGammas *GammasRecord `json:"sdp_gammas"`
 	Pieces    int           `json:"pieces"`
-	WorstX1   []float64     `json:"worst_x1"`
-	WorstX2   []float64     `json:"worst_x2"`
-	Input     InputRecord   `json:"input"`
-	QC        string        `json:"qc"`
-	SDP       SDPRecord     `json:"sdp"`
-	Seconds   float64       `json:"seconds"`
+	// TimeBudgetHit reports that the time budget stopped the splitting
+	// (certify.Certificate.TimeBudgetHit); absent otherwise.
+	TimeBudgetHit bool        `json:"time_budget_hit,omitempty"`
+	WorstX1       []float64   `json:"worst_x1"`
+	WorstX2       []float64   `json:"worst_x2"`
+	Input         InputRecord `json:"input"`
+	QC            string      `json:"qc"`
+	SDP           SDPRecord   `json:"sdp"`
+	Seconds       float64     `json:"seconds"`
 }
 
 // GammasRecord holds the four gammas of the root inequality; GammaX is null
@@ -131,18 +134,19 @@ type SDPRecord struct {
 // NewRecord returns the Record of c, certified over box with opts.
 func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
 	j := Record{
-		Summary:   NewSummary(c, opts.Pairing),
-		Of:        c.Quantity(),
-		Method:    c.Method.String(),
-		Fallbacks: c.Fallbacks,
-		Reason:    c.Reason,
-		Margin:    report.Number(c.Margin),
-		RootBound: report.Number(c.RootBound),
-		Pieces:    max(len(c.Pieces), 1),
-		WorstX1:   orEmpty(c.X1),
-		WorstX2:   orEmpty(c.X2),
-		Input:     NewInputRecord(box, opts),
-		QC:        opts.QC.String(),
+		Summary:       NewSummary(c, opts.Pairing),
+		Of:            c.Quantity(),
+		Method:        c.Method.String(),
+		Fallbacks:     c.Fallbacks,
+		Reason:        c.Reason,
+		Margin:        report.Number(c.Margin),
+		RootBound:     report.Number(c.RootBound),
+		Pieces:        max(len(c.Pieces), 1),
+		TimeBudgetHit: c.TimeBudgetHit,
+		WorstX1:       orEmpty(c.X1),
+		WorstX2:       orEmpty(c.X2),
+		Input:         NewInputRecord(box, opts),
+		QC:            opts.QC.String(),
 		SDP: SDPRecord{Size: c.SDP.Size, Variables: c.SDP.Variables, Solves: c.SDP.Solves,
 			Iterations: c.SDP.Iterations, Status: c.SDP.Status.String(),
 			Objective: report.Number(c.SDP.Objective), Seconds: c.SDP.Time.Seconds()},

@@ -109,6 +109,9 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	if len(c.Pieces) > 1 {
 		pieces = fmt.Sprintf(", input split into %d pieces", len(c.Pieces))
 	}
+	if c.TimeBudgetHit {
+		pieces += ", splitting stopped by the time budget (--time-budget)"
+	}
 	if c.SDP.Solves == 0 {
 		why := ""
 		if c.Method == certify.MethodPropagation {
