@@ -221,3 +221,12 @@ func Seconds(s float64) string {
 	}
 	return Float(s, 3) + " s"
 }
+
+// Ratio formats a bound / error ratio with three decimals ("1.002"), or
+// "-" when it is not finite.
+func Ratio(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", x)
+}

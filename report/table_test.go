@@ -130,3 +130,14 @@ func TestAlignString(t *testing.T) {
 		}
 	}
 }
+
+func TestRatio(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		want string
+	}{{1.0024, "1.002"}, {math.NaN(), "-"}, {math.Inf(1), "-"}, {12, "12.000"}} {
+		if got := Ratio(tc.x); got != tc.want {
+			t.Errorf("Ratio(%v) = %q, want %q", tc.x, got, tc.want)
+		}
+	}
+}

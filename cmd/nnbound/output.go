@@ -73,7 +73,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	}
 	line("observed error", report.Float(c.ObservedError, 5), where)
 	if c.Certified {
-		line("ratio", ratio(report.Number(c.Ratio())), "bound / observed error (1 is tight)")
+		line("ratio", report.Ratio(c.Ratio()), "bound / observed error (1 is tight)")
 	}
 	if c.Certified && len(c.Outputs) > 1 {
 		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
@@ -168,14 +168,6 @@ func floats(v []float64) string {
 		parts[i] = report.Float(x, 4)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// ratio formats a bound / error ratio with three decimals ("1.002").
-func ratio(x report.Number) string {
-	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-		return "-"
-	}
-	return fmt.Sprintf("%.3f", float64(x))
 }
 
 // emitCertificate draws c's figure with draw into plot (when plot is set

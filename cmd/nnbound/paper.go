@@ -88,21 +88,6 @@ given, so that the tables do not depend on the machine's speed.`,
 	return cmd
 }
 
-// paperResult is what nnbound paper prints and writes as JSON.
-type paperResult struct {
-	Experiment string           `json:"experiment"`
-	Mode       string           `json:"mode"`
-	Runs       int              `json:"runs"`
-	Seed       uint64           `json:"seed"`
-	QC         string           `json:"qc"`
-	Weights    string           `json:"weights"`
-	Rows       []experiment.Row `json:"rows"`
-	AllRuns    []experiment.Run `json:"all_runs"`
-	Figure     string           `json:"figure,omitempty"`
-	// Command is the command line that made the result.
-	Command string `json:"command"`
-}
-
 // plan validates the flags of experiment e and returns its setup, its
 // tasks and how many to certify at once. Bad flags are usage errors.
 func (f *paperFlags) plan(cmd *cobra.Command, e experiment.Paper) (*experiment.Setup, []experiment.Task, int, error) {
@@ -161,11 +146,11 @@ func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 	}
 
 	opts := s.Opts
-	res := paperResult{Experiment: e.String(), Mode: s.Mode(), Runs: f.runs, Seed: opts.Seed,
+	res := experiment.Result{Experiment: e.String(), Mode: s.Mode(), Runs: f.runs, Seed: opts.Seed,
 		QC: opts.QC.String(), Weights: opts.Weights.String(), Rows: experiment.Aggregate(e, runs), AllRuns: runs,
 		Command: commandLine(cmd, "paper "+e.String(), "out", "json", "jobs", "verbose")}
 	if f.out != "" {
-		if err := writePaperFiles(cmd.Context(), f.out, s, tasks, certs, &res); err != nil {
+		if err := s.WriteFiles(cmd.Context(), f.out, tasks, certs, &res, hideTimes); err != nil {
 			return err
 		}
 	}
@@ -173,11 +158,11 @@ func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 		return report.WriteJSON(stdout, res)
 	}
 	fmt.Fprintf(stdout, "nnbound paper %s: %s\n%d runs per row, seed %d, QC set %s, weights %s\n\n", e, res.Mode, f.runs, opts.Seed, res.QC, res.Weights)
-	if err := paperTable(e, res.Rows).WriteText(stdout); err != nil {
+	if err := experiment.Table(e, res.Rows, hideTimes).WriteText(stdout); err != nil {
 		return err
 	}
 	if f.out != "" {
-		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(paperFiles(f.out, e, res.Figure != ""), ", "))
+		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(experiment.Files(f.out, e, res.Figure != ""), ", "))
 	}
 	return nil
 }

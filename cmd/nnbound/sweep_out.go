@@ -23,7 +23,7 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 	}
 	t := report.NewTable(header...)
 	for _, r := range j.Rows {
-		bound, rt := report.Float(float64(r.Bound), 4), ratio(r.Ratio)
+		bound, rt := report.Float(float64(r.Bound), 4), report.Ratio(float64(r.Ratio))
 		if !r.Certified {
 			bound = "not certified"
 		}
