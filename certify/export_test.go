@@ -126,5 +126,17 @@ func TestProblemGammaNames(t *testing.T) {
 				t.Errorf("%v: objective weight %g of variable %d", tc.pairing, c, i)
 			}
 		}
+		if tc.pairing == spec.SameInput {
+			if got := p.GammaNote(SDPA); got != "gamma = y[1], gamma_x1 = y[2]" {
+				t.Errorf("SDPA note %q", got)
+			}
+			if got := p.GammaNote(CBF); got != "gamma = x[0], gamma_x1 = x[1]" {
+				t.Errorf("CBF note %q", got)
+			}
+			var b bytes.Buffer
+			if err := p.Write(&b, CBF, []string{"head"}); err != nil || !bytes.HasPrefix(b.Bytes(), []byte("# head\nVER\n3\n")) {
+				t.Errorf("CBF: %v, %.20q", err, b.String())
+			}
+		}
 	}
 }

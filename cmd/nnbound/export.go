@@ -8,15 +8,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/sdp"
-	"github.com/nnbound/nnbound/sdp/cbf"
-	"github.com/nnbound/nnbound/sdp/sdpa"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -99,21 +97,23 @@ soundness check: only "nnbound compare" certifies a bound.`,
 
 // exportFormat returns the format named by --format, or by the extension
 // of the output file.
-func exportFormat(format, out string) (string, error) {
+func exportFormat(format, out string) (certify.ExportFormat, error) {
 	if format == "" {
 		switch ext := strings.ToLower(filepath.Ext(out)); ext {
 		case ".dat-s", ".sdpa":
-			return "sdpa", nil
+			return certify.SDPA, nil
 		case ".cbf":
-			return "cbf", nil
+			return certify.CBF, nil
 		}
-		return "", usagef("--format is missing and -o %q does not say (want --format sdpa or cbf, or a .dat-s or .cbf file)", out)
+		return 0, usagef("--format is missing and -o %q does not say (want --format sdpa or cbf, or a .dat-s or .cbf file)", out)
 	}
 	switch format {
-	case "sdpa", "cbf":
-		return format, nil
+	case "sdpa":
+		return certify.SDPA, nil
+	case "cbf":
+		return certify.CBF, nil
 	}
-	return "", usagef("--format %q: want sdpa or cbf", format)
+	return 0, usagef("--format %q: want sdpa or cbf", format)
 }
 
 // runExport checks the flags, builds the root SDP and writes it.
@@ -165,9 +165,8 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	if err != nil {
 		return err
 	}
-	names := p.GammaNames
-	comments := exportComments(what, box, opts, names, format)
-	write := func(w io.Writer) error { return writeExport(w, format, p.Problem, comments) }
+	comments := exportComments(what, box, opts, p, format)
+	write := func(w io.Writer) error { return p.Write(w, format, comments) }
 	summary := stdout
 	if f.out == "-" {
 		if err := write(stdout); err != nil {
@@ -182,13 +181,13 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 		where = "stdout"
 	}
 	if f.json {
-		j := exportJSON{File: where, Format: format, Networks: what, Variables: p.NumVars(), LMIOrder: lmiOrder(p.Problem),
-			Input: experiment.NewInputRecord(box, opts), QC: opts.QC.String(), Gammas: names, Where: gammaNote(names, format)}
+		j := exportJSON{File: where, Format: format.String(), Networks: what, Variables: p.NumVars(), LMIOrder: p.LMIOrder(),
+			Input: experiment.NewInputRecord(box, opts), QC: opts.QC.String(), Gammas: p.GammaNames, Where: p.GammaNote(format)}
 		return report.WriteJSON(summary, j)
 	}
 	fmt.Fprintf(summary, "wrote %s (%s): the SDP of %s\n", where, format, what)
-	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), lmiOrder(p.Problem), describeBox(box))
-	_, err = fmt.Fprintf(summary, "  gammas: %s\n", gammaNote(names, format))
+	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), p.LMIOrder(), describeBox(box))
+	_, err = fmt.Fprintf(summary, "  gammas: %s\n", p.GammaNote(format))
 	return err
 }
 
@@ -220,20 +219,6 @@ func (f *exportFlags) networks(args []string, rounding quantise.Rounding) (f1, f
 	return a.Net, f2, fmt.Sprintf("%s against its copy quantised to %d fractional bits", args[0], f.fracBits), nil
 }
 
-// writeExport writes p in format (sdpa or cbf) with the comments as its
-// header.
-func writeExport(w io.Writer, format string, p *sdp.Problem, comments []string) error {
-	if format == "cbf" {
-		return cbf.Write(w, p, comments)
-	}
-	for _, c := range comments {
-		if _, err := fmt.Fprintf(w, "\" %s\n", c); err != nil {
-			return err
-		}
-	}
-	return sdpa.Write(w, p)
-}
-
 // checkComparable reports two networks whose input or output sizes differ.
 func checkComparable(pa string, a *nn.Network, pb string, b *nn.Network) error {
 	if a.InputSize() != b.InputSize() || a.OutputSize() != b.OutputSize() {
@@ -251,44 +236,20 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// gammaNote says where each gamma is in a solver's solution.
-func gammaNote(names []string, format string) string {
-	vec, base := "y", 1 // CSDP's y, 1-based as SDPA counts
-	if format == "cbf" {
-		vec, base = "x", 0 // MOSEK's scalar variables, 0-based as CBF counts
-	}
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s = %s[%d]", n, vec, i+base)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // exportComments returns the header comment of an exported SDP.
-func exportComments(what string, box spec.Box, o certjob.Job, names []string, format string) []string {
+func exportComments(what string, box spec.Box, o certjob.Job, p *certify.RootProblem, format certify.ExportFormat) []string {
 	c := []string{
 		"nnbound: the root SDP certifying a bound on ||f1(x1) - f2(x2)||",
 		"for " + what + ",",
 		"input box " + describeBox(box) + ", " + pairingNote(o) + ", QC set " + o.QC.String() + ", weights " + o.Weights.String() + ".",
 		"A solution gives ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2",
-		"with " + gammaNote(names, format) + ".",
+		"with " + p.GammaNote(format) + ".",
 	}
-	if format == "sdpa" {
+	if format == certify.SDPA {
 		c = append(c, "(y is the variable of the SDPA form: CSDP's y, SDPA's xVec.)")
 	} else {
 		c = append(c, "(x are the scalar variables, numbered from 0 as in CBF.)")
 	}
 	c = append(c, "Not certified: nnbound's soundness check has not been applied to such a solution.")
 	return c
-}
-
-// lmiOrder returns the order of the largest PSD block.
-func lmiOrder(p *sdp.Problem) int {
-	n := 0
-	for _, b := range p.Blocks {
-		if !b.Diagonal {
-			n = max(n, b.Size)
-		}
-	}
-	return n
 }
