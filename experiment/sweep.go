@@ -176,3 +176,37 @@ func SweepFigure(path string, rows []SweepRow, levels []PruneLevel, target float
 	}
 	return report.SweepFigure(s)
 }
+
+// SweepTable returns the table of a sweep's rows: the pruning level when
+// there are several, FB, the certified bound, the observed error, their
+// ratio and the time ("-" with hideTimes).
+func SweepTable(rows []SweepRow, levels []PruneLevel, hideTimes bool) *report.Table {
+	header := []string{"FB", "certified bound", "observed error", "ratio", "time"}
+	if len(levels) > 1 {
+		header = append([]string{"pruned"}, header...)
+	}
+	t := report.NewTable(header...)
+	for _, r := range rows {
+		bound, rt := report.Float(float64(r.Bound), 4), report.Ratio(float64(r.Ratio))
+		if !r.Certified {
+			bound = "not certified"
+		}
+		when := report.Seconds(r.Seconds)
+		if hideTimes {
+			when = "-"
+		}
+		cells := []string{fmt.Sprint(r.FracBits), bound, report.Float(float64(r.ObservedError), 4), rt, when}
+		if len(levels) > 1 {
+			cells = append([]string{r.Prune}, cells...)
+		}
+		t.AddRow(cells...)
+	}
+	t.Align = make([]report.Align, len(header))
+	for i := range t.Align {
+		t.Align[i] = report.Right
+	}
+	if len(levels) > 1 {
+		t.Align[0] = report.Left
+	}
+	return t
+}

@@ -17,33 +17,7 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 		input = "the quantised copy gets the same input, x2 = x1"
 	}
 	fmt.Fprintf(w, "nnbound sweep: %s, %s\ninput box %s; %s\n\n", m.describe(), sizes(m.Net), describeBox(box), input)
-	header := []string{"FB", "certified bound", "observed error", "ratio", "time"}
-	if len(levels) > 1 {
-		header = append([]string{"pruned"}, header...)
-	}
-	t := report.NewTable(header...)
-	for _, r := range j.Rows {
-		bound, rt := report.Float(float64(r.Bound), 4), report.Ratio(float64(r.Ratio))
-		if !r.Certified {
-			bound = "not certified"
-		}
-		when := report.Seconds(r.Seconds)
-		if hideTimes {
-			when = "-"
-		}
-		cells := []string{fmt.Sprint(r.FracBits), bound, report.Float(float64(r.ObservedError), 4), rt, when}
-		if len(levels) > 1 {
-			cells = append([]string{r.Prune}, cells...)
-		}
-		t.AddRow(cells...)
-	}
-	t.Align = make([]report.Align, len(header))
-	for i := range t.Align {
-		t.Align[i] = report.Right
-	}
-	if len(levels) > 1 {
-		t.Align[0] = report.Left
-	}
+	t := experiment.SweepTable(j.Rows, levels, hideTimes)
 	if err := t.WriteText(w); err != nil {
 		return err
 	}
