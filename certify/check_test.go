@@ -13,6 +13,7 @@ import (
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/search"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -61,7 +62,9 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 		}
 		bound := outward.SqrtUp(worstValue(ck.gammas, &r, &o))
 		var ob observation
-		ob.observe(f1, f2, &r, &o, rng, 500)
+		so := search.DefaultOptions()
+		so.Samples, so.Seed = 500, uint64(seed)
+		ob.observe(context.Background(), f1, f2, &r, &o, so)
 		if ob.err > bound {
 			t.Fatalf("seed %d: error %v above the absorbed bound %v (margin %v)", seed, ob.err, bound, ck.margin)
 		}
