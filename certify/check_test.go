@@ -13,7 +13,6 @@ import (
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/sdp"
-	"github.com/nnbound/nnbound/search"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -62,9 +61,7 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 		}
 		bound := outward.SqrtUp(worstValue(ck.gammas, &r, &o))
 		var ob observation
-		so := search.DefaultOptions()
-		so.Samples, so.Seed = 500, uint64(seed)
-		ob.observe(context.Background(), f1, f2, &r, &o, so)
+		ob.observe(context.Background(), f1, f2, &r, &o, testSearch(500, seed))
 		if ob.err > bound {
 			t.Fatalf("seed %d: error %v above the absorbed bound %v (margin %v)", seed, ob.err, bound, ck.margin)
 		}

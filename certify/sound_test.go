@@ -123,9 +123,7 @@ func checkSound(t *testing.T, sc soundCase, c *Certificate, samples int) {
 	}
 	root := rootRegion(sc.box, &sc.opts)
 	var ob observation
-	so := search.DefaultOptions()
-	so.Samples, so.Seed = samples, uint64(samples)+77
-	ob.observe(context.Background(), sc.f1, sc.f2, &root, &sc.opts, so)
+	ob.observe(context.Background(), sc.f1, sc.f2, &root, &sc.opts, testSearch(samples, uint64(samples)+77))
 	x1, x2 := ob.x1, ob.x2
 	e := errorAt(t, sc.f1, sc.f2, x1, x2, sc.opts.q)
 	tol := 1e-9 * (1 + c.Bound)
@@ -140,6 +138,14 @@ func checkSound(t *testing.T, sc soundCase, c *Certificate, samples int) {
 	if sc.opts.q.Norm == spec.Norm2 && c.RootBound < math.Inf(1) && e*e > rhs*(1+1e-9)+1e-9 {
 		t.Fatalf("||f1 - f2||^2 = %v exceeds gamma + ... = %v at x1 %v x2 %v", e*e, rhs, x1, x2)
 	}
+}
+
+// testSearch returns the options of the tests' own searches for the
+// observed error: the defaults with n random points and the seed.
+func testSearch(n int, seed uint64) search.Options {
+	so := search.DefaultOptions()
+	so.Samples, so.Seed = n, seed
+	return so
 }
 
 // errorAt returns the error q of f1(x1) and f2(x2), evaluated by
