@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"time"
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/search"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -151,12 +149,11 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 			c.Reason = "root " + rp.reason
 		}
 	}
-	rng := rand.New(rand.NewPCG(opts.Seed, 0x6e6e626f756e64))
 	ob := searchError(ctx, f1, f2, box, &opts)
 
 	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	if opts.QC == QCDefault && opts.Refine.MaxPieces > 1 {
-		leaves = refine(ctx, f1, f2, root, rp, &opts, &ob, rng, c, start)
+		leaves = refine(ctx, f1, f2, root, rp, &opts, &ob, c, start)
 	}
 	c.Bound = 0
 	allOK := true
@@ -248,23 +245,6 @@ func checkInput(f1, f2 *nn.Network, o *task) error {
 		return fmt.Errorf("certify: C has %d entries for %d outputs: %w", len(o.q.C), f1.OutputSize(), ErrDimension)
 	}
 	return checkQuant(box, o)
-}
-
-// searchError returns the largest error search.MaxError finds on the
-// input set (exact for one input and piecewise-linear networks).
-func searchError(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task) observation {
-	so := search.DefaultOptions()
-	so.Samples, so.Seed = o.Samples, o.Seed
-	res, err := search.MaxError(ctx, f1, f2, spec.Inputs{Box: box, Pairing: o.in.Pairing, Quant: o.in.Quant},
-		spec.Quantity{Norm: o.q.Norm, C: o.q.C}, so)
-	if res == nil || (err != nil && ctx.Err() == nil) {
-		// Invalid input was reported by checkInput already; sample instead.
-		var ob observation
-		r := rootRegion(box, o)
-		ob.observe(f1, f2, &r, o, rand.New(rand.NewPCG(o.Seed, 1)), o.Samples)
-		return ob
-	}
-	return observation{err: res.Error, x1: res.X1, x2: res.X2, exact: res.Exact}
 }
 
 // checkQuant rejects a saturating input quantiser that clamps somewhere in

@@ -60,7 +60,7 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 		}
 		bound := outward.SqrtUp(worstValue(ck.gammas, &r, &o))
 		var ob observation
-		ob.observe(f1, f2, &r, &o, rng, 500)
+		ob.observe(context.Background(), f1, f2, &r, &o, testSearch(500, seed))
 		if ob.err > bound {
 			t.Fatalf("seed %d: error %v above the absorbed bound %v (margin %v)", seed, ob.err, bound, ck.margin)
 		}

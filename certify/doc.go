@@ -17,7 +17,8 @@
 // f1 - f2, G_g the gamma groups and M_k the quadratic constraints with
 // multipliers lambda_k (>= 0, or free for equalities). The certified bound
 // is sqrt of the largest right-hand side over the set, rounded up, next to
-// the largest error search.MaxError finds at actual inputs.
+// the largest error package search finds at actual inputs (on the whole
+// set, and on each piece of a split set).
 //
 // Soundness does not rest on the solver. After each solve the multipliers
 // are projected onto their signs, the LMI matrix is rebuilt from the

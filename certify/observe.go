@@ -1,121 +1,65 @@
 package certify
 
 import (
-	"math/rand/v2"
+	"context"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/search"
 	"github.com/nnbound/nnbound/spec"
 )
 
-// observation is the largest error found so far and where.
+// observation is the largest error found so far and where. Every error in
+// it comes from package search, the one home of observed-error search.
 type observation struct {
 	err    float64
 	x1, x2 []float64
 	exact  bool // err is the supremum (search's breakpoint enumeration)
 }
 
-// errorAt returns the error of f1(x1) and f2(x2) that o bounds (see
-// spec.Quantity.Measure), or 0 when either network fails to evaluate.
-func errorAt(f1, f2 *nn.Network, x1, x2 []float64, o *task) float64 {
-	y1, err1 := f1.Eval(x1)
-	y2, err2 := f2.Eval(x2)
-	if err1 != nil || err2 != nil {
-		return 0
+// searchError returns the largest error search.MaxError finds on the
+// input set of o restricted to box (exact for one input and
+// piecewise-linear networks), with o.Samples random points and o.Seed.
+func searchError(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task) observation {
+	so := search.DefaultOptions()
+	so.Samples, so.Seed = o.Samples, o.Seed
+	res, err := search.MaxError(ctx, f1, f2, spec.Inputs{Box: box, Pairing: o.in.Pairing, Quant: o.in.Quant}, o.q, so)
+	if res == nil || (err != nil && ctx.Err() == nil) {
+		// Invalid input, which checkInput has reported already: nothing
+		// was observed.
+		return observation{}
 	}
-	return spec.Quantity{Norm: o.q.Norm, C: o.q.C}.Measure(y1, y2)
+	return observation{err: res.Error, x1: res.X1, x2: res.X2, exact: res.Exact}
 }
 
-// try evaluates an actual input pair and keeps it if it is the worst.
-func (ob *observation) try(f1, f2 *nn.Network, x1, x2 []float64, o *task) {
-	if e := errorAt(f1, f2, x1, x2, o); e > ob.err {
-		// Above an exact supremum only by rounding: keep the flag.
-		ob.exact = ob.exact && e <= ob.err*(1+1e-12)
-		ob.err, ob.x1, ob.x2 = e, append([]float64(nil), x1...), append([]float64(nil), x2...)
-	}
+// pieceSearch returns the options of the search on one piece of the
+// refinement, the k-th searched (k = 0, 1, ...): cheap beside the piece's
+// SDP, with a seed of its own. It tries the piece's corners (up to 1024),
+// 8 random points and one local search of 30 iterations from the best, or,
+// for one input and piecewise-linear networks, the piece's exact maximum.
+func pieceSearch(o *task, k int) search.Options {
+	so := search.DefaultOptions()
+	so.Grid, so.Samples, so.Restarts, so.Iters = 0, 8, 1, 30
+	so.ZoomStarts, so.ZoomRounds, so.ZoomSamples = 0, 0, 0
+	so.Seed = o.Seed + 0x9e3779b97f4a7c15*uint64(k+1)
+	return so
 }
 
-// pairOf returns the actual x2 paired with x1 in region r (for
-// Independent, x2 is drawn by the caller).
-func pairOf(r *region, o *task, x1 []float64) []float64 {
-	in := spec.Inputs{Pairing: r.Pairing, Quant: o.in.Quant}
-	return in.X2(x1)
-}
-
-// observe samples actual input pairs of region r: the corners (up to 2^10),
-// the centre and n random points, and refines the best by a few rounds of
-// coordinate search with shrinking steps.
-func (ob *observation) observe(f1, f2 *nn.Network, r *region, o *task, rng *rand.Rand, n int) {
-	nx := r.Box1.Dim()
-	indep := r.Pairing == spec.Independent
-	dims := nx
-	if indep {
-		dims = 2 * nx
+// observe searches the piece r of the input set with the options so
+// (pieceSearch in the refinement) and keeps what it finds if it is larger
+// than ob's error. A piece's supremum is not the set's, so ob stays exact
+// only if it was and the new error is above it by rounding alone.
+func (ob *observation) observe(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, so search.Options) {
+	var res *search.Result
+	if r.Pairing == spec.Independent {
+		res, _ = search.MaxErrorIndependent(ctx, f1, f2, r.Box1, r.Box2, o.q, so)
+	} else {
+		res, _ = search.MaxError(ctx, f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, o.q, so)
 	}
-	lo := append(append([]float64(nil), r.Box1.Lo...), r.Box2.Lo...)[:dims]
-	hi := append(append([]float64(nil), r.Box1.Hi...), r.Box2.Hi...)[:dims]
-	eval := func(z []float64) float64 {
-		x1 := z[:nx]
-		x2 := pairOf(r, o, x1)
-		if indep {
-			x2 = z[nx:]
-		}
-		before := ob.err
-		ob.try(f1, f2, x1, x2, o)
-		if ob.err > before {
-			return ob.err
-		}
-		return errorAt(f1, f2, x1, x2, o)
-	}
-	z := make([]float64, dims)
-	if dims <= 10 {
-		for c := range 1 << dims {
-			for i := range z {
-				z[i] = lo[i]
-				if c>>i&1 == 1 {
-					z[i] = hi[i]
-				}
-			}
-			eval(z)
-		}
-	}
-	for i := range z {
-		z[i] = lo[i] + (hi[i]-lo[i])/2
-	}
-	eval(z)
-	best, bestZ := -1.0, make([]float64, dims)
-	for range n {
-		for i := range z {
-			z[i] = lo[i] + rng.Float64()*(hi[i]-lo[i])
-		}
-		if e := eval(z); e > best {
-			best = e
-			copy(bestZ, z)
-		}
-	}
-	if best < 0 {
+	// An error here is a cancelled ctx (res is the best so far) or invalid
+	// input that checkInput has reported already (res is nil).
+	if res == nil || !(res.Error > ob.err) {
 		return
 	}
-	// Coordinate search from the best random point.
-	step := make([]float64, dims)
-	for i := range step {
-		step[i] = (hi[i] - lo[i]) / 8
-	}
-	for range 30 {
-		improved := false
-		for i := range bestZ {
-			for _, dir := range [2]float64{-1, 1} {
-				copy(z, bestZ)
-				z[i] = min(hi[i], max(lo[i], z[i]+dir*step[i]))
-				if e := eval(z); e > best {
-					best, improved = e, true
-					copy(bestZ, z)
-				}
-			}
-		}
-		if !improved {
-			for i := range step {
-				step[i] /= 2
-			}
-		}
-	}
+	ob.exact = ob.exact && res.Error <= ob.err*(1+1e-12)
+	ob.err, ob.x1, ob.x2 = res.Error, res.X1, res.X2
 }

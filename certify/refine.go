@@ -3,7 +3,6 @@ package certify
 import (
 	"container/heap"
 	"context"
-	"math/rand/v2"
 	"time"
 
 	"github.com/nnbound/nnbound/nn"
@@ -40,9 +39,10 @@ func (h *pieceHeap) Pop() any {
 // keeps its own bound. The pieces cover the root region, so the largest
 // bound over them is a bound on the whole set.
 func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *task,
-	ob *observation, rng *rand.Rand, c *Certificate, start time.Time) []piece {
+	ob *observation, c *Certificate, start time.Time) []piece {
 	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	var done []piece
+	searched := 0 // pieces searched for the observed error
 	for h.Len() > 0 {
 		top := (*h)[0]
 		if top.ok && top.bound <= o.Refine.TargetRatio*ob.err {
@@ -67,8 +67,9 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		c.SDP.Solves += 2
 		c.SDP.Iterations += ra.iters + rb.iters
 		c.SDP.Time += ra.time + rb.time
-		ob.observe(f1, f2, &a, o, rng, 8)
-		ob.observe(f1, f2, &b, o, rng, 8)
+		ob.observe(ctx, f1, f2, &a, o, pieceSearch(o, searched))
+		ob.observe(ctx, f1, f2, &b, o, pieceSearch(o, searched+1))
+		searched += 2
 		if !ra.ok || !rb.ok {
 			if top.ok {
 				top.final = true

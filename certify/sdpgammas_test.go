@@ -61,7 +61,7 @@ func TestSDPGammasKept(t *testing.T) {
 		x1 := []float64{-1 + float64(k)/200}
 		x2 := in.X2(x1)
 		rhs := gammaValue(c.SDPGammas, x1, x2)
-		if e := errorAt(f1, f2, x1, x2, &o); e*e > rhs*(1+1e-9)+1e-12 {
+		if e := errorAt(t, f1, f2, x1, x2, o.q); e*e > rhs*(1+1e-9)+1e-12 {
 			t.Fatalf("at x1 = %v: error^2 %v exceeds the SDP gammas' %v", x1, e*e, rhs)
 		}
 		if math.Sqrt(rhs) < c.Bound {
@@ -105,10 +105,10 @@ func TestSDPGammasHold(t *testing.T) {
 					x2[j] = sc.box.Lo[j] + rng.Float64()*(sc.box.Hi[j]-sc.box.Lo[j])
 				}
 				if root.Pairing != spec.Independent {
-					x2 = pairOf(&root, &sc.opts, x1)
+					x2 = sc.opts.in.X2(x1)
 				}
 				rhs := gammaValue(c.SDPGammas, x1, x2)
-				if e := errorAt(sc.f1, sc.f2, x1, x2, &sc.opts); e*e > rhs*(1+1e-9)+1e-12 {
+				if e := errorAt(t, sc.f1, sc.f2, x1, x2, sc.opts.q); e*e > rhs*(1+1e-9)+1e-12 {
 					t.Fatalf("at x1 %v x2 %v: error^2 %v exceeds the SDP gammas' %v", x1, x2, e*e, rhs)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/search"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -111,9 +112,10 @@ func newSoundCase(t testing.TB, i int) soundCase {
 		spec.Box{Lo: lo, Hi: hi}, o}
 }
 
-// checkSound samples actual input pairs (corners, random points, and the
-// certificate's own search) and fails if any exceeds the bound or the
-// gamma inequality.
+// checkSound searches actual input pairs (package search, with a seed and
+// a number of random points of its own) and fails if the error of the
+// worst pair, re-evaluated by errorAt, or the certificate's own observed
+// error exceeds the bound or the gamma inequality.
 func checkSound(t *testing.T, sc soundCase, c *Certificate, samples int) {
 	t.Helper()
 	if !c.Certified {
@@ -121,21 +123,44 @@ func checkSound(t *testing.T, sc soundCase, c *Certificate, samples int) {
 	}
 	root := rootRegion(sc.box, &sc.opts)
 	var ob observation
-	rng := rand.New(rand.NewPCG(uint64(samples), 77))
-	ob.observe(sc.f1, sc.f2, &root, &sc.opts, rng, samples)
+	ob.observe(context.Background(), sc.f1, sc.f2, &root, &sc.opts, testSearch(samples, uint64(samples)+77))
+	x1, x2 := ob.x1, ob.x2
+	e := errorAt(t, sc.f1, sc.f2, x1, x2, sc.opts.q)
 	tol := 1e-9 * (1 + c.Bound)
-	if ob.err > c.Bound+tol || c.ObservedError > c.Bound+tol {
-		t.Fatalf("error %v (certificate's own search %v) exceeds the certified bound %v", ob.err, c.ObservedError, c.Bound)
+	if e > c.Bound+tol || c.ObservedError > c.Bound+tol {
+		t.Fatalf("error %v (certificate's own search %v) exceeds the certified bound %v", e, c.ObservedError, c.Bound)
 	}
 	// The gamma inequality at the worst pair found.
-	x1, x2 := ob.x1, ob.x2
 	rhs := c.Gamma
 	for j := range x1 {
 		rhs += c.GammaX1*x1[j]*x1[j] + c.GammaX2*x2[j]*x2[j] + c.GammaX*(x1[j]-x2[j])*(x1[j]-x2[j])
 	}
-	if sc.opts.q.Norm == spec.Norm2 && c.RootBound < math.Inf(1) && ob.err*ob.err > rhs*(1+1e-9)+1e-9 {
-		t.Fatalf("||f1 - f2||^2 = %v exceeds gamma + ... = %v at x1 %v x2 %v", ob.err*ob.err, rhs, x1, x2)
+	if sc.opts.q.Norm == spec.Norm2 && c.RootBound < math.Inf(1) && e*e > rhs*(1+1e-9)+1e-9 {
+		t.Fatalf("||f1 - f2||^2 = %v exceeds gamma + ... = %v at x1 %v x2 %v", e*e, rhs, x1, x2)
 	}
+}
+
+// testSearch returns the options of the tests' own searches for the
+// observed error: the defaults with n random points and the seed.
+func testSearch(n int, seed uint64) search.Options {
+	so := search.DefaultOptions()
+	so.Samples, so.Seed = n, seed
+	return so
+}
+
+// errorAt returns the error q of f1(x1) and f2(x2), evaluated by
+// nn.Network.Eval, independently of package search.
+func errorAt(t *testing.T, f1, f2 *nn.Network, x1, x2 []float64, q spec.Quantity) float64 {
+	t.Helper()
+	y1, err := f1.Eval(x1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y2, err := f2.Eval(x2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q.Measure(y1, y2)
 }
 
 // TestSoundness certifies random instances (similarity, self-comparison,

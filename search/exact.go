@@ -180,7 +180,7 @@ func exactCandidates(p *problem, maxPieces int) (xs1, xs2 []float64, ok bool) {
 		if !piecewiseLinear(p.f2) {
 			return nil, nil, false
 		}
-		b2, ok := breakpoints(p.f2, lo, hi, maxPieces)
+		b2, ok := breakpoints(p.f2, p.box2.Lo[0], p.box2.Hi[0], maxPieces)
 		return b1, b2, ok
 	}
 	if !piecewiseLinear(p.f2) {

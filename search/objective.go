@@ -8,11 +8,12 @@ import (
 )
 
 // problem is one instance of the search: the error e(z) of the networks at
-// the inputs encoded by a point z of the search box (z = x1, or z = (x1, x2)
-// for independent inputs).
+// the inputs encoded by a point z of the search box (z = x1 in in.Box, or
+// z = (x1, x2) in in.Box x box2 for independent inputs).
 type problem struct {
 	f1, f2 *nn.Network
 	in     spec.Inputs
+	box2   spec.Box // the box of x2 for independent inputs
 	q      spec.Quantity
 	n      int       // input size
 	lo, hi []float64 // the search box
@@ -21,14 +22,15 @@ type problem struct {
 	buf1, buf2 [][]float64
 }
 
-// newProblem returns the problem of f1, f2 on in, measured by q.
-func newProblem(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity) *problem {
-	p := &problem{f1: f1, f2: f2, in: in, q: q, n: in.Box.Dim()}
+// newProblem returns the problem of f1, f2 on in (with x2 in box2 for
+// independent inputs), measured by q.
+func newProblem(f1, f2 *nn.Network, in spec.Inputs, box2 spec.Box, q spec.Quantity) *problem {
+	p := &problem{f1: f1, f2: f2, in: in, box2: box2, q: q, n: in.Box.Dim()}
 	p.lo, p.hi = in.Box.Lo, in.Box.Hi
 	p.buf1, p.buf2 = buffers(f1), buffers(f2)
 	if in.Pairing == spec.Independent {
-		p.lo = append(append([]float64(nil), in.Box.Lo...), in.Box.Lo...)
-		p.hi = append(append([]float64(nil), in.Box.Hi...), in.Box.Hi...)
+		p.lo = append(append([]float64(nil), in.Box.Lo...), box2.Lo...)
+		p.hi = append(append([]float64(nil), in.Box.Hi...), box2.Hi...)
 	}
 	return p
 }

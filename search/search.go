@@ -9,6 +9,12 @@
 // (projected gradient and sign-gradient ascent, then coordinate pattern
 // search). It is deterministic for a seed. The error it reports is always
 // the value at the X1, X2 it returns, evaluated as nn.Network.Eval does.
+// MaxErrorIndependent does the same for x1 and x2 in boxes of their own,
+// as in a piece of an independent input set once it is split.
+//
+// It is the one home of the search for observed errors: certify calls it
+// on the whole input set, with many points, and on each piece of its
+// refinement, with few.
 package search
 
 import (
@@ -38,13 +44,39 @@ type Result struct {
 }
 
 // MaxError searches for the inputs (x1, x2) in the set in at which f1 and f2
-// differ most, measured by q (spec.Quantity.Measure). It returns an error for invalid networks, inputs or options,
-// and, with the best result so far, when ctx is cancelled.
+// differ most, measured by q (spec.Quantity.Measure). It returns an error
+// for invalid networks, inputs or options, and, with the best result so
+// far, when ctx is cancelled.
 func MaxError(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options) (*Result, error) {
-	if err := check(f1, f2, in, q, opts); err != nil {
+	if err := check(f1, f2, in, in.Box, q, opts); err != nil {
 		return nil, err
 	}
-	s := &searcher{p: newProblem(f1, f2, in, q), opts: opts, ctx: ctx,
+	return maxError(ctx, f1, f2, in, in.Box, q, opts)
+}
+
+// MaxErrorIndependent is MaxError for x1 anywhere in box1 and x2 anywhere
+// in box2, independently: a piece of an Independent input set once it is
+// split, where the boxes of x1 and x2 differ (spec.Inputs, which gives both
+// inputs one box, describes the whole set, not its pieces). MaxError on
+// spec.Inputs{Box: b, Pairing: spec.Independent} is MaxErrorIndependent
+// on (b, b), with the same result. The boxes must have the same dimension,
+// the networks' input size.
+func MaxErrorIndependent(ctx context.Context, f1, f2 *nn.Network, box1, box2 spec.Box, q spec.Quantity, opts Options) (*Result, error) {
+	in := spec.Inputs{Box: box1, Pairing: spec.Independent}
+	if err := box2.Validate(); err != nil {
+		return nil, fmt.Errorf("search: box of x2: %w", err)
+	}
+	if err := check(f1, f2, in, box2, q, opts); err != nil {
+		return nil, err
+	}
+	return maxError(ctx, f1, f2, in, box2, q, opts)
+}
+
+// maxError runs the phases of the search on the checked instance: x1 in
+// in.Box, x2 paired with it by in.Pairing, or anywhere in box2 when
+// in.Pairing is Independent.
+func maxError(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, box2 spec.Box, q spec.Quantity, opts Options) (*Result, error) {
+	s := &searcher{p: newProblem(f1, f2, in, box2, q), opts: opts, ctx: ctx,
 		rng: rand.New(rand.NewPCG(opts.Seed, 0x5ea4c4))}
 	if opts.TimeLimit > 0 {
 		s.deadline = time.Now().Add(opts.TimeLimit)
@@ -78,8 +110,9 @@ func MaxError(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Qu
 	return res, nil
 }
 
-// check validates the arguments of MaxError.
-func check(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options) error {
+// check validates the arguments of MaxError; box2 is the box of x2 when
+// in.Pairing is Independent (in.Box for MaxError).
+func check(f1, f2 *nn.Network, in spec.Inputs, box2 spec.Box, q spec.Quantity, opts Options) error {
 	if err := opts.Validate(); err != nil {
 		return err
 	}
@@ -99,6 +132,9 @@ func check(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options) er
 		if f.InputSize() != in.Box.Dim() {
 			return fmt.Errorf("search: network %d takes %d inputs, box has %d: %w", i+1, f.InputSize(), in.Box.Dim(), nn.ErrDimension)
 		}
+	}
+	if box2.Dim() != in.Box.Dim() {
+		return fmt.Errorf("search: the box of x2 has %d coordinates, the box of x1 %d: %w", box2.Dim(), in.Box.Dim(), nn.ErrDimension)
 	}
 	if f1.OutputSize() != f2.OutputSize() {
 		return fmt.Errorf("search: network 1 has %d outputs, network 2 has %d: %w", f1.OutputSize(), f2.OutputSize(), nn.ErrDimension)
