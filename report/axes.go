@@ -3,23 +3,19 @@ package report
 import (
 	"math"
 	"strconv"
-
-	"gonum.org/v1/plot"
 )
 
 // logTicks marks decades on a log axis, labelled "0.01", "1", "1e5",
 // with unlabelled minor ticks at 2..9; over less than a decade it labels
 // 2 and 5 as well, over more than eight it labels every other decade.
-type logTicks struct{}
-
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+func logTicks(lo, hi float64) []tick {
 	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
 		return nil
 	}
 	first := int(math.Floor(math.Log10(lo)))
 	last := int(math.Ceil(math.Log10(hi)))
 	span := last - first
-	var ticks []plot.Tick
+	var ticks []tick
 	for e := first; e <= last; e++ {
 		dec := math.Pow10(e)
 		for m := 1; m <= 9; m++ {
@@ -34,7 +30,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			case span <= 3 && (m == 2 || m == 5), span <= 1 && m == 3:
 				label = tickLabel(v)
 			}
-			ticks = append(ticks, plot.Tick{Value: v, Label: label})
+			ticks = append(ticks, tick{v, label})
 		}
 	}
 	return ticks
@@ -42,9 +38,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 
 // linTicks labels a linear axis every 1, 2, 2.5 or 5 times a power of
 // ten, about six labels over the range, with unlabelled ticks between.
-type linTicks struct{}
-
-func (linTicks) Ticks(lo, hi float64) []plot.Tick {
+func linTicks(lo, hi float64) []tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return nil
 	}
@@ -57,7 +51,7 @@ func (linTicks) Ticks(lo, hi float64) []plot.Tick {
 			break
 		}
 	}
-	var ticks []plot.Tick
+	var ticks []tick
 	for k := math.Ceil(lo / step * 2); k/2*step <= hi*(1+1e-12); k++ {
 		v := k / 2 * step
 		if math.Abs(v) < step*1e-9 {
@@ -67,16 +61,9 @@ func (linTicks) Ticks(lo, hi float64) []plot.Tick {
 		if int(k)%2 == 0 {
 			label = strconv.FormatFloat(v, 'g', 12, 64)
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: label})
+		ticks = append(ticks, tick{v, label})
 	}
 	return ticks
-}
-
-// setLog makes a a log axis over [lo, hi].
-func setLog(a *plot.Axis, lo, hi float64) {
-	a.Scale = logScale{}
-	a.Tick.Marker = logTicks{}
-	a.Min, a.Max = lo, hi
 }
 
 // tickLabel writes a power-of-ten multiple plainly between 1e-4 and 1e4
@@ -132,18 +119,4 @@ func positiveRuns(x, y []float64) [][2][]float64 {
 	}
 	flush()
 	return runs
-}
-
-// logScale is plot.LogScale without its panic on values <= 0, which it
-// maps far below the axis (where drawing clips them).
-type logScale struct{}
-
-func (logScale) Normalize(lo, hi, x float64) float64 {
-	if !(lo > 0) || !(hi > lo) {
-		return 0.5
-	}
-	if !(x > 0) {
-		return -10
-	}
-	return (math.Log(x) - math.Log(lo)) / (math.Log(hi) - math.Log(lo))
 }

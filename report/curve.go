@@ -1,12 +1,6 @@
 package report
 
-import (
-	"fmt"
-
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-)
+import "fmt"
 
 // Curve is the data of the one-input figure: the error and the bound
 // against the input.
@@ -57,50 +51,39 @@ func ErrorCurve(c Curve) (*Figure, error) {
 		return nil, fmt.Errorf("report: error curve has no positive value to draw on a log scale: %w", ErrData)
 	}
 	p := newPlot(orDefault(c.Title, "Certified bound and observed error"), orDefault(c.XLabel, "input x"), orDefault(c.YLabel, "||f1 - f2||"))
-	setLog(&p.Y, lo, hi)
-	p.X.Min, p.X.Max = c.X[0], c.X[n-1]
-	p.X.Tick.Marker = linTicks{}
+	p.y.setLog(lo, hi)
+	p.x.min, p.x.max = c.X[0], c.X[n-1]
 	ch := newChart(p)
-	p.Add(grid{x: true, y: true})
+	p.add(grid(true, true))
 	if len(c.Steps) > 0 && len(c.Steps) <= MaxSteps {
-		steps := vrules{X: c.Steps, Style: draw.LineStyle{Color: colSteps, Width: vg.Points(0.6), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}}
-		p.Add(steps)
-		ch.key(fmt.Sprintf("input quantisation steps (%d)", len(c.Steps)), steps)
+		st := lineStyle{col: colSteps, width: 0.6, dashes: []float64{2, 2}}
+		p.add(vrules(c.Steps, st))
+		ch.key(fmt.Sprintf("input quantisation steps (%d)", len(c.Steps)), vruleKey(st))
 	}
 	if c.WorstCase > 0 {
-		w := hrule{Y: c.WorstCase, Style: draw.LineStyle{Color: colWorst, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}}
-		p.Add(w)
-		ch.key("certified bound over the box ("+Float(c.WorstCase, 4)+")", w)
+		st := lineStyle{col: colWorst, width: 1.5, dashes: []float64{6, 3}}
+		p.add(hrule(c.WorstCase, st))
+		ch.key("certified bound over the box ("+Float(c.WorstCase, 4)+")", lineKey(st, nil))
 	}
 	if c.Bound != nil {
-		if err := addRuns(ch, c.X, c.Bound, draw.LineStyle{Color: colBound, Width: vg.Points(1.5)}, orDefault(c.BoundName, "certified bound at x")); err != nil {
-			return nil, err
-		}
+		addRuns(ch, c.X, c.Bound, lineStyle{col: colBound, width: 1.5}, nil, orDefault(c.BoundName, "certified bound at x"))
 	}
-	if err := addRuns(ch, c.X, c.Error, draw.LineStyle{Color: colError, Width: vg.Points(1.2)}, "observed error"); err != nil {
-		return nil, err
-	}
+	addRuns(ch, c.X, c.Error, lineStyle{col: colError, width: 1.2}, nil, "observed error")
 	return ch.figure(), nil
 }
 
-// addRuns adds the positive runs of (x, y) as lines with one legend entry.
-func addRuns(ch *chart, x, y []float64, style draw.LineStyle, name string) error {
+// addRuns adds the positive runs of (x, y) as lines, with points drawn
+// as g if g is not nil, and one legend entry.
+func addRuns(ch *chart, x, y []float64, st lineStyle, g *glyph, name string) {
 	for k, r := range positiveRuns(x, y) {
-		xy := make(plotter.XYs, len(r[0]))
-		for i := range xy {
-			xy[i].X, xy[i].Y = r[0][i], r[1][i]
+		ch.p.add(line(r[0], r[1], st))
+		if g != nil {
+			ch.p.add(scatter(r[0], r[1], *g))
 		}
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return fmt.Errorf("report: %s: %w", name, err)
-		}
-		l.LineStyle = style
-		ch.p.Add(l)
 		if k == 0 {
-			ch.key(name, l)
+			ch.key(name, lineKey(st, g))
 		}
 	}
-	return nil
 }
 
 func orDefault(s, def string) string {

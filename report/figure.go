@@ -1,19 +1,16 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
+	"image/png"
 	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/nnbound/nnbound/internal/atomicfile"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // ErrFormat reports a figure file name whose extension is not a supported
@@ -24,11 +21,16 @@ var ErrFormat = errors.New("unsupported figure format")
 // that do not match, nothing positive for a log scale).
 var ErrData = errors.New("no data to draw")
 
-// Figure is a drawing ready to be written as PNG or SVG.
+// Inch is the length of an inch in points, the unit of Figure's size.
+const Inch = 72
+
+// Figure is a drawing ready to be written as PNG or SVG. The same figure
+// encodes to the same bytes every time.
 type Figure struct {
-	// Width and Height are the size of the figure (default 6 x 4 inches).
-	Width, Height vg.Length
-	draw          func(draw.Canvas)
+	// Width and Height are the size of the figure in points, 1/72 inch
+	// (default 6 x 4 inches).
+	Width, Height float64
+	draw          func(c canvas, w, h float64)
 }
 
 // dpi is the resolution of PNG figures.
@@ -68,26 +70,33 @@ func (f *Figure) Save(path string) error {
 func (f *Figure) Encode(w io.Writer, format string) error {
 	width, height := f.Width, f.Height
 	if width <= 0 {
-		width = 6 * vg.Inch
+		width = 6 * Inch
 	}
 	if height <= 0 {
-		height = 4 * vg.Inch
+		height = 4 * Inch
 	}
-	var c vg.CanvasWriterTo
+	var out []byte
 	switch format {
 	case "png":
-		img := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi))
-		c = vgimg.PngCanvas{Canvas: img}
+		r := newRaster(width, height, dpi)
+		f.draw(r, width, height)
+		var b bytes.Buffer
+		if err := png.Encode(&b, r.img); err != nil {
+			return fmt.Errorf("report: encoding PNG: %w", err)
+		}
+		out = b.Bytes()
 	case "svg":
-		c = vgsvg.New(width, height)
+		s := newSVG(width, height)
+		f.draw(s, width, height)
+		b, err := s.bytes()
+		if err != nil {
+			return err
+		}
+		out = b
 	default:
 		return fmt.Errorf("report: format %q is not supported (want png or svg): %w", format, ErrFormat)
 	}
-	dc := draw.New(c)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
-	f.draw(dc)
-	_, err := c.WriteTo(w)
+	_, err := w.Write(out)
 	return err
 }
 
@@ -102,86 +111,3 @@ var (
 	series   = []color.Color{colBound, colError, colWorst, colMark,
 		color.RGBA{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}, color.RGBA{R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}}
 )
-
-// newPlot returns a plot with nnbound's fonts and a light grid.
-func newPlot(title, xLabel, yLabel string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = 13
-	p.Title.Padding = 6
-	p.X.Label.Text = xLabel
-	p.Y.Label.Text = yLabel
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font.Size = 11
-		a.Tick.Label.Font.Size = 9
-	}
-	return p
-}
-
-// grid draws light grid lines behind the data.
-type grid struct{ x, y bool }
-
-func (g grid) Plot(c draw.Canvas, p *plot.Plot) {
-	tx, ty := p.Transforms(&c)
-	style := draw.LineStyle{Color: colGrid, Width: vg.Points(0.5)}
-	if g.x {
-		for _, t := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
-			if t.Label == "" || t.Value < p.X.Min || t.Value > p.X.Max {
-				continue
-			}
-			x := tx(t.Value)
-			c.StrokeLine2(style, x, c.Min.Y, x, c.Max.Y)
-		}
-	}
-	if g.y {
-		for _, t := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
-			if t.Label == "" || t.Value < p.Y.Min || t.Value > p.Y.Max {
-				continue
-			}
-			y := ty(t.Value)
-			c.StrokeLine2(style, c.Min.X, y, c.Max.X, y)
-		}
-	}
-}
-
-// vrules draws full-height vertical lines at X.
-type vrules struct {
-	X     []float64
-	Style draw.LineStyle
-}
-
-func (v vrules) Plot(c draw.Canvas, p *plot.Plot) {
-	tx, _ := p.Transforms(&c)
-	for _, x := range v.X {
-		if x < p.X.Min || x > p.X.Max {
-			continue
-		}
-		c.StrokeLine2(v.Style, tx(x), c.Min.Y, tx(x), c.Max.Y)
-	}
-}
-
-// Thumbnail draws the legend entry of v.
-func (v vrules) Thumbnail(c *draw.Canvas) {
-	x := (c.Min.X + c.Max.X) / 2
-	c.StrokeLine2(v.Style, x, c.Min.Y, x, c.Max.Y)
-}
-
-// hrule draws a full-width horizontal line at Y.
-type hrule struct {
-	Y     float64
-	Style draw.LineStyle
-}
-
-func (h hrule) Plot(c draw.Canvas, p *plot.Plot) {
-	_, ty := p.Transforms(&c)
-	if h.Y < p.Y.Min || h.Y > p.Y.Max {
-		return
-	}
-	c.StrokeLine2(h.Style, c.Min.X, ty(h.Y), c.Max.X, ty(h.Y))
-}
-
-// Thumbnail draws the legend entry of h.
-func (h hrule) Thumbnail(c *draw.Canvas) {
-	y := (c.Min.Y + c.Max.Y) / 2
-	c.StrokeLine2(h.Style, c.Min.X, y, c.Max.X, y)
-}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"image"
 	"image/png"
 	"math"
 	"math/rand/v2"
@@ -131,6 +132,16 @@ func TestFigures(t *testing.T) {
 			if w := img.Bounds().Dx(); w < 800 {
 				t.Errorf("PNG is %d pixels wide", w)
 			}
+			if n := inkPixels(img); n < img.Bounds().Dx()*img.Bounds().Dy()/100 {
+				t.Errorf("PNG has only %d pixels that are not white", n)
+			}
+			var again bytes.Buffer
+			if err := f.Encode(&again, "png"); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again.Bytes(), b) {
+				t.Error("the same figure encoded twice gives different PNG bytes")
+			}
 			svgPath := filepath.Join(dir, c.name+".SVG")
 			if err := f.Save(svgPath); err != nil {
 				t.Fatal(err)
@@ -142,8 +153,32 @@ func TestFigures(t *testing.T) {
 			if !bytes.Contains(b[:min(len(b), 200)], []byte("<svg")) {
 				t.Errorf("SVG starts %q", b[:min(len(b), 80)])
 			}
+			if !bytes.HasSuffix(b, []byte("</svg>\n")) || !bytes.Contains(b, []byte("<text")) {
+				t.Error("SVG is not closed or has no text")
+			}
+			again.Reset()
+			if err := f.Encode(&again, "svg"); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again.Bytes(), b) {
+				t.Error("the same figure encoded twice gives different SVG bytes")
+			}
 		})
 	}
+}
+
+// inkPixels counts the pixels of img that are not white.
+func inkPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if r, g, bl, _ := img.At(x, y).RGBA(); r&g&bl != 0xffff {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func TestFigureErrors(t *testing.T) {
@@ -223,19 +258,19 @@ func TestLogTicks(t *testing.T) {
 	}
 	for _, c := range cases {
 		var got []string
-		for _, tk := range (logTicks{}).Ticks(c.lo, c.hi) {
-			if tk.Label != "" {
-				got = append(got, tk.Label)
+		for _, tk := range logTicks(c.lo, c.hi) {
+			if tk.label != "" {
+				got = append(got, tk.label)
 			}
-			if tk.Value < c.lo || tk.Value > c.hi {
-				t.Errorf("[%v, %v]: tick %v outside", c.lo, c.hi, tk.Value)
+			if tk.value < c.lo || tk.value > c.hi {
+				t.Errorf("[%v, %v]: tick %v outside", c.lo, c.hi, tk.value)
 			}
 		}
 		if s := strings.Join(got, " "); s != c.labels {
 			t.Errorf("[%v, %v]: labels %q, want %q", c.lo, c.hi, s, c.labels)
 		}
 	}
-	if (logTicks{}).Ticks(0, 1) != nil {
+	if logTicks(0, 1) != nil {
 		t.Error("ticks for a range starting at 0")
 	}
 }
@@ -252,9 +287,9 @@ func TestLinTicks(t *testing.T) {
 	}
 	for _, c := range cases {
 		var got []string
-		for _, tk := range (linTicks{}).Ticks(c.lo, c.hi) {
-			if tk.Label != "" {
-				got = append(got, tk.Label)
+		for _, tk := range linTicks(c.lo, c.hi) {
+			if tk.label != "" {
+				got = append(got, tk.label)
 			}
 		}
 		if s := strings.Join(got, " "); s != c.labels {

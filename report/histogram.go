@@ -4,10 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // Ratios is the data of the figure for three or more inputs: the bound and
@@ -51,15 +47,12 @@ func RatioHistogram(r Ratios) (*Figure, error) {
 	}
 	nbins := min(max(int(math.Sqrt(float64(len(ratios)))), 5), 40)
 	step := math.Log(hi/lo) / float64(nbins)
-	bins := make([]plotter.HistogramBin, nbins)
-	for i := range bins {
-		bins[i].Min = lo * math.Exp(step*float64(i))
-		bins[i].Max = lo * math.Exp(step*float64(i+1))
-	}
+	counts := make([]float64, nbins)
 	for _, x := range ratios {
 		i := min(int(math.Log(x/lo)/step), nbins-1)
-		bins[max(i, 0)].Weight++
+		counts[max(i, 0)]++
 	}
+	edge := func(i int) float64 { return lo * math.Exp(step*float64(i)) }
 
 	title := r.Title
 	if title == "" {
@@ -70,18 +63,22 @@ func RatioHistogram(r Ratios) (*Figure, error) {
 	}
 	p := newPlot(title, "bound / error (log scale)", "samples")
 	ch := newChart(p)
-	setLog(&p.X, bins[0].Min, bins[nbins-1].Max)
-	p.Add(grid{y: true})
-	h := &plotter.Histogram{Bins: bins, Width: step, FillColor: colBound,
-		LineStyle: draw.LineStyle{Color: colGrid, Width: vg.Points(0.5)}}
-	p.Add(h)
-	m := vrules{X: []float64{median}, Style: draw.LineStyle{Color: colError, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}}
-	p.Add(m)
-	ch.key("median "+Float(median, 3), m)
-	top := 0.0
-	for _, b := range bins {
-		top = max(top, b.Weight)
-	}
-	p.Y.Min, p.Y.Max = 0, top*1.08
+	p.x.setLog(edge(0), edge(nbins))
+	p.add(grid(false, true))
+	p.add(func(c canvas, f frame) {
+		outline := lineStyle{col: colGrid, width: 0.5}
+		for i, n := range counts {
+			if n == 0 {
+				continue
+			}
+			b := rectPath(box{f.at(edge(i), n), f.at(edge(i+1), 0)})
+			c.fill(b, colBound)
+			c.stroke(append(b, b[0]), outline)
+		}
+	})
+	st := lineStyle{col: colError, width: 1.5, dashes: []float64{5, 3}}
+	p.add(vrules([]float64{median}, st))
+	ch.key("median "+Float(median, 3), vruleKey(st))
+	p.y.min, p.y.max = 0, slices.Max(counts)*1.08
 	return ch.figure(), nil
 }

@@ -4,11 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // Sweep is the data of the sweep figure: for each compression level (such
@@ -63,13 +58,13 @@ func SweepFigure(s Sweep) (*Figure, error) {
 		return nil, fmt.Errorf("report: sweep has no positive bound or error to draw: %w", ErrData)
 	}
 	p := newPlot(orDefault(s.Title, "Certified bound and observed error"), orDefault(s.XLabel, "fractional bits"), "worst-case ||f1 - f2||")
-	setLog(&p.Y, lo, hi)
-	p.X.Min, p.X.Max = xmin-0.3, xmax+0.3
+	p.y.setLog(lo, hi)
+	p.x.min, p.x.max = xmin-0.3, xmax+0.3
 	if xmax-xmin <= 20 && isIntegers(s.Series) {
-		p.X.Tick.Marker = intTicks{}
+		p.x.ticks = intTicks
 	}
 	ch := newChart(p)
-	p.Add(grid{x: true, y: true})
+	p.add(grid(true, true))
 	for k, se := range s.Series {
 		col := series[(2*k)%len(series)]
 		ecol := series[(2*k+1)%len(series)]
@@ -77,59 +72,40 @@ func SweepFigure(s Sweep) (*Figure, error) {
 		if name != "" {
 			name += ": "
 		}
-		if err := addPoints(ch, se.X, se.Bound, draw.LineStyle{Color: col, Width: vg.Points(1.5)}, draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}, name+"certified bound"); err != nil {
-			return nil, err
-		}
-		var failed plotter.XYs
+		addRuns(ch, se.X, se.Bound, lineStyle{col: col, width: 1.5}, &glyph{circle, col, 2.5}, name+"certified bound")
+		var failed []float64
 		for i, b := range se.Bound {
 			if !(b > 0) || math.IsInf(b, 0) {
-				failed = append(failed, plotter.XY{X: se.X[i], Y: hi / 1.25})
+				failed = append(failed, se.X[i])
 			}
 		}
 		if len(failed) > 0 {
-			sc, err := plotter.NewScatter(failed)
-			if err != nil {
-				return nil, fmt.Errorf("report: sweep: %w", err)
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3.5), Shape: draw.CrossGlyph{}}
-			ch.p.Add(sc)
-			ch.key(name+"not certified", sc)
+			g := glyph{cross, col, 3.5}
+			p.add(scatter(failed, constant(len(failed), hi/1.25), g))
+			ch.key(name+"not certified", glyphKey(g))
 		}
-		if err := addPoints(ch, se.X, se.Error, draw.LineStyle{Color: ecol, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}, draw.GlyphStyle{Color: ecol, Radius: vg.Points(2.5), Shape: draw.TriangleGlyph{}}, name+"observed error"); err != nil {
-			return nil, err
-		}
+		addRuns(ch, se.X, se.Error, lineStyle{col: ecol, width: 1.2, dashes: []float64{4, 2}}, &glyph{triangle, ecol, 2.5}, name+"observed error")
 	}
 	if s.Target > 0 {
-		t := hrule{Y: s.Target, Style: draw.LineStyle{Color: colMark, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}}
-		p.Add(t)
-		ch.key("target "+Float(s.Target, 3), t)
+		st := lineStyle{col: colMark, width: 1.2, dashes: []float64{6, 3}}
+		p.add(hrule(s.Target, st))
+		ch.key("target "+Float(s.Target, 3), lineKey(st, nil))
 	}
 	if !math.IsNaN(s.Chosen) && s.Target > 0 {
-		c := vrules{X: []float64{s.Chosen}, Style: draw.LineStyle{Color: colMark, Width: vg.Points(1)}}
-		p.Add(c)
-		ch.key("smallest meeting the target: "+Float(s.Chosen, 4)+" "+orDefault(s.XLabel, "fractional bits"), c)
+		st := lineStyle{col: colMark, width: 1}
+		p.add(vrules([]float64{s.Chosen}, st))
+		ch.key("smallest meeting the target: "+Float(s.Chosen, 4)+" "+orDefault(s.XLabel, "fractional bits"), vruleKey(st))
 	}
 	return ch.figure(), nil
 }
 
-// addPoints adds the positive runs of (x, y) as lines with points.
-func addPoints(ch *chart, x, y []float64, ls draw.LineStyle, gs draw.GlyphStyle, name string) error {
-	for k, r := range positiveRuns(x, y) {
-		xy := make(plotter.XYs, len(r[0]))
-		for i := range xy {
-			xy[i].X, xy[i].Y = r[0][i], r[1][i]
-		}
-		l, s, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			return fmt.Errorf("report: %s: %w", name, err)
-		}
-		l.LineStyle, s.GlyphStyle = ls, gs
-		ch.p.Add(l, s)
-		if k == 0 {
-			ch.key(name, l, s)
-		}
+// constant returns n copies of v.
+func constant(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
 	}
-	return nil
+	return out
 }
 
 func isIntegers(ss []SweepSeries) bool {
@@ -144,12 +120,10 @@ func isIntegers(ss []SweepSeries) bool {
 }
 
 // intTicks labels every integer.
-type intTicks struct{}
-
-func (intTicks) Ticks(lo, hi float64) []plot.Tick {
-	var t []plot.Tick
+func intTicks(lo, hi float64) []tick {
+	var t []tick
 	for v := math.Ceil(lo); v <= hi; v++ {
-		t = append(t, plot.Tick{Value: v, Label: strconv.Itoa(int(v))})
+		t = append(t, tick{v, strconv.Itoa(int(v))})
 	}
 	return t
 }

@@ -1,5 +1,5 @@
 // Package report prints nnbound's results: aligned text and Markdown
-// tables, JSON, and figures drawn with gonum.org/v1/plot.
+// tables, JSON, and figures drawn with a small renderer of its own.
 //
 // It knows nothing of networks or solvers: callers pass plain numbers.
 // Figures are written as PNG or SVG, chosen by the file's extension, and

@@ -2,14 +2,9 @@ package report
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"math"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/moreland"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // Surface is the data of the two-input figure: the bound and the error on
@@ -49,21 +44,21 @@ func TightnessMap(s Surface) (*Figure, error) {
 	if len(s.Bound) != rows || len(s.Error) != rows {
 		return nil, fmt.Errorf("report: tightness map has %d rows of Y but %d of bounds and %d of errors: %w", rows, len(s.Bound), len(s.Error), ErrData)
 	}
-	g := tGrid{x: s.X, y: s.Y, t: make([][]float64, rows), k: cellPixels}
+	t := make([][]float64, rows)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	zero := 0
 	for i := range rows {
 		if len(s.Bound[i]) != cols || len(s.Error[i]) != cols {
 			return nil, fmt.Errorf("report: tightness map row %d has %d bounds and %d errors for %d columns: %w", i, len(s.Bound[i]), len(s.Error[i]), cols, ErrData)
 		}
-		g.t[i] = make([]float64, cols)
+		t[i] = make([]float64, cols)
 		for j := range cols {
-			t := Tightness(s.Bound[i][j], s.Error[i][j])
-			g.t[i][j] = t
-			if math.IsNaN(t) {
+			v := Tightness(s.Bound[i][j], s.Error[i][j])
+			t[i][j] = v
+			if math.IsNaN(v) {
 				zero++
 			} else {
-				lo, hi = min(lo, t), max(hi, t)
+				lo, hi = min(lo, v), max(hi, v)
 			}
 		}
 	}
@@ -73,82 +68,81 @@ func TightnessMap(s Surface) (*Figure, error) {
 	if hi-lo < 1e-9 {
 		lo, hi = lo-0.5, hi+0.5
 	}
-	cmap := moreland.SmoothBlueRed()
-	cmap.SetMin(lo)
-	cmap.SetMax(hi)
-	pal := cmap.Palette(255)
-
+	// One pixel per cell, the first row of Y at the bottom.
+	img := image.NewRGBA(image.Rect(0, 0, cols, rows))
+	for i := range rows {
+		for j := range cols {
+			img.Set(j, rows-1-i, coolWarm(t[i][j], lo, hi))
+		}
+	}
 	title := orDefault(s.Title, "Tightness of the certified bound")
 	if zero > 0 {
 		title += " (grey: zero error)"
 	}
 	p := newPlot(title, orDefault(s.XLabel, "input x1"), orDefault(s.YLabel, "input x2"))
-	hm := plotter.NewHeatMap(g, pal)
-	hm.Min, hm.Max = lo, hi
-	hm.NaN = color.Gray{Y: 0xA0}
-	hm.Rasterized = true
-	p.Add(hm)
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = hm.DataRange()
-	p.X.Padding, p.Y.Padding = 0, 0
-	p.X.Tick.Marker, p.Y.Tick.Marker = linTicks{}, linTicks{}
+	// Each cell is centred on its grid point.
+	dx, dy := (s.X[cols-1]-s.X[0])/float64(cols-1), (s.Y[rows-1]-s.Y[0])/float64(rows-1)
+	p.x.min, p.x.max = s.X[0]-dx/2, s.X[cols-1]+dx/2
+	p.y.min, p.y.max = s.Y[0]-dy/2, s.Y[rows-1]+dy/2
+	p.add(func(c canvas, f frame) { c.image(img, f.area) })
+	bar := axis{label: "T = ln(bound²) − ln(error²)", min: lo, max: hi}
 
-	bar := newPlot("", "", "T = ln(bound²) − ln(error²)")
-	bar.HideX()
-	bar.Y.Padding = 0
-	bar.Y.Label.Position = draw.PosCenter
-	cb := &plotter.ColorBar{ColorMap: cmap, Vertical: true}
-	bar.Add(cb)
-	bar.Y.Min, bar.Y.Max = lo, hi
-	bar.Y.Tick.Marker = linTicks{}
-
-	f := &Figure{Width: 6.5 * vg.Inch, Height: 5 * vg.Inch}
-	f.draw = func(c draw.Canvas) {
+	f := &Figure{Width: 6.5 * Inch, Height: 5 * Inch}
+	f.draw = func(c canvas, w, h float64) {
 		// The heat map takes the left part; the colour bar a strip on the
-		// right, with its own axis; both share the vertical extent of the
-		// heat map's data area.
-		split := c.Max.X - 1.4*vg.Inch
-		left := draw.Crop(c, 0, split-c.Max.X, 0, 0)
-		right := draw.Crop(c, split-c.Min.X+0.35*vg.Inch, 0, 0, 0)
-		p.Draw(left)
-		da := p.DataCanvas(left)
-		right.Max.X = right.Min.X + 0.8*vg.Inch
-		bc := bar.DataCanvas(right)
-		right.Min.Y += da.Min.Y - bc.Min.Y
-		right.Max.Y += da.Max.Y - bc.Max.Y
-		bar.Draw(right)
+		// right, over the vertical extent of the heat map's data area.
+		fr := p.draw(c, box{max: point{w - 1.3*Inch, h}})
+		colourBar(c, bar, box{point{w - 1.3*Inch + 10, fr.area.min.y}, point{w - 1.3*Inch + 28, fr.area.max.y}})
 	}
 	return f, nil
 }
 
-// cellPixels is how many image pixels, per axis, each grid cell of the
-// heat map gets: the image is scaled with bilinear interpolation, which
-// would blur single-pixel cells (a zero-error diagonal turns into dots).
-const cellPixels = 8
-
-// tGrid is the heat map's GridXYZ: rows are Y, columns X, each cell split
-// into k x k equal sub-cells of the same value.
-type tGrid struct {
-	x, y []float64
-	t    [][]float64
-	k    int
-}
-
-func (g tGrid) Dims() (c, r int)   { return g.k * len(g.x), g.k * len(g.y) }
-func (g tGrid) Z(c, r int) float64 { return g.t[r/g.k][c/g.k] }
-func (g tGrid) X(c int) float64    { return sub(g.x, c, g.k) }
-func (g tGrid) Y(r int) float64    { return sub(g.y, r, g.k) }
-
-// sub returns the centre of sub-cell i of the grid v split k ways.
-func sub(v []float64, i, k int) float64 {
-	j := i / k
-	var w float64 // width of cell j: the spacing of its neighbours
-	switch {
-	case j+1 < len(v):
-		w = v[j+1] - v[j]
-	case j > 0:
-		w = v[j] - v[j-1]
+// colourBar draws the colour map over [a.min, a.max] in b, with a's ticks
+// and label on its right.
+func colourBar(c canvas, a axis, b box) {
+	const steps = 256
+	img := image.NewRGBA(image.Rect(0, 0, 1, steps))
+	for i := range steps {
+		img.Set(0, steps-1-i, coolWarm(a.min+(a.max-a.min)*(float64(i)+0.5)/steps, a.min, a.max))
 	}
-	return v[j] - w/2 + (float64(i%k)+0.5)*w/float64(k)
+	c.image(img, b)
+	st := lineStyle{col: colAxis, width: 0.6}
+	c.stroke(append(rectPath(b), b.min), st)
+	wide := 0.0
+	for _, t := range a.marks() {
+		y := b.max.y - a.norm(t.value)*b.height()
+		l := float64(tickLen)
+		if t.label == "" {
+			l /= 2
+		}
+		c.stroke([]point{{b.max.x, y}, {b.max.x + l, y}}, st)
+		drawText(c, point{b.max.x + tickLen + 3, y}, t.label, tickSize, 0, 0.5, false, colText)
+		w, _, _ := textMetrics(t.label, tickSize)
+		wide = max(wide, w)
+	}
+	drawText(c, point{b.max.x + tickLen + 3 + wide + 6, (b.min.y + b.max.y) / 2}, a.label, labelSize, 0, 0.5, true, colText)
 }
 
-var _ plot.Plotter = (*plotter.HeatMap)(nil)
+// coolWarmStops is Moreland's diverging blue to red colour map at nine
+// evenly spaced points.
+var coolWarmStops = [][3]float64{
+	{59, 76, 192}, {98, 130, 234}, {141, 176, 254}, {184, 208, 249}, {221, 221, 221},
+	{245, 196, 173}, {244, 154, 123}, {222, 96, 77}, {180, 4, 38},
+}
+
+// coolWarm returns the colour of v on the diverging map over [lo, hi],
+// grey for NaN.
+func coolWarm(v, lo, hi float64) color.Color {
+	if math.IsNaN(v) {
+		return color.Gray{Y: 0xA0}
+	}
+	u := 0.5
+	if hi > lo {
+		u = min(max((v-lo)/(hi-lo), 0), 1)
+	}
+	u *= float64(len(coolWarmStops) - 1)
+	k := min(int(u), len(coolWarmStops)-2)
+	a, b, fr := coolWarmStops[k], coolWarmStops[k+1], u-float64(k)
+	mix := func(i int) uint8 { return uint8(math.Round(a[i] + fr*(b[i]-a[i]))) }
+	return color.RGBA{R: mix(0), G: mix(1), B: mix(2), A: 0xFF}
+}
