@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"image"
+	"image/color"
 	"image/png"
 	"math"
 	"math/rand/v2"
@@ -295,5 +296,37 @@ func TestLinTicks(t *testing.T) {
 		if s := strings.Join(got, " "); s != c.labels {
 			t.Errorf("[%v, %v]: labels %q, want %q", c.lo, c.hi, s, c.labels)
 		}
+	}
+}
+
+func TestDashed(t *testing.T) {
+	// A 100-point line, bent at 50, in dashes of 6 on and 3 off: 12
+	// dashes, 11 whole and the last cut to 1 point.
+	pts := []point{{0, 0}, {50, 0}, {50, 50}}
+	pieces := dashed(pts, []float64{6, 3})
+	if len(pieces) != 12 {
+		t.Fatalf("%d dashes, want 12", len(pieces))
+	}
+	on := 0.0
+	for _, p := range pieces {
+		for i := 1; i < len(p); i++ {
+			on += math.Hypot(p[i].x-p[i-1].x, p[i].y-p[i-1].y)
+		}
+	}
+	if math.Abs(on-67) > 1e-9 {
+		t.Errorf("dashes cover %v points, want 67", on)
+	}
+	if got := dashed(pts, nil); len(got) != 1 || len(got[0]) != 3 {
+		t.Errorf("no pattern: %v, want the line itself", got)
+	}
+}
+
+func TestCoolWarm(t *testing.T) {
+	if c := coolWarm(math.NaN(), 0, 1); c != (color.Gray{Y: 0xA0}) {
+		t.Errorf("NaN: %v, want grey", c)
+	}
+	lo, mid, hi := coolWarm(-5, 0, 1), coolWarm(0.5, 0, 1), coolWarm(7, 0, 1)
+	if lo != (color.RGBA{59, 76, 192, 255}) || mid != (color.RGBA{221, 221, 221, 255}) || hi != (color.RGBA{180, 4, 38, 255}) {
+		t.Errorf("ends and middle: %v %v %v", lo, mid, hi)
 	}
 }
