@@ -10,7 +10,8 @@ import (
 
 // budget bounds the number of float64 values the translation of one file
 // may allocate, so that small files declaring huge shapes fail cleanly.
-type budget struct{ left int }
+// Lowered operators raise it (grant, lowered.go); granted is their total.
+type budget struct{ left, granted int }
 
 // newBudget returns the budget for a file of n bytes: 4 Mi values, or
 // 4 values per byte of the file if that is more.

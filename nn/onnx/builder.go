@@ -16,6 +16,7 @@ type builder struct {
 	consts map[string]*constant // converted initializers and constant node outputs
 	data   string               // name of the data value at the end of the chain
 	used   map[string]bool      // data values consumed by a node: reading one again is a branch
+	reads  map[string][]int     // the nodes reading each value, in order
 	shape  shape                // shape of the data value
 	layers []nn.Layer
 	pend   *affine
@@ -27,6 +28,14 @@ func newBuilder(g *graph, bud *budget) *builder {
 	b := &builder{g: g, bud: bud, inits: map[string]*tensor{}, consts: map[string]*constant{}, used: map[string]bool{}}
 	for _, t := range g.inits {
 		b.inits[t.name] = t
+	}
+	b.reads = map[string][]int{}
+	for k, n := range g.nodes {
+		for _, in := range n.inputs {
+			if r := b.reads[in]; len(r) == 0 || r[len(r)-1] != k {
+				b.reads[in] = append(r, k)
+			}
+		}
 	}
 	return b
 }
@@ -79,14 +88,8 @@ func (b *builder) run() (*nn.Network, error) {
 		return nil, err
 	}
 	b.data = in[0].Name
-	for i, n := range b.g.nodes {
-		if err := b.node(n); err != nil {
-			name := ""
-			if n.name != "" {
-				name = fmt.Sprintf(" %q", n.name)
-			}
-			return nil, fmt.Errorf("node %d%s (%s): %w", i, name, n.opType, err)
-		}
+	if err := b.nodes(0, len(b.g.nodes)); err != nil {
+		return nil, err
 	}
 	if len(b.g.outputs) != 1 {
 		return nil, fmt.Errorf("the graph has %d outputs, want 1: %w", len(b.g.outputs), ErrNotChain)
@@ -103,6 +106,33 @@ func (b *builder) run() (*nn.Network, error) {
 		}
 	}
 	return &nn.Network{Layers: b.layers}, nil
+}
+
+// nodes translates the nodes from, ..., to-1; a residual block is
+// translated whole (residual.go). Errors name the node.
+func (b *builder) nodes(from, to int) error {
+	for i := from; i < to; i++ {
+		n := b.g.nodes[i]
+		j, err := b.residualJoin(i)
+		if err == nil && j >= 0 {
+			if err := b.residual(i, j); err != nil {
+				return err // it names the node
+			}
+			i = j
+			continue
+		}
+		if err == nil {
+			err = b.node(n)
+		}
+		if err != nil {
+			name := ""
+			if n.name != "" {
+				name = fmt.Sprintf(" %q", n.name)
+			}
+			return fmt.Errorf("node %d%s (%s): %w", i, name, n.opType, err)
+		}
+	}
+	return nil
 }
 
 // operands are the inputs of a node on the chain: the position of the data

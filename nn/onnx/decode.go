@@ -37,6 +37,7 @@ type attribute struct {
 	typ    int64 // AttributeProto.AttributeType
 	f      float32
 	i      int64
+	s      string
 	t      *tensor
 	floats []float32
 	ints   []int64
@@ -203,6 +204,8 @@ func decodeAttribute(b []byte) (*attribute, error) {
 			a.f, err = f.float32()
 		case 3: // i
 			a.i, err = f.int()
+		case 4: // s
+			a.s, err = f.str()
 		case 5: // t
 			var tb []byte
 			if tb, err = f.msg(); err == nil {

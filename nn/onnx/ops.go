@@ -36,6 +36,11 @@ var registry = map[string]opFunc{
 	"Reshape":   opReshape,
 	"Squeeze":   opSqueeze,
 	"Unsqueeze": opUnsqueeze,
+
+	"Conv":               opConv,
+	"BatchNormalization": opBatchNorm,
+	"AveragePool":        opAveragePool,
+	"GlobalAveragePool":  opGlobalAveragePool,
 }
 
 // negInf and posInf are the open ends of a clipping.
