@@ -17,10 +17,13 @@ type builder struct {
 	data   string               // name of the data value at the end of the chain
 	used   map[string]bool      // data values consumed by a node: reading one again is a branch
 	reads  map[string][]int     // the nodes reading each value, in order
-	shape  shape                // shape of the data value
-	layers []nn.Layer
-	pend   *affine
-	clip   *clipping
+	fork   string               // in the branch of a residual block: the skip value
+	// lowerings describes the nodes lowered to dense maps (Info.Lowered).
+	lowerings []string
+	shape     shape // shape of the data value
+	layers    []nn.Layer
+	pend      *affine
+	clip      *clipping
 }
 
 // newBuilder returns a builder for g whose allocations are bounded by bud.
@@ -125,14 +128,19 @@ func (b *builder) nodes(from, to int) error {
 			err = b.node(n)
 		}
 		if err != nil {
-			name := ""
-			if n.name != "" {
-				name = fmt.Sprintf(" %q", n.name)
-			}
-			return fmt.Errorf("node %d%s (%s): %w", i, name, n.opType, err)
+			return fmt.Errorf("%s: %w", label(i, n), err)
 		}
 	}
 	return nil
+}
+
+// label names node i for error messages: node 3 "conv1" (Conv), or
+// node 3 (Conv) when it has no name.
+func label(i int, n *node) string {
+	if n.name == "" {
+		return fmt.Sprintf("node %d (%s)", i, n.opType)
+	}
+	return fmt.Sprintf("node %d %q (%s)", i, n.name, n.opType)
 }
 
 // operands are the inputs of a node on the chain: the position of the data

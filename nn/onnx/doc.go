@@ -22,6 +22,23 @@
 //	              merge into one clipping, a uniform one is a HardTanh
 //	Relu Tanh Sigmoid LeakyRelu Elu, PRelu with one slope
 //	Flatten Reshape Squeeze Unsqueeze Identity Constant
+//	Conv          2-D on [N,C,H,W]: strides, pads (also asymmetric),
+//	              dilations, group, with or without bias, auto_pad NOTSET,
+//	              VALID, SAME_UPPER, SAME_LOWER
+//	AveragePool   2-D, count_include_pad 0 or 1; GlobalAveragePool
+//	BatchNormalization  inference mode, folded into the neighbouring
+//	              affine maps in float64
+//	Add           of the data h and a branch from h: a residual block
+//	              h + g(h), g a chain of affine maps and ReLU, written
+//	              exactly as a chain by carrying h as relu(h) - relu(-h)
+//	              through g's ReLU layers (residual.go)
+//
+// Conv, AveragePool and GlobalAveragePool are lowered to dense affine maps
+// over the flattened sample (row-major C,H,W), since every layer of an
+// nn.Network is dense; one node may give at most MaxLoweredEntries (2^24)
+// matrix entries, a larger one is ErrTooLarge (structured convolution is
+// not supported yet). Info.Lowered lists what was lowered. MaxPool is not
+// read.
 //
 // Initializers may be FLOAT, DOUBLE or FLOAT16, in raw_data or in the typed
 // fields; graph inputs that have an initializer are constants.

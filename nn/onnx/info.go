@@ -108,6 +108,10 @@ type Info struct {
 	InitTypes       []DataType // element types of the initializers, each once, in order of appearance
 	Initializers    int        // number of initializers
 	Ops             []string   // node op types in graph order
+	// Lowered describes each node lowered to a dense affine map, such as
+	// "Conv 1x8x8 -> 8x8x8 (512 x 64)" (channels x height x width before and
+	// after, then the matrix's rows x columns); empty when none was.
+	Lowered []string
 }
 
 // String returns a multi-line summary of the format details.
@@ -131,5 +135,8 @@ func (in *Info) String() string {
 	fmt.Fprintf(&b, "output:       %s %s %v\n", in.Output.Name, in.Output.Type, in.Output.Shape)
 	fmt.Fprintf(&b, "initializers: %d (%s)\n", in.Initializers, strings.Join(types, ","))
 	fmt.Fprintf(&b, "nodes:        %d (%s)\n", len(in.Ops), strings.Join(in.Ops, ","))
+	if len(in.Lowered) > 0 {
+		fmt.Fprintf(&b, "lowered:      %s (dense affine maps)\n", strings.Join(in.Lowered, "; "))
+	}
 	return b.String()
 }

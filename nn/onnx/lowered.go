@@ -30,25 +30,29 @@ func (b *budget) grant(n int) error {
 	return nil
 }
 
-// lowered returns the zero affine map from the current sample to out
-// values, with a dense matrix, for the operator op. The memory of the
-// matrix and of one fused copy of it is granted to the budget.
-func (b *builder) lowered(op string, out int) (*affine, error) {
-	in := b.shape.size()
-	if out < 1 || in > MaxLoweredEntries/out {
+// lowered returns the zero affine map from the current sample [C,H,W] to
+// c channels of size out, with a dense matrix, for the operator op, and
+// records the lowering for Info.Lowered. The memory of the matrix and of
+// one fused copy of it is granted to the budget.
+func (b *builder) lowered(op string, c int, out [2]int) (*affine, error) {
+	in, rows := b.shape.size(), c*out[0]*out[1]
+	if rows < 1 || in > MaxLoweredEntries/rows {
 		return nil, fmt.Errorf("%s lowered to a dense %d x %d matrix exceeds %d entries (128 MiB); "+
-			"structured convolution is not supported yet: %w", op, out, in, MaxLoweredEntries, ErrTooLarge)
+			"structured convolution is not supported yet: %w", op, rows, in, MaxLoweredEntries, ErrTooLarge)
 	}
-	if err := b.bud.grant(2 * (out*in + out + in)); err != nil {
+	if err := b.bud.grant(2 * (rows*in + rows + in)); err != nil {
 		return nil, err
 	}
-	a := &affine{in: in, out: out}
+	a := &affine{in: in, out: rows}
 	var err error
-	if a.w, err = b.bud.dense(out, in); err != nil {
+	if a.w, err = b.bud.dense(rows, in); err != nil {
 		return nil, err
 	}
-	if a.b, err = b.bud.vec(out); err != nil {
+	if a.b, err = b.bud.vec(rows); err != nil {
 		return nil, err
 	}
+	d := b.shape.dims
+	b.lowerings = append(b.lowerings, fmt.Sprintf("%s %dx%dx%d -> %dx%dx%d (%d x %d)",
+		op, d[1], d[2], d[3], c, out[0], out[1], rows, in))
 	return a, nil
 }

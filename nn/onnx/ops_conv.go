@@ -56,7 +56,7 @@ func opConv(b *builder, n *node, ops operands) error {
 		}
 	}
 	plane := win.out[0] * win.out[1]
-	a, err := b.lowered("Conv", m*plane)
+	a, err := b.lowered("Conv", m, win.out)
 	if err != nil {
 		return err
 	}

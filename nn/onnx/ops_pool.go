@@ -57,7 +57,7 @@ func opGlobalAveragePool(b *builder, n *node, ops operands) error {
 // channels, dividing the window's sum by divisor(oh, ow).
 func (b *builder) pool(c int, win window, divisor func(oh, ow int) int) error {
 	plane, inPlane := win.out[0]*win.out[1], win.in[0]*win.in[1]
-	a, err := b.lowered("AveragePool", c*plane)
+	a, err := b.lowered("AveragePool", c, win.out)
 	if err != nil {
 		return err
 	}

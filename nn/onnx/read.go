@@ -30,6 +30,7 @@ func Decode(data []byte, name string) (*nn.Network, *Info, error) {
 	b := newBuilder(m.graph, newBudget(len(data)))
 	info := m.info(b.dataInputs())
 	net, err := b.run()
+	info.Lowered = b.lowerings
 	if err == nil {
 		err = net.Validate()
 	}

@@ -39,10 +39,22 @@ func (s skipState) width() int {
 	return s.n
 }
 
+// offset returns the column where the skip starts in the input [u; s] of
+// a layer whose u has cols values: 0 while u and s are both h.
+func (s skipState) offset(cols int) int {
+	if s.split {
+		return cols
+	}
+	return 0
+}
+
 // residualJoin returns the index of the Add node joining the branch that
 // starts at node i, or -1 if node i does not start a residual block: the
 // data is read by node i and by a later Add, and by nothing else.
 func (b *builder) residualJoin(i int) (int, error) {
+	if b.data == b.fork {
+		return -1, nil // the branch of the block being translated
+	}
 	readers := b.reads[b.data]
 	if len(readers) < 2 || readers[0] != i {
 		return -1, nil
@@ -50,8 +62,8 @@ func (b *builder) residualJoin(i int) (int, error) {
 	j := readers[len(readers)-1]
 	if len(readers) > 2 || b.g.nodes[j].opType != "Add" || len(b.g.nodes[j].inputs) != 2 {
 		n := b.g.nodes[j]
-		return -1, fmt.Errorf("%q is also read by node %d %q (%s); nnbound reads a branch only as the "+
-			"skip of a residual Add: %w", b.data, j, n.name, n.opType, ErrNotChain)
+		return -1, fmt.Errorf("%q is also read by %s; nnbound reads a branch only as the "+
+			"skip of a residual Add: %w", b.data, label(j, n), ErrNotChain)
 	}
 	return j, nil
 }
@@ -61,7 +73,7 @@ func (b *builder) residualJoin(i int) (int, error) {
 func (b *builder) residual(i, j int) error {
 	h, add := b.data, b.g.nodes[j]
 	sub := &builder{g: b.g, bud: b.bud, inits: b.inits, consts: b.consts, used: b.used, reads: b.reads,
-		data: h, shape: b.shape}
+		data: h, fork: h, shape: b.shape}
 	if err := sub.nodes(i, j); err != nil {
 		return err
 	}
@@ -70,12 +82,12 @@ func (b *builder) residual(i, j int) error {
 		other = add.inputs[1]
 	}
 	if sub.data != other {
-		return fmt.Errorf("node %d %q (Add) adds %q to %q, not to the end of the branch from %q (%q): %w",
-			j, add.name, h, other, h, sub.data, ErrNotChain)
+		return fmt.Errorf("%s adds %q to %q, not to the end of the branch from %q (%q): %w",
+			label(j, add), h, other, h, sub.data, ErrNotChain)
 	}
 	if !slices.Equal(sub.shape.dims, b.shape.dims) || sub.shape.batch != b.shape.batch {
-		return fmt.Errorf("node %d %q (Add): residual of shape %v and branch of shape %v: %w",
-			j, add.name, b.shape, sub.shape, ErrShape)
+		return fmt.Errorf("%s: residual of shape %v and branch of shape %v: %w",
+			label(j, add), b.shape, sub.shape, ErrShape)
 	}
 	if err := sub.flushClip(); err != nil {
 		return err
@@ -86,8 +98,10 @@ func (b *builder) residual(i, j int) error {
 		}
 	}
 	if err := b.carry(sub.layers); err != nil {
-		return fmt.Errorf("node %d %q (Add): %w", j, add.name, err)
+		return fmt.Errorf("%s: %w", label(j, add), err)
 	}
+	b.lowerings = append(b.lowerings, append(sub.lowerings,
+		fmt.Sprintf("residual Add of %d values, carried through %d ReLU layer(s)", b.shape.size(), len(sub.layers)-1))...)
 	b.used[h], b.used[other] = true, true
 	b.data = add.outputs[0]
 	return nil
@@ -121,9 +135,12 @@ func (b *builder) carry(branch []nn.Layer) error {
 }
 
 // blockMap returns [u; s] -> [W u + c; S s] (see the top of the file).
+// Before the first ReLU layer u and s are both h: the map is
+// h -> [W h + c; h; -h].
 func (b *builder) blockMap(w *mat.Dense, c []float64, s skipState) (*affine, error) {
 	r, cols := w.Dims()
-	a, err := b.grantAffine(r+2*s.n, cols+s.width())
+	off := s.offset(cols)
+	a, err := b.grantAffine(r+2*s.n, off+s.width())
 	if err != nil {
 		return nil, err
 	}
@@ -132,23 +149,25 @@ func (b *builder) blockMap(w *mat.Dense, c []float64, s skipState) (*affine, err
 		copy(a.w.RawRowView(i)[:cols], w.RawRowView(i))
 	}
 	for i := range s.n {
-		a.w.Set(r+i, cols+i, 1)
-		a.w.Set(r+s.n+i, cols+i, -1)
+		a.w.Set(r+i, off+i, 1)
+		a.w.Set(r+s.n+i, off+i, -1)
 		if s.split {
-			a.w.Set(r+i, cols+s.n+i, -1)
-			a.w.Set(r+s.n+i, cols+s.n+i, 1)
+			a.w.Set(r+i, off+s.n+i, -1)
+			a.w.Set(r+s.n+i, off+s.n+i, 1)
 		}
 	}
 	return a, nil
 }
 
-// join appends the Add: [u; s] -> W u + c + h, or u + h if w is nil.
+// join appends the Add: [u; s] -> W u + c + h, or u + h if w is nil
+// (before any ReLU layer, h -> (W + I) h + c).
 func (b *builder) join(w *mat.Dense, c []float64, s skipState) error {
 	r, cols := s.n, s.n
 	if w != nil {
 		r, cols = w.Dims()
 	}
-	a, err := b.grantAffine(r, cols+s.width())
+	off := s.offset(cols)
+	a, err := b.grantAffine(r, off+s.width())
 	if err != nil {
 		return err
 	}
@@ -160,9 +179,9 @@ func (b *builder) join(w *mat.Dense, c []float64, s skipState) error {
 		} else {
 			row[i] = 1
 		}
-		row[cols+i] = 1
+		row[off+i]++
 		if s.split {
-			row[cols+s.n+i] = -1
+			row[off+s.n+i] = -1
 		}
 	}
 	return b.applyAffine(a)

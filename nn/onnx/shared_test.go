@@ -199,12 +199,12 @@ func TestSharedThirdParty(t *testing.T) {
 }
 
 func TestSharedTorch(t *testing.T) {
-	checkTorchDir(t, sharedtest.Path(t, "data", "networks", "torch"))
+	checkTorchDir(t, sharedtest.Path(t, "data", "networks", "torch"), tolFloat)
 }
 
 // checkTorchDir checks every model folder of dir (the layout of the shared
-// torch folder) against its samples.json.
-func checkTorchDir(t *testing.T, dir string) {
+// torch folder) against its samples.json, to the relative tolerance tol.
+func checkTorchDir(t *testing.T, dir string, tol float64) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +216,7 @@ func checkTorchDir(t *testing.T, dir string) {
 		t.Run(e.Name(), func(t *testing.T) {
 			s := sharedtest.ReadJSON[map[string]any](t, filepath.Join(dir, e.Name(), "samples.json"))
 			checkSamples(t, filepath.Join(dir, e.Name(), s["model"].(string)),
-				pairs(s["inputs"], s["outputs_onnx_float64"]), tolFloat)
+				pairs(s["inputs"], s["outputs_onnx_float64"]), tol)
 		})
 	}
 }

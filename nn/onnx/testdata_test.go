@@ -81,5 +81,12 @@ func TestGraphs(t *testing.T) {
 
 // TestTorchTestdata checks the PyTorch exports copied into testdata/torch.
 func TestTorchTestdata(t *testing.T) {
-	checkTorchDir(t, filepath.Join("testdata", "torch"))
+	checkTorchDir(t, filepath.Join("testdata", "torch"), tolFloat)
+}
+
+// TestCNNTestdata checks the PyTorch CNNs of testdata/cnn (Conv,
+// BatchNormalization, AveragePool, a residual Add) against the float64
+// evaluation of each file by testdata/convref.py.
+func TestCNNTestdata(t *testing.T) {
+	checkTorchDir(t, filepath.Join("testdata", "cnn"), tolDouble)
 }

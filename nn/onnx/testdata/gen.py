@@ -17,6 +17,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+import convref
+
 OUT = "graphs"
 rng = np.random.RandomState(20240611)
 F32, F64, F16 = TensorProto.FLOAT, TensorProto.DOUBLE, TensorProto.FLOAT16
@@ -125,6 +127,14 @@ def evaluate(model, x):
             y = v[0]
             for ax in sorted(d % (y.ndim + len(axes)) for d in axes):
                 y = np.expand_dims(y, ax)
+        elif op == "Conv":
+            y = convref.conv(a, v[0], v[1], v[2] if len(v) > 2 else None)
+        elif op == "AveragePool":
+            y = convref.average_pool(a, v[0])
+        elif op == "GlobalAveragePool":
+            y = convref.global_average_pool(v[0])
+        elif op == "BatchNormalization":
+            y = convref.batch_norm(a, *v)
         else:
             raise ValueError(op)
         env[n.output[0]] = y
@@ -393,6 +403,9 @@ bad("bad_div_zero", "division by a zero constant", "ErrNotFinite",
     [N("Div", ["x", "c"], ["y"])], [tensor("c", [1, 0, 2])], ["N", 3], ["N", 3])
 bad("bad_gemm_shape", "a weight whose size does not fit the input", "ErrShape",
     [N("Gemm", ["x", "W"], ["y"], transB=1)], [tensor("W", w(2, 4))], ["N", 3], ["N", 2], check=False)
+
+# Convolutions, pooling, batch normalisation, residual blocks (cases_conv.py).
+exec(open("cases_conv.py").read())
 
 with open("cases.json", "w") as f:
     json.dump({"note": "made by gen.py; outputs evaluated in float64 numpy", "cases": cases}, f, indent=1)
