@@ -34,7 +34,13 @@ the whole network (--scope global). Biases are kept.
 Ties are broken by position, so the result is always the same. Only the
 network's own parameters are pruned: an NNet file's clipping and
 normalisation stay as they are. The copy is saved with --save, in the
-format of its extension (.onnx or .json).`,
+format of its extension (.onnx or .json).
+
+A convolutional ONNX model (Conv, AveragePool, BatchNormalization, residual
+Add) is read as dense layers: each convolution lowered to its full matrix
+over the flattened input (see inspect's "lowered" line). Pruning acts on
+those dense layers, and the copy is the lowered dense network, saved as
+Gemm layers.`,
 	}, &pf, "pruned")
 }
 

@@ -29,7 +29,15 @@ ties to even), the compression of the ReluDiff/NeuroDiff benchmarks.
 
 Only the network's own parameters are quantised: an NNet file's clipping
 and normalisation stay exact. The copy is saved with --save, in the
-format of its extension (.onnx or .json).`,
+format of its extension (.onnx or .json).
+
+A convolutional ONNX model (Conv, AveragePool, BatchNormalization, residual
+Add) is read as dense layers: each convolution lowered to its full matrix
+over the flattened input, batch normalisation folded in (see inspect's
+"lowered" line). The compressed copy is that lowered dense network, saved
+as Gemm layers, and the parameter counts are those of the dense matrices,
+zeros included; quantising keeps a shared kernel weight equal in every
+place it appears.`,
 	}, &qf, "quantised")
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nnbound/nnbound/nn"
@@ -89,4 +91,20 @@ func TestTorchTestdata(t *testing.T) {
 // evaluation of each file by testdata/convref.py.
 func TestCNNTestdata(t *testing.T) {
 	checkTorchDir(t, filepath.Join("testdata", "cnn"), tolDouble)
+}
+
+// TestLoweredInfo checks that Info.Lowered describes the lowered nodes.
+func TestLoweredInfo(t *testing.T) {
+	_, info, err := Read(filepath.Join("testdata", "cnn", "cnn_avgpool", "cnn_avgpool.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Conv 1x8x8 -> 8x8x8 (512 x 64)", "AveragePool 8x8x8 -> 8x4x4 (128 x 512)",
+		"Conv 8x4x4 -> 16x4x4 (256 x 128)"}
+	if !slices.Equal(info.Lowered, want) {
+		t.Errorf("Lowered = %q, want %q", info.Lowered, want)
+	}
+	if s := info.String(); !strings.Contains(s, "lowered:      Conv 1x8x8") {
+		t.Errorf("String() does not list the lowered nodes:\n%s", s)
+	}
 }
