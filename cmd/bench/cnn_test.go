@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn/onnx"
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// cnnModel is the digits CNN of nn/onnx/testdata/cnn.
+var cnnModel = filepath.Join("..", "..", "nn", "onnx", "testdata", "cnn", "cnn_digits", "cnn_digits.onnx")
+
+// TestCNNBoundSound checks the bound of one row of bench cnn against the
+// error at random corners of the box and at random points.
+func TestCNNBoundSound(t *testing.T) {
+	net, _, err := onnx.Read(cnnModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	images, err := cnnImages(filepath.Join(filepath.Dir(cnnModel), "samples.json"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := quantise.Network(net, quantise.Options{Weights: quantise.Format{FracBits: 4}, Biases: quantise.Format{FracBits: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box := ball(images[0], 2.0/255)
+	bound, err := cnnBound(net, q, box, bounds.MethodSymbolic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := make([]float64, box.Dim())
+	for k := range 300 {
+		for i := range x {
+			u := rng.Float64()
+			if k%2 == 0 { // a corner
+				u = math.Round(u)
+			}
+			x[i] = box.Lo[i] + u*(box.Hi[i]-box.Lo[i])
+		}
+		y1, _ := net.Eval(x)
+		y2, _ := q.Eval(x)
+		for j := range y1 {
+			d := math.Abs(y1[j] - y2[j])
+			if d > bound {
+				t.Fatalf("error %v at a point of the box exceeds the bound %v", d, bound)
+			}
+			worst = max(worst, d)
+		}
+	}
+	t.Logf("bound %.4g, largest sampled error %.4g", bound, worst)
+}
+
+// TestCNNCommand runs bench cnn on one image and width (the error search
+// takes some 5,000 evaluations of the pair).
+func TestCNNCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the error search of bench cnn is long for -short")
+	}
+	var out, errOut bytes.Buffer
+	code := run([]string{"cnn", "--model", cnnModel, "--images", "1", "--frac-bits", "8", "--evals", "50",
+		"--bounds", "interval"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"Conv 1x8x8 -> 8x8x8 (512 x 64)", "FB  image", "peak resident memory"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
