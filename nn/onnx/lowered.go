@@ -35,10 +35,13 @@ func (b *budget) grant(n int) error {
 // records the lowering for Info.Lowered. The memory of the matrix and of
 // one fused copy of it is granted to the budget.
 func (b *builder) lowered(op string, c int, out [2]int) (*affine, error) {
-	in, rows := b.shape.size(), c*out[0]*out[1]
-	if rows < 1 || in > MaxLoweredEntries/rows {
-		return nil, fmt.Errorf("%s lowered to a dense %d x %d matrix exceeds %d entries (128 MiB); "+
-			"structured convolution is not supported yet: %w", op, rows, in, MaxLoweredEntries, ErrTooLarge)
+	in, rows := b.shape.size(), 0
+	if c <= MaxLoweredEntries && out[0] <= MaxLoweredEntries && out[1] <= MaxLoweredEntries {
+		rows = min(c*out[0], MaxLoweredEntries+1) * out[1] // no overflow: each factor <= 2^24
+	}
+	if rows < 1 || rows > MaxLoweredEntries || in > MaxLoweredEntries/rows {
+		return nil, fmt.Errorf("%s lowered to a dense matrix of %dx%dx%d rows and %d columns exceeds %d entries "+
+			"(128 MiB); structured convolution is not supported yet: %w", op, c, out[0], out[1], in, MaxLoweredEntries, ErrTooLarge)
 	}
 	if err := b.bud.grant(2 * (rows*in + rows + in)); err != nil {
 		return nil, err

@@ -31,6 +31,11 @@ func opConv(b *builder, n *node, ops operands) error {
 	if len(w.dims) != 4 {
 		return fmt.Errorf("weight of shape %v; nnbound reads 2-D Conv: %w", w.dims, ErrUnsupportedOp)
 	}
+	for _, d := range w.dims {
+		if d < 1 || d > 1<<20 {
+			return fmt.Errorf("weight of shape %v: %w", w.dims, ErrShape)
+		}
+	}
 	m, cg, kernel := int(w.dims[0]), int(w.dims[1]), [2]int{int(w.dims[2]), int(w.dims[3])}
 	group := n.intAttr("group", 1)
 	if group < 1 || int64(c)%group != 0 || int64(m)%group != 0 || int64(cg)*group != int64(c) {
