@@ -74,3 +74,8 @@ bad("bad_two_branches", "Add(Conv(x), Conv(x)): the skip is not the identity", "
     [N("Conv", ["x", "W1"], ["a"], pads=[1, 1, 1, 1]), N("Conv", ["x", "W2"], ["c"], pads=[1, 1, 1, 1]),
      N("Add", ["a", "c"], ["y"])],
     res, ["N", 2, 3, 3], ["N", 2, 3, 3])
+good("conv_reshape_flat", "Conv -> Relu -> Reshape [0,-1] -> Gemm (Reshape to flat, as some exporters write Flatten)",
+     [N("Conv", ["x", "W"], ["c"], strides=[2, 2]), N("Relu", ["c"], ["r"]), N("Reshape", ["r", "s"], ["f"]),
+      N("Gemm", ["f", "G"], ["y"], transB=1)],
+     [tensor("W", w(3, 2, 2, 2)), itensor("s", [0, -1]), tensor("G", w(2, 12))], ["N", 2, 4, 5], ["N", 2],
+     acts=["relu", "identity"])
