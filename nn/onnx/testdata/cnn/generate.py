@@ -85,20 +85,22 @@ class Residual(nn.Module):
 
 
 def models():
-    head = [nn.ReLU(), nn.Flatten(), nn.Linear(256, 10)]
+    def head():  # made after each seed: every model has its own, seeded, classifier
+        return [nn.ReLU(), nn.Flatten(), nn.Linear(256, 10)]
+
     torch.manual_seed(11)
     yield "cnn_digits", nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(),
-                                      nn.Conv2d(8, 16, 3, stride=2, padding=1), *head)
+                                      nn.Conv2d(8, 16, 3, stride=2, padding=1), *head())
     torch.manual_seed(12)
     yield "cnn_bn", nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(),
                                   nn.Conv2d(8, 16, 3, stride=2, padding=1, groups=2), nn.BatchNorm2d(16),
                                   nn.ReLU(), nn.Flatten(), nn.Linear(256, 10))
     torch.manual_seed(13)
     yield "cnn_avgpool", nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.AvgPool2d(2, count_include_pad=False),
-                                       nn.Conv2d(8, 16, 3, padding=1), *head)
+                                       nn.Conv2d(8, 16, 3, padding=1), *head())
     torch.manual_seed(14)
     yield "cnn_residual", nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), Residual(8), nn.ReLU(),
-                                        nn.Conv2d(8, 16, 3, stride=2, padding=1), *head)
+                                        nn.Conv2d(8, 16, 3, stride=2, padding=1), *head())
 
 
 def train(model, X, y, epochs=40, lr=3e-3, batch=64):
