@@ -65,6 +65,9 @@ func (b *builder) residualJoin(i int) (int, error) {
 		return -1, fmt.Errorf("%q is also read by %s; nnbound reads a branch only as the "+
 			"skip of a residual Add: %w", b.data, label(j, n), ErrNotChain)
 	}
+	if add := b.g.nodes[j]; len(add.outputs) == 0 || add.outputs[0] == "" {
+		return -1, fmt.Errorf("%s has no output: %w", label(j, add), ErrMalformed)
+	}
 	return j, nil
 }
 
@@ -100,8 +103,14 @@ func (b *builder) residual(i, j int) error {
 	if err := b.carry(sub.layers); err != nil {
 		return fmt.Errorf("%s: %w", label(j, add), err)
 	}
+	relus := 0
+	for _, l := range sub.layers {
+		if l.Act.Kind == nn.ReLU {
+			relus++
+		}
+	}
 	b.lowerings = append(b.lowerings, append(sub.lowerings,
-		fmt.Sprintf("residual Add of %d values, carried through %d ReLU layer(s)", b.shape.size(), len(sub.layers)-1))...)
+		fmt.Sprintf("residual Add of %d values, carried through %d ReLU layer(s)", b.shape.size(), relus))...)
 	b.used[h], b.used[other] = true, true
 	b.data = add.outputs[0]
 	return nil
