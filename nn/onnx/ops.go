@@ -36,6 +36,10 @@ var registry = map[string]opFunc{
 	"Reshape":   opReshape,
 	"Squeeze":   opSqueeze,
 	"Unsqueeze": opUnsqueeze,
+	// QDQ (ops_qdq.go)
+	"QuantizeLinear":   opQuantize,
+	"DequantizeLinear": opDequantize,
+	"Cast":             opCast,
 }
 
 // negInf and posInf are the open ends of a clipping.
