@@ -69,6 +69,9 @@ func Network(net *nn.Network, opts Options) (*nn.Network, error) {
 	if err := net.Validate(); err != nil {
 		return nil, fmt.Errorf("quantise: %w", err)
 	}
+	if err := net.RequirePlain("fixed-point quantisation"); err != nil {
+		return nil, fmt.Errorf("quantise: %w", err)
+	}
 	if opts.Layers != nil && len(opts.Layers) != len(net.Layers) {
 		return nil, fmt.Errorf("quantise: %d layer formats for %d layers: %w", len(opts.Layers), len(net.Layers), ErrFormat)
 	}

@@ -22,6 +22,9 @@ import (
 
 // piecewiseLinear reports whether every activation of f is piecewise linear.
 func piecewiseLinear(f *nn.Network) bool {
+	if f.Quantised() {
+		return false // piecewise constant steps: no finite list of candidates
+	}
 	for _, l := range f.Layers {
 		switch l.Act.Kind {
 		case nn.Identity, nn.ReLU, nn.LeakyReLU, nn.HardTanh:
