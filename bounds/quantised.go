@@ -2,9 +2,12 @@ package bounds
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -238,4 +241,25 @@ func (m lowered) tightenPost(k int, pre, post []Interval) {
 			post[i] = post[i].Intersect(img)
 		}
 	}
+}
+
+// Calibrate returns the ranges of f's input and pre-activations on box by
+// bound propagation (Single with opts): the calibration of an int8 copy
+// (quantise.Int8) that no input of the box saturates.
+func Calibrate(f *nn.Network, box spec.Box, opts Options) (quantise.Ranges, error) {
+	net, err := Single(f, box, opts)
+	if err != nil {
+		return quantise.Ranges{}, err
+	}
+	r := quantise.Ranges{Input: [2]float64{math.Inf(1), math.Inf(-1)}, Pre: make([][2]float64, len(net.Pre))}
+	for _, x := range net.In {
+		r.Input = [2]float64{min(r.Input[0], x.Lo), max(r.Input[1], x.Hi)}
+	}
+	for k, pre := range net.Pre {
+		r.Pre[k] = [2]float64{math.Inf(1), math.Inf(-1)}
+		for _, x := range pre {
+			r.Pre[k] = [2]float64{min(r.Pre[k][0], x.Lo), max(r.Pre[k][1], x.Hi)}
+		}
+	}
+	return r, nil
 }

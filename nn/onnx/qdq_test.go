@@ -6,8 +6,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // qdqSamples is the part of testdata/qdq/*/samples.json the tests read.
@@ -115,4 +121,89 @@ func TestQDQRoundTrip(t *testing.T) {
 			requireIdentical(t, again, net)
 		}
 	}
+}
+
+// TestQDQWriteInt8 checks that the int8 copies quantise.Int8 makes of the
+// float models of testdata/qdq (both schemes, both activation kinds) are
+// written and read back bit for bit.
+func TestQDQWriteInt8(t *testing.T) {
+	for _, name := range qdqModels {
+		net, _, err := Read(filepath.Join("testdata", "qdq", name, name+".onnx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := readQDQSamples(t, name)
+		r, err := quantise.SampleRanges(net, s.Inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []quantise.Int8Options{{Bits: 8}, {Bits: 8, PerChannel: true, Symmetric: true}} {
+			q, err := quantise.Int8(net, r, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, _, _ := roundTrip(t, q)
+			requireIdentical(t, again, q)
+		}
+	}
+}
+
+// TestQDQInt8Accuracy checks that the int8 copies of the digits model
+// (calibrated on the box [0, 1]^64 by bound propagation, per-tensor and
+// per-channel) keep the test accuracy within 1% of the float model's.
+func TestQDQInt8Accuracy(t *testing.T) {
+	dir := filepath.Join("testdata", "qdq", "digits_relu")
+	net, _, err := Read(filepath.Join(dir, "digits_relu.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "test_set.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts struct {
+		Inputs [][]float64
+		Labels []int
+	}
+	if err := json.Unmarshal(data, &ts); err != nil {
+		t.Fatal(err)
+	}
+	accuracy := func(f *nn.Network) float64 {
+		right := 0
+		for i, x := range ts.Inputs {
+			y, _ := f.Eval(x)
+			if argmax(y) == ts.Labels[i] {
+				right++
+			}
+		}
+		return float64(right) / float64(len(ts.Inputs))
+	}
+	box := spec.Box{Lo: make([]float64, 64), Hi: slices.Repeat([]float64{1}, 64)}
+	r, err := bounds.Calibrate(net, box, bounds.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := accuracy(net)
+	for _, pc := range []bool{false, true} {
+		q, err := quantise.Int8(net, r, quantise.Int8Options{Bits: 8, PerChannel: pc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		aq := accuracy(q)
+		t.Logf("per-channel %v: accuracy %.4f, float %.4f (%d images)", pc, aq, a, len(ts.Inputs))
+		if aq < a-0.01 {
+			t.Errorf("per-channel %v: accuracy %.4f, float %.4f", pc, aq, a)
+		}
+	}
+}
+
+// argmax returns the index of the largest value of y.
+func argmax(y []float64) int {
+	best := 0
+	for j := range y {
+		if y[j] > y[best] {
+			best = j
+		}
+	}
+	return best
 }

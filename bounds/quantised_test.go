@@ -1,0 +1,157 @@
+package bounds
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// qdqPair returns a random ReLU network on a random box and its int8 (or
+// narrower) copy: per-tensor or per-channel weights, symmetric or
+// asymmetric activations, 3 to 8 bits, every range calibrated on samples
+// and then shrunk by a random factor down to 0.3 and shifted, so that the
+// quantisers saturate and their zero points and scales are random.
+func qdqPair(t *testing.T, rng *rand.Rand) (f, fq *nn.Network, box spec.Box) {
+	t.Helper()
+	sizes := []int{1 + rng.IntN(3)}
+	for range 1 + rng.IntN(3) {
+		sizes = append(sizes, 2+rng.IntN(8))
+	}
+	sizes = append(sizes, 1+rng.IntN(2))
+	f = boundstest.Network(rng, sizes, 0.5+rng.Float64(), nn.Activation{Kind: nn.ReLU})
+	box = randomBox(rng, sizes[0])
+	var xs [][]float64
+	for range 64 {
+		xs = append(xs, boundstest.Uniform(rng, box.Lo, box.Hi))
+	}
+	r, err := quantise.SampleRanges(f, xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrow := func(a [2]float64) [2]float64 {
+		c, h := (a[0]+a[1])/2, (a[1]-a[0])/2*(0.3+0.9*rng.Float64())
+		c += (rng.Float64() - 0.5) * h
+		return [2]float64{c - h, c + h}
+	}
+	r.Input = narrow(r.Input)
+	for k := range r.Pre {
+		r.Pre[k] = narrow(r.Pre[k])
+	}
+	opts := quantise.Int8Options{Bits: 3 + rng.IntN(6), PerChannel: rng.IntN(2) == 0, Symmetric: rng.IntN(2) == 0}
+	if fq, err = quantise.Int8(f, r, opts); err != nil {
+		t.Fatal(err)
+	}
+	return f, fq, box
+}
+
+// TestQuantisedSoundness checks the bounds of float vs int8 pairs (qdqPair)
+// at the box's corners and random points (a dense grid for one input),
+// for every method of the campaign: the output difference, a random
+// margin and the int8 network's own output bounds. Every third pair is
+// bounded with a requantisation slack of one step and checked against a
+// kernel that rounds down or up at random instead of to nearest. 150 pairs;
+// NNBOUND_LONG=1 runs 3000.
+func TestQuantisedSoundness(t *testing.T) {
+	pairs := 150
+	if os.Getenv("NNBOUND_LONG") != "" {
+		pairs = 3000
+	}
+	rng := rand.New(rand.NewPCG(12, 8))
+	for trial := range pairs {
+		f, fq, box := qdqPair(t, rng)
+		opts := soundnessOptions[trial%len(soundnessOptions)]
+		eval := fq.Eval
+		if trial%3 == 2 {
+			opts.RequantSlack = 1
+			eval = func(x []float64) ([]float64, error) { return kernelEval(fq, x, rng), nil }
+		}
+		in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+		pb, err := Pair(f, fq, in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		single, err := Single(fq, box, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := make([]float64, f.OutputSize())
+		for j := range c {
+			c[j] = rng.NormFloat64()
+		}
+		m, err := pb.Margin(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := single.Post[len(single.Post)-1]
+		for _, x := range campaignPoints(rng, box) {
+			y1, _ := f.Eval(x)
+			y2, _ := eval(x)
+			v, scale := 0.0, 0.0
+			for j := range y1 {
+				if !near(pb.Output[j], y2[j]-y1[j], math.Abs(y1[j])) || !near(last[j], y2[j], 0) {
+					t.Fatalf("trial %d (%v split %d): at x=%v output %d: difference %v outside %v, value %v outside %v",
+						trial, opts.Method, opts.Split, x, j, y2[j]-y1[j], pb.Output[j], y2[j], last[j])
+				}
+				v += c[j] * (y2[j] - y1[j])
+				scale += math.Abs(c[j] * y1[j])
+			}
+			if !near(m, v, scale) {
+				t.Fatalf("trial %d (%v split %d): margin %v at x=%v outside %v", trial, opts.Method, opts.Split, v, x, m)
+			}
+		}
+	}
+}
+
+// TestQuantisedRefusal checks that a quantiser bound propagation does not
+// model is refused by name.
+func TestQuantisedRefusal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	f, fq, box := qdqPair(t, rng)
+	fq.Layers[0].Act = nn.Activation{Kind: nn.Tanh}
+	f.Layers[0].Act = nn.Activation{Kind: nn.Tanh}
+	if _, err := Pair(f, fq, spec.Inputs{Box: box}, DefaultOptions()); err == nil {
+		t.Fatal("a quantiser before tanh was accepted")
+	} else {
+		t.Log(err)
+	}
+}
+
+// kernelEval returns fq(x) as an integer kernel that rounds v / s down or
+// up at random (within one step of the reference) would compute it.
+func kernelEval(fq *nn.Network, x []float64, rng *rand.Rand) []float64 {
+	q := func(qz *nn.Quantiser, i int, v float64) float64 {
+		s, z := qz.At(i)
+		k := math.Floor(v / s)
+		if rng.IntN(2) == 0 {
+			k = math.Ceil(v / s)
+		}
+		k = min(max(k+float64(z), float64(qz.Lo)), float64(qz.Hi))
+		return (k - float64(z)) * s
+	}
+	h := append([]float64(nil), x...)
+	for i, v := range h {
+		h[i] = q(fq.Input, i, v)
+	}
+	for _, l := range fq.Layers {
+		out := make([]float64, l.Out())
+		for i := range out {
+			s := l.B[i]
+			for j, w := range l.W.RawRowView(i) {
+				s += w * h[j]
+			}
+			y := l.Act.Apply(q(l.Pre, i, s))
+			if l.Post != nil {
+				y = q(l.Post, i, y)
+			}
+			out[i] = y
+		}
+		h = out
+	}
+	return h
+}
