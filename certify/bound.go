@@ -102,7 +102,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
 	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: box, Pairing: opts.in.Pairing, Quant: opts.in.Quant},
-		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box)})
+		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box), RequantSlack: opts.RequantSlack})
 	if err == nil {
 		var margin *bounds.Interval
 		if opts.q.C != nil {
