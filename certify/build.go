@@ -83,6 +83,11 @@ type lmi struct {
 
 // buildLMI assembles the terms of the QC set for region r.
 func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) (*lmi, error) {
+	for n, f := range [2]*nn.Network{f1, f2} {
+		if err := f.RequirePlain("the SDP's quadratic constraints"); err != nil {
+			return nil, fmt.Errorf("certify: network %d: %w", n+1, err)
+		}
+	}
 	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X1: r.inputs1(), X2: r.inputs(), MergeIdentical: o.QC == QCDefault,
 		DiffCoords: o.QC == QCDefault}
 	if o.QC == QCDefault {

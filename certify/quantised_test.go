@@ -2,6 +2,7 @@ package certify
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -49,6 +50,9 @@ func TestQuantisedBound(t *testing.T) {
 		c, err := Bound(context.Background(), f, fq, in, q, opts)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if _, err := Problem(f, fq, in, q, opts); !errors.Is(err, nn.ErrQuantised) {
+			t.Fatalf("trial %d: the SDP of a quantised pair: %v", trial, err)
 		}
 		if !c.Certified || c.SDP.Solves != 0 || c.Bound < c.ObservedError || c.Source != MethodPropagation {
 			t.Fatalf("trial %d: certified %v, %d SDP solves, bound %v, observed %v, source %v (%s)",

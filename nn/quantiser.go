@@ -155,7 +155,7 @@ func (n *Network) Quantised() bool {
 // code that cannot model quantisers), if n has quantisers.
 func (n *Network) RequirePlain(user string) error {
 	if n != nil && n.Quantised() {
-		return fmt.Errorf("nn: %s does not handle quantised (QDQ int8) networks: %w", user, ErrQuantised)
+		return fmt.Errorf("nn: quantised (QDQ int8) networks are not handled by %s: %w", user, ErrQuantised)
 	}
 	return nil
 }
