@@ -58,6 +58,9 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 		return o, usagef("--qc %q: want default or paper", f.qc)
 	}
 	o.QC = qc
+	if sl := o.RequantSlack; !(sl >= 0 && sl <= 1<<20) {
+		return o, usagef("--requant-slack %v: want 0 to 2^20 steps", sl)
+	}
 	w, err := certify.ParseWeightMode(f.weights)
 	if err != nil || w == certify.WeightsCustom {
 		return o, usagef("--weights %q: want worst-case, unit or paper", f.weights)
