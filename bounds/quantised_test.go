@@ -53,7 +53,9 @@ func qdqPair(t *testing.T, rng *rand.Rand) (f, fq *nn.Network, box spec.Box) {
 // TestQuantisedSoundness checks the bounds of float vs int8 pairs (qdqPair)
 // at the box's corners and random points (a dense grid for one input),
 // for every method of the campaign: the output difference, a random
-// margin and the int8 network's own output bounds. Every third pair is
+// margin and the int8 network's own output bounds. Every fifth pair is a
+// fixed-point copy whose hidden outputs are rounded (quantise.Options.
+// ActFracBits) instead. Every third pair is
 // bounded with a requantisation slack of one step and checked against a
 // kernel that rounds down or up at random instead of to nearest. 150 pairs;
 // NNBOUND_LONG=1 runs 3000.
@@ -65,6 +67,14 @@ func TestQuantisedSoundness(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 8))
 	for trial := range pairs {
 		f, fq, box := qdqPair(t, rng)
+		if trial%5 == 4 { // fixed point with rounded activations: output quantisers alone
+			fb := quantise.Format{FracBits: 3 + rng.IntN(6), Rounding: quantise.Nearest}
+			var err error
+			fq, err = quantise.Network(f, quantise.Options{Weights: fb, Biases: fb, ActFracBits: 1 + rng.IntN(6)})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
 		opts := soundnessOptions[trial%len(soundnessOptions)]
 		eval := fq.Eval
 		if trial%3 == 2 {
@@ -126,6 +136,9 @@ func TestQuantisedRefusal(t *testing.T) {
 // up at random (within one step of the reference) would compute it.
 func kernelEval(fq *nn.Network, x []float64, rng *rand.Rand) []float64 {
 	q := func(qz *nn.Quantiser, i int, v float64) float64 {
+		if qz == nil {
+			return v
+		}
 		s, z := qz.At(i)
 		k := math.Floor(v / s)
 		if rng.IntN(2) == 0 {
@@ -145,11 +158,7 @@ func kernelEval(fq *nn.Network, x []float64, rng *rand.Rand) []float64 {
 			for j, w := range l.W.RawRowView(i) {
 				s += w * h[j]
 			}
-			y := l.Act.Apply(q(l.Pre, i, s))
-			if l.Post != nil {
-				y = q(l.Post, i, y)
-			}
-			out[i] = y
+			out[i] = q(l.Post, i, l.Act.Apply(q(l.Pre, i, s)))
 		}
 		h = out
 	}

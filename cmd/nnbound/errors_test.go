@@ -72,6 +72,7 @@ func TestBadInput(t *testing.T) {
 		{"calibrate file", []string{"quantise", sin3x, "--scheme", "int8", "--calibrate", in("none.json"), "--save", filepath.Join(out, "q.onnx")}, exitUsage, "none.json"},
 		{"int4 save", []string{"quantise", sin3x, "--scheme", "int8", "--bits", "4", "--save", filepath.Join(out, "q.onnx")}, exitFail, "UINT8"},
 		{"sweep bits", []string{"sweep", sin3x, "--scheme", "int8", "--bits", "1:8", "--plot", plot}, exitUsage, "--bits"},
+		{"act frac bits", []string{"sweep", sin3x, "--act-frac-bits", "-1", "--plot", plot}, exitUsage, "--act-frac-bits -1"},
 		{"requant slack", []string{"compare", sin3x, sin3x, "--requant-slack", "-1"}, exitUsage, "--requant-slack -1"},
 		{"mismatched sizes", []string{"compare", sin3x, tanh2}, exitFail, "cannot be compared"},
 		{"mismatched sizes export", []string{"export", sin3x, tanh2, "-o", sdpFile}, exitFail, "cannot be compared"},

@@ -28,17 +28,19 @@ type sweepFlags struct {
 	fracBits string
 	rounding string
 	// --scheme int8: affine int8 (quantise.Int8) at each of --bits
-	scheme   string
-	bits     string
-	int8     quantise.Int8Options
-	fs       *pflag.FlagSet // to tell flags given from defaults
-	pairing  string
-	neurons  string
-	sparsity string
-	target   float64
-	plot     string
-	json     bool
-	jobs     int
+	scheme string
+	bits   string
+	int8   quantise.Int8Options
+	fs     *pflag.FlagSet // to tell flags given from defaults
+	// actFracBits rounds every hidden layer's output (fixed point, 0: no)
+	actFracBits int
+	pairing     string
+	neurons     string
+	sparsity    string
+	target      float64
+	plot        string
+	json        bool
+	jobs        int
 }
 
 func newSweepCmd() *cobra.Command {
@@ -58,6 +60,11 @@ With --scheme int8 it makes the affine int8 copy instead (quantise
 channel, int32 biases, every activation re-quantised, ranges calibrated on
 the box by bound propagation) at each width of --bits (default 4:8), fed
 the same input, and certifies it by bound propagation with input splitting.
+
+With --act-frac-bits N the fixed-point copies also round every hidden
+layer's output to N fractional bits (to nearest), as fixed-point
+arithmetic does; they are then certified by bound propagation with input
+splitting, the SDP not modelling the rounding.
 
 With --target-error E it reports, for each pruning level, the smallest FB
 whose certified bound is at most E: a bit width you can ship knowing the
@@ -88,6 +95,7 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 	fs.StringVar(&f.bits, "bits", "4:8", "--scheme int8: widths to try, a range `A:B` or a list A,B,... (2 to 8)")
 	fs.BoolVar(&f.int8.PerChannel, "per-channel", false, "--scheme int8: one weight scale per output channel")
 	fs.BoolVar(&f.int8.Symmetric, "symmetric", false, "--scheme int8: symmetric activations (zero point 0)")
+	fs.IntVar(&f.actFracBits, "act-frac-bits", 0, "fixed point: also round every hidden layer's output to `N` fractional bits (nearest; 0: exact activations, the paper's mode)")
 	fs.StringVar(&f.rounding, "rounding", quantise.DefaultOptions().Weights.Rounding.String(), "rounding of weights, biases and input: trunc, nearest or floor")
 	fs.StringVar(&f.pairing, "pairing", "quantised", "input of the quantised copy: quantised (x2 = q(x1), same FB) or same (x2 = x1)")
 	fs.StringVar(&f.neurons, "neurons", "", "also prune these numbers of hidden neurons first, `K1,K2,...` (one series each)")
@@ -116,6 +124,7 @@ type sweepJSON struct {
 // sweepPlan is what a sweep certifies, from its validated flags.
 type sweepPlan struct {
 	widths   []int
+	actFB    int  // quantise.Options.ActFracBits
 	int8     bool // widths are bits of quantise.Int8, not fractional bits
 	int8opts quantise.Int8Options
 	levels   []experiment.PruneLevel
@@ -134,7 +143,7 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	switch f.scheme {
 	case "int8":
 		if f.fs != nil {
-			for _, name := range []string{"frac-bits", "rounding", "pairing"} {
+			for _, name := range []string{"frac-bits", "rounding", "pairing", "act-frac-bits"} {
 				if f.fs.Changed(name) {
 					return nil, usagef("--scheme int8 and --%s do not go together", name)
 				}
@@ -188,7 +197,10 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	if f.cert.verbose {
 		jobs = 1 // one solver log at a time
 	}
-	return &sweepPlan{widths: widths, int8: f.scheme == "int8", int8opts: f.int8, levels: levels, rounding: rounding, opts: opts, jobs: jobs}, nil
+	if f.actFracBits < 0 || f.actFracBits > quantise.MaxFracBits {
+		return nil, usagef("--act-frac-bits %d: want 0 to %d", f.actFracBits, quantise.MaxFracBits)
+	}
+	return &sweepPlan{widths: widths, actFB: f.actFracBits, int8: f.scheme == "int8", int8opts: f.int8, levels: levels, rounding: rounding, opts: opts, jobs: jobs}, nil
 }
 
 // runSweep certifies the model at path at every bit width and pruning
@@ -248,13 +260,16 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr io.Writer) ([]experiment.SweepRow, error) {
 	s := experiment.WidthSweep{Widths: p.widths, Levels: p.levels, Rounding: p.rounding, Opts: p.opts, Jobs: p.jobs}
 	return s.Run(ctx, m.Net, box, func(l experiment.PruneLevel, q quantise.Format) (*nn.Network, error) {
-		if !p.int8 {
+		if !p.int8 && p.actFB == 0 {
 			return m.transform(l.Compress(q))
 		}
 		return m.transform(func(core *nn.Network) (*nn.Network, error) {
 			pruned, err := l.Apply(core)
 			if err != nil {
 				return nil, err
+			}
+			if !p.int8 {
+				return quantise.Network(pruned, quantise.Options{Weights: q, Biases: q, ActFracBits: p.actFB})
 			}
 			r, err := bounds.Calibrate(pruned, box, bounds.DefaultOptions())
 			if err != nil {
