@@ -12,11 +12,9 @@ import (
 	"github.com/nnbound/nnbound/spec"
 )
 
-// qdqPair returns a random ReLU network on a random box and its int8 (or
-// narrower) copy: per-tensor or per-channel weights, symmetric or
-// asymmetric activations, 3 to 8 bits, every range calibrated on samples
-// and then shrunk by a random factor down to 0.3 and shifted, so that the
-// quantisers saturate and their zero points and scales are random.
+// qdqPair returns a random ReLU network on a random box and its random
+// int8 (or narrower) copy, calibrated on samples of the box with ranges
+// narrowed so that the quantisers saturate (boundstest.Int8).
 func qdqPair(t *testing.T, rng *rand.Rand) (f, fq *nn.Network, box spec.Box) {
 	t.Helper()
 	sizes := []int{1 + rng.IntN(3)}
@@ -30,21 +28,8 @@ func qdqPair(t *testing.T, rng *rand.Rand) (f, fq *nn.Network, box spec.Box) {
 	for range 64 {
 		xs = append(xs, boundstest.Uniform(rng, box.Lo, box.Hi))
 	}
-	r, err := quantise.SampleRanges(f, xs)
+	fq, _, err := boundstest.Int8(rng, f, xs)
 	if err != nil {
-		t.Fatal(err)
-	}
-	narrow := func(a [2]float64) [2]float64 {
-		c, h := (a[0]+a[1])/2, (a[1]-a[0])/2*(0.3+0.9*rng.Float64())
-		c += (rng.Float64() - 0.5) * h
-		return [2]float64{c - h, c + h}
-	}
-	r.Input = narrow(r.Input)
-	for k := range r.Pre {
-		r.Pre[k] = narrow(r.Pre[k])
-	}
-	opts := quantise.Int8Options{Bits: 3 + rng.IntN(6), PerChannel: rng.IntN(2) == 0, Symmetric: rng.IntN(2) == 0}
-	if fq, err = quantise.Int8(f, r, opts); err != nil {
 		t.Fatal(err)
 	}
 	return f, fq, box

@@ -369,21 +369,9 @@ func qdqCopy(rng *rand.Rand, in *instance, nx, nf int, widths []int, scale float
 		}
 		xs = append(xs, x)
 	}
-	r, err := quantise.SampleRanges(in.f1, xs)
-	if err != nil {
-		return err
-	}
-	narrow := func(a [2]float64) [2]float64 {
-		c, h := (a[0]+a[1])/2, (a[1]-a[0])/2*(0.2+rng.Float64())
-		c += (rng.Float64() - 0.5) * h
-		return [2]float64{c - h, c + h}
-	}
-	r.Input = narrow(r.Input)
-	for k := range r.Pre {
-		r.Pre[k] = narrow(r.Pre[k])
-	}
-	o := quantise.Int8Options{Bits: 3 + rng.IntN(6), PerChannel: rng.IntN(2) == 0, Symmetric: rng.IntN(2) == 0}
+	var o quantise.Int8Options
+	var err error
+	in.f2, o, err = boundstest.Int8(rng, in.f1, xs)
 	in.note("int8 %+v", o)
-	in.f2, err = quantise.Int8(in.f1, r, o)
 	return err
 }
