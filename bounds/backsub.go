@@ -23,7 +23,7 @@ import (
 //   - affineStep: replace xi = W u + b by the layer below;
 //   - concretise: maximise over a box of v.
 //
-// A float64 product p = fl(x y) satisfies |p - x y| <= u |p| + tiny (u =
+// A float64 product p = fl(x y) satisfies |p - x y| <= u |p| + outward.Tiny (u =
 // 2^-53); a matrix product computed in any summation order satisfies
 // |fl(Lam W) - Lam W| <= gamma_n |Lam| |W| (Higham, eq. 3.13). The margins
 // below double these to cover the rounding of the margins themselves.
@@ -180,8 +180,25 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	f.Lam = next
 }
 
-// affineStep replaces xi = W v + b, where |v_j| <= mag[j].
-func (f *linearForm) affineStep(w *mat.Dense, b []float64, mag []float64) {
+// addNoise adds to the error of each target row r its noise r[rows[r]]
+// (rows nil: r[r]; noise nil: nothing): the target is W v + b + e with
+// |e| <= noise.
+func (f *linearForm) addNoise(noise []float64, rows []int) {
+	if noise == nil {
+		return
+	}
+	for r := range f.E {
+		t := r
+		if rows != nil {
+			t = rows[r]
+		}
+		f.E[r] = outward.AddUp(f.E[r], noise[t])
+	}
+}
+
+// affineStep replaces xi = W v + b + e, where |v_j| <= mag[j] and |e_i| <=
+// noise[i] (noise nil: e = 0).
+func (f *linearForm) affineStep(w *mat.Dense, b, noise []float64, mag []float64) {
 	n, m := w.Dims()
 	// t_i = sum_j |W_ij| mag_j bounds |(W v)_i|.
 	t := make([]float64, n)
@@ -200,13 +217,19 @@ func (f *linearForm) affineStep(w *mat.Dense, b []float64, mag []float64) {
 	raw := f.Lam.RawMatrix()
 	for r := range raw.Rows {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
-		s, abs, prop := f.C[r], math.Abs(f.C[r]), 0.0
+		s, abs, prop, ns := f.C[r], math.Abs(f.C[r]), 0.0, 0.0
 		for i, l := range row {
 			s += l * b[i]
 			abs += math.Abs(l * b[i])
 			prop += math.Abs(l) * t[i]
+			if noise != nil {
+				ns += math.Abs(l) * noise[i]
+			}
 		}
 		f.C[r] = s
+		if ns != 0 {
+			f.E[r] = outward.AddUp(f.E[r], outward.MulUp(ns, sumFactor(len(row))))
+		}
 		// Matrix-product error gamma_n |Lam| |W| mag, plus underflow, plus
 		// the error of the bias dot product.
 		mulErr := 2*float64(n+2)*outward.Unit*prop*sumFactor(n) + float64(n+2)*outward.Tiny*magSum

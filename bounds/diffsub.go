@@ -162,7 +162,7 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 			}
 			addRadiusCols(form, r, below, r.rows)
 		}
-		form.affineStep(pp.jointW[j], pp.jointB[j], mags(pp.jointBox(j-1)))
+		form.affineStep(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(pp.jointBox(j-1)))
 		for i, v := range form.concretise(pp.jointBox(j - 1)) {
 			best[i] = min(best[i], v)
 		}

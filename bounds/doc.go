@@ -38,6 +38,15 @@
 // Supported activations: identity, ReLU, leaky ReLU, tanh, sigmoid, ELU and
 // hard-tanh, with any parameters nn.Activation.Validate accepts.
 //
+// Quantised networks (nn.Quantiser: int8 models in QDQ form) are lowered to
+// plain ones whose layers add a bounded perturbation to their
+// pre-activations and clamp (quantised.go): q(v) = clamp(v + e, a, b) with
+// |e| <= s/2, exactly. Their Net and PairBounds layers are those of the
+// lowered networks (an input quantiser adds a first layer, an output
+// quantiser that is not the identity a layer after its own). Per-tensor
+// activation quantisers before identity, ReLU and hard-tanh are modelled;
+// others are refused with an error wrapping nn.ErrQuantised.
+//
 // # Soundness
 //
 // The bounds enclose the exact real values of the networks (whose weights

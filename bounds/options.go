@@ -73,6 +73,11 @@ type Options struct {
 	// 784 inputs: no gain), so the default is 0; 0 and 1 mean no
 	// splitting. Pair does not split Independent inputs.
 	Split int
+	// RequantSlack widens every quantiser of a quantised network (QDQ
+	// int8) by this many steps beyond the half step of exact rounding, so
+	// the bounds also cover integer kernels that round differently from
+	// the ONNX reference (quantised.go). 0 models the reference exactly.
+	RequantSlack float64
 }
 
 // DefaultOptions returns the default options: optimised slopes with the
@@ -91,6 +96,9 @@ func (o Options) Validate() error {
 	}
 	if o.Split < 0 || o.Split > maxSplit {
 		return fmt.Errorf("bounds: options: Split = %d, want 0..%d: %w", o.Split, maxSplit, ErrOptions)
+	}
+	if sl := o.RequantSlack; !(sl >= 0 && sl <= 1<<20) {
+		return fmt.Errorf("bounds: options: RequantSlack = %v, want 0..2^20: %w", sl, ErrOptions)
 	}
 	if st := o.Optimise.Step; !(st >= 0 && st <= 10) {
 		return fmt.Errorf("bounds: options: Optimise.Step = %v, want 0..10: %w", st, ErrOptions)

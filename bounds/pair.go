@@ -58,10 +58,14 @@ func Pair(f1, f2 *nn.Network, in spec.Inputs, opts Options) (*PairBounds, error)
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.Split > 1 && in.Pairing != spec.Independent {
-		return pairSplit(f1, f2, in, opts), nil
+	m1, m2, err := lowerPair(f1, f2, opts.RequantSlack)
+	if err != nil {
+		return nil, err
 	}
-	return propagatePair(f1, f2, in, opts), nil
+	if opts.Split > 1 && in.Pairing != spec.Independent {
+		return pairSplit(m1, m2, in, opts), nil
+	}
+	return propagatePair(m1, m2, in, opts), nil
 }
 
 // inputBoxes returns the box of x1, the box of x2 and an enclosure of
@@ -174,8 +178,10 @@ type layerDiff struct {
 	dB, rB     []float64
 }
 
-// newLayerDiff returns the parameter difference l2 - l1 (equal shapes).
-func newLayerDiff(l1, l2 nn.Layer) *layerDiff {
+// newLayerDiff returns the parameter difference l2 - l1 (equal shapes); the
+// noise radii r1, r2 of the layers (nil for none) go into the bias radius,
+// as e2 - e1 lies in [-(r1 + r2), r1 + r2].
+func newLayerDiff(l1, l2 nn.Layer, r1, r2 []float64) *layerDiff {
 	a, b := l1.W.RawMatrix(), l2.W.RawMatrix()
 	d := &layerDiff{rows: a.Rows, cols: a.Cols, dW: make([]float64, a.Rows*a.Cols), dB: make([]float64, a.Rows)}
 	for i := range a.Rows {
@@ -196,6 +202,15 @@ func newLayerDiff(l1, l2 nn.Layer) *layerDiff {
 				d.rB = make([]float64, a.Rows)
 			}
 			d.rB[i] = math.Abs(e)
+		}
+		for _, r := range [][]float64{r1, r2} {
+			if r == nil {
+				continue
+			}
+			if d.rB == nil {
+				d.rB = make([]float64, a.Rows)
+			}
+			d.rB[i] = outward.AddUp(d.rB[i], r[i])
 		}
 	}
 	return d

@@ -29,6 +29,7 @@ import (
 //	xi1^j = W1 z1^{j-1} + b1,   xi2^j - xi1^j = (W2 - W1) z1^{j-1} + W2 delta^{j-1} + (b2 - b1).
 type pairProp struct {
 	f1, f2 *nn.Network
+	m1, m2 lowered // f1 and f2 with their noise (quantised.go)
 	pb     *PairBounds
 	sym    bool
 	opt    *OptimiseSettings // slope optimisation, nil for none
@@ -39,6 +40,7 @@ type pairProp struct {
 	jointFree  []freeLines
 	jointW     []*mat.Dense
 	jointB     [][]float64
+	jointNoise [][]float64 // [r1; 0]: the noise of xi1 (that of the difference is in diffs)
 	diffs      []*layerDiff
 	chain      int // layers 0..chain-1 have equal widths in both networks
 	// fixedX2[i] is the constant x2_i when the input quantiser is constant
@@ -47,11 +49,12 @@ type pairProp struct {
 }
 
 // propagatePair returns the bounds of f1 and f2 on in.
-func propagatePair(f1, f2 *nn.Network, in spec.Inputs, opts Options) *PairBounds {
+func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
+	f1, f2 := m1.f, m2.f
 	x1, x2, dIn := inputBoxes(in)
 	d1, d2 := len(f1.Layers), len(f2.Layers)
 	common := min(d1, d2)
-	pp := &pairProp{f1: f1, f2: f2, sym: opts.Method >= MethodSymbolic, opt: opts.optimiser(),
+	pp := &pairProp{f1: f1, f2: f2, m1: m1, m2: m2, jointNoise: make([][]float64, common), sym: opts.Method >= MethodSymbolic, opt: opts.optimiser(),
 		pb: &PairBounds{
 			Net1:   &Net{In: x1, Pre: make([][]Interval, d1), Post: make([][]Interval, d1)},
 			Net2:   &Net{In: x2, Pre: make([][]Interval, d2), Post: make([][]Interval, d2)},
@@ -60,7 +63,7 @@ func propagatePair(f1, f2 *nn.Network, in spec.Inputs, opts Options) *PairBounds
 		jointStep: make([]stepRelax, common), jointFree: make([]freeLines, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
 		diffs: make([]*layerDiff, common),
 	}
-	pp.sym1, pp.sym2 = newSymNet(f1, pp.pb.Net1), newSymNet(f2, pp.pb.Net2)
+	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
 	if in.Pairing == spec.QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}
@@ -115,7 +118,7 @@ func (pp *pairProp) layer(k int) {
 			dp1, dp2, dp = n1.Post[k-1], n2.Post[k-1], pb.DiffPost[k-1]
 		}
 		if dp != nil {
-			dl := newLayerDiff(*l1, *l2)
+			dl := newLayerDiff(*l1, *l2, pp.m1.layerNoise(k), pp.m2.layerNoise(k))
 			pp.diffs[k] = dl
 			intersectAll(pb.DiffPre[k], dl.apply(l2.W.RawMatrix(), dp, dp1))
 			intersectAll(pb.DiffPre[k], dl.apply(l1.W.RawMatrix(), dp, dp2))
@@ -131,9 +134,11 @@ func (pp *pairProp) layer(k int) {
 	}
 	if l1 != nil {
 		n1.Post[k] = images(l1.Act, n1.Pre[k])
+		pp.m1.tightenPost(k, n1.Pre[k], n1.Post[k])
 	}
 	if l2 != nil {
 		n2.Post[k] = images(l2.Act, n2.Pre[k])
+		pp.m2.tightenPost(k, n2.Pre[k], n2.Post[k])
 	}
 	if pp.sym {
 		if l1 != nil {
@@ -147,9 +152,9 @@ func (pp *pairProp) layer(k int) {
 		return
 	}
 	d := subAll(n2.Post[k], n1.Post[k])
-	if l1.Act == l2.Act {
-		for i := range d {
-			d[i] = d[i].Intersect(diffImage(l1.Act, n1.Pre[k][i], n2.Pre[k][i], pb.DiffPre[k][i]))
+	for i := range d {
+		if a, ok := sameAct(l1.Act, l2.Act, n1.Pre[k][i].Hull(n2.Pre[k][i])); ok {
+			d[i] = d[i].Intersect(diffImage(a, n1.Pre[k][i], n2.Pre[k][i], pb.DiffPre[k][i]))
 		}
 	}
 	pb.DiffPost[k] = d
@@ -167,7 +172,7 @@ func (pp *pairProp) preBounds(s *symNet, k int, opt *OptimiseSettings) []Interva
 	if k > 0 {
 		below = net.Post[k-1]
 	}
-	net.Pre[k] = affine(s.f.Layers[k], below)
+	net.Pre[k] = affine(s.f.Layers[k], below, s.m.layerNoise(k))
 	if pp.sym && k > 0 {
 		s.tighten(k, opt)
 	}
@@ -208,6 +213,9 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 	}
 	pp.jointW[k] = w
 	pp.jointB[k] = append(append([]float64(nil), l1.B...), dl.dB...)
+	if r1 := pp.m1.layerNoise(k); r1 != nil {
+		pp.jointNoise[k] = append(append([]float64(nil), r1...), make([]float64, n)...)
+	}
 }
 
 // fixedInputs returns, per input coordinate, the value of the quantiser

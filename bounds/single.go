@@ -56,18 +56,22 @@ func Single(f *nn.Network, box spec.Box, opts Options) (*Net, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.Split > 1 {
-		return singleSplit(f, box, opts), nil
+	m, err := lowerSingle(f, opts.RequantSlack)
+	if err != nil {
+		return nil, err
 	}
-	return singleNet(f, box, opts), nil
+	if opts.Split > 1 {
+		return singleSplit(m, box, opts), nil
+	}
+	return singleNet(m, box, opts), nil
 }
 
-// singleNet returns the bounds of f on box by opts.Method (no splitting).
-func singleNet(f *nn.Network, box spec.Box, opts Options) *Net {
+// singleNet returns the bounds of m on box by opts.Method (no splitting).
+func singleNet(m lowered, box spec.Box, opts Options) *Net {
 	if opts.Method >= MethodSymbolic {
-		return symbolicNet(f, boxIntervals(box), opts.optimiser())
+		return symbolicNet(m, boxIntervals(box), opts.optimiser())
 	}
-	return intervalNet(f, boxIntervals(box))
+	return intervalNet(m, boxIntervals(box))
 }
 
 // checkNetwork validates f and that it takes dim inputs.
@@ -84,23 +88,26 @@ func checkNetwork(f *nn.Network, dim int, name string) error {
 	return nil
 }
 
-// intervalNet propagates the input box in through f by interval arithmetic.
-func intervalNet(f *nn.Network, in []Interval) *Net {
+// intervalNet propagates the input box in through m by interval arithmetic.
+func intervalNet(m lowered, in []Interval) *Net {
+	f := m.f
 	net := &Net{In: in, Pre: make([][]Interval, len(f.Layers)), Post: make([][]Interval, len(f.Layers))}
 	x := in
 	for k, l := range f.Layers {
-		net.Pre[k] = affine(l, x)
+		net.Pre[k] = affine(l, x, m.layerNoise(k))
 		net.Post[k] = make([]Interval, len(net.Pre[k]))
 		for i, p := range net.Pre[k] {
 			net.Post[k][i] = actImage(l.Act, p)
 		}
+		m.tightenPost(k, net.Pre[k], net.Post[k])
 		x = net.Post[k]
 	}
 	return net
 }
 
-// affine returns an enclosure of {W x + b : x in the box x} for layer l.
-func affine(l nn.Layer, x []Interval) []Interval {
+// affine returns an enclosure of {W x + b + e : x in the box x, |e| <= r}
+// for layer l (r nil: e = 0).
+func affine(l nn.Layer, x []Interval, r []float64) []Interval {
 	raw := l.W.RawMatrix()
 	out := make([]Interval, raw.Rows)
 	for i := range out {
@@ -118,6 +125,9 @@ func affine(l nn.Layer, x []Interval) []Interval {
 			absHi += math.Abs(b)
 		}
 		out[i] = Interval{outward.DownBy(lo, outward.DotErr(absLo, raw.Cols)), outward.UpBy(hi, outward.DotErr(absHi, raw.Cols))}
+		if r != nil {
+			out[i] = Interval{outward.SubDown(out[i].Lo, r[i]), outward.AddUp(out[i].Hi, r[i])}
+		}
 	}
 	return out
 }

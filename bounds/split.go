@@ -101,13 +101,13 @@ func hullInto(a, b []Interval) {
 // the pieces of the box, intersected with those on the whole box (bounds
 // on a part are not always inside those on the whole: the relaxations
 // differ).
-func singleSplit(f *nn.Network, box spec.Box, opts Options) *Net {
+func singleSplit(m lowered, box spec.Box, opts Options) *Net {
 	var nets []*Net
-	for _, b := range splitBox(box, opts.Split, f) {
-		nets = append(nets, singleNet(f, b, opts))
+	for _, b := range splitBox(box, opts.Split, m.f) {
+		nets = append(nets, singleNet(m, b, opts))
 	}
 	out := hullNets(boxIntervals(box), nets)
-	intersectNets(out, singleNet(f, box, opts))
+	intersectNets(out, singleNet(m, box, opts))
 	return out
 }
 
@@ -122,12 +122,12 @@ func intersectNets(a, b *Net) {
 // pairSplit returns the bounds of f1, f2 on in as the hulls of their
 // bounds on the pieces of the box (spec.SameInput and spec.QuantisedInput pairings),
 // intersected with those on the whole box.
-func pairSplit(f1, f2 *nn.Network, in spec.Inputs, opts Options) *PairBounds {
+func pairSplit(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 	var pieces []*PairBounds
-	for _, b := range splitBox(in.Box, opts.Split, f1, f2) {
+	for _, b := range splitBox(in.Box, opts.Split, m1.f, m2.f) {
 		sub := in
 		sub.Box = b
-		pieces = append(pieces, propagatePair(f1, f2, sub, opts))
+		pieces = append(pieces, propagatePair(m1, m2, sub, opts))
 	}
 	x1, x2, _ := inputBoxes(in)
 	pb := &PairBounds{
@@ -143,7 +143,7 @@ func pairSplit(f1, f2 *nn.Network, in spec.Inputs, opts Options) *PairBounds {
 		hullInto(pb.DiffIn, p.DiffIn)
 		hullInto(pb.Output, p.Output)
 	}
-	whole := propagatePair(f1, f2, in, opts)
+	whole := propagatePair(m1, m2, in, opts)
 	pb.whole = whole
 	intersectNets(pb.Net1, whole.Net1)
 	intersectNets(pb.Net2, whole.Net2)

@@ -13,22 +13,24 @@ import (
 // and the interval bound, is kept. So the result is never looser than
 // intervalNet's. With opt not nil the slopes of the free lines are then
 // optimised per target (optimise.go), which again can only tighten.
-func symbolicNet(f *nn.Network, in []Interval, opt *OptimiseSettings) *Net {
-	return symbolicState(f, in, opt).net
+func symbolicNet(m lowered, in []Interval, opt *OptimiseSettings) *Net {
+	return symbolicState(m, in, opt).net
 }
 
 // symbolicState returns the back-substitution state of symbolicNet after
 // the last layer.
-func symbolicState(f *nn.Network, in []Interval, opt *OptimiseSettings) *symNet {
+func symbolicState(m lowered, in []Interval, opt *OptimiseSettings) *symNet {
+	f := m.f
 	net := &Net{In: in, Pre: make([][]Interval, len(f.Layers)), Post: make([][]Interval, len(f.Layers))}
-	sn := newSymNet(f, net)
+	sn := newSymNet(m, net)
 	x := in
 	for k, l := range f.Layers {
-		net.Pre[k] = affine(l, x)
+		net.Pre[k] = affine(l, x, m.layerNoise(k))
 		if k > 0 {
 			sn.tighten(k, opt)
 		}
 		net.Post[k] = images(l.Act, net.Pre[k])
+		m.tightenPost(k, net.Pre[k], net.Post[k])
 		sn.relax(k)
 		x = net.Post[k]
 	}
@@ -39,6 +41,7 @@ func symbolicState(f *nn.Network, in []Interval, opt *OptimiseSettings) *symNet 
 // relaxation lines, as a step of a linear form, and its free lines.
 type symNet struct {
 	f     *nn.Network
+	m     lowered // f with its noise
 	net   *Net
 	rels  []relaxation
 	steps []stepRelax
@@ -46,9 +49,9 @@ type symNet struct {
 }
 
 // newSymNet returns the (empty) state for f and its bounds net.
-func newSymNet(f *nn.Network, net *Net) *symNet {
-	d := len(f.Layers)
-	return &symNet{f: f, net: net, rels: make([]relaxation, d), steps: make([]stepRelax, d), free: make([]freeLines, d)}
+func newSymNet(m lowered, net *Net) *symNet {
+	d := len(m.f.Layers)
+	return &symNet{f: m.f, m: m, net: net, rels: make([]relaxation, d), steps: make([]stepRelax, d), free: make([]freeLines, d)}
 }
 
 // relax builds the relaxation of layer k from its pre-activation bounds.
@@ -81,6 +84,7 @@ func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlop
 	f, net := s.f, s.net
 	l := f.Layers[k]
 	form := newFormRows(l.W, l.B, rows, sign)
+	form.addNoise(s.m.layerNoise(k), rows)
 	best := form.concretise(net.Post[k-1])
 	for j := k - 1; j >= 0; j-- {
 		var o *rowSlopes
@@ -92,7 +96,7 @@ func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlop
 		if j > 0 {
 			below = net.Post[j-1]
 		}
-		form.affineStep(f.Layers[j].W, f.Layers[j].B, mags(below))
+		form.affineStep(f.Layers[j].W, f.Layers[j].B, s.m.layerNoise(j), mags(below))
 		for i, v := range form.concretise(below) {
 			best[i] = min(best[i], v)
 		}

@@ -102,7 +102,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
 	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: box, Pairing: opts.in.Pairing, Quant: opts.in.Quant},
-		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box)})
+		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box), RequantSlack: opts.RequantSlack})
 	if err == nil {
 		var margin *bounds.Interval
 		if opts.q.C != nil {
@@ -212,8 +212,17 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		c.Gammas = Gammas{Gamma: outward.MulUpStep(c.Bound, c.Bound)}
 	}
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
+	if f1.Quantised() || f2.Quantised() {
+		c.SDP, c.SDPGammas = SDPStats{}, Gammas{}
+		if c.Certified {
+			c.Reason = noSDPReason
+		}
+	}
 	return c
 }
+
+// noSDPReason says where the bound of quantised networks comes from.
+const noSDPReason = "the SDP does not model the int8 quantisers: bound propagation with input splitting"
 
 // checkInput validates the networks, the input set, the quantity and the
 // options.
@@ -228,6 +237,10 @@ func checkInput(f1, f2 *nn.Network, o *task) error {
 	for n, f := range [2]*nn.Network{f1, f2} {
 		if err := f.Validate(); err != nil {
 			return fmt.Errorf("certify: network %d: %w", n+1, err)
+		}
+		if o.Method != MethodPropagation && o.InfJoint && f.Quantised() {
+			return fmt.Errorf("certify: network %d: the joint inf-norm SDP does not model activation quantisers (QDQ int8): %w",
+				n+1, nn.ErrQuantised)
 		}
 	}
 	if err := o.in.Validate(); err != nil {

@@ -27,9 +27,9 @@ type regionBounds struct {
 // objective and as the fallback bound, so it keeps symbolic bounds on the
 // whole box: its SDP stays the one the tests compare with CSDP's.
 func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
-	opts := bounds.Options{Method: o.Bounds, Split: o.splitFor(r.Box1)}
+	opts := bounds.Options{Method: o.Bounds, Split: o.splitFor(r.Box1), RequantSlack: o.RequantSlack}
 	if o.QC == QCPaper {
-		opts = bounds.Options{Method: bounds.MethodSymbolic}
+		opts = bounds.Options{Method: bounds.MethodSymbolic, RequantSlack: o.RequantSlack}
 	}
 	single := r.Pairing == spec.QuantisedInput && r.allFixed() ||
 		r.Pairing == spec.Independent && !sameBox(r.Box1, r.Box2)
@@ -83,6 +83,11 @@ type lmi struct {
 
 // buildLMI assembles the terms of the QC set for region r.
 func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) (*lmi, error) {
+	for n, f := range [2]*nn.Network{f1, f2} {
+		if err := f.RequirePlain("the SDP's quadratic constraints"); err != nil {
+			return nil, fmt.Errorf("certify: network %d: %w", n+1, err)
+		}
+	}
 	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X1: r.inputs1(), X2: r.inputs(), MergeIdentical: o.QC == QCDefault,
 		DiffCoords: o.QC == QCDefault}
 	if o.QC == QCDefault {

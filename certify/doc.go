@@ -53,6 +53,11 @@
 // the objective by a power of two near the squared interval bound; terms
 // with the same matrix are merged and terms true for every eta dropped.
 //
+// Quantised networks (int8 models in QDQ form) are bounded by bound
+// propagation alone, on every piece of the same branch and bound: the
+// quadratic constraints do not model their quantisers, so no SDP is built
+// (Certificate.Reason says so, SDP stats stay zero).
+//
 // The question is passed as values (package spec): the input set
 // spec.Inputs and the quantity spec.Quantity, which besides the 2-norm may
 // be a per-output or weighted bound |c^T (f1 - f2)| (C) or the inf-norm

@@ -220,6 +220,11 @@ type Options struct {
 	// and 2 and ACAS Xu instances that is faster as well as tighter
 	// (BENCHMARKS.md).
 	Split int
+	// RequantSlack widens every re-quantisation of a quantised (QDQ int8)
+	// network by this many steps (bounds.Options.RequantSlack), so that the
+	// bound also covers integer kernels that round differently from the
+	// ONNX reference. Default 0.
+	RequantSlack float64
 	// Refine controls input splitting (QCDefault only).
 	Refine Refine
 	// Samples is the number of random input pairs evaluated for the
@@ -292,6 +297,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Method = %d is unknown: %w", int(o.Method), ErrOptions)
 	case o.Split < 0 || o.Split > maxSplit:
 		return fmt.Errorf("certify: Options.Split = %d, want 0..%d: %w", o.Split, maxSplit, ErrOptions)
+	case !(o.RequantSlack >= 0 && o.RequantSlack <= 1<<20):
+		return fmt.Errorf("certify: Options.RequantSlack = %v, want 0..2^20: %w", o.RequantSlack, ErrOptions)
 	case o.Samples < 0:
 		return fmt.Errorf("certify: Options.Samples = %d, want >= 0: %w", o.Samples, ErrOptions)
 	}

@@ -50,6 +50,9 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	if err != nil {
 		return regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: CheckFailed, reason: err.Error()}
 	}
+	if f1.Quantised() || f2.Quantised() {
+		return propagationOnly(rb, o)
+	}
 	res := sdpRegion(ctx, f1, f2, r, rb, o)
 	// The output enclosure is a bound too: keep the smaller, and fall back
 	// on it when the SDP failed (on small pieces it is nearly as tight).
@@ -67,6 +70,22 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	}
 	res.ok, res.status, res.interval = true, Certified, true
 	res.bound = iv
+	res.gammas = Gammas{Gamma: outward.MulUpStep(iv, iv)}
+	return res
+}
+
+// propagationOnly returns the bound of bound propagation on a region of
+// quantised networks (QDQ int8), whose quantisers the SDP's quadratic
+// constraints do not model: the SDP is not built, and the splitting of the
+// input set (refine) works on this bound alone.
+func propagationOnly(rb *regionBounds, o *task) regionResult {
+	iv := rb.intervalValue(o)
+	res := regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: iv, status: CheckFailed,
+		reason: noSDPReason}
+	if math.IsNaN(iv) || math.IsInf(iv, 0) {
+		return res
+	}
+	res.ok, res.status, res.interval, res.bound = true, Certified, true, iv
 	res.gammas = Gammas{Gamma: outward.MulUpStep(iv, iv)}
 	return res
 }

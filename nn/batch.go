@@ -25,6 +25,7 @@ func (n *Network) EvalBatch(x *mat.Dense) (*mat.Dense, error) {
 	h, next := make([]float64, 0, max(width, cols)), make([]float64, 0, width)
 	for i := range rows {
 		h = append(h[:0], x.RawRowView(i)...)
+		n.Input.applyAll(h)
 		for _, l := range n.Layers {
 			next = l.applyTo(next[:0], h)
 			h, next = next, h

@@ -45,6 +45,9 @@ func Compose(first, second Layer) (Layer, error) {
 	if first.Act.Kind != Identity {
 		return Layer{}, fmt.Errorf("nn: cannot fuse a %v layer into the next one", first.Act.Kind)
 	}
+	if first.Pre != nil || first.Post != nil {
+		return Layer{}, fmt.Errorf("nn: cannot fuse a quantised layer into the next one: %w", ErrQuantised)
+	}
 	if err := checkShape(first); err != nil {
 		return Layer{}, err
 	}
@@ -67,7 +70,7 @@ func Compose(first, second Layer) (Layer, error) {
 		}
 		b[i] = s
 	}
-	return Layer{W: &w, B: b, Act: second.Act}, nil
+	return Layer{W: &w, B: b, Act: second.Act, Pre: second.Pre, Post: second.Post}, nil
 }
 
 // FuseLayers returns layers with every affine layer (Identity activation)
@@ -80,7 +83,7 @@ func FuseLayers(layers []Layer) ([]Layer, error) {
 		if err := checkShape(l); err != nil {
 			return nil, fmt.Errorf("nn: layer %d: %w", k, err)
 		}
-		if n := len(out); n > 0 && out[n-1].Act.Kind == Identity {
+		if n := len(out); n > 0 && out[n-1].Act.Kind == Identity && out[n-1].Pre == nil && out[n-1].Post == nil {
 			fused, err := Compose(out[n-1], l)
 			if err != nil {
 				return nil, fmt.Errorf("nn: fusing layers %d and %d: %w", k-1, k, err)
@@ -103,7 +106,7 @@ func Simplify(n *Network) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Network{Layers: layers}, nil
+	return &Network{Layers: layers, Input: n.Input}, nil
 }
 
 // checkShape reports a layer without weights or with a bias of the wrong length.

@@ -28,11 +28,19 @@ var ErrDimension = errors.New("dimension mismatch")
 // ErrNotFinite reports a NaN or infinite weight, bias or input.
 var ErrNotFinite = errors.New("value is not finite")
 
-// Layer is one dense layer y = Act(W x + B).
+// Layer is one dense layer y = Act(W x + B), or, with quantisers,
+// y = Post(Act(Pre(W x + B))) (see Quantiser; nil means none).
 type Layer struct {
 	W   *mat.Dense // out x in
 	B   []float64  // length out
 	Act Activation
+	// Pre quantises the pre-activation W x + B, Post the layer's output:
+	// the re-quantisation of an int8 model's every layer. Both are
+	// optional.
+	Pre, Post *Quantiser
+	// Int, if not nil, records that W and B are integers times scales,
+	// as an int8 model stores them (informational: see IntParams).
+	Int *IntParams
 }
 
 // In returns the layer's input size.
@@ -41,9 +49,11 @@ func (l Layer) In() int { _, c := l.W.Dims(); return c }
 // Out returns the layer's output size.
 func (l Layer) Out() int { r, _ := l.W.Dims(); return r }
 
-// Network is a feed-forward network of dense layers.
+// Network is a feed-forward network of dense layers, with an optional
+// quantiser on its input (nil: none).
 type Network struct {
 	Layers []Layer
+	Input  *Quantiser
 }
 
 // InputSize returns the number of inputs of n.
@@ -85,7 +95,7 @@ func (n *Network) Validate() error {
 			return fmt.Errorf("nn: layer %d: %w", k, err)
 		}
 	}
-	return nil
+	return n.validateQuantisers()
 }
 
 // Eval returns n(x). It returns an error if len(x) is not n.InputSize().
@@ -94,6 +104,10 @@ func (n *Network) Eval(x []float64) ([]float64, error) {
 		return nil, fmt.Errorf("nn: input has %d values, network takes %d: %w", len(x), n.InputSize(), ErrDimension)
 	}
 	h := x
+	if n.Input != nil {
+		h = append([]float64(nil), x...)
+		n.Input.applyAll(h)
+	}
 	for _, l := range n.Layers {
 		h = l.apply(h)
 	}
@@ -105,7 +119,7 @@ func (l Layer) apply(h []float64) []float64 {
 	return l.applyTo(make([]float64, 0, l.Out()), h)
 }
 
-// applyTo appends Act(W h + B) to dst and returns it.
+// applyTo appends Post(Act(Pre(W h + B))) to dst and returns it.
 func (l Layer) applyTo(dst, h []float64) []float64 {
 	raw := l.W.RawMatrix()
 	for i := range raw.Rows {
@@ -114,16 +128,24 @@ func (l Layer) applyTo(dst, h []float64) []float64 {
 		for j, w := range row {
 			s += w * h[j]
 		}
-		dst = append(dst, l.Act.Apply(s))
+		if l.Pre != nil {
+			s = l.Pre.Apply(i, s)
+		}
+		y := l.Act.Apply(s)
+		if l.Post != nil {
+			y = l.Post.Apply(i, y)
+		}
+		dst = append(dst, y)
 	}
 	return dst
 }
 
 // Clone returns a deep copy of n.
 func (n *Network) Clone() *Network {
-	c := &Network{Layers: make([]Layer, len(n.Layers))}
+	c := &Network{Layers: make([]Layer, len(n.Layers)), Input: n.Input.clone()}
 	for k, l := range n.Layers {
-		c.Layers[k] = Layer{W: mat.DenseCopyOf(l.W), B: append([]float64(nil), l.B...), Act: l.Act}
+		c.Layers[k] = Layer{W: mat.DenseCopyOf(l.W), B: append([]float64(nil), l.B...), Act: l.Act,
+			Pre: l.Pre.clone(), Post: l.Post.clone(), Int: l.Int.clone()}
 	}
 	return c
 }

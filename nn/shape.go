@@ -97,9 +97,18 @@ func ParamDiff(a, b *Network) (Diff, error) {
 	return d, nil
 }
 
-// Equal reports whether a and b have the same shape, activations and
-// parameters (compared with ==, so -0 equals 0).
+// Equal reports whether a and b have the same shape, activations,
+// parameters (compared with ==, so -0 equals 0) and quantisers.
 func Equal(a, b *Network) bool {
 	d, err := ParamDiff(a, b)
-	return err == nil && d.Changed == 0 && d.Activations == 0
+	if err != nil || d.Changed != 0 || d.Activations != 0 || !a.Input.Equal(b.Input) {
+		return false
+	}
+	for k := range a.Layers {
+		la, lb := a.Layers[k], b.Layers[k]
+		if !la.Pre.Equal(lb.Pre) || !la.Post.Equal(lb.Post) || !la.Int.Equal(lb.Int) {
+			return false
+		}
+	}
+	return true
 }

@@ -52,6 +52,9 @@ func Neurons(net *nn.Network, opts NeuronOptions) (*nn.Network, []Neuron, error)
 	if err := net.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("prune: %w", err)
 	}
+	if err := net.RequirePlain("neuron pruning"); err != nil {
+		return nil, nil, fmt.Errorf("prune: %w", err)
+	}
 	if err := opts.Validate(); err != nil {
 		return nil, nil, err
 	}

@@ -46,6 +46,9 @@ func Weights(net *nn.Network, opts WeightOptions) (*nn.Network, int, error) {
 	if err := net.Validate(); err != nil {
 		return nil, 0, fmt.Errorf("prune: %w", err)
 	}
+	if err := net.RequirePlain("weight pruning"); err != nil {
+		return nil, 0, fmt.Errorf("prune: %w", err)
+	}
 	if err := opts.Validate(); err != nil {
 		return nil, 0, err
 	}

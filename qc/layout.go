@@ -137,6 +137,9 @@ func NewLayout(cfg Config) (*Layout, error) {
 		if err := net.Validate(); err != nil {
 			return nil, fmt.Errorf("qc: network %d: %w", n+1, err)
 		}
+		if err := net.RequirePlain("the quadratic constraints of the SDP"); err != nil {
+			return nil, fmt.Errorf("qc: network %d: %w", n+1, err)
+		}
 	}
 	nx := n1.InputSize()
 	if n2.InputSize() != nx {

@@ -44,6 +44,9 @@ func Float16(net *nn.Network) (*nn.Network, error) {
 	if err := net.Validate(); err != nil {
 		return nil, fmt.Errorf("quantise: %w", err)
 	}
+	if err := net.RequirePlain("float16 rounding"); err != nil {
+		return nil, fmt.Errorf("quantise: %w", err)
+	}
 	q := net.Clone()
 	for k, l := range q.Layers {
 		raw := l.W.RawMatrix()

@@ -15,7 +15,18 @@ type Options struct {
 	// Layers, when not nil, gives the formats of each layer and must have
 	// one entry per layer of the network.
 	Layers []LayerFormats
+	// ActFracBits, when positive, also rounds the output of every hidden
+	// layer to the nearest multiple of 2^-ActFracBits (ties to even, no
+	// saturation): fixed-point arithmetic's activation rounding, as an
+	// output quantiser (nn.Quantiser) of each layer but the last. 0 (the
+	// paper's mode) leaves activations exact.
+	ActFracBits int
 }
+
+// actRange is the integer range of the activation rounding: wide enough
+// that no float64 activation of a sane network saturates, small enough
+// that every code times 2^-FB is exact.
+const actRange = 1 << 52
 
 // LayerFormats are the formats of one layer's weights and biases.
 type LayerFormats struct {
@@ -69,13 +80,25 @@ func Network(net *nn.Network, opts Options) (*nn.Network, error) {
 	if err := net.Validate(); err != nil {
 		return nil, fmt.Errorf("quantise: %w", err)
 	}
+	if err := net.RequirePlain("fixed-point quantisation"); err != nil {
+		return nil, fmt.Errorf("quantise: %w", err)
+	}
 	if opts.Layers != nil && len(opts.Layers) != len(net.Layers) {
 		return nil, fmt.Errorf("quantise: %d layer formats for %d layers: %w", len(opts.Layers), len(net.Layers), ErrFormat)
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
+	if opts.ActFracBits < 0 || opts.ActFracBits > MaxFracBits {
+		return nil, fmt.Errorf("quantise: ActFracBits is %d, want 0 to %d: %w", opts.ActFracBits, MaxFracBits, ErrFormat)
+	}
 	q := net.Clone()
+	if opts.ActFracBits > 0 {
+		step := math.Ldexp(1, -opts.ActFracBits)
+		for k := range q.Layers[:len(q.Layers)-1] {
+			q.Layers[k].Post = &nn.Quantiser{Scale: []float64{step}, Zero: []int64{0}, Lo: -actRange, Hi: actRange}
+		}
+	}
 	for k, l := range q.Layers {
 		f := opts.layer(k)
 		raw := l.W.RawMatrix()

@@ -22,6 +22,9 @@ import (
 
 // piecewiseLinear reports whether every activation of f is piecewise linear.
 func piecewiseLinear(f *nn.Network) bool {
+	if f.Quantised() {
+		return false // piecewise constant steps: no finite list of candidates
+	}
 	for _, l := range f.Layers {
 		switch l.Act.Kind {
 		case nn.Identity, nn.ReLU, nn.LeakyReLU, nn.HardTanh:
@@ -155,37 +158,64 @@ func jumpCandidates(in spec.Inputs, lo, hi float64, max int) ([]float64, bool) {
 }
 
 // exactCandidates returns the points of the search space whose values
-// include the supremum of the error, for one input and piecewise-linear
-// networks (for QuantisedInput only f1 need be piecewise linear). For
-// independent inputs it returns the breakpoints of each network instead
+// include the supremum of the error, for one input and networks that are
+// piecewise linear, or quantised with an input quantiser (then piecewise
+// constant between its jumps: every later value is a function of the
+// quantised input); for QuantisedInput only f1 need be either. For
+// independent inputs it returns the candidates of each network instead
 // (pairs are formed by exactIndependent). ok is false when the instance is
 // not of this kind or has too many pieces.
 func exactCandidates(p *problem, maxPieces int) (xs1, xs2 []float64, ok bool) {
-	if p.n != 1 || !piecewiseLinear(p.f1) {
+	if p.n != 1 {
 		return nil, nil, false
 	}
 	lo, hi := p.in.Box.Lo[0], p.in.Box.Hi[0]
-	b1, ok := breakpoints(p.f1, lo, hi, maxPieces)
+	b1, ok := pieceCandidates(p.f1, lo, hi, maxPieces)
 	if !ok {
 		return nil, nil, false
 	}
-	switch p.in.Pairing {
-	case spec.QuantisedInput:
+	if p.in.Pairing == spec.QuantisedInput {
 		j, ok := jumpCandidates(p.in, lo, hi, maxPieces)
 		if !ok {
 			return nil, nil, false
 		}
 		return append(b1, j...), nil, true
-	case spec.Independent:
-		if !piecewiseLinear(p.f2) {
-			return nil, nil, false
-		}
-		b2, ok := breakpoints(p.f2, p.box2.Lo[0], p.box2.Hi[0], maxPieces)
+	}
+	if p.in.Pairing == spec.Independent {
+		b2, ok := pieceCandidates(p.f2, p.box2.Lo[0], p.box2.Hi[0], maxPieces)
 		return b1, b2, ok
 	}
-	if !piecewiseLinear(p.f2) {
-		return nil, nil, false
-	}
-	b2, ok := breakpoints(p.f2, lo, hi, maxPieces)
+	b2, ok := pieceCandidates(p.f2, lo, hi, maxPieces)
 	return append(b1, b2...), nil, ok
+}
+
+// pieceCandidates returns the breakpoints of the one-input network f on
+// [lo, hi] (see breakpoints), or, for a quantised f with an input
+// quantiser, the points at and next to its jumps, and the ends.
+func pieceCandidates(f *nn.Network, lo, hi float64, maxPieces int) ([]float64, bool) {
+	switch {
+	case piecewiseLinear(f):
+		return breakpoints(f, lo, hi, maxPieces)
+	case f.Input == nil:
+		return nil, false
+	}
+	s, z := f.Input.At(0)
+	// q jumps where v/s crosses k + 1/2 with the code k + z inside the range.
+	first := max(math.Ceil(lo/s-0.5), float64(f.Input.Lo-z))
+	last := min(math.Floor(hi/s-0.5), float64(f.Input.Hi-z-1))
+	if last-first+1 > float64(maxPieces) {
+		return nil, false
+	}
+	out := []float64{lo, hi}
+	for k := first; k <= last; k++ {
+		j := (k + 0.5) * s
+		x := math.Nextafter(math.Nextafter(j, math.Inf(-1)), math.Inf(-1))
+		for range 5 { // two float64s either side: the rounding of v/s
+			if x >= lo && x <= hi {
+				out = append(out, x)
+			}
+			x = math.Nextafter(x, math.Inf(1))
+		}
+	}
+	return out, true
 }

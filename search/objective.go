@@ -65,7 +65,7 @@ func buffers(f *nn.Network) [][]float64 {
 // forwardInto returns f(x) computed in the buffers buf (see buffers), with
 // the same arithmetic as forward and nn.Network.Eval.
 func forwardInto(f *nn.Network, x []float64, buf [][]float64) []float64 {
-	h := x
+	h := quantiseInput(f, x)
 	for k, l := range f.Layers {
 		raw := l.W.RawMatrix()
 		out := buf[k]
@@ -74,16 +74,42 @@ func forwardInto(f *nn.Network, x []float64, buf [][]float64) []float64 {
 			for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
 				s += w * h[j]
 			}
-			out[i] = l.Act.Apply(s)
+			out[i] = quantisedAct(l, i, s)
 		}
 		h = out
 	}
 	return h
 }
 
+// quantiseInput returns x through f's input quantiser (x itself if none).
+func quantiseInput(f *nn.Network, x []float64) []float64 {
+	if f.Input == nil {
+		return x
+	}
+	q := make([]float64, len(x))
+	for i, v := range x {
+		q[i] = f.Input.Apply(i, v)
+	}
+	return q
+}
+
+// quantisedAct returns Post(Act(Pre(s))) for neuron i of layer l, as
+// nn.Network.Eval computes it.
+func quantisedAct(l nn.Layer, i int, s float64) float64 {
+	if l.Pre != nil {
+		s = l.Pre.Apply(i, s)
+	}
+	y := l.Act.Apply(s)
+	if l.Post != nil {
+		y = l.Post.Apply(i, y)
+	}
+	return y
+}
+
 // gradient returns e(z) and a (sub)gradient of e at z. Through the input
-// quantiser, whose derivative is 0 almost everywhere, it passes the
-// gradient straight through (as if q(x) = x), which is a search heuristic.
+// quantiser and the quantisers of a quantised network, whose derivatives
+// are 0 almost everywhere, it passes the gradient straight through (as if
+// q(x) = x), which is a search heuristic.
 func (p *problem) gradient(z []float64) (float64, []float64) {
 	p.evals++
 	x1, x2 := p.inputs(z)
@@ -112,7 +138,7 @@ type trace struct {
 
 // forward returns f(x), recording pre-activations in t when t is not nil.
 func forward(f *nn.Network, x []float64, t *trace) []float64 {
-	h := x
+	h := quantiseInput(f, x)
 	for _, l := range f.Layers {
 		raw := l.W.RawMatrix()
 		out := make([]float64, raw.Rows)
@@ -127,8 +153,11 @@ func forward(f *nn.Network, x []float64, t *trace) []float64 {
 			}
 			if pre != nil {
 				pre[i] = s
+				if l.Pre != nil {
+					pre[i] = l.Pre.Apply(i, s)
+				}
 			}
-			out[i] = l.Act.Apply(s)
+			out[i] = quantisedAct(l, i, s)
 		}
 		if t != nil {
 			t.pre = append(t.pre, pre)

@@ -23,6 +23,7 @@ import (
 //	--seed S                  seed of that sampling
 //	--max-pieces N            input splitting: most SDPs to solve
 //	--time-budget D           input splitting: stop after this long
+//	--requant-slack K         int8 models: widen every re-quantisation by K steps
 //	-v, --verbose             the solver's iteration log on stderr
 //
 // A command calls register, then options once flags are parsed.
@@ -44,6 +45,7 @@ func (f *certFlags) register(fs *pflag.FlagSet) {
 	fs.Uint64Var(&f.opts.Seed, "seed", f.opts.Seed, "seed of the observed-error sampling")
 	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "split the input box into at most this many pieces, one SDP each (1: no splitting)")
 	fs.DurationVar(&f.opts.Refine.TimeBudget, "time-budget", f.opts.Refine.TimeBudget, "stop splitting after this long (0: no limit; the result then does not depend on the machine's speed)")
+	fs.Float64Var(&f.opts.RequantSlack, "requant-slack", f.opts.RequantSlack, "int8 (QDQ) models: widen every re-quantisation by `K` steps, for integer kernels that round differently")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the SDP solver's iteration log on stderr")
 }
 
@@ -56,6 +58,9 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 		return o, usagef("--qc %q: want default or paper", f.qc)
 	}
 	o.QC = qc
+	if sl := o.RequantSlack; !(sl >= 0 && sl <= 1<<20) {
+		return o, usagef("--requant-slack %v: want 0 to 2^20 steps", sl)
+	}
 	w, err := certify.ParseWeightMode(f.weights)
 	if err != nil || w == certify.WeightsCustom {
 		return o, usagef("--weights %q: want worst-case, unit or paper", f.weights)

@@ -67,6 +67,9 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 	mf.register(fs)
 	cf.register(fs)
 	cc.register(cmd)
+	if qf, ok := cf.(*quantiseFlags); ok {
+		qf.input = &cc.input // --scheme int8 calibrates on the box
+	}
 	fs.StringVar(&save, "save", "", "write the "+adjective+" network to `OUT` (.onnx or .json)")
 	return cmd
 }

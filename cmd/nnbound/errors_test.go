@@ -14,6 +14,7 @@ const (
 	sin3x       = "../../nn/onnx/testdata/torch/sin3x_relu/sin3x_relu.onnx" // 1 input, 1 output
 	tanh2       = "../../nn/onnx/testdata/torch/tanh_2in/tanh_2in.onnx"     // 2 inputs, 2 outputs
 	unsupported = "../../nn/onnx/testdata/graphs/bad_unsupported_op.onnx"
+	qdqBad      = "../../nn/onnx/testdata/qdq/bad/"
 )
 
 // TestBadInput runs nnbound on bad input of every kind issue 5 lists and
@@ -59,6 +60,20 @@ func TestBadInput(t *testing.T) {
 		{"random VNN-LIB", []string{"demo", "--vnnlib", in("random.vnnlib"), "--plot", plot}, exitFail, "random.vnnlib:1:"},
 		{"missing VNN-LIB", []string{"demo", "--vnnlib", in("none.vnnlib"), "--plot", plot}, exitFail, "none.vnnlib"},
 		{"unsupported op", []string{"sweep", unsupported, "--plot", plot}, exitFail, "bad_unsupported_op.onnx"},
+		// Int8 (QDQ) models and --scheme int8.
+		{"integer kernel op", []string{"inspect", qdqBad + "qlinearmatmul.onnx"}, exitFail, `"QLinearMatMul"`},
+		{"zero scale", []string{"eval", qdqBad + "zero_scale.onnx", "--input", "0,0"}, exitFail, "scale 0 is 0"},
+		{"negative scale", []string{"inspect", qdqBad + "negative_scale.onnx"}, exitFail, "scale 0 is -0.5"},
+		{"zero point range", []string{"inspect", qdqBad + "zero_point_range.onnx"}, exitFail, "outside the UINT8 range"},
+		{"scheme", []string{"quantise", sin3x, "--scheme", "int4", "--save", filepath.Join(out, "q.onnx")}, exitUsage, "--scheme"},
+		{"int8 with frac-bits", []string{"quantise", sin3x, "--scheme", "int8", "--frac-bits", "4", "--save", filepath.Join(out, "q.onnx")}, exitUsage, "--frac-bits"},
+		{"bits", []string{"quantise", sin3x, "--scheme", "int8", "--bits", "9", "--save", filepath.Join(out, "q.onnx")}, exitUsage, "--bits 9"},
+		{"per-channel without int8", []string{"quantise", sin3x, "--per-channel", "--save", filepath.Join(out, "q.onnx")}, exitUsage, "--scheme int8"},
+		{"calibrate file", []string{"quantise", sin3x, "--scheme", "int8", "--calibrate", in("none.json"), "--save", filepath.Join(out, "q.onnx")}, exitUsage, "none.json"},
+		{"int4 save", []string{"quantise", sin3x, "--scheme", "int8", "--bits", "4", "--save", filepath.Join(out, "q.onnx")}, exitFail, "UINT8"},
+		{"sweep bits", []string{"sweep", sin3x, "--scheme", "int8", "--bits", "1:8", "--plot", plot}, exitUsage, "--bits"},
+		{"act frac bits", []string{"sweep", sin3x, "--act-frac-bits", "-1", "--plot", plot}, exitUsage, "--act-frac-bits -1"},
+		{"requant slack", []string{"compare", sin3x, sin3x, "--requant-slack", "-1"}, exitUsage, "--requant-slack -1"},
 		{"mismatched sizes", []string{"compare", sin3x, tanh2}, exitFail, "cannot be compared"},
 		{"mismatched sizes export", []string{"export", sin3x, tanh2, "-o", sdpFile}, exitFail, "cannot be compared"},
 

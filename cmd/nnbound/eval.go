@@ -16,6 +16,7 @@ func newEvalCmd() *cobra.Command {
 		mf      modelFlags
 		input   string
 		jsonOut bool
+		single  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "eval MODEL --input x1,x2,...",
@@ -26,7 +27,12 @@ number in the shortest form that reads back to the same float64. With
 
 An NNet file takes raw inputs and gives raw outputs (clipping,
 normalisation and de-normalisation included); with --core it takes
-normalised inputs and gives normalised outputs.`,
+normalised inputs and gives normalised outputs.
+
+An int8 (QDQ) model is evaluated by the ONNX reference semantics of its
+QuantizeLinear and DequantizeLinear nodes, in float64; with --float32 the
+whole network is evaluated in float32 arithmetic instead, as a float32
+runtime computes it by the same semantics.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("input") {
@@ -43,7 +49,11 @@ normalised inputs and gives normalised outputs.`,
 			if len(x) != m.Net.InputSize() {
 				return usagef("--input has %d values but %s takes %d inputs", len(x), args[0], m.Net.InputSize())
 			}
-			y, err := m.Net.Eval(x)
+			eval := m.Net.Eval
+			if single {
+				eval = m.Net.EvalFloat32
+			}
+			y, err := eval(x)
 			if err != nil {
 				return err
 			}
@@ -53,6 +63,7 @@ normalised inputs and gives normalised outputs.`,
 	mf.register(cmd.Flags())
 	cmd.Flags().StringVar(&input, "input", "", "the input, `x1,x2,...` (one value per network input)")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, `print {"output":[...]} instead of text`)
+	cmd.Flags().BoolVar(&single, "float32", false, "evaluate in float32 arithmetic (weights, inputs and quantisers rounded to float32)")
 	return cmd
 }
 

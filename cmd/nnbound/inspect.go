@@ -64,6 +64,9 @@ func writeInspect(w io.Writer, m *model) error {
 	fmt.Fprintf(tw, "outputs:\t%d\n", net.OutputSize())
 	fmt.Fprintf(tw, "sizes:\t%s\n", sizes(net))
 	fmt.Fprintf(tw, "parameters:\t%d\n", net.NumParams())
+	if net.Input != nil {
+		fmt.Fprintf(tw, "input quantiser:\t%v\n", net.Input)
+	}
 	if info.Core != net {
 		fmt.Fprintf(tw, "core network:\t%s, %d parameters (what quantise and prune compress)\n", sizes(info.Core), info.Core.NumParams())
 	}
@@ -103,6 +106,8 @@ type layerJSON struct {
 	Out        int    `json:"out"`
 	Parameters int    `json:"parameters"`
 	Activation string `json:"activation"`
+	// Scheme is the layer's quantisation (nn.Layer.Scheme), for int8 models.
+	Scheme string `json:"scheme,omitempty"`
 }
 
 // newInspectJSON returns the JSON description of m.
@@ -117,7 +122,8 @@ func newInspectJSON(m *model) inspectJSON {
 		}
 	}
 	for _, l := range net.Layers {
-		j.Layers = append(j.Layers, layerJSON{In: l.In(), Out: l.Out(), Parameters: l.Out() * (l.In() + 1), Activation: activation(l.Act)})
+		j.Layers = append(j.Layers, layerJSON{In: l.In(), Out: l.Out(), Parameters: l.Out() * (l.In() + 1),
+			Activation: activation(l.Act), Scheme: l.Scheme()})
 	}
 	return j
 }
@@ -129,7 +135,15 @@ func writeLayers(w io.Writer, net *nn.Network) error {
 	for k, l := range net.Layers {
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t  %s\n", k, l.In(), l.Out(), l.Out()*(l.In()+1), activation(l.Act))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for k, l := range net.Layers {
+		if s := l.Scheme(); s != "" {
+			fmt.Fprintf(w, "  layer %d quantisation: %s\n", k, s)
+		}
+	}
+	return nil
 }
 
 // activation formats an activation with its parameters.

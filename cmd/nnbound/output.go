@@ -80,8 +80,11 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	}
 	if c.Certified && c.Source != c.Method {
 		why := "tighter than the SDP there"
-		if c.Fallbacks > 0 {
+		switch {
+		case c.Fallbacks > 0:
 			why = "where the SDP failed, or tighter than it"
+		case c.SDP.Solves == 0:
+			why = "the SDP does not model the int8 quantisers"
 		}
 		where := "over the input set"
 		if len(c.Pieces) > 1 {
@@ -89,7 +92,7 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		}
 		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
 	}
-	if c.Certified && c.Reason != "" {
+	if c.Certified && c.Reason != "" && c.SDP.Solves > 0 {
 		line("note", c.Reason, "")
 	}
 	line("input set", describeBox(box), pairingNote(opts))
@@ -114,8 +117,11 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	}
 	if c.SDP.Solves == 0 {
 		why := ""
-		if c.Method == certify.MethodPropagation {
+		switch {
+		case c.Method == certify.MethodPropagation:
 			why = "(--method interval: bound propagation alone" + pieces + ")"
+		case c.Source == certify.MethodPropagation:
+			why = "(bound propagation alone" + pieces + ")"
 		}
 		line("sdp", "none", why)
 	} else {

@@ -13,7 +13,7 @@ import (
 func newQuantiseCmd() *cobra.Command {
 	var qf quantiseFlags
 	return compressCommand(&cobra.Command{
-		Use:   "quantise MODEL --frac-bits FB [--int-bits IB] [--rounding MODE] --save OUT",
+		Use:   "quantise MODEL (--frac-bits FB [--int-bits IB] [--rounding MODE] | --scheme int8) --save OUT",
 		Short: "Quantise a network (and certify the error)",
 		Long: `Quantise writes the fixed-point copy of a network: every weight and bias
 rounded onto the grid of multiples of 2^-FB,
@@ -26,6 +26,21 @@ with rounding trunc (toward zero, the paper's and the default), nearest
 and the largest, unless --saturate clamps them. With --float16 every
 parameter is rounded to IEEE half precision instead (round to nearest,
 ties to even), the compression of the ReluDiff/NeuroDiff benchmarks.
+
+With --scheme int8 it writes the int8 model people ship instead, in ONNX
+QDQ form as PyTorch exports it: int8 weights (one scale per tensor, or per
+output channel with --per-channel), int32 biases, and the input and every
+layer's pre-activation re-quantised to uint8 with a scale and zero point
+(int8 with zero point 0 under --symmetric), saturating at the ends of the
+range. The ranges are calibrated on the input box by bound propagation
+(--calibrate box, the default: no input of the box saturates) or on the
+inputs of a JSON file ({"inputs": [[...], ...]}, --calibrate FILE).
+--bits B (2 to 8) narrows weights and activations to B bits; only 8 bits
+can be saved in ONNX (opset 13 has no narrower types). --certify then
+bounds the error of the int8 model by bound propagation with input
+splitting (the SDP does not model its quantisers), with --requant-slack K
+widening every re-quantisation by K steps for integer kernels that round
+differently from the ONNX reference.
 
 Only the network's own parameters are quantised: an NNet file's clipping
 and normalisation stay exact. The copy is saved with --save, in the
@@ -55,6 +70,11 @@ type quantiseFlags struct {
 	rounding     string
 	biasFracBits int
 	float16      bool
+	// --scheme int8 and its flags
+	scheme    string
+	int8      quantise.Int8Options
+	calibrate string
+	input     *inputFlags // the box, for --calibrate box (set by the command)
 }
 
 // register adds the flags to fs with the library's defaults.
@@ -68,11 +88,29 @@ func (f *quantiseFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.rounding, "rounding", f.rounding, "rounding onto the grid: trunc (toward zero), nearest (ties to even) or floor")
 	fs.BoolVar(&w.Saturate, "saturate", w.Saturate, "clamp values out of the --int-bits range instead of failing")
 	fs.BoolVar(&f.float16, "float16", false, "round to IEEE half precision instead of fixed point")
+	f.int8 = quantise.DefaultInt8Options()
+	fs.StringVar(&f.scheme, "scheme", "fixed", "fixed (fixed point, --frac-bits) or int8 (affine int8, ONNX QDQ)")
+	fs.IntVar(&f.int8.Bits, "bits", f.int8.Bits, "--scheme int8: width of weights and activations (2 to 8)")
+	fs.BoolVar(&f.int8.PerChannel, "per-channel", f.int8.PerChannel, "--scheme int8: one weight scale per output channel")
+	fs.BoolVar(&f.int8.Symmetric, "symmetric", f.int8.Symmetric, "--scheme int8: symmetric activations (int8, zero point 0)")
+	fs.StringVar(&f.calibrate, "calibrate", "box", "--scheme int8: calibrate the ranges on the input box (box) or on the inputs of a JSON `FILE`")
 }
 
 // compression returns the quantisation the flags say. Bad flags are usage
 // errors.
 func (f *quantiseFlags) compression(fs *pflag.FlagSet) (compression, error) {
+	switch f.scheme {
+	case "int8":
+		return f.int8Compression(fs)
+	case "fixed":
+	default:
+		return compression{}, usagef("--scheme %q: want fixed or int8", f.scheme)
+	}
+	for _, name := range []string{"bits", "per-channel", "symmetric", "calibrate"} {
+		if fs.Changed(name) {
+			return compression{}, usagef("--%s needs --scheme int8", name)
+		}
+	}
 	if f.float16 {
 		for _, name := range []string{"frac-bits", "bias-frac-bits", "int-bits", "rounding", "saturate"} {
 			if fs.Changed(name) {

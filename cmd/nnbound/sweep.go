@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
@@ -25,13 +27,20 @@ type sweepFlags struct {
 	cert     certFlags
 	fracBits string
 	rounding string
-	pairing  string
-	neurons  string
-	sparsity string
-	target   float64
-	plot     string
-	json     bool
-	jobs     int
+	// --scheme int8: affine int8 (quantise.Int8) at each of --bits
+	scheme string
+	bits   string
+	int8   quantise.Int8Options
+	fs     *pflag.FlagSet // to tell flags given from defaults
+	// actFracBits rounds every hidden layer's output (fixed point, 0: no)
+	actFracBits int
+	pairing     string
+	neurons     string
+	sparsity    string
+	target      float64
+	plot        string
+	json        bool
+	jobs        int
 }
 
 func newSweepCmd() *cobra.Command {
@@ -45,6 +54,17 @@ largest output error of each copy over the input box, next to the largest
 error actually found. The copy is fed the input quantised to the same FB
 (--pairing quantised, the paper's setting) or the same input (--pairing
 same). With --neurons or --sparsity it prunes first, one series per level.
+
+With --scheme int8 it makes the affine int8 copy instead (quantise
+--scheme int8: integer weights per tensor or, with --per-channel, per
+channel, int32 biases, every activation re-quantised, ranges calibrated on
+the box by bound propagation) at each width of --bits (default 4:8), fed
+the same input, and certifies it by bound propagation with input splitting.
+
+With --act-frac-bits N the fixed-point copies also round every hidden
+layer's output to N fractional bits (to nearest), as fixed-point
+arithmetic does; they are then certified by bound propagation with input
+splitting, the SDP not modelling the rounding.
 
 With --target-error E it reports, for each pruning level, the smallest FB
 whose certified bound is at most E: a bit width you can ship knowing the
@@ -69,7 +89,13 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 		},
 	}
 	fs := cmd.Flags()
+	f.fs = fs
 	fs.StringVar(&f.fracBits, "frac-bits", "1:12", "fractional bit widths to try: a range `A:B` or a list A,B,...")
+	fs.StringVar(&f.scheme, "scheme", "fixed", "fixed (fixed point, --frac-bits) or int8 (affine int8 at each of --bits)")
+	fs.StringVar(&f.bits, "bits", "4:8", "--scheme int8: widths to try, a range `A:B` or a list A,B,... (2 to 8)")
+	fs.BoolVar(&f.int8.PerChannel, "per-channel", false, "--scheme int8: one weight scale per output channel")
+	fs.BoolVar(&f.int8.Symmetric, "symmetric", false, "--scheme int8: symmetric activations (zero point 0)")
+	fs.IntVar(&f.actFracBits, "act-frac-bits", 0, "fixed point: also round every hidden layer's output to `N` fractional bits (nearest; 0: exact activations, the paper's mode)")
 	fs.StringVar(&f.rounding, "rounding", quantise.DefaultOptions().Weights.Rounding.String(), "rounding of weights, biases and input: trunc, nearest or floor")
 	fs.StringVar(&f.pairing, "pairing", "quantised", "input of the quantised copy: quantised (x2 = q(x1), same FB) or same (x2 = x1)")
 	fs.StringVar(&f.neurons, "neurons", "", "also prune these numbers of hidden neurons first, `K1,K2,...` (one series each)")
@@ -98,6 +124,9 @@ type sweepJSON struct {
 // sweepPlan is what a sweep certifies, from its validated flags.
 type sweepPlan struct {
 	widths   []int
+	actFB    int  // quantise.Options.ActFracBits
+	int8     bool // widths are bits of quantise.Int8, not fractional bits
+	int8opts quantise.Int8Options
 	levels   []experiment.PruneLevel
 	rounding quantise.Rounding
 	opts     certjob.Job // Quant is set per bit width
@@ -110,6 +139,26 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	widths, err := parseFracBits(f.fracBits)
 	if err != nil {
 		return nil, err
+	}
+	switch f.scheme {
+	case "int8":
+		if f.fs != nil {
+			for _, name := range []string{"frac-bits", "rounding", "pairing", "act-frac-bits"} {
+				if f.fs.Changed(name) {
+					return nil, usagef("--scheme int8 and --%s do not go together", name)
+				}
+			}
+		}
+		if widths, err = parseFracBits(f.bits); err != nil {
+			return nil, err
+		}
+		if slices.Min(widths) < 2 || slices.Max(widths) > 8 {
+			return nil, usagef("--bits %s: want widths from 2 to 8", f.bits)
+		}
+		f.pairing = "same"
+	case "fixed":
+	default:
+		return nil, usagef("--scheme %q: want fixed or int8", f.scheme)
 	}
 	levels, err := sweepLevels(f)
 	if err != nil {
@@ -148,7 +197,10 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	if f.cert.verbose {
 		jobs = 1 // one solver log at a time
 	}
-	return &sweepPlan{widths: widths, levels: levels, rounding: rounding, opts: opts, jobs: jobs}, nil
+	if f.actFracBits < 0 || f.actFracBits > quantise.MaxFracBits {
+		return nil, usagef("--act-frac-bits %d: want 0 to %d", f.actFracBits, quantise.MaxFracBits)
+	}
+	return &sweepPlan{widths: widths, actFB: f.actFracBits, int8: f.scheme == "int8", int8opts: f.int8, levels: levels, rounding: rounding, opts: opts, jobs: jobs}, nil
 }
 
 // runSweep certifies the model at path at every bit width and pruning
@@ -208,6 +260,24 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr io.Writer) ([]experiment.SweepRow, error) {
 	s := experiment.WidthSweep{Widths: p.widths, Levels: p.levels, Rounding: p.rounding, Opts: p.opts, Jobs: p.jobs}
 	return s.Run(ctx, m.Net, box, func(l experiment.PruneLevel, q quantise.Format) (*nn.Network, error) {
-		return m.transform(l.Compress(q))
+		if !p.int8 && p.actFB == 0 {
+			return m.transform(l.Compress(q))
+		}
+		return m.transform(func(core *nn.Network) (*nn.Network, error) {
+			pruned, err := l.Apply(core)
+			if err != nil {
+				return nil, err
+			}
+			if !p.int8 {
+				return quantise.Network(pruned, quantise.Options{Weights: q, Biases: q, ActFracBits: p.actFB})
+			}
+			r, err := bounds.Calibrate(pruned, box, bounds.DefaultOptions())
+			if err != nil {
+				return nil, err
+			}
+			o8 := p.int8opts
+			o8.Bits = q.FracBits
+			return quantise.Int8(pruned, r, o8)
+		})
 	}, stderr)
 }

@@ -13,11 +13,16 @@ import (
 // writeSweep prints the sweep table and the answer to --target-error.
 func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []experiment.PruneLevel, j sweepJSON) error {
 	input := "the quantised copy gets the input quantised likewise, x2 = q(x1)"
-	if f.pairing == "same" {
+	width := "FB"
+	switch {
+	case f.scheme == "int8":
+		input, width = "the int8 copy (calibrated on the box) gets the same input, x2 = x1", "bits"
+	case f.pairing == "same":
 		input = "the quantised copy gets the same input, x2 = x1"
 	}
 	fmt.Fprintf(w, "nnbound sweep: %s, %s\ninput box %s; %s\n\n", m.describe(), sizes(m.Net), describeBox(box), input)
 	t := experiment.SweepTable(j.Rows, levels, hideTimes)
+	t.Header[len(t.Header)-5] = width // the width column: FB or bits
 	if err := t.WriteText(w); err != nil {
 		return err
 	}
@@ -29,14 +34,14 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 				who = " (pruned " + c.Prune + ")"
 			}
 			if c.FracBits == 0 {
-				fmt.Fprintf(w, "no FB tried%s has a certified bound <= %s\n", who, report.Float(f.target, 4))
+				fmt.Fprintf(w, "no %s tried%s has a certified bound <= %s\n", width, who, report.Float(f.target, 4))
 				continue
 			}
-			fmt.Fprintf(w, "smallest FB%s with certified bound <= %s: %d (bound %s)\n", who, report.Float(f.target, 4), c.FracBits, report.Float(float64(c.Bound), 4))
+			fmt.Fprintf(w, "smallest %s%s with certified bound <= %s: %d (bound %s)\n", width, who, report.Float(f.target, 4), c.FracBits, report.Float(float64(c.Bound), 4))
 		}
 	}
 	if j.Plot != "" {
-		fmt.Fprintf(w, "\nfigure: %s (bound and error against FB, log scale)\n", j.Plot)
+		fmt.Fprintf(w, "\nfigure: %s (bound and error against %s, log scale)\n", j.Plot, width)
 	}
 	return nil
 }

@@ -115,8 +115,18 @@ func bigAct(a nn.Activation, s *big.Float) *big.Float {
 	return r.Set(s)
 }
 
-// bigEval returns net(x) in high precision.
+// bigEval returns net(x) in high precision. A quantised (QDQ) network is
+// evaluated by its float64 reference semantics instead, which its bounds
+// cover (rounding is a step function: no precision makes it closer).
 func bigEval(net *nn.Network, x []float64) []*big.Float {
+	if net.Quantised() {
+		y, _ := net.Eval(x)
+		out := make([]*big.Float, len(y))
+		for i, v := range y {
+			out[i] = newBig(v)
+		}
+		return out
+	}
 	h := make([]*big.Float, len(x))
 	for i, v := range x {
 		h[i] = newBig(v)

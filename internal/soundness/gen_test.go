@@ -197,8 +197,14 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	o.Seed = seed
 	o.Samples = 200
 	mode := pick(rng, "self", "indep", "quant-input", "quant-input", "quant-weights", "float16", "prune-neurons", "prune-weights", "perturb")
+	if seed%7 == 3 {
+		mode = "qdq"
+	}
 	var err error
 	switch mode {
+	case "qdq":
+		err = qdqCopy(rng, in, nx, nf, widths, scale)
+		o.Pairing = spec.SameInput
 	case "self":
 		in.f2 = in.f1
 		o.Pairing = pick(rng, spec.Independent, spec.SameInput)
@@ -307,6 +313,9 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 			o.Kinds |= 1 << rng.IntN(24)
 		}
 	}
+	if mode == "qdq" {
+		o.InfJoint = false // the joint inf-norm SDP refuses quantisers
+	}
 	in.opts = o
 	in.note("method %v qc %v norm %v joint %v weights %v bounds %v pieces %d kinds %#x", o.Method, o.QC, o.Norm,
 		o.InfJoint, o.Weights, o.Bounds, o.Refine.MaxPieces, uint64(o.Kinds))
@@ -332,4 +341,37 @@ func randC(rng *rand.Rand, nf int) []float64 {
 		}
 	}
 	return cv
+}
+
+// qdqCopy makes in.f1 a ReLU network (the activations quantisers are
+// modelled with) and in.f2 its int8 or narrower copy (quantise.Int8): both
+// weight schemes, symmetric or asymmetric activations, 3 to 8 bits, and
+// ranges calibrated on samples of [-2, 2]^nx, then shrunk and shifted at
+// random so that the quantisers saturate and their scales and zero points
+// are random.
+func qdqCopy(rng *rand.Rand, in *instance, nx, nf int, widths []int, scale float64) error {
+	if k := in.f1.Layers[0].Act.Kind; k != nn.ReLU && k != nn.Identity && k != nn.HardTanh {
+		in.f1 = randNetwork(rng, nx, nf, widths, nn.Activation{Kind: nn.ReLU}, false, false, scale, false)
+		in.note("f1 redrawn with ReLU")
+	}
+	for _, l := range in.f1.Layers {
+		if k := l.Act.Kind; k != nn.ReLU && k != nn.Identity && k != nn.HardTanh {
+			in.f1 = randNetwork(rng, nx, nf, widths, nn.Activation{Kind: nn.ReLU}, false, false, scale, false)
+			in.note("f1 redrawn with ReLU")
+			break
+		}
+	}
+	var xs [][]float64
+	for range 64 {
+		x := make([]float64, nx)
+		for i := range x {
+			x[i] = 4*rng.Float64() - 2
+		}
+		xs = append(xs, x)
+	}
+	var o quantise.Int8Options
+	var err error
+	in.f2, o, err = boundstest.Int8(rng, in.f1, xs)
+	in.note("int8 %+v", o)
+	return err
 }

@@ -17,6 +17,9 @@ func Write(w io.Writer, net *nn.Network) error {
 	if err := net.Validate(); err != nil {
 		return fmt.Errorf("jsonnet: %w", err)
 	}
+	if err := net.RequirePlain("the JSON format"); err != nil {
+		return fmt.Errorf("jsonnet: %w", err)
+	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString("{\n \"layers\": [\n")
 	for k, l := range net.Layers {

@@ -24,6 +24,13 @@ type builder struct {
 	layers    []nn.Layer
 	pend      *affine
 	clip      *clipping
+	// QDQ state (ops_qdq.go): a QuantizeLinear awaiting its
+	// DequantizeLinear, the quantiser of the pending affine map's output,
+	// and the network's input quantiser.
+	quant   *pendingQuant
+	preQ    *nn.Quantiser
+	inputQ  *nn.Quantiser
+	pendInt *nn.IntParams // how pend's parameters are stored, if as integers
 }
 
 // newBuilder returns a builder for g whose allocations are bounded by bud.
@@ -100,6 +107,9 @@ func (b *builder) run() (*nn.Network, error) {
 	if out := b.g.outputs[0].Name; out != b.data {
 		return nil, fmt.Errorf("the graph output %q is not the end of the chain (%q): %w", out, b.data, ErrNotChain)
 	}
+	if b.quant != nil {
+		return nil, fmt.Errorf("the graph output %q is quantised integers (no DequantizeLinear): %w", b.data, ErrUnsupportedOp)
+	}
 	if err := b.flushClip(); err != nil {
 		return nil, err
 	}
@@ -108,7 +118,7 @@ func (b *builder) run() (*nn.Network, error) {
 			return nil, err
 		}
 	}
-	return &nn.Network{Layers: b.layers}, nil
+	return &nn.Network{Layers: b.layers, Input: b.inputQ}, nil
 }
 
 // nodes translates the nodes from, ..., to-1; a residual block is
@@ -195,11 +205,25 @@ func (b *builder) node(n *node) error {
 			b.consts[n.outputs[0]] = ops.consts[0]
 			return nil
 		}
+		if fold, ok := folders[n.opType]; ok {
+			c, err := fold(b, n, ops)
+			if err != nil {
+				return err
+			}
+			b.consts[n.outputs[0]] = c
+			return nil
+		}
 		return fmt.Errorf("the node does not read the chain's data (constant folding is not supported): %w", ErrNotChain)
 	}
 	op, ok := registry[n.opType]
-	if !ok {
+	switch {
+	case integerOps[n.opType]:
+		return fmt.Errorf("operator %q (integer kernels are not read; export the model in QDQ form): %w",
+			n.opType, ErrUnsupportedOp)
+	case !ok:
 		return fmt.Errorf("operator %q: %w", n.opType, ErrUnsupportedOp)
+	case b.quant != nil && n.opType != "Cast" && n.opType != "DequantizeLinear":
+		return fmt.Errorf("operator %q on the integers of a QuantizeLinear: %w", n.opType, ErrUnsupportedOp)
 	}
 	if err := op(b, n, ops); err != nil {
 		return err

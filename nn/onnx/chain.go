@@ -14,10 +14,16 @@ func (b *builder) applyAffine(a *affine) error {
 	if err := b.flushClip(); err != nil {
 		return err
 	}
+	if b.preQ != nil { // the quantised map is a layer of its own
+		if err := b.emit(nn.Activation{Kind: nn.Identity}); err != nil {
+			return err
+		}
+	}
 	if b.pend == nil {
 		b.pend = a
 		return nil
 	}
+	b.pendInt = nil
 	p, err := b.pend.then(a, b.bud)
 	if err != nil {
 		return err
@@ -35,7 +41,7 @@ func (b *builder) activate(act nn.Activation) error {
 	// elu_1(s) = exp(s) - 1 < 0 is scaled by a. The writer uses this to store
 	// an ELU alpha that is not a float32.
 	if k := len(b.layers) - 1; act.Kind == nn.LeakyReLU && b.pend == nil && k >= 0 &&
-		b.layers[k].Act == (nn.Activation{Kind: nn.ELU, Alpha: 1}) {
+		b.layers[k].Act == (nn.Activation{Kind: nn.ELU, Alpha: 1}) && b.layers[k].Post == nil {
 		b.layers[k].Act.Alpha = act.Alpha
 		return nil
 	}
@@ -43,7 +49,7 @@ func (b *builder) activate(act nn.Activation) error {
 }
 
 // emit closes a layer: act applied to the pending affine map (the identity
-// if there is none).
+// if there is none), with the pending pre-activation quantiser.
 func (b *builder) emit(act nn.Activation) error {
 	p := b.pend
 	if p == nil {
@@ -56,6 +62,8 @@ func (b *builder) emit(act nn.Activation) error {
 	if err != nil {
 		return err
 	}
+	l.Pre, b.preQ = b.preQ, nil
+	l.Int, b.pendInt = b.pendInt, nil
 	b.layers = append(b.layers, l)
 	b.pend = nil
 	return nil
@@ -109,6 +117,12 @@ func (b *builder) flushClip() error {
 	case uniform && lo == 0 && hi == posInf:
 		return b.emit(nn.Activation{Kind: nn.ReLU})
 	}
+	if b.preQ != nil { // the clipping's affine maps must not fuse before the quantiser
+		if err := b.emit(nn.Activation{Kind: nn.Identity}); err != nil {
+			return err
+		}
+	}
+	b.pendInt = nil // the clipping's maps fuse with the pending one
 	n := len(cl.lo)
 	if err := b.bud.take(4*n*n + 4*n); err != nil {
 		return err

@@ -40,8 +40,22 @@
 // not supported yet). Info.Lowered lists what was lowered. MaxPool is not
 // read.
 //
+//	QuantizeLinear DequantizeLinear Cast ConstantOfShape   (QDQ int8 models)
+//
 // Initializers may be FLOAT, DOUBLE or FLOAT16, in raw_data or in the typed
 // fields; graph inputs that have an initializer are constants.
+//
+// Int8 models in QDQ form, as PyTorch, onnxruntime and TensorRT export
+// them (ops_qdq.go): a QuantizeLinear of the data, an optional no-op Cast,
+// and a DequantizeLinear with the same scale and zero point (uint8 or
+// int8, scalar or per axis) is one nn.Quantiser, kept on the network's
+// input, on a layer's pre-activation or on its output. DequantizeLinear,
+// Cast and ConstantOfShape of constants (INT8, UINT8, INT32, INT64 tensors,
+// Constant nodes or initializers) are folded: int8 weights and int32
+// biases become the exact float values (k - z) s, and a Gemm's record of
+// them (nn.IntParams) keeps the scheme for inspect and the writer. Integer
+// kernels (QLinearMatMul, QLinearConv, MatMulInteger, ...) are unsupported
+// operators.
 //
 // The network acts on one sample. A data input of rank >= 2 has a leading
 // batch axis (symbolic, as in [N,5] or [batch,1,28,28], or of fixed size),
@@ -62,5 +76,7 @@
 //
 // Write stores a network as IR version 8, opset 13, with DOUBLE
 // initializers and one Gemm plus activation nodes per layer; reading the
-// file back gives the same parameters bit for bit.
+// file back gives the same parameters bit for bit. A quantised network is
+// written in the same QDQ form as PyTorch's, in FLOAT (write_qdq.go), and
+// also reads back bit for bit.
 package onnx

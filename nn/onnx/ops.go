@@ -41,6 +41,10 @@ var registry = map[string]opFunc{
 	"BatchNormalization": opBatchNorm,
 	"AveragePool":        opAveragePool,
 	"GlobalAveragePool":  opGlobalAveragePool,
+	// QDQ (ops_qdq.go)
+	"QuantizeLinear":   opQuantize,
+	"DequantizeLinear": opDequantize,
+	"Cast":             opCast,
 }
 
 // negInf and posInf are the open ends of a clipping.

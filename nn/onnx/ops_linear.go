@@ -69,12 +69,24 @@ func opGemm(b *builder, n *node, ops operands) error {
 	if err != nil {
 		return err
 	}
+	var bias *constant
 	if len(ops.consts) > 2 && ops.consts[2] != nil {
-		if err := b.addBias(a, ops.consts[2], beta); err != nil {
+		bias = ops.consts[2]
+		if err := b.addBias(a, bias, beta); err != nil {
 			return err
 		}
 	}
-	return b.applyAffine(a)
+	if err := b.applyAffine(a); err != nil {
+		return err
+	}
+	if b.pend == a && ops.data == 0 {
+		out := int64(1)
+		if rowsOut {
+			out = 0
+		}
+		b.pendInt = intParams(w, bias, out, alpha, beta)
+	}
+	return nil
 }
 
 // addBias adds beta*C, broadcast (unidirectionally) to the data shape, to

@@ -14,6 +14,9 @@ type constant struct {
 	typ  DataType
 	vals []float64
 	ints []int64
+	// deq, for the value of a folded DequantizeLinear, is its quantiser
+	// and axis (ops_qdq.go).
+	deq *dequant
 }
 
 // isFloat reports whether t is an element type that can hold weights.
@@ -44,6 +47,8 @@ func numElems(dims []int64, stored int) (int, error) {
 // elemSize returns the byte width of an element in raw_data, or 0.
 func elemSize(t DataType) int {
 	switch t {
+	case Int8, Uint8:
+		return 1
 	case Float16:
 		return 2
 	case Float, Int32:
@@ -55,7 +60,8 @@ func elemSize(t DataType) int {
 }
 
 // toConstant converts the data of t to a constant. Only FLOAT, DOUBLE,
-// FLOAT16, INT32 and INT64 tensors are supported.
+// FLOAT16, INT8, UINT8, INT32 and INT64 tensors are supported; an 8-bit
+// value stored in int32_data outside its type's range is an error.
 func (t *tensor) toConstant() (*constant, error) {
 	if t.external {
 		return nil, fmt.Errorf("tensor %q: external data is not supported: %w", t.name, ErrDataType)
@@ -82,6 +88,9 @@ func (t *tensor) toConstant() (*constant, error) {
 		c.vals = t.floatValues(n)
 	} else {
 		c.ints = t.intValues(n)
+		if err := checkRange(t.dataType, c.ints); err != nil {
+			return nil, fmt.Errorf("tensor %q: %w", t.name, err)
+		}
 	}
 	return c, nil
 }
@@ -99,7 +108,7 @@ func (t *tensor) storedCount(size int) int {
 		return len(t.floats)
 	case Double:
 		return len(t.doubles)
-	case Float16, Int32:
+	case Float16, Int32, Int8, Uint8:
 		return len(t.int32s)
 	case Int64:
 		return len(t.int64s)
@@ -134,12 +143,18 @@ func (t *tensor) intValues(n int) []int64 {
 	v := make([]int64, n)
 	for i := range v {
 		switch {
+		case t.hasRaw && t.dataType == Int8:
+			v[i] = int64(int8(t.raw[i]))
+		case t.hasRaw && t.dataType == Uint8:
+			v[i] = int64(t.raw[i])
 		case t.hasRaw && t.dataType == Int32:
 			v[i] = int64(int32(binary.LittleEndian.Uint32(t.raw[4*i:])))
 		case t.hasRaw:
 			v[i] = int64(binary.LittleEndian.Uint64(t.raw[8*i:]))
 		case t.dataType == Int32:
 			v[i] = int64(int32(t.int32s[i]))
+		case t.dataType == Int8 || t.dataType == Uint8:
+			v[i] = t.int32s[i] // range-checked by the caller
 		default:
 			v[i] = t.int64s[i]
 		}
@@ -204,4 +219,31 @@ func (c *constant) scalar() (float64, error) {
 		return 0, fmt.Errorf("constant of shape %v where a scalar is needed: %w", c.dims, ErrShape)
 	}
 	return v[0], nil
+}
+
+// intRange returns the range of the 8-bit integer types (ok false for
+// others).
+func intRange(t DataType) (lo, hi int64, ok bool) {
+	switch t {
+	case Uint8:
+		return 0, 255, true
+	case Int8:
+		return -128, 127, true
+	}
+	return 0, 0, false
+}
+
+// checkRange reports 8-bit values outside their type's range (possible only
+// in int32_data).
+func checkRange(t DataType, v []int64) error {
+	lo, hi, ok := intRange(t)
+	if !ok {
+		return nil
+	}
+	for i, x := range v {
+		if x < lo || x > hi {
+			return fmt.Errorf("value %d is %d, outside the %v range [%d, %d]: %w", i, x, t, lo, hi, ErrMalformed)
+		}
+	}
+	return nil
 }

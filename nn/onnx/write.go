@@ -36,28 +36,54 @@ const (
 // gives n bit for bit, except that the reader fuses consecutive affine
 // layers: an Identity layer before the last comes back composed with its
 // successor (see nn.Simplify).
+//
+// A network with quantisers or integer parameters (an int8 model) is
+// written in QDQ form instead, in FLOAT (write_qdq.go); values that are not
+// exact there give an error wrapping ErrNotWritable.
 func Write(w io.Writer, n *nn.Network) error {
 	if err := n.Validate(); err != nil {
 		return fmt.Errorf("onnx: %w", err)
 	}
-	if _, err := w.Write(encodeModel(n)); err != nil {
+	graph := encodeGraph(n)
+	if hasIntegers(n) {
+		var err error
+		if graph, err = encodeQDQGraph(n); err != nil {
+			return fmt.Errorf("onnx: %w", err)
+		}
+	}
+	if _, err := w.Write(encodeModel(graph)); err != nil {
 		return fmt.Errorf("onnx: %w", err)
 	}
 	return nil
 }
 
-// encodeModel returns the ModelProto bytes of a validated network.
-func encodeModel(n *nn.Network) []byte {
+// hasIntegers reports whether n has quantisers or integer parameters, which
+// are written in QDQ form (write_qdq.go).
+func hasIntegers(n *nn.Network) bool {
+	if n.Quantised() {
+		return true
+	}
+	for _, l := range n.Layers {
+		if l.Int != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// encodeModel returns the ModelProto bytes of a model with the GraphProto
+// bytes graph.
+func encodeModel(graph []byte) []byte {
 	var opset []byte
 	opset = protowire.AppendTag(opset, 1, protowire.BytesType) // domain: the default, ""
 	opset = protowire.AppendString(opset, "")
 	opset = appendInt(opset, 2, writeOpset) // version
 
 	var m []byte
-	m = appendInt(m, 1, writeIRVersion)     // ir_version
-	m = appendString(m, 2, "nnbound")       // producer_name
-	m = appendMessage(m, 7, encodeGraph(n)) // graph
-	m = appendMessage(m, 8, opset)          // opset_import
+	m = appendInt(m, 1, writeIRVersion) // ir_version
+	m = appendString(m, 2, "nnbound")   // producer_name
+	m = appendMessage(m, 7, graph)      // graph
+	m = appendMessage(m, 8, opset)      // opset_import
 	return m
 }
 
@@ -221,14 +247,20 @@ func encodeMatrix(name string, l nn.Layer) []byte {
 
 // encodeValueInfo returns a ValueInfoProto for a DOUBLE tensor [N, size].
 func encodeValueInfo(name string, size int) []byte {
+	return encodeValueInfoType(name, size, Double)
+}
+
+// encodeValueInfoType returns a ValueInfoProto for a tensor [N, size] of
+// element type et.
+func encodeValueInfoType(name string, size int, et DataType) []byte {
 	var batch, feat, shape, tensor, typ []byte
-	batch = appendString(batch, 2, "N")          // dim_param
-	feat = appendInt(feat, 1, int64(size))       // dim_value
-	shape = appendMessage(shape, 1, batch)       // dim
-	shape = appendMessage(shape, 1, feat)        // dim
-	tensor = appendInt(tensor, 1, int64(Double)) // elem_type
-	tensor = appendMessage(tensor, 2, shape)     // shape
-	typ = appendMessage(typ, 1, tensor)          // tensor_type
-	b := appendString(nil, 1, name)              // name
-	return appendMessage(b, 2, typ)              // type
+	batch = appendString(batch, 2, "N")      // dim_param
+	feat = appendInt(feat, 1, int64(size))   // dim_value
+	shape = appendMessage(shape, 1, batch)   // dim
+	shape = appendMessage(shape, 1, feat)    // dim
+	tensor = appendInt(tensor, 1, int64(et)) // elem_type
+	tensor = appendMessage(tensor, 2, shape) // shape
+	typ = appendMessage(typ, 1, tensor)      // tensor_type
+	b := appendString(nil, 1, name)          // name
+	return appendMessage(b, 2, typ)          // type
 }

@@ -85,6 +85,12 @@ func requireIdentical(t *testing.T, got, want *nn.Network) {
 				t.Fatalf("layer %d bias %d: %v, want %v", k, i, g.B[i], l.B[i])
 			}
 		}
+		if !g.Pre.Equal(l.Pre) || !g.Post.Equal(l.Post) || !g.Int.Equal(l.Int) {
+			t.Fatalf("layer %d: quantisers %+v %+v %+v, want %+v %+v %+v", k, g.Pre, g.Post, g.Int, l.Pre, l.Post, l.Int)
+		}
+	}
+	if !got.Input.Equal(want.Input) {
+		t.Fatalf("input quantiser %+v, want %+v", got.Input, want.Input)
 	}
 }
 

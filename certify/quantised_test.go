@@ -1,0 +1,70 @@
+package certify
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// TestQuantisedBound certifies random ReLU networks against their int8
+// copies (both weight schemes, narrowed ranges so that the quantisers
+// saturate, with and without requantisation slack) and checks that the
+// SDP is not used, that the bound holds at random inputs and corners, and
+// that it is not below the observed error.
+func TestQuantisedBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	for trial := range 8 {
+		sizes := []int{1 + rng.IntN(2), 4 + rng.IntN(4), 4 + rng.IntN(4), 1 + rng.IntN(2)}
+		f := boundstest.Network(rng, sizes, 1, nn.Activation{Kind: nn.ReLU})
+		box := spec.Box{Lo: make([]float64, sizes[0]), Hi: make([]float64, sizes[0])}
+		for i := range box.Lo {
+			box.Lo[i], box.Hi[i] = -1, 1
+		}
+		r, err := bounds.Calibrate(f, box, bounds.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range r.Pre {
+			r.Pre[k][0], r.Pre[k][1] = r.Pre[k][0]*0.5, r.Pre[k][1]*0.5 // saturating
+		}
+		fq, err := quantise.Int8(f, r, quantise.Int8Options{Bits: 8, PerChannel: trial%2 == 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := DefaultOptions()
+		opts.Refine.TimeBudget, opts.Refine.MaxPieces = 0, 16
+		if trial%3 == 2 {
+			opts.RequantSlack = 1
+		}
+		in, q := spec.Inputs{Box: box, Pairing: spec.SameInput}, spec.Quantity{}
+		if trial%4 == 3 {
+			q.Norm = spec.NormInf
+		}
+		c, err := Bound(context.Background(), f, fq, in, q, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Problem(f, fq, in, q, opts); !errors.Is(err, nn.ErrQuantised) {
+			t.Fatalf("trial %d: the SDP of a quantised pair: %v", trial, err)
+		}
+		if !c.Certified || c.SDP.Solves != 0 || c.Bound < c.ObservedError || c.Source != MethodPropagation {
+			t.Fatalf("trial %d: certified %v, %d SDP solves, bound %v, observed %v, source %v (%s)",
+				trial, c.Certified, c.SDP.Solves, c.Bound, c.ObservedError, c.Source, c.Reason)
+		}
+		for range 500 {
+			x := boundstest.Uniform(rng, box.Lo, box.Hi)
+			y1, _ := f.Eval(x)
+			y2, _ := fq.Eval(x)
+			if e := q.Measure(y1, y2); e > c.Bound*(1+1e-12) {
+				t.Fatalf("trial %d: error %v at %v above the bound %v", trial, e, x, c.Bound)
+			}
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// int8Compression returns the int8 quantisation of --scheme int8.
+func (f *quantiseFlags) int8Compression(fs *pflag.FlagSet) (compression, error) {
+	for _, name := range []string{"frac-bits", "bias-frac-bits", "int-bits", "rounding", "saturate", "float16"} {
+		if fs.Changed(name) {
+			return compression{}, usagef("--scheme int8 and --%s do not go together", name)
+		}
+	}
+	o := f.int8
+	if err := o.Validate(); err != nil {
+		return compression{}, usagef("--bits %d: want 2 to 8", o.Bits)
+	}
+	var xs [][]float64
+	if f.calibrate != "box" {
+		var err error
+		if xs, err = readInputsFile(f.calibrate); err != nil {
+			return compression{}, err
+		}
+	}
+	weights := "per-tensor"
+	if o.PerChannel {
+		weights = "per-channel"
+	}
+	acts := "asymmetric"
+	if o.Symmetric {
+		acts = "symmetric"
+	}
+	what := fmt.Sprintf("int%d: %s weights, %s activations, calibrated on %s", o.Bits, weights, acts, f.calibrate)
+	return compression{what: what, apply: func(core *nn.Network) (*nn.Network, error) {
+		r, err := f.ranges(core, xs)
+		if err != nil {
+			return nil, err
+		}
+		return quantise.Int8(core, r, o)
+	}}, nil
+}
+
+// ranges returns the calibrated ranges of core: on the sample inputs xs,
+// or, for none, on the input box by bound propagation.
+func (f *quantiseFlags) ranges(core *nn.Network, xs [][]float64) (quantise.Ranges, error) {
+	if xs != nil {
+		return quantise.SampleRanges(core, xs)
+	}
+	box, _, err := f.input.box(core.InputSize())
+	if err != nil {
+		return quantise.Ranges{}, err
+	}
+	return bounds.Calibrate(core, box, bounds.DefaultOptions())
+}
+
+// readInputsFile reads the inputs of a JSON file {"inputs": [[...], ...]}.
+func readInputsFile(path string) ([][]float64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("--calibrate %q: want box or a JSON file of inputs: %v", path, err)
+	}
+	var v struct {
+		Inputs [][]float64 `json:"inputs"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, usagef("--calibrate %s: %v", path, err)
+	}
+	if len(v.Inputs) == 0 {
+		return nil, usagef("--calibrate %s: no \"inputs\"", path)
+	}
+	return v.Inputs, nil
+}
