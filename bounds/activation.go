@@ -143,7 +143,14 @@ func smoothSlopeMax(a nn.Activation) float64 {
 }
 
 // diffImage returns an enclosure of {a(s + d) - a(s)} over s in x, d in dx
-// with s + d in x2 (an enclosure of the second network's pre-activation).
+// with s + d in x2 (an enclosure of the second network's pre-activation):
+// by the mean value theorem and, for tanh and sigmoid, also exactly on the
+// boxes of (s, d) and of (s + d, d) (smoothdiff.go).
 func diffImage(a nn.Activation, x, x2, dx Interval) Interval {
-	return slopeRange(a, x.Hull(x2)).Scale(dx)
+	out := slopeRange(a, x.Hull(x2)).Scale(dx)
+	if isSmooth(a) {
+		// a(t) - a(t - d) over t = s + d in x2 is -(a(t - d) - a(t)).
+		out = out.Intersect(smoothDiff(a, x, dx)).Intersect(neg(smoothDiff(a, x2, neg(dx))))
+	}
+	return out
 }
