@@ -26,8 +26,9 @@ var soundnessOptions = []Options{
 // wider than the other tests': up to 5 hidden layers of 12, ReLU mostly)
 // against the networks' values on a dense grid (one input: the extremes of
 // a piecewise-linear network are then nearly attained) or at the box's
-// corners and random points (2-4 inputs), for every field of PairBounds and
-// for a random margin. 60 pairs by default; NNBOUND_LONG=1 runs 3000.
+// corners and random points (2-4 inputs), for every field of PairBounds,
+// for a random margin and for the norm of the difference (Norm2). 60 pairs
+// by default; NNBOUND_LONG=1 runs 3000.
 func TestSoundnessCampaign(t *testing.T) {
 	pairs := 60
 	if os.Getenv("NNBOUND_LONG") != "" {
@@ -63,6 +64,13 @@ func TestSoundnessCampaign(t *testing.T) {
 			for j := range c {
 				v += c[j] * (y2[j] - y1[j])
 				scale += math.Abs(c[j] * y1[j])
+			}
+			n2 := 0.0
+			for j := range y1 {
+				n2 += (y2[j] - y1[j]) * (y2[j] - y1[j])
+			}
+			if n2 = math.Sqrt(n2); n2 > pb.Norm2()*(1+1e-12)+1e-300 {
+				t.Fatalf("trial %d (%v split %d, %v): ||f2 - f1|| = %v at x1=%v above Norm2 %v", trial, opts.Method, opts.Split, in.Pairing, n2, x1, pb.Norm2())
 			}
 			if !near(m, v, scale) {
 				t.Fatalf("trial %d (%v split %d, %v): margin %v at x1=%v outside %v", trial, opts.Method, opts.Split, in.Pairing, v, x1, m)

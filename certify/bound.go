@@ -115,7 +115,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 			}
 		}
 		if err == nil {
-			c.Bound = enclosureValue(pb.Output, margin, opts.q)
+			c.Bound = enclosureValue(pb.Output, margin, pb.Norm2(), opts.q)
 		}
 	}
 	if err != nil || math.IsNaN(c.Bound) || math.IsInf(c.Bound, 0) {

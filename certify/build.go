@@ -20,6 +20,10 @@ type regionBounds struct {
 	// Margin encloses C^T (f2(x2) - f1(x1)) when Options.C is set (by
 	// bounds.PairBounds.Margin, tighter than combining Output).
 	Margin *bounds.Interval
+	// Norm2, when positive, bounds ||f2(x2) - f1(x1)||_2 on the region
+	// (bounds.PairBounds.Norm2: over the pieces of a split box, tighter
+	// than the norm of Output).
+	Norm2 float64
 }
 
 // boundsOf computes the bounds of f1, f2 on r with Options.Bounds and
@@ -53,7 +57,8 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 	if err != nil {
 		return nil, err
 	}
-	rb := &regionBounds{Nets: [2]*bounds.Net{pb.Net1, pb.Net2}, DiffPre: pb.DiffPre, DiffPost: pb.DiffPost, Output: pb.Output}
+	rb := &regionBounds{Nets: [2]*bounds.Net{pb.Net1, pb.Net2}, DiffPre: pb.DiffPre, DiffPost: pb.DiffPost, Output: pb.Output,
+		Norm2: pb.Norm2()}
 	if o.q.C != nil {
 		m, err := pb.Margin(o.q.C)
 		if err != nil {
@@ -280,7 +285,7 @@ func (rb *regionBounds) expected(o *task) float64 {
 // intervalValue returns an upper bound (rounded up) of the measured error
 // on the region from the output enclosures alone (see enclosureValue).
 func (rb *regionBounds) intervalValue(o *task) float64 {
-	return enclosureValue(rb.Output, rb.Margin, o.q)
+	return enclosureValue(rb.Output, rb.Margin, rb.Norm2, o.q)
 }
 
 // enclosureValue returns an upper bound (rounded up) of the quantity q of
@@ -288,7 +293,7 @@ func (rb *regionBounds) intervalValue(o *task) float64 {
 // is set and margin is not nil, the enclosure margin of c^T (f2 - f1):
 // sqrt(sum_j mag_j^2), max_j mag_j for the inf-norm, or
 // min(sum_j |c_j| mag_j, mag(margin)) for C.
-func enclosureValue(out []bounds.Interval, margin *bounds.Interval, q spec.Quantity) float64 {
+func enclosureValue(out []bounds.Interval, margin *bounds.Interval, norm2 float64, q spec.Quantity) float64 {
 	v := 0.0
 	for j, iv := range out {
 		mag := iv.Mag()
@@ -303,6 +308,9 @@ func enclosureValue(out []bounds.Interval, margin *bounds.Interval, q spec.Quant
 	}
 	if q.C == nil && q.Norm != spec.NormInf {
 		v = outward.SqrtUp(v)
+		if norm2 > 0 {
+			v = min(v, norm2)
+		}
 	}
 	if q.C != nil && margin != nil {
 		v = min(v, margin.Mag())

@@ -56,7 +56,8 @@ type enclosure struct {
 type layerVals struct{ pre, post [][]float64 }
 type bigLayerVals struct{ pre, post [][]*big.Float }
 
-// enclosures lists every interval of pb (and of the single-network bounds).
+// enclosures lists every interval of pb (and of the single-network
+// bounds), and [0, Norm2] for the norm of the output difference.
 func enclosures(pb *bounds.PairBounds) []enclosure {
 	var es []enclosure
 	for n, net := range [2]*bounds.Net{pb.Net1, pb.Net2} {
@@ -111,6 +112,25 @@ func enclosures(pb *bounds.PairBounds) []enclosure {
 				return new(big.Float).SetPrec(bigPrec).Sub(b2.post[len(b2.post)-1][j], b1.post[len(b1.post)-1][j])
 			}})
 	}
+	// The 2-norm of the output difference (over the pieces of a split box).
+	es = append(es, enclosure{"norm2", bounds.Interval{Lo: 0, Hi: pb.Norm2()},
+		func(l1, l2 layerVals) float64 {
+			o1, o2 := l1.post[len(l1.post)-1], l2.post[len(l2.post)-1]
+			s := 0.0
+			for j := range o1 {
+				s += (o2[j] - o1[j]) * (o2[j] - o1[j])
+			}
+			return math.Sqrt(s)
+		},
+		func(b1, b2 bigLayerVals) *big.Float {
+			o1, o2 := b1.post[len(b1.post)-1], b2.post[len(b2.post)-1]
+			s := new(big.Float).SetPrec(bigPrec)
+			for j := range o1 {
+				d := new(big.Float).SetPrec(bigPrec).Sub(o2[j], o1[j])
+				s.Add(s, d.Mul(d, d))
+			}
+			return s.Sqrt(s)
+		}})
 	return es
 }
 
