@@ -65,12 +65,12 @@ func clampRange(a nn.Activation, x Interval) Interval {
 	return x
 }
 
-// slopeRange returns an interval S containing every derivative (one-sided at
+// SlopeRange returns an interval S containing every derivative (one-sided at
 // kinks) of a on the open pieces meeting [x.Lo, x.Hi]. By the mean value
 // theorem (a is continuous and piecewise differentiable), for all s, t in x,
 //
 //	a(t) - a(s) = sigma (t - s)   for some sigma in S.
-func slopeRange(a nn.Activation, x Interval) Interval {
+func SlopeRange(a nn.Activation, x Interval) Interval {
 	l, u := x.Lo, x.Hi
 	switch a.Kind {
 	case nn.Identity:
@@ -147,7 +147,7 @@ func smoothSlopeMax(a nn.Activation) float64 {
 // by the mean value theorem and, for tanh and sigmoid, also exactly on the
 // boxes of (s, d) and of (s + d, d) (smoothdiff.go).
 func diffImage(a nn.Activation, x, x2, dx Interval) Interval {
-	out := slopeRange(a, x.Hull(x2)).Scale(dx)
+	out := SlopeRange(a, x.Hull(x2)).Scale(dx)
 	if isSmooth(a) {
 		// a(t) - a(t - d) over t = s + d in x2 is -(a(t - d) - a(t)).
 		out = out.Intersect(smoothDiff(a, x, dx)).Intersect(neg(smoothDiff(a, x2, neg(dx))))

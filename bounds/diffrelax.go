@@ -17,7 +17,7 @@ import (
 // is bounded by planes in (a, d): A a + B d + C. Two families are sound:
 //
 //   - difference only (phi1 = phi2 = phi): by the mean value theorem
-//     delta = s d for some slope s in S = slopeRange(phi, pre1 ∪ pre2), so
+//     delta = s d for some slope s in S = SlopeRange(phi, pre1 ∪ pre2), so
 //     min(S.Lo d, S.Hi d) <= delta <= max(S.Lo d, S.Hi d); the upper
 //     function is convex and the lower concave in d, so their chords over D
 //     bound them. When D is tiny (a float16 or slightly quantised copy) so
@@ -58,7 +58,7 @@ func diffPlanes(act1, act2 nn.Activation, pre1, pre2, dd, post Interval, l1, u1,
 	eL := (2*outward.Unit*math.Abs(aL) + outward.Tiny) * ma
 	pick(plane{aL, l2.A, outward.DownBy(outward.SubDown(l2.C, u1.C), eL)}, plane{aU, u2.A, outward.UpBy(outward.SubUp(u2.C, l1.C), eU)})
 	if a, ok := sameAct(act1, act2, pre1.Hull(pre2)); ok {
-		s := slopeRange(a, pre1.Hull(pre2))
+		s := SlopeRange(a, pre1.Hull(pre2))
 		pick(slopeChordBelow(s, dd), slopeChordAbove(s, dd))
 	}
 	return lower, upper

@@ -32,7 +32,7 @@ func (pp *pairProp) tightenDiff(k int) {
 		// Where both neurons are stable on a flat piece the difference does
 		// not matter (a ReLU that is off in both networks).
 		if hasKinks(a1) && a1 == a2 && !straddlesKink(a1, n1.Pre[k][i]) && !straddlesKink(a1, n2.Pre[k][i]) &&
-			slopeRange(a1, n1.Pre[k][i].Hull(n2.Pre[k][i])) == Point(0) {
+			SlopeRange(a1, n1.Pre[k][i].Hull(n2.Pre[k][i])) == Point(0) {
 			continue
 		}
 		rows = append(rows, i, i)

@@ -53,7 +53,7 @@ func TestDiffImageNeverLooserThanSlopes(t *testing.T) {
 		x, dx := widthInterval(rng, 4), widthInterval(rng, 0.5)
 		x2 := x.Add(dx)
 		got := diffImage(a, x, x2, dx)
-		mvt := slopeRange(a, x.Hull(x2)).Scale(dx)
+		mvt := SlopeRange(a, x.Hull(x2)).Scale(dx)
 		if got.Lo < mvt.Lo || got.Hi > mvt.Hi {
 			t.Fatalf("trial %d: %v looser than %v", trial, got, mvt)
 		}

@@ -199,7 +199,7 @@ func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *task) []qc.Term 
 		ts = append(ts, qc.PostBox(l, n, rb.Nets[n].Post)...)
 		ts = append(ts, qc.ReLUTriangle(l, n, rb.Nets[n].Pre, true)...)
 	}
-	ts = append(ts, qc.DiffSlope(l)...)
+	ts = append(ts, qc.DiffSlope(l, [2][][]bounds.Interval{rb.Nets[0].Pre, rb.Nets[1].Pre})...)
 	ts = append(ts, qc.DiffBox(l, rb.DiffPre, rb.DiffPost)...)
 	ts = append(ts, qc.DiffChords(l, rb.DiffPre, true)...)
 	kinds := o.Kinds

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
 )
 
 // slopeTerm returns the slope restriction between two neurons p, q with
@@ -94,15 +95,26 @@ func (l *Layout) corresponding(fn func(k, i int, a, b *Layer)) {
 // DiffSlope returns the slope restriction between corresponding neurons
 // (same layer, same index, same activation) of the two networks, the
 // diagonal of the authors' cross-network pairs: with dxi = xi2 - xi1 and
-// dphi = phi2 - phi1, (dphi - a dxi)(b dxi - dphi) >= 0.
-func DiffSlope(l *Layout) []Term {
+// dphi = phi2 - phi1, (dphi - a dxi)(b dxi - dphi) >= 0, where [a, b] is
+// the activation's slope range. For tanh and sigmoid, given pre-activation
+// bounds pre[n] of network n (bounds.Net.Pre; nil for none), [a, b] is
+// narrowed to the slopes on the hull of the two neurons' bounds
+// (bounds.SlopeRange): by the mean value theorem dphi = s dxi for an s
+// there. A saturated neuron then gets a slope near 0, where the global
+// range would allow 1.
+func DiffSlope(l *Layout, pre [2][][]bounds.Interval) []Term {
 	var ts []Term
 	l.corresponding(func(k, i int, a, b *Layer) {
 		if Sub(b.Post[i], a.Post[i]).IsZero() && Sub(b.Pre[i], a.Pre[i]).IsZero() {
 			return // the same neuron (see Config.MergeIdentical)
 		}
 		p := PropertiesOf(a.Act)
-		ts = append(ts, slopeTerm(KindDiffSlope, p.SlopeLo, p.SlopeHi, b.Pre[i], b.Post[i], a.Pre[i], a.Post[i],
+		lo, hi := p.SlopeLo, p.SlopeHi
+		if smooth := a.Act.Kind == nn.Tanh || a.Act.Kind == nn.Sigmoid; smooth && pre[0] != nil && pre[1] != nil {
+			s := bounds.SlopeRange(a.Act, pre[0][k][i].Hull(pre[1][k][i]))
+			lo, hi = max(lo, s.Lo), min(hi, s.Hi)
+		}
+		ts = append(ts, slopeTerm(KindDiffSlope, lo, hi, b.Pre[i], b.Post[i], a.Pre[i], a.Post[i],
 			fmt.Sprintf("L%d[%d]", k, i)))
 	})
 	return ts

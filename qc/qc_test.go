@@ -162,7 +162,7 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 		ts = append(ts, ReLUTriangle(l, n, nb.Pre, true)...)
 	}
 	ts = append(ts, SlopePairs(l, PairsAll)...)
-	ts = append(ts, DiffSlope(l)...)
+	ts = append(ts, DiffSlope(l, [2][][]bounds.Interval{pb.Net1.Pre, pb.Net2.Pre})...)
 	ts = append(ts, DiffBox(l, pb.DiffPre, pb.DiffPost)...)
 	ts = append(ts, DiffChords(l, pb.DiffPre, true)...)
 	return instance{nets: [2]*nn.Network{f1, f2}, in: in, l: l, terms: ts}
