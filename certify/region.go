@@ -169,11 +169,20 @@ func (r *region) widest(root region) (w float64, coord, which int) {
 		consider(r.Box2, root.Box2, 2)
 	}
 	if r.Pairing == spec.QuantisedInput {
-		// Prefer splitting runs of cells: fixing x2 is worth most.
+		// Prefer splitting runs of cells, fixing x2 is worth most, and
+		// among them the widest: always splitting the first coordinate's
+		// run would spend every split on it where there are many cells
+		// (a fine grid in several dimensions).
+		cw, ci := -1.0, -1
 		for i, cs := range r.Cells {
-			if len(cs) > 1 {
-				return 2, i, 1
+			if rw := root.Box1.Hi[i] - root.Box1.Lo[i]; len(cs) > 1 && rw > 0 {
+				if d := (r.Box1.Hi[i] - r.Box1.Lo[i]) / rw; d > cw {
+					cw, ci = d, i
+				}
 			}
+		}
+		if ci >= 0 {
+			return 2, ci, 1
 		}
 	}
 	return w, coord, which
