@@ -159,6 +159,7 @@ func (pp *pairProp) layer(k int) {
 	}
 	pb.DiffPost[k] = d
 	if pp.sym && k < pp.chain {
+		pp.sliceDiff(k)
 		pp.jointRelax(k, *l1, *l2)
 	}
 }

@@ -50,11 +50,8 @@ func TestSoundnessCampaign(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, x1 := range campaignPoints(rng, in.Box) {
-			x2 := in.X2(x1)
-			if in.Pairing == spec.Independent {
-				x2 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
-			}
+		for _, xs := range campaignPairs(rng, in) {
+			x1, x2 := xs[0], xs[1]
 			if err := checkPair(f1, f2, pb, x1, x2); err != nil {
 				t.Fatalf("trial %d (%v split %d, %v): at x1=%v: %v", trial, opts.Method, opts.Split, in.Pairing, x1, err)
 			}
@@ -116,6 +113,21 @@ func campaignPair(rng *rand.Rand) (f1, f2 *nn.Network, in spec.Inputs) {
 	_, _, in = randomPair(rng)
 	in.Box = randomBox(rng, sizes[0])
 	return f1, f2, in
+}
+
+// campaignPairs returns the input pairs where the campaign evaluates: x1
+// at campaignPoints, x2 paired with it (drawn from the box for
+// Independent).
+func campaignPairs(rng *rand.Rand, in spec.Inputs) [][2][]float64 {
+	var out [][2][]float64
+	for _, x1 := range campaignPoints(rng, in.Box) {
+		x2 := in.X2(x1)
+		if in.Pairing == spec.Independent {
+			x2 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
+		}
+		out = append(out, [2][]float64{x1, x2})
+	}
+	return out
 }
 
 // campaignPoints returns the points where the campaign evaluates: a grid
