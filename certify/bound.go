@@ -53,6 +53,7 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quant
 		c.Bound = c.ObservedError
 	}
 	c.Norm, c.C = t.q.Norm, slices.Clone(t.q.C)
+	c.Trivial = trivialBound(f1, f2, t.q)
 	c.Method = t.Method
 	c.Time = time.Since(start)
 	return c, nil

@@ -141,6 +141,10 @@ type Certificate struct {
 	SDPBound, IntervalBound float64
 	// Outputs are the bounds per output for the inf-norm (nil otherwise).
 	Outputs []float64
+	// Trivial is the bound the ranges of the output activations give
+	// alone (2 sqrt(2) for two tanh outputs; +Inf when an output is
+	// unbounded); see IsTrivial.
+	Trivial float64
 	// Pieces are the pieces of a refined certificate (nil if not split).
 	Pieces []Piece
 	SDP    SDPStats

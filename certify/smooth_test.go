@@ -2,9 +2,13 @@ package certify
 
 import (
 	"context"
+	"math"
 	"os"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
@@ -82,5 +86,40 @@ func TestTanhOutputCertified(t *testing.T) {
 	c := sweepTanhOut(t, []int{8}, func(*Options) {})[0]
 	if r := c.Bound / c.ObservedError; r > 2 {
 		t.Errorf("FB 8: bound / observed error = %v, want <= 2", r)
+	}
+}
+
+// TestTrivialBound checks the bound of the output activations' ranges
+// and the note it gives.
+func TestTrivialBound(t *testing.T) {
+	net := func(k nn.ActivationKind) *nn.Network {
+		return &nn.Network{Layers: []nn.Layer{{W: mat.NewDense(2, 1, []float64{1, 2}), B: []float64{0, 0}, Act: nn.Activation{Kind: k}}}}
+	}
+	for _, tc := range []struct {
+		k1, k2 nn.ActivationKind
+		norm   spec.Norm
+		c      []float64
+		want   float64
+	}{
+		{nn.Tanh, nn.Tanh, spec.Norm2, nil, 2 * math.Sqrt2},
+		{nn.Tanh, nn.Tanh, spec.NormInf, nil, 2},
+		{nn.Sigmoid, nn.Sigmoid, spec.Norm2, []float64{1, -3}, 4},
+		{nn.Sigmoid, nn.Tanh, spec.NormInf, nil, 2},
+		{nn.Tanh, nn.Identity, spec.Norm2, nil, math.Inf(1)},
+	} {
+		got := trivialBound(net(tc.k1), net(tc.k2), spec.Quantity{Norm: tc.norm, C: tc.c})
+		if math.Abs(got-tc.want) > 1e-12 && got != tc.want {
+			t.Errorf("%v, %v, %v, c %v: got %v, want %v", tc.k1, tc.k2, tc.norm, tc.c, got, tc.want)
+		}
+	}
+	c := &Certificate{Certified: true, Bound: 2 * math.Sqrt2, Trivial: 2 * math.Sqrt2}
+	if !c.IsTrivial() {
+		t.Error("a bound equal to the trivial one is not reported")
+	}
+	if c.Bound = 2.8; c.IsTrivial() {
+		t.Error("a bound below the trivial one is reported")
+	}
+	if c = (&Certificate{Certified: true, Bound: 1}); c.IsTrivial() {
+		t.Error("a certificate without Trivial is reported")
 	}
 }

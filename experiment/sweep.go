@@ -57,6 +57,9 @@ func (s *WidthSweep) Run(ctx context.Context, f1 *nn.Network, box spec.Box,
 		}
 		rows[i] = SweepRow{Prune: s.Levels[t.level].String(), FracBits: t.fb, Summary: NewSummary(c, o.Pairing),
 			Seconds: c.Time.Seconds(), Level: t.level}
+		if c.IsTrivial() {
+			rows[i].Trivial = c.Trivial
+		}
 		bar.Add(1)
 		return nil
 	})
@@ -83,6 +86,10 @@ type SweepRow struct {
 	Seconds float64 `json:"seconds"`
 	// Level is the index of the pruning level in WidthSweep.Levels.
 	Level int `json:"-"`
+	// Trivial is the bound the ranges of the output activations give
+	// alone when the certified bound is no better
+	// (certify.Certificate.IsTrivial), else 0.
+	Trivial float64 `json:"-"`
 }
 
 // SweepChoice is the smallest width of one pruning level whose certified

@@ -95,6 +95,9 @@ func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	if c.Certified && c.Reason != "" && c.SDP.Solves > 0 {
 		line("note", c.Reason, "")
 	}
+	if c.IsTrivial() {
+		line("note", "the bound is the trivial "+report.Float(c.Trivial, 4)+" that the ranges of the output activations give alone", "")
+	}
 	line("input set", describeBox(box), pairingNote(opts))
 	switch {
 	case c.Certified && !c.RootCertified():

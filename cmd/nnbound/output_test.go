@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -15,7 +16,8 @@ import (
 // TestWriteCertificate pins the text of certificates whose lines depend
 // on how the solver fared (the command goldens normalise them away): the
 // bound from bound propagation, fallbacks, the inf-norm's outputs, a
-// split box without root gammas, and no certificate at all.
+// split box without root gammas, the trivial bound of bounded outputs,
+// and no certificate at all.
 func TestWriteCertificate(t *testing.T) {
 	hideTimes = true
 	t.Cleanup(func() { hideTimes = false })
@@ -55,6 +57,9 @@ func TestWriteCertificate(t *testing.T) {
 	byInterval.Method, byInterval.Source, byInterval.SDP = certify.MethodPropagation, certify.MethodPropagation, certify.SDPStats{}
 	byInterval.Gammas = certify.Gammas{Gamma: 0.25}
 
+	trivial := base()
+	trivial.Bound, trivial.Trivial = 2*math.Sqrt2, 2*math.Sqrt2
+
 	failed := &certify.Certificate{Status: certify.SolverFailed, Reason: "the solver stalled", Bound: math.Inf(1),
 		ObservedError: 0.25, X1: []float64{1, 0.5}, X2: []float64{1, 0.5}}
 
@@ -70,6 +75,7 @@ func TestWriteCertificate(t *testing.T) {
 		{"one output", output, outOpts},
 		{"root SDP failed, pieces certified", pieces, same},
 		{"--method interval", byInterval, same},
+		{"the trivial bound of tanh outputs", trivial, quantised},
 		{"not certified", failed, same},
 	} {
 		out.WriteString("== " + tc.name + "\n")
@@ -78,4 +84,19 @@ func TestWriteCertificate(t *testing.T) {
 		}
 	}
 	checkGolden(t, filepath.Join("testdata", "ux", "certificates.txt"), out.Bytes())
+}
+
+// TestWriteTrivial: the sweep notes the widths whose bound is the trivial
+// one of the output activations' ranges, and nothing when there are none.
+func TestWriteTrivial(t *testing.T) {
+	var b bytes.Buffer
+	writeTrivial(&b, []experiment.SweepRow{{FracBits: 2}})
+	if b.Len() != 0 {
+		t.Errorf("no trivial row: got %q", b.String())
+	}
+	writeTrivial(&b, []experiment.SweepRow{{FracBits: 2}, {FracBits: 3, Trivial: 2.83}, {FracBits: 4, Trivial: 2.83}})
+	want := "\nnote: at FB 3, 4 the bound is the trivial 2.83 that the ranges of the output activations give alone\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
 }

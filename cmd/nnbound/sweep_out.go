@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/report"
@@ -26,6 +27,7 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 	if err := t.WriteText(w); err != nil {
 		return err
 	}
+	writeTrivial(w, j.Rows)
 	if f.target > 0 {
 		fmt.Fprintln(w)
 		for _, c := range j.Smallest {
@@ -62,4 +64,20 @@ func saveSweepFigure(file string, j sweepJSON, levels []experiment.PruneLevel, t
 		return "", err
 	}
 	return file, nil
+}
+
+// writeTrivial notes the widths whose certified bound is the trivial one
+// of the output activations' ranges, if any.
+func writeTrivial(w io.Writer, rows []experiment.SweepRow) {
+	var fbs []string
+	value := 0.0
+	for _, r := range rows {
+		if r.Trivial > 0 {
+			fbs, value = append(fbs, fmt.Sprint(r.FracBits)), r.Trivial
+		}
+	}
+	if len(fbs) > 0 {
+		fmt.Fprintf(w, "\nnote: at FB %s the bound is the trivial %s that the ranges of the output activations give alone\n",
+			strings.Join(fbs, ", "), report.Float(value, 4))
+	}
 }
