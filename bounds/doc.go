@@ -8,6 +8,7 @@
 //	Single(f, box, opts)        -> *Net         bounds of one network on a box
 //	Pair(f1, f2, in, opts)      -> *PairBounds  both networks and their differences
 //	(*PairBounds).Margin(c)     -> Interval     c^T (f2(x2) - f1(x1))
+//	(*PairBounds).Norm2()       -> float64      ||f2(x2) - f1(x1)||_2 (largest over the pieces)
 //
 // The input set is a spec.Inputs (package spec states the question): x2 =
 // x1 (spec.SameInput), x2 = q(x1) for an input quantiser q
@@ -21,15 +22,20 @@
 //
 //	xi2 - xi1 = W2 (x2 - x1) + (W2 - W1) x1 + (b2 - b1)
 //
-// and the activations by the mean value theorem. MethodSymbolic adds CROWN/DeepPoly-style back-substitution: each pre-activation
-// is bounded by a linear form in the outputs of every layer below it in
-// turn, through linear relaxations of the activations, down to the input;
-// and, NeuroDiff's idea with full back-substitution, the difference of two
-// equal-width networks is bounded through the joint variables (z1, delta) =
-// (phi1(xi1), phi2(xi2) - phi1(xi1)) of every layer with planes in (xi1,
-// xi2 - xi1) (diffrelax.go). Every symbolic bound is intersected with the
-// interval one, so it is never looser. MethodOptimised (the default)
-// then optimises, per target neuron, the slopes of the free relaxation
+// and the activations by the mean value theorem and, for tanh and sigmoid,
+// exactly on the box of (xi1, xi2 - xi1) (the monotone chord,
+// smoothdiff.go). MethodSymbolic adds CROWN/DeepPoly-style
+// back-substitution: each pre-activation is bounded by a linear form in the
+// outputs of every layer below it in turn, through linear relaxations of
+// the activations, down to the input; and, NeuroDiff's idea with full
+// back-substitution, the difference of two equal-width networks is bounded
+// through the joint variables (z1, delta) = (phi1(xi1), phi2(xi2) -
+// phi1(xi1)) of every layer with planes in (xi1, xi2 - xi1)
+// (diffrelax.go); the difference of tanh and sigmoid neurons is also
+// bounded slice by slice of xi1's range, with xi2 - xi1 bounded on each
+// slice by that back-substitution (slicediff.go). Every symbolic bound is
+// intersected with the interval one, so it is never looser.
+// MethodOptimised (the default) then optimises, per target neuron, the slopes of the free relaxation
 // lines of the ReLUs below it (alpha-CROWN, optimise.go): a projected
 // gradient method in plain float64 chooses slopes, and the rigorous
 // back-substitution recomputes the bound with them. Options.Split bounds
