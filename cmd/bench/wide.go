@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/nnet"
+	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// wideOptions are the flags of "bench wide".
+type wideOptions struct {
+	Suite   string
+	Limit   int
+	Bounds  string // bounds.Method
+	Profile string // CPU profile file
+	Dir     string
+}
+
+func newWideCmd() *cobra.Command {
+	o := wideOptions{Suite: "har", Bounds: bounds.MethodSymbolic.String()}
+	cmd := &cobra.Command{
+		Use:   "wide",
+		Short: "Prove |f'_t - f_t| < eps one-shot on the peers' HAR and MNIST float16 instances, beside NeuroDiff",
+		Long: `For each instance of the HAR or MNIST 3x100 float16 benchmark of ReluDiff
+and NeuroDiff (f the network, f' its 16-bit copy, the same input x in the
+instance's box, computed in float32 as the peers do), compute the one-shot
+sound bound on |f'_t(x) - f_t(x)| over the whole box by bound propagation
+(bounds.Pair, same-input pairing, --bounds interval|symbolic|optimised) and
+say "proved" when it is below the instance's eps. The Markdown table puts
+each bound and its time (wall and CPU) beside NeuroDiff's first-pass bound
+and its time to prove the instance; the summary gives the proved count,
+the median and total times, the median ratio bound / NeuroDiff's first
+pass and the peak resident memory.
+
+Suites: har (100 instances, eps 0.25), mnist-global (perturbation 3/255 on
+every pixel, eps 1) and mnist-3pix (the NeuroDiff table's first 3 random
+pixels free in [0, 1], eps 1). --cpuprofile writes a CPU profile of the
+bounds. The shared benchmark folder is data/benchmarks of the shared
+folder (NNBOUND_SHARED), or --data.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runWide(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Suite, "suite", o.Suite, "har, mnist-global or mnist-3pix")
+	f.IntVar(&o.Limit, "limit", 0, "run only the first N instances (0: all)")
+	f.StringVar(&o.Bounds, "bounds", o.Bounds, "bound propagation: interval, symbolic or optimised")
+	f.StringVar(&o.Profile, "cpuprofile", "", "write a CPU profile of the bounds to this file")
+	f.StringVar(&o.Dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
+	return cmd
+}
+
+// wideRow is the result of one instance.
+type wideRow struct {
+	Prop   int           `json:"prop"`
+	Target int           `json:"target"`
+	Lo     float64       `json:"lo"` // Lo, Hi enclose f'_t - f_t over the box
+	Hi     float64       `json:"hi"`
+	Bound  report.Number `json:"bound"`
+	Proved bool          `json:"proved"`
+	Wall   float64       `json:"wall_s"`
+	CPU    float64       `json:"cpu_s"`
+	// NeuroDiff is its first-pass bound, NDTime its time to prove.
+	NeuroDiff report.Number `json:"neurodiff_firstpass"`
+	NDTime    report.Number `json:"neurodiff_time_s"`
+	Ratio     report.Number `json:"ratio_neurodiff"`
+}
+
+func runWide(ctx context.Context, stdout, stderr io.Writer, o *wideOptions) error {
+	bm, err := bounds.ParseMethod(o.Bounds)
+	if err != nil {
+		return usageError{fmt.Errorf("--bounds: %w", err)}
+	}
+	if _, ok := wideSuites[o.Suite]; !ok {
+		return usageError{fmt.Errorf("--suite %q: want har, mnist-global or mnist-3pix", o.Suite)}
+	}
+	if o.Dir == "" {
+		if root := shared.Root(); root != "" {
+			o.Dir = filepath.Join(root, "data", "benchmarks")
+		}
+	}
+	fPath, fpPath := wideFiles(o.Dir, o.Suite)
+	if _, err := os.Stat(fpPath); o.Dir == "" || err != nil {
+		fmt.Fprintln(stderr, "bench wide: shared benchmark folder not found (set NNBOUND_SHARED or --data); nothing to do")
+		return nil
+	}
+	f, _, err := nnet.Read(fPath, nnet.Options{Core: true})
+	if err != nil {
+		return err
+	}
+	fp, _, err := nnet.Read(fpPath, nnet.Options{Core: true})
+	if err != nil {
+		return err
+	}
+	insts, err := loadWide(o.Dir, o.Suite, o.Limit)
+	if err != nil {
+		return err
+	}
+	opts := bounds.DefaultOptions()
+	opts.Method = bm
+	if o.Profile != "" {
+		pf, err := os.Create(o.Profile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	resetPeakRSS()
+	var rows []*wideRow
+	for n, in := range insts {
+		if ctx != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		row, err := wideBound(f, fp, in, opts)
+		if err != nil {
+			return fmt.Errorf("instance %d: %w", in.Prop, err)
+		}
+		rows = append(rows, row)
+		fmt.Fprintf(stderr, "[%d/%d] %d: bound %.4g (NeuroDiff %.4g) %s in %.3f s\n",
+			n+1, len(insts), in.Prop, float64(row.Bound), float64(row.NeuroDiff), provedWord(row.Proved), row.Wall)
+	}
+	return writeWide(stdout, o, bm, rows, peakRSS())
+}
+
+// wideBound bounds f'_t - f_t over the box of in with opts and times it.
+func wideBound(f, fp *nn.Network, in *wideInstance, opts bounds.Options) (*wideRow, error) {
+	c := make([]float64, f.OutputSize())
+	if in.Target < 0 || in.Target >= len(c) {
+		return nil, fmt.Errorf("target output %d of a network with %d outputs", in.Target, len(c))
+	}
+	c[in.Target] = 1
+	box := spec.Inputs{Box: spec.Box{Lo: in.Lo, Hi: in.Hi}, Pairing: spec.SameInput}
+	start, cpu0 := time.Now(), cpuTime()
+	pb, err := bounds.Pair(f, fp, box, opts)
+	if err != nil {
+		return nil, err
+	}
+	m, err := pb.Margin(c)
+	if err != nil {
+		return nil, err
+	}
+	row := &wideRow{Prop: in.Prop, Target: in.Target, Lo: m.Lo, Hi: m.Hi, Bound: report.Number(m.Mag()),
+		Wall: time.Since(start).Seconds(), CPU: (cpuTime() - cpu0).Seconds(),
+		NeuroDiff: report.Number(in.NeuroDiff), NDTime: report.Number(in.NeuroDiffTime)}
+	// Proved: -eps < lo and hi < eps, strictly, as the peers check.
+	row.Proved = -in.Eps < m.Lo && m.Hi < in.Eps
+	row.Ratio = report.Number(m.Mag() / in.NeuroDiff)
+	return row, nil
+}
+
+func provedWord(ok bool) string {
+	if ok {
+		return "proved"
+	}
+	return "unknown"
+}
+
+// writeWide prints the Markdown table and summary of a run.
+func writeWide(w io.Writer, o *wideOptions, bm bounds.Method, rows []*wideRow, rss float64) error {
+	fmt.Fprintf(w, "## bench wide --suite %s --bounds %s (%d CPUs, GOMAXPROCS %d)\n\n",
+		o.Suite, bm, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	fmt.Fprintln(w, "| i | t | bound | lo | hi | proved | wall s | CPU s | NeuroDiff first pass | ratio | NeuroDiff s |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	var wall, cpu, ratio, nd []float64
+	proved, ndProved := 0, 0
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %d | %d | %s | %.4g | %.4g | %s | %.3f | %.3f | %s | %s | %s |\n", r.Prop, r.Target, num4(r.Bound),
+			r.Lo, r.Hi, provedWord(r.Proved), r.Wall, r.CPU, num4(r.NeuroDiff), numSig(r.Ratio, 3), num4(r.NDTime))
+		wall, cpu, ratio, nd = append(wall, r.Wall), append(cpu, r.CPU), append(ratio, float64(r.Ratio)), append(nd, float64(r.NDTime))
+		if r.Proved {
+			proved++
+		}
+		if !math.IsNaN(float64(r.NDTime)) {
+			ndProved++
+		}
+	}
+	sum := func(v []float64) float64 {
+		t := 0.0
+		for _, x := range v {
+			if !math.IsNaN(x) {
+				t += x
+			}
+		}
+		return t
+	}
+	fmt.Fprintf(w, "\n| | nnbound (%s, one shot) | NeuroDiff (12 threads, with splitting) |\n|---|---|---|\n", bm)
+	fmt.Fprintf(w, "| proved | %d/%d | %d/%d |\n", proved, len(rows), ndProved, len(rows))
+	fmt.Fprintf(w, "| median time per instance | %.3f s wall, %.3f s CPU | %.3f s |\n", median(wall), median(cpu), median(slices.DeleteFunc(nd, math.IsNaN)))
+	fmt.Fprintf(w, "| total time | %.2f s wall, %.2f s CPU | %.2f s |\n", sum(wall), sum(cpu), sum(nd))
+	fmt.Fprintf(w, "| median bound / NeuroDiff first pass | %.3g | 1 |\n", median(ratio))
+	_, err := fmt.Fprintf(w, "| peak resident memory | %.0f MiB | |\n", rss)
+	return err
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// wideSuites are the suites of "bench wide": the name on the command
+// line and the suite of reference-results.tsv.
+var wideSuites = map[string]string{"har": "har-f16", "mnist-global": "mnist-f16-global", "mnist-3pix": "mnist-f16-3pix"}
+
+// wideInstance is one instance of the peers' HAR or MNIST float16
+// benchmark: prove -Eps < f'_t(x) - f_t(x) < Eps for x in the box [Lo, Hi].
+type wideInstance struct {
+	Prop   int // the test index i (instance 1000+i for HAR, 400+i for MNIST)
+	Target int
+	Eps    float64
+	Lo, Hi []float64
+	// NeuroDiff is the tool's first-pass bound on |f'_t - f_t| (firstpass_abs),
+	// NeuroDiffTime its time to prove the instance (time_s); NaN if absent.
+	NeuroDiff, NeuroDiffTime float64
+}
+
+// wideFiles returns the paths of f and f' of a suite in the folder dir.
+func wideFiles(dir, suite string) (f, fp string) {
+	if suite == "har" {
+		return filepath.Join(dir, "har", "HAR.nnet"), filepath.Join(dir, "har", "HAR_16bit.nnet")
+	}
+	return filepath.Join(dir, "mnist", "mnist_relu_3_100.nnet"), filepath.Join(dir, "mnist", "mnist_relu_3_100_16bit.nnet")
+}
+
+// loadWide returns the first limit instances of suite (all for limit <= 0)
+// from the benchmark folder dir. Boxes are computed as the peers' C code
+// does, in float32 (har_tests.json and mnist_tests.json, "float_semantics").
+func loadWide(dir, suite string, limit int) ([]*wideInstance, error) {
+	var insts []*wideInstance
+	var err error
+	switch suite {
+	case "har":
+		insts, err = loadHAR(filepath.Join(dir, "har", "har_tests.json"))
+	case "mnist-global", "mnist-3pix":
+		insts, err = loadMNIST(filepath.Join(dir, "mnist", "mnist_tests.json"), suite == "mnist-global")
+	default:
+		return nil, usageError{fmt.Errorf("--suite %q: want har, mnist-global or mnist-3pix", suite)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if limit > 0 && limit < len(insts) {
+		insts = insts[:limit]
+	}
+	rp := filepath.Join(dir, "reference-results.tsv")
+	keep := func(r map[string]string) bool {
+		return r["suite"] == wideSuites[suite] && r["tool"] == "NeuroDiff" && r["net_in_folder"] == "yes"
+	}
+	key := func(r map[string]string) string { return r["prop"] }
+	first, err := readColumn(rp, "firstpass_abs", keep, key)
+	if err != nil {
+		return nil, err
+	}
+	times, err := readColumn(rp, "time_s", keep, key)
+	if err != nil {
+		return nil, err
+	}
+	for _, in := range insts {
+		k := strconv.Itoa(in.Prop)
+		in.NeuroDiff, in.NeuroDiffTime = valueOr(first, k), valueOr(times, k)
+	}
+	return insts, nil
+}
+
+// loadHAR reads the HAR instances: the box [max(x-0.1, -1), min(x+0.1, 1)]
+// with the sums in float32.
+func loadHAR(path string) ([]*wideInstance, error) {
+	var doc struct {
+		Labels []int       `json:"labels"`
+		Inputs [][]float64 `json:"inputs"`
+		Eps    float64     `json:"epsilon"`
+	}
+	if err := readJSON(path, &doc); err != nil {
+		return nil, err
+	}
+	if len(doc.Labels) != len(doc.Inputs) {
+		return nil, fmt.Errorf("%s: %d labels for %d inputs", path, len(doc.Labels), len(doc.Inputs))
+	}
+	out := make([]*wideInstance, len(doc.Inputs))
+	for i, x := range doc.Inputs {
+		in := &wideInstance{Prop: i, Target: doc.Labels[i], Eps: doc.Eps, Lo: make([]float64, len(x)), Hi: make([]float64, len(x))}
+		for j, v := range x {
+			xf := float32(v)
+			in.Lo[j] = float64(float32(math.Max(float64(xf-0.1), -1)))
+			in.Hi[j] = float64(float32(math.Min(float64(xf+0.1), 1)))
+		}
+		out[i] = in
+	}
+	return out, nil
+}
+
+// loadMNIST reads the MNIST instances: the global box of perturbation 3
+// (global) or the NeuroDiff table's first 3 random pixels free in [0, 1].
+func loadMNIST(path string, global bool) ([]*wideInstance, error) {
+	var doc struct {
+		Labels []int       `json:"labels"`
+		Images [][]float64 `json:"images"`
+		Pixels [][]int     `json:"random_pixels_neurodiff"`
+		Eps    float64     `json:"epsilon"`
+	}
+	if err := readJSON(path, &doc); err != nil {
+		return nil, err
+	}
+	if len(doc.Labels) != len(doc.Images) || len(doc.Pixels) != len(doc.Images) {
+		return nil, fmt.Errorf("%s: %d labels and %d pixel rows for %d images", path, len(doc.Labels), len(doc.Pixels), len(doc.Images))
+	}
+	out := make([]*wideInstance, len(doc.Images))
+	for i, img := range doc.Images {
+		in := &wideInstance{Prop: i, Target: doc.Labels[i], Eps: doc.Eps, Lo: make([]float64, len(img)), Hi: make([]float64, len(img))}
+		for j, p := range img {
+			if global {
+				in.Lo[j] = float64(float32(math.Max((p-3)/255, 0)))
+				in.Hi[j] = float64(float32(math.Min((p+3)/255, 1)))
+			} else {
+				in.Lo[j] = float64(float32(p / 255))
+				in.Hi[j] = in.Lo[j]
+			}
+		}
+		if !global {
+			for _, j := range doc.Pixels[i][:min(3, len(doc.Pixels[i]))] {
+				if j < 0 || j >= len(img) {
+					return nil, fmt.Errorf("%s: image %d: random pixel %d out of range", path, i, j)
+				}
+				in.Lo[j], in.Hi[j] = 0, 1
+			}
+		}
+		out[i] = in
+	}
+	return out, nil
+}
+
+// readJSON decodes the JSON file path into v.
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
