@@ -216,12 +216,23 @@ func newLayerDiff(l1, l2 nn.Layer, r1, r2 []float64) *layerDiff {
 	return d
 }
 
+// allZero reports whether every interval of v is [0, 0].
+func allZero(v []Interval) bool {
+	for _, x := range v {
+		if x.Lo != 0 || x.Hi != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // twoDiff returns s = fl(a - b) and the exact error e with a - b = s + e.
 func twoDiff(a, b float64) (s, e float64) { return outward.TwoSum(a, -b) }
 
 // apply returns an enclosure of W dx + (W2 - W1) x + (b2 - b1) per row.
 func (d *layerDiff) apply(w blas64.General, dx, x []Interval) []Interval {
 	out := make([]Interval, d.rows)
+	zero := allZero(dx) // same inputs at layer 0: skip the W dx terms (they add 0)
 	for i := range out {
 		lo, hi := d.dB[i], d.dB[i]
 		abs := math.Abs(d.dB[i])
@@ -229,20 +240,30 @@ func (d *layerDiff) apply(w blas64.General, dx, x []Interval) []Interval {
 		if d.rB != nil {
 			extra = d.rB[i]
 		}
-		for j := range d.cols {
-			a, b := w.Data[i*w.Stride+j]*dx[j].Lo, w.Data[i*w.Stride+j]*dx[j].Hi
-			if a > b {
-				a, b = b, a
-			}
-			c, e := d.dW[i*d.cols+j]*x[j].Lo, d.dW[i*d.cols+j]*x[j].Hi
+		dW := d.dW[i*d.cols : (i+1)*d.cols]
+		for j, v := range dW {
+			c, e := v*x[j].Lo, v*x[j].Hi
 			if c > e {
 				c, e = e, c
 			}
-			lo += a + c
-			hi += b + e
-			abs += max(math.Abs(a), math.Abs(b)) + max(math.Abs(c), math.Abs(e))
-			if d.rW != nil {
-				extra += d.rW[i*d.cols+j] * x[j].Mag()
+			lo += c
+			hi += e
+			abs += max(-c, e)
+		}
+		if !zero {
+			for j, v := range w.Data[i*w.Stride : i*w.Stride+d.cols] {
+				a, b := v*dx[j].Lo, v*dx[j].Hi
+				if a > b {
+					a, b = b, a
+				}
+				lo += a
+				hi += b
+				abs += max(-a, b)
+			}
+		}
+		if d.rW != nil {
+			for j, r := range d.rW[i*d.cols : (i+1)*d.cols] {
+				extra += r * x[j].Mag()
 			}
 		}
 		m := extra + outward.DotErr(abs+extra, 3*d.cols)

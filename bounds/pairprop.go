@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -121,7 +122,9 @@ func (pp *pairProp) layer(k int) {
 			dl := newLayerDiff(*l1, *l2, pp.m1.layerNoise(k), pp.m2.layerNoise(k))
 			pp.diffs[k] = dl
 			intersectAll(pb.DiffPre[k], dl.apply(l2.W.RawMatrix(), dp, dp1))
-			intersectAll(pb.DiffPre[k], dl.apply(l1.W.RawMatrix(), dp, dp2))
+			if !allZero(dp) || !slices.Equal(dp1, dp2) { // otherwise the same enclosure again
+				intersectAll(pb.DiffPre[k], dl.apply(l1.W.RawMatrix(), dp, dp2))
+			}
 		}
 		if pp.sym && k < pp.chain && k > 0 {
 			pp.tightenDiff(k)
