@@ -28,7 +28,11 @@ type wideOptions struct {
 	Limit   int
 	Bounds  string // bounds.Method
 	Profile string // CPU profile file
-	Dir     string
+	// Iterations and Differences tune the optimised method.
+	Iterations  int
+	Differences bool
+	Split       int // bounds.Options.Split
+	Dir         string
 }
 
 func newWideCmd() *cobra.Command {
@@ -61,6 +65,9 @@ folder (NNBOUND_SHARED), or --data.`,
 	f.StringVar(&o.Suite, "suite", o.Suite, "har, mnist-global or mnist-3pix")
 	f.IntVar(&o.Limit, "limit", 0, "run only the first N instances (0: all)")
 	f.StringVar(&o.Bounds, "bounds", o.Bounds, "bound propagation: interval, symbolic or optimised")
+	f.IntVar(&o.Iterations, "iterations", bounds.DefaultOptimiseSettings().Iterations, "optimised: gradient steps per layer")
+	f.BoolVar(&o.Differences, "differences", false, "optimised: also optimise the slopes of the difference bounds")
+	f.IntVar(&o.Split, "split", 0, "cut the box into this many pieces (bounds.Options.Split; 0: one shot)")
 	f.StringVar(&o.Profile, "cpuprofile", "", "write a CPU profile of the bounds to this file")
 	f.StringVar(&o.Dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
 	return cmd
@@ -114,6 +121,7 @@ func runWide(ctx context.Context, stdout, stderr io.Writer, o *wideOptions) erro
 	}
 	opts := bounds.DefaultOptions()
 	opts.Method = bm
+	opts.Optimise.Iterations, opts.Optimise.Differences, opts.Split = o.Iterations, o.Differences, o.Split
 	if o.Profile != "" {
 		pf, err := os.Create(o.Profile)
 		if err != nil {
