@@ -87,6 +87,10 @@ type wideRow struct {
 	NeuroDiff report.Number `json:"neurodiff_firstpass"`
 	NDTime    report.Number `json:"neurodiff_time_s"`
 	Ratio     report.Number `json:"ratio_neurodiff"`
+	// Found is the data's largest attained |f'_t - f_t|; Violated says
+	// it exceeds Bound (the bound would be unsound).
+	Found    report.Number `json:"found_tsv"`
+	Violated bool          `json:"violated"`
 }
 
 func runWide(ctx context.Context, stdout, stderr io.Writer, o *wideOptions) error {
@@ -144,10 +148,19 @@ func runWide(ctx context.Context, stdout, stderr io.Writer, o *wideOptions) erro
 			return fmt.Errorf("instance %d: %w", in.Prop, err)
 		}
 		rows = append(rows, row)
+		if row.Violated {
+			fmt.Fprintf(stderr, "bench wide: SOUNDNESS VIOLATION: instance %d: bound %g below the attained %g\n", in.Prop, float64(row.Bound), in.Found)
+		}
 		fmt.Fprintf(stderr, "[%d/%d] %d: bound %.4g (NeuroDiff %.4g) %s in %.3f s\n",
 			n+1, len(insts), in.Prop, float64(row.Bound), float64(row.NeuroDiff), provedWord(row.Proved), row.Wall)
 	}
-	return writeWide(stdout, o, bm, rows, peakRSS())
+	if err := writeWide(stdout, o, bm, rows, peakRSS()); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(rows, func(r *wideRow) bool { return r.Violated }) {
+		return errChecksFailed
+	}
+	return nil
 }
 
 // wideBound bounds f'_t - f_t over the box of in with opts and times it.
@@ -173,6 +186,7 @@ func wideBound(f, fp *nn.Network, in *wideInstance, opts bounds.Options) (*wideR
 	// Proved: -eps < lo and hi < eps, strictly, as the peers check.
 	row.Proved = -in.Eps < m.Lo && m.Hi < in.Eps
 	row.Ratio = report.Number(m.Mag() / in.NeuroDiff)
+	row.Found, row.Violated = report.Number(in.Found), in.Found > m.Mag()
 	return row, nil
 }
 
@@ -187,13 +201,14 @@ func provedWord(ok bool) string {
 func writeWide(w io.Writer, o *wideOptions, bm bounds.Method, rows []*wideRow, rss float64) error {
 	fmt.Fprintf(w, "## bench wide --suite %s --bounds %s (%d CPUs, GOMAXPROCS %d)\n\n",
 		o.Suite, bm, runtime.NumCPU(), runtime.GOMAXPROCS(0))
-	fmt.Fprintln(w, "| i | t | bound | lo | hi | proved | wall s | CPU s | NeuroDiff first pass | ratio | NeuroDiff s |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
-	var wall, cpu, ratio, nd []float64
+	fmt.Fprintln(w, "| i | t | bound | lo | hi | proved | wall s | CPU s | NeuroDiff first pass | ratio | NeuroDiff s | attained (data) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	var wall, cpu, ratio, nd, found []float64
 	proved, ndProved := 0, 0
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %d | %d | %s | %.4g | %.4g | %s | %.3f | %.3f | %s | %s | %s |\n", r.Prop, r.Target, num4(r.Bound),
-			r.Lo, r.Hi, provedWord(r.Proved), r.Wall, r.CPU, num4(r.NeuroDiff), numSig(r.Ratio, 3), num4(r.NDTime))
+		fmt.Fprintf(w, "| %d | %d | %s | %.4g | %.4g | %s | %.3f | %.3f | %s | %s | %s | %s |\n", r.Prop, r.Target, num4(r.Bound),
+			r.Lo, r.Hi, provedWord(r.Proved), r.Wall, r.CPU, num4(r.NeuroDiff), numSig(r.Ratio, 3), num4(r.NDTime), num4(r.Found))
+		found = append(found, float64(r.Found)/float64(r.NeuroDiff))
 		wall, cpu, ratio, nd = append(wall, r.Wall), append(cpu, r.CPU), append(ratio, float64(r.Ratio)), append(nd, float64(r.NDTime))
 		if r.Proved {
 			proved++
@@ -216,6 +231,7 @@ func writeWide(w io.Writer, o *wideOptions, bm bounds.Method, rows []*wideRow, r
 	fmt.Fprintf(w, "| median time per instance | %.3f s wall, %.3f s CPU | %.3f s |\n", median(wall), median(cpu), median(slices.DeleteFunc(nd, math.IsNaN)))
 	fmt.Fprintf(w, "| total time | %.2f s wall, %.2f s CPU | %.2f s |\n", sum(wall), sum(cpu), sum(nd))
 	fmt.Fprintf(w, "| median bound / NeuroDiff first pass | %.3g | 1 |\n", median(ratio))
+	fmt.Fprintf(w, "| median attained (data) / NeuroDiff first pass, a floor for any sound bound | %.3g | |\n", median(slices.DeleteFunc(found, math.IsNaN)))
 	_, err := fmt.Fprintf(w, "| peak resident memory | %.0f MiB | |\n", rss)
 	return err
 }

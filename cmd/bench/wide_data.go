@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // wideSuites are the suites of "bench wide": the name on the command
@@ -23,6 +24,10 @@ type wideInstance struct {
 	// NeuroDiff is the tool's first-pass bound on |f'_t - f_t| (firstpass_abs),
 	// NeuroDiffTime its time to prove the instance (time_s); NaN if absent.
 	NeuroDiff, NeuroDiffTime float64
+	// Found is the largest |f'_t - f_t| the data's own search attained
+	// (empirical-lower-bounds.tsv; NaN if absent): a sound bound is at
+	// least as large. That search used float32-rounded weights.
+	Found float64
 }
 
 // wideFiles returns the paths of f and f' of a suite in the folder dir.
@@ -66,9 +71,16 @@ func loadWide(dir, suite string, limit int) ([]*wideInstance, error) {
 	if err != nil {
 		return nil, err
 	}
+	found, err := readColumn(filepath.Join(dir, "empirical-lower-bounds.tsv"), "abs_max_found",
+		func(r map[string]string) bool {
+			return r["suite"] == wideSuites[suite] && (suite != "mnist-3pix" || strings.Contains(r["fprime"], "random_pixels_neurodiff"))
+		}, key)
+	if err != nil {
+		return nil, err
+	}
 	for _, in := range insts {
 		k := strconv.Itoa(in.Prop)
-		in.NeuroDiff, in.NeuroDiffTime = valueOr(first, k), valueOr(times, k)
+		in.NeuroDiff, in.NeuroDiffTime, in.Found = valueOr(first, k), valueOr(times, k), valueOr(found, k)
 	}
 	return insts, nil
 }
