@@ -210,11 +210,7 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 	w.Slice(0, n, 0, m).(*mat.Dense).Copy(l1.W)
 	w.Slice(n, 2*n, m, 2*m).(*mat.Dense).Copy(l2.W)
 	dl := pp.diffs[k]
-	for i := range n {
-		for j := range m {
-			w.Set(n+i, j, dl.dW[i*m+j])
-		}
-	}
+	w.Slice(n, 2*n, 0, m).(*mat.Dense).Copy(mat.NewDense(n, m, dl.dW))
 	pp.jointW[k] = w
 	pp.jointB[k] = append(append([]float64(nil), l1.B...), dl.dB...)
 	if r1 := pp.m1.layerNoise(k); r1 != nil {
