@@ -36,6 +36,12 @@ type Options struct {
 	// TimeLimit stops the search when exceeded (0: no limit); the best point
 	// so far is returned.
 	TimeLimit time.Duration
+	// PatternCoords caps the work of each coordinate pattern search that
+	// follows a local search: at most 2 Iters PatternCoords evaluations, so
+	// that its cost does not grow with the dimension (a sweep moves every
+	// coordinate both ways: 2 Iters d evaluations would be over 100,000 at
+	// 561 inputs). 0 means no cap; with d <= PatternCoords it never binds.
+	PatternCoords int
 	// Exact enables the exact maximum for one input and piecewise-linear
 	// networks (breakpoint enumeration).
 	Exact bool
@@ -46,7 +52,8 @@ type Options struct {
 
 // DefaultOptions returns the defaults: a 2001-point grid for one
 // dimension (201 x 201 for two), 20000 random points, 8 local searches of
-// 100 iterations, zooming around the 4 best points, exact enumeration on.
+// 100 iterations, each followed by a pattern search of at most 6,400
+// evaluations, zooming around the 4 best points, exact enumeration on.
 func DefaultOptions() Options {
 	return Options{
 		Grid:        -1, // chosen by dimension
@@ -60,6 +67,8 @@ func DefaultOptions() Options {
 		Seed:        1,
 		Exact:       true,
 		MaxPieces:   200000,
+		// 32 coordinates' worth of pattern search per local search.
+		PatternCoords: 32,
 	}
 }
 
@@ -96,6 +105,8 @@ func (o Options) Validate() error {
 			o.ZoomStarts, o.ZoomRounds, o.ZoomSamples, ErrOptions)
 	case o.TimeLimit < 0:
 		return fmt.Errorf("search: options: TimeLimit %v is negative: %w", o.TimeLimit, ErrOptions)
+	case o.PatternCoords < 0:
+		return fmt.Errorf("search: options: PatternCoords %d is negative: %w", o.PatternCoords, ErrOptions)
 	case o.MaxPieces < 0:
 		return fmt.Errorf("search: options: MaxPieces %d is negative: %w", o.MaxPieces, ErrOptions)
 	}

@@ -306,6 +306,10 @@ func (s *searcher) ascend(z []float64, v float64) ([]float64, float64) {
 // +-h when that improves the error, halving h when no move does.
 func (s *searcher) pattern(z []float64, v float64) {
 	h := 0.125
+	budget := -1 // evaluations left, -1 for no cap (Options.PatternCoords)
+	if c := s.opts.PatternCoords; c > 0 {
+		budget = 2 * s.opts.Iters * c
+	}
 	for range s.opts.Iters {
 		if h < 1e-10 || s.done() {
 			return
@@ -317,6 +321,10 @@ func (s *searcher) pattern(z []float64, v float64) {
 				continue
 			}
 			for _, dir := range []float64{1, -1} {
+				if budget == 0 {
+					return
+				}
+				budget--
 				y := slices.Clone(z)
 				y[i] += dir * h * w
 				if u := s.eval(s.project(y)); u > v {

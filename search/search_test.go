@@ -257,3 +257,35 @@ func TestCancelled(t *testing.T) {
 		t.Fatalf("got %v, %v; want a result and context.Canceled", r, err)
 	}
 }
+
+// TestPatternCoordsCapsWork checks that Options.PatternCoords bounds the
+// pattern search's evaluations whatever the dimension: on 200 inputs an
+// uncapped pattern search tries every coordinate in each iteration (at
+// least Iters d evaluations), a capped one at most 2 Iters PatternCoords.
+func TestPatternCoordsCapsWork(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 0))
+	const d, iters, coords = 200, 3, 2
+	f1 := boundstest.Network(rng, []int{d, 8, 1}, 1)
+	f2 := boundstest.Float16(f1)
+	in := spec.Inputs{Box: spec.Box{Lo: make([]float64, d), Hi: make([]float64, d)}, Pairing: spec.SameInput}
+	for i := range d {
+		in.Box.Lo[i], in.Box.Hi[i] = -1, 1
+	}
+	opts := DefaultOptions()
+	opts.Samples, opts.MaxCorners, opts.Restarts, opts.Iters = 10, 0, 1, iters
+	opts.ZoomStarts, opts.ZoomRounds, opts.ZoomSamples = 0, 0, 0
+	run := func(c int) *Result {
+		o := opts
+		o.PatternCoords = c
+		r, err := MaxError(context.Background(), f1, f2, in, spec.Quantity{}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	capped, uncapped := run(coords), run(0)
+	if saved := uncapped.Evaluations - capped.Evaluations; saved < iters*d-2*iters*coords {
+		t.Errorf("capped search made %d evaluations, uncapped %d: want at least %d fewer",
+			capped.Evaluations, uncapped.Evaluations, iters*d-2*iters*coords)
+	}
+}
