@@ -101,13 +101,17 @@ func runWide(ctx context.Context, stdout, stderr io.Writer, o *wideOptions) erro
 	if _, ok := wideSuites[o.Suite]; !ok {
 		return usageError{fmt.Errorf("--suite %q: want har, mnist-global or mnist-3pix", o.Suite)}
 	}
-	if o.Dir == "" {
+	dirGiven := o.Dir != ""
+	if !dirGiven {
 		if root := shared.Root(); root != "" {
 			o.Dir = filepath.Join(root, "data", "benchmarks")
 		}
 	}
 	fPath, fpPath := wideFiles(o.Dir, o.Suite)
 	if _, err := os.Stat(fpPath); o.Dir == "" || err != nil {
+		if dirGiven {
+			return fmt.Errorf("--data %s: no %s there", o.Dir, fpPath)
+		}
 		fmt.Fprintln(stderr, "bench wide: shared benchmark folder not found (set NNBOUND_SHARED or --data); nothing to do")
 		return nil
 	}
