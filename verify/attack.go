@@ -1,0 +1,138 @@
+package verify
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/search"
+)
+
+// attacker searches a box for inputs where g - f is large, in units of the
+// tolerance (Tolerance.ratio), by sign-gradient ascent. Its values are
+// heuristics: a violation it finds is re-evaluated (check.go) before it is
+// reported.
+type attacker struct {
+	f, g *nn.Network
+	in   bounds.Inputs
+	tol  Tolerance
+}
+
+// gradient returns the ratio at x over the outputs open and a
+// (sub)gradient of it with respect to x. Through an input quantiser the
+// gradient passes straight (as if q(x) = x).
+func (a *attacker) gradient(x []float64, open []int) (float64, []float64) {
+	yf, tf, err := search.Forward(a.f, x)
+	if err != nil {
+		panic(err) // the dimensions were checked by Decide
+	}
+	yg, tg, err := search.Forward(a.g, a.in.X2(x))
+	if err != nil {
+		panic(err)
+	}
+	d := make([]float64, len(yf))
+	for k := range d {
+		d[k] = yg[k] - yf[k]
+	}
+	r := a.tol.ratio(d, open)
+	v := make([]float64, len(d))
+	if a.tol.Norm == Norm2 {
+		if n := norm2(d); n > 0 {
+			for k := range v {
+				v[k] = d[k] / (n * a.tol.Eps[0])
+			}
+		}
+	} else {
+		best, arg := -1.0, open[0]
+		for _, k := range open {
+			if q := math.Abs(d[k]) / a.tol.eps(k); q > best {
+				best, arg = q, k
+			}
+		}
+		v[arg] = math.Copysign(1/a.tol.eps(arg), d[arg])
+	}
+	gg := tg.Backward(v)
+	gf := tf.Backward(v)
+	for i := range gg {
+		gg[i] -= gf[i]
+	}
+	return r, gg
+}
+
+// ascend runs steps of sign-gradient ascent from x in the box [lo, hi],
+// with steps shrinking from a quarter of the box's widths, and returns
+// the best point seen and its ratio.
+func (a *attacker) ascend(x, lo, hi []float64, open []int, steps int) ([]float64, float64) {
+	best := append([]float64(nil), x...)
+	bestV, grad := a.gradient(best, open)
+	cur := append([]float64(nil), x...)
+	for t := range steps {
+		alpha := 0.25 * (1 - float64(t)/float64(steps))
+		for i := range cur {
+			cur[i] = clamp(cur[i]+alpha*(hi[i]-lo[i])*sign(grad[i]), lo[i], hi[i])
+		}
+		var v float64
+		v, grad = a.gradient(cur, open)
+		if v > bestV {
+			bestV = v
+			copy(best, cur)
+		}
+	}
+	return best, bestV
+}
+
+// attackNode runs ascents from the parent's worst point warm (if not
+// nil), the centre of [lo, hi] and starts uniform random points drawn with
+// rng, and returns the best point and its ratio.
+func (a *attacker) attackNode(warm, lo, hi []float64, open []int, steps, starts int, rng *rand.Rand) ([]float64, float64) {
+	var points [][]float64
+	if warm != nil {
+		w := make([]float64, len(warm))
+		for i := range w {
+			w[i] = clamp(warm[i], lo[i], hi[i])
+		}
+		points = append(points, w)
+	}
+	points = append(points, centre(lo, hi))
+	for range starts {
+		p := make([]float64, len(lo))
+		for i := range p {
+			p[i] = lo[i] + rng.Float64()*(hi[i]-lo[i])
+			p[i] = clamp(p[i], lo[i], hi[i])
+		}
+		points = append(points, p)
+	}
+	var best []float64
+	bestV := -1.0
+	for _, p := range points {
+		x, v := a.ascend(p, lo, hi, open, steps)
+		if v > bestV {
+			best, bestV = x, v
+		}
+	}
+	return best, bestV
+}
+
+// centre returns the midpoint of [lo, hi].
+func centre(lo, hi []float64) []float64 {
+	c := make([]float64, len(lo))
+	for i := range c {
+		c[i] = clamp(lo[i]/2+hi[i]/2, lo[i], hi[i])
+	}
+	return c
+}
+
+// clamp returns v clipped to [lo, hi].
+func clamp(v, lo, hi float64) float64 { return min(max(v, lo), hi) }
+
+// sign returns the sign of v (0 for 0).
+func sign(v float64) float64 {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}

@@ -1,0 +1,295 @@
+package verify
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+)
+
+// Decide decides whether g is within the tolerance tol of f on the input
+// pairs in (x in in.Box, g fed in.X2(x)): Holds if bound propagation
+// proves it on every box of a partition of in.Box, Violated with an input
+// where it fails (re-evaluated by nn.Network.Eval), or Unknown when the
+// node limit, ctx's deadline or its cancellation stops the search first
+// (Result.Reason). nil opts means DefaultOptions().
+//
+// It returns an error for invalid networks, inputs, tolerance or options;
+// how the search ended is always the status, never an error. Independent
+// pairings are not supported.
+func Decide(ctx context.Context, f, g *nn.Network, in bounds.Inputs, tol Tolerance, opts *Options) (*Result, error) {
+	start := time.Now()
+	o := DefaultOptions()
+	if opts != nil {
+		o = *opts
+	}
+	if err := check(f, g, in, tol, o); err != nil {
+		return nil, err
+	}
+	d := newDecider(f, g, in, tol, o)
+	res, err := d.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Time = time.Since(start)
+	res.Seconds = res.Time.Seconds()
+	return res, nil
+}
+
+// check validates the arguments of Decide.
+func check(f, g *nn.Network, in bounds.Inputs, tol Tolerance, o Options) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	if err := in.Validate(); err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if in.Pairing == bounds.Independent {
+		return fmt.Errorf("verify: independent inputs are not supported (want same or quantised): %w", bounds.ErrInputs)
+	}
+	for i, n := range []*nn.Network{f, g} {
+		if n == nil {
+			return fmt.Errorf("verify: network %d is nil: %w", i+1, nn.ErrDimension)
+		}
+		if err := n.Validate(); err != nil {
+			return fmt.Errorf("verify: network %d: %w", i+1, err)
+		}
+		if n.InputSize() != in.Box.Dim() {
+			return fmt.Errorf("verify: network %d takes %d inputs, box has %d: %w", i+1, n.InputSize(), in.Box.Dim(), nn.ErrDimension)
+		}
+	}
+	if f.OutputSize() != g.OutputSize() {
+		return fmt.Errorf("verify: network 1 has %d outputs, network 2 has %d: %w", f.OutputSize(), g.OutputSize(), nn.ErrDimension)
+	}
+	return tol.Validate(f.OutputSize())
+}
+
+// decider holds one decision's question and state.
+type decider struct {
+	f, g      *nn.Network
+	in        bounds.Inputs
+	tol       Tolerance
+	opts      Options
+	att       *attacker
+	m         int       // outputs
+	compared  []int     // the outputs the tolerance compares
+	colWeight []float64 // per input, sum of |first-layer weights| of f and g
+
+	queue     nodeQueue
+	nodes     int
+	openVol   float64
+	closedMag []float64 // per output, the largest bound of the boxes it was proved on
+	closedMax float64   // for Norm2, the largest norm bound of the proved boxes
+	stuck     []*node   // boxes too narrow to halve, unsettled
+	worst     []float64
+	worstV    float64
+}
+
+// newDecider returns the decider of a validated question.
+func newDecider(f, g *nn.Network, in bounds.Inputs, tol Tolerance, o Options) *decider {
+	m := f.OutputSize()
+	d := &decider{f: f, g: g, in: in, tol: tol, opts: o, m: m, compared: tol.compared(m),
+		att: &attacker{f: f, g: g, in: in, tol: tol}, closedMag: make([]float64, m), worstV: -1}
+	d.colWeight = make([]float64, in.Box.Dim())
+	for _, n := range []*nn.Network{f, g} {
+		w := n.Layers[0].W.RawMatrix()
+		for r := range w.Rows {
+			for i, v := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
+				d.colWeight[i] += math.Abs(v)
+			}
+		}
+	}
+	return d
+}
+
+// run searches the tree, batch by batch.
+func (d *decider) run(ctx context.Context) (*Result, error) {
+	open := d.compared
+	if d.tol.Norm == Norm2 {
+		open = d.tol.compared(d.m) // every output
+	}
+	mag := make([]float64, d.m)
+	for k := range mag {
+		mag[k] = math.Inf(1)
+	}
+	heap.Push(&d.queue, &node{lo: d.in.Box.Lo, hi: d.in.Box.Hi, open: open, mag: mag, prio: math.Inf(1), vol: 1})
+	d.openVol = 1
+	next := 1
+	for d.queue.Len() > 0 {
+		if err := ctx.Err(); err != nil {
+			reason := Cancelled
+			if errors.Is(err, context.DeadlineExceeded) {
+				reason = Timeout
+			}
+			return d.result(Unknown, reason, nil), nil
+		}
+		k := min(d.opts.Batch, d.queue.Len())
+		if d.opts.MaxNodes > 0 {
+			if d.nodes >= d.opts.MaxNodes {
+				return d.result(Unknown, NodeLimit, nil), nil
+			}
+			k = min(k, d.opts.MaxNodes-d.nodes)
+		}
+		batch := make([]*node, k)
+		for i := range batch {
+			batch[i] = heap.Pop(&d.queue).(*node)
+		}
+		outs := d.processAll(batch)
+		d.nodes += k
+		for i, o := range outs {
+			if o.err != nil {
+				return nil, o.err
+			}
+			if v := d.merge(batch[i], o, &next); v != nil {
+				for _, n := range batch[i:] { // unsettled: their bounds count
+					heap.Push(&d.queue, n)
+				}
+				return d.result(Violated, NoReason, v), nil
+			}
+		}
+		if d.opts.Progress != nil {
+			d.opts.Progress(Progress{Nodes: d.nodes, Open: d.openVol, Bound: d.bound(), Found: d.found()})
+		}
+	}
+	if len(d.stuck) > 0 {
+		return d.result(Unknown, Precision, nil), nil
+	}
+	return d.result(Holds, NoReason, nil), nil
+}
+
+// processAll processes the nodes of a batch on d.opts.Workers goroutines;
+// outcome i is node i's, whatever the scheduling.
+func (d *decider) processAll(batch []*node) []*outcome {
+	outs := make([]*outcome, len(batch))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(d.opts.Workers, len(batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(batch); i = int(next.Add(1)) - 1 {
+				outs[i] = d.process(batch[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return outs
+}
+
+// merge records the outcome o of node n, queueing its children, and
+// returns the counterexample if o found one.
+func (d *decider) merge(n *node, o *outcome, next *int) *Point {
+	if o.ratio > d.worstV {
+		d.worst, d.worstV = o.worst, o.ratio
+	}
+	if o.violation != nil {
+		return o.violation
+	}
+	d.openVol -= n.vol
+	for _, k := range o.closed {
+		d.closedMag[k] = max(d.closedMag[k], o.mag[k])
+	}
+	if d.tol.Norm == Norm2 && len(o.closed) > 0 {
+		d.closedMax = max(d.closedMax, normUp(o.mag, o.closed))
+	}
+	if len(o.open) == 0 {
+		return nil
+	}
+	d.openVol += n.vol
+	if o.split < 0 {
+		d.stuck = append(d.stuck, &node{lo: n.lo, hi: n.hi, open: o.open, mag: o.mag, vol: n.vol})
+		return nil
+	}
+	for _, c := range d.children(n, o, o.split, next) {
+		heap.Push(&d.queue, c)
+	}
+	return nil
+}
+
+// leaves calls visit on every unsettled leaf (queued or stuck).
+func (d *decider) leaves(visit func(*node)) {
+	for _, n := range d.queue {
+		visit(n)
+	}
+	for _, n := range d.stuck {
+		visit(n)
+	}
+}
+
+// outputBounds returns, per output, the largest bound of |g_k - f_k| over
+// the leaves (proved and unsettled): a bound on the whole box.
+func (d *decider) outputBounds() []float64 {
+	out := append([]float64(nil), d.closedMag...)
+	d.leaves(func(n *node) {
+		for _, k := range n.open {
+			out[k] = max(out[k], n.mag[k])
+		}
+	})
+	return out
+}
+
+// bound returns the certified bound of the measure over the box.
+func (d *decider) bound() float64 {
+	if d.tol.Norm == Norm2 {
+		b := d.closedMax
+		d.leaves(func(n *node) { b = max(b, normUp(n.mag, n.open)) })
+		return b
+	}
+	b := 0.0
+	ob := d.outputBounds()
+	for _, k := range d.compared {
+		b = max(b, ob[k])
+	}
+	return b
+}
+
+// found returns the measure at the worst point so far (0 if none).
+func (d *decider) found() float64 {
+	if d.worst == nil {
+		return 0
+	}
+	return d.point(d.worst).Measure
+}
+
+// result returns the result with status s.
+func (d *decider) result(s Status, r Reason, cex *Point) *Result {
+	res := &Result{Status: s, Reason: r, Bound: d.bound(), OutputBounds: d.outputBounds(), Counterexample: cex, Nodes: d.nodes}
+	if d.tol.Norm != Norm2 {
+		keep := make([]float64, d.m)
+		for _, k := range d.compared {
+			keep[k] = res.OutputBounds[k]
+		}
+		res.OutputBounds = keep
+	}
+	res.Worst = cex
+	if cex == nil && d.worst != nil {
+		res.Worst = d.point(d.worst)
+	}
+	return res
+}
+
+// nodeQueue is a max-heap of nodes by prio, ties to the smaller id.
+type nodeQueue []*node
+
+func (q nodeQueue) Len() int { return len(q) }
+func (q nodeQueue) Less(i, j int) bool {
+	if q[i].prio != q[j].prio {
+		return q[i].prio > q[j].prio
+	}
+	return q[i].id < q[j].id
+}
+func (q nodeQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *nodeQueue) Push(x any)   { *q = append(*q, x.(*node)) }
+func (q *nodeQueue) Pop() any {
+	old := *q
+	n := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return n
+}

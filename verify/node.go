@@ -1,0 +1,193 @@
+package verify
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/nnbound/nnbound/bounds"
+)
+
+// node is a box of the search tree with what is known of it.
+type node struct {
+	id     int
+	lo, hi []float64
+	// open lists the outputs still to be proved on the box (for Norm2,
+	// every output); mag[k] is an upper bound of |g_k - f_k| on the box
+	// (+Inf before any bound), inherited from the parent until bounded.
+	open []int
+	mag  []float64
+	prio float64   // the node's bound in units of the tolerance
+	vol  float64   // fraction of the root's volume
+	warm []float64 // the parent's worst point, or nil
+}
+
+// outcome is what bounding and attacking a node found.
+type outcome struct {
+	// mag is the node's tightened bounds; open the outputs left open.
+	mag  []float64
+	open []int
+	// closed lists the outputs proved on the whole box of the node.
+	closed []int
+	// worst is the attack's best point, ratio its value.
+	worst []float64
+	ratio float64
+	// violation is set when the attack's best point, re-evaluated,
+	// violates the tolerance.
+	violation *Point
+	// split is the coordinate to halve, -1 when none can be.
+	split int
+	err   error
+}
+
+// process attacks and bounds n.
+func (d *decider) process(n *node) *outcome {
+	o := &outcome{mag: append([]float64(nil), n.mag...), split: -1}
+	steps, starts := d.opts.AttackSteps, d.opts.AttackStarts
+	if n.id == 0 {
+		starts = d.opts.RootStarts
+	}
+	rng := rand.New(rand.NewPCG(d.opts.Seed, uint64(n.id)))
+	o.worst, o.ratio = d.att.attackNode(n.warm, n.lo, n.hi, n.open, steps, starts, rng)
+	if o.ratio > 1 {
+		if p := d.point(o.worst); d.tol.exceeds(p.Diff, d.compared) {
+			o.violation = p
+			return o
+		}
+	}
+	o.err = d.boundNode(n, o)
+	if o.err != nil || len(o.open) == 0 {
+		return o
+	}
+	o.split = d.splitCoordinate(n, o.worst)
+	return o
+}
+
+// boundNode tightens o.mag on n's box by bound propagation, cheapest method
+// first, and sets o.open and o.closed.
+func (d *decider) boundNode(n *node, o *outcome) error {
+	in := d.in
+	in.Box = bounds.Box{Lo: n.lo, Hi: n.hi}
+	o.open = n.open
+	methods := []bounds.Method{bounds.MethodInterval, bounds.MethodSymbolic, bounds.MethodOptimised}
+	for _, m := range methods {
+		if m == bounds.MethodOptimised && !(d.prio(o.mag, o.open) <= d.opts.OptimiseRatio) {
+			break
+		}
+		opts := bounds.DefaultOptions()
+		opts.Method = m
+		pb, err := bounds.Pair(d.f, d.g, in, opts)
+		if err != nil {
+			return fmt.Errorf("verify: bounding box %v..%v: %w", n.lo, n.hi, err)
+		}
+		c := make([]float64, d.m)
+		for _, k := range o.open {
+			iv := pb.Output[k]
+			if m != bounds.MethodInterval {
+				c[k] = 1
+				if iv, err = pb.Margin(c); err != nil {
+					return fmt.Errorf("verify: margin of output %d: %w", k, err)
+				}
+				c[k] = 0
+			}
+			o.mag[k] = min(o.mag[k], iv.Mag())
+		}
+		if d.settle(o) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// settle moves the outputs proved by o.mag from o.open to o.closed (for
+// Norm2, all of them once the norm bound is below eps) and reports whether
+// none is left open.
+func (d *decider) settle(o *outcome) bool {
+	if d.tol.Norm == Norm2 {
+		if normUp(o.mag, o.open) < d.tol.Eps[0] {
+			o.closed, o.open = append(o.closed, o.open...), nil
+		}
+		return len(o.open) == 0
+	}
+	var open []int
+	for _, k := range o.open {
+		if o.mag[k] < d.tol.eps(k) {
+			o.closed = append(o.closed, k)
+		} else {
+			open = append(open, k)
+		}
+	}
+	o.open = open
+	return len(open) == 0
+}
+
+// prio returns the bound of a node in units of the tolerance: max_k
+// mag_k / eps_k over the open outputs, or the norm bound / eps for Norm2.
+func (d *decider) prio(mag []float64, open []int) float64 {
+	if d.tol.Norm == Norm2 {
+		return normUp(mag, open) / d.tol.Eps[0]
+	}
+	p := 0.0
+	for _, k := range open {
+		p = max(p, mag[k]/d.tol.eps(k))
+	}
+	return p
+}
+
+// normUp returns an upper bound of the 2-norm of mag over the outputs
+// ks: the float64 value enlarged past its rounding error.
+func normUp(mag []float64, ks []int) float64 {
+	s := 0.0
+	for _, k := range ks {
+		s += mag[k] * mag[k]
+	}
+	r := math.Sqrt(s) * (1 + 4*float64(len(ks)+2)*0x1p-53)
+	return math.Nextafter(r, math.Inf(1))
+}
+
+// splitCoordinate returns the coordinate of n's box to halve: the one of
+// largest smear width_i * (|dr/dx_i| at the worst point + at the centre),
+// r the attack's ratio, or, where both gradients vanish, of largest
+// width_i times the first-layer weights on x_i; -1 if no coordinate can be
+// halved in float64.
+func (d *decider) splitCoordinate(n *node, worst []float64) int {
+	_, gw := d.att.gradient(worst, n.open)
+	_, gc := d.att.gradient(centre(n.lo, n.hi), n.open)
+	best, arg, bestW, argW := 0.0, -1, -1.0, -1
+	for i := range n.lo {
+		mid := n.lo[i]/2 + n.hi[i]/2
+		if !(n.lo[i] < mid && mid < n.hi[i]) {
+			continue
+		}
+		w := n.hi[i] - n.lo[i]
+		if s := w * (math.Abs(gw[i]) + math.Abs(gc[i])); s > best {
+			best, arg = s, i
+		}
+		if s := w * d.colWeight[i]; s > bestW {
+			bestW, argW = s, i
+		}
+	}
+	if arg < 0 {
+		return argW
+	}
+	return arg
+}
+
+// children returns the two halves of n along coordinate i, with the next
+// ids from *next.
+func (d *decider) children(n *node, o *outcome, i int, next *int) [2]*node {
+	mid := n.lo[i]/2 + n.hi[i]/2
+	var out [2]*node
+	for c := range out {
+		lo, hi := append([]float64(nil), n.lo...), append([]float64(nil), n.hi...)
+		if c == 0 {
+			hi[i] = mid
+		} else {
+			lo[i] = mid
+		}
+		out[c] = &node{id: *next, lo: lo, hi: hi, open: o.open, mag: o.mag,
+			prio: d.prio(o.mag, o.open), vol: n.vol / 2, warm: o.worst}
+		*next++
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+)
+
+// ErrOptions reports invalid Options.
+var ErrOptions = errors.New("invalid options")
+
+// Options tunes how Decide searches; what is asked (networks, box,
+// tolerance) is passed to Decide itself.
+type Options struct {
+	// MaxNodes stops the search, with Unknown, after this many boxes are
+	// bounded (0: no limit).
+	MaxNodes int
+	// Workers is the number of goroutines bounding nodes; the result does
+	// not depend on it.
+	Workers int
+	// Batch is the number of nodes taken from the queue, best first, and
+	// bounded together before their children are queued. The result
+	// depends on Batch (not on Workers or scheduling).
+	Batch int
+	// OptimiseRatio: a node whose symbolic bound is within this factor of
+	// the tolerance is bounded again with optimised slopes (alpha-CROWN,
+	// about 15 times the cost) before it is split; 0 never.
+	OptimiseRatio float64
+	// AttackSteps is the number of sign-gradient steps of each attack;
+	// AttackStarts the number of random starting points per node besides
+	// the parent's worst point and the centre; RootStarts those of the
+	// root.
+	AttackSteps, AttackStarts, RootStarts int
+	// Seed makes the attacks' random starting points.
+	Seed uint64
+	// Progress, if not nil, is called after each batch of nodes, from the
+	// goroutine running Decide.
+	Progress func(Progress)
+}
+
+// DefaultOptions returns the defaults: no node limit, one worker per CPU,
+// batches of 16 nodes, optimised slopes within a factor 2 of the tolerance.
+func DefaultOptions() Options {
+	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 2,
+		AttackSteps: 20, AttackStarts: 2, RootStarts: 256, Seed: 1}
+}
+
+// Validate names the first invalid field.
+func (o Options) Validate() error {
+	switch {
+	case o.MaxNodes < 0:
+		return fmt.Errorf("verify: options: MaxNodes %d is negative: %w", o.MaxNodes, ErrOptions)
+	case o.Workers < 1:
+		return fmt.Errorf("verify: options: Workers %d, want at least 1: %w", o.Workers, ErrOptions)
+	case o.Batch < 1:
+		return fmt.Errorf("verify: options: Batch %d, want at least 1: %w", o.Batch, ErrOptions)
+	case !(o.OptimiseRatio >= 0):
+		return fmt.Errorf("verify: options: OptimiseRatio %v, want >= 0: %w", o.OptimiseRatio, ErrOptions)
+	case o.AttackSteps < 0 || o.AttackStarts < 0 || o.RootStarts < 0:
+		return fmt.Errorf("verify: options: AttackSteps %d, AttackStarts %d or RootStarts %d is negative: %w",
+			o.AttackSteps, o.AttackStarts, o.RootStarts, ErrOptions)
+	}
+	return nil
+}
