@@ -39,9 +39,9 @@ type Options struct {
 }
 
 // DefaultOptions returns the defaults: no node limit, one worker per CPU,
-// batches of 16 nodes, optimised slopes within a factor 2 of the tolerance.
+// batches of 16 nodes, optimised slopes within a factor 4 of the tolerance.
 func DefaultOptions() Options {
-	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 2,
+	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 4,
 		AttackSteps: 20, AttackStarts: 2, RootStarts: 256, Seed: 1}
 }
 

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/nn/nnet"
+	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/verify"
+)
+
+// verifyOptions are the flags of "bench verify".
+type verifyOptions struct {
+	Suite    string
+	Eps      float64
+	Timeout  time.Duration
+	MaxNodes int
+	Props    []string
+	Nets     []string
+	Out      string
+	Dir      string
+}
+
+func newVerifyCmd() *cobra.Command {
+	o := verifyOptions{Suite: "veriprune", Eps: 0.05, Timeout: 100 * time.Second}
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Decide epsilon-equivalence (verify.Decide) on the VeriPrune or ACAS Xu float16 pairs",
+		Long: `For each instance, decide whether g stays within eps of f on the box —
+holds (proved), violated (an input, re-evaluated) or unknown — with
+verify.Decide, and print a Markdown table: instance, verdict, time, nodes,
+certified bound and largest difference found.
+
+Suites: veriprune (the 45 ACAS Xu networks against their 5 % and 10 %
+node-pruned fine-tuned copies, the spec's box, |f_k - g_k| <= eps for
+every output k), acasxu (the 143 ACAS Xu float16 instances of the peers,
+|f'_t - f_t| < eps for the property's target output t, beside NeuroDiff's
+verdict and time at the same eps from reference-results.tsv).
+
+Every counterexample is evaluated again here; a failed check is reported
+on stderr and the exit status is 1. Timings are wall-clock on the machine
+as loaded; the load average is printed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runVerify(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &o, cmd.Flags().Changed("data"))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Suite, "suite", o.Suite, "veriprune or acasxu")
+	f.Float64Var(&o.Eps, "eps", o.Eps, "tolerance of every compared output")
+	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one instance")
+	f.IntVar(&o.MaxNodes, "max-nodes", 0, "node limit of one instance (0: none)")
+	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
+	f.StringSliceVar(&o.Nets, "nets", nil, "nets i_j (default: all)")
+	f.StringVar(&o.Out, "out", "", "also write the Markdown table to this file")
+	f.StringVar(&o.Dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
+	return cmd
+}
+
+// verifyInstance is one question of a suite.
+type verifyInstance struct {
+	Name   string
+	F, G   string // model files
+	Core   bool   // read NNet files as their normalised core network
+	Box    bounds.Box
+	Tol    verify.Tolerance
+	Peer   string  // the peer's verdict ("" if none)
+	PeerS  float64 // and time, seconds
+	Result *verify.Result
+	Check  string // "ok" or what failed
+}
+
+func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, dirGiven bool) error {
+	if !(o.Eps > 0) {
+		return usageError{fmt.Errorf("--eps %v: want a positive number", o.Eps)}
+	}
+	if o.Dir == "" && !dirGiven {
+		if root := shared.Root(); root != "" {
+			o.Dir = filepath.Join(root, "data", "benchmarks")
+		}
+	}
+	if _, err := os.Stat(filepath.Join(o.Dir, "properties.json")); o.Dir == "" || err != nil {
+		if dirGiven {
+			return fmt.Errorf("--data %s: no properties.json there", o.Dir)
+		}
+		fmt.Fprintln(stderr, "bench verify: shared benchmark folder not found (set NNBOUND_SHARED or --data); nothing to do")
+		return nil
+	}
+	var insts []*verifyInstance
+	var err error
+	switch o.Suite {
+	case "veriprune":
+		insts, err = veriPruneInstances(o.Dir, o.Eps, o.Nets)
+	case "acasxu":
+		insts, err = acasVerifyInstances(o.Dir, o.Eps, o.Props, o.Nets)
+	default:
+		return usageError{fmt.Errorf("--suite %q: want veriprune or acasxu", o.Suite)}
+	}
+	if err != nil {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	loadStart := loadAverage()
+	failed := 0
+	for n, inst := range insts {
+		if err := inst.decide(ctx, o); err != nil {
+			return err
+		}
+		r := inst.Result
+		fmt.Fprintf(stderr, "[%d/%d] %s: %s %s %.1f s, %d nodes, bound %.4g, found %.4g, check %s\n", n+1, len(insts), inst.Name,
+			r.Status, r.Reason, r.Seconds, r.Nodes, r.Bound, r.Worst.Measure, inst.Check)
+		if inst.Check != "ok" {
+			failed++
+			fmt.Fprintf(stderr, "bench verify: CHECK FAILED: %s: %s\n", inst.Name, inst.Check)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	write := func(w io.Writer) error {
+		return writeVerifyTable(w, o, insts, [2]float64{loadStart, loadAverage()})
+	}
+	if o.Out != "" {
+		if err := atomicfile.Write(o.Out, write); err != nil {
+			return err
+		}
+	}
+	if err := write(stdout); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return errChecksFailed
+	}
+	return nil
+}
+
+// veriPruneInstances returns the VeriPrune pairs (equivalence_eps0.05.vnnlib's
+// box and outputs, with tolerance eps).
+func veriPruneInstances(dir string, eps float64, nets []string) ([]*verifyInstance, error) {
+	box := bounds.Box{Lo: []float64{0.6, -0.5, -0.5, 0.45, -0.45}, Hi: []float64{0.679857769, 0.5, 0.5, 0.5, -0.45}}
+	var out []*verifyInstance
+	for i := 1; i <= 5; i++ {
+		for j := 1; j <= 9; j++ {
+			net := fmt.Sprintf("%d_%d", i, j)
+			if len(nets) > 0 && !slices.Contains(nets, net) {
+				continue
+			}
+			name := "ACASXU_run2a_" + net + "_batch_2000"
+			for _, p := range []string{"5", "10"} {
+				out = append(out, &verifyInstance{Name: net + " pruned" + p, Box: box,
+					F:   filepath.Join(dir, "veriprune", "onnx", "nets", name+".onnx"),
+					G:   filepath.Join(dir, "veriprune", "onnx", "nets_pruned", name+"_pruned"+p+".onnx"),
+					Tol: verify.Tolerance{Eps: []float64{eps}}})
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, usageError{fmt.Errorf("--nets %v: no VeriPrune net among them", nets)}
+	}
+	return out, nil
+}
+
+// acasVerifyInstances returns the peers' ACAS Xu float16 instances of the
+// properties props (all the peers ran when empty), with NeuroDiff's
+// verdict and time at tolerance eps.
+func acasVerifyInstances(dir string, eps float64, props, nets []string) ([]*verifyInstance, error) {
+	if len(props) == 0 {
+		props = []string{"1", "3", "4", "5", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "26"}
+	}
+	acas, err := loadACAS(dir, props, nets)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := readTSV(filepath.Join(dir, "reference-results.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	peer := map[string]map[string]string{}
+	for _, r := range rows {
+		if r["suite"] == "acasxu-f16" && r["tool"] == "NeuroDiff" && r["eps"] == fmt.Sprint(eps) {
+			peer[r["prop"]+"/"+r["net"]] = r
+		}
+	}
+	var out []*verifyInstance
+	for _, a := range acas {
+		inst := &verifyInstance{Name: "prop " + a.Prop + " net " + a.Net, F: a.F, G: a.FPrime, Core: true,
+			Box: bounds.Box{Lo: a.Lo, Hi: a.Hi},
+			Tol: verify.Tolerance{Eps: []float64{eps}, Outputs: []int{a.Target}}, PeerS: -1}
+		if r, ok := peer[a.Prop+"/"+a.Net]; ok {
+			inst.Peer = r["verdict"]
+			fmt.Sscan(r["time_s_timeout_counted"], &inst.PeerS)
+		}
+		out = append(out, inst)
+	}
+	return out, nil
+}
+
+// load reads a model file (NNet files as their core network when core).
+func load(path string, core bool) (*nn.Network, error) {
+	if core {
+		f, _, err := nnet.Read(path, nnet.Options{Core: true})
+		return f, err
+	}
+	f, _, err := modelfile.Load(path, modelfile.Options{})
+	return f, err
+}
+
+// decide runs verify.Decide on the instance and checks its answer.
+func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error {
+	f, err := load(inst.F, inst.Core)
+	if err != nil {
+		return err
+	}
+	g, err := load(inst.G, inst.Core)
+	if err != nil {
+		return err
+	}
+	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	opts := verify.DefaultOptions()
+	opts.MaxNodes = o.MaxNodes
+	res, err := verify.Decide(dctx, f, g, bounds.Inputs{Box: inst.Box}, inst.Tol, &opts)
+	if err != nil {
+		return fmt.Errorf("%s: %w", inst.Name, err)
+	}
+	inst.Result = res
+	inst.Check = checkVerdict(f, g, inst.Box, inst.Tol, res)
+	return nil
+}
+
+// checkVerdict re-evaluates the counterexample of a violated verdict and
+// the worst point of any verdict, and checks the bound against it.
+func checkVerdict(f, g *nn.Network, box bounds.Box, tol verify.Tolerance, res *verify.Result) string {
+	p := res.Worst
+	if p == nil {
+		return "no worst point"
+	}
+	if !box.Contains(p.X) {
+		return "worst point outside the box"
+	}
+	yf, err1 := f.Eval(p.X)
+	yg, err2 := g.Eval(p.X)
+	if err1 != nil || err2 != nil {
+		return "evaluation failed"
+	}
+	worst := 0.0
+	over := false
+	for _, k := range tol.Outputs {
+		d := yg[k] - yf[k]
+		worst = max(worst, max(d, -d))
+		over = over || max(d, -d) > tol.Eps[0]
+	}
+	if tol.Outputs == nil {
+		for k := range yf {
+			d := yg[k] - yf[k]
+			worst = max(worst, max(d, -d))
+			over = over || max(d, -d) > tol.Eps[0]
+		}
+	}
+	switch {
+	case res.Status == verify.Violated && !over:
+		return fmt.Sprintf("counterexample's difference %g is not above eps", worst)
+	case res.Status == verify.Holds && over:
+		return fmt.Sprintf("holds, but a difference of %g is attained", worst)
+	case worst > res.Bound:
+		return fmt.Sprintf("difference %g attained above the bound %g", worst, res.Bound)
+	}
+	return "ok"
+}
+
+// number formats v to 4 significant figures.
+func number(v float64) string { return num4(report.Number(v)) }
