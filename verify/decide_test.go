@@ -1,0 +1,144 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+)
+
+// pair returns a random 2-8-8-2 network and a perturbed copy.
+func pair(t *testing.T, seed uint64) (*nn.Network, *nn.Network) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 3))
+	f, err := randnet.New(rng, []int{2, 8, 8, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, makeCopy(f, perturbed, rng)
+}
+
+var unitBox = bounds.Inputs{Box: bounds.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}}
+
+// TestDeterministic checks that the verdict, bound and node count do not
+// depend on the number of workers.
+func TestDeterministic(t *testing.T) {
+	f, g := pair(t, 1)
+	for _, eps := range []float64{0.05, 0.5, 5} {
+		var first *Result
+		for _, w := range []int{1, 2, 3} {
+			o := DefaultOptions()
+			o.Workers, o.MaxNodes = w, 200
+			res, err := Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{eps}}, &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = res
+				continue
+			}
+			if res.Status != first.Status || res.Nodes != first.Nodes || res.Bound != first.Bound {
+				t.Errorf("eps %g: %d workers: %v, %d nodes, bound %g; 1 worker: %v, %d nodes, bound %g",
+					eps, w, res.Status, res.Nodes, res.Bound, first.Status, first.Nodes, first.Bound)
+			}
+		}
+	}
+}
+
+// TestStops checks the node limit and cancellation: Unknown with the
+// reason, and a bound that still covers the box.
+func TestStops(t *testing.T) {
+	f, g := pair(t, 2)
+	o := DefaultOptions()
+	o.MaxNodes = 3
+	tol := Tolerance{Eps: []float64{1e-9}}
+	res, err := Decide(context.Background(), f, g, unitBox, tol, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status == Holds || (res.Status == Unknown && (res.Reason != NodeLimit || res.Nodes != 3)) {
+		t.Errorf("node limit 3: %v (%v), %d nodes", res.Status, res.Reason, res.Nodes)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err = Decide(ctx, f, g, unitBox, Tolerance{Eps: []float64{100}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Unknown || res.Reason != Cancelled || res.Nodes != 0 {
+		t.Errorf("cancelled: %v (%v), %d nodes", res.Status, res.Reason, res.Nodes)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"verdict":"unknown"`, `"reason":"cancelled"`, `"bound":null`, `"nodes":0`, `"time_s":`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("JSON %s lacks %s", b, want)
+		}
+	}
+}
+
+// TestErrors checks that ill-posed questions are errors naming the fault.
+func TestErrors(t *testing.T) {
+	f, g := pair(t, 3)
+	small, _ := randnet.New(rand.New(rand.NewPCG(1, 1)), []int{3, 4, 2})
+	one, _ := randnet.New(rand.New(rand.NewPCG(1, 1)), []int{2, 4, 1})
+	bad := DefaultOptions()
+	bad.Batch = 0
+	cases := []struct {
+		name string
+		g    *nn.Network
+		in   bounds.Inputs
+		tol  Tolerance
+		opts *Options
+		want error
+	}{
+		{"inputs", small, unitBox, Tolerance{Eps: []float64{1}}, nil, nn.ErrDimension},
+		{"outputs", one, unitBox, Tolerance{Eps: []float64{1}}, nil, nn.ErrDimension},
+		{"nil network", nil, unitBox, Tolerance{Eps: []float64{1}}, nil, nn.ErrDimension},
+		{"box", g, bounds.Inputs{Box: bounds.Box{Lo: []float64{1, 0}, Hi: []float64{0, 0}}}, Tolerance{Eps: []float64{1}}, nil, bounds.ErrBox},
+		{"independent", g, bounds.Inputs{Box: unitBox.Box, Pairing: bounds.Independent}, Tolerance{Eps: []float64{1}}, nil, bounds.ErrInputs},
+		{"no eps", g, unitBox, Tolerance{}, nil, ErrTolerance},
+		{"zero eps", g, unitBox, Tolerance{Eps: []float64{0}}, nil, ErrTolerance},
+		{"eps count", g, unitBox, Tolerance{Eps: []float64{1, 2, 3}}, nil, ErrTolerance},
+		{"norm eps count", g, unitBox, Tolerance{Norm: Norm2, Eps: []float64{1, 2}}, nil, ErrTolerance},
+		{"output range", g, unitBox, Tolerance{Eps: []float64{1}, Outputs: []int{2}}, nil, ErrTolerance},
+		{"outputs with norm", g, unitBox, Tolerance{Norm: NormInf, Eps: []float64{1}, Outputs: []int{0}}, nil, ErrTolerance},
+		{"options", g, unitBox, Tolerance{Eps: []float64{1}}, &bad, ErrOptions},
+	}
+	for _, c := range cases {
+		_, err := Decide(context.Background(), f, c.g, c.in, c.tol, c.opts)
+		if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "verify: ") {
+			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// TestOutputs checks that a tolerance on one output ignores the others and
+// that outputs proved are reported with bounds below their eps.
+func TestOutputs(t *testing.T) {
+	f, g := pair(t, 4)
+	o := DefaultOptions()
+	o.MaxNodes = 400
+	res, err := Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{10, 1e-12}}, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Violated || res.Counterexample == nil {
+		t.Fatalf("eps (10, 1e-12): %v, want violated", res.Status)
+	}
+	res, err = Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{10}, Outputs: []int{0}}, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Holds || !(res.OutputBounds[0] < 10) || res.OutputBounds[1] != 0 {
+		t.Errorf("eps 10 on output 0: %v, output bounds %v", res.Status, res.OutputBounds)
+	}
+}

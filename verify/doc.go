@@ -1,0 +1,45 @@
+// Package verify decides epsilon-equivalence of a network f and its
+// compressed copy g on an input box: is
+//
+//	|g_k(x) - f_k(x)| < eps_k  for every output k   (or ||g(x) - f(x)|| < eps)
+//
+// for every x in the box — yes (Holds, proved), no (Violated, with an input
+// where it fails) or Unknown (the node limit, the deadline or a
+// cancellation came first)?
+//
+// # Method
+//
+// Decide runs branch and bound over the input box. Each node is a box:
+//
+//  1. attacked: sign-gradient ascent on the difference from the parent's
+//     worst point, the centre and a few random points (attack.go). An
+//     input whose difference exceeds eps is evaluated again with
+//     nn.Network.Eval, sharing no code with the attack (check.go), and
+//     only then reported as Violated.
+//  2. bounded: bounds.Pair with the difference network, cheapest method
+//     first — interval, then symbolic back-substitution with
+//     PairBounds.Margin per output, then optimised slopes if the bound is
+//     within Options.OptimiseRatio of eps (node.go). Outputs proved on a
+//     box are dropped from its subtree.
+//  3. split in two along the coordinate of largest smear
+//
+//     width_i * (|dr/dx_i|(worst point) + |dr/dx_i|(centre)),
+//
+//     r the difference in units of eps, as ReluDiff and NeuroDiff split.
+//
+// Nodes are taken from a queue best first (largest bound in units of eps,
+// ties to the older node) in batches of Options.Batch, bounded on
+// Options.Workers goroutines, and merged in batch order: the verdict, the
+// bound and the node count depend on the batch size and the seed, never on
+// the scheduling; only a deadline or a cancellation makes them depend on
+// time, and then the status says so.
+//
+// # Soundness
+//
+// Holds is returned only when every leaf of the tree, which together cover
+// the box, has a bound strictly below eps for every output left open on
+// it. The bounds of package bounds hold for the exact real-valued networks,
+// with float64 rounding accounted for; the 2-norm of per-output bounds is
+// rounded up. Result.Bound is a certified bound of the difference over the
+// box whatever the status (+Inf on boxes never bounded).
+package verify
