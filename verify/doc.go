@@ -16,11 +16,13 @@
 //     input whose difference exceeds eps is evaluated again with
 //     nn.Network.Eval, sharing no code with the attack (check.go), and
 //     only then reported as Violated.
+//
 //  2. bounded: bounds.Pair with the difference network, cheapest method
 //     first — interval, then symbolic back-substitution with
 //     PairBounds.Margin per output, then optimised slopes if the bound is
 //     within Options.OptimiseRatio of eps (node.go). Outputs proved on a
 //     box are dropped from its subtree.
+//
 //  3. split in two along the coordinate of largest smear
 //
 //     width_i * (|dr/dx_i|(worst point) + |dr/dx_i|(centre)),
