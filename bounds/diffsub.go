@@ -16,16 +16,25 @@ import (
 // network 1's free lines.
 func (pp *pairProp) tightenDiff(k int) {
 	d := pp.pb.DiffPre[k]
-	hi := pp.diffBackSubstitute(k, nil, nil, nil)
-	lo := pp.diffBackSubstitute(k, nil, negOnes(len(d)), nil)
-	for i := range d {
-		d[i] = d[i].Intersect(Interval{-lo[i], hi[i]})
+	n1, n2 := pp.pb.Net1, pp.pb.Net2
+	a1, a2 := pp.f1.Layers[k].Act, pp.f2.Layers[k].Act
+	if pp.sym1.unstableOnly && hasKinks(a1) && hasKinks(a2) {
+		rows, sign := kinkRows(d, func(i int) bool {
+			return straddlesKink(a1, n1.Pre[k][i]) || straddlesKink(a2, n2.Pre[k][i])
+		})
+		if len(rows) > 0 {
+			intersectRows(d, rows, sign, pp.diffBackSubstitute(k, rows, sign, nil))
+		}
+	} else {
+		hi := pp.diffBackSubstitute(k, nil, nil, nil)
+		lo := pp.diffBackSubstitute(k, nil, negOnes(len(d)), nil)
+		for i := range d {
+			d[i] = d[i].Intersect(Interval{-lo[i], hi[i]})
+		}
 	}
 	if pp.opt == nil || !pp.opt.Differences {
 		return
 	}
-	n1, n2 := pp.pb.Net1, pp.pb.Net2
-	a1, a2 := pp.f1.Layers[k].Act, pp.f2.Layers[k].Act
 	var rows []int
 	var sign []float64
 	for i := range d {
@@ -46,14 +55,7 @@ func (pp *pairProp) tightenDiff(k int) {
 	if ov == nil {
 		return
 	}
-	bd := pp.diffBackSubstitute(k, rows, sign, ov)
-	for r, i := range rows {
-		if sign[r] > 0 {
-			d[i] = d[i].Intersect(Interval{d[i].Lo, bd[r]})
-		} else {
-			d[i] = d[i].Intersect(Interval{-bd[r], d[i].Hi})
-		}
-	}
+	intersectRows(d, rows, sign, pp.diffBackSubstitute(k, rows, sign, ov))
 }
 
 // optimiseJoint returns slopes for network 1's free lines in the joint

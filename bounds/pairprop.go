@@ -65,6 +65,7 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 		diffs: make([]*layerDiff, common),
 	}
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
+	pp.sym1.unstableOnly, pp.sym2.unstableOnly = opts.UnstableOnly, opts.UnstableOnly
 	if in.Pairing == spec.QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}

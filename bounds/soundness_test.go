@@ -12,7 +12,8 @@ import (
 )
 
 // soundnessOptions are the option sets of the soundness campaign: every
-// method, splitting, and the optimisation of differences.
+// method, splitting, the optimisation of differences, and back-substitution
+// of unstable neurons only.
 var soundnessOptions = []Options{
 	{Method: MethodInterval},
 	{Method: MethodSymbolic},
@@ -20,6 +21,8 @@ var soundnessOptions = []Options{
 	{Method: MethodOptimised, Optimise: OptimiseSettings{Differences: true}},
 	{Method: MethodOptimised, Split: 5, Optimise: OptimiseSettings{Differences: true, Iterations: 8}},
 	{Method: MethodSymbolic, Split: 4},
+	{Method: MethodSymbolic, UnstableOnly: true},
+	{Method: MethodOptimised, UnstableOnly: true},
 }
 
 // TestSoundnessCampaign checks the bounds of random pairs (deeper and

@@ -46,6 +46,9 @@ type symNet struct {
 	rels  []relaxation
 	steps []stepRelax
 	free  []freeLines
+	// unstableOnly restricts tighten to the neurons straddling a kink
+	// (Options.UnstableOnly).
+	unstableOnly bool
 }
 
 // newSymNet returns the (empty) state for f and its bounds net.
@@ -66,10 +69,17 @@ func (s *symNet) relax(k int) {
 // those of back-substitution and, with opt, of optimised slopes.
 func (s *symNet) tighten(k int, opt *OptimiseSettings) {
 	pre := s.net.Pre[k]
-	hi := s.backSubstitute(k, nil, nil, nil)
-	lo := s.backSubstitute(k, nil, negOnes(len(pre)), nil)
-	for i := range pre {
-		pre[i] = pre[i].Intersect(Interval{-lo[i], hi[i]})
+	if a := s.f.Layers[k].Act; s.unstableOnly && hasKinks(a) {
+		rows, sign := kinkRows(pre, func(i int) bool { return straddlesKink(a, pre[i]) })
+		if len(rows) > 0 {
+			intersectRows(pre, rows, sign, s.backSubstitute(k, rows, sign, nil))
+		}
+	} else {
+		hi := s.backSubstitute(k, nil, nil, nil)
+		lo := s.backSubstitute(k, nil, negOnes(len(pre)), nil)
+		for i := range pre {
+			pre[i] = pre[i].Intersect(Interval{-lo[i], hi[i]})
+		}
 	}
 	if opt != nil {
 		s.optimise(k, *opt)
@@ -102,6 +112,30 @@ func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlop
 		}
 	}
 	return best
+}
+
+// kinkRows returns the rows i, i and signs +1, -1 of the neurons i of x
+// that keep accepts, for a back-substitution of both their bounds.
+func kinkRows(x []Interval, keep func(i int) bool) (rows []int, sign []float64) {
+	for i := range x {
+		if keep(i) {
+			rows = append(rows, i, i)
+			sign = append(sign, 1, -1)
+		}
+	}
+	return rows, sign
+}
+
+// intersectRows intersects x[rows[r]] with the upper bound b[r] of
+// sign[r] x[rows[r]], in place.
+func intersectRows(x []Interval, rows []int, sign, b []float64) {
+	for r, i := range rows {
+		if sign[r] > 0 {
+			x[i] = x[i].Intersect(Interval{x[i].Lo, b[r]})
+		} else {
+			x[i] = x[i].Intersect(Interval{-b[r], x[i].Hi})
+		}
+	}
 }
 
 // negOnes returns n copies of -1.
