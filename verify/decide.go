@@ -141,14 +141,21 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 		for i := range batch {
 			batch[i] = heap.Pop(&d.queue).(*node)
 		}
-		outs := d.processAll(batch)
-		d.nodes += k
+		outs := d.processAll(ctx, batch)
 		for i, o := range outs {
+			if o == nil { // ctx ended first: the node stays queued
+				heap.Push(&d.queue, batch[i])
+				continue
+			}
+			d.nodes++
 			if o.err != nil {
 				return nil, o.err
 			}
 			if v := d.merge(batch[i], o, &next); v != nil {
-				for _, n := range batch[i:] { // unsettled: their bounds count
+				for j, n := range batch[i:] { // unsettled: their bounds count
+					if j > 0 && outs[i+j] != nil {
+						d.nodes++
+					}
 					heap.Push(&d.queue, n)
 				}
 				return d.result(Violated, NoReason, v), nil
@@ -165,8 +172,9 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 }
 
 // processAll processes the nodes of a batch on d.opts.Workers goroutines;
-// outcome i is node i's, whatever the scheduling.
-func (d *decider) processAll(batch []*node) []*outcome {
+// outcome i is node i's, whatever the scheduling, or nil if ctx ended
+// before the node was started.
+func (d *decider) processAll(ctx context.Context, batch []*node) []*outcome {
 	outs := make([]*outcome, len(batch))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -174,7 +182,7 @@ func (d *decider) processAll(batch []*node) []*outcome {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(batch); i = int(next.Add(1)) - 1 {
+			for i := int(next.Add(1)) - 1; i < len(batch) && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
 				outs[i] = d.process(batch[i])
 			}
 		}()

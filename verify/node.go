@@ -64,18 +64,24 @@ func (d *decider) process(n *node) *outcome {
 }
 
 // boundNode tightens o.mag on n's box by bound propagation, cheapest method
-// first, and sets o.open and o.closed.
+// first, and sets o.open and o.closed. A node whose parent's bound was
+// already within OptimiseRatio of eps skips the symbolic bound: its
+// optimised bound would be computed anyway.
 func (d *decider) boundNode(n *node, o *outcome) error {
 	in := d.in
 	in.Box = bounds.Box{Lo: n.lo, Hi: n.hi}
 	o.open = n.open
 	methods := []bounds.Method{bounds.MethodInterval, bounds.MethodSymbolic, bounds.MethodOptimised}
+	if n.prio <= d.opts.OptimiseRatio {
+		methods = []bounds.Method{bounds.MethodInterval, bounds.MethodOptimised}
+	}
 	for _, m := range methods {
 		if m == bounds.MethodOptimised && !(d.prio(o.mag, o.open) <= d.opts.OptimiseRatio) {
 			break
 		}
 		opts := bounds.DefaultOptions()
 		opts.Method = m
+		opts.UnstableOnly = d.opts.UnstableOnly
 		pb, err := bounds.Pair(d.f, d.g, in, opts)
 		if err != nil {
 			return fmt.Errorf("verify: bounding box %v..%v: %w", n.lo, n.hi, err)

@@ -26,6 +26,9 @@ type Options struct {
 	// the tolerance is bounded again with optimised slopes (alpha-CROWN,
 	// about 15 times the cost) before it is split; 0 never.
 	OptimiseRatio float64
+	// UnstableOnly bounds nodes with bounds.Options.UnstableOnly:
+	// back-substitution only for the neurons that straddle a kink.
+	UnstableOnly bool
 	// AttackSteps is the number of sign-gradient steps of each attack;
 	// AttackStarts the number of random starting points per node besides
 	// the parent's worst point and the centre; RootStarts those of the
@@ -39,10 +42,11 @@ type Options struct {
 }
 
 // DefaultOptions returns the defaults: no node limit, one worker per CPU,
-// batches of 16 nodes, optimised slopes within a factor 4 of the tolerance.
+// batches of 16 nodes, optimised slopes within a factor 8 of the tolerance,
+// back-substitution of unstable neurons only.
 func DefaultOptions() Options {
-	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 4,
-		AttackSteps: 20, AttackStarts: 2, RootStarts: 256, Seed: 1}
+	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 8, UnstableOnly: true,
+		AttackSteps: 20, AttackStarts: 1, RootStarts: 256, Seed: 1}
 }
 
 // Validate names the first invalid field.
