@@ -89,6 +89,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newPaperCmd(),
 		newInspectCmd(),
 		newEvalCmd(),
+		newVerifyCmd(),
 		newSolveCmd(),
 		newExportCmd(),
 		newVersionCmd(),

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/verify"
+)
+
+// verifyFlags are the flags of nnbound verify.
+type verifyFlags struct {
+	model    modelFlags
+	input    inputFlags
+	eps      []float64
+	norm     string
+	output   int
+	timeout  time.Duration
+	maxNodes int
+	json     bool
+}
+
+func newVerifyCmd() *cobra.Command {
+	var f verifyFlags
+	cmd := &cobra.Command{
+		Use:   "verify F G --epsilon E",
+		Short: "Decide whether G stays within epsilon of F on the input box",
+		Long: `Decide epsilon-equivalence of two networks on the same input: is
+|G_k(x) - F_k(x)| < E_k for every output k and every x of the box (the
+VNN-LIB form; --norm inf or 2 compares max_k |G_k - F_k| or ||G - F||_2
+with E instead)? The answer is holds (proved by branch and bound over the
+box, with bound propagation on every piece), violated (with an input
+where the difference exceeds E, evaluated again), or unknown (the time or
+node limit came first).
+
+Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
+		Args: exactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runVerify(cmd, args, &f)
+		},
+	}
+	fs := cmd.Flags()
+	f.model.register(fs)
+	f.input.register(fs)
+	fs.Float64SliceVar(&f.eps, "epsilon", nil, "tolerance `E`: one for all outputs, or one per output (per-output norm)")
+	fs.StringVar(&f.norm, "norm", verify.PerOutput.String(), "how the difference is compared: per-output, inf or 2")
+	fs.IntVar(&f.output, "output", -1, "compare output `K` only (0-based; per-output norm; -1: all)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "stop with unknown after this time (0: no limit)")
+	fs.IntVar(&f.maxNodes, "max-nodes", 0, "stop with unknown after bounding this many boxes (0: no limit)")
+	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object")
+	return cmd
+}
+
+// tolerance checks the flags that do not depend on the models and returns
+// the tolerance.
+func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
+	var t verify.Tolerance
+	if err := f.input.check(); err != nil {
+		return t, err
+	}
+	if len(f.eps) == 0 {
+		return t, usagef("--epsilon is required")
+	}
+	norm, err := verify.ParseNorm(f.norm)
+	if err != nil {
+		return t, usagef("--norm %q: want per-output, inf or 2", f.norm)
+	}
+	t = verify.Tolerance{Norm: norm, Eps: f.eps}
+	if f.output >= 0 {
+		if norm != verify.PerOutput {
+			return t, usagef("--output needs --norm per-output")
+		}
+		t.Outputs = []int{f.output}
+	} else if f.output < -1 {
+		return t, usagef("--output %d: want an output index >= 0", f.output)
+	}
+	if f.timeout < 0 || f.maxNodes < 0 {
+		return t, usagef("--timeout and --max-nodes must not be negative")
+	}
+	return t, nil
+}
+
+// runVerify loads the two models, decides and prints.
+func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	tol, err := f.tolerance()
+	if err != nil {
+		return err
+	}
+	var nets [2]*nn.Network
+	for i, path := range args {
+		m, err := f.model.load(path)
+		if err != nil {
+			return err
+		}
+		nets[i] = m.Net
+	}
+	if err := checkComparable(args[0], nets[0], args[1], nets[1]); err != nil {
+		return err
+	}
+	if err := tol.Validate(nets[0].OutputSize()); err != nil {
+		return usageError{err}
+	}
+	box, err := f.input.boxNoted(nets[0].InputSize(), stderr)
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+		defer cancel()
+	}
+	opts := verify.DefaultOptions()
+	opts.MaxNodes = f.maxNodes
+	res, err := verify.Decide(ctx, nets[0], nets[1], bounds.Inputs{Box: box}, tol, &opts)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		err = report.WriteJSON(stdout, res)
+	} else {
+		err = writeVerdict(stdout, res, tol)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Status != verify.Holds {
+		return errNotCertified
+	}
+	return nil
+}
+
+// writeVerdict prints the result as aligned lines.
+func writeVerdict(w io.Writer, r *verify.Result, tol verify.Tolerance) error {
+	var b strings.Builder
+	verdict := r.Status.String()
+	if r.Reason != verify.NoReason {
+		verdict += " (" + r.Reason.String() + ")"
+	}
+	eps := fmt.Sprint(tol.Eps)
+	if len(tol.Eps) == 1 {
+		eps = fmt.Sprint(tol.Eps[0])
+	}
+	fmt.Fprintf(&b, "verdict   %s\n", verdict)
+	fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference (norm %v) over the box; epsilon %s\n", r.Bound, tol.Norm, eps)
+	if p := r.Worst; p != nil {
+		what := "largest difference found"
+		if r.Status == verify.Violated {
+			what = "counterexample, evaluated again"
+		}
+		fmt.Fprintf(&b, "found     %-10.5g %s at x = %s\n", p.Measure, what, vector(p.X))
+		fmt.Fprintf(&b, "          F(x) = %s, G(x) = %s\n", vector(p.F), vector(p.G))
+	}
+	fmt.Fprintf(&b, "nodes     %d boxes bounded\n", r.Nodes)
+	fmt.Fprintf(&b, "time      %.3g s\n", r.Seconds)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
