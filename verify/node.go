@@ -82,6 +82,7 @@ func (d *decider) boundNode(n *node, o *outcome) error {
 		opts := bounds.DefaultOptions()
 		opts.Method = m
 		opts.UnstableOnly = d.opts.UnstableOnly
+		opts.Optimise.Iterations = d.opts.OptimiseIterations
 		pb, err := bounds.Pair(d.f, d.g, in, opts)
 		if err != nil {
 			return fmt.Errorf("verify: bounding box %v..%v: %w", n.lo, n.hi, err)

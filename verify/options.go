@@ -29,6 +29,10 @@ type Options struct {
 	// UnstableOnly bounds nodes with bounds.Options.UnstableOnly:
 	// back-substitution only for the neurons that straddle a kink.
 	UnstableOnly bool
+	// OptimiseIterations is the number of projected gradient steps of the
+	// slope optimisation (bounds.OptimiseSettings.Iterations; 0: its
+	// default).
+	OptimiseIterations int
 	// AttackSteps is the number of sign-gradient steps of each attack;
 	// AttackStarts the number of random starting points per node besides
 	// the parent's worst point and the centre; RootStarts those of the
@@ -43,9 +47,9 @@ type Options struct {
 
 // DefaultOptions returns the defaults: no node limit, one worker per CPU,
 // batches of 16 nodes, optimised slopes within a factor 8 of the tolerance,
-// back-substitution of unstable neurons only.
+// back-substitution of unstable neurons only, 5 slope-optimisation steps.
 func DefaultOptions() Options {
-	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 8, UnstableOnly: true,
+	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 8, UnstableOnly: true, OptimiseIterations: 5,
 		AttackSteps: 20, AttackStarts: 1, RootStarts: 256, Seed: 1}
 }
 
@@ -60,6 +64,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("verify: options: Batch %d, want at least 1: %w", o.Batch, ErrOptions)
 	case !(o.OptimiseRatio >= 0):
 		return fmt.Errorf("verify: options: OptimiseRatio %v, want >= 0: %w", o.OptimiseRatio, ErrOptions)
+	case o.OptimiseIterations < 0 || o.OptimiseIterations > 10000:
+		return fmt.Errorf("verify: options: OptimiseIterations %d, want 0..10000: %w", o.OptimiseIterations, ErrOptions)
 	case o.AttackSteps < 0 || o.AttackStarts < 0 || o.RootStarts < 0:
 		return fmt.Errorf("verify: options: AttackSteps %d, AttackStarts %d or RootStarts %d is negative: %w",
 			o.AttackSteps, o.AttackStarts, o.RootStarts, ErrOptions)
