@@ -41,8 +41,8 @@ func newVerifyCmd() *cobra.Command {
 		Short: "Decide epsilon-equivalence (verify.Decide) on the VeriPrune or ACAS Xu float16 pairs",
 		Long: `For each instance, decide whether g stays within eps of f on the box —
 holds (proved), violated (an input, re-evaluated) or unknown — with
-verify.Decide, and print a Markdown table: instance, verdict, time, nodes,
-certified bound and largest difference found.
+verify.Decide, and print a Markdown table: instance, verdict, wall and CPU
+time, nodes, certified bound and largest difference found.
 
 Suites: veriprune (the 45 ACAS Xu networks against their 5 % and 10 %
 node-pruned fine-tuned copies, the spec's box, |f_k - g_k| <= eps for
@@ -80,7 +80,8 @@ type verifyInstance struct {
 	Peer   string  // the peer's verdict ("" if none)
 	PeerS  float64 // and time, seconds
 	Result *verify.Result
-	Check  string // "ok" or what failed
+	CPU    float64 // process CPU seconds of the decision
+	Check  string  // "ok" or what failed
 }
 
 func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, dirGiven bool) error {
@@ -124,8 +125,8 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, 
 			return err
 		}
 		r := inst.Result
-		fmt.Fprintf(stderr, "[%d/%d] %s: %s %s %.1f s, %d nodes, bound %.4g, found %.4g, check %s\n", n+1, len(insts), inst.Name,
-			r.Status, r.Reason, r.Seconds, r.Nodes, r.Bound, r.Worst.Measure, inst.Check)
+		fmt.Fprintf(stderr, "[%d/%d] %s: %s %s %.1f s (cpu %.1f s), %d nodes, bound %.4g, found %.4g, check %s\n", n+1, len(insts), inst.Name,
+			r.Status, r.Reason, r.Seconds, inst.CPU, r.Nodes, r.Bound, r.Worst.Measure, inst.Check)
 		if inst.Check != "ok" {
 			failed++
 			fmt.Fprintf(stderr, "bench verify: CHECK FAILED: %s: %s\n", inst.Name, inst.Check)
@@ -236,7 +237,9 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	defer cancel()
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = o.MaxNodes
+	cpu := cpuTime()
 	res, err := verify.Decide(dctx, f, g, bounds.Inputs{Box: inst.Box}, inst.Tol, &opts)
+	inst.CPU = (cpuTime() - cpu).Seconds()
 	if err != nil {
 		return fmt.Errorf("%s: %w", inst.Name, err)
 	}

@@ -15,13 +15,13 @@ func writeVerifyTable(w io.Writer, o *verifyOptions, insts []*verifyInstance, lo
 	fmt.Fprintf(&b, "bench verify --suite %s --eps %g --timeout %v: %d instances, %d CPUs, load average %.1f at the start, %.1f at the end\n\n",
 		o.Suite, o.Eps, o.Timeout, len(insts), runtime.NumCPU(), load[0], load[1])
 	peers := o.Suite == "acasxu"
-	head := []string{"instance", "verdict", "time s", "nodes", "bound", "found"}
+	head := []string{"instance", "verdict", "time s", "cpu s", "nodes", "bound", "found"}
 	if peers {
 		head = append(head, "NeuroDiff", "NeuroDiff s")
 	}
 	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat("---|", len(head)) + "\n")
 	count := map[verify.Status]int{}
-	total, peerTotal, peerProved := 0.0, 0.0, 0
+	total, cpu, peerTotal, peerProved := 0.0, 0.0, 0.0, 0
 	for _, in := range insts {
 		r := in.Result
 		verdict := r.Status.String()
@@ -30,7 +30,8 @@ func writeVerifyTable(w io.Writer, o *verifyOptions, insts []*verifyInstance, lo
 		}
 		count[r.Status]++
 		total += r.Seconds
-		cells := []string{in.Name, verdict, fmt.Sprintf("%.2f", r.Seconds), fmt.Sprint(r.Nodes), number(r.Bound), number(r.Worst.Measure)}
+		cpu += in.CPU
+		cells := []string{in.Name, verdict, fmt.Sprintf("%.2f", r.Seconds), fmt.Sprintf("%.2f", in.CPU), fmt.Sprint(r.Nodes), number(r.Bound), number(r.Worst.Measure)}
 		if peers {
 			cells = append(cells, in.Peer, fmt.Sprintf("%.2f", in.PeerS))
 			peerTotal += in.PeerS
@@ -40,8 +41,8 @@ func writeVerifyTable(w io.Writer, o *verifyOptions, insts []*verifyInstance, lo
 		}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
-	fmt.Fprintf(&b, "\nholds %d, violated %d, unknown %d of %d; total time %.1f s",
-		count[verify.Holds], count[verify.Violated], count[verify.Unknown], len(insts), total)
+	fmt.Fprintf(&b, "\nholds %d, violated %d, unknown %d of %d; total time %.1f s (CPU %.1f s)",
+		count[verify.Holds], count[verify.Violated], count[verify.Unknown], len(insts), total, cpu)
 	if peers {
 		fmt.Fprintf(&b, "; NeuroDiff proved %d, total time %.1f s (timeouts counted)", peerProved, peerTotal)
 	}
