@@ -88,6 +88,9 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, 
 	if !(o.Eps > 0) {
 		return usageError{fmt.Errorf("--eps %v: want a positive number", o.Eps)}
 	}
+	if o.Suite != "veriprune" && o.Suite != "acasxu" {
+		return usageError{fmt.Errorf("--suite %q: want veriprune or acasxu", o.Suite)}
+	}
 	if o.Dir == "" && !dirGiven {
 		if root := shared.Root(); root != "" {
 			o.Dir = filepath.Join(root, "data", "benchmarks")
@@ -105,10 +108,8 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, 
 	switch o.Suite {
 	case "veriprune":
 		insts, err = veriPruneInstances(o.Dir, o.Eps, o.Nets)
-	case "acasxu":
-		insts, err = acasVerifyInstances(o.Dir, o.Eps, o.Props, o.Nets)
 	default:
-		return usageError{fmt.Errorf("--suite %q: want veriprune or acasxu", o.Suite)}
+		insts, err = acasVerifyInstances(o.Dir, o.Eps, o.Props, o.Nets)
 	}
 	if err != nil {
 		return err
