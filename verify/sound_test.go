@@ -10,6 +10,7 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/search"
 )
 
@@ -83,7 +84,8 @@ func mat0(w interface {
 // around their largest attained difference M (exact for one input,
 // breakpoint enumeration; a lower bound from a dense grid and local search
 // for two): with eps below M no Holds may be returned; every Violated is
-// re-evaluated; every bound is at least M.
+// re-evaluated; every bound is at least M. A third of the pairs feed g the
+// quantised input.
 func TestSoundRandomPairs(t *testing.T) {
 	count := map[Status]int{}
 	for seed := range uint64(12) {
@@ -100,6 +102,9 @@ func TestSoundRandomPairs(t *testing.T) {
 			box.Lo[i], box.Hi[i] = -1, 0.5+rng.Float64()
 		}
 		in := bounds.Inputs{Box: box}
+		if seed%3 == 2 { // g fed the input quantised to 3 fractional bits
+			in.Pairing, in.Quant = bounds.QuantisedInput, quantise.Format{FracBits: 3, Rounding: quantise.Nearest}
+		}
 		for _, norm := range []Norm{PerOutput, NormInf, Norm2} {
 			so := search.DefaultOptions()
 			so.Norm, so.Samples, so.Grid = search.NormInf, 2000, 101
@@ -123,7 +128,7 @@ func TestSoundRandomPairs(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				checkResult(t, name, f, g, box, norm, eps, m, res)
+				checkResult(t, name, f, g, in, norm, eps, m, res)
 				count[res.Status]++
 			}
 		}
@@ -133,7 +138,7 @@ func TestSoundRandomPairs(t *testing.T) {
 
 // checkResult asserts what any verdict must satisfy given the attained
 // measure m (a lower bound of the supremum).
-func checkResult(t *testing.T, name string, f, g *nn.Network, box bounds.Box, norm Norm, eps, m float64, res *Result) {
+func checkResult(t *testing.T, name string, f, g *nn.Network, in bounds.Inputs, norm Norm, eps, m float64, res *Result) {
 	t.Helper()
 	if res.Status == Holds && m >= eps {
 		t.Errorf("%s: holds with bound %g, but a difference of %g >= eps %g is attained", name, res.Bound, m, eps)
@@ -148,11 +153,11 @@ func checkResult(t *testing.T, name string, f, g *nn.Network, box bounds.Box, no
 		return
 	}
 	x := res.Counterexample.X
-	if !box.Contains(x) {
+	if !in.Box.Contains(x) {
 		t.Fatalf("%s: counterexample %v outside the box", name, x)
 	}
 	yf, _ := f.Eval(x)
-	yg, _ := g.Eval(x)
+	yg, _ := g.Eval(in.X2(x))
 	d := make([]float64, len(yf))
 	worst, sq := 0.0, 0.0
 	for k := range d {
