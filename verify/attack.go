@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 
@@ -112,6 +113,42 @@ func (a *attacker) attackNode(warm, lo, hi []float64, open []int, steps, starts 
 		}
 	}
 	return best, bestV
+}
+
+// search runs search.MaxError (random points, corners, local searches
+// and zooming; deterministic for the seed) on the box [lo, hi] for the
+// difference of output k (the 2-norm for Norm2), and returns its best
+// point with its ratio over the outputs open.
+func (a *attacker) search(lo, hi []float64, open []int, k int, seed uint64) ([]float64, float64) {
+	in := a.in
+	in.Box = bounds.Box{Lo: lo, Hi: hi}
+	so := search.DefaultOptions()
+	so.Seed, so.Exact = seed, false
+	if a.tol.Norm == Norm2 {
+		so.Norm = search.Norm2
+	} else {
+		so.C = make([]float64, a.f.OutputSize())
+		so.C[k] = 1
+	}
+	res, err := search.MaxError(context.Background(), a.f, a.g, in, so)
+	if err != nil {
+		panic(err) // the arguments were checked by Decide
+	}
+	r, _ := a.gradient(res.X1, open)
+	return res.X1, r
+}
+
+// worstOutput returns the open output of largest ratio at x.
+func (a *attacker) worstOutput(x []float64, open []int) int {
+	yf, _ := a.f.Eval(x)
+	yg, _ := a.g.Eval(a.in.X2(x))
+	best, arg := -1.0, open[0]
+	for _, k := range open {
+		if q := math.Abs(yg[k]-yf[k]) / a.tol.eps(k); q > best {
+			best, arg = q, k
+		}
+	}
+	return arg
 }
 
 // centre returns the midpoint of [lo, hi].

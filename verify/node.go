@@ -49,6 +49,12 @@ func (d *decider) process(n *node) *outcome {
 	}
 	rng := rand.New(rand.NewPCG(d.opts.Seed, uint64(n.id)))
 	o.worst, o.ratio = d.att.attackNode(n.warm, n.lo, n.hi, n.open, steps, starts, rng)
+	if n.id == 0 && o.ratio > d.opts.SearchRatio && o.ratio <= 1 {
+		x, r := d.att.search(n.lo, n.hi, n.open, d.att.worstOutput(o.worst, n.open), d.opts.Seed)
+		if r > o.ratio {
+			o.worst, o.ratio = x, r
+		}
+	}
 	if o.ratio > 1 {
 		if p := d.point(o.worst); d.tol.exceeds(p.Diff, d.compared) {
 			o.violation = p
