@@ -283,11 +283,15 @@ func (d *decider) result(s Status, r Reason, cex *Point) *Result {
 	return res
 }
 
-// nodeQueue is a max-heap of nodes by prio, ties to the smaller id.
+// nodeQueue is a max-heap of nodes: the suspect ones first, by their
+// parent's attack ratio, then by prio; ties to the smaller id.
 type nodeQueue []*node
 
 func (q nodeQueue) Len() int { return len(q) }
 func (q nodeQueue) Less(i, j int) bool {
+	if q[i].suspect != q[j].suspect {
+		return q[i].suspect > q[j].suspect
+	}
 	if q[i].prio != q[j].prio {
 		return q[i].prio > q[j].prio
 	}

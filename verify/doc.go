@@ -29,8 +29,10 @@
 //
 //     r the difference in units of eps, as ReluDiff and NeuroDiff split.
 //
-// Nodes are taken from a queue best first (largest bound in units of eps,
-// ties to the older node) in batches of Options.Batch, bounded on
+// Nodes are taken from a queue — first those whose parent's attack came
+// within Options.SuspectRatio of eps (to find violations early), then best
+// first (largest bound in units of eps), ties to the older node — in
+// batches of Options.Batch, bounded on
 // Options.Workers goroutines, and merged in batch order: the verdict, the
 // bound and the node count depend on the batch size and the seed, never on
 // the scheduling; only a deadline or a cancellation makes them depend on

@@ -18,6 +18,9 @@ type node struct {
 	open []int
 	mag  []float64
 	prio float64   // the node's bound in units of the tolerance
+	// suspect holds the parent's attack ratio when it is at least
+	// Options.SuspectRatio (0 otherwise): such nodes are taken first.
+	suspect float64
 	vol  float64   // fraction of the root's volume
 	warm []float64 // the parent's worst point, or nil
 }
@@ -200,6 +203,9 @@ func (d *decider) children(n *node, o *outcome, i int, next *int) [2]*node {
 		}
 		out[c] = &node{id: *next, lo: lo, hi: hi, open: o.open, mag: o.mag,
 			prio: d.prio(o.mag, o.open), vol: n.vol / 2, warm: o.worst}
+		if o.ratio >= d.opts.SuspectRatio {
+			out[c].suspect = o.ratio
+		}
 		*next++
 	}
 	return out

@@ -42,6 +42,10 @@ type Options struct {
 	// fraction of eps but not above eps, search.MaxError searches the box
 	// too (about a second on ACAS Xu); 0 always, above 1 never.
 	SearchRatio float64
+	// SuspectRatio: nodes whose parent's attack found a difference of at
+	// least this fraction of eps are taken first, largest first, to find
+	// violations early; the others best first by bound. Above 1 never.
+	SuspectRatio float64
 	// Seed makes the attacks' random starting points.
 	Seed uint64
 	// Progress, if not nil, is called after each batch of nodes, from the
@@ -52,10 +56,11 @@ type Options struct {
 // DefaultOptions returns the defaults: no node limit, one worker per CPU,
 // batches of 16 nodes, optimised slopes within a factor 8 of the tolerance,
 // back-substitution of unstable neurons only, 5 slope-optimisation steps,
-// search.MaxError at the root when its attack comes within half of eps.
+// search.MaxError at the root when its attack comes within half of eps,
+// suspect nodes (an attack within 0.9 of eps) first.
 func DefaultOptions() Options {
 	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 8, UnstableOnly: true, OptimiseIterations: 5,
-		AttackSteps: 20, AttackStarts: 1, RootStarts: 256, SearchRatio: 0.5, Seed: 1}
+		AttackSteps: 20, AttackStarts: 1, RootStarts: 256, SearchRatio: 0.5, SuspectRatio: 0.9, Seed: 1}
 }
 
 // Validate names the first invalid field.
@@ -67,6 +72,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("verify: options: Workers %d, want at least 1: %w", o.Workers, ErrOptions)
 	case o.Batch < 1:
 		return fmt.Errorf("verify: options: Batch %d, want at least 1: %w", o.Batch, ErrOptions)
+	case !(o.SuspectRatio > 0):
+		return fmt.Errorf("verify: options: SuspectRatio %v, want > 0: %w", o.SuspectRatio, ErrOptions)
 	case !(o.SearchRatio >= 0):
 		return fmt.Errorf("verify: options: SearchRatio %v, want >= 0: %w", o.SearchRatio, ErrOptions)
 	case !(o.OptimiseRatio >= 0):
