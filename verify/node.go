@@ -17,12 +17,12 @@ type node struct {
 	// (+Inf before any bound), inherited from the parent until bounded.
 	open []int
 	mag  []float64
-	prio float64   // the node's bound in units of the tolerance
+	prio float64 // the node's bound in units of the tolerance
 	// suspect holds the parent's attack ratio when it is at least
 	// Options.SuspectRatio (0 otherwise): such nodes are taken first.
 	suspect float64
-	vol  float64   // fraction of the root's volume
-	warm []float64 // the parent's worst point, or nil
+	vol     float64   // fraction of the root's volume
+	warm    []float64 // the parent's worst point, or nil
 }
 
 // outcome is what bounding and attacking a node found.
