@@ -5,9 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // attacker searches a box for inputs where g - f is large, in units of the
@@ -16,7 +16,7 @@ import (
 // reported.
 type attacker struct {
 	f, g *nn.Network
-	in   bounds.Inputs
+	in   spec.Inputs
 	tol  Tolerance
 }
 
@@ -121,16 +121,15 @@ func (a *attacker) attackNode(warm, lo, hi []float64, open []int, steps, starts 
 // point with its ratio over the outputs open.
 func (a *attacker) search(lo, hi []float64, open []int, k int, seed uint64) ([]float64, float64) {
 	in := a.in
-	in.Box = bounds.Box{Lo: lo, Hi: hi}
+	in.Box = spec.Box{Lo: lo, Hi: hi}
 	so := search.DefaultOptions()
 	so.Seed, so.Exact = seed, false
-	if a.tol.Norm == Norm2 {
-		so.Norm = search.Norm2
-	} else {
-		so.C = make([]float64, a.f.OutputSize())
-		so.C[k] = 1
+	q := spec.Quantity{Norm: spec.Norm2}
+	if a.tol.Norm != Norm2 {
+		q.C = make([]float64, a.f.OutputSize())
+		q.C[k] = 1
 	}
-	res, err := search.MaxError(context.Background(), a.f, a.g, in, so)
+	res, err := search.MaxError(context.Background(), a.f, a.g, in, q, so)
 	if err != nil {
 		panic(err) // the arguments were checked by Decide
 	}

@@ -3,7 +3,7 @@ package verify
 import (
 	"math"
 
-	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // point evaluates both networks at x with nn.Network.Eval, sharing no code
@@ -20,7 +20,7 @@ func (d *decider) point(x []float64) *Point {
 		panic(err)
 	}
 	p := &Point{X: append([]float64(nil), x...), F: yf, G: yg, Diff: make([]float64, len(yf))}
-	if d.in.Pairing != bounds.SameInput {
+	if d.in.Pairing != spec.SameInput {
 		p.XG = append([]float64(nil), xg...)
 	}
 	for k := range yf {

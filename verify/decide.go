@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Decide decides whether g is within the tolerance tol of f on the input
@@ -24,7 +24,7 @@ import (
 // It returns an error for invalid networks, inputs, tolerance or options;
 // how the search ended is always the status, never an error. Independent
 // pairings are not supported.
-func Decide(ctx context.Context, f, g *nn.Network, in bounds.Inputs, tol Tolerance, opts *Options) (*Result, error) {
+func Decide(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol Tolerance, opts *Options) (*Result, error) {
 	start := time.Now()
 	o := DefaultOptions()
 	if opts != nil {
@@ -44,15 +44,15 @@ func Decide(ctx context.Context, f, g *nn.Network, in bounds.Inputs, tol Toleran
 }
 
 // check validates the arguments of Decide.
-func check(f, g *nn.Network, in bounds.Inputs, tol Tolerance, o Options) error {
+func check(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
 	if err := in.Validate(); err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	if in.Pairing == bounds.Independent {
-		return fmt.Errorf("verify: independent inputs are not supported (want same or quantised): %w", bounds.ErrInputs)
+	if in.Pairing == spec.Independent {
+		return fmt.Errorf("verify: independent inputs are not supported (want same or quantised): %w", spec.ErrInputs)
 	}
 	for i, n := range []*nn.Network{f, g} {
 		if n == nil {
@@ -74,7 +74,7 @@ func check(f, g *nn.Network, in bounds.Inputs, tol Tolerance, o Options) error {
 // decider holds one decision's question and state.
 type decider struct {
 	f, g      *nn.Network
-	in        bounds.Inputs
+	in        spec.Inputs
 	tol       Tolerance
 	opts      Options
 	att       *attacker
@@ -93,7 +93,7 @@ type decider struct {
 }
 
 // newDecider returns the decider of a validated question.
-func newDecider(f, g *nn.Network, in bounds.Inputs, tol Tolerance, o Options) *decider {
+func newDecider(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) *decider {
 	m := f.OutputSize()
 	d := &decider{f: f, g: g, in: in, tol: tol, opts: o, m: m, compared: tol.compared(m),
 		att: &attacker{f: f, g: g, in: in, tol: tol}, closedMag: make([]float64, m), worstV: -1}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // pair returns a random 2-8-8-2 network and a perturbed copy.
@@ -24,7 +24,7 @@ func pair(t *testing.T, seed uint64) (*nn.Network, *nn.Network) {
 	return f, makeCopy(f, perturbed, rng)
 }
 
-var unitBox = bounds.Inputs{Box: bounds.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}}
+var unitBox = spec.Inputs{Box: spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}}
 
 // TestDeterministic checks that the verdict, bound and node count do not
 // depend on the number of workers.
@@ -95,7 +95,7 @@ func TestErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		g    *nn.Network
-		in   bounds.Inputs
+		in   spec.Inputs
 		tol  Tolerance
 		opts *Options
 		want error
@@ -103,8 +103,8 @@ func TestErrors(t *testing.T) {
 		{"inputs", small, unitBox, Tolerance{Eps: []float64{1}}, nil, nn.ErrDimension},
 		{"outputs", one, unitBox, Tolerance{Eps: []float64{1}}, nil, nn.ErrDimension},
 		{"nil network", nil, unitBox, Tolerance{Eps: []float64{1}}, nil, nn.ErrDimension},
-		{"box", g, bounds.Inputs{Box: bounds.Box{Lo: []float64{1, 0}, Hi: []float64{0, 0}}}, Tolerance{Eps: []float64{1}}, nil, bounds.ErrBox},
-		{"independent", g, bounds.Inputs{Box: unitBox.Box, Pairing: bounds.Independent}, Tolerance{Eps: []float64{1}}, nil, bounds.ErrInputs},
+		{"box", g, spec.Inputs{Box: spec.Box{Lo: []float64{1, 0}, Hi: []float64{0, 0}}}, Tolerance{Eps: []float64{1}}, nil, spec.ErrBox},
+		{"independent", g, spec.Inputs{Box: unitBox.Box, Pairing: spec.Independent}, Tolerance{Eps: []float64{1}}, nil, spec.ErrInputs},
 		{"no eps", g, unitBox, Tolerance{}, nil, ErrTolerance},
 		{"zero eps", g, unitBox, Tolerance{Eps: []float64{0}}, nil, ErrTolerance},
 		{"eps count", g, unitBox, Tolerance{Eps: []float64{1, 2, 3}}, nil, ErrTolerance},

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // node is a box of the search tree with what is known of it.
@@ -78,7 +79,7 @@ func (d *decider) process(n *node) *outcome {
 // optimised bound would be computed anyway.
 func (d *decider) boundNode(n *node, o *outcome) error {
 	in := d.in
-	in.Box = bounds.Box{Lo: n.lo, Hi: n.hi}
+	in.Box = spec.Box{Lo: n.lo, Hi: n.hi}
 	o.open = n.open
 	methods := []bounds.Method{bounds.MethodInterval, bounds.MethodSymbolic, bounds.MethodOptimised}
 	if n.prio <= d.opts.OptimiseRatio {

@@ -7,11 +7,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // copyKind is how the second network of a soundness instance is made.
@@ -97,21 +97,22 @@ func TestSoundRandomPairs(t *testing.T) {
 		}
 		kind := copyKind(seed / 4 % 3)
 		g := makeCopy(f, kind, rng)
-		box := bounds.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
+		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
 		for i := range nx {
 			box.Lo[i], box.Hi[i] = -1, 0.5+rng.Float64()
 		}
-		in := bounds.Inputs{Box: box}
+		in := spec.Inputs{Box: box}
 		if seed%3 == 2 { // g fed the input quantised to 3 fractional bits
-			in.Pairing, in.Quant = bounds.QuantisedInput, quantise.Format{FracBits: 3, Rounding: quantise.Nearest}
+			in.Pairing, in.Quant = spec.QuantisedInput, quantise.Format{FracBits: 3, Rounding: quantise.Nearest}
 		}
 		for _, norm := range []Norm{PerOutput, NormInf, Norm2} {
 			so := search.DefaultOptions()
-			so.Norm, so.Samples, so.Grid = search.NormInf, 2000, 101
+			so.Samples, so.Grid = 2000, 101
+			q := spec.Quantity{Norm: spec.NormInf}
 			if norm == Norm2 {
-				so.Norm = search.Norm2
+				q.Norm = spec.Norm2
 			}
-			found, err := search.MaxError(context.Background(), f, g, in, so)
+			found, err := search.MaxError(context.Background(), f, g, in, q, so)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +142,7 @@ func TestSoundRandomPairs(t *testing.T) {
 
 // checkResult asserts what any verdict must satisfy given the attained
 // measure m (a lower bound of the supremum).
-func checkResult(t *testing.T, name string, f, g *nn.Network, in bounds.Inputs, norm Norm, eps, m float64, res *Result) {
+func checkResult(t *testing.T, name string, f, g *nn.Network, in spec.Inputs, norm Norm, eps, m float64, res *Result) {
 	t.Helper()
 	if res.Status == Holds && m >= eps {
 		t.Errorf("%s: holds with bound %g, but a difference of %g >= eps %g is attained", name, res.Bound, m, eps)

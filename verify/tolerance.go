@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/nnbound/nnbound/spec"
 )
 
 // ErrTolerance reports an ill-formed Tolerance.
@@ -157,19 +159,8 @@ func (t Tolerance) exceeds(d []float64, compared []int) bool {
 	return false
 }
 
-// norm2 returns ||d||_2, scaled so that it overflows only when the norm
-// does.
+// norm2 returns ||d||_2 as spec.Quantity measures it (overflowing only
+// when the norm does).
 func norm2(d []float64) float64 {
-	m := 0.0
-	for _, v := range d {
-		m = max(m, math.Abs(v))
-	}
-	if m == 0 || math.IsInf(m, 0) || math.IsNaN(m) {
-		return m
-	}
-	s := 0.0
-	for _, v := range d {
-		s += (v / m) * (v / m)
-	}
-	return m * math.Sqrt(s)
+	return spec.Quantity{Norm: spec.Norm2}.Measure(d, make([]float64, len(d)))
 }

@@ -12,13 +12,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/nn/nnet"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 )
 
@@ -75,7 +75,7 @@ type verifyInstance struct {
 	Name   string
 	F, G   string // model files
 	Core   bool   // read NNet files as their normalised core network
-	Box    bounds.Box
+	Box    spec.Box
 	Tol    verify.Tolerance
 	Peer   string  // the peer's verdict ("" if none)
 	PeerS  float64 // and time, seconds
@@ -156,7 +156,7 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, 
 // veriPruneInstances returns the VeriPrune pairs (equivalence_eps0.05.vnnlib's
 // box and outputs, with tolerance eps).
 func veriPruneInstances(dir string, eps float64, nets []string) ([]*verifyInstance, error) {
-	box := bounds.Box{Lo: []float64{0.6, -0.5, -0.5, 0.45, -0.45}, Hi: []float64{0.679857769, 0.5, 0.5, 0.5, -0.45}}
+	box := spec.Box{Lo: []float64{0.6, -0.5, -0.5, 0.45, -0.45}, Hi: []float64{0.679857769, 0.5, 0.5, 0.5, -0.45}}
 	var out []*verifyInstance
 	for i := 1; i <= 5; i++ {
 		for j := 1; j <= 9; j++ {
@@ -203,7 +203,7 @@ func acasVerifyInstances(dir string, eps float64, props, nets []string) ([]*veri
 	var out []*verifyInstance
 	for _, a := range acas {
 		inst := &verifyInstance{Name: "prop " + a.Prop + " net " + a.Net, F: a.F, G: a.FPrime, Core: true,
-			Box: bounds.Box{Lo: a.Lo, Hi: a.Hi},
+			Box: spec.Box{Lo: a.Lo, Hi: a.Hi},
 			Tol: verify.Tolerance{Eps: []float64{eps}, Outputs: []int{a.Target}}, PeerS: -1}
 		if r, ok := peer[a.Prop+"/"+a.Net]; ok {
 			inst.Peer = r["verdict"]
@@ -239,7 +239,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = o.MaxNodes
 	cpu := cpuTime()
-	res, err := verify.Decide(dctx, f, g, bounds.Inputs{Box: inst.Box}, inst.Tol, &opts)
+	res, err := verify.Decide(dctx, f, g, spec.Inputs{Box: inst.Box}, inst.Tol, &opts)
 	inst.CPU = (cpuTime() - cpu).Seconds()
 	if err != nil {
 		return fmt.Errorf("%s: %w", inst.Name, err)
@@ -251,7 +251,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 
 // checkVerdict re-evaluates the counterexample of a violated verdict and
 // the worst point of any verdict, and checks the bound against it.
-func checkVerdict(f, g *nn.Network, box bounds.Box, tol verify.Tolerance, res *verify.Result) string {
+func checkVerdict(f, g *nn.Network, box spec.Box, tol verify.Tolerance, res *verify.Result) string {
 	p := res.Worst
 	if p == nil {
 		return "no worst point"

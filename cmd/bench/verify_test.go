@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nnbound/nnbound/internal/shared"
+	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 )
 
 func TestVerifyUsage(t *testing.T) {
@@ -24,7 +24,7 @@ func TestVerifyUsage(t *testing.T) {
 // TestVerifyACAS decides one easy ACAS Xu float16 instance (property 4,
 // net 1_2: proved at the root) and checks the table's row.
 func TestVerifyACAS(t *testing.T) {
-	dir := filepath.Dir(shared.Path(t, "data", "benchmarks", "properties.json"))
+	dir := filepath.Dir(sharedtest.Path(t, "data", "benchmarks", "properties.json"))
 	var out, errOut bytes.Buffer
 	code := run([]string{"verify", "--suite", "acasxu", "--props", "4", "--nets", "1_2", "--data", dir}, &out, &errOut)
 	if code != 0 {

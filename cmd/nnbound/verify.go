@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 )
 
@@ -123,7 +123,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	}
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = f.maxNodes
-	res, err := verify.Decide(ctx, nets[0], nets[1], bounds.Inputs{Box: box}, tol, &opts)
+	res, err := verify.Decide(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, &opts)
 	if err != nil {
 		return err
 	}
