@@ -60,7 +60,7 @@ type Options struct {
 // suspect nodes (an attack within 0.9 of eps) first.
 func DefaultOptions() Options {
 	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 8, UnstableOnly: true, OptimiseIterations: 5,
-		AttackSteps: 20, AttackStarts: 1, RootStarts: 256, SearchRatio: 0.5, SuspectRatio: 0.9, Seed: 1}
+		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, SearchRatio: 0.5, SuspectRatio: 0.9, Seed: 1}
 }
 
 // Validate names the first invalid field.
