@@ -55,6 +55,9 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 		if _, err := cc.check(); err != nil {
 			return err
 		}
+		if save == "" && !cc.certify {
+			return usagef("--save OUT is missing: where to write the network (.onnx or .json); with --certify it is optional")
+		}
 		m, c, err := compressAndSave(&mf, args[0], save, comp.apply)
 		if err != nil {
 			return err
@@ -104,10 +107,13 @@ func (m *model) compress(f func(*nn.Network) (*nn.Network, error)) (*compressed,
 }
 
 // checkSavePath reports a --save path with an extension nnbound cannot
-// write, as a usage error.
+// write, or in a missing directory, as a usage error ("" is no file).
 func checkSavePath(path string) error {
 	if path == "" {
-		return usagef("--save OUT is missing: where to write the network (.onnx or .json)")
+		return nil
+	}
+	if err := checkOutDir("--save", path); err != nil {
+		return err
 	}
 	switch modelfile.FormatOf(path) {
 	case modelfile.ONNX, modelfile.JSON:
@@ -189,7 +195,7 @@ func newCompressJSON(m *model, comp compression, c *compressed, saved string) *c
 
 // compressAndSave loads the model at path, applies the compression f to its
 // core network and saves the result to save (checked first, so a bad name
-// fails before any work). It returns the model and its compressed copy, for
+// fails before any work; "" saves nothing). It returns the model and its compressed copy, for
 // the command to print (or certify).
 func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn.Network, error)) (*model, *compressed, error) {
 	if err := checkSavePath(save); err != nil {
@@ -202,6 +208,9 @@ func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn
 	c, err := m.compress(f)
 	if err != nil {
 		return nil, nil, err
+	}
+	if save == "" {
+		return m, c, nil
 	}
 	if err := atomicfile.Write(save, func(w io.Writer) error {
 		return modelfile.Write(w, modelfile.FormatOf(save), c.Net)

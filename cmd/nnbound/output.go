@@ -186,16 +186,18 @@ func floats(v []float64) string {
 // c is not certified, so that the command exits with status 1.
 func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job, asJSON bool,
 	comp *compressJSON, plot string, draw func() (*report.Figure, error)) error {
+	// A figure that cannot be drawn or written is reported after the
+	// certificate is printed, so that the certificate is never lost.
 	written := ""
+	var figErr error
 	if plot != "" && c.Certified {
 		fig, err := draw()
-		if err != nil {
-			return err
+		if err == nil {
+			err = fig.Save(plot)
 		}
-		if err := fig.Save(plot); err != nil {
-			return err
+		if figErr = err; err == nil {
+			written = plot
 		}
-		written = plot
 	}
 	if asJSON {
 		j := newCertJSON(c, box, opts)
@@ -211,12 +213,15 @@ func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts cer
 		switch {
 		case written != "":
 			_, err = fmt.Fprintf(w, "%-15s %s (%s)\n", "figure", written, experiment.FigureNote(box, opts))
-		case plot != "":
+		case plot != "" && figErr == nil:
 			_, err = fmt.Fprintf(w, "%-15s none (there is no bound to draw)\n", "figure")
 		}
 		if err != nil {
 			return err
 		}
+	}
+	if figErr != nil {
+		return fmt.Errorf("the certificate above is complete, but its figure was not written: %w", figErr)
 	}
 	if !c.Certified {
 		return errNotCertified

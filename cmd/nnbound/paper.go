@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/report"
 )
@@ -136,8 +137,20 @@ func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 		return err
 	}
 	runs, certs, err := s.CertifyAll(cmd.Context(), tasks, jobs, stderr)
-	if err != nil {
+	cancelled := cmd.Context().Err() != nil
+	if err != nil && !cancelled {
 		return err
+	}
+	if cancelled {
+		// Tabulate the runs finished before the signal; write no files.
+		var done []experiment.Run
+		for i, c := range certs {
+			if c != nil && c.Status != certify.Cancelled {
+				done = append(done, runs[i])
+			}
+		}
+		fmt.Fprintf(stderr, "nnbound: paper %s cancelled after %d of %d runs; the table below has those runs, no files were written\n", e, len(done), len(runs))
+		runs, f.out = done, ""
 	}
 	if hideTimes {
 		for i := range runs {
@@ -155,7 +168,10 @@ func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 		}
 	}
 	if f.json {
-		return report.WriteJSON(stdout, res)
+		if err := report.WriteJSON(stdout, res); err != nil {
+			return err
+		}
+		return cancelledErr(cancelled)
 	}
 	fmt.Fprintf(stdout, "nnbound paper %s: %s\n%d runs per row, seed %d, QC set %s, weights %s\n\n", e, res.Mode, f.runs, opts.Seed, res.QC, res.Weights)
 	if err := experiment.Table(e, res.Rows, hideTimes).WriteText(stdout); err != nil {
@@ -163,6 +179,14 @@ func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 	}
 	if f.out != "" {
 		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(experiment.Files(f.out, e, res.Figure != ""), ", "))
+	}
+	return cancelledErr(cancelled)
+}
+
+// cancelledErr returns errCancelled if cancelled, else nil.
+func cancelledErr(cancelled bool) error {
+	if cancelled {
+		return errCancelled
 	}
 	return nil
 }

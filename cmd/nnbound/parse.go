@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -161,6 +163,16 @@ func parseFracBits(s string) ([]int, error) {
 func checkPlot(path string) error {
 	if report.CheckPath(path) != nil {
 		return usagef("--plot %q: want a .png or .svg file name", path)
+	}
+	return checkOutDir("--plot", path)
+}
+
+// checkOutDir reports, as a usage error, an output file of flag whose
+// directory does not exist, so that no work is lost to a typo.
+func checkOutDir(flag, path string) error {
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usagef("%s %q: directory %s does not exist; create it or choose another", flag, path, dir)
 	}
 	return nil
 }

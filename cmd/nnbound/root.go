@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +21,9 @@ const (
 	exitOK    = 0 // success; for certifying commands, certified
 	exitFail  = 1 // not certified, or an error
 	exitUsage = 2 // bad command line
+	// exitCancelled: SIGINT or SIGTERM stopped the command, which printed
+	// what it had finished (128 + SIGINT, as shells report it).
+	exitCancelled = 130
 )
 
 // usageError marks an error in the command line (exit code 2).
@@ -33,10 +39,36 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 // but not certified; run maps it to exit code 1 without printing it again.
 var errNotCertified = errors.New("not certified")
 
-// run executes nnbound with args, writing results to stdout and diagnostics
-// to stderr, and returns the process exit code. A panic (a bug) becomes one
-// line on stderr and exit code 1, unless NNBOUND_TRACEBACK is set.
-func run(args []string, stdout, stderr io.Writer) (code int) {
+// errCancelled is returned by commands that a signal stopped after they
+// printed what they had finished; run prints one line and exits 130.
+var errCancelled = errors.New("cancelled")
+
+// signalContext returns a context cancelled by the first SIGINT or
+// SIGTERM; a second signal then ends the process at once. Every command
+// runs under it (through run) and, when it is cancelled, stops its solver,
+// prints what it had finished and removes its temporary files.
+func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // the next signal gets the default action
+	}()
+	return ctx, stop
+}
+
+// run executes nnbound with args under signalContext; see runContext.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signalContext(context.Background())
+	defer stop()
+	return runContext(ctx, args, stdout, stderr)
+}
+
+// runContext executes nnbound with args, writing results to stdout and
+// diagnostics to stderr, and returns the process exit code: exitCancelled
+// when ctx was cancelled before the command finished. A panic (a bug)
+// becomes one line on stderr and exit code 1, unless NNBOUND_TRACEBACK is
+// set.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			if os.Getenv("NNBOUND_TRACEBACK") != "" {
@@ -48,8 +80,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	switch {
+	case ctx.Err() != nil:
+		msg := "cancelled: stopped by a signal; results finished before it are printed above"
+		if err != nil && err != context.Canceled && !errors.Is(err, errNotCertified) && !errors.Is(err, errCancelled) {
+			msg = err.Error()
+		}
+		fmt.Fprintln(stderr, "nnbound: "+msg)
+		return exitCancelled
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errNotCertified):

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -83,11 +81,6 @@ func runSolve(ctx context.Context, stdout io.Writer, path string, s *sdp.Setting
 	if err != nil {
 		return err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	start := time.Now()
 	r, err := solveSDP(ctx, p, s)
 	wall := time.Since(start)

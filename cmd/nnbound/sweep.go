@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
@@ -119,6 +121,9 @@ type sweepJSON struct {
 	Rows        []experiment.SweepRow    `json:"rows"`
 	Smallest    []experiment.SweepChoice `json:"smallest,omitempty"`
 	Plot        string                   `json:"plot,omitempty"`
+	// Status is "cancelled after N of M rows" when a signal stopped the
+	// sweep (Rows are those finished), else empty.
+	Status string `json:"status,omitempty"`
 }
 
 // sweepPlan is what a sweep certifies, from its validated flags.
@@ -220,12 +225,24 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		return err
 	}
 	rows, err := p.certify(cmd.Context(), m, box, stderr)
-	if err != nil {
+	cancelled := cmd.Context().Err() != nil
+	if err != nil && !cancelled {
 		return err
+	}
+	total := len(rows)
+	if cancelled {
+		// Keep the rows finished before the signal; no figure of them.
+		rows = slices.DeleteFunc(rows, func(r experiment.SweepRow) bool {
+			return r.Status == "" || r.Status == certify.Cancelled.String()
+		})
+		f.plot = ""
 	}
 
 	j := sweepJSON{Model: path, Input: experiment.InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
 		QC: p.opts.QC.String(), TargetError: nan(), Rows: rows}
+	if cancelled {
+		j.Status = fmt.Sprintf("cancelled after %d of %d rows", len(rows), total)
+	}
 	met := true
 	if f.target > 0 {
 		j.TargetError = report.Number(f.target)
@@ -249,7 +266,10 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	} else if err := writeSweep(stdout, m, box, f, p.levels, j); err != nil {
 		return err
 	}
-	if !met {
+	switch {
+	case cancelled:
+		return errCancelled
+	case !met:
 		return errNotCertified
 	}
 	return nil

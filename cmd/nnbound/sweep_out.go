@@ -28,7 +28,10 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 		return err
 	}
 	writeTrivial(w, j.Rows)
-	if f.target > 0 {
+	if j.Status != "" {
+		fmt.Fprintf(w, "\n%s (stopped by a signal)\n", j.Status)
+	}
+	if f.target > 0 && j.Status == "" {
 		fmt.Fprintln(w)
 		for _, c := range j.Smallest {
 			who := ""

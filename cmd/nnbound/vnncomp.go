@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -53,9 +50,7 @@ after keeping the rows already finished.`,
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			sum, err := vnncomp.Run(ctx, args[0], decide, vnncomp.Options{Dir: out, Shard: s, Report: cmd.ErrOrStderr()})
+			sum, err := vnncomp.Run(cmd.Context(), args[0], decide, vnncomp.Options{Dir: out, Shard: s, Report: cmd.ErrOrStderr()})
 			if sum != nil {
 				if werr := sum.WriteTable(cmd.OutOrStdout()); werr != nil && err == nil {
 					err = werr

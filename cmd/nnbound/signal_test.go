@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// cancelAfter is a stderr that cancels a context when the solver's
+// iteration log (-v) has begun its n-th solve: a point the command is
+// sure to reach, whatever the machine's speed.
+type cancelAfter struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	n      int
+	cancel context.CancelFunc
+}
+
+func (w *cancelAfter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Count(w.buf.String(), "iter ") >= w.n {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+// TestCancel stops each long-running command during its n-th SDP solve,
+// as SIGINT would: it must exit 130, print what it had finished and
+// leave no files behind other than those it had finished.
+func TestCancel(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		n    int
+		want []string // in stdout
+	}{
+		{"sweep", []string{"sweep", tinyNNet, "--frac-bits", "2,3,4", "--max-pieces", "1", "--plot", "DIR/s.png"}, 2,
+			[]string{"cancelled after 1 of 3 rows"}},
+		{"sweep json", []string{"sweep", tinyNNet, "--frac-bits", "2,3,4", "--max-pieces", "1", "--json"}, 2,
+			[]string{`"status": "cancelled after 1 of 3 rows"`, `"frac_bits": 2`}},
+		{"quantise root", []string{"quantise", tinyNNet, "--frac-bits", "2", "--certify", "--time-budget", "0"}, 1,
+			[]string{"certified       no", "cancelled"}},
+		{"quantise refining", []string{"quantise", actJSON, "--frac-bits", "2", "--certify", "--time-budget", "0", "--save", "DIR/q.json"}, 2,
+			[]string{"certified       yes", "saved:"}},
+		{"paper", []string{"paper", "table1", "--runs", "3", "--layers", "1", "--jobs", "1", "--out", "DIR/paper"}, 2,
+			[]string{"nnbound paper table1"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := []string{tc.args[0], "-v"}
+			for _, a := range tc.args[1:] {
+				args = append(args, strings.ReplaceAll(a, "DIR", dir))
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			stderr := &cancelAfter{n: tc.n, cancel: cancel}
+			var stdout bytes.Buffer
+			code := runContext(ctx, args, &stdout, stderr)
+			if code != exitCancelled {
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, exitCancelled, stderr.buf.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
+				}
+			}
+			if !strings.Contains(stderr.buf.String(), "nnbound: cancelled") && !strings.Contains(stderr.buf.String(), "cancelled after") {
+				t.Errorf("stderr does not say the command was cancelled:\n%s", stderr.buf.String())
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "*"))
+			for _, f := range files {
+				if filepath.Base(f) != "q.json" {
+					t.Errorf("left %s behind", f)
+				}
+			}
+		})
+	}
+}
+
+// TestSignalContext checks that SIGTERM cancels the context every command
+// runs under.
+func TestSignalContext(t *testing.T) {
+	ctx, stop := signalContext(context.Background())
+	defer stop()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-ctx.Done()
+}
