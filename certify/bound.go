@@ -30,6 +30,9 @@ var ErrDimension = errors.New("dimension mismatch")
 func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error) {
 	start := time.Now()
 	t := task{Options: opts, in: in, q: q}
+	if opts.Refine.TimeBudget > 0 {
+		t.deadline = start.Add(opts.Refine.TimeBudget)
+	}
 	if err := checkInput(f1, f2, &t); err != nil {
 		return nil, err
 	}
@@ -140,6 +143,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	root := rootRegion(box, &opts)
 	c := &Certificate{}
 	rp := certifyRegion(ctx, f1, f2, &root, &opts)
+	c.TimeBudgetHit = rp.budgetHit
 	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1, Iterations: rp.iters, Time: rp.time,
 		Status: rp.sdpStatus, Objective: rp.objective}
 	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound

@@ -335,4 +335,7 @@ type task struct {
 	Options
 	in spec.Inputs
 	q  spec.Quantity
+	// deadline, when not zero, is when Refine.TimeBudget runs out: every
+	// SDP solve is stopped there (budgetSolve).
+	deadline time.Time
 }

@@ -65,6 +65,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		ra := certifyRegion(ctx, f1, f2, &a, o)
 		rb := certifyRegion(ctx, f1, f2, &b, o)
 		c.SDP.Solves += 2
+		c.TimeBudgetHit = c.TimeBudgetHit || ra.budgetHit || rb.budgetHit
 		c.SDP.Iterations += ra.iters + rb.iters
 		c.SDP.Time += ra.time + rb.time
 		ob.observe(ctx, f1, f2, &a, o, pieceSearch(o, searched))

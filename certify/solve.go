@@ -28,6 +28,8 @@ type regionResult struct {
 	time      time.Duration
 	sdpStatus sdp.Status
 	objective float64
+	// budgetHit reports that the time budget stopped the SDP solve.
+	budgetHit bool
 	// interval reports that the bound is the output enclosure's, not the
 	// SDP's (smaller, or the SDP failed).
 	interval bool
@@ -53,7 +55,12 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	if f1.Quantised() || f2.Quantised() {
 		return propagationOnly(rb, o)
 	}
-	res := sdpRegion(ctx, f1, f2, r, rb, o)
+	var res regionResult
+	if o.deadline.IsZero() {
+		res = sdpRegion(ctx, f1, f2, r, rb, o)
+	} else {
+		res = budgeted(ctx, o.deadline, func(ctx context.Context) regionResult { return sdpRegion(ctx, f1, f2, r, rb, o) })
+	}
 	// The output enclosure is a bound too: keep the smaller, and fall back
 	// on it when the SDP failed (on small pieces it is nearly as tight).
 	iv := rb.intervalValue(o)
@@ -61,7 +68,7 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	if math.IsNaN(iv) || math.IsInf(iv, 0) || (res.ok && res.bound <= iv) {
 		return res
 	}
-	if !res.ok && res.status == Cancelled {
+	if !res.ok && res.status == Cancelled && !res.budgetHit {
 		return res
 	}
 	if !res.ok {
@@ -132,6 +139,10 @@ func runSolver(ctx context.Context, sp *sdpProblem, o *task, res *regionResult) 
 	if o.Solve != nil {
 		solve = o.Solve
 	}
+	if ctx.Err() != nil { // stopped while the SDP was built (budgeted)
+		res.status, res.reason = Cancelled, "SDP solve cancelled"
+		return nil, false
+	}
 	sol, err := solve(ctx, sp.Problem, &settings)
 	if err == nil && failed(sol.Status) && settings.GapTol < maxRetryGap {
 		// Near the optimum of the larger SDPs the solver can stall short
@@ -155,6 +166,7 @@ func runSolver(ctx context.Context, sp *sdpProblem, o *task, res *regionResult) 
 		return sol.X, true
 	case sdp.Cancelled:
 		res.status, res.reason = Cancelled, "SDP solve cancelled"
+
 	default:
 		res.status, res.reason = SolverFailed, "SDP solver ended with status "+sol.Status.String()
 	}
@@ -169,3 +181,31 @@ func failed(s sdp.Status) bool {
 
 // maxRetryGap is the loosest gap tolerance a failed solve is retried with.
 const maxRetryGap = 1e-3
+
+// budgeted returns region(ctx) with ctx ending at deadline, by the
+// deadline: when it runs out, the result is Cancelled with budgetHit set,
+// even while region is building its SDP or inside a solver iteration,
+// which do not look at the context (building the paper's QC set or
+// factoring a large Schur complement can take minutes). That work then
+// runs on in the background until it next looks at the context (the
+// solver does at every iteration) and its result is dropped.
+func budgeted(ctx context.Context, deadline time.Time, region func(context.Context) regionResult) regionResult {
+	dctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	done := make(chan regionResult, 1)
+	go func() { done <- region(dctx) }()
+	var res regionResult
+	select {
+	case res = <-done:
+	case <-dctx.Done():
+		select {
+		case res = <-done: // finished at the same moment
+		default:
+			res = regionResult{bound: math.Inf(1), status: Cancelled}
+		}
+	}
+	if !res.ok && res.status == Cancelled && ctx.Err() == nil {
+		res.reason, res.budgetHit = "SDP stopped by the time budget", true
+	}
+	return res
+}
