@@ -89,9 +89,10 @@ type Certificate struct {
 	// Bound is the certified upper bound on ||f1(x1) - f2(x2)||_2 over the
 	// input set: RootBound, or the largest bound over the pieces when
 	// refinement split the input set and did better. It bounds the exact
-	// networks and is raised to ObservedError when their float64
-	// evaluation, which rounding can put above a tight exact bound, exceeds
-	// it.
+	// networks; when their float64 evaluation, which rounding can put
+	// above a tight exact bound, exceeds it by at most RoundingTolerance,
+	// it is raised to ObservedError and Reason says by how much (beyond
+	// that, the certificate fails with CheckFailed).
 	Bound float64
 	// ObservedError is the largest ||f1(x1) - f2(x2)||_2 found at actual
 	// input pairs, at X1, X2.
