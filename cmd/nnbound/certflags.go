@@ -105,7 +105,7 @@ func (p *pairFlags) register(cmd *cobra.Command, def spec.Pairing, o certjob.Job
 	p.pairing, p.fracBits, p.rounding = def.String(), o.Quant.FracBits, o.Quant.Rounding.String()
 	f := cmd.Flags()
 	f.StringVar(&p.pairing, "pairing", p.pairing, "how x2 relates to x1: independent, same (x2 = x1) or quantised (x2 = q(x1))")
-	f.IntVar(&p.fracBits, "input-frac-bits", p.fracBits, "fractional bits of the input quantiser q (--pairing quantised)")
+	f.IntVar(&p.fracBits, "input-frac-bits", p.fracBits, "fractional bits of the input quantiser q (--pairing quantised; quantise: default --frac-bits)")
 	f.StringVar(&p.rounding, "input-rounding", p.rounding, "rounding of the input quantiser: trunc, nearest or floor")
 }
 
@@ -125,8 +125,8 @@ func (p *pairFlags) apply(o *certjob.Job) error {
 	if err != nil {
 		return usagef("--input-rounding %q: want trunc, nearest or floor", p.rounding)
 	}
-	if p.fracBits < 0 || p.fracBits > 60 {
-		return usagef("--input-frac-bits %d: want 0..60", p.fracBits)
+	if p.fracBits < 1 || p.fracBits > quantise.MaxFracBits {
+		return usagef("--input-frac-bits %d: want 1 to %d", p.fracBits, quantise.MaxFracBits)
 	}
 	o.Quant = quantise.Format{FracBits: p.fracBits, Rounding: r}
 	return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -23,6 +24,9 @@ type compression struct {
 	what  string // for the report: "fixed point <inf,4> trunc"
 	// neurons, if not nil, returns the neurons pruned, once apply has run.
 	neurons func() []prune.Neuron
+	// inputFracBits, if not 0, is the default of --input-frac-bits: the
+	// weights' width, so that --pairing quantised means one format.
+	inputFracBits int
 }
 
 // compressionFlags are the flags choosing a compression: quantiseFlags or
@@ -52,13 +56,22 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 		if err != nil {
 			return err
 		}
+		if comp.inputFracBits > 0 && !cmd.Flags().Changed("input-frac-bits") {
+			cc.pair.fracBits = comp.inputFracBits
+		}
 		if _, err := cc.check(); err != nil {
 			return err
 		}
 		if save == "" && !cc.certify {
 			return usagef("--save OUT is missing: where to write the network (.onnx or .json); with --certify it is optional")
 		}
-		m, c, err := compressAndSave(&mf, args[0], save, comp.apply)
+		m, c, err := compressAndSave(&mf, args[0], save, comp.apply, func(m *model) error {
+			if !cc.certify {
+				return nil
+			}
+			_, _, err := cc.input.box(m.Net.InputSize()) // before the copy is saved
+			return err
+		})
 		if err != nil {
 			return err
 		}
@@ -195,9 +208,10 @@ func newCompressJSON(m *model, comp compression, c *compressed, saved string) *c
 
 // compressAndSave loads the model at path, applies the compression f to its
 // core network and saves the result to save (checked first, so a bad name
-// fails before any work; "" saves nothing). It returns the model and its compressed copy, for
+// fails before any work; "" saves nothing), after check has accepted
+// the model (for flags that depend on it). It returns the model and its compressed copy, for
 // the command to print (or certify).
-func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn.Network, error)) (*model, *compressed, error) {
+func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn.Network, error), check func(*model) error) (*model, *compressed, error) {
 	if err := checkSavePath(save); err != nil {
 		return nil, nil, err
 	}
@@ -205,7 +219,13 @@ func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := check(m); err != nil {
+		return nil, nil, err
+	}
 	c, err := m.compress(f)
+	if errors.Is(err, prune.ErrOptions) {
+		return nil, nil, usageError{err} // more neurons than the network has
+	}
 	if err != nil {
 		return nil, nil, err
 	}

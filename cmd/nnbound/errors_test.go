@@ -105,6 +105,17 @@ func TestBadInput(t *testing.T) {
 		{"export bad format", []string{"export", sin3x, sin3x, "--format", "mps", "-o", sdpFile}, exitUsage, "--format"},
 		{"bad qc", []string{"compare", sin3x, sin3x, "--qc", "best"}, exitUsage, "--qc"},
 		{"bad runs", []string{"paper", "table1", "--runs", "0", "--out", out}, exitUsage, "--runs"},
+		{"one model for compare", []string{"compare", sin3x}, exitUsage, "compare needs A B (2 argument(s)), got 1"},
+		{"negative budget", []string{"compare", sin3x, sin3x, "--time-budget", "-1s"}, exitUsage, "--time-budget -1s"},
+		{"input-frac-bits 0", []string{"compare", sin3x, sin3x, "--input-frac-bits", "0"}, exitUsage, "--input-frac-bits 0: want 1 to 52"},
+		{"input-frac-bits 53", []string{"compare", sin3x, sin3x, "--input-frac-bits", "53"}, exitUsage, "--input-frac-bits 53"},
+		{"too many neurons", []string{"prune", sin3x, "--neurons", "99", "--save", filepath.Join(out, "p.json")}, exitUsage, "99 neurons asked"},
+		{"no save nor certify", []string{"quantise", sin3x, "--frac-bits", "4"}, exitUsage, "--save OUT is missing"},
+
+		// Output paths and box sizes are checked before any work or file.
+		{"plot in missing dir", []string{"compare", sin3x, sin3x, "--plot", filepath.Join(dir, "none", "f.png")}, exitUsage, "does not exist"},
+		{"save in missing dir", []string{"quantise", sin3x, "--frac-bits", "4", "--save", filepath.Join(dir, "none", "q.json")}, exitUsage, "does not exist"},
+		{"box count before save", []string{"quantise", tanh2, "--frac-bits", "4", "--certify", "--lo", "0,0,0", "--save", filepath.Join(out, "q.json")}, exitUsage, "3 values"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

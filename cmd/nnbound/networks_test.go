@@ -166,9 +166,9 @@ func TestModelCommandErrors(t *testing.T) {
 		{"prune sparsity above 1", []string{"prune", actJSON, "--sparsity", "1.5", "--save", out}, exitUsage, "--sparsity 1.5"},
 		{"prune bad scope", []string{"prune", actJSON, "--neurons", "1", "--scope", "all", "--save", out}, exitUsage, "--scope \"all\""},
 		{"prune remove with sparsity", []string{"prune", actJSON, "--sparsity", "0.5", "--remove", "--save", out}, exitUsage, "--remove goes with --neurons"},
-		{"prune too many neurons", []string{"prune", actJSON, "--neurons", "6", "--save", out}, exitFail, "6 neurons asked, the hidden layers after the first have 5"},
-		{"prune remove whole layer", []string{"prune", actJSON, "--neurons", "2", "--scope", "per-layer", "--remove", "--save", out}, exitFail, "removing all 2 neurons of layer 2"},
-		{"prune shallow network", []string{"prune", tinyNNet, "--neurons", "1", "--save", out}, exitFail, "no hidden layer after the first"},
+		{"prune too many neurons", []string{"prune", actJSON, "--neurons", "6", "--save", out}, exitUsage, "6 neurons asked, the hidden layers after the first have 5"},
+		{"prune remove whole layer", []string{"prune", actJSON, "--neurons", "2", "--scope", "per-layer", "--remove", "--save", out}, exitUsage, "removing all 2 neurons of layer 2"},
+		{"prune shallow network", []string{"prune", tinyNNet, "--neurons", "1", "--save", out}, exitUsage, "no hidden layer after the first"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

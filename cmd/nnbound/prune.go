@@ -15,7 +15,7 @@ import (
 func newPruneCmd() *cobra.Command {
 	var pf pruneFlags
 	return compressCommand(&cobra.Command{
-		Use:   "prune MODEL (--neurons K | --sparsity S) [--remove] --save OUT",
+		Use:   "prune MODEL (--neurons K | --sparsity S) [--remove] [--save OUT] [--certify]",
 		Short: "Prune a network (and certify the error)",
 		Long: `Prune writes a pruned copy of a network.
 
@@ -34,13 +34,17 @@ the whole network (--scope global). Biases are kept.
 Ties are broken by position, so the result is always the same. Only the
 network's own parameters are pruned: an NNet file's clipping and
 normalisation stay as they are. The copy is saved with --save, in the
-format of its extension (.onnx or .json).
+format of its extension (.onnx or .json). With --certify it certifies the
+error between the network and the copy (then --save is optional).
 
 A convolutional ONNX model (Conv, AveragePool, BatchNormalization, residual
 Add) is read as dense layers: each convolution lowered to its full matrix
 over the flattened input (see inspect's "lowered" line). Pruning acts on
 those dense layers, and the copy is the lowered dense network, saved as
 Gemm layers.`,
+		Example: `  nnbound prune model.onnx --neurons 4 --save model-p4.onnx
+  nnbound prune model.onnx --sparsity 0.5 --scope global --certify
+  nnbound prune model.onnx --neurons 2 --remove --save small.json`,
 	}, &pf, "pruned")
 }
 

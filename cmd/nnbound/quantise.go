@@ -13,8 +13,9 @@ import (
 func newQuantiseCmd() *cobra.Command {
 	var qf quantiseFlags
 	return compressCommand(&cobra.Command{
-		Use:   "quantise MODEL (--frac-bits FB [--int-bits IB] [--rounding MODE] | --scheme int8) --save OUT",
-		Short: "Quantise a network (and certify the error)",
+		Use:     "quantise MODEL (--frac-bits FB [--int-bits IB] [--rounding MODE] | --scheme int8) [--save OUT] [--certify]",
+		Aliases: []string{"quantize"},
+		Short:   "Quantise a network (and certify the error)",
 		Long: `Quantise writes the fixed-point copy of a network: every weight and bias
 rounded onto the grid of multiples of 2^-FB,
 
@@ -44,7 +45,10 @@ differently from the ONNX reference.
 
 Only the network's own parameters are quantised: an NNet file's clipping
 and normalisation stay exact. The copy is saved with --save, in the
-format of its extension (.onnx or .json).
+format of its extension (.onnx or .json). With --certify it certifies the
+error between the network and the copy (then --save is optional); the
+copy gets the same input (--pairing same), or with --pairing quantised the
+input quantised to --input-frac-bits (default: --frac-bits).
 
 A convolutional ONNX model (Conv, AveragePool, BatchNormalization, residual
 Add) is read as dense layers: each convolution lowered to its full matrix
@@ -53,6 +57,9 @@ over the flattened input, batch normalisation folded in (see inspect's
 as Gemm layers, and the parameter counts are those of the dense matrices,
 zeros included; quantising keeps a shared kernel weight equal in every
 place it appears.`,
+		Example: `  nnbound quantise model.onnx --frac-bits 8 --save model-q8.onnx
+  nnbound quantise model.onnx --frac-bits 8 --certify --lo 0,-1 --hi 1,1
+  nnbound quantise model.onnx --float16 --save model-f16.json`,
 	}, &qf, "quantised")
 }
 
@@ -147,5 +154,6 @@ func (f *quantiseFlags) compression(fs *pflag.FlagSet) (compression, error) {
 	if w == b {
 		what = fmt.Sprintf("fixed point %v", w)
 	}
-	return compression{what: what, apply: func(net *nn.Network) (*nn.Network, error) { return quantise.Network(net, opts) }}, nil
+	return compression{what: what, inputFracBits: w.FracBits,
+		apply: func(net *nn.Network) (*nn.Network, error) { return quantise.Network(net, opts) }}, nil
 }

@@ -139,10 +139,15 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 // exactArgs is cobra.ExactArgs with a usage-error result.
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
-			return usageError{err}
+		if len(args) == n {
+			return nil
 		}
-		return nil
+		fields := strings.Fields(cmd.Use)[1:]
+		want := strings.Join(fields[:min(n, len(fields))], " ")
+		if n == 0 {
+			want = "nothing"
+		}
+		return usagef("%s needs %s (%d argument(s)), got %d; see nnbound %s --help", cmd.Name(), want, n, len(args), cmd.Name())
 	}
 }
 

@@ -74,7 +74,7 @@ error never exceeds E anywhere in the box.
 
 It prints a table (or JSON with --json) and draws the bound and the error
 against FB on a log scale (--plot; default MODEL-sweep.png in the current
-directory).
+directory, none with --json unless --plot is given).
 
 Exit status: 0 when the sweep ran (and, with --target-error, some FB meets
 the target), 1 when no FB meets the target or on an error, 2 usage error.`,
@@ -83,7 +83,7 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
   nnbound sweep model.onnx --neurons 0,4,8 --frac-bits 2,4,6,8 --json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("plot") {
+			if !cmd.Flags().Changed("plot") && !f.json {
 				base := strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
 				f.plot = base + "-sweep.png"
 			}
@@ -103,7 +103,7 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 	fs.StringVar(&f.neurons, "neurons", "", "also prune these numbers of hidden neurons first, `K1,K2,...` (one series each)")
 	fs.StringVar(&f.sparsity, "sparsity", "", "also prune these fractions of the weights first, `S1,S2,...` (one series each)")
 	fs.Float64Var(&f.target, "target-error", 0, "report the smallest FB whose certified bound is at most `E`")
-	fs.StringVar(&f.plot, "plot", "", "write the figure to `FILE` (.png or .svg; \"\" for none) (default MODEL-sweep.png)")
+	fs.StringVar(&f.plot, "plot", "", "write the figure to `FILE` (.png or .svg; \"\" for none) (default MODEL-sweep.png; none with --json)")
 	fs.BoolVar(&f.json, "json", false, "print the results as JSON")
 	fs.IntVar(&f.jobs, "jobs", experiment.DefaultJobs(), "certify this many bit widths at once")
 	f.model.register(fs)
