@@ -186,7 +186,7 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 		return report.WriteJSON(summary, j)
 	}
 	fmt.Fprintf(summary, "wrote %s (%s): the SDP of %s\n", where, format, what)
-	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), p.LMIOrder(), describeBox(box))
+	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), p.LMIOrder(), box.Describe())
 	_, err = fmt.Fprintf(summary, "  gammas: %s\n", p.GammaNote(format))
 	return err
 }
@@ -241,7 +241,7 @@ func exportComments(what string, box spec.Box, o certjob.Job, p *certify.RootPro
 	c := []string{
 		"nnbound: the root SDP certifying a bound on ||f1(x1) - f2(x2)||",
 		"for " + what + ",",
-		"input box " + describeBox(box) + ", " + pairingNote(o) + ", QC set " + o.QC.String() + ", weights " + o.Weights.String() + ".",
+		"input box " + box.Describe() + ", " + experiment.PairingNote(o) + ", QC set " + o.QC.String() + ", weights " + o.Weights.String() + ".",
 		"A solution gives ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2",
 		"with " + p.GammaNote(format) + ".",
 	}

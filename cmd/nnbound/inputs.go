@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/vnnlib"
@@ -148,33 +146,3 @@ func assemble(n int, lo, hi float64, los, his []float64) (spec.Box, error) {
 	}
 	return b, nil
 }
-
-// describeBox prints a box compactly: "[-1, 1]" when one interval holds
-// for all n inputs (with "^n" when n > 1), else the list of intervals.
-func describeBox(b spec.Box) string {
-	same := true
-	for i := range b.Lo {
-		same = same && b.Lo[i] == b.Lo[0] && b.Hi[i] == b.Hi[0]
-	}
-	if len(b.Lo) == 0 {
-		return "[]"
-	}
-	if same {
-		s := fmt.Sprintf("[%s, %s]", fmtG(b.Lo[0]), fmtG(b.Hi[0]))
-		if len(b.Lo) > 1 {
-			s += fmt.Sprintf("^%d", len(b.Lo))
-		}
-		return s
-	}
-	parts := make([]string, len(b.Lo))
-	for i := range b.Lo {
-		parts[i] = fmt.Sprintf("[%s, %s]", fmtG(b.Lo[i]), fmtG(b.Hi[i]))
-	}
-	if len(parts) > 4 {
-		return fmt.Sprintf("%s x %s x ... x %s (%d inputs)", parts[0], parts[1], parts[len(parts)-1], len(parts))
-	}
-	return strings.Join(parts, " x ")
-}
-
-// fmtG formats x with up to 6 significant digits.
-func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }

@@ -106,8 +106,8 @@ func TestDescribeBox(t *testing.T) {
 		f.register(fs)
 		b, _, _ := f.box(len(c.lo))
 		b.Lo, b.Hi = c.lo, c.hi
-		if got := describeBox(b); got != c.want {
-			t.Errorf("describeBox = %q, want %q", got, c.want)
+		if got := b.Describe(); got != c.want {
+			t.Errorf("Box.Describe = %q, want %q", got, c.want)
 		}
 	}
 }

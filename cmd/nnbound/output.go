@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
@@ -41,144 +40,6 @@ func newCertJSON(c *certify.Certificate, box spec.Box, opts certjob.Job) certJSO
 // nan is the JSON null of a number that was not computed.
 func nan() report.Number { return report.Number(math.NaN()) }
 
-// writeCertificate prints c for people: one aligned line per field, the
-// bound and the observed error first.
-//
-//	certified       yes
-//	bound           0.2931   max ||f1(x1) - f2(x2)|| over the input set, proved
-//	observed error  0.2719   largest error found, at x1 = 0.749 (x2 = 0.5)
-//	...
-func writeCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job) error {
-	var b strings.Builder
-	line := func(key, value, note string) {
-		s := fmt.Sprintf("%-15s %s", key, value)
-		if note != "" {
-			s = fmt.Sprintf("%-15s %-10s %s", key, value+" ", note)
-		}
-		b.WriteString(strings.TrimRight(s, " ") + "\n")
-	}
-	if c.Certified {
-		line("certified", "yes", "")
-		line("bound", report.Float(c.Bound, 5), "certified max of "+c.Quantity()+" over the input set")
-	} else {
-		line("certified", "no", "("+c.Status.String()+": "+c.Reason+")")
-		line("bound", "none", "no bound is claimed")
-	}
-	where := ""
-	if len(c.X1) > 0 {
-		where = "found at x1 = " + vector(c.X1)
-		if opts.Pairing != spec.SameInput {
-			where += ", x2 = " + vector(c.X2)
-		}
-	}
-	line("observed error", report.Float(c.ObservedError, 5), where)
-	if c.Certified {
-		line("ratio", report.Ratio(c.Ratio()), "bound / observed error (1 is tight)")
-	}
-	if c.Certified && len(c.Outputs) > 1 {
-		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
-	}
-	if c.Certified && c.Source != c.Method {
-		why := "tighter than the SDP there"
-		switch {
-		case c.Fallbacks > 0:
-			why = "where the SDP failed, or tighter than it"
-		case c.SDP.Solves == 0:
-			why = "the SDP does not model the int8 quantisers"
-		}
-		where := "over the input set"
-		if len(c.Pieces) > 1 {
-			where = "on the input piece with the largest bound"
-		}
-		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
-	}
-	if c.Certified && c.Reason != "" && c.SDP.Solves > 0 {
-		line("note", c.Reason, "")
-	}
-	if c.IsTrivial() {
-		line("note", "the bound is the trivial "+report.Float(c.Trivial, 4)+" that the ranges of the output activations give alone", "")
-	}
-	line("input set", describeBox(box), pairingNote(opts))
-	switch {
-	case c.Certified && !c.RootCertified():
-		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")
-	case c.Certified && opts.Pairing == spec.SameInput:
-		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
-			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
-		line("", "in "+squareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
-	case c.Certified:
-		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
-			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
-		line("", "in "+squareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
-	}
-	pieces := ""
-	if len(c.Pieces) > 1 {
-		pieces = fmt.Sprintf(", input split into %d pieces", len(c.Pieces))
-	}
-	if c.TimeBudgetHit {
-		pieces += fmt.Sprintf(", stopped by the time budget after %d piece(s) (--time-budget; 0 for none)", max(len(c.Pieces), 1))
-	}
-	if c.SDP.Solves == 0 {
-		why := ""
-		switch {
-		case c.Method == certify.MethodPropagation:
-			why = "(--method interval: bound propagation alone" + pieces + ")"
-		case c.Source == certify.MethodPropagation:
-			why = "(bound propagation alone" + pieces + ")"
-		}
-		line("sdp", "none", why)
-	} else {
-		line("sdp", fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, opts.QC), "")
-		when := report.Seconds(c.SDP.Time.Seconds())
-		if hideTimes {
-			when = "- s"
-		}
-		line("", fmt.Sprintf("%d solve(s), %d iterations, %s%s", c.SDP.Solves, c.SDP.Iterations, when, pieces), "")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// pairingNote says how x2 relates to x1.
-func pairingNote(o certjob.Job) string {
-	switch o.Pairing {
-	case spec.SameInput:
-		return "x2 = x1"
-	case spec.QuantisedInput:
-		return fmt.Sprintf("x2 = q(x1), the input quantised to %d fractional bits (%s)", o.Quant.FracBits, o.Quant.Rounding)
-	}
-	return "x1 and x2 independent"
-}
-
-// vector prints a short vector: "0.749" or "(0.1, -0.2, 0.3)", eliding
-// the middle of long ones.
-func vector(v []float64) string {
-	if len(v) == 1 {
-		return report.Float(v[0], 4)
-	}
-	parts := make([]string, 0, min(len(v), 4))
-	for i, x := range v {
-		if len(v) > 4 && i == 3 {
-			parts = append(parts, "...")
-			break
-		}
-		parts = append(parts, report.Float(x, 3))
-	}
-	if len(v) > 4 {
-		parts = append(parts, report.Float(v[len(v)-1], 3))
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
-}
-
-// floats prints a vector of bounds in full: "0.1234, 5.678, ...".
-func floats(v []float64) string {
-	parts := make([]string, len(v))
-	for i, x := range v {
-		parts[i] = report.Float(x, 4)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // emitCertificate draws c's figure with draw into plot (when plot is set
 // and c is certified), then prints c as text, with a "figure" line, or as
 // JSON, with the figure's file in "plot" and comp, the report of the
@@ -206,7 +67,7 @@ func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts cer
 			return err
 		}
 	} else {
-		if err := writeCertificate(w, c, box, opts); err != nil {
+		if err := experiment.WriteCertificate(w, c, box, opts, hideTimes); err != nil {
 			return err
 		}
 		var err error

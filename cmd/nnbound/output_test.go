@@ -19,8 +19,6 @@ import (
 // split box without root gammas, the trivial bound of bounded outputs,
 // and no certificate at all.
 func TestWriteCertificate(t *testing.T) {
-	hideTimes = true
-	t.Cleanup(func() { hideTimes = false })
 	box := spec.Box{Lo: []float64{-1, 0}, Hi: []float64{1, 0.5}}
 	base := func() *certify.Certificate {
 		c := &certify.Certificate{Certified: true, Status: certify.Certified, Bound: 0.5, RootBound: 0.5,
@@ -79,7 +77,7 @@ func TestWriteCertificate(t *testing.T) {
 		{"not certified", failed, same},
 	} {
 		out.WriteString("== " + tc.name + "\n")
-		if err := writeCertificate(&out, tc.c, box, tc.o); err != nil {
+		if err := experiment.WriteCertificate(&out, tc.c, box, tc.o, true); err != nil {
 			t.Fatal(err)
 		}
 	}

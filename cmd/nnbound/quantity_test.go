@@ -30,7 +30,7 @@ func TestQuantity(t *testing.T) {
 		if got := experiment.AxisName(c); got != tc.axis {
 			t.Errorf("%s: axisName %q, want %q", tc.name, got, tc.axis)
 		}
-		if got := squareName(c); got != tc.square {
+		if got := experiment.SquareName(c); got != tc.square {
 			t.Errorf("%s: squareName %q, want %q", tc.name, got, tc.square)
 		}
 	}
