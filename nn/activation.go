@@ -93,3 +93,14 @@ func (a Activation) Apply(s float64) float64 {
 	}
 	return s
 }
+
+// Describe formats a with its parameters: "leaky_relu(alpha=0.1)".
+func (a Activation) Describe() string {
+	switch a.Kind {
+	case LeakyReLU, ELU:
+		return fmt.Sprintf("%v(alpha=%g)", a.Kind, a.Alpha)
+	case HardTanh:
+		return fmt.Sprintf("%v(%g, %g)", a.Kind, a.Lo, a.Hi)
+	}
+	return a.Kind.String()
+}

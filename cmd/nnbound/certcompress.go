@@ -70,7 +70,7 @@ func (cc *compressCert) check() (certjob.Job, error) {
 // and, under --certify, certifies the model against its compressed copy
 // and prints the certificate (text after the compression report, or JSON
 // with the report in its "compression" field).
-func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeReport func(io.Writer) error, j *compressJSON) error {
+func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeReport func(io.Writer) error, j *experiment.CompressionRecord) error {
 	stdout := cmd.OutOrStdout()
 	opts, err := cc.check()
 	if err != nil {

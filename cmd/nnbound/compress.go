@@ -10,11 +10,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/prune"
-	"github.com/nnbound/nnbound/report"
 )
 
 // compression is a compression of a core network, as a command's flags
@@ -162,48 +162,18 @@ func writeCompressed(w io.Writer, m *model, comp compression, c *compressed, sav
 	return nil
 }
 
-// compressJSON is the JSON form of a compression report. Changed, Zeroed,
-// LargestChange and TotalChange compare the parameters of the core
-// networks, and are null when the shapes differ (pruning with --remove).
-type compressJSON struct {
-	Model          string        `json:"model"`
-	Format         string        `json:"format"`
-	Compression    string        `json:"compression"`
-	Sizes          []int         `json:"sizes"`
-	CompressedSize []int         `json:"compressed_sizes"`
-	Parameters     int           `json:"parameters"`
-	Changed        *int          `json:"changed"`
-	Zeroed         *int          `json:"zeroed"`
-	LargestChange  report.Number `json:"largest_change"`
-	TotalChange    report.Number `json:"total_change"`
-	Saved          string        `json:"saved"`
-	PrunedNeurons  []neuronJSON  `json:"pruned_neurons,omitempty"`
-}
-
-// neuronJSON is a pruned neuron (0-based layer and index).
-type neuronJSON struct {
-	Layer int     `json:"layer"`
-	Index int     `json:"neuron"`
-	Norm  float64 `json:"norm"`
-}
-
 // newCompressJSON returns the JSON form of the compression report; call it
 // once the compression has run.
-func newCompressJSON(m *model, comp compression, c *compressed, saved string) *compressJSON {
-	j := &compressJSON{Model: m.Info.Path, Format: m.Info.Format.String(), Compression: comp.what,
-		Sizes: m.Info.Core.Sizes(), CompressedSize: c.Core.Sizes(), Parameters: m.Info.Core.NumParams(),
-		LargestChange: nan(), TotalChange: nan(), Saved: saved}
-	if c.SameShape {
-		d := c.Diff
-		j.Changed, j.Zeroed = &d.Changed, &d.Zeroed
-		j.LargestChange, j.TotalChange = report.Number(d.MaxAbs), report.Number(d.SumAbs)
-	}
+func newCompressJSON(m *model, comp compression, c *compressed, saved string) *experiment.CompressionRecord {
+	var pruned []prune.Neuron
 	if comp.neurons != nil {
-		for _, n := range comp.neurons() {
-			j.PrunedNeurons = append(j.PrunedNeurons, neuronJSON{Layer: n.Layer, Index: n.Index, Norm: n.Norm})
-		}
+		pruned = comp.neurons()
 	}
-	return j
+	var diff *nn.Diff
+	if c.SameShape {
+		diff = &c.Diff
+	}
+	return experiment.NewCompressionRecord(m.Info.Path, m.Info.Format.String(), comp.what, m.Info.Core, c.Core, diff, saved, pruned)
 }
 
 // compressAndSave loads the model at path, applies the compression f to its

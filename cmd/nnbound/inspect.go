@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/report"
 )
 
@@ -37,7 +38,7 @@ core_sizes, core_parameters, layers [{in, out, parameters, activation}]}.`,
 				return err
 			}
 			if asJSON {
-				return report.WriteJSON(cmd.OutOrStdout(), newInspectJSON(m))
+				return report.WriteJSON(cmd.OutOrStdout(), modelfile.Describe(m.Net, m.Info))
 			}
 			return writeInspect(cmd.OutOrStdout(), m)
 		},
@@ -76,64 +77,12 @@ func writeInspect(w io.Writer, m *model) error {
 	return writeLayers(w, net)
 }
 
-// inspectJSON is the JSON form of inspect's description.
-type inspectJSON struct {
-	File       string       `json:"file"`
-	Bytes      int64        `json:"bytes"`
-	Format     string       `json:"format"`
-	Sniffed    bool         `json:"sniffed"`
-	Details    []detailJSON `json:"details"`
-	Inputs     int          `json:"inputs"`
-	Outputs    int          `json:"outputs"`
-	Sizes      []int        `json:"sizes"`
-	Parameters int          `json:"parameters"`
-	// CoreSizes and CoreParameters describe the network quantise and
-	// prune compress: the loaded one, or an NNet file's core.
-	CoreSizes      []int       `json:"core_sizes"`
-	CoreParameters int         `json:"core_parameters"`
-	Layers         []layerJSON `json:"layers"`
-}
-
-// detailJSON is one "key: value" line of a format's details.
-type detailJSON struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
-}
-
-// layerJSON describes one layer.
-type layerJSON struct {
-	In         int    `json:"in"`
-	Out        int    `json:"out"`
-	Parameters int    `json:"parameters"`
-	Activation string `json:"activation"`
-	// Scheme is the layer's quantisation (nn.Layer.Scheme), for int8 models.
-	Scheme string `json:"scheme,omitempty"`
-}
-
-// newInspectJSON returns the JSON description of m.
-func newInspectJSON(m *model) inspectJSON {
-	net, info := m.Net, m.Info
-	j := inspectJSON{File: info.Path, Bytes: info.Size, Format: info.Format.String(), Sniffed: info.Sniffed,
-		Details: []detailJSON{}, Inputs: net.InputSize(), Outputs: net.OutputSize(), Sizes: net.Sizes(),
-		Parameters: net.NumParams(), CoreSizes: info.Core.Sizes(), CoreParameters: info.Core.NumParams()}
-	for _, line := range strings.Split(strings.TrimRight(info.Summary, "\n"), "\n") {
-		if key, value, ok := strings.Cut(line, ":"); ok {
-			j.Details = append(j.Details, detailJSON{Key: key, Value: strings.TrimSpace(value)})
-		}
-	}
-	for _, l := range net.Layers {
-		j.Layers = append(j.Layers, layerJSON{In: l.In(), Out: l.Out(), Parameters: l.Out() * (l.In() + 1),
-			Activation: activation(l.Act), Scheme: l.Scheme()})
-	}
-	return j
-}
-
 // writeLayers prints one line per layer.
 func writeLayers(w io.Writer, net *nn.Network) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "layer\tin\tout\tparameters\t  activation\n")
 	for k, l := range net.Layers {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t  %s\n", k, l.In(), l.Out(), l.Out()*(l.In()+1), activation(l.Act))
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t  %s\n", k, l.In(), l.Out(), l.Out()*(l.In()+1), l.Act.Describe())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -144,15 +93,4 @@ func writeLayers(w io.Writer, net *nn.Network) error {
 		}
 	}
 	return nil
-}
-
-// activation formats an activation with its parameters.
-func activation(a nn.Activation) string {
-	switch a.Kind {
-	case nn.LeakyReLU, nn.ELU:
-		return fmt.Sprintf("%v(alpha=%g)", a.Kind, a.Alpha)
-	case nn.HardTanh:
-		return fmt.Sprintf("%v(%g, %g)", a.Kind, a.Lo, a.Hi)
-	}
-	return a.Kind.String()
 }

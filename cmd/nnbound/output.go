@@ -25,7 +25,7 @@ type certJSON struct {
 	// Plot is the figure written, if any.
 	Plot string `json:"plot,omitempty"`
 	// Compression is the report of quantise or prune --certify.
-	Compression *compressJSON `json:"compression,omitempty"`
+	Compression *experiment.CompressionRecord `json:"compression,omitempty"`
 }
 
 // newCertJSON returns the JSON form of c, certified over box with opts.
@@ -46,7 +46,7 @@ func nan() report.Number { return report.Number(math.NaN()) }
 // compression certified (quantise and prune), if any. It returns errNotCertified when
 // c is not certified, so that the command exits with status 1.
 func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job, asJSON bool,
-	comp *compressJSON, plot string, draw func() (*report.Figure, error)) error {
+	comp *experiment.CompressionRecord, plot string, draw func() (*report.Figure, error)) error {
 	// A figure that cannot be drawn or written is reported after the
 	// certificate is printed, so that the certificate is never lost.
 	written := ""
