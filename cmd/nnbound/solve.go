@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -90,11 +87,11 @@ func runSolve(ctx context.Context, stdout io.Writer, path string, s *sdp.Setting
 	if r == nil {
 		return fmt.Errorf("%s: the solver returned no result", path)
 	}
-	out := newSolveOutput(path, p, r, wall)
+	out := report.NewSolveRecord(path, p, r, wall)
 	if jsonOut {
 		err = report.WriteJSON(stdout, out)
 	} else {
-		err = out.writeText(stdout)
+		err = out.WriteText(stdout)
 	}
 	if err != nil {
 		return err
@@ -103,71 +100,4 @@ func runSolve(ctx context.Context, stdout io.Writer, path string, s *sdp.Setting
 		return errNotCertified
 	}
 	return nil
-}
-
-// solveOutput is what "nnbound solve" prints; its JSON form is the
-// documented --json schema.
-type solveOutput struct {
-	File                string        `json:"file"`
-	Status              string        `json:"status"`
-	PrimalObjective     report.Number `json:"primal_objective"`
-	DualObjective       report.Number `json:"dual_objective"`
-	RelGap              report.Number `json:"rel_gap"`
-	PrimalInfeasibility report.Number `json:"primal_infeasibility"`
-	DualInfeasibility   report.Number `json:"dual_infeasibility"`
-	Iterations          int           `json:"iterations"`
-	Seconds             float64       `json:"seconds"`
-	M                   int           `json:"m"`
-	N                   int           `json:"n"`
-	Blocks              []int         `json:"blocks"` // sizes, negative for diagonal blocks
-}
-
-// newSolveOutput returns the output of solving p from path: r, with the
-// wall time when the solver did not time itself.
-func newSolveOutput(path string, p *sdp.Problem, r *sdp.Result, wall time.Duration) *solveOutput {
-	t := r.Time
-	if t <= 0 {
-		t = wall
-	}
-	o := &solveOutput{
-		File:                path,
-		Status:              r.Status.String(),
-		PrimalObjective:     report.Number(r.PrimalObjective),
-		DualObjective:       report.Number(r.DualObjective),
-		RelGap:              report.Number(r.RelGap),
-		PrimalInfeasibility: report.Number(r.PrimalInfeasibility),
-		DualInfeasibility:   report.Number(r.DualInfeasibility),
-		Iterations:          r.Iterations,
-		Seconds:             math.Round(t.Seconds()*1e6) / 1e6,
-		M:                   p.NumVars(),
-	}
-	for _, b := range p.Blocks {
-		o.N += b.Size
-		if b.Diagonal {
-			o.Blocks = append(o.Blocks, -b.Size)
-		} else {
-			o.Blocks = append(o.Blocks, b.Size)
-		}
-	}
-	return o
-}
-
-// writeText prints o as aligned "name  value" lines.
-func (o *solveOutput) writeText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	blocks := make([]string, len(o.Blocks))
-	for i, b := range o.Blocks {
-		blocks[i] = strconv.Itoa(b)
-	}
-	fmt.Fprintf(tw, "problem\t%s\n", o.File)
-	fmt.Fprintf(tw, "size\tm = %d, n = %d, blocks %s\n", o.M, o.N, strings.Join(blocks, " "))
-	fmt.Fprintf(tw, "status\t%s\n", o.Status)
-	fmt.Fprintf(tw, "primal objective\t%.10e\n", float64(o.PrimalObjective))
-	fmt.Fprintf(tw, "dual objective\t%.10e\n", float64(o.DualObjective))
-	fmt.Fprintf(tw, "relative gap\t%.2e\n", float64(o.RelGap))
-	fmt.Fprintf(tw, "primal infeasibility\t%.2e\n", float64(o.PrimalInfeasibility))
-	fmt.Fprintf(tw, "dual infeasibility\t%.2e\n", float64(o.DualInfeasibility))
-	fmt.Fprintf(tw, "iterations\t%d\n", o.Iterations)
-	fmt.Fprintf(tw, "seconds\t%.3f\n", o.Seconds)
-	return tw.Flush()
 }
