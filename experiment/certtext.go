@@ -47,7 +47,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	if c.Certified {
 		line("ratio", report.Ratio(c.Ratio()), "bound / observed error (1 is tight)")
 	}
-	if c.Certified && len(c.Outputs) > 1 {
+	if c.Certified && c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
 	}
 	if c.Certified && c.Source != c.Method {

@@ -163,7 +163,7 @@ func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
 	} else if c.C == nil {
 		j.Norm = c.Norm.String()
 	}
-	if len(c.Outputs) > 1 {
+	if c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 { // as documented: --norm inf only
 		for _, b := range c.Outputs {
 			j.OutputBounds = append(j.OutputBounds, report.Number(b))
 		}
