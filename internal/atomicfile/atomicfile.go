@@ -4,10 +4,12 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write calls write with a writer on a temporary file next to path and, if
@@ -30,21 +32,39 @@ func Write(path string, write func(io.Writer) error) (err error) {
 		}
 	}()
 	if err = write(f); err != nil {
-		return err
+		return hideTemp(err, path, tmp)
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+	if err = f.Sync(); err == nil {
+		err = f.Close()
 	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
 	}
-	if err = os.Chmod(tmp, 0o644); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+	if err == nil {
+		err = os.Rename(tmp, path)
 	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, hideTemp(err, path, tmp))
 	}
 	return nil
+}
+
+// hideTemp returns err with the temporary file's name replaced by path's,
+// so that errors name the file the user asked for. Errors of the os
+// package keep their type; others that name it are flattened to text.
+func hideTemp(err error, path, tmp string) error {
+	if pe, ok := err.(*os.PathError); ok && pe.Path == tmp {
+		c := *pe
+		c.Path = path
+		return &c
+	}
+	if le, ok := err.(*os.LinkError); ok && le.Old == tmp {
+		return &os.PathError{Op: "rename", Path: path, Err: le.Err}
+	}
+	if strings.Contains(err.Error(), tmp) {
+		return errors.New(strings.ReplaceAll(err.Error(), tmp, path))
+	}
+	return err
 }
 
 // WriteFile writes data to path atomically.

@@ -52,3 +52,15 @@ func TestWriteMissingDirectory(t *testing.T) {
 		t.Fatal("no error for a missing directory")
 	}
 }
+
+// TestErrorNamesTheFile: an error of the writer that names the temporary
+// file names the destination instead.
+func TestErrorNamesTheFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "out.txt")
+	err := Write(p, func(w io.Writer) error {
+		return &os.PathError{Op: "write", Path: w.(*os.File).Name(), Err: errors.New("disk full")}
+	})
+	if err == nil || err.Error() != "write "+p+": disk full" {
+		t.Errorf("error %v, want it to name %s", err, p)
+	}
+}
