@@ -121,8 +121,9 @@ type Certificate struct {
 	// Reason then says so. Source tells whether
 	// the largest bound is such an enclosure, Fallbacks why.
 	Fallbacks int
-	// TimeBudgetHit reports that refinement stopped splitting the input
-	// set because Options.Refine.TimeBudget ran out: the bound holds, but
+	// TimeBudgetHit reports that Options.Refine.TimeBudget ran out, which
+	// stopped the splitting or an SDP (its piece then has the bound of
+	// bound propagation): the bound holds, but
 	// it depends on the machine's speed, and a larger budget (or none) may
 	// find a smaller one.
 	TimeBudgetHit bool

@@ -44,7 +44,7 @@ func (f *certFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.opts.Samples, "samples", f.opts.Samples, "random input pairs evaluated for the observed error")
 	fs.Uint64Var(&f.opts.Seed, "seed", f.opts.Seed, "seed of the observed-error sampling")
 	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "split the input box into at most this many pieces, one SDP each (1: no splitting)")
-	fs.DurationVar(&f.opts.Refine.TimeBudget, "time-budget", f.opts.Refine.TimeBudget, "stop splitting after this long (0: no limit; the result then does not depend on the machine's speed)")
+	fs.DurationVar(&f.opts.Refine.TimeBudget, "time-budget", f.opts.Refine.TimeBudget, "stop the SDPs after this long, bounding the rest by bound propagation (0: no limit; the result then does not depend on the machine's speed)")
 	fs.Float64Var(&f.opts.RequantSlack, "requant-slack", f.opts.RequantSlack, "int8 (QDQ) models: widen every re-quantisation by `K` steps, for integer kernels that round differently")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the SDP solver's iteration log on stderr")
 }
