@@ -119,20 +119,25 @@ func (m *model) compress(f func(*nn.Network) (*nn.Network, error)) (*compressed,
 	return c, nil
 }
 
-// checkSavePath reports a --save path with an extension nnbound cannot
-// write, or in a missing directory, as a usage error ("" is no file).
-func checkSavePath(path string) error {
+// checkSavePath reports a network path of flag with an extension nnbound
+// cannot write, or in a missing directory, as a usage error ("" is none).
+func checkSavePath(flag, path string) error {
 	if path == "" {
 		return nil
 	}
-	if err := checkOutDir("--save", path); err != nil {
+	if err := checkOutDir(flag, path); err != nil {
 		return err
 	}
 	switch modelfile.FormatOf(path) {
 	case modelfile.ONNX, modelfile.JSON:
 		return nil
 	}
-	return usagef("--save %q: want a .onnx or .json file name", path)
+	return usagef("%s %q: want a .onnx or .json file name", flag, path)
+}
+
+// saveNet writes net to path (checked by checkSavePath) atomically.
+func saveNet(path string, net *nn.Network) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return modelfile.Write(w, modelfile.FormatOf(path), net) })
 }
 
 // writeCompressed prints what a compression changed, where it was saved
@@ -182,7 +187,7 @@ func newCompressJSON(m *model, comp compression, c *compressed, saved string) *e
 // the model (for flags that depend on it). It returns the model and its compressed copy, for
 // the command to print (or certify).
 func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn.Network, error), check func(*model) error) (*model, *compressed, error) {
-	if err := checkSavePath(save); err != nil {
+	if err := checkSavePath("--save", save); err != nil {
 		return nil, nil, err
 	}
 	m, err := mf.load(path)
@@ -199,13 +204,8 @@ func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn
 	if err != nil {
 		return nil, nil, err
 	}
-	if save == "" {
-		return m, c, nil
+	if save != "" {
+		err = saveNet(save, c.Net)
 	}
-	if err := atomicfile.Write(save, func(w io.Writer) error {
-		return modelfile.Write(w, modelfile.FormatOf(save), c.Net)
-	}); err != nil {
-		return nil, nil, err
-	}
-	return m, c, nil
+	return m, c, err
 }

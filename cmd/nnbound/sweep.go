@@ -43,6 +43,7 @@ type sweepFlags struct {
 	plot        string
 	json        bool
 	jobs        int
+	saveBest    string
 }
 
 func newSweepCmd() *cobra.Command {
@@ -70,7 +71,7 @@ splitting, the SDP not modelling the rounding.
 
 With --target-error E it reports, for each pruning level, the smallest FB
 whose certified bound is at most E: a bit width you can ship knowing the
-error never exceeds E anywhere in the box.
+error never exceeds E anywhere in the box; --save-best OUT saves that copy.
 
 It prints a table (or JSON with --json) and draws the bound and the error
 against FB on a log scale (--plot; default MODEL-sweep.png in the current
@@ -105,6 +106,7 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 	fs.Float64Var(&f.target, "target-error", 0, "report the smallest FB whose certified bound is at most `E`")
 	fs.StringVar(&f.plot, "plot", "", "write the figure to `FILE` (.png or .svg; \"\" for none) (default MODEL-sweep.png; none with --json)")
 	fs.BoolVar(&f.json, "json", false, "print the results as JSON")
+	fs.StringVar(&f.saveBest, "save-best", "", "with --target-error: save the copy at the smallest FB meeting it to `OUT` (.onnx or .json)")
 	fs.IntVar(&f.jobs, "jobs", experiment.DefaultJobs(), "certify this many bit widths at once")
 	f.model.register(fs)
 	f.input.register(fs)
@@ -121,6 +123,8 @@ type sweepJSON struct {
 	Rows        []experiment.SweepRow    `json:"rows"`
 	Smallest    []experiment.SweepChoice `json:"smallest,omitempty"`
 	Plot        string                   `json:"plot,omitempty"`
+	// Saved is the file --save-best wrote, if any.
+	Saved string `json:"saved,omitempty"`
 	// Status is "cancelled after N of M rows" when a signal stopped the
 	// sweep (Rows are those finished), else empty.
 	Status string `json:"status,omitempty"`
@@ -181,6 +185,12 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	}
 	if f.jobs < 1 {
 		return nil, usagef("--jobs %d: want 1 or more", f.jobs)
+	}
+	if f.saveBest != "" && (f.target == 0 || len(levels) > 1) {
+		return nil, usagef("--save-best needs --target-error and at most one pruning level")
+	}
+	if err := checkSavePath("--save-best", f.saveBest); err != nil {
+		return nil, err
 	}
 	if f.plot != "" {
 		if err := checkPlot(f.plot); err != nil {
@@ -248,6 +258,17 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		j.TargetError = report.Number(f.target)
 		j.Smallest = experiment.SmallestWidths(rows, p.levels, f.target)
 		met = slices.ContainsFunc(j.Smallest, func(c experiment.SweepChoice) bool { return c.FracBits > 0 })
+		if f.saveBest != "" && met && !cancelled {
+			q := quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: p.rounding}
+			net, err := p.copyOf(m, box)(p.levels[0], q)
+			if err == nil {
+				err = saveNet(f.saveBest, net)
+			}
+			if err != nil {
+				return err
+			}
+			j.Saved = f.saveBest
+		}
 	}
 	if f.plot != "" {
 		if j.Plot, err = saveSweepFigure(f.plot, j, p.levels, f.target, stderr); err != nil {
@@ -279,7 +300,12 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 // pruning level at every bit width, showing progress on stderr.
 func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr io.Writer) ([]experiment.SweepRow, error) {
 	s := experiment.WidthSweep{Widths: p.widths, Levels: p.levels, Rounding: p.rounding, Opts: p.opts, Jobs: p.jobs}
-	return s.Run(ctx, m.Net, box, func(l experiment.PruneLevel, q quantise.Format) (*nn.Network, error) {
+	return s.Run(ctx, m.Net, box, p.copyOf(m, box), stderr)
+}
+
+// copyOf returns the compressed copy of m at each pruning level and width.
+func (p *sweepPlan) copyOf(m *model, box spec.Box) func(experiment.PruneLevel, quantise.Format) (*nn.Network, error) {
+	return func(l experiment.PruneLevel, q quantise.Format) (*nn.Network, error) {
 		if !p.int8 && p.actFB == 0 {
 			return m.transform(l.Compress(q))
 		}
@@ -299,5 +325,5 @@ func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr 
 			o8.Bits = q.FracBits
 			return quantise.Int8(pruned, r, o8)
 		})
-	}, stderr)
+	}
 }

@@ -45,6 +45,9 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 			fmt.Fprintf(w, "smallest %s%s with certified bound <= %s: %d (bound %s)\n", width, who, report.Float(f.target, 4), c.FracBits, report.Float(float64(c.Bound), 4))
 		}
 	}
+	if j.Saved != "" {
+		fmt.Fprintf(w, "saved: %s (the copy at that FB)\n", j.Saved)
+	}
 	if j.Plot != "" {
 		fmt.Fprintf(w, "\nfigure: %s (bound and error against %s, log scale)\n", j.Plot, width)
 	}
