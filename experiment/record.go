@@ -81,6 +81,10 @@ type Record struct {
 	QC            string      `json:"qc"`
 	SDP           SDPRecord   `json:"sdp"`
 	Seconds       float64     `json:"seconds"`
+	// Plot is the figure the command wrote, if any.
+	Plot string `json:"plot,omitempty"`
+	// Compression is the report of quantise or prune --certify, if any.
+	Compression *CompressionRecord `json:"compression,omitempty"`
 }
 
 // GammasRecord holds the four gammas of the root inequality; GammaX is null

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
@@ -16,29 +15,6 @@ import (
 // the commands that print tables, so that golden files do not depend on
 // the machine. Tests set it.
 var hideTimes bool
-
-// certJSON is the JSON form of a certificate, printed by --json (the
-// schema is documented in the README): experiment.Record, then what the
-// command wrote.
-type certJSON struct {
-	experiment.Record
-	// Plot is the figure written, if any.
-	Plot string `json:"plot,omitempty"`
-	// Compression is the report of quantise or prune --certify.
-	Compression *experiment.CompressionRecord `json:"compression,omitempty"`
-}
-
-// newCertJSON returns the JSON form of c, certified over box with opts.
-func newCertJSON(c *certify.Certificate, box spec.Box, opts certjob.Job) certJSON {
-	j := certJSON{Record: experiment.NewRecord(c, box, opts)}
-	if hideTimes {
-		j.Seconds, j.SDP.Seconds = 0, 0
-	}
-	return j
-}
-
-// nan is the JSON null of a number that was not computed.
-func nan() report.Number { return report.Number(math.NaN()) }
 
 // emitCertificate draws c's figure with draw into plot (when plot is set
 // and c is certified), then prints c as text, with a "figure" line, or as
@@ -61,7 +37,10 @@ func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts cer
 		}
 	}
 	if asJSON {
-		j := newCertJSON(c, box, opts)
+		j := experiment.NewRecord(c, box, opts)
+		if hideTimes {
+			j.Seconds, j.SDP.Seconds = 0, 0
+		}
 		j.Plot, j.Compression = written, comp
 		if err := report.WriteJSON(w, j); err != nil {
 			return err

@@ -249,7 +249,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	}
 
 	j := sweepJSON{Model: path, Input: experiment.InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
-		QC: p.opts.QC.String(), TargetError: nan(), Rows: rows}
+		QC: p.opts.QC.String(), TargetError: report.Number(math.NaN()), Rows: rows}
 	if cancelled {
 		j.Status = fmt.Sprintf("cancelled after %d of %d rows", len(rows), total)
 	}
