@@ -81,12 +81,18 @@ func newCompareCmd() *cobra.Command {
 input set, by the SDP of Li, Drummond and Duncan (L4DC 2021), checked
 independently of the solver, next to the largest error found at actual
 inputs. By default x1 and x2 range over the box independently (the paper's
-similarity problem); --pairing same compares the networks on the same
-input and --pairing quantised feeds B the quantised input. --norm inf
+similarity problem: A and B are any two networks); --pairing same compares
+them on the same input and --pairing quantised feeds B the quantised input.
+(quantise and prune default to same, their copy running on the model's
+input; sweep to quantised, the paper's setting for a quantised copy.) --norm inf
 bounds the largest output difference max_k |A_k(x1) - B_k(x2)| instead,
 and --output K the difference of output K alone.
 
-Exit status: 0 certified, 1 not certified (or an error), 2 usage error.`,
+Exit status: 0 certified, 1 not certified (or an error), 2 usage error,
+130 stopped by a signal (SIGINT, SIGTERM) after printing what was finished.`,
+		Example: `  nnbound compare a.onnx b.onnx
+  nnbound compare model.onnx model-q8.onnx --pairing quantised --input-frac-bits 8
+  nnbound compare a.onnx b.onnx --norm inf --lo 0,0 --hi 1,1 --json`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(cmd, args, &f)

@@ -129,9 +129,13 @@
 // 0 when the command succeeded (for certifying commands: the bound is
 // certified; for sweep with --target-error: some bit width meets it), 1
 // when a bound could not be certified or an error occurred, 2 for a usage
-// error (unknown flag, bad flag value, wrong number of arguments). A bug
-// is reported as one "internal error" line; set NNBOUND_TRACEBACK=1 to see
-// its stack.
+// error (unknown flag, bad flag value, wrong number of arguments), 130
+// when SIGINT or SIGTERM stopped it: every command then stops its solver,
+// prints what it had finished (sweep's rows so far, the certificate with
+// the best bound so far, paper's table of the runs finished), writes no
+// partial file and says "cancelled" on stderr; a second signal ends it at
+// once. A bug is reported as one "internal error" line; set
+// NNBOUND_TRACEBACK=1 to see its stack.
 //
 // # Examples
 //
