@@ -206,6 +206,18 @@ func (s *Setup) CertifyAll(ctx context.Context, tasks []Task, jobs int, stderr i
 	return runs, certs, err
 }
 
+// Finished returns the runs of CertifyAll that finished: those with a
+// certificate that was not cancelled (after a signal stopped the others).
+func Finished(runs []Run, certs []*certify.Certificate) []Run {
+	var done []Run
+	for i, c := range certs {
+		if c != nil && c.Status != certify.Cancelled {
+			done = append(done, runs[i])
+		}
+	}
+	return done
+}
+
 // Certify certifies one task over PaperBox and measures the tightness T
 // over the paper's evaluation grid (Tightness).
 func (s *Setup) Certify(ctx context.Context, t Task) (Run, *certify.Certificate, error) {

@@ -6,7 +6,9 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 
+	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
@@ -64,6 +66,14 @@ func (s *WidthSweep) Run(ctx context.Context, f1 *nn.Network, box spec.Box,
 		return nil
 	})
 	return rows, err
+}
+
+// FinishedRows returns the rows of Run that finished: those certified
+// or not, but neither left undone nor cancelled by a signal.
+func FinishedRows(rows []SweepRow) []SweepRow {
+	return slices.DeleteFunc(rows, func(r SweepRow) bool {
+		return r.Status == "" || r.Status == certify.Cancelled.String()
+	})
 }
 
 // Compress returns the compression of level l at input format q: prune

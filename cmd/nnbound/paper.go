@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/report"
 )
@@ -141,14 +140,8 @@ func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 	if err != nil && !cancelled {
 		return err
 	}
-	if cancelled {
-		// Tabulate the runs finished before the signal; write no files.
-		var done []experiment.Run
-		for i, c := range certs {
-			if c != nil && c.Status != certify.Cancelled {
-				done = append(done, runs[i])
-			}
-		}
+	if cancelled { // tabulate the runs finished before the signal; write no files
+		done := experiment.Finished(runs, certs)
 		fmt.Fprintf(stderr, "nnbound: paper %s cancelled after %d of %d runs; the table below has those runs, no files were written\n", e, len(done), len(runs))
 		runs, f.out = done, ""
 	}

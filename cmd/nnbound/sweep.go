@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/bounds"
-	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
@@ -240,12 +239,8 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		return err
 	}
 	total := len(rows)
-	if cancelled {
-		// Keep the rows finished before the signal; no figure of them.
-		rows = slices.DeleteFunc(rows, func(r experiment.SweepRow) bool {
-			return r.Status == "" || r.Status == certify.Cancelled.String()
-		})
-		f.plot = ""
+	if cancelled { // keep the rows finished before the signal; no figure of them
+		rows, f.plot = experiment.FinishedRows(rows), ""
 	}
 
 	j := sweepJSON{Model: path, Input: experiment.InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
