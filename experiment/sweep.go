@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
@@ -58,7 +59,7 @@ func (s *WidthSweep) Run(ctx context.Context, f1 *nn.Network, box spec.Box,
 			return err
 		}
 		rows[i] = SweepRow{Prune: s.Levels[t.level].String(), FracBits: t.fb, Summary: NewSummary(c, o.Pairing),
-			Seconds: c.Time.Seconds(), Level: t.level}
+			Seconds: c.Time.Seconds(), Level: t.level, TimeBudgetHit: c.TimeBudgetHit}
 		if c.IsTrivial() {
 			rows[i].Trivial = c.Trivial
 		}
@@ -74,6 +75,22 @@ func FinishedRows(rows []SweepRow) []SweepRow {
 	return slices.DeleteFunc(rows, func(r SweepRow) bool {
 		return r.Status == "" || r.Status == certify.Cancelled.String()
 	})
+}
+
+// BudgetNote says which rows the time budget stopped short ("" if none):
+// their bounds hold but depend on the machine's speed.
+func BudgetNote(rows []SweepRow) string {
+	var fbs []string
+	for _, r := range rows {
+		if r.TimeBudgetHit {
+			fbs = append(fbs, fmt.Sprint(r.FracBits))
+		}
+	}
+	if len(fbs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: the time budget stopped the SDPs at FB %s (bounds hold, but may be looser; --time-budget 0 for none)",
+		strings.Join(fbs, ", "))
 }
 
 // Compress returns the compression of level l at input format q: prune
@@ -94,6 +111,9 @@ type SweepRow struct {
 	FracBits int    `json:"frac_bits"`
 	Summary
 	Seconds float64 `json:"seconds"`
+	// TimeBudgetHit reports that the time budget stopped this row's SDPs
+	// (certify.Certificate.TimeBudgetHit); absent otherwise.
+	TimeBudgetHit bool `json:"time_budget_hit,omitempty"`
 	// Level is the index of the pruning level in WidthSweep.Levels.
 	Level int `json:"-"`
 	// Trivial is the bound the ranges of the output activations give

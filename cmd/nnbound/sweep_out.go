@@ -28,6 +28,9 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 		return err
 	}
 	writeTrivial(w, j.Rows)
+	if note := experiment.BudgetNote(j.Rows); note != "" {
+		fmt.Fprintf(w, "\n%s\n", note)
+	}
 	if j.Status != "" {
 		fmt.Fprintf(w, "\n%s (stopped by a signal)\n", j.Status)
 	}
