@@ -11,7 +11,6 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
-	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
@@ -28,21 +27,6 @@ type exportFlags struct {
 	format   string
 	out      string
 	json     bool
-}
-
-// exportJSON is the JSON form of export's summary.
-type exportJSON struct {
-	File      string                 `json:"file"`
-	Format    string                 `json:"format"`
-	Networks  string                 `json:"networks"`
-	Variables int                    `json:"variables"`
-	LMIOrder  int                    `json:"lmi_order"`
-	Input     experiment.InputRecord `json:"input"`
-	QC        string                 `json:"qc"`
-	// Gammas name the leading variables of the SDP, in order.
-	Gammas []string `json:"gammas"`
-	// Where says where each gamma is in a solver's solution.
-	Where string `json:"where"`
 }
 
 func newExportCmd() *cobra.Command {
@@ -168,7 +152,7 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	if err != nil {
 		return err
 	}
-	comments := exportComments(what, box, opts, p, format)
+	comments := experiment.ExportComments(what, box, opts, p, format)
 	write := func(w io.Writer) error { return p.Write(w, format, comments) }
 	summary := stdout
 	if f.out == "-" {
@@ -184,9 +168,7 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 		where = "stdout"
 	}
 	if f.json {
-		j := exportJSON{File: where, Format: format.String(), Networks: what, Variables: p.NumVars(), LMIOrder: p.LMIOrder(),
-			Input: experiment.NewInputRecord(box, opts), QC: opts.QC.String(), Gammas: p.GammaNames, Where: p.GammaNote(format)}
-		return report.WriteJSON(summary, j)
+		return report.WriteJSON(summary, experiment.NewExportRecord(where, what, box, opts, p, format))
 	}
 	fmt.Fprintf(summary, "wrote %s (%s): the SDP of %s\n", where, format, what)
 	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), p.LMIOrder(), box.Describe())
@@ -237,22 +219,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// exportComments returns the header comment of an exported SDP.
-func exportComments(what string, box spec.Box, o certjob.Job, p *certify.RootProblem, format certify.ExportFormat) []string {
-	c := []string{
-		"nnbound: the root SDP certifying a bound on ||f1(x1) - f2(x2)||",
-		"for " + what + ",",
-		"input box " + box.Describe() + ", " + experiment.PairingNote(o) + ", QC set " + o.QC.String() + ", weights " + o.Weights.String() + ".",
-		"A solution gives ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2",
-		"with " + p.GammaNote(format) + ".",
-	}
-	if format == certify.SDPA {
-		c = append(c, "(y is the variable of the SDPA form: CSDP's y, SDPA's xVec.)")
-	} else {
-		c = append(c, "(x are the scalar variables, numbered from 0 as in CBF.)")
-	}
-	c = append(c, "Not certified: nnbound's soundness check has not been applied to such a solution.")
-	return c
 }
