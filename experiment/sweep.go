@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/progress"
@@ -91,6 +92,40 @@ func BudgetNote(rows []SweepRow) string {
 	}
 	return fmt.Sprintf("note: the time budget stopped the SDPs at FB %s (bounds hold, but may be looser; --time-budget 0 for none)",
 		strings.Join(fbs, ", "))
+}
+
+// CopyScheme says how the copies of a width sweep are made: fixed point
+// (rounding every hidden layer's output too when ActFracBits > 0) or, with
+// Int8, quantise.Int8 with Int8Opts at Bits = the width, calibrated on the
+// input box by bound propagation.
+type CopyScheme struct {
+	ActFracBits int
+	Int8        bool
+	Int8Opts    quantise.Int8Options
+}
+
+// Compress returns the compression of a core network at level l and
+// width q (q.FracBits is the int8 scheme's bits) over box.
+func (s CopyScheme) Compress(l PruneLevel, q quantise.Format, box spec.Box) func(core *nn.Network) (*nn.Network, error) {
+	if !s.Int8 && s.ActFracBits == 0 {
+		return l.Compress(q)
+	}
+	return func(core *nn.Network) (*nn.Network, error) {
+		pruned, err := l.Apply(core)
+		if err != nil {
+			return nil, err
+		}
+		if !s.Int8 {
+			return quantise.Network(pruned, quantise.Options{Weights: q, Biases: q, ActFracBits: s.ActFracBits})
+		}
+		r, err := bounds.Calibrate(pruned, box, bounds.DefaultOptions())
+		if err != nil {
+			return nil, err
+		}
+		o8 := s.Int8Opts
+		o8.Bits = q.FracBits
+		return quantise.Int8(pruned, r, o8)
+	}
 }
 
 // Compress returns the compression of level l at input format q: prune

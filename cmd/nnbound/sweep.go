@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
@@ -132,9 +131,7 @@ type sweepJSON struct {
 // sweepPlan is what a sweep certifies, from its validated flags.
 type sweepPlan struct {
 	widths   []int
-	actFB    int  // quantise.Options.ActFracBits
-	int8     bool // widths are bits of quantise.Int8, not fractional bits
-	int8opts quantise.Int8Options
+	scheme   experiment.CopyScheme
 	levels   []experiment.PruneLevel
 	rounding quantise.Rounding
 	opts     certjob.Job // Quant is set per bit width
@@ -214,7 +211,7 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	if f.actFracBits < 0 || f.actFracBits > quantise.MaxFracBits {
 		return nil, usagef("--act-frac-bits %d: want 0 to %d", f.actFracBits, quantise.MaxFracBits)
 	}
-	return &sweepPlan{widths: widths, actFB: f.actFracBits, int8: f.scheme == "int8", int8opts: f.int8, levels: levels, rounding: rounding, opts: opts, jobs: jobs}, nil
+	return &sweepPlan{widths: widths, scheme: experiment.CopyScheme{ActFracBits: f.actFracBits, Int8: f.scheme == "int8", Int8Opts: f.int8}, levels: levels, rounding: rounding, opts: opts, jobs: jobs}, nil
 }
 
 // runSweep certifies the model at path at every bit width and pruning
@@ -301,24 +298,6 @@ func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr 
 // copyOf returns the compressed copy of m at each pruning level and width.
 func (p *sweepPlan) copyOf(m *model, box spec.Box) func(experiment.PruneLevel, quantise.Format) (*nn.Network, error) {
 	return func(l experiment.PruneLevel, q quantise.Format) (*nn.Network, error) {
-		if !p.int8 && p.actFB == 0 {
-			return m.transform(l.Compress(q))
-		}
-		return m.transform(func(core *nn.Network) (*nn.Network, error) {
-			pruned, err := l.Apply(core)
-			if err != nil {
-				return nil, err
-			}
-			if !p.int8 {
-				return quantise.Network(pruned, quantise.Options{Weights: q, Biases: q, ActFracBits: p.actFB})
-			}
-			r, err := bounds.Calibrate(pruned, box, bounds.DefaultOptions())
-			if err != nil {
-				return nil, err
-			}
-			o8 := p.int8opts
-			o8.Bits = q.FracBits
-			return quantise.Int8(pruned, r, o8)
-		})
+		return m.transform(p.scheme.Compress(l, q, box))
 	}
 }
