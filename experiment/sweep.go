@@ -140,6 +140,23 @@ func (l PruneLevel) Compress(q quantise.Format) func(core *nn.Network) (*nn.Netw
 	}
 }
 
+// SweepResult is what "nnbound sweep" prints (its --json output): the
+// rows of a WidthSweep, and the smallest widths meeting a target.
+type SweepResult struct {
+	Model       string        `json:"model"`
+	Input       InputRecord   `json:"input"`
+	QC          string        `json:"qc"`
+	TargetError report.Number `json:"target_error"`
+	Rows        []SweepRow    `json:"rows"`
+	Smallest    []SweepChoice `json:"smallest,omitempty"`
+	Plot        string        `json:"plot,omitempty"`
+	// Saved is the file of the copy saved (sweep --save-best), if any.
+	Saved string `json:"saved,omitempty"`
+	// Status is "cancelled after N of M rows" when a signal stopped the
+	// sweep (Rows are those finished), else empty.
+	Status string `json:"status,omitempty"`
+}
+
 // SweepRow is one certified bit width of a sweep.
 type SweepRow struct {
 	Prune    string `json:"prune"`

@@ -112,22 +112,6 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 	return cmd
 }
 
-// sweepJSON is the --json output of nnbound sweep.
-type sweepJSON struct {
-	Model       string                   `json:"model"`
-	Input       experiment.InputRecord   `json:"input"`
-	QC          string                   `json:"qc"`
-	TargetError report.Number            `json:"target_error"`
-	Rows        []experiment.SweepRow    `json:"rows"`
-	Smallest    []experiment.SweepChoice `json:"smallest,omitempty"`
-	Plot        string                   `json:"plot,omitempty"`
-	// Saved is the file --save-best wrote, if any.
-	Saved string `json:"saved,omitempty"`
-	// Status is "cancelled after N of M rows" when a signal stopped the
-	// sweep (Rows are those finished), else empty.
-	Status string `json:"status,omitempty"`
-}
-
 // sweepPlan is what a sweep certifies, from its validated flags.
 type sweepPlan struct {
 	widths   []int
@@ -240,7 +224,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		rows, f.plot = experiment.FinishedRows(rows), ""
 	}
 
-	j := sweepJSON{Model: path, Input: experiment.InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
+	j := experiment.SweepResult{Model: path, Input: experiment.InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
 		QC: p.opts.QC.String(), TargetError: report.Number(math.NaN()), Rows: rows}
 	if cancelled {
 		j.Status = fmt.Sprintf("cancelled after %d of %d rows", len(rows), total)

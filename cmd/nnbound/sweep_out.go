@@ -12,7 +12,7 @@ import (
 )
 
 // writeSweep prints the sweep table and the answer to --target-error.
-func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []experiment.PruneLevel, j sweepJSON) error {
+func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []experiment.PruneLevel, j experiment.SweepResult) error {
 	input := "the quantised copy gets the input quantised likewise, x2 = q(x1)"
 	width := "FB"
 	switch {
@@ -60,7 +60,7 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 // saveSweepFigure draws the sweep j with its target error (see
 // experiment.SweepFigure) to file and returns its name, or "" with a note on stderr
 // when there is nothing to draw.
-func saveSweepFigure(file string, j sweepJSON, levels []experiment.PruneLevel, target float64, stderr io.Writer) (string, error) {
+func saveSweepFigure(file string, j experiment.SweepResult, levels []experiment.PruneLevel, target float64, stderr io.Writer) (string, error) {
 	fig, err := experiment.SweepFigure(j.Model, j.Rows, levels, target, j.Smallest)
 	switch {
 	case errors.Is(err, report.ErrData):
