@@ -10,6 +10,7 @@ import (
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/progress"
+	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -70,7 +71,7 @@ func (cc *compressCert) check() (certjob.Job, error) {
 // and, under --certify, certifies the model against its compressed copy
 // and prints the certificate (text after the compression report, or JSON
 // with the report in its "compression" field).
-func (cc *compressCert) run(cmd *cobra.Command, m *model, c *compressed, writeReport func(io.Writer) error, j *experiment.CompressionRecord) error {
+func (cc *compressCert) run(cmd *cobra.Command, m *model, c *modelfile.Compressed, writeReport func(io.Writer) error, j *experiment.CompressionRecord) error {
 	stdout := cmd.OutOrStdout()
 	opts, err := cc.check()
 	if err != nil {

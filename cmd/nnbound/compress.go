@@ -90,31 +90,11 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 	return cmd
 }
 
-// compressed is the compressed copy of a model.
-type compressed struct {
-	Net  *nn.Network // the network to save (the model's processing included)
-	Core *nn.Network // the compressed core network
-	// Diff compares Core with the model's core; SameShape is false when
-	// the compression changed the shape (pruning with --remove).
-	Diff      nn.Diff
-	SameShape bool
-}
-
-// compress applies f to the model's core network (see transform) and
-// compares the result with the original core.
-func (m *model) compress(f func(*nn.Network) (*nn.Network, error)) (*compressed, error) {
-	c := &compressed{}
-	net, err := m.transform(func(core *nn.Network) (*nn.Network, error) {
-		out, err := f(core)
-		c.Core = out
-		return out, err
-	})
+// compress applies f to the model's core network (modelfile.Info.Compress).
+func (m *model) compress(f func(*nn.Network) (*nn.Network, error)) (*modelfile.Compressed, error) {
+	c, err := m.Info.Compress(f)
 	if err != nil {
-		return nil, err
-	}
-	c.Net = net
-	if d, err := nn.ParamDiff(m.Info.Core, c.Core); err == nil {
-		c.Diff, c.SameShape = d, true
+		return nil, fmt.Errorf("%s: %w", m.Info.Path, err)
 	}
 	return c, nil
 }
@@ -142,7 +122,7 @@ func saveNet(path string, net *nn.Network) error {
 
 // writeCompressed prints what a compression changed, where it was saved
 // and the neurons pruned, if any.
-func writeCompressed(w io.Writer, m *model, comp compression, c *compressed, saved string) error {
+func writeCompressed(w io.Writer, m *model, comp compression, c *modelfile.Compressed, saved string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "model:\t%s\n", m.describe())
 	fmt.Fprintf(tw, "compression:\t%s\n", comp.what)
@@ -169,7 +149,7 @@ func writeCompressed(w io.Writer, m *model, comp compression, c *compressed, sav
 
 // newCompressJSON returns the JSON form of the compression report; call it
 // once the compression has run.
-func newCompressJSON(m *model, comp compression, c *compressed, saved string) *experiment.CompressionRecord {
+func newCompressJSON(m *model, comp compression, c *modelfile.Compressed, saved string) *experiment.CompressionRecord {
 	var pruned []prune.Neuron
 	if comp.neurons != nil {
 		pruned = comp.neurons()
@@ -186,7 +166,7 @@ func newCompressJSON(m *model, comp compression, c *compressed, saved string) *e
 // fails before any work; "" saves nothing), after check has accepted
 // the model (for flags that depend on it). It returns the model and its compressed copy, for
 // the command to print (or certify).
-func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn.Network, error), check func(*model) error) (*model, *compressed, error) {
+func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn.Network, error), check func(*model) error) (*model, *modelfile.Compressed, error) {
 	if err := checkSavePath("--save", save); err != nil {
 		return nil, nil, err
 	}
