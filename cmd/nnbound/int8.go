@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -26,8 +24,8 @@ func (f *quantiseFlags) int8Compression(fs *pflag.FlagSet) (compression, error) 
 	var xs [][]float64
 	if f.calibrate != "box" {
 		var err error
-		if xs, err = readInputsFile(f.calibrate); err != nil {
-			return compression{}, err
+		if xs, err = quantise.ReadInputs(f.calibrate); err != nil {
+			return compression{}, usagef("--calibrate %q: want box or a JSON file {\"inputs\": [[...], ...]}: %v", f.calibrate, err)
 		}
 	}
 	weights := "per-tensor"
@@ -59,22 +57,4 @@ func (f *quantiseFlags) ranges(core *nn.Network, xs [][]float64) (quantise.Range
 		return quantise.Ranges{}, err
 	}
 	return bounds.Calibrate(core, box, bounds.DefaultOptions())
-}
-
-// readInputsFile reads the inputs of a JSON file {"inputs": [[...], ...]}.
-func readInputsFile(path string) ([][]float64, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usagef("--calibrate %q: want box or a JSON file of inputs: %v", path, err)
-	}
-	var v struct {
-		Inputs [][]float64 `json:"inputs"`
-	}
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, usagef("--calibrate %s: %v", path, err)
-	}
-	if len(v.Inputs) == 0 {
-		return nil, usagef("--calibrate %s: no \"inputs\"", path)
-	}
-	return v.Inputs, nil
 }
