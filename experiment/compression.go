@@ -1,6 +1,11 @@
 package experiment
 
 import (
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/report"
@@ -24,6 +29,9 @@ type CompressionRecord struct {
 	TotalChange    report.Number  `json:"total_change"`
 	Saved          string         `json:"saved"`
 	PrunedNeurons  []NeuronRecord `json:"pruned_neurons,omitempty"`
+	// CompressedParameters counts the compressed core's parameters (text
+	// only: JSON has them as "parameters" when the shapes agree).
+	CompressedParameters int `json:"-"`
 }
 
 // NeuronRecord is a pruned neuron (0-based layer and index).
@@ -41,7 +49,8 @@ func NewCompressionRecord(model, format, what string, core, compressed *nn.Netwo
 	saved string, pruned []prune.Neuron) *CompressionRecord {
 	j := &CompressionRecord{Model: model, Format: format, Compression: what,
 		Sizes: core.Sizes(), CompressedSize: compressed.Sizes(), Parameters: core.NumParams(),
-		LargestChange: nan(), TotalChange: nan(), Saved: saved}
+		CompressedParameters: compressed.NumParams(),
+		LargestChange:        nan(), TotalChange: nan(), Saved: saved}
 	if diff != nil {
 		d := *diff
 		j.Changed, j.Zeroed = &d.Changed, &d.Zeroed
@@ -51,4 +60,34 @@ func NewCompressionRecord(model, format, what string, core, compressed *nn.Netwo
 		j.PrunedNeurons = append(j.PrunedNeurons, NeuronRecord{Layer: n.Layer, Index: n.Index, Norm: n.Norm})
 	}
 	return j
+}
+
+// WriteText prints the record for people, model being the model's
+// description: what changed, where the copy was saved and the neurons
+// pruned, if any.
+func (j *CompressionRecord) WriteText(w io.Writer, model string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "model:\t%s\n", model)
+	fmt.Fprintf(tw, "compression:\t%s\n", j.Compression)
+	if j.Changed != nil {
+		fmt.Fprintf(tw, "changed:\t%d of %d parameters (%d set to zero)\n", *j.Changed, j.Parameters, *j.Zeroed)
+		fmt.Fprintf(tw, "largest change:\t%s\n", strconv.FormatFloat(float64(j.LargestChange), 'g', -1, 64))
+		fmt.Fprintf(tw, "total change:\t%s (sum of |changes|)\n", strconv.FormatFloat(float64(j.TotalChange), 'g', -1, 64))
+	} else {
+		fmt.Fprintf(tw, "sizes:\t%s -> %s\n", nn.FormatSizes(j.Sizes), nn.FormatSizes(j.CompressedSize))
+		fmt.Fprintf(tw, "parameters:\t%d -> %d\n", j.Parameters, j.CompressedParameters)
+	}
+	if j.Saved != "" {
+		fmt.Fprintf(tw, "saved:\t%s\n", j.Saved)
+	}
+	if err := tw.Flush(); err != nil || len(j.PrunedNeurons) == 0 {
+		return err
+	}
+	fmt.Fprintln(w, "pruned neurons (layer, neuron, incoming 2-norm; 0-based):")
+	for _, n := range j.PrunedNeurons {
+		if _, err := fmt.Fprintf(w, "  %d %d %s\n", n.Layer, n.Index, strconv.FormatFloat(n.Norm, 'g', 6, 64)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

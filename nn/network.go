@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -148,4 +150,13 @@ func (n *Network) Clone() *Network {
 			Pre: l.Pre.clone(), Post: l.Post.clone(), Int: l.Int.clone()}
 	}
 	return c
+}
+
+// FormatSizes formats layer sizes (Network.Sizes) as "5-50-50-5".
+func FormatSizes(s []int) string {
+	parts := make([]string, len(s))
+	for i, n := range s {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, "-")
 }

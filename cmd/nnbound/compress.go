@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -76,7 +74,7 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 			return err
 		}
 		return cc.run(cmd, m, c, func(w io.Writer) error {
-			return writeCompressed(w, m, comp, c, save)
+			return newCompressJSON(m, comp, c, save).WriteText(w, m.describe())
 		}, newCompressJSON(m, comp, c, save))
 	}
 	fs := cmd.Flags()
@@ -118,33 +116,6 @@ func checkSavePath(flag, path string) error {
 // saveNet writes net to path (checked by checkSavePath) atomically.
 func saveNet(path string, net *nn.Network) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return modelfile.Write(w, modelfile.FormatOf(path), net) })
-}
-
-// writeCompressed prints what a compression changed, where it was saved
-// and the neurons pruned, if any.
-func writeCompressed(w io.Writer, m *model, comp compression, c *modelfile.Compressed, saved string) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "model:\t%s\n", m.describe())
-	fmt.Fprintf(tw, "compression:\t%s\n", comp.what)
-	if c.SameShape {
-		d := c.Diff
-		fmt.Fprintf(tw, "changed:\t%d of %d parameters (%d set to zero)\n", d.Changed, d.Params, d.Zeroed)
-		fmt.Fprintf(tw, "largest change:\t%s\n", strconv.FormatFloat(d.MaxAbs, 'g', -1, 64))
-		fmt.Fprintf(tw, "total change:\t%s (sum of |changes|)\n", strconv.FormatFloat(d.SumAbs, 'g', -1, 64))
-	} else {
-		fmt.Fprintf(tw, "sizes:\t%s -> %s\n", sizes(m.Info.Core), sizes(c.Core))
-		fmt.Fprintf(tw, "parameters:\t%d -> %d\n", m.Info.Core.NumParams(), c.Core.NumParams())
-	}
-	if saved != "" {
-		fmt.Fprintf(tw, "saved:\t%s\n", saved)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if comp.neurons != nil {
-		return writeNeurons(w, comp.neurons())
-	}
-	return nil
 }
 
 // newCompressJSON returns the JSON form of the compression report; call it

@@ -63,13 +63,13 @@ func writeInspect(w io.Writer, m *model) error {
 	}
 	fmt.Fprintf(tw, "inputs:\t%d\n", net.InputSize())
 	fmt.Fprintf(tw, "outputs:\t%d\n", net.OutputSize())
-	fmt.Fprintf(tw, "sizes:\t%s\n", sizes(net))
+	fmt.Fprintf(tw, "sizes:\t%s\n", nn.FormatSizes(net.Sizes()))
 	fmt.Fprintf(tw, "parameters:\t%d\n", net.NumParams())
 	if net.Input != nil {
 		fmt.Fprintf(tw, "input quantiser:\t%v\n", net.Input)
 	}
 	if info.Core != net {
-		fmt.Fprintf(tw, "core network:\t%s, %d parameters (what quantise and prune compress)\n", sizes(info.Core), info.Core.NumParams())
+		fmt.Fprintf(tw, "core network:\t%s, %d parameters (what quantise and prune compress)\n", nn.FormatSizes(info.Core.Sizes()), info.Core.NumParams())
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -63,14 +62,4 @@ func (m *model) transform(f func(*nn.Network) (*nn.Network, error)) (*nn.Network
 		return nil, fmt.Errorf("%s: %w", m.Info.Path, err)
 	}
 	return out, nil
-}
-
-// sizes formats layer sizes as "5-50-50-5".
-func sizes(net *nn.Network) string {
-	s := net.Sizes()
-	parts := make([]string, len(s))
-	for i, n := range s {
-		parts[i] = fmt.Sprint(n)
-	}
-	return strings.Join(parts, "-")
 }

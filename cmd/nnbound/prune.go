@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -127,20 +126,4 @@ func (f *pruneFlags) compression(fs *pflag.FlagSet) (compression, error) {
 		},
 		neurons: func() []prune.Neuron { return f.pruned },
 	}, nil
-}
-
-// writeNeurons lists the pruned neurons.
-func writeNeurons(w io.Writer, pruned []prune.Neuron) error {
-	if len(pruned) == 0 {
-		return nil
-	}
-	if _, err := fmt.Fprintln(w, "pruned neurons (layer, neuron, incoming 2-norm; 0-based):"); err != nil {
-		return err
-	}
-	for _, n := range pruned {
-		if _, err := fmt.Fprintf(w, "  %d %d %s\n", n.Layer, n.Index, strconv.FormatFloat(n.Norm, 'g', 6, 64)); err != nil {
-			return err
-		}
-	}
-	return nil
 }

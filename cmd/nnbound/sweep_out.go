@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -21,7 +22,7 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 	case f.pairing == "same":
 		input = "the quantised copy gets the same input, x2 = x1"
 	}
-	fmt.Fprintf(w, "nnbound sweep: %s, %s\ninput box %s; %s\n\n", m.describe(), sizes(m.Net), box.Describe(), input)
+	fmt.Fprintf(w, "nnbound sweep: %s, %s\ninput box %s; %s\n\n", m.describe(), nn.FormatSizes(m.Net.Sizes()), box.Describe(), input)
 	t := experiment.SweepTable(j.Rows, levels, hideTimes)
 	t.Header[len(t.Header)-5] = width // the width column: FB or bits
 	if err := t.WriteText(w); err != nil {
