@@ -1,7 +1,10 @@
 package modelfile
 
 import (
+	"fmt"
+	"io"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/nnbound/nnbound/nn"
 )
@@ -23,6 +26,12 @@ type Description struct {
 	CoreSizes      []int              `json:"core_sizes"`
 	CoreParameters int                `json:"core_parameters"`
 	Layers         []LayerDescription `json:"layers"`
+
+	// For WriteText: every line of the details, the input quantiser (if
+	// any) and whether the core differs from the network.
+	lines          []Detail
+	inputQuantiser string
+	hasCore        bool
 }
 
 // Detail is one "key: value" line of a format's details.
@@ -47,12 +56,62 @@ func Describe(net *nn.Network, info *Info) Description {
 		Details: []Detail{}, Inputs: net.InputSize(), Outputs: net.OutputSize(), Sizes: net.Sizes(),
 		Parameters: net.NumParams(), CoreSizes: info.Core.Sizes(), CoreParameters: info.Core.NumParams()}
 	for _, line := range strings.Split(strings.TrimRight(info.Summary, "\n"), "\n") {
-		if key, value, ok := strings.Cut(line, ":"); ok {
-			j.Details = append(j.Details, Detail{Key: key, Value: strings.TrimSpace(value)})
+		key, value, ok := strings.Cut(line, ":")
+		d := Detail{Key: key, Value: strings.TrimSpace(value)}
+		if ok {
+			j.Details = append(j.Details, d)
 		}
+		j.lines = append(j.lines, d)
 	}
+	if net.Input != nil {
+		j.inputQuantiser = fmt.Sprint(net.Input)
+	}
+	j.hasCore = info.Core != net
 	for _, l := range net.Layers {
 		j.Layers = append(j.Layers, LayerDescription{In: l.In(), Out: l.Out(), Parameters: l.Out() * (l.In() + 1), Activation: l.Act.Describe(), Scheme: l.Scheme()})
 	}
 	return j
+}
+
+// WriteText prints d for people ("nnbound inspect"): one "key: value" line
+// per fact, then a table of the layers.
+func (d *Description) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "file:\t%s\n", d.File)
+	fmt.Fprintf(tw, "size:\t%d bytes\n", d.Bytes)
+	if d.Sniffed {
+		fmt.Fprintf(tw, "note:\tformat recognised from the content, not the extension\n")
+	}
+	for _, l := range d.lines {
+		fmt.Fprintf(tw, "%s:\t%s\n", l.Key, l.Value)
+	}
+	fmt.Fprintf(tw, "inputs:\t%d\n", d.Inputs)
+	fmt.Fprintf(tw, "outputs:\t%d\n", d.Outputs)
+	fmt.Fprintf(tw, "sizes:\t%s\n", nn.FormatSizes(d.Sizes))
+	fmt.Fprintf(tw, "parameters:\t%d\n", d.Parameters)
+	if d.inputQuantiser != "" {
+		fmt.Fprintf(tw, "input quantiser:\t%s\n", d.inputQuantiser)
+	}
+	if d.hasCore {
+		fmt.Fprintf(tw, "core network:\t%s, %d parameters (what quantise and prune compress)\n", nn.FormatSizes(d.CoreSizes), d.CoreParameters)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "layer\tin\tout\tparameters\t  activation\n")
+	for k, l := range d.Layers {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t  %s\n", k, l.In, l.Out, l.Parameters, l.Activation)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for k, l := range d.Layers {
+		if l.Scheme != "" {
+			if _, err := fmt.Fprintf(w, "  layer %d quantisation: %s\n", k, l.Scheme); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
