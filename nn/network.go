@@ -160,3 +160,25 @@ func FormatSizes(s []int) string {
 	}
 	return strings.Join(parts, "-")
 }
+
+// ErrNotComparable reports two networks whose input or output sizes
+// differ.
+var ErrNotComparable = errors.New("they cannot be compared")
+
+// CheckComparable reports two networks, named pa and pb, whose input or
+// output sizes differ (ErrNotComparable).
+func CheckComparable(pa string, a *Network, pb string, b *Network) error {
+	if a.InputSize() != b.InputSize() || a.OutputSize() != b.OutputSize() {
+		return fmt.Errorf("%s has %s and %s but %s has %d and %d: %w",
+			pa, plural(a.InputSize(), "input"), plural(a.OutputSize(), "output"), pb, b.InputSize(), b.OutputSize(), ErrNotComparable)
+	}
+	return nil
+}
+
+// plural returns "1 input" or "n inputs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -127,7 +127,7 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 		}
 		nets[i] = m.Net
 	}
-	if err := checkComparable(args[0], nets[0], args[1], nets[1]); err != nil {
+	if err := nn.CheckComparable(args[0], nets[0], args[1], nets[1]); err != nil {
 		return err
 	}
 	if err := f.selectOutput(&opts, nets[0].OutputSize()); err != nil {

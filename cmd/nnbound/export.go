@@ -189,7 +189,7 @@ func (f *exportFlags) networks(args []string, rounding quantise.Rounding) (f1, f
 		if err != nil {
 			return nil, nil, "", err
 		}
-		if err := checkComparable(args[0], a.Net, args[1], b.Net); err != nil {
+		if err := nn.CheckComparable(args[0], a.Net, args[1], b.Net); err != nil {
 			return nil, nil, "", err
 		}
 		return a.Net, b.Net, fmt.Sprintf("%s against %s", args[0], args[1]), nil
@@ -202,21 +202,4 @@ func (f *exportFlags) networks(args []string, rounding quantise.Rounding) (f1, f
 		return nil, nil, "", err
 	}
 	return a.Net, f2, fmt.Sprintf("%s against its copy quantised to %d fractional bits", args[0], f.fracBits), nil
-}
-
-// checkComparable reports two networks whose input or output sizes differ.
-func checkComparable(pa string, a *nn.Network, pb string, b *nn.Network) error {
-	if a.InputSize() != b.InputSize() || a.OutputSize() != b.OutputSize() {
-		return fmt.Errorf("%s has %s and %s but %s has %d and %d: they cannot be compared",
-			pa, plural(a.InputSize(), "input"), plural(a.OutputSize(), "output"), pb, b.InputSize(), b.OutputSize())
-	}
-	return nil
-}
-
-// plural returns "1 input" or "n inputs".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
