@@ -78,6 +78,23 @@ func FinishedRows(rows []SweepRow) []SweepRow {
 	})
 }
 
+// TrivialNote says at which widths the certified bound is the trivial
+// one of the output activations' ranges ("" if none).
+func TrivialNote(rows []SweepRow) string {
+	var fbs []string
+	value := 0.0
+	for _, r := range rows {
+		if r.Trivial > 0 {
+			fbs, value = append(fbs, fmt.Sprint(r.FracBits)), r.Trivial
+		}
+	}
+	if len(fbs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: at FB %s the bound is the trivial %s that the ranges of the output activations give alone",
+		strings.Join(fbs, ", "), report.Float(value, 4))
+}
+
 // BudgetNote says which rows the time budget stopped short ("" if none):
 // their bounds hold but depend on the machine's speed.
 func BudgetNote(rows []SweepRow) string {

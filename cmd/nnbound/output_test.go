@@ -84,17 +84,15 @@ func TestWriteCertificate(t *testing.T) {
 	checkGolden(t, filepath.Join("testdata", "ux", "certificates.txt"), out.Bytes())
 }
 
-// TestWriteTrivial: the sweep notes the widths whose bound is the trivial
+// TestTrivialNote: the sweep notes the widths whose bound is the trivial
 // one of the output activations' ranges, and nothing when there are none.
-func TestWriteTrivial(t *testing.T) {
-	var b bytes.Buffer
-	writeTrivial(&b, []experiment.SweepRow{{FracBits: 2}})
-	if b.Len() != 0 {
-		t.Errorf("no trivial row: got %q", b.String())
+func TestTrivialNote(t *testing.T) {
+	if got := experiment.TrivialNote([]experiment.SweepRow{{FracBits: 2}}); got != "" {
+		t.Errorf("no trivial row: got %q", got)
 	}
-	writeTrivial(&b, []experiment.SweepRow{{FracBits: 2}, {FracBits: 3, Trivial: 2.83}, {FracBits: 4, Trivial: 2.83}})
-	want := "\nnote: at FB 3, 4 the bound is the trivial 2.83 that the ranges of the output activations give alone\n"
-	if b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
+	got := experiment.TrivialNote([]experiment.SweepRow{{FracBits: 2}, {FracBits: 3, Trivial: 2.83}, {FracBits: 4, Trivial: 2.83}})
+	want := "note: at FB 3, 4 the bound is the trivial 2.83 that the ranges of the output activations give alone"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

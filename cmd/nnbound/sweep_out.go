@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/nn"
@@ -28,9 +27,10 @@ func writeSweep(w io.Writer, m *model, box spec.Box, f *sweepFlags, levels []exp
 	if err := t.WriteText(w); err != nil {
 		return err
 	}
-	writeTrivial(w, j.Rows)
-	if note := experiment.BudgetNote(j.Rows); note != "" {
-		fmt.Fprintf(w, "\n%s\n", note)
+	for _, note := range []string{experiment.TrivialNote(j.Rows), experiment.BudgetNote(j.Rows)} {
+		if note != "" {
+			fmt.Fprintf(w, "\n%s\n", note)
+		}
 	}
 	if j.Status != "" {
 		fmt.Fprintf(w, "\n%s (stopped by a signal)\n", j.Status)
@@ -74,20 +74,4 @@ func saveSweepFigure(file string, j experiment.SweepResult, levels []experiment.
 		return "", err
 	}
 	return file, nil
-}
-
-// writeTrivial notes the widths whose certified bound is the trivial one
-// of the output activations' ranges, if any.
-func writeTrivial(w io.Writer, rows []experiment.SweepRow) {
-	var fbs []string
-	value := 0.0
-	for _, r := range rows {
-		if r.Trivial > 0 {
-			fbs, value = append(fbs, fmt.Sprint(r.FracBits)), r.Trivial
-		}
-	}
-	if len(fbs) > 0 {
-		fmt.Fprintf(w, "\nnote: at FB %s the bound is the trivial %s that the ranges of the output activations give alone\n",
-			strings.Join(fbs, ", "), report.Float(value, 4))
-	}
 }
