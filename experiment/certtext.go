@@ -38,9 +38,9 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	}
 	where := ""
 	if len(c.X1) > 0 {
-		where = "found at x1 = " + vector(c.X1)
+		where = "found at x1 = " + Vector(c.X1)
 		if opts.Pairing != spec.SameInput {
-			where += ", x2 = " + vector(c.X2)
+			where += ", x2 = " + Vector(c.X2)
 		}
 	}
 	line("observed error", report.Float(c.ObservedError, 5), where)
@@ -122,9 +122,9 @@ func PairingNote(o certjob.Job) string {
 	return "x1 and x2 independent"
 }
 
-// vector prints a short vector: "0.749" or "(0.1, -0.2, 0.3)", eliding
+// Vector prints a short vector: "0.749" or "(0.1, -0.2, 0.3)", eliding
 // the middle of long ones.
-func vector(v []float64) string {
+func Vector(v []float64) string {
 	if len(v) == 1 {
 		return report.Float(v[0], 4)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -102,7 +103,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		}
 		nets[i] = m.Net
 	}
-	if err := checkComparable(args[0], nets[0], args[1], nets[1]); err != nil {
+	if err := nn.CheckComparable(args[0], nets[0], args[1], nets[1]); err != nil {
 		return err
 	}
 	if err := tol.Validate(nets[0].OutputSize()); err != nil {
@@ -159,8 +160,8 @@ func writeVerdict(w io.Writer, r *verify.Result, tol verify.Tolerance) error {
 		if r.Status == verify.Violated {
 			what = "counterexample, evaluated again"
 		}
-		fmt.Fprintf(&b, "found     %-10.5g %s at x = %s\n", p.Measure, what, vector(p.X))
-		fmt.Fprintf(&b, "          F(x) = %s, G(x) = %s\n", vector(p.F), vector(p.G))
+		fmt.Fprintf(&b, "found     %-10.5g %s at x = %s\n", p.Measure, what, experiment.Vector(p.X))
+		fmt.Fprintf(&b, "          F(x) = %s, G(x) = %s\n", experiment.Vector(p.F), experiment.Vector(p.G))
 	}
 	fmt.Fprintf(&b, "nodes     %d boxes bounded\n", r.Nodes)
 	fmt.Fprintf(&b, "time      %.3g s\n", r.Seconds)
