@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -22,10 +23,9 @@ var ErrUnsupported = errors.New("unsupported network")
 // form in x (n0 coefficients and a constant), and, for every layer where
 // the widths agree, forms of the difference delta = h_g - h_f of
 // corresponding neurons. Through a layer the difference of pre-activations
-// is the best (per neuron, by its bound on the box) of
+// is the better (per neuron, by its bound on the box) of
 //
 //	W_g delta + (W_g - W_f) h_f + (b_g - b_f),
-//	W_f delta + (W_g - W_f) h_g + (b_g - b_f),
 //	xi_g - xi_f                                  (the two networks' forms),
 //
 // and through a pair of ReLUs, with d = xi_g - xi_f, the best of
@@ -52,8 +52,11 @@ type ForwardDiff struct {
 	// in, pre and post hold the forms of f, g and delta (indices 0, 1, 2)
 	// at the input of the current layer, its pre-activations and outputs.
 	in, pre, post [3]bound
-	scratch       []float64
-	out           []Interval
+	// zlo, zhi are the pre-activation ranges of the current layer of f
+	// and g.
+	zlo, zhi [2][]float64
+	scratch  []float64
+	out      []Interval
 }
 
 // NewForwardDiff returns the forward bound of the pair f, g: dense chains
@@ -104,6 +107,9 @@ func NewForwardDiff(f, g *nn.Network) (*ForwardDiff, error) {
 	for i := range 3 {
 		fd.in[i], fd.pre[i], fd.post[i] = newBound(width, fd.s), newBound(width, fd.s), newBound(width, fd.s)
 	}
+	for i := range 2 {
+		fd.zlo[i], fd.zhi[i] = make([]float64, width), make([]float64, width)
+	}
 	return fd, nil
 }
 
@@ -127,8 +133,15 @@ func (fd *ForwardDiff) Bound(box spec.Box) ([]Interval, error) {
 		lf, lg := &fd.f.Layers[k], &fd.g.Layers[k]
 		fd.layer(0, lf)
 		fd.layer(1, lg)
+		fd.ranges(0, lf.Out())
+		fd.ranges(1, lg.Out())
 		if fd.delta[k] {
 			fd.deltaPre(k, lf, lg, hasDelta)
+			fd.crossRanges(lf.Out())
+		}
+		fd.activateLayer(0, lf)
+		fd.activateLayer(1, lg)
+		if fd.delta[k] {
 			fd.deltaPost(lf.Act, lg.Act, lf.Out())
 		}
 		hasDelta = fd.delta[k]
@@ -180,6 +193,8 @@ func (fd *ForwardDiff) unequalDepths() []Interval {
 		for _, l := range n.Layers {
 			fd.in[i] = src
 			fd.layer(i, &l)
+			fd.ranges(i, l.Out())
+			fd.activateLayer(i, &l)
 			src, fd.post[i] = fd.post[i], src
 		}
 		fd.in[i] = src
@@ -207,22 +222,59 @@ func (fd *ForwardDiff) layer(i int, l *nn.Layer) {
 			abs := accum(row, wr, &fd.in[i], up) + math.Abs(l.B[r])
 			fd.box.finish(fs, r, row, fd.box.margin(abs, w.Cols+1), up)
 		}
+	}
+}
+
+// ranges sets the pre-activation ranges of network i's neurons (width of
+// them) from its own forms.
+func (fd *ForwardDiff) ranges(i, width int) {
+	p := &fd.pre[i]
+	for r := range width {
+		fd.zlo[i][r], fd.zhi[i][r] = p.lower.lo[r], p.upper.hi[r]
+	}
+}
+
+// crossRanges tightens the pre-activation ranges of both networks by
+// those of the other and of the difference d = xi_g - xi_f (ReluDiff):
+// xi_g in xi_f + d, xi_f in xi_g - d.
+func (fd *ForwardDiff) crossRanges(width int) {
+	d := &fd.pre[2]
+	for r := range width {
+		lf, uf, lg, ug := fd.zlo[0][r], fd.zhi[0][r], fd.zlo[1][r], fd.zhi[1][r]
+		dl, du := d.lower.lo[r], d.upper.hi[r]
+		fd.zlo[0][r], fd.zhi[0][r] = max(lf, outward.SubDown(lg, du)), min(uf, outward.SubUp(ug, dl))
+		fd.zlo[1][r], fd.zhi[1][r] = max(lg, outward.AddDown(lf, dl)), min(ug, outward.AddUp(uf, du))
+	}
+}
+
+// activateLayer sets the output forms of network i's layer l.
+func (fd *ForwardDiff) activateLayer(i int, l *nn.Layer) {
+	for r := range l.Out() {
 		fd.activate(i, l.Act, r)
 	}
 }
 
 // activate sets the output forms of neuron r of network i from its
-// pre-activation forms.
+// pre-activation forms: those forms where the neuron is the identity or
+// its pre-activation range is nonnegative (the ReLU passes it), 0 where
+// the range is nonpositive, else their ReLU relaxations.
 func (fd *ForwardDiff) activate(i int, a nn.Activation, r int) {
 	s := fd.s
 	p, q := &fd.pre[i], &fd.post[i]
 	lp, up := p.lower.row(r, s), p.upper.row(r, s)
 	lq, uq := q.lower.row(r, s), q.upper.row(r, s)
-	if a.Kind == nn.Identity {
+	if a.Kind == nn.Identity || fd.zlo[i][r] >= 0 {
 		copy(lq, lp)
 		copy(uq, up)
 		q.lower.lo[r], q.lower.hi[r], q.lower.mag[r] = p.lower.lo[r], p.lower.hi[r], p.lower.mag[r]
 		q.upper.lo[r], q.upper.hi[r], q.upper.mag[r] = p.upper.lo[r], p.upper.hi[r], p.upper.mag[r]
+		return
+	}
+	if fd.zhi[i][r] <= 0 {
+		zeroForm(lq)
+		zeroForm(uq)
+		q.lower.lo[r], q.lower.hi[r], q.lower.mag[r] = 0, 0, 0
+		q.upper.lo[r], q.upper.hi[r], q.upper.mag[r] = 0, 0, 0
 		return
 	}
 	e := fd.box.reluLower(lq, lp, p.lower.lo[r], p.lower.hi[r], p.lower.mag[r])
