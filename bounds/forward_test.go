@@ -192,3 +192,32 @@ func TestForwardDiffErrors(t *testing.T) {
 		t.Errorf("f against itself: %v, %v; want about [0, 0]", out, err)
 	}
 }
+
+// TestForwardDiffCoefficients checks the coefficients of the difference
+// of two linear networks: both forms are the exact difference, whose
+// coefficient on x_j is the difference of the products of the weights.
+func TestForwardDiffCoefficients(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 0))
+	id := nn.Activation{Kind: nn.Identity}
+	f := boundstest.Network(rng, []int{3, 4, 2}, 1, id)
+	g := boundstest.Perturb(rng, f, 0.1)
+	fd, err := NewForwardDiff(f, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fd.Bound(forwardBox(rng, 3, 1)); err != nil {
+		t.Fatal(err)
+	}
+	var pf, pg mat.Dense
+	pf.Mul(f.Layers[1].W, f.Layers[0].W)
+	pg.Mul(g.Layers[1].W, g.Layers[0].W)
+	for k := range 2 {
+		lower, upper := fd.Coefficients(k)
+		for j := range 3 {
+			want := pg.At(k, j) - pf.At(k, j)
+			if math.Abs(lower[j]-want) > 1e-12 || math.Abs(upper[j]-want) > 1e-12 {
+				t.Errorf("output %d input %d: coefficients %v and %v, want %v", k, j, lower[j], upper[j], want)
+			}
+		}
+	}
+}
