@@ -15,48 +15,53 @@ import (
 // fall back to another method.
 var ErrUnsupported = errors.New("unsupported network")
 
-// ForwardDiff bounds g(x) - f(x) over a box of inputs x by forward symbolic
+// ForwardDiff bounds g(x) - f(x) over a box of inputs x by forward
 // propagation, as ReluDiff and NeuroDiff do: a cheap first stage before
 // Pair's back-substitution in a branch and bound over the box.
 //
-// For every neuron of f and of g it carries a lower and an upper linear
-// form in x (n0 coefficients and a constant), and, for every layer where
-// the widths agree, forms of the difference delta = h_g - h_f of
-// corresponding neurons. Through a layer the difference of pre-activations
-// is the better (per neuron, by its bound on the box) of
+// Every neuron of f and of g, and, for every layer where the widths agree,
+// the difference delta = h_g - h_f of corresponding neurons, is an affine
+// form in the inputs and in noise symbols shared by all of them (zono.go):
+// the relaxation of a ReLU that may take both signs introduces one symbol,
+// as NeuroDiff introduces symbolic variables, so affine maps lose nothing.
+// Through a layer the difference of pre-activations is the narrower (per
+// neuron, on the box) of
 //
 //	W_g delta + (W_g - W_f) h_f + (b_g - b_f),
 //	xi_g - xi_f                                  (the two networks' forms),
 //
-// and through a pair of ReLUs, with d = xi_g - xi_f, the best of
+// and through a pair of ReLUs, with d = xi_g - xi_f, the narrower of
 //
-//	h_g - h_f between the two networks' relaxations (always),
-//	min(d, 0) <= delta <= max(d, 0)             (always, by the chords),
-//	delta >= d (f active),  delta <= d (g active),
+//	h_g - h_f        (the two networks' relaxations, sharing symbols),
+//	mu d + [a, b]    with  min(d, 0) <= delta <= max(d, 0)  always,
+//	                       delta >= d where f is active, delta <= d where g is,
 //
 // so both stable active neurons pass d, both inactive give 0, and mixed
-// ones their relaxation (NeuroDiff's case analysis). ReLU relaxations are
-// Neurify's symbolic intervals: the chord above, the parallel line below.
-// Every float64 operation is accounted for (forwardform.go), so the bounds
-// hold for the exact real networks. The cost of Bound is O(layers *
-// width^2 * n0) and it allocates nothing.
+// ones a relaxation (NeuroDiff's case analysis). Pre-activation ranges are
+// tightened by the other network's and the difference (ReluDiff). Every
+// float64 operation is accounted for in the forms' radii, so the bounds
+// hold for the exact real networks. Bound allocates nothing; its cost is
+// O(layers * width^2 * symbols), the symbols being the inputs and one per
+// relaxed ReLU.
 //
 // A ForwardDiff is made once per pair and reused; it is not safe for
 // concurrent use (make one per goroutine).
 type ForwardDiff struct {
-	f, g  *nn.Network
-	n0, s int
-	diffs []*layerDiff // g - f per layer where both shapes agree, else nil
-	delta []bool       // per layer: the output widths agree
-	box   boxForms
+	f, g    *nn.Network
+	n0, cap int          // inputs; most symbols one Bound can use
+	used    int          // symbols in use
+	diffs   []*layerDiff // g - f per layer where both shapes agree, else nil
+	delta   []bool       // per layer: the output widths agree
 	// in, pre and post hold the forms of f, g and delta (indices 0, 1, 2)
 	// at the input of the current layer, its pre-activations and outputs.
-	in, pre, post [3]bound
+	in, pre, post [3]zset
 	// zlo, zhi are the pre-activation ranges of the current layer of f
 	// and g.
-	zlo, zhi [2][]float64
-	scratch  []float64
-	out      []Interval
+	zlo, zhi   [2][]float64
+	cand, best zform
+	dform      []float64 // room for a copy of a difference form
+	coef       []float64
+	out        []Interval
 }
 
 // NewForwardDiff returns the forward bound of the pair f, g: dense chains
@@ -81,35 +86,37 @@ func NewForwardDiff(f, g *nn.Network) (*ForwardDiff, error) {
 			f.InputSize(), f.OutputSize(), g.InputSize(), g.OutputSize(), nn.ErrDimension)
 	}
 	n0 := f.InputSize()
-	fd := &ForwardDiff{f: f, g: g, n0: n0, s: n0 + 1, out: make([]Interval, f.OutputSize()), scratch: make([]float64, n0+1)}
-	width := n0
+	fd := &ForwardDiff{f: f, g: g, n0: n0, out: make([]Interval, f.OutputSize()), coef: make([]float64, n0)}
+	width, symbols := n0, n0
 	depth := max(len(f.Layers), len(g.Layers))
 	fd.diffs, fd.delta = make([]*layerDiff, depth), make([]bool, depth)
 	for k := range depth {
 		var lf, lg *nn.Layer
 		if k < len(f.Layers) {
 			lf = &f.Layers[k]
-			width = max(width, lf.Out())
+			width, symbols = max(width, lf.Out()), symbols+lf.Out()
 		}
 		if k < len(g.Layers) {
 			lg = &g.Layers[k]
-			width = max(width, lg.Out())
+			width, symbols = max(width, lg.Out()), symbols+lg.Out()
 		}
 		if lf == nil || lg == nil || lf.Out() != lg.Out() {
 			continue
 		}
 		fd.delta[k] = true
+		symbols += lf.Out()
 		if lf.In() == lg.In() {
 			fd.diffs[k] = newLayerDiff(*lf, *lg, nil, nil)
 		}
 	}
-	fd.box = boxForms{lo: make([]float64, n0), hi: make([]float64, n0), mag: make([]float64, n0)}
+	fd.cap = symbols
 	for i := range 3 {
-		fd.in[i], fd.pre[i], fd.post[i] = newBound(width, fd.s), newBound(width, fd.s), newBound(width, fd.s)
+		fd.in[i], fd.pre[i], fd.post[i] = newZset(width, fd.cap), newZset(width, fd.cap), newZset(width, fd.cap)
 	}
 	for i := range 2 {
 		fd.zlo[i], fd.zhi[i] = make([]float64, width), make([]float64, width)
 	}
+	fd.cand.a, fd.best.a, fd.dform = make([]float64, fd.cap), make([]float64, fd.cap), make([]float64, fd.cap)
 	return fd, nil
 }
 
@@ -123,8 +130,7 @@ func (fd *ForwardDiff) Bound(box spec.Box) ([]Interval, error) {
 	if err := box.Validate(); err != nil {
 		return nil, fmt.Errorf("bounds: forward: %w", err)
 	}
-	fd.box.setBox(box.Lo, box.Hi)
-	fd.setInput()
+	fd.setInput(box)
 	if len(fd.f.Layers) != len(fd.g.Layers) {
 		return fd.unequalDepths(), nil
 	}
@@ -133,8 +139,6 @@ func (fd *ForwardDiff) Bound(box spec.Box) ([]Interval, error) {
 		lf, lg := &fd.f.Layers[k], &fd.g.Layers[k]
 		fd.layer(0, lf)
 		fd.layer(1, lg)
-		fd.ranges(0, lf.Out())
-		fd.ranges(1, lg.Out())
 		if fd.delta[k] {
 			fd.deltaPre(k, lf, lg, hasDelta)
 			fd.crossRanges(lf.Out())
@@ -147,40 +151,42 @@ func (fd *ForwardDiff) Bound(box spec.Box) ([]Interval, error) {
 		hasDelta = fd.delta[k]
 		fd.in, fd.post = fd.post, fd.in
 	}
-	m := len(fd.out)
-	for i := range m {
-		d := fd.in[2]
-		iv := Interval{fd.in[1].lower.lo[i], fd.in[1].upper.hi[i]}.Sub(Interval{fd.in[0].lower.lo[i], fd.in[0].upper.hi[i]})
-		fd.out[i] = iv.Intersect(Interval{d.lower.lo[i], d.upper.hi[i]})
+	for i := range fd.out {
+		d := &fd.in[2]
+		iv := Interval{fd.in[1].lo[i], fd.in[1].hi[i]}.Sub(Interval{fd.in[0].lo[i], fd.in[0].hi[i]})
+		fd.out[i] = iv.Intersect(Interval{d.lo[i], d.hi[i]})
 	}
 	return fd.out, nil
 }
 
-// Coefficients returns the coefficients of x in the lower and upper forms
-// of g_k - f_k found by the last Bound (slices owned by fd): how much each
-// input moves the bound, for choosing the coordinate to split.
-func (fd *ForwardDiff) Coefficients(k int) (lower, upper []float64) {
-	d := &fd.in[2]
-	return d.lower.row(k, fd.s)[:fd.n0], d.upper.row(k, fd.s)[:fd.n0]
+// Coefficients returns the coefficients of x in the form of g_k - f_k found
+// by the last Bound (a slice owned by fd): how much each input moves the
+// difference, for choosing the coordinate to split.
+func (fd *ForwardDiff) Coefficients(k int, box spec.Box) []float64 {
+	row := fd.in[2].row(k, fd.cap, fd.n0)
+	for j, a := range row {
+		fd.coef[j] = 0
+		if h := box.Hi[j]/2 - box.Lo[j]/2; h > 0 {
+			fd.coef[j] = a / h
+		}
+	}
+	return fd.coef
 }
 
-// setInput sets the forms of the input layer: x_j for both networks, 0 for
-// their difference.
-func (fd *ForwardDiff) setInput() {
-	s := fd.s
+// setInput sets the box and the forms of the input layer: x_j = mid_j +
+// half_j sigma_j for both networks, 0 for their difference.
+func (fd *ForwardDiff) setInput(box spec.Box) {
+	fd.used = fd.n0
 	for j := range fd.n0 {
-		for i := range 3 {
-			for _, fs := range []*formSet{&fd.in[i].lower, &fd.in[i].upper} {
-				row := fs.row(j, s)
-				zeroForm(row)
-				if i < 2 {
-					row[j] = 1
-					fs.lo[j], fs.hi[j], fs.mag[j] = fd.box.lo[j], fd.box.hi[j], fd.box.mag[j]
-				} else {
-					fs.lo[j], fs.hi[j], fs.mag[j] = 0, 0, 0
-				}
-			}
-		}
+		lo, hi := box.Lo[j], box.Hi[j]
+		mid := lo/2 + hi/2
+		half := max(outward.SubUp(hi, mid), outward.SubUp(mid, lo))
+		fd.cand.zero(fd.n0)
+		fd.cand.store(&fd.in[2], j, fd.cap)
+		fd.cand.a[j], fd.cand.c = half, mid
+		fd.cand.lo, fd.cand.hi, fd.cand.mag = lo, hi, outward.AddUp(math.Abs(mid), half)
+		fd.cand.store(&fd.in[0], j, fd.cap)
+		fd.cand.store(&fd.in[1], j, fd.cap)
 	}
 }
 
@@ -200,38 +206,39 @@ func (fd *ForwardDiff) unequalDepths() []Interval {
 		fd.in[i] = src
 	}
 	for i := range fd.out {
-		fd.netsDiff(&fd.pre[2], i, &fd.in[1], &fd.in[0], true)
-		d := fd.pre[2]
-		fd.out[i] = Interval{d.lower.lo[i], d.upper.hi[i]}
+		c := &fd.cand
+		c.reset(fd.used)
+		c.addScaled(1, &fd.in[1], i, fd.cap)
+		c.addScaled(-1, &fd.in[0], i, fd.cap)
+		c.finish()
+		fd.out[i] = Interval{c.lo, c.hi}
 	}
 	return fd.out
 }
 
-// layer propagates network i's forms through layer l, from fd.in[i] to
-// fd.pre[i] and fd.post[i].
+// layer propagates network i's forms through the affine map of layer l,
+// from fd.in[i] to fd.pre[i], and sets the ranges.
 func (fd *ForwardDiff) layer(i int, l *nn.Layer) {
 	w := l.W.RawMatrix()
-	s := fd.s
+	c := &fd.cand
 	for r := range w.Rows {
-		wr := w.Data[r*w.Stride : r*w.Stride+w.Cols]
-		for _, up := range []bool{false, true} {
-			fs := fd.pre[i].set(up)
-			row := fs.row(r, s)
-			zeroForm(row)
-			row[s-1] = l.B[r]
-			abs := accum(row, wr, &fd.in[i], up) + math.Abs(l.B[r])
-			fd.box.finish(fs, r, row, fd.box.margin(abs, w.Cols+1), up)
+		c.reset(fd.used)
+		c.c, c.abs = l.B[r], math.Abs(l.B[r])
+		for t, wt := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
+			c.addScaled(wt, &fd.in[i], t, fd.cap)
 		}
+		c.finish()
+		c.store(&fd.pre[i], r, fd.cap)
 	}
+	fd.ranges(i, w.Rows)
 }
 
 // ranges sets the pre-activation ranges of network i's neurons (width of
 // them) from its own forms.
 func (fd *ForwardDiff) ranges(i, width int) {
 	p := &fd.pre[i]
-	for r := range width {
-		fd.zlo[i][r], fd.zhi[i][r] = p.lower.lo[r], p.upper.hi[r]
-	}
+	copy(fd.zlo[i][:width], p.lo[:width])
+	copy(fd.zhi[i][:width], p.hi[:width])
 }
 
 // crossRanges tightens the pre-activation ranges of both networks by
@@ -241,44 +248,36 @@ func (fd *ForwardDiff) crossRanges(width int) {
 	d := &fd.pre[2]
 	for r := range width {
 		lf, uf, lg, ug := fd.zlo[0][r], fd.zhi[0][r], fd.zlo[1][r], fd.zhi[1][r]
-		dl, du := d.lower.lo[r], d.upper.hi[r]
+		dl, du := d.lo[r], d.hi[r]
 		fd.zlo[0][r], fd.zhi[0][r] = max(lf, outward.SubDown(lg, du)), min(uf, outward.SubUp(ug, dl))
 		fd.zlo[1][r], fd.zhi[1][r] = max(lg, outward.AddDown(lf, dl)), min(ug, outward.AddUp(uf, du))
 	}
 }
 
-// activateLayer sets the output forms of network i's layer l.
+// activateLayer sets the output forms of network i's layer l: the
+// pre-activation form where the neuron is the identity or its range is
+// nonnegative, 0 where it is nonpositive, else the ReLU's relaxation
+//
+//	relu(z) = lambda z + [0, b],   lambda = u / (u - l) rounded up,
+//
+// with a new symbol for [0, b].
 func (fd *ForwardDiff) activateLayer(i int, l *nn.Layer) {
+	c, b := &fd.cand, &fd.best
 	for r := range l.Out() {
-		fd.activate(i, l.Act, r)
+		lo, hi := fd.zlo[i][r], fd.zhi[i][r]
+		switch {
+		case l.Act.Kind == nn.Identity || lo >= 0:
+			c.load(&fd.pre[i], r, fd.cap, fd.used)
+			c.store(&fd.post[i], r, fd.cap)
+		case hi <= 0:
+			c.zero(fd.used)
+			c.store(&fd.post[i], r, fd.cap)
+		default:
+			c.load(&fd.pre[i], r, fd.cap, fd.used)
+			lambda, up := reluEnclosure(lo, hi)
+			b.parallel(c, lambda, 0, up)
+			b.store(&fd.post[i], r, fd.cap)
+			fd.used++
+		}
 	}
-}
-
-// activate sets the output forms of neuron r of network i from its
-// pre-activation forms: those forms where the neuron is the identity or
-// its pre-activation range is nonnegative (the ReLU passes it), 0 where
-// the range is nonpositive, else their ReLU relaxations.
-func (fd *ForwardDiff) activate(i int, a nn.Activation, r int) {
-	s := fd.s
-	p, q := &fd.pre[i], &fd.post[i]
-	lp, up := p.lower.row(r, s), p.upper.row(r, s)
-	lq, uq := q.lower.row(r, s), q.upper.row(r, s)
-	if a.Kind == nn.Identity || fd.zlo[i][r] >= 0 {
-		copy(lq, lp)
-		copy(uq, up)
-		q.lower.lo[r], q.lower.hi[r], q.lower.mag[r] = p.lower.lo[r], p.lower.hi[r], p.lower.mag[r]
-		q.upper.lo[r], q.upper.hi[r], q.upper.mag[r] = p.upper.lo[r], p.upper.hi[r], p.upper.mag[r]
-		return
-	}
-	if fd.zhi[i][r] <= 0 {
-		zeroForm(lq)
-		zeroForm(uq)
-		q.lower.lo[r], q.lower.hi[r], q.lower.mag[r] = 0, 0, 0
-		q.upper.lo[r], q.upper.hi[r], q.upper.mag[r] = 0, 0, 0
-		return
-	}
-	e := fd.box.reluLower(lq, lp, p.lower.lo[r], p.lower.hi[r], p.lower.mag[r])
-	fd.box.finish(&q.lower, r, lq, e, false)
-	e = fd.box.reluUpper(uq, up, p.upper.lo[r], p.upper.hi[r], p.upper.mag[r])
-	fd.box.finish(&q.upper, r, uq, e, true)
 }

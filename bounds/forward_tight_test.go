@@ -12,8 +12,8 @@ import (
 // TestForwardDiffTightness compares the width of ForwardDiff's output
 // differences with Pair's (MethodSymbolic) on small boxes, where forward
 // propagation loses little: per variant of forwardPair the median ratio
-// is at most 1.05 and no ratio exceeds 10 (measured: medians 0.52-1, the
-// largest 6.8).
+// is at most 1.05 and no ratio exceeds 2 (measured: medians 0.52-1, the
+// largest 1.27).
 func TestForwardDiffTightness(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 0))
 	var ratios [6][]float64
@@ -34,7 +34,7 @@ func TestForwardDiffTightness(t *testing.T) {
 		}
 		for k := range out {
 			r := out[k].Width() / max(pb.Output[k].Width(), 1e-300)
-			if r > 10 {
+			if r > 2 {
 				t.Errorf("trial %d output %d: forward %v, pair %v", trial, k, out[k], pb.Output[k])
 			}
 			ratios[trial%6] = append(ratios[trial%6], r)
@@ -52,8 +52,8 @@ func TestForwardDiffTightness(t *testing.T) {
 // TestForwardDiffACASXu checks ForwardDiff on every seventh ACAS Xu
 // float16 instance of properties 3 and 4 against the differences the
 // data's search attained, and logs it next to NeuroDiff's first pass and
-// Pair's symbolic margin (on these large boxes forward propagation is
-// 2-4 times NeuroDiff's bound, which adds symbolic variables).
+// Pair's symbolic margin (on these large boxes: 2 to 50 times below
+// NeuroDiff's bound, 1.3 to 2000 times above Pair's).
 func TestForwardDiffACASXu(t *testing.T) {
 	insts := everyNth(boundstest.ACASInstances(t), 7)
 	for _, inst := range insts {

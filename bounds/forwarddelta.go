@@ -8,124 +8,154 @@ import (
 )
 
 // The difference forms of ForwardDiff: per neuron, candidate forms are
-// built in fd.scratch and offered; the one with the best bound on the box
-// (the largest lower end for a lower form, the smallest upper end for an
-// upper one) is kept. Each candidate is sound by itself, so the choice is
-// only a heuristic.
+// built in fd.cand and the narrowest is kept in fd.best. Each candidate is
+// sound by itself, so the choice is only a heuristic.
 
-// offer moves the constant of the candidate row (fd.scratch) by err
-// outward and keeps it as neuron r's form in fs if first or better than
-// the form there.
-func (fd *ForwardDiff) offer(fs *formSet, r int, err float64, up, first bool) {
-	row := fd.scratch
-	n0 := len(row) - 1
-	if up {
-		row[n0] = outward.UpBy(row[n0], err)
-	} else {
-		row[n0] = outward.DownBy(row[n0], err)
+// keep copies fd.cand to fd.best if first or narrower.
+func (fd *ForwardDiff) keep(first bool) {
+	if first || fd.cand.better(&fd.best) {
+		fd.best.a = fd.best.a[:len(fd.cand.a)]
+		copy(fd.best.a, fd.cand.a)
+		b, c := &fd.best, &fd.cand
+		b.c, b.rad, b.lo, b.hi, b.r, b.mag = c.c, c.rad, c.lo, c.hi, c.r, c.mag
 	}
-	lo, hi, mag := fd.box.concretise(row)
-	if !first && (up && hi >= fs.hi[r] || !up && lo <= fs.lo[r]) {
-		return
-	}
-	copy(fs.row(r, fd.s), row)
-	fs.lo[r], fs.hi[r], fs.mag[r] = lo, hi, mag
-}
-
-// netsDiff offers, as neuron r's forms of dst, a - b between the forms of
-// a and b: lower(a) - upper(b) and upper(a) - lower(b).
-func (fd *ForwardDiff) netsDiff(dst *bound, r int, a, b *bound, first bool) {
-	s := fd.s
-	e := fd.box.subForm(fd.scratch, a.lower.row(r, s), b.upper.row(r, s), a.lower.mag[r], b.upper.mag[r])
-	fd.offer(&dst.lower, r, e, false, first)
-	e = fd.box.subForm(fd.scratch, a.upper.row(r, s), b.lower.row(r, s), a.upper.mag[r], b.lower.mag[r])
-	fd.offer(&dst.upper, r, e, true, first)
 }
 
 // deltaPre sets the forms of xi_g - xi_f of layer k (equal output widths)
-// in fd.pre[2]: the difference of the two networks' forms and, when the
+// in fd.pre[2]: the difference of the two networks' forms or, when the
 // layers have the same shape and the difference of their inputs is
 // tracked (hasDelta), the difference propagation
 //
-//	W_g delta + (W_g - W_f) h_f + (b_g - b_f).
+//	W_g delta + (W_g - W_f) h_f + (b_g - b_f),
 //
-// (Offering the other form too, W_f delta + (W_g - W_f) h_g + ..., moved
-// the output bounds of the tests' random and ACAS Xu pairs by under 0.1%
-// for a third more time: it is not offered.)
+// whichever is narrower.
 func (fd *ForwardDiff) deltaPre(k int, lf, lg *nn.Layer, hasDelta bool) {
 	d := fd.diffs[k]
+	c := &fd.cand
 	for r := range lf.Out() {
-		fd.netsDiff(&fd.pre[2], r, &fd.pre[1], &fd.pre[0], true)
-		if d == nil || !hasDelta {
-			continue
+		c.reset(fd.used)
+		c.addScaled(1, &fd.pre[1], r, fd.cap)
+		c.addScaled(-1, &fd.pre[0], r, fd.cap)
+		c.finish()
+		fd.keep(true)
+		if d != nil && hasDelta {
+			fd.propagated(d, r, lg)
+			fd.keep(false)
 		}
-		fd.offerDelta(d, r, lg, false)
-		fd.offerDelta(d, r, lg, true)
+		fd.best.store(&fd.pre[2], r, fd.cap)
 	}
 }
 
-// offerDelta offers W_g delta + (W_g - W_f) h_f + (b_g - b_f) for row r,
-// W_g from lg.
-func (fd *ForwardDiff) offerDelta(d *layerDiff, r int, lg *nn.Layer, up bool) {
-	h := &fd.in[0]
-	row := fd.scratch
-	zeroForm(row)
-	row[fd.n0] = d.dB[r]
+// propagated sets fd.cand to W_g delta + (W_g - W_f) h_f + (b_g - b_f)
+// for row r, W_g from lg.
+func (fd *ForwardDiff) propagated(d *layerDiff, r int, lg *nn.Layer) {
+	c := &fd.cand
+	c.reset(fd.used)
+	c.c, c.abs = d.dB[r], math.Abs(d.dB[r])
 	w := lg.W.RawMatrix()
-	abs := accum(row, w.Data[r*w.Stride:r*w.Stride+w.Cols], &fd.in[2], up)
-	abs += accum(row, d.dW[r*d.cols:(r+1)*d.cols], h, up)
-	abs += math.Abs(d.dB[r])
+	for t, wt := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
+		c.addScaled(wt, &fd.in[2], t, fd.cap)
+	}
+	for t, wt := range d.dW[r*d.cols : (r+1)*d.cols] {
+		c.addScaled(wt, &fd.in[0], t, fd.cap)
+	}
 	// The parts of W_g - W_f and b_g - b_f that float64 differences lost.
 	extra := 0.0
 	if d.rB != nil {
 		extra = d.rB[r]
 	}
 	if d.rW != nil {
+		h := &fd.in[0]
 		for t, e := range d.rW[r*d.cols : (r+1)*d.cols] {
-			extra += e * max(math.Abs(h.lower.lo[t]), math.Abs(h.upper.hi[t]))
+			extra += e * max(math.Abs(h.lo[t]), math.Abs(h.hi[t]))
 		}
 	}
-	err := fd.box.margin(abs, 2*d.cols+1)
 	if extra > 0 {
-		err = outward.AddUp(err, outward.UpBy(extra, outward.DotErr(extra, d.cols)))
+		c.rad = outward.AddUp(c.rad, outward.UpBy(extra, outward.DotErr(extra, d.cols)))
 	}
-	fd.offer(fd.pre[2].set(up), r, err, up, false)
+	c.finish()
 }
 
 // deltaPost sets the forms of h_g - h_f of a layer of the given width in
-// fd.post[2] from those of the networks (fd.pre, fd.post) and of the
+// fd.post[2] from those of the networks (fd.post) and of the
 // pre-activation difference d (fd.pre[2]).
 func (fd *ForwardDiff) deltaPost(af, ag nn.Activation, width int) {
-	s := fd.s
-	pd := &fd.pre[2]
-	both := af.Kind == ag.Kind
+	c := &fd.cand
 	for r := range width {
-		fd.netsDiff(&fd.post[2], r, &fd.post[1], &fd.post[0], true)
-		if !both {
-			continue
+		c.reset(fd.used)
+		c.addScaled(1, &fd.post[1], r, fd.cap)
+		c.addScaled(-1, &fd.post[0], r, fd.cap)
+		c.finish()
+		fd.keep(true)
+		grew := false
+		switch {
+		case af.Kind != ag.Kind:
+		case af.Kind == nn.Identity:
+			c.load(&fd.pre[2], r, fd.cap, fd.used)
+			fd.keep(false)
+		default:
+			grew = fd.reluPair(r)
 		}
-		dl, du := pd.lower.row(r, s), pd.upper.row(r, s)
-		if af.Kind == nn.Identity {
-			copy(fd.scratch, dl)
-			fd.offer(&fd.post[2].lower, r, 0, false, false)
-			copy(fd.scratch, du)
-			fd.offer(&fd.post[2].upper, r, 0, true, false)
-			continue
-		}
-		// ReLU: min(d, 0) <= delta <= max(d, 0) always, and
-		//   delta - d = max(-xi_g, 0) - max(-xi_f, 0),
-		// so delta >= d where f is active, delta <= d where g is.
-		e := fd.box.negPartLower(fd.scratch, dl, pd.lower.lo[r], pd.lower.hi[r], pd.lower.mag[r])
-		fd.offer(&fd.post[2].lower, r, e, false, false)
-		e = fd.box.reluUpper(fd.scratch, du, pd.upper.lo[r], pd.upper.hi[r], pd.upper.mag[r])
-		fd.offer(&fd.post[2].upper, r, e, true, false)
-		if fd.zlo[0][r] >= 0 {
-			copy(fd.scratch, dl)
-			fd.offer(&fd.post[2].lower, r, 0, false, false)
-		}
-		if fd.zlo[1][r] >= 0 {
-			copy(fd.scratch, du)
-			fd.offer(&fd.post[2].upper, r, 0, true, false)
+		fd.best.store(&fd.post[2], r, fd.cap)
+		if grew && len(fd.best.a) > fd.used {
+			fd.used++
 		}
 	}
+}
+
+// reluPair offers the relaxations of delta = relu(xi_g) - relu(xi_f) in
+// terms of d = xi_g - xi_f for neuron r and reports whether it offered a
+// form with a new symbol. By
+//
+//	delta - d = max(-xi_g, 0) - max(-xi_f, 0),
+//
+// delta = d where both are active, 0 where both are inactive, and
+// otherwise lo(d) <= delta <= hi(d) with lo(d) = d if f is active else
+// min(d, 0), hi(d) = d if g is active else max(d, 0); it is enclosed as
+// mu d + [a, b] for the best of a few slopes mu.
+func (fd *ForwardDiff) reluPair(r int) bool {
+	fAct, gAct := fd.zlo[0][r] >= 0, fd.zlo[1][r] >= 0
+	fOff, gOff := fd.zhi[0][r] <= 0, fd.zhi[1][r] <= 0
+	c := &fd.cand
+	switch {
+	case fAct && gAct:
+		c.load(&fd.pre[2], r, fd.cap, fd.used)
+		fd.keep(false)
+		return false
+	case fOff && gOff:
+		c.zero(fd.used)
+		fd.keep(false)
+		return false
+	}
+	lo := func(d float64) float64 { return min(d, 0) }
+	if fAct {
+		lo = func(d float64) float64 { return d }
+	}
+	hi := func(d float64) float64 { return max(d, 0) }
+	if gAct {
+		hi = func(d float64) float64 { return d }
+	}
+	// fd.best holds the first candidate; d goes in a spare form.
+	dl, du := fd.pre[2].lo[r], fd.pre[2].hi[r]
+	dr := max(outward.SubUp(du, fd.pre[2].c[r]), outward.SubUp(fd.pre[2].c[r], dl))
+	bestMu, bestW := -1.0, math.Inf(1)
+	for _, mu := range [3]float64{0, 1, du / (du - dl)} {
+		if !(mu >= 0 && mu <= 1) {
+			continue
+		}
+		a, b := pairEnclosure(mu, dl, du, lo, hi)
+		if w := mu*dr + (b-a)/2; w < bestW {
+			bestMu, bestW = mu, w
+		}
+	}
+	if !(bestW < fd.best.r) {
+		return false
+	}
+	a, b := pairEnclosure(bestMu, dl, du, lo, hi)
+	var d zform
+	d.a = fd.dform[:0]
+	d.load(&fd.pre[2], r, fd.cap, fd.used)
+	c.parallel(&d, bestMu, a, b)
+	fd.keep(false)
+	return true
 }
