@@ -163,7 +163,7 @@ func (fd *ForwardDiff) Bound(box spec.Box) ([]Interval, error) {
 // by the last Bound (a slice owned by fd): how much each input moves the
 // difference, for choosing the coordinate to split.
 func (fd *ForwardDiff) Coefficients(k int, box spec.Box) []float64 {
-	row := fd.in[2].row(k, fd.cap, fd.n0)
+	row := fd.in[2].row(k, fd.cap)[:fd.n0]
 	for j, a := range row {
 		fd.coef[j] = 0
 		if h := box.Hi[j]/2 - box.Lo[j]/2; h > 0 {

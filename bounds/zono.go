@@ -22,15 +22,17 @@ import (
 // (outward.DotErr) with every symbol at most 1 in magnitude.
 
 // zset holds the forms of the neurons of one layer: coefficients (stride
-// cap), centres, radii and the range [lo, hi] of each on the box.
+// cap; neuron i's first n[i] symbols, the others 0), centres, radii, the
+// range [lo, hi] of each on the box and its magnitude.
 type zset struct {
 	a                   []float64
+	n                   []int
 	c, rad, lo, hi, mag []float64
 }
 
 // newZset returns room for width forms over cap symbols.
 func newZset(width, cap int) zset {
-	return zset{a: make([]float64, width*cap), c: make([]float64, width), rad: make([]float64, width),
+	return zset{a: make([]float64, width*cap), n: make([]int, width), c: make([]float64, width), rad: make([]float64, width),
 		lo: make([]float64, width), hi: make([]float64, width), mag: make([]float64, width)}
 }
 
@@ -47,8 +49,8 @@ type zform struct {
 	mag       float64 // |c| + |a|_1 + rad, once finished
 }
 
-// row returns the coefficients of neuron i over the first n symbols.
-func (z *zset) row(i, cap, n int) []float64 { return z.a[i*cap : i*cap+n] }
+// row returns the stored coefficients of neuron i (the others are 0).
+func (z *zset) row(i, cap int) []float64 { return z.a[i*cap : i*cap+z.n[i]] }
 
 // reset clears f for n symbols.
 func (f *zform) reset(n int) {
@@ -64,7 +66,7 @@ func (f *zform) addScaled(w float64, z *zset, t, cap int) {
 	if w == 0 {
 		return
 	}
-	row := z.row(t, cap, len(f.a))
+	row := z.row(t, cap)
 	for s, v := range row {
 		f.a[s] += w * v
 	}
@@ -89,20 +91,20 @@ func (f *zform) finish() {
 	f.mag = outward.AddUp(math.Abs(f.c), f.r)
 }
 
-// store writes f as neuron i of z, its coefficients of later symbols 0.
+// store writes f as neuron i of z.
 func (f *zform) store(z *zset, i, cap int) {
-	row := z.a[i*cap : (i+1)*cap]
-	copy(row, f.a)
-	for s := len(f.a); s < len(row); s++ {
-		row[s] = 0
-	}
+	copy(z.a[i*cap:], f.a)
+	z.n[i] = len(f.a)
 	z.c[i], z.rad[i], z.lo[i], z.hi[i], z.mag[i] = f.c, f.rad, f.lo, f.hi, f.mag
 }
 
 // load sets f to neuron i of z over n symbols.
 func (f *zform) load(z *zset, i, cap, n int) {
 	f.a = f.a[:n]
-	copy(f.a, z.row(i, cap, n))
+	k := copy(f.a, z.row(i, cap))
+	for s := k; s < n; s++ {
+		f.a[s] = 0
+	}
 	f.c, f.rad, f.lo, f.hi, f.mag = z.c[i], z.rad[i], z.lo[i], z.hi[i], z.mag[i]
 	f.r = max(outward.SubUp(f.hi, f.c), outward.SubUp(f.c, f.lo))
 	f.abs, f.terms = 0, 0
