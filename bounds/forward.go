@@ -11,8 +11,8 @@ import (
 )
 
 // ErrUnsupported reports a network that a method of this package does not
-// handle (ForwardDiff: an activation other than identity or ReLU); callers
-// fall back to another method.
+// handle (ForwardDiff: an activation other than identity or ReLU, or a
+// quantiser); callers fall back to another method.
 var ErrUnsupported = errors.New("unsupported network")
 
 // ForwardDiff bounds g(x) - f(x) over a box of inputs x by forward
@@ -66,7 +66,8 @@ type ForwardDiff struct {
 
 // NewForwardDiff returns the forward bound of the pair f, g: dense chains
 // with the same input and output sizes, of any widths, whose activations
-// are identity or ReLU (else an error wrapping ErrUnsupported).
+// are identity or ReLU and which have no quantisers (else an error
+// wrapping ErrUnsupported).
 func NewForwardDiff(f, g *nn.Network) (*ForwardDiff, error) {
 	for i, n := range []*nn.Network{f, g} {
 		if n == nil {
@@ -74,6 +75,9 @@ func NewForwardDiff(f, g *nn.Network) (*ForwardDiff, error) {
 		}
 		if err := n.Validate(); err != nil {
 			return nil, fmt.Errorf("bounds: forward: network %d: %w", i+1, err)
+		}
+		if n.Quantised() {
+			return nil, fmt.Errorf("bounds: forward: network %d has quantisers: %w", i+1, ErrUnsupported)
 		}
 		for k, l := range n.Layers {
 			if l.Act.Kind != nn.ReLU && l.Act.Kind != nn.Identity {

@@ -171,6 +171,11 @@ func TestForwardDiffErrors(t *testing.T) {
 	if _, err := NewForwardDiff(f, tanh); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("tanh: got %v, want ErrUnsupported", err)
 	}
+	quantised := f.Clone()
+	quantised.Input = &nn.Quantiser{Scale: []float64{0.01}, Zero: []int64{0}, Lo: nn.Int8Lo, Hi: nn.Int8Hi}
+	if _, err := NewForwardDiff(f, quantised); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("quantiser: got %v, want ErrUnsupported", err)
+	}
 	if _, err := NewForwardDiff(f, three); !errors.Is(err, nn.ErrDimension) {
 		t.Errorf("input sizes: got %v, want ErrDimension", err)
 	}
