@@ -47,6 +47,12 @@ var ErrUnsupported = errors.New("unsupported network")
 // A ForwardDiff is made once per pair and reused; it is not safe for
 // concurrent use (make one per goroutine).
 type ForwardDiff struct {
+	// MaxSymbols, if positive, makes Bound give up, returning unbounded
+	// intervals, once more than MaxSymbols ReLUs have been relaxed: on
+	// large boxes, where the bound is loose anyway, the cost grows with
+	// their number.
+	MaxSymbols int
+
 	f, g    *nn.Network
 	n0, cap int          // inputs; most symbols one Bound can use
 	used    int          // symbols in use
@@ -125,8 +131,9 @@ func NewForwardDiff(f, g *nn.Network) (*ForwardDiff, error) {
 }
 
 // Bound returns enclosures of g_k(x) - f_k(x) over x in box, one per
-// output. The slice is owned by fd and overwritten by the next call. It
-// returns an error for a box of the wrong dimension or an invalid one.
+// output (unbounded when MaxSymbols is exceeded). The slice is owned by fd
+// and overwritten by the next call. It returns an error for a box of the
+// wrong dimension or an invalid one.
 func (fd *ForwardDiff) Bound(box spec.Box) ([]Interval, error) {
 	if box.Dim() != fd.n0 {
 		return nil, fmt.Errorf("bounds: forward: box has %d coordinates, networks take %d: %w", box.Dim(), fd.n0, nn.ErrDimension)
@@ -154,6 +161,9 @@ func (fd *ForwardDiff) Bound(box spec.Box) ([]Interval, error) {
 		}
 		hasDelta = fd.delta[k]
 		fd.in, fd.post = fd.post, fd.in
+		if fd.givenUp() {
+			return fd.out, nil
+		}
 	}
 	for i := range fd.out {
 		d := &fd.in[2]
@@ -175,6 +185,18 @@ func (fd *ForwardDiff) Coefficients(k int, box spec.Box) []float64 {
 		}
 	}
 	return fd.coef
+}
+
+// givenUp reports whether more than MaxSymbols ReLUs were relaxed, and
+// then sets every output's bound to the whole line.
+func (fd *ForwardDiff) givenUp() bool {
+	if fd.MaxSymbols <= 0 || fd.used-fd.n0 <= fd.MaxSymbols {
+		return false
+	}
+	for i := range fd.out {
+		fd.out[i] = Interval{math.Inf(-1), math.Inf(1)}
+	}
+	return true
 }
 
 // setInput sets the box and the forms of the input layer: x_j = mid_j +
@@ -208,6 +230,9 @@ func (fd *ForwardDiff) unequalDepths() []Interval {
 			src, fd.post[i] = fd.post[i], src
 		}
 		fd.in[i] = src
+	}
+	if fd.givenUp() {
+		return fd.out
 	}
 	for i := range fd.out {
 		c := &fd.cand

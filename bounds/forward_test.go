@@ -161,6 +161,33 @@ func TestForwardDiffReuse(t *testing.T) {
 	}
 }
 
+// TestForwardDiffMaxSymbols checks that Bound gives up with unbounded
+// intervals past MaxSymbols relaxed ReLUs, and not before.
+func TestForwardDiffMaxSymbols(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 0))
+	f := boundstest.Network(rng, []int{2, 8, 8, 1}, 1, nn.Activation{Kind: nn.ReLU})
+	g := boundstest.Perturb(rng, f, 1e-3)
+	fd, err := NewForwardDiff(f, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	box := spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
+	out, _ := fd.Bound(box)
+	full := out[0]
+	used := fd.used - fd.n0
+	if used == 0 || math.IsInf(full.Hi, 1) {
+		t.Fatalf("no ReLU relaxed (%d) or unbounded %v: pick another network", used, full)
+	}
+	fd.MaxSymbols = used
+	if out, _ = fd.Bound(box); out[0] != full {
+		t.Errorf("at the limit: %v, want %v", out[0], full)
+	}
+	fd.MaxSymbols = used - 1
+	if out, _ = fd.Bound(box); !math.IsInf(out[0].Lo, -1) || !math.IsInf(out[0].Hi, 1) {
+		t.Errorf("past the limit: %v, want unbounded", out[0])
+	}
+}
+
 // TestForwardDiffErrors checks the unsupported and invalid cases.
 func TestForwardDiffErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 0))
