@@ -90,6 +90,10 @@ type decider struct {
 	stuck     []*node   // boxes too narrow to halve, unsettled
 	worst     []float64
 	worstV    float64
+
+	// forward holds *bounds.ForwardDiff workspaces, one per goroutine in
+	// use; nil when the pair or the pairing is not supported by it.
+	forward *sync.Pool
 }
 
 // newDecider returns the decider of a validated question.
@@ -97,6 +101,9 @@ func newDecider(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) *dec
 	m := f.OutputSize()
 	d := &decider{f: f, g: g, in: in, tol: tol, opts: o, m: m, compared: tol.compared(m),
 		att: &attacker{f: f, g: g, in: in, tol: tol}, closedMag: make([]float64, m), worstV: -1}
+	if o.Forward {
+		d.forward = forwardPool(f, g, in)
+	}
 	d.colWeight = make([]float64, in.Box.Dim())
 	for _, n := range []*nn.Network{f, g} {
 		w := n.Layers[0].W.RawMatrix()

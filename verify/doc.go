@@ -17,11 +17,13 @@
 //     nn.Network.Eval, sharing no code with the attack (check.go), and
 //     only then reported as Violated.
 //
-//  2. bounded: bounds.Pair with the difference network, cheapest method
-//     first — interval, then symbolic back-substitution with
-//     PairBounds.Margin per output, then optimised slopes if the bound is
-//     within Options.OptimiseRatio of eps (node.go). Outputs proved on a
-//     box are dropped from its subtree.
+//  2. bounded: with Options.Forward, first by forward propagation
+//     (bounds.ForwardDiff, when x2 = x and the networks are ReLU chains);
+//     if that leaves an output open, by bounds.Pair with the difference
+//     network, cheapest method first — interval, then symbolic
+//     back-substitution with PairBounds.Margin per output, then optimised
+//     slopes if the bound is within Options.OptimiseRatio of eps
+//     (node.go). Outputs proved on a box are dropped from its subtree.
 //
 //  3. split in two along the coordinate of largest smear
 //

@@ -81,6 +81,9 @@ func (d *decider) boundNode(n *node, o *outcome) error {
 	in := d.in
 	in.Box = spec.Box{Lo: n.lo, Hi: n.hi}
 	o.open = n.open
+	if settled, err := d.boundForward(in.Box, o); err != nil || settled {
+		return err
+	}
 	methods := []bounds.Method{bounds.MethodInterval, bounds.MethodSymbolic, bounds.MethodOptimised}
 	if n.prio <= d.opts.OptimiseRatio {
 		methods = []bounds.Method{bounds.MethodInterval, bounds.MethodOptimised}

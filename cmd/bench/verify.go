@@ -28,6 +28,7 @@ type verifyOptions struct {
 	Eps      float64
 	Timeout  time.Duration
 	MaxNodes int
+	Forward  bool
 	Props    []string
 	Nets     []string
 	Out      string
@@ -63,6 +64,7 @@ as loaded; the load average is printed.`,
 	f.Float64Var(&o.Eps, "eps", o.Eps, "tolerance of every compared output")
 	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one instance")
 	f.IntVar(&o.MaxNodes, "max-nodes", 0, "node limit of one instance (0: none)")
+	f.BoolVar(&o.Forward, "forward", verify.DefaultOptions().Forward, "bound each node first by forward propagation (verify.Options.Forward)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
 	f.StringSliceVar(&o.Nets, "nets", nil, "nets i_j (default: all)")
 	f.StringVar(&o.Out, "out", "", "also write the Markdown table to this file")
@@ -238,6 +240,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	defer cancel()
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = o.MaxNodes
+	opts.Forward = o.Forward
 	cpu := cpuTime()
 	res, err := verify.Decide(dctx, f, g, spec.Inputs{Box: inst.Box}, inst.Tol, &opts)
 	inst.CPU = (cpuTime() - cpu).Seconds()
