@@ -42,6 +42,11 @@ type Options struct {
 	// coordinate both ways: 2 Iters d evaluations would be over 100,000 at
 	// 561 inputs). 0 means no cap; with d <= PatternCoords it never binds.
 	PatternCoords int
+	// MaxEvals stops the search after this many evaluations of the
+	// networks (0: no limit), the best point so far is returned: a budget
+	// that, unlike TimeLimit, gives the same result on any machine. The
+	// exact enumeration (Exact) is not counted against it.
+	MaxEvals int
 	// Exact enables the exact maximum for one input and piecewise-linear
 	// networks (breakpoint enumeration).
 	Exact bool
@@ -107,6 +112,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("search: options: TimeLimit %v is negative: %w", o.TimeLimit, ErrOptions)
 	case o.PatternCoords < 0:
 		return fmt.Errorf("search: options: PatternCoords %d is negative: %w", o.PatternCoords, ErrOptions)
+	case o.MaxEvals < 0:
+		return fmt.Errorf("search: options: MaxEvals %d is negative: %w", o.MaxEvals, ErrOptions)
 	case o.MaxPieces < 0:
 		return fmt.Errorf("search: options: MaxPieces %d is negative: %w", o.MaxPieces, ErrOptions)
 	}

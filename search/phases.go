@@ -321,7 +321,7 @@ func (s *searcher) pattern(z []float64, v float64) {
 				continue
 			}
 			for _, dir := range []float64{1, -1} {
-				if budget == 0 {
+				if budget == 0 || s.done() {
 					return
 				}
 				budget--

@@ -85,6 +85,7 @@ func maxError(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, box2 spec
 	if opts.Exact {
 		exact = s.exact()
 	}
+	s.evals0, s.budgetOn = s.p.evals, true
 	s.grid()
 	s.corners()
 	if !exact {
@@ -154,6 +155,10 @@ type searcher struct {
 	deadline time.Time
 	stopped  bool // the time limit or ctx ended the search
 	timedOut bool
+	// evals0 is the evaluation count when MaxEvals began to count (after
+	// the exact enumeration); budgetOn says it has.
+	evals0   int
+	budgetOn bool
 	best     []float64
 	bestV    float64
 	// pool holds the best distinct points seen, for restarts.
@@ -200,10 +205,14 @@ func (s *searcher) eval(z []float64) float64 {
 	return v
 }
 
-// done reports whether the search must stop (time limit or cancellation),
-// checking the clock every 64 evaluations.
+// done reports whether the search must stop (evaluation budget, time
+// limit or cancellation), checking the clock every 64 evaluations.
 func (s *searcher) done() bool {
 	if s.stopped {
+		return true
+	}
+	if s.budgetOn && s.opts.MaxEvals > 0 && s.p.evals >= s.evals0+s.opts.MaxEvals {
+		s.stopped = true
 		return true
 	}
 	if s.p.evals%64 != 0 {
