@@ -140,6 +140,9 @@ func newInstance(t *testing.T, seed uint64, act nn.Activation, p pairing, elimin
 	if err != nil {
 		t.Fatal(err)
 	}
+	if n := Order(cfg); n != l.Dim {
+		t.Errorf("Order %d, layout's order %d", n, l.Dim)
+	}
 	x2box := in.Box
 	if p.pair == spec.QuantisedInput {
 		x2box = spec.Box{Lo: in.X2(lo), Hi: in.X2(hi)}

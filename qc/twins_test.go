@@ -46,9 +46,13 @@ func TestExactTwins(t *testing.T) {
 		if !slices.EqualFunc(got, c.want, slices.Equal) {
 			t.Errorf("%s: twins %v, want %v", c.name, got, c.want)
 		}
-		l, err := NewLayout(Config{Nets: [2]*nn.Network{c.f1, c.f2}, X2: c.in2, MergeIdentical: true})
+		cfg := Config{Nets: [2]*nn.Network{c.f1, c.f2}, X2: c.in2, MergeIdentical: true}
+		l, err := NewLayout(cfg)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if n := Order(cfg); n != l.Dim {
+			t.Errorf("%s: Order %d, layout's order %d", c.name, n, l.Dim)
 		}
 		for k, row := range got {
 			lay1, lay2 := &l.Nets[0].Layers[k], &l.Nets[1].Layers[k]
