@@ -29,7 +29,7 @@ var ErrDimension = errors.New("dimension mismatch")
 // whether a bound was certified is Certificate.Status.
 func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error) {
 	start := time.Now()
-	t := task{Options: opts, in: in, q: q}
+	t := task{Options: opts, in: in, q: q, timing: &Timing{}}
 	if opts.Refine.TimeBudget > 0 {
 		t.deadline = start.Add(opts.Refine.TimeBudget)
 	}
@@ -55,6 +55,10 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quant
 	c.Trivial = trivialBound(f1, f2, t.q)
 	c.Method = t.Method
 	c.Time = time.Since(start)
+	c.Timing = *t.timing
+	if t.Log != nil {
+		logTiming(t.Log, c)
+	}
 	return c, nil
 }
 
@@ -132,8 +136,10 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 // the output difference enclosure of bounds.Pair (enclosureValue).
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
+	t0 := time.Now()
 	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: box, Pairing: opts.in.Pairing, Quant: opts.in.Quant},
 		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box), RequantSlack: opts.RequantSlack})
+	add(&opts.timing.Propagation, t0)
 	if err == nil {
 		var margin *bounds.Interval
 		if opts.q.C != nil {
@@ -175,6 +181,9 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		Status: rp.sdpStatus, Objective: rp.objective}
 	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound
 	c.SDPGammas = rp.sdpGammas
+	if rp.skipped {
+		c.SDPSkipped, c.SDP = rp.reason, SDPStats{Size: rp.size}
+	}
 	if rp.ok {
 		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound
 		if rp.interval && rp.reason != "" {

@@ -86,8 +86,10 @@ type lmi struct {
 	radius []float64
 }
 
-// buildLMI assembles the terms of the QC set for region r.
-func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) (*lmi, error) {
+// buildLMI assembles the terms of the QC set for region r. With skip set,
+// it returns an error wrapping errSDPSkipped, before assembling anything,
+// when sdpTooLarge rules the LMI's order out.
+func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, skip bool) (*lmi, error) {
 	for n, f := range [2]*nn.Network{f1, f2} {
 		if err := f.RequirePlain("the SDP's quadratic constraints"); err != nil {
 			return nil, fmt.Errorf("certify: network %d: %w", n+1, err)
@@ -99,6 +101,9 @@ func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) (*lmi, e
 		for n := range 2 {
 			cfg.Neurons[n] = stableNeurons(cfg.Nets[n], rb.Nets[n])
 		}
+	}
+	if n := qc.Order(cfg); skip && sdpTooLarge(n, o) != "" {
+		return &lmi{layout: &qc.Layout{Dim: n}}, fmt.Errorf("%w: %s", errSDPSkipped, sdpTooLarge(n, o))
 	}
 	l, err := qc.NewLayout(cfg)
 	if err != nil {

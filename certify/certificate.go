@@ -150,8 +150,14 @@ type Certificate struct {
 	// Pieces are the pieces of a refined certificate (nil if not split).
 	Pieces []Piece
 	SDP    SDPStats
+	// SDPSkipped says why the SDP of the whole input set was not
+	// attempted ("" when it was): its LMI was too large for the time
+	// budget (MaxBudgetOrder). The bound is then bound propagation's.
+	SDPSkipped string
 	// Time is the wall time of Bound.
 	Time time.Duration
+	// Timing says where Time went.
+	Timing Timing
 }
 
 // Quantity names what Bound bounds (spec.Quantity.String):

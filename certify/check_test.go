@@ -45,7 +45,7 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := buildLMI(f1, f2, &r, rb, &o)
+		m, err := buildLMI(f1, f2, &r, rb, &o, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +243,7 @@ func TestCertificateMeasure(t *testing.T) {
 // testTask returns the tests' defaults: DefaultOptions with independent
 // inputs and a 2-bit input quantiser for QuantisedInput.
 func testTask() task {
-	return task{Options: DefaultOptions(),
+	return task{Options: DefaultOptions(), timing: &Timing{},
 		in: spec.Inputs{Pairing: spec.Independent, Quant: quantise.Format{FracBits: 2}}}
 }
 

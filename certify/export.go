@@ -26,7 +26,7 @@ import (
 // them out: "gamma", "gamma_x1", "gamma_x2", "gamma_x" less those left
 // out.
 func Problem(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, o Options) (*RootProblem, error) {
-	opts := task{Options: o, in: in, q: q}
+	opts := task{Options: o, in: in, q: q, timing: &Timing{}}
 	if err := checkInput(f1, f2, &opts); err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func Problem(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, o Options) (*R
 	if err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
 	}
-	m, err := buildLMI(f1, f2, &r, rb, &opts)
+	m, err := buildLMI(f1, f2, &r, rb, &opts, false)
 	if err != nil {
 		return nil, err
 	}

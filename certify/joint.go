@@ -42,7 +42,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		expect = max(expect, ivs[j]*ivs[j])
 	}
 	c.IntervalBound = maxOf(ivs)
-	m, err := buildLMI(f1, f2, &r, rb, &opts)
+	m, err := buildLMI(f1, f2, &r, rb, &opts, false)
 	if err != nil {
 		c.Status, c.Reason = CheckFailed, err.Error()
 		return c

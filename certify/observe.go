@@ -2,6 +2,7 @@ package certify
 
 import (
 	"context"
+	"time"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/search"
@@ -20,8 +21,10 @@ type observation struct {
 // input set of o restricted to box (exact for one input and
 // piecewise-linear networks), with o.Samples random points and o.Seed.
 func searchError(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task) observation {
+	defer add(&o.timing.Search, time.Now())
 	so := search.DefaultOptions()
 	so.Samples, so.Seed = o.Samples, o.Seed
+	so.MaxEvals = searchEvals(f1, f2, box.Dim())
 	res, err := search.MaxError(ctx, f1, f2, spec.Inputs{Box: box, Pairing: o.in.Pairing, Quant: o.in.Quant}, o.q, so)
 	if res == nil || (err != nil && ctx.Err() == nil) {
 		// Invalid input, which checkInput has reported already: nothing
@@ -49,6 +52,7 @@ func pieceSearch(o *task, k int) search.Options {
 // than ob's error. A piece's supremum is not the set's, so ob stays exact
 // only if it was and the new error is above it by rounding alone.
 func (ob *observation) observe(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, so search.Options) {
+	defer add(&o.timing.Search, time.Now())
 	var res *search.Result
 	if r.Pairing == spec.Independent {
 		res, _ = search.MaxErrorIndependent(ctx, f1, f2, r.Box1, r.Box2, o.q, so)

@@ -346,4 +346,7 @@ type task struct {
 	// deadline, when not zero, is when Refine.TimeBudget runs out: every
 	// SDP solve is stopped there (budgetSolve).
 	deadline time.Time
+	// timing, shared by the copies of the task, collects where the time
+	// went (never nil).
+	timing *Timing
 }

@@ -2,6 +2,7 @@ package certify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -36,6 +37,9 @@ type regionResult struct {
 	// fellBack reports that the SDP failed and the bound is the output
 	// enclosure's in its place.
 	fellBack bool
+	// skipped reports that the SDP was not attempted (sdpTooLarge);
+	// reason says why.
+	skipped bool
 	// sdpBound is the SDP's own bound (+Inf if it failed) and ivBound the
 	// output enclosure's.
 	sdpBound, ivBound float64
@@ -48,7 +52,9 @@ const maxMargin = 1e-3
 
 // certifyRegion builds, solves and checks the SDP of one region.
 func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) regionResult {
+	t0 := time.Now()
 	rb, err := boundsOf(f1, f2, r, o)
+	add(&o.timing.Propagation, t0)
 	if err != nil {
 		return regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: CheckFailed, reason: err.Error()}
 	}
@@ -71,7 +77,7 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	if !res.ok && res.status == Cancelled && !res.budgetHit {
 		return res
 	}
-	if !res.ok {
+	if !res.ok && !res.skipped {
 		res.reason = "SDP: " + res.reason + "; interval bound used"
 		res.gammas, res.margin, res.fellBack = Gammas{}, 0, true
 	}
@@ -100,18 +106,27 @@ func propagationOnly(rb *regionBounds, o *task) regionResult {
 // sdpRegion builds, solves and checks the SDP of one region with bounds rb.
 func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) regionResult {
 	res := regionResult{bound: math.Inf(1)}
-	m, err := buildLMI(f1, f2, r, rb, o)
+	t0 := time.Now()
+	m, err := buildLMI(f1, f2, r, rb, o, true)
+	if errors.Is(err, errSDPSkipped) {
+		add(&o.timing.Build, t0)
+		res.status, res.reason, res.skipped, res.size = CheckFailed, err.Error(), true, m.layout.Dim
+		return res
+	}
 	if err != nil {
 		res.status, res.reason = CheckFailed, err.Error()
 		return res
 	}
 	sp := m.problem(weights(r, o), rb.expected(o))
+	t0 = add(&o.timing.Build, t0)
 	res.size, res.vars = m.layout.Dim, len(sp.C)
 	x, ok := runSolver(ctx, sp, o, &res)
+	t0 = add(&o.timing.Solve, t0)
 	if !ok {
 		return res
 	}
 	ck, err := m.check(sp, x)
+	add(&o.timing.Check, t0)
 	if err != nil {
 		res.status, res.reason = CheckFailed, err.Error()
 		return res

@@ -55,6 +55,8 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		switch {
 		case c.Fallbacks > 0:
 			why = "where the SDP failed, or tighter than it"
+		case c.SDPSkipped != "":
+			why = "the SDP was skipped"
 		case c.SDP.Solves == 0:
 			why = "the SDP does not model the int8 quantisers"
 		}
@@ -95,6 +97,8 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		switch {
 		case c.Method == certify.MethodPropagation:
 			why = "(--method interval: bound propagation alone" + pieces + ")"
+		case c.SDPSkipped != "":
+			why = "(" + c.SDPSkipped + pieces + ")"
 		case c.Source == certify.MethodPropagation:
 			why = "(bound propagation alone" + pieces + ")"
 		}

@@ -1,0 +1,83 @@
+package certify
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// Timing says where the wall time of Bound went. The parts do not add up
+// to Certificate.Time: the rest is bookkeeping (splitting, merging).
+type Timing struct {
+	// Propagation is the time in bound propagation (the pre-activation
+	// bounds and the output enclosure of every piece).
+	Propagation time.Duration
+	// Search is the time in the observed-error search.
+	Search time.Duration
+	// Build is the time assembling the SDPs' quadratic constraints.
+	Build time.Duration
+	// Solve is the time in the SDP solver.
+	Solve time.Duration
+	// Check is the time in the independent check of the solutions.
+	Check time.Duration
+}
+
+// add adds the time since start to *d and returns now, so that the
+// phases of a flow can be timed one after the other.
+func add(d *time.Duration, start time.Time) time.Time {
+	now := time.Now()
+	*d += now.Sub(start)
+	return now
+}
+
+// MaxBudgetOrder is the largest order of an LMI that Bound solves when
+// Options.Refine.TimeBudget is set: an interior-point iteration costs
+// about order^3 (its Schur complement and factorisations), and an LMI of
+// order 728 (HAR, 561-500-6) did not solve in 150 s on two cores, while
+// those of order up to ~100 (ACAS Xu) solve in about a second. Above it
+// the SDP is skipped and the bound is bound propagation's, which says so;
+// with no time budget (0) every SDP is attempted. The rule uses sizes
+// alone, so the result does not depend on the machine's load.
+const MaxBudgetOrder = 400
+
+// errSDPSkipped reports an SDP that was not attempted (sdpTooLarge).
+var errSDPSkipped = errors.New("SDP skipped")
+
+// sdpTooLarge returns why the SDP of order n is skipped, or "" when it is
+// attempted (see MaxBudgetOrder).
+func sdpTooLarge(n int, o *task) string {
+	if o.Refine.TimeBudget <= 0 || n <= MaxBudgetOrder {
+		return ""
+	}
+	return fmt.Sprintf("LMI of order %d over the limit %d of a time budget (certify.MaxBudgetOrder)", n, MaxBudgetOrder)
+}
+
+// searchWork is the work, in multiply-adds of the two networks, that the
+// observed-error search may spend beyond its evaluation floor (searchEvals).
+const searchWork = 2e9
+
+// searchEvals returns the evaluation budget of the observed-error search
+// on a box of dim inputs (search.Options.MaxEvals): searchWork divided by
+// the multiply-adds of one evaluation of both networks (their
+// parameters), but at least 1000 + 2 dim, so that a larger box never gets
+// fewer evaluations than a few per coordinate. It does not bind on small
+// networks (ACAS Xu: ~77,000 beside the ~66,000 the search spends) and
+// keeps the search on HAR (561-500-6) to a few seconds (~3,500
+// evaluations).
+func searchEvals(f1, f2 *nn.Network, dim int) int {
+	work := float64(max(1, f1.NumParams()+f2.NumParams()))
+	return max(1000+2*dim, int(min(searchWork/work, 1<<30)))
+}
+
+// logTiming writes one line to w saying where the time of c went.
+func logTiming(w io.Writer, c *Certificate) {
+	t := c.Timing
+	fmt.Fprintf(w, "certify: time %.3g s: propagation %.3g s, search %.3g s, SDP build %.3g s, solve %.3g s, check %.3g s\n",
+		c.Time.Seconds(), t.Propagation.Seconds(), t.Search.Seconds(), t.Build.Seconds(), t.Solve.Seconds(), t.Check.Seconds())
+	if c.SDPSkipped != "" {
+		fmt.Fprintf(w, "certify: %s\n", c.SDPSkipped)
+	}
+}
