@@ -265,12 +265,7 @@ func TestCancelled(t *testing.T) {
 func TestPatternCoordsCapsWork(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 0))
 	const d, iters, coords = 200, 3, 2
-	f1 := boundstest.Network(rng, []int{d, 8, 1}, 1)
-	f2 := boundstest.Float16(f1)
-	in := spec.Inputs{Box: spec.Box{Lo: make([]float64, d), Hi: make([]float64, d)}, Pairing: spec.SameInput}
-	for i := range d {
-		in.Box.Lo[i], in.Box.Hi[i] = -1, 1
-	}
+	f1, f2, in := wideInstance(rng, d)
 	opts := DefaultOptions()
 	opts.Samples, opts.MaxCorners, opts.Restarts, opts.Iters = 10, 0, 1, iters
 	opts.ZoomStarts, opts.ZoomRounds, opts.ZoomSamples = 0, 0, 0
@@ -288,4 +283,40 @@ func TestPatternCoordsCapsWork(t *testing.T) {
 		t.Errorf("capped search made %d evaluations, uncapped %d: want at least %d fewer",
 			capped.Evaluations, uncapped.Evaluations, iters*d-2*iters*coords)
 	}
+}
+
+// TestMaxEvalsCapsWork checks that Options.MaxEvals stops the search after
+// that many evaluations (give or take the few of one step of a local
+// search), and that the same budget gives the same result.
+func TestMaxEvalsCapsWork(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 0))
+	const d, budget = 20, 300
+	f1, f2, in := wideInstance(rng, d)
+	opts := DefaultOptions()
+	opts.MaxEvals = budget
+	var first *Result
+	for range 2 {
+		r, err := MaxError(context.Background(), f1, f2, in, spec.Quantity{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Evaluations > budget+3 {
+			t.Errorf("%d evaluations, want at most %d", r.Evaluations, budget+3)
+		}
+		if first != nil && (r.Error != first.Error || r.Evaluations != first.Evaluations) {
+			t.Errorf("second run: error %v in %d evaluations, first %v in %d", r.Error, r.Evaluations, first.Error, first.Evaluations)
+		}
+		first = r
+	}
+}
+
+// wideInstance returns a random d-8-1 network, its float16 copy and the
+// box [-1, 1]^d with the same input for both.
+func wideInstance(rng *rand.Rand, d int) (f1, f2 *nn.Network, in spec.Inputs) {
+	f1 = boundstest.Network(rng, []int{d, 8, 1}, 1)
+	in = spec.Inputs{Box: spec.Box{Lo: make([]float64, d), Hi: make([]float64, d)}, Pairing: spec.SameInput}
+	for i := range d {
+		in.Box.Lo[i], in.Box.Hi[i] = -1, 1
+	}
+	return f1, boundstest.Float16(f1), in
 }
