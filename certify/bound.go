@@ -175,7 +175,10 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	start := time.Now()
 	root := rootRegion(box, &opts)
 	c := &Certificate{}
-	rp := certifyRegion(ctx, f1, f2, &root, &opts)
+	ob := searchError(ctx, f1, f2, box, &opts)
+	ro := opts
+	ro.observed = ob.err // the root's SDP is skipped when propagation is already close to it
+	rp := certifyRegion(ctx, f1, f2, &root, &ro)
 	c.TimeBudgetHit = rp.budgetHit
 	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1, Iterations: rp.iters, Time: rp.time,
 		Status: rp.sdpStatus, Objective: rp.objective}
@@ -190,7 +193,6 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 			c.Reason = "root " + rp.reason
 		}
 	}
-	ob := searchError(ctx, f1, f2, box, &opts)
 
 	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	if opts.QC == QCDefault && opts.Refine.MaxPieces > 1 {

@@ -349,4 +349,8 @@ type task struct {
 	// timing, shared by the copies of the task, collects where the time
 	// went (never nil).
 	timing *Timing
+	// observed, when positive, is an error observed on the region: the
+	// SDP is skipped when bound propagation is within Refine.TargetRatio
+	// of it (certifyRegion).
+	observed float64
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/nnbound/nnbound/nn"
@@ -80,4 +81,20 @@ func logTiming(w io.Writer, c *Certificate) {
 	if c.SDPSkipped != "" {
 		fmt.Fprintf(w, "certify: %s\n", c.SDPSkipped)
 	}
+}
+
+// closeEnough returns why the SDP of a region is skipped when, under a
+// time budget (Refine.TimeBudget > 0) and with the default QC set, the
+// output enclosure iv of bound propagation is already within
+// Refine.TargetRatio of the error observed on it (o.observed), or "" when
+// it is not: the SDP could tighten the bound by that ratio at most. With
+// no time budget (the demo, the paper's experiments) every SDP is solved,
+// its gammas reported. Like sdpTooLarge it depends on numbers alone, not
+// on time.
+func closeEnough(iv float64, o *task) string {
+	if o.Refine.TimeBudget <= 0 || o.QC != QCDefault || !(o.observed > 0) || math.IsInf(iv, 0) || !(iv <= o.Refine.TargetRatio*o.observed) {
+		return ""
+	}
+	return fmt.Sprintf("SDP skipped: bound propagation's %.5g is already within the target ratio %g of the observed error %.5g",
+		iv, o.Refine.TargetRatio, o.observed)
 }

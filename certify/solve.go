@@ -61,15 +61,17 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	if f1.Quantised() || f2.Quantised() {
 		return propagationOnly(rb, o)
 	}
+	// The output enclosure is a bound too: keep the smaller, and fall back
+	// on it when the SDP failed (on small pieces it is nearly as tight).
+	iv := rb.intervalValue(o)
 	var res regionResult
-	if o.deadline.IsZero() {
+	if why := closeEnough(iv, o); why != "" {
+		res = regionResult{bound: math.Inf(1), status: CheckFailed, reason: why, skipped: true}
+	} else if o.deadline.IsZero() {
 		res = sdpRegion(ctx, f1, f2, r, rb, o)
 	} else {
 		res = budgeted(ctx, o.deadline, func(ctx context.Context) regionResult { return sdpRegion(ctx, f1, f2, r, rb, o) })
 	}
-	// The output enclosure is a bound too: keep the smaller, and fall back
-	// on it when the SDP failed (on small pieces it is nearly as tight).
-	iv := rb.intervalValue(o)
 	res.sdpBound, res.ivBound = res.bound, iv
 	if math.IsNaN(iv) || math.IsInf(iv, 0) || (res.ok && res.bound <= iv) {
 		return res

@@ -1,0 +1,61 @@
+package certify
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/sdp"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// TestSDPSkipped checks that under a time budget the SDP is not attempted
+// where it cannot pay, and says why: when bound propagation is already
+// within the target ratio of the observed error (the paper's 1-10-1
+// network against its FB = 2 copy, where propagation is exact), and when
+// the LMI's order is over MaxBudgetOrder (a 2-300-1 network). The bound is
+// then propagation's, and the solver is never called.
+func TestSDPSkipped(t *testing.T) {
+	noSolve := func(context.Context, *sdp.Problem, *sdp.Settings) (*sdp.Result, error) {
+		t.Fatal("the solver was called")
+		return nil, nil
+	}
+	qf := quantise.Format{FracBits: 2}
+	small := randnet.Paper(1, 1, 1, 10, 1)
+	wide := randnet.Paper(2, 2, 1, 300, 1)
+	for _, c := range []struct {
+		name string
+		box  *spec.Box
+		net  int
+		want string
+	}{
+		{"propagation close enough", &spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, 0, "within the target ratio"},
+		{"order over the limit", &spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}, 1, "order"},
+	} {
+		f1 := small
+		if c.net == 1 {
+			f1 = wide
+		}
+		f2, err := quantise.Network(f1, quantise.Options{Weights: qf, Biases: qf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := testTask()
+		o.in.Pairing, o.in.Quant = spec.QuantisedInput, qf
+		o.Solve, o.Refine.MaxPieces = noSolve, 1
+		cert, err := o.bound(context.Background(), f1, f2, *c.box)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cert.Certified || cert.Source != MethodPropagation || cert.Bound != cert.IntervalBound || cert.SDP.Solves != 0 {
+			t.Errorf("%s: certified %v, source %v, bound %v (propagation's %v), %d solves: want propagation's bound and no solve",
+				c.name, cert.Certified, cert.Source, cert.Bound, cert.IntervalBound, cert.SDP.Solves)
+		}
+		if !strings.Contains(cert.SDPSkipped, c.want) || !math.IsInf(cert.SDPBound, 1) {
+			t.Errorf("%s: SDPSkipped %q, SDP bound %v: want a reason with %q and no SDP bound", c.name, cert.SDPSkipped, cert.SDPBound, c.want)
+		}
+	}
+}
