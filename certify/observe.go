@@ -25,6 +25,9 @@ func searchError(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task)
 	so := search.DefaultOptions()
 	so.Samples, so.Seed = o.Samples, o.Seed
 	so.MaxEvals = searchEvals(f1, f2, box.Dim())
+	// Where the budget binds, leave most of it to the local searches,
+	// which find larger errors than uniform points in many dimensions.
+	so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
 	res, err := search.MaxError(ctx, f1, f2, spec.Inputs{Box: box, Pairing: o.in.Pairing, Quant: o.in.Quant}, o.q, so)
 	if res == nil || (err != nil && ctx.Err() == nil) {
 		// Invalid input, which checkInput has reported already: nothing
