@@ -24,7 +24,7 @@ import (
 //	--max-pieces N            input splitting: most SDPs to solve
 //	--time-budget D           input splitting: stop after this long
 //	--requant-slack K         int8 models: widen every re-quantisation by K steps
-//	-v, --verbose             the solver's iteration log on stderr
+//	-v, --verbose             the solver's iteration log and where the time went on stderr
 //
 // A command calls register, then options once flags are parsed.
 type certFlags struct {
@@ -44,9 +44,9 @@ func (f *certFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.opts.Samples, "samples", f.opts.Samples, "random input pairs evaluated for the observed error")
 	fs.Uint64Var(&f.opts.Seed, "seed", f.opts.Seed, "seed of the observed-error sampling")
 	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "split the input box into at most this many pieces, one SDP each (1: no splitting)")
-	fs.DurationVar(&f.opts.Refine.TimeBudget, "time-budget", f.opts.Refine.TimeBudget, "stop the SDPs after this long, bounding the rest by bound propagation (0: no limit; the result then does not depend on the machine's speed)")
+	fs.DurationVar(&f.opts.Refine.TimeBudget, "time-budget", f.opts.Refine.TimeBudget, "stop the SDPs after this long, bounding the rest by bound propagation, and skip those that cannot pay (0: no limit, every SDP solved; the result then does not depend on the machine's speed)")
 	fs.Float64Var(&f.opts.RequantSlack, "requant-slack", f.opts.RequantSlack, "int8 (QDQ) models: widen every re-quantisation by `K` steps, for integer kernels that round differently")
-	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the SDP solver's iteration log on stderr")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the SDP solver's iteration log and where the time went on stderr")
 }
 
 // options returns the certification options, with the solver log on

@@ -88,7 +88,7 @@
 //	--time-budget D       stop splitting after D (0: no limit, so that the
 //	                      result does not depend on the machine's speed;
 //	                      demo and paper use 0 unless told otherwise)
-//	-v, --verbose         the SDP solver's iteration log on stderr
+//	-v, --verbose         the SDP solver's iteration log and where the time went on stderr
 //
 // A certificate holds gammas with
 //
