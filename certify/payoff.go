@@ -26,6 +26,20 @@ type Timing struct {
 	Check time.Duration
 }
 
+// addSDP adds the time spent on one region's SDP, measured where it ran,
+// to t. An SDP that the time budget abandoned (budgeted, budgetHit set)
+// may report nothing, its goroutine still running: the time since start
+// is then counted as Solve.
+func (t *Timing) addSDP(spent Timing, start time.Time, budgetHit bool) {
+	if budgetHit && spent == (Timing{}) {
+		t.Solve += time.Since(start)
+		return
+	}
+	t.Build += spent.Build
+	t.Solve += spent.Solve
+	t.Check += spent.Check
+}
+
 // add adds the time since start to *d and returns now, so that the
 // phases of a flow can be timed one after the other.
 func add(d *time.Duration, start time.Time) time.Time {

@@ -37,6 +37,9 @@ type regionResult struct {
 	// fellBack reports that the SDP failed and the bound is the output
 	// enclosure's in its place.
 	fellBack bool
+	// spent is the time of building, solving and checking the SDP (zero
+	// when the time budget abandoned it; see Timing.addSDP).
+	spent Timing
 	// skipped reports that the SDP was not attempted (sdpTooLarge);
 	// reason says why.
 	skipped bool
@@ -65,6 +68,8 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	// on it when the SDP failed (on small pieces it is nearly as tight).
 	iv := rb.intervalValue(o)
 	var res regionResult
+	t0 = time.Now()
+	defer func() { o.timing.addSDP(res.spent, t0, res.budgetHit) }()
 	if why := closeEnough(iv, o); why != "" {
 		res = regionResult{bound: math.Inf(1), status: CheckFailed, reason: why, skipped: true}
 	} else if o.deadline.IsZero() {
@@ -111,7 +116,7 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 	t0 := time.Now()
 	m, err := buildLMI(f1, f2, r, rb, o, true)
 	if errors.Is(err, errSDPSkipped) {
-		add(&o.timing.Build, t0)
+		add(&res.spent.Build, t0)
 		res.status, res.reason, res.skipped, res.size = CheckFailed, err.Error(), true, m.layout.Dim
 		return res
 	}
@@ -120,15 +125,15 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 		return res
 	}
 	sp := m.problem(weights(r, o), rb.expected(o))
-	t0 = add(&o.timing.Build, t0)
+	t0 = add(&res.spent.Build, t0)
 	res.size, res.vars = m.layout.Dim, len(sp.C)
 	x, ok := runSolver(ctx, sp, o, &res)
-	t0 = add(&o.timing.Solve, t0)
+	t0 = add(&res.spent.Solve, t0)
 	if !ok {
 		return res
 	}
 	ck, err := m.check(sp, x)
-	add(&o.timing.Check, t0)
+	add(&res.spent.Check, t0)
 	if err != nil {
 		res.status, res.reason = CheckFailed, err.Error()
 		return res
