@@ -74,13 +74,16 @@ type Record struct {
 	Pieces    int           `json:"pieces"`
 	// TimeBudgetHit reports that the time budget stopped the splitting
 	// (certify.Certificate.TimeBudgetHit); absent otherwise.
-	TimeBudgetHit bool        `json:"time_budget_hit,omitempty"`
-	WorstX1       []float64   `json:"worst_x1"`
-	WorstX2       []float64   `json:"worst_x2"`
-	Input         InputRecord `json:"input"`
-	QC            string      `json:"qc"`
-	SDP           SDPRecord   `json:"sdp"`
-	Seconds       float64     `json:"seconds"`
+	TimeBudgetHit bool `json:"time_budget_hit,omitempty"`
+	// SDPSkipped says why the SDP was not attempted under the time budget
+	// (certify.Certificate.SDPSkipped); absent when it was.
+	SDPSkipped string      `json:"sdp_skipped,omitempty"`
+	WorstX1    []float64   `json:"worst_x1"`
+	WorstX2    []float64   `json:"worst_x2"`
+	Input      InputRecord `json:"input"`
+	QC         string      `json:"qc"`
+	SDP        SDPRecord   `json:"sdp"`
+	Seconds    float64     `json:"seconds"`
 	// Plot is the figure the command wrote, if any.
 	Plot string `json:"plot,omitempty"`
 	// Compression is the report of quantise or prune --certify, if any.
@@ -147,6 +150,7 @@ func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
 		RootBound:     report.Number(c.RootBound),
 		Pieces:        max(len(c.Pieces), 1),
 		TimeBudgetHit: c.TimeBudgetHit,
+		SDPSkipped:    c.SDPSkipped,
 		WorstX1:       orEmpty(c.X1),
 		WorstX2:       orEmpty(c.X2),
 		Input:         NewInputRecord(box, opts),
