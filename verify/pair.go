@@ -1,0 +1,140 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+	"github.com/nnbound/nnbound/vnnlib"
+)
+
+// ErrPairUnsupported reports a VNN-LIB 2.0 property DecidePair cannot
+// decide: independent inputs (no X_f == X_g pairing), an output left
+// unbounded on one side, or an asymmetric bound on a network whose last
+// layer is not affine.
+var ErrPairUnsupported = errors.New("property not supported")
+
+// DecidePair decides the VNN-LIB 2.0 property p over f and g,
+//
+//	Lo_k <= g_k(x) - f_k(x) <= Hi_k  for every bounded output k, x in p.Box,
+//
+// by Decide on the symmetric form of each bound: with the centre
+// c_k = (Lo_k + Hi_k)/2 and a radius r_k a little below (Hi_k - Lo_k)/2,
+// the bias of g's last layer is lowered by c_k (the rounding of that
+// subtraction taken off r_k) and Decide asks whether |g'_k - f_k| < r_k,
+// which implies the property. A counterexample of Decide is evaluated
+// again on f and g themselves and returned as Violated only when
+// p.Violated agrees; otherwise the result is Unknown with Reason
+// Precision (the point lies in the sliver between r_k and the bound).
+// Properties outside this reading wrap ErrPairUnsupported.
+func DecidePair(ctx context.Context, f, g *nn.Network, p *vnnlib.Pair, opts *Options) (*Result, error) {
+	if err := p.CheckNetworks(f, g); err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	if !p.Same {
+		return nil, fmt.Errorf("verify: the property's inputs of f and g are independent: %w", ErrPairUnsupported)
+	}
+	gs, tol, err := pairQuestion(f, g, p)
+	if err != nil {
+		return nil, err
+	}
+	res, err := Decide(ctx, f, gs, spec.Inputs{Box: p.Box}, tol, opts)
+	if err != nil || res.Status != Violated {
+		return res, err
+	}
+	pt, ok := pairViolation(f, g, p, res.Counterexample.X)
+	if !ok {
+		res.Status, res.Reason, res.Counterexample = Unknown, Precision, nil
+		return res, nil
+	}
+	res.Counterexample, res.Worst = pt, pt
+	return res, nil
+}
+
+// pairViolation evaluates f and g at x and reports the point and whether
+// it violates p as read.
+func pairViolation(f, g *nn.Network, p *vnnlib.Pair, x []float64) (*Point, bool) {
+	yf, err1 := f.Eval(x)
+	yg, err2 := g.Eval(x)
+	if err1 != nil || err2 != nil || !p.Box.Contains(x) {
+		return nil, false
+	}
+	d := make([]float64, len(yf))
+	m := 0.0
+	for k := range d {
+		d[k] = yg[k] - yf[k]
+		m = max(m, math.Abs(d[k]))
+	}
+	bad, _ := p.Violated(yf, yg)
+	return &Point{X: append([]float64(nil), x...), F: yf, G: yg, Diff: d, Measure: m}, bad
+}
+
+// pairQuestion returns g shifted by the bounds' centres and the per-output
+// tolerance of the symmetric question (see DecidePair).
+func pairQuestion(f, g *nn.Network, p *vnnlib.Pair) (*nn.Network, Tolerance, error) {
+	m := f.OutputSize()
+	tol := Tolerance{Norm: PerOutput, Eps: make([]float64, m)}
+	for k := range tol.Eps {
+		tol.Eps[k] = 1 // not compared unless bounded below
+	}
+	var shift []float64
+	for _, b := range p.Outputs {
+		if math.IsInf(b.Lo, 0) || math.IsInf(b.Hi, 0) {
+			return nil, tol, fmt.Errorf("verify: output %d is bounded on one side only (line %d): %w", b.K, b.Line, ErrPairUnsupported)
+		}
+		if !(b.Lo < b.Hi) {
+			return nil, tol, fmt.Errorf("verify: output %d has an empty or single-point range [%v, %v] (line %d): %w", b.K, b.Lo, b.Hi, b.Line, ErrPairUnsupported)
+		}
+		tol.Outputs = append(tol.Outputs, b.K)
+		if eps, ok := b.Eps(); ok {
+			tol.Eps[b.K] = eps
+			continue
+		}
+		if shift == nil {
+			shift = make([]float64, m)
+		}
+		c := b.Lo/2 + b.Hi/2
+		shift[b.K] = c
+		// [c - r, c + r] within [Lo, Hi]: each difference rounded, then
+		// lowered by two units in the last place.
+		r := min(b.Hi-c, c-b.Lo)
+		tol.Eps[b.K] = math.Nextafter(math.Nextafter(r, 0), 0)
+	}
+	if len(tol.Outputs) == 0 {
+		return nil, tol, fmt.Errorf("verify: the property bounds no output: %w", ErrPairUnsupported)
+	}
+	if shift == nil {
+		return g, tol, nil
+	}
+	gs, err := shiftOutputs(g, shift, tol.Eps)
+	return gs, tol, err
+}
+
+// shiftOutputs returns a copy of g computing g(x) - shift (up to the
+// rounding of the new bias, which is subtracted from eps).
+func shiftOutputs(g *nn.Network, shift, eps []float64) (*nn.Network, error) {
+	gs := g.Clone()
+	last := &gs.Layers[len(gs.Layers)-1]
+	if last.Act.Kind != nn.Identity || last.Post != nil || last.Pre != nil {
+		return nil, fmt.Errorf("verify: an asymmetric output bound needs g's last layer affine: %w", ErrPairUnsupported)
+	}
+	for k, c := range shift {
+		if c == 0 {
+			continue
+		}
+		b := last.B[k]
+		s := b - c
+		// TwoSum: s + e == b - c exactly.
+		bb := s - b
+		e := (b - (s - bb)) + (-c - bb)
+		last.B[k] = s
+		eps[k] = math.Nextafter(eps[k]-math.Abs(e), 0)
+		if !(eps[k] > 0) {
+			return nil, fmt.Errorf("verify: output %d's range is too narrow for its centre %v: %w", k, c, ErrPairUnsupported)
+		}
+	}
+	return gs, nil
+}
