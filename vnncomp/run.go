@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,9 @@ type Options struct {
 	// Report receives one line per row of the shard as it ends (its
 	// result, or why it could not run); nil for none.
 	Report io.Writer
+	// TimeoutScale multiplies every row's time limit (a slower or faster
+	// machine than the benchmark's); 0 means 1.
+	TimeoutScale float64
 }
 
 // Run runs the rows of the instances file that belong to opts.Shard, in
@@ -61,6 +65,13 @@ func Run(ctx context.Context, instances string, decide Decider, opts Options) (*
 	if decide == nil {
 		return nil, errors.New("vnncomp: no decider")
 	}
+	scale := opts.TimeoutScale
+	if scale == 0 {
+		scale = 1
+	}
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return nil, fmt.Errorf("vnncomp: timeout scale %v, want positive and finite", opts.TimeoutScale)
+	}
 	rows, err := ReadInstances(instances)
 	if err != nil {
 		return nil, err
@@ -75,7 +86,7 @@ func Run(ctx context.Context, instances string, decide Decider, opts Options) (*
 	if report == nil {
 		report = io.Discard
 	}
-	r := &runner{csv: instances, dir: opts.Dir, decide: decide, log: log, logPath: logPath, report: report}
+	r := &runner{csv: instances, dir: opts.Dir, decide: decide, log: log, logPath: logPath, report: report, scale: scale}
 	sum := newSummary(shard, len(rows))
 	for _, row := range rows {
 		if !shard.Has(row.Index) {
@@ -179,6 +190,7 @@ type runner struct {
 	log      io.Writer
 	logPath  string
 	report   io.Writer
+	scale    float64 // multiplies the rows' time limits
 }
 
 // row runs one row of the shard and records it in sum; its error is a
@@ -216,6 +228,7 @@ func (r *runner) row(ctx context.Context, row Row, sum *Summary) error {
 // time when the decider does not report it and turning a panic into an
 // Error outcome.
 func (r *runner) call(ctx context.Context, in Instance) (o Outcome) {
+	in.Timeout = time.Duration(float64(in.Timeout) * r.scale)
 	ctx, cancel := context.WithTimeout(ctx, in.Timeout)
 	defer cancel()
 	start := time.Now()

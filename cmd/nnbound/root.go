@@ -129,6 +129,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newInspectCmd(),
 		newEvalCmd(),
 		newVerifyCmd(),
+		newVnncompCmd(nil, os.Getenv),
 		newSolveCmd(),
 		newExportCmd(),
 		newVersionCmd(),

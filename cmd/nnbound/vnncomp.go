@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/vnncomp"
+	"github.com/nnbound/nnbound/vnncomp/equiv"
 )
 
 // errInterrupted is returned by "nnbound vnncomp" when a signal stopped
@@ -16,10 +18,13 @@ import (
 var errInterrupted = fmt.Errorf("vnncomp: interrupted; finished rows are kept, run the same command again to resume: %w", context.Canceled)
 
 // newVnncompCmd returns "nnbound vnncomp", which runs a VNN-COMP
-// instances file with decide deciding each row; getenv (os.Getenv) gives
-// the shard when --shard is absent.
+// instances file with decide deciding each row (nil: package equiv's
+// decider, configured by the flags); getenv (os.Getenv) gives the shard
+// when --shard is absent.
 func newVnncompCmd(decide vnncomp.Decider, getenv func(string) string) *cobra.Command {
 	var out, shard string
+	var scale float64
+	eo := equiv.DefaultOptions()
 	cmd := &cobra.Command{
 		Use:   "vnncomp INSTANCES.csv",
 		Short: "Run a VNN-COMP two-network benchmark, resumably, on one shard of its rows",
@@ -38,6 +43,12 @@ SLURM_ARRAY_TASK_COUNT, SLURM_ARRAY_TASK_MIN) or a Kubernetes Indexed Job
 else it is 0/1, every row. docs/cluster.md has an sbatch script and a Job
 manifest.
 
+Each row is decided by "nnbound verify" on its VNN-LIB 2.0 property,
+after aligning g's hidden neurons to f's (--no-align turns that off),
+with the row's time limit times --timeout-scale; a counterexample is
+evaluated again on the networks as read and checked against the property
+before it is written as sat.
+
 A row that cannot run (a missing file, a malformed line) is reported on
 one line, gets no result file, and the other rows still run.
 
@@ -50,7 +61,14 @@ after keeping the rows already finished.`,
 			if err != nil {
 				return err
 			}
-			sum, err := vnncomp.Run(cmd.Context(), args[0], decide, vnncomp.Options{Dir: out, Shard: s, Report: cmd.ErrOrStderr()})
+			if !(scale > 0) || math.IsInf(scale, 0) {
+				return usagef("--timeout-scale %v: want a positive number", scale)
+			}
+			d := decide
+			if d == nil {
+				d = equiv.Decider(eo)
+			}
+			sum, err := vnncomp.Run(cmd.Context(), args[0], d, vnncomp.Options{Dir: out, Shard: s, Report: cmd.ErrOrStderr(), TimeoutScale: scale})
 			if sum != nil {
 				if werr := sum.WriteTable(cmd.OutOrStdout()); werr != nil && err == nil {
 					err = werr
@@ -70,6 +88,9 @@ after keeping the rows already finished.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&out, "out", "vnncomp-results", "write result files and the log to `DIR` (created if missing)")
+	fs.Float64Var(&scale, "timeout-scale", 1, "multiply every row's time limit by `S`")
+	fs.BoolVar(&eo.NoAlign, "no-align", false, "do not match g's hidden neurons to f's before deciding")
+	fs.IntVar(&eo.Verify.MaxNodes, "max-nodes", eo.Verify.MaxNodes, "stop a row with unknown after bounding this many boxes (0: no limit)")
 	fs.StringVar(&shard, "shard", "", "run shard `K/N`: the rows i with i mod N == K (default: from Slurm or Kubernetes, else 0/1)")
 	return cmd
 }

@@ -1,0 +1,135 @@
+// Package equiv decides the rows of a VNN-COMP two-network benchmark with
+// nnbound's verifier: it is the vnncomp.Decider of "nnbound vnncomp".
+//
+// For each instance it reads the two model files (any format
+// nn/modelfile reads) and the VNN-LIB 2.0 property (vnnlib.ReadPairFile),
+// matches g's hidden neurons to f's (package align, unless turned off),
+// and decides the property with verify.DecidePair under the row's time
+// limit. The outcome is
+//
+//	unsat    the property holds on the whole input box (proved)
+//	sat      a counterexample, evaluated again on f and g as read from
+//	         their files (not the aligned copy) and checked against the
+//	         property as read (vnnlib.Pair.Violated) before it is written
+//	timeout  the time limit came first
+//	unknown  anything else: a node limit, a property this reading does
+//	         not support, a point in the rounding sliver of a bound
+//
+// The witness of sat lists X_f, Y_f, X_g, Y_g (the declared variables in
+// declaration order) with values representable in the declared types: a
+// float32 input is rounded to float32 and the networks evaluated again
+// there; if the rounded point leaves the box or no longer violates the
+// property, the outcome is unknown.
+package equiv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/nnbound/nnbound/align"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/verify"
+	"github.com/nnbound/nnbound/vnncomp"
+	"github.com/nnbound/nnbound/vnnlib"
+)
+
+// Options configures Decider.
+type Options struct {
+	// Verify holds the options of verify.DecidePair.
+	Verify verify.Options
+	// NoAlign turns the neuron alignment off.
+	NoAlign bool
+}
+
+// DefaultOptions returns verify's default options, with alignment.
+func DefaultOptions() Options { return Options{Verify: verify.DefaultOptions()} }
+
+// Detail is what an instance's log line records beside its result.
+type Detail struct {
+	Verify  *verify.Result `json:"verify,omitempty"`
+	Aligned *align.Report  `json:"alignment,omitempty"`
+}
+
+// Decider returns the vnncomp.Decider that decides each instance as the
+// package doc describes.
+func Decider(opts Options) vnncomp.Decider {
+	return func(ctx context.Context, in vnncomp.Instance) vnncomp.Outcome {
+		p, f, g, err := load(in)
+		if err != nil {
+			return vnncomp.Outcome{Result: vnncomp.Error, Err: err}
+		}
+		ans, err := Decide(ctx, f, g, p, opts)
+		if errors.Is(err, verify.ErrPairUnsupported) {
+			return vnncomp.Outcome{Result: vnncomp.Unknown, Err: err}
+		}
+		if err != nil {
+			return vnncomp.Outcome{Result: vnncomp.Error, Err: err}
+		}
+		return outcome(ans, f, g, p)
+	}
+}
+
+// Answer is the result of Decide: verify's result and the alignment
+// applied (nil when turned off).
+type Answer struct {
+	Result  *verify.Result
+	Aligned *align.Report
+}
+
+// Decide aligns g to f over the property's box (unless opts.NoAlign) and
+// decides the property with verify.DecidePair. The counterexample of a
+// Violated result is re-evaluated on the aligned g; Witness evaluates it
+// on g again.
+func Decide(ctx context.Context, f, g *nn.Network, p *vnnlib.Pair, opts Options) (*Answer, error) {
+	ans := &Answer{}
+	if !opts.NoAlign {
+		ao := align.DefaultOptions()
+		ao.Lo, ao.Hi = p.Box.Lo, p.Box.Hi
+		ga, rep, err := align.Align(f, g, ao)
+		if err != nil {
+			return nil, fmt.Errorf("equiv: %w", err)
+		}
+		g, ans.Aligned = ga, &rep
+	}
+	res, err := verify.DecidePair(ctx, f, g, p, &opts.Verify)
+	ans.Result = res
+	return ans, err
+}
+
+// load reads the instance's property and its networks f and g, matched
+// by the names the property declares (else taken in row order).
+func load(in vnncomp.Instance) (*vnnlib.Pair, *nn.Network, *nn.Network, error) {
+	v, err := vnnlib.VersionFile(in.Spec)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if v != "2.0" {
+		return nil, nil, nil, fmt.Errorf("equiv: %s is VNN-LIB %s, want a VNN-LIB 2.0 two-network property", in.Spec, v)
+	}
+	p, err := vnnlib.ReadPairFile(in.Spec)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(in.Networks) != 2 {
+		return nil, nil, nil, fmt.Errorf("equiv: row %d names %d networks, want 2", in.Index, len(in.Networks))
+	}
+	paths := [2]string{in.Networks[0].Path, in.Networks[1].Path}
+	if a, b := in.Networks[0].Name, in.Networks[1].Name; a != "" || b != "" {
+		switch {
+		case a == p.F.Name && b == p.G.Name:
+		case a == p.G.Name && b == p.F.Name:
+			paths[0], paths[1] = paths[1], paths[0]
+		default:
+			return nil, nil, nil, fmt.Errorf("equiv: row %d names networks %q and %q, the property declares %q and %q", in.Index, a, b, p.F.Name, p.G.Name)
+		}
+	}
+	var nets [2]*nn.Network
+	for i, path := range paths {
+		if nets[i], _, err = modelfile.Load(path, modelfile.Options{}); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return p, nets[0], nets[1], nil
+}
