@@ -14,6 +14,8 @@ import (
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
+	"github.com/nnbound/nnbound/vnncomp/equiv"
+	"github.com/nnbound/nnbound/vnnlib"
 )
 
 // verifyFlags are the flags of nnbound verify.
@@ -26,6 +28,7 @@ type verifyFlags struct {
 	timeout  time.Duration
 	maxNodes int
 	json     bool
+	noAlign  bool
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -41,6 +44,16 @@ box, with bound propagation on every piece), violated (with an input
 where the difference exceeds E, evaluated again), or unknown (the time or
 node limit came first).
 
+--vnnlib FILE takes the box from a VNN-LIB 1 property, or the whole
+question from a VNN-LIB 2.0 two-network property: its box, X_f == X_g,
+and its bounds Lo_k <= Y_g[k] - Y_f[k] <= Hi_k, which replace --epsilon
+(an asymmetric range is decided about its centre; a range open on one
+side, or independent inputs, is an error).
+
+Before deciding, g's hidden neurons are matched to f's and g permuted
+accordingly (which keeps g's function; --no-align turns it off); the
+alignment is printed, and is "alignment" in --json.
+
 Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,7 +68,8 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 	fs.IntVar(&f.output, "output", -1, "compare output `K` only (0-based; per-output norm; -1: all)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop with unknown after this time (0: no limit)")
 	fs.IntVar(&f.maxNodes, "max-nodes", 0, "stop with unknown after bounding this many boxes (0: no limit)")
-	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object")
+	fs.BoolVar(&f.noAlign, "no-align", false, "do not match g's hidden neurons to f's before deciding")
+	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object (with the alignment)")
 	return cmd
 }
 
@@ -91,9 +105,15 @@ func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
 // runVerify loads the two models, decides and prints.
 func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	tol, err := f.tolerance()
+	pair, err := f.pair(cmd)
 	if err != nil {
 		return err
+	}
+	var tol verify.Tolerance
+	if pair == nil {
+		if tol, err = f.tolerance(); err != nil {
+			return err
+		}
 	}
 	var nets [2]*nn.Network
 	for i, path := range args {
@@ -106,13 +126,6 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if err := nn.CheckComparable(args[0], nets[0], args[1], nets[1]); err != nil {
 		return err
 	}
-	if err := tol.Validate(nets[0].OutputSize()); err != nil {
-		return usageError{err}
-	}
-	box, err := f.input.boxNoted(nets[0].InputSize(), stderr)
-	if err != nil {
-		return err
-	}
 	ctx := cmd.Context()
 	if ctx == nil {
 		ctx = context.Background()
@@ -122,39 +135,86 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		defer cancel()
 	}
-	opts := verify.DefaultOptions()
-	opts.MaxNodes = f.maxNodes
-	res, err := verify.Decide(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, &opts)
+	opts := equiv.DefaultOptions()
+	opts.Verify.MaxNodes, opts.NoAlign = f.maxNodes, f.noAlign
+	var ans *equiv.Answer
+	what := ""
+	if pair != nil {
+		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
+			return err
+		}
+		what = fmt.Sprintf("the %d output bounds of %s, each as |g_k - f_k - c_k| < r_k around its centre c_k", len(pair.Outputs), f.input.vnnlib)
+		ans, err = equiv.Decide(ctx, nets[0], nets[1], pair, opts)
+	} else {
+		if err := tol.Validate(nets[0].OutputSize()); err != nil {
+			return usageError{err}
+		}
+		box, err := f.input.boxNoted(nets[0].InputSize(), stderr)
+		if err != nil {
+			return err
+		}
+		what = fmt.Sprintf("norm %v; epsilon %s", tol.Norm, epsText(tol.Eps))
+		ans, err = equiv.DecideBox(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, opts)
+	}
 	if err != nil {
 		return err
 	}
 	if f.json {
-		err = report.WriteJSON(stdout, res)
+		err = report.WriteJSON(stdout, ans)
 	} else {
-		err = writeVerdict(stdout, res, tol)
+		err = writeVerdict(stdout, ans, what)
 	}
 	if err != nil {
 		return err
 	}
-	if res.Status != verify.Holds {
+	if ans.Result.Status != verify.Holds {
 		return errNotCertified
 	}
 	return nil
 }
 
-// writeVerdict prints the result as aligned lines.
-func writeVerdict(w io.Writer, r *verify.Result, tol verify.Tolerance) error {
+// pair reads the VNN-LIB 2.0 two-network property named by --vnnlib, or
+// returns nil when --vnnlib is absent or names a VNN-LIB 1 file (a box).
+// The property gives the tolerance, so --epsilon, --norm and --output
+// must then be absent.
+func (f *verifyFlags) pair(cmd *cobra.Command) (*vnnlib.Pair, error) {
+	if f.input.vnnlib == "" {
+		return nil, nil
+	}
+	v, err := vnnlib.VersionFile(f.input.vnnlib)
+	if err != nil || v != "2.0" {
+		return nil, err
+	}
+	for _, name := range []string{"epsilon", "norm", "output"} {
+		if cmd.Flags().Changed(name) {
+			return nil, usagef("--%s: the VNN-LIB 2.0 property %s gives the output bounds", name, f.input.vnnlib)
+		}
+	}
+	if err := f.input.check(); err != nil {
+		return nil, err
+	}
+	return vnnlib.ReadPairFile(f.input.vnnlib)
+}
+
+// epsText returns the epsilons as printed: one number, or the list.
+func epsText(eps []float64) string {
+	if len(eps) == 1 {
+		return fmt.Sprint(eps[0])
+	}
+	return fmt.Sprint(eps)
+}
+
+// writeVerdict prints the answer as aligned lines; what describes the
+// tolerance.
+func writeVerdict(w io.Writer, a *equiv.Answer, what string) error {
 	var b strings.Builder
+	r := a.Result
 	verdict := r.Status.String()
 	if r.Reason != verify.NoReason {
 		verdict += " (" + r.Reason.String() + ")"
 	}
-	eps := fmt.Sprint(tol.Eps)
-	if len(tol.Eps) == 1 {
-		eps = fmt.Sprint(tol.Eps[0])
-	}
 	fmt.Fprintf(&b, "verdict   %s\n", verdict)
-	fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference (norm %v) over the box; epsilon %s\n", r.Bound, tol.Norm, eps)
+	fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference over the box; %s\n", r.Bound, what)
 	if p := r.Worst; p != nil {
 		what := "largest difference found"
 		if r.Status == verify.Violated {
@@ -164,6 +224,9 @@ func writeVerdict(w io.Writer, r *verify.Result, tol verify.Tolerance) error {
 		fmt.Fprintf(&b, "          F(x) = %s, G(x) = %s\n", experiment.Vector(p.F), experiment.Vector(p.G))
 	}
 	fmt.Fprintf(&b, "nodes     %d boxes bounded\n", r.Nodes)
+	if a.Aligned != nil {
+		fmt.Fprintf(&b, "neurons   %s\n", a.Aligned)
+	}
 	fmt.Fprintf(&b, "time      %.3g s\n", r.Seconds)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -1,5 +1,6 @@
 // Package equiv decides the rows of a VNN-COMP two-network benchmark with
-// nnbound's verifier: it is the vnncomp.Decider of "nnbound vnncomp".
+// nnbound's verifier: it is the vnncomp.Decider of "nnbound vnncomp", and
+// its Decide and DecideBox (align, then verify) serve "nnbound verify".
 //
 // For each instance it reads the two model files (any format
 // nn/modelfile reads) and the VNN-LIB 2.0 property (vnnlib.ReadPairFile),
@@ -24,12 +25,14 @@ package equiv
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/nnbound/nnbound/align"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnncomp"
 	"github.com/nnbound/nnbound/vnnlib"
@@ -71,11 +74,26 @@ func Decider(opts Options) vnncomp.Decider {
 	}
 }
 
-// Answer is the result of Decide: verify's result and the alignment
-// applied (nil when turned off).
+// Answer is the result of Decide and DecideBox: verify's result and the
+// alignment applied (nil when turned off).
 type Answer struct {
 	Result  *verify.Result
 	Aligned *align.Report
+}
+
+// MarshalJSON encodes the answer as verify's result with the alignment
+// added under "alignment".
+func (a *Answer) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(a.Result)
+	if err != nil || a.Aligned == nil || len(b) < 2 || b[len(b)-1] != '}' {
+		return b, err
+	}
+	r, err := json.Marshal(a.Aligned)
+	if err != nil {
+		return nil, err
+	}
+	out := append(b[:len(b)-1:len(b)-1], `,"alignment":`...)
+	return append(append(out, r...), '}'), nil
 }
 
 // Decide aligns g to f over the property's box (unless opts.NoAlign) and
@@ -83,19 +101,39 @@ type Answer struct {
 // Violated result is re-evaluated on the aligned g; Witness evaluates it
 // on g again.
 func Decide(ctx context.Context, f, g *nn.Network, p *vnnlib.Pair, opts Options) (*Answer, error) {
-	ans := &Answer{}
-	if !opts.NoAlign {
-		ao := align.DefaultOptions()
-		ao.Lo, ao.Hi = p.Box.Lo, p.Box.Hi
-		ga, rep, err := align.Align(f, g, ao)
-		if err != nil {
-			return nil, fmt.Errorf("equiv: %w", err)
-		}
-		g, ans.Aligned = ga, &rep
+	ga, ans, err := alignTo(f, g, p.Box, opts)
+	if err != nil {
+		return nil, err
 	}
-	res, err := verify.DecidePair(ctx, f, g, p, &opts.Verify)
-	ans.Result = res
+	ans.Result, err = verify.DecidePair(ctx, f, ga, p, &opts.Verify)
 	return ans, err
+}
+
+// DecideBox is Decide for the question of verify.Decide: g is aligned to
+// f over in.Box (unless opts.NoAlign), which keeps g's function, so the
+// verdict is about g itself.
+func DecideBox(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol verify.Tolerance, opts Options) (*Answer, error) {
+	ga, ans, err := alignTo(f, g, in.Box, opts)
+	if err != nil {
+		return nil, err
+	}
+	ans.Result, err = verify.Decide(ctx, f, ga, in, tol, &opts.Verify)
+	return ans, err
+}
+
+// alignTo returns g aligned to f over box and the answer recording it, or
+// g itself when opts.NoAlign.
+func alignTo(f, g *nn.Network, box spec.Box, opts Options) (*nn.Network, *Answer, error) {
+	if opts.NoAlign {
+		return g, &Answer{}, nil
+	}
+	ao := align.DefaultOptions()
+	ao.Lo, ao.Hi = box.Lo, box.Hi
+	ga, rep, err := align.Align(f, g, ao)
+	if err != nil {
+		return nil, nil, fmt.Errorf("equiv: %w", err)
+	}
+	return ga, &Answer{Aligned: &rep}, nil
 }
 
 // load reads the instance's property and its networks f and g, matched
