@@ -143,7 +143,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
 			return err
 		}
-		what = fmt.Sprintf("the %d output bounds of %s, each as |g_k - f_k - c_k| < r_k around its centre c_k", len(pair.Outputs), f.input.vnnlib)
+		what = fmt.Sprintf("the %d output ranges of %s, each about its centre", len(pair.Outputs), f.input.vnnlib)
 		ans, err = equiv.Decide(ctx, nets[0], nets[1], pair, opts)
 	} else {
 		if err := tol.Validate(nets[0].OutputSize()); err != nil {

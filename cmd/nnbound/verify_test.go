@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,48 @@ func TestVerifyCommand(t *testing.T) {
 	}
 	if res.Verdict != "violated" || len(res.Counterexample.X) != 1 || res.Nodes < 1 {
 		t.Errorf("--json: %+v", res)
+	}
+}
+
+// TestVerifyPairSpec gives verify a VNN-LIB 2.0 two-network property:
+// its asymmetric output range replaces --epsilon, and --json reports the
+// alignment.
+func TestVerifyPairSpec(t *testing.T) {
+	dir := t.TempDir()
+	a := writeNet(t, dir, "a.json", 1, 2)
+	prop := filepath.Join(dir, "p.vnnlib")
+	text := `(vnnlib-version <2.0>)
+(declare-network f (declare-input X_f real [1]) (declare-output Y_f real [1]))
+(declare-network g (declare-input X_g real [1]) (declare-output Y_g real [1]))
+(assert (and (>= X_f[0] -1) (<= X_f[0] 1)))
+(assert (== X_f[0] X_g[0]))
+(assert (and (<= Y_g[0] (+ Y_f[0] 0.2)) (>= Y_g[0] (- Y_f[0] 0.1))))
+`
+	if err := os.WriteFile(prop, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"verify", a, a, "--vnnlib", prop, "--epsilon", "1"}, &stdout, &stderr); code != exitUsage {
+		t.Errorf("--epsilon with a 2.0 property: exit %d, stderr %q", code, stderr.String())
+	}
+	stdout.Reset()
+	if code := run([]string{"verify", a, a, "--vnnlib", prop, "--json"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	var res struct {
+		Verdict   string
+		Alignment struct {
+			Aligned []struct{ Matched int }
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("--json: %v: %s", err, stdout.String())
+	}
+	if res.Verdict != "holds" || len(res.Alignment.Aligned) != 2 || res.Alignment.Aligned[0].Matched != 5 {
+		t.Errorf("--json: %+v", res)
+	}
+	stdout.Reset()
+	if code := run([]string{"verify", a, a, "--vnnlib", prop, "--no-align", "--json"}, &stdout, &stderr); code != exitOK || strings.Contains(stdout.String(), "alignment") {
+		t.Errorf("--no-align: exit %d, stdout %q", code, stdout.String())
 	}
 }
