@@ -14,6 +14,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
+	"github.com/nnbound/nnbound/vnncomp/equiv"
 )
 
 // compareFlags are the flags of nnbound compare.
@@ -27,6 +28,8 @@ type compareFlags struct {
 	method string
 	norm   string
 	output int
+	// noAlign keeps g's hidden neurons where they are.
+	noAlign bool
 }
 
 // options checks the flags that do not depend on the models and returns
@@ -104,6 +107,7 @@ Exit status: 0 certified, 1 not certified (or an error), 2 usage error,
 	f.cert.register(fs)
 	f.pair.register(cmd, spec.Independent, f.cert.opts)
 	fs.BoolVar(&f.json, "json", false, "print the certificate as one JSON object")
+	fs.BoolVar(&f.noAlign, "no-align", false, "do not match the second network's hidden neurons to the first's (the alignment keeps its function)")
 	fs.StringVar(&f.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
 	def := certjob.Default()
 	fs.StringVar(&f.method, "method", def.Method.String(), "how to bound: sdp (the paper's SDP, checked) or interval (bound propagation alone)")
@@ -137,6 +141,11 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
+	if !f.noAlign {
+		if nets[1], err = alignNoted(nets[0], nets[1], box, stderr); err != nil {
+			return err
+		}
+	}
 	stop := progress.StartTicker(cmd.ErrOrStderr(), "certifying", &opts.Log)
 	c, err := opts.Bound(cmd.Context(), nets[0], nets[1], box)
 	stop()
@@ -146,4 +155,18 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	return emitCertificate(stdout, c, box, opts, f.json, nil, f.plot, func() (*report.Figure, error) {
 		return experiment.Figure(cmd.Context(), nets[0], nets[1], box, opts, c, fmt.Sprintf("%s vs %s", filepath.Base(args[0]), filepath.Base(args[1])))
 	})
+}
+
+// alignNoted returns g with its hidden neurons matched to f's over box
+// (package align, which checks that g's function is kept), noting on
+// stderr what moved; g itself when nothing did.
+func alignNoted(f, g *nn.Network, box spec.Box, stderr io.Writer) (*nn.Network, error) {
+	h, rep, err := equiv.Align(f, g, box)
+	if err != nil {
+		return nil, err
+	}
+	if rep.Changed || rep.Refused != "" {
+		fmt.Fprintf(stderr, "note: %s\n", rep)
+	}
+	return h, nil
 }

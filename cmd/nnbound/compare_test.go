@@ -82,3 +82,46 @@ func TestCompareJSON(t *testing.T) {
 		t.Errorf("exit %d with certified %v", code, cert)
 	}
 }
+
+// TestCompareAligns gives compare a copy of a network with its hidden
+// neurons reversed: the alignment puts them back (noted on stderr), and
+// --no-align leaves them.
+func TestCompareAligns(t *testing.T) {
+	dir := t.TempDir()
+	a := writeNet(t, dir, "a.json", 1, 1)
+	net := randnet.Paper(1, 1, 1, 5, 1)
+	h := net.Layers[0].Out()
+	w0, w1 := net.Layers[0].W, net.Layers[1].W
+	rev := net.Clone()
+	for i := range h {
+		j := h - 1 - i
+		for c := range w0.RawMatrix().Cols {
+			rev.Layers[0].W.Set(i, c, w0.At(j, c))
+		}
+		rev.Layers[0].B[i] = net.Layers[0].B[j]
+		for r := range w1.RawMatrix().Rows {
+			rev.Layers[1].W.Set(r, i, w1.At(r, j))
+		}
+	}
+	var buf bytes.Buffer
+	if err := jsonnet.Write(&buf, rev); err != nil {
+		t.Fatal(err)
+	}
+	b := filepath.Join(dir, "b.json")
+	if err := os.WriteFile(b, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		extra []string
+		note  bool
+	}{{nil, true}, {[]string{"--no-align"}, false}} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"compare", a, b}, c.extra...)
+		if code := run(args, &stdout, &stderr); code != exitOK {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr.String())
+		}
+		if got := bytes.Contains(stderr.Bytes(), []byte("aligned: {0: 5 matched")); got != c.note {
+			t.Errorf("%v: alignment noted %v, want %v; stderr %q", args, got, c.note, stderr.String())
+		}
+	}
+}

@@ -127,13 +127,20 @@ func alignTo(f, g *nn.Network, box spec.Box, opts Options) (*nn.Network, *Answer
 	if opts.NoAlign {
 		return g, &Answer{}, nil
 	}
+	ga, rep, err := Align(f, g, box)
+	return ga, &Answer{Aligned: rep}, err
+}
+
+// Align returns g with its hidden neurons matched to f's by align.Align,
+// its function checked on box, and the report.
+func Align(f, g *nn.Network, box spec.Box) (*nn.Network, *align.Report, error) {
 	ao := align.DefaultOptions()
 	ao.Lo, ao.Hi = box.Lo, box.Hi
 	ga, rep, err := align.Align(f, g, ao)
 	if err != nil {
 		return nil, nil, fmt.Errorf("equiv: %w", err)
 	}
-	return ga, &Answer{Aligned: &rep}, nil
+	return ga, &rep, nil
 }
 
 // load reads the instance's property and its networks f and g, matched
