@@ -323,6 +323,7 @@ func TestRunBadInputsBeforeWork(t *testing.T) {
 		{"no directory", csv, Options{}, s.decide, "no result directory"},
 		{"bad shard", csv, Options{Dir: t.TempDir(), Shard: Shard{2, 2}}, s.decide, "K must be in [0, 2)"},
 		{"no decider", csv, Options{Dir: t.TempDir()}, nil, "no decider"},
+		{"negative timeout scale", csv, Options{Dir: t.TempDir(), TimeoutScale: -1}, s.decide, "timeout scale"},
 	} {
 		if _, err := Run(context.Background(), tt.csv, tt.deci, tt.opts); err == nil || !strings.Contains(err.Error(), tt.match) {
 			t.Errorf("%s: err %v, want %q", tt.name, err, tt.match)
@@ -375,5 +376,22 @@ shard 1/3: 4 of 11 rows; 3.5 s in the rows run now
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestRunTimeoutScale checks that the decider sees the row's time limit
+// times the scale (10 s * 0.25).
+func TestRunTimeoutScale(t *testing.T) {
+	csv := bench(t, []string{row(0)})
+	var got time.Duration
+	decide := func(_ context.Context, in Instance) Outcome {
+		got = in.Timeout
+		return Outcome{Result: Unknown}
+	}
+	if _, err := Run(context.Background(), csv, decide, Options{Dir: t.TempDir(), TimeoutScale: 0.25}); err != nil {
+		t.Fatal(err)
+	}
+	if got != 2500*time.Millisecond {
+		t.Errorf("time limit %v, want 2.5s", got)
 	}
 }
