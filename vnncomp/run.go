@@ -33,7 +33,7 @@ type Options struct {
 
 // Run runs the rows of the instances file that belong to opts.Shard, in
 // file order, one at a time, calling decide on each with a context that
-// carries the row's time limit. For each row it
+// carries the row's time limit (times TimeoutScale). For each row it
 //
 //   - skips the row if its result file exists (resuming an earlier run);
 //   - records an Error outcome, without calling decide, if the row is
