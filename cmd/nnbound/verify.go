@@ -149,8 +149,8 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err := tol.Validate(nets[0].OutputSize()); err != nil {
 			return usageError{err}
 		}
-		box, err := f.input.boxNoted(nets[0].InputSize(), stderr)
-		if err != nil {
+		var box spec.Box
+		if box, err = f.input.boxNoted(nets[0].InputSize(), stderr); err != nil {
 			return err
 		}
 		what = fmt.Sprintf("norm %v; epsilon %s", tol.Norm, epsText(tol.Eps))
