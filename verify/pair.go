@@ -93,11 +93,13 @@ func pairQuestion(f, g *nn.Network, p *vnnlib.Pair) (*nn.Network, Tolerance, err
 			tol.Eps[b.K] = eps
 			continue
 		}
-		if shift == nil {
+		c := b.Lo/2 + b.Hi/2
+		if c != 0 && shift == nil {
 			shift = make([]float64, m)
 		}
-		c := b.Lo/2 + b.Hi/2
-		shift[b.K] = c
+		if c != 0 {
+			shift[b.K] = c
+		}
 		// [c - r, c + r] within [Lo, Hi]: each difference rounded, then
 		// lowered by two units in the last place.
 		r := min(b.Hi-c, c-b.Lo)

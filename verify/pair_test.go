@@ -39,6 +39,7 @@ func TestDecidePair(t *testing.T) {
 		{"(assert (and (<= Y_g[0] (+ Y_f[0] 0.3)) (>= Y_g[0] (+ Y_f[0] 0.15))))", Violated, nil},
 		{"(assert (and (<= Y_g[0] (+ Y_f[0] 0.2)) (>= Y_g[0] (- Y_f[0] 0.2))))", Holds, nil},
 		{"(assert (and (<= Y_g[0] (+ Y_f[0] 0.05)) (>= Y_g[0] (- Y_f[0] 0.05))))", Violated, nil},
+		{"(assert (and (< Y_g[0] (+ Y_f[0] 0.2)) (> Y_g[0] (- Y_f[0] 0.2))))", Holds, nil},
 		{"(assert (<= Y_g[0] (+ Y_f[0] 0.2)))", Unknown, ErrPairUnsupported},
 	} {
 		p, err := vnnlib.ReadPair(strings.NewReader(pairText(c.out)), "t.vnnlib")
