@@ -48,4 +48,12 @@
 // with float64 rounding accounted for; the 2-norm of per-output bounds is
 // rounded up. Result.Bound is a certified bound of the difference over the
 // box whatever the status (+Inf on boxes never bounded).
+//
+// # Two-network properties
+//
+// DecidePair decides a VNN-LIB 2.0 property (vnnlib.Pair) whose outputs
+// are bounded on both sides, Lo_k <= g_k - f_k <= Hi_k: an asymmetric
+// range becomes |g_k - c_k - f_k| < r_k about its centre, with r_k rounded
+// inwards and the rounding of g's shifted bias taken off it, and a
+// counterexample is kept only if the property as read is violated there.
 package verify
