@@ -10,8 +10,11 @@ import (
 // Surface is the data of the two-input figure: the bound and the error on
 // a grid of the input box.
 type Surface struct {
-	Title          string // default "Tightness of the certified bound"
-	XLabel, YLabel string // default "input x1", "input x2"
+	Title string // default "Tightness of the certified bound"
+	// XLabel and YLabel name the axes, by default "input 1" and "input 2",
+	// the two coordinates of the input (x1 and x2 name the two networks'
+	// inputs elsewhere).
+	XLabel, YLabel string
 	// X and Y are the grid coordinates of the first and second input, in
 	// increasing order.
 	X, Y []float64
@@ -79,7 +82,7 @@ func TightnessMap(s Surface) (*Figure, error) {
 	if zero > 0 {
 		title += " (grey: zero error)"
 	}
-	p := newPlot(title, orDefault(s.XLabel, "input x1"), orDefault(s.YLabel, "input x2"))
+	p := newPlot(title, orDefault(s.XLabel, "input 1"), orDefault(s.YLabel, "input 2"))
 	// Each cell is centred on its grid point.
 	dx, dy := (s.X[cols-1]-s.X[0])/float64(cols-1), (s.Y[rows-1]-s.Y[0])/float64(rows-1)
 	p.x.min, p.x.max = s.X[0]-dx/2, s.X[cols-1]+dx/2
