@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -99,63 +98,14 @@ func parseBound(flag, s string) (float64, error) {
 	return x, nil
 }
 
-// parseFracBits parses the --frac-bits list of nnbound sweep: a range
-// "A:B", a single width "A", or a list "2,4,8", each width in 1 to
-// quantise.MaxFracBits. The result is in the order given, without
-// repeats.
-func parseFracBits(s string) ([]int, error) {
-	bad := func(format string, a ...any) error {
-		return usagef("--frac-bits %s: %s", s, fmt.Sprintf(format, a...))
+// parseWidths parses the list of widths s of flag (quantise.ParseWidths),
+// as a usage error.
+func parseWidths(flag, s string) ([]int, error) {
+	w, err := quantise.ParseWidths(s)
+	if err != nil {
+		return nil, usagef("--%s %s: %w", flag, s, err)
 	}
-	var out []int
-	add := func(fb int) error {
-		if fb < 1 || fb > quantise.MaxFracBits {
-			return bad("%d fractional bits: want 1 to %d", fb, quantise.MaxFracBits)
-		}
-		for _, v := range out {
-			if v == fb {
-				return nil
-			}
-		}
-		out = append(out, fb)
-		return nil
-	}
-	atoi := func(p string) (int, error) {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil {
-			return 0, bad("%q is not a whole number", strings.TrimSpace(p))
-		}
-		return v, nil
-	}
-	if a, b, ok := strings.Cut(s, ":"); ok {
-		lo, err := atoi(a)
-		if err != nil {
-			return nil, err
-		}
-		hi, err := atoi(b)
-		if err != nil {
-			return nil, err
-		}
-		if lo > hi {
-			return nil, bad("the range is inverted (%d > %d)", lo, hi)
-		}
-		for fb := lo; fb <= hi; fb++ {
-			if err := add(fb); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	for _, p := range strings.Split(s, ",") {
-		fb, err := atoi(p)
-		if err != nil {
-			return nil, err
-		}
-		if err := add(fb); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return w, nil
 }
 
 // checkPlot reports a --plot file name that is not .png or .svg, as a

@@ -125,7 +125,7 @@ type sweepPlan struct {
 // plan validates the flags that do not depend on the model; bad ones are
 // usage errors.
 func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
-	widths, err := parseFracBits(f.fracBits)
+	widths, err := parseWidths("frac-bits", f.fracBits)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 				}
 			}
 		}
-		if widths, err = parseFracBits(f.bits); err != nil {
+		if widths, err = parseWidths("bits", f.bits); err != nil {
 			return nil, err
 		}
 		if slices.Min(widths) < 2 || slices.Max(widths) > 8 {
