@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -252,67 +250,4 @@ func SmallestWidths(rows []SweepRow, levels []PruneLevel, target float64) []Swee
 		}
 	}
 	return out
-}
-
-// SweepFigure draws the bound and the error of the sweep of the model at
-// path against FB, one series per pruning level, with the target error
-// and the chosen width (SmallestWidths) of a single level.
-func SweepFigure(path string, rows []SweepRow, levels []PruneLevel, target float64, chosen []SweepChoice) (*report.Figure, error) {
-	s := report.Sweep{Title: filepath.Base(path) + ": certified bound and observed error", Target: target, Chosen: math.NaN()}
-	for li, l := range levels {
-		se := report.SweepSeries{}
-		if len(levels) > 1 {
-			se.Name = "pruned " + l.String()
-		}
-		for _, r := range rows {
-			if r.Level == li {
-				se.X = append(se.X, float64(r.FracBits))
-				b := float64(r.Bound)
-				if !r.Certified {
-					b = math.NaN()
-				}
-				se.Bound = append(se.Bound, b)
-				se.Error = append(se.Error, float64(r.ObservedError))
-			}
-		}
-		s.Series = append(s.Series, se)
-	}
-	if len(levels) == 1 && len(chosen) == 1 && chosen[0].FracBits > 0 {
-		s.Chosen = float64(chosen[0].FracBits)
-	}
-	return report.SweepFigure(s)
-}
-
-// SweepTable returns the table of a sweep's rows: the pruning level when
-// there are several, FB, the certified bound, the observed error, their
-// ratio and the time ("-" with hideTimes).
-func SweepTable(rows []SweepRow, levels []PruneLevel, hideTimes bool) *report.Table {
-	header := []string{"FB", "certified bound", "observed error", "ratio", "time"}
-	if len(levels) > 1 {
-		header = append([]string{"pruned"}, header...)
-	}
-	t := report.NewTable(header...)
-	for _, r := range rows {
-		bound, rt := report.Float(float64(r.Bound), 4), report.Ratio(float64(r.Ratio))
-		if !r.Certified {
-			bound = "not certified"
-		}
-		when := report.Seconds(r.Seconds)
-		if hideTimes {
-			when = "-"
-		}
-		cells := []string{fmt.Sprint(r.FracBits), bound, report.Float(float64(r.ObservedError), 4), rt, when}
-		if len(levels) > 1 {
-			cells = append([]string{r.Prune}, cells...)
-		}
-		t.AddRow(cells...)
-	}
-	t.Align = make([]report.Align, len(header))
-	for i := range t.Align {
-		t.Align[i] = report.Right
-	}
-	if len(levels) > 1 {
-		t.Align[0] = report.Left
-	}
-	return t
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -247,7 +248,9 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		}
 	}
 	if f.plot != "" {
-		if j.Plot, err = saveSweepFigure(f.plot, j, p.levels, f.target, stderr); err != nil {
+		if err := j.SaveFigure(f.plot, p.levels, f.target); errors.Is(err, report.ErrData) {
+			fmt.Fprintf(stderr, "nnbound: no figure: nothing positive to draw on a log scale\n")
+		} else if err != nil {
 			return err
 		}
 	}
@@ -260,7 +263,8 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		if err := report.WriteJSON(stdout, j); err != nil {
 			return err
 		}
-	} else if err := writeSweep(stdout, m, box, f, p.levels, j); err != nil {
+	} else if err := j.WriteText(stdout, experiment.SweepText{Network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()), Box: box,
+		Int8: f.scheme == "int8", SameInput: f.pairing == "same", Levels: p.levels, Target: f.target, HideTimes: hideTimes}); err != nil {
 		return err
 	}
 	switch {
