@@ -2,11 +2,8 @@ package main
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/report"
@@ -145,16 +142,7 @@ func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 		fmt.Fprintf(stderr, "nnbound: paper %s cancelled after %d of %d runs; the table below has those runs, no files were written\n", e, len(done), len(runs))
 		runs, f.out = done, ""
 	}
-	if hideTimes {
-		for i := range runs {
-			runs[i].Seconds = 0
-		}
-	}
-
-	opts := s.Opts
-	res := experiment.Result{Experiment: e.String(), Mode: s.Mode(), Runs: f.runs, Seed: opts.Seed,
-		QC: opts.QC.String(), Weights: opts.Weights.String(), Rows: experiment.Aggregate(e, runs), AllRuns: runs,
-		Command: commandLine(cmd, "paper "+e.String(), "out", "json", "jobs", "verbose")}
+	res := s.NewResult(runs, f.runs, experiment.CommandLine(cmd.Flags(), "paper "+e.String(), "out", "json", "jobs", "verbose"), hideTimes)
 	if f.out != "" {
 		if err := s.WriteFiles(cmd.Context(), f.out, tasks, certs, &res, hideTimes); err != nil {
 			return err
@@ -166,12 +154,8 @@ func runPaper(cmd *cobra.Command, e experiment.Paper, f *paperFlags) error {
 		}
 		return cancelledErr(cancelled)
 	}
-	fmt.Fprintf(stdout, "nnbound paper %s: %s\n%d runs per row, seed %d, QC set %s, weights %s\n\n", e, res.Mode, f.runs, opts.Seed, res.QC, res.Weights)
-	if err := experiment.Table(e, res.Rows, hideTimes).WriteText(stdout); err != nil {
+	if err := res.WriteText(stdout, e, f.out, hideTimes); err != nil {
 		return err
-	}
-	if f.out != "" {
-		fmt.Fprintf(stdout, "\nwrote %s\n", strings.Join(experiment.Files(f.out, e, res.Figure != ""), ", "))
 	}
 	return cancelledErr(cancelled)
 }
@@ -182,16 +166,4 @@ func cancelledErr(cancelled bool) error {
 		return errCancelled
 	}
 	return nil
-}
-
-// commandLine returns "nnbound " + what followed by the flags the user set,
-// except those named in skip (which do not change the results).
-func commandLine(cmd *cobra.Command, what string, skip ...string) string {
-	parts := []string{"nnbound " + what}
-	cmd.Flags().Visit(func(fl *pflag.Flag) {
-		if !slices.Contains(skip, fl.Name) {
-			parts = append(parts, "--"+fl.Name+" "+fl.Value.String())
-		}
-	})
-	return strings.Join(parts, " ")
 }
