@@ -1,14 +1,13 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/report"
 )
 
 func newEvalCmd() *cobra.Command {
@@ -57,7 +56,7 @@ runtime computes it by the same semantics.`,
 			if err != nil {
 				return err
 			}
-			return writeOutput(cmd.OutOrStdout(), y, jsonOut)
+			return report.WriteOutput(cmd.OutOrStdout(), y, jsonOut)
 		},
 	}
 	mf.register(cmd.Flags())
@@ -85,31 +84,4 @@ func parseInput(s string) ([]float64, error) {
 		x[i] = v
 	}
 	return x, nil
-}
-
-// writeOutput prints y as one line of numbers, or as {"output":[...]}.
-// Outputs are finite for finite inputs except on overflow, which JSON
-// cannot hold: they are then an error.
-func writeOutput(w io.Writer, y []float64, jsonOut bool) error {
-	if jsonOut {
-		for i, v := range y {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("output %d is %v, which JSON cannot hold", i+1, v)
-			}
-		}
-		data, err := json.Marshal(struct {
-			Output []float64 `json:"output"`
-		}{y})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", data)
-		return err
-	}
-	parts := make([]string, len(y))
-	for i, v := range y {
-		parts[i] = strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	_, err := fmt.Fprintln(w, strings.Join(parts, " "))
-	return err
 }
