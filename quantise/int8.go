@@ -43,6 +43,19 @@ type Int8Options struct {
 // activations (PyTorch's x86 default apart from per-channel weights).
 func DefaultInt8Options() Int8Options { return Int8Options{Bits: 8} }
 
+// String describes the scheme, for example "int8: per-tensor weights,
+// asymmetric activations".
+func (o Int8Options) String() string {
+	weights, acts := "per-tensor", "asymmetric"
+	if o.PerChannel {
+		weights = "per-channel"
+	}
+	if o.Symmetric {
+		acts = "symmetric"
+	}
+	return fmt.Sprintf("int%d: %s weights, %s activations", o.Bits, weights, acts)
+}
+
 // Validate reports a width out of range.
 func (o Int8Options) Validate() error {
 	if o.Bits < 2 || o.Bits > 8 {

@@ -206,3 +206,15 @@ func TestPaperPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestInt8OptionsString names the width, the weight scales and the
+// activation ranges.
+func TestInt8OptionsString(t *testing.T) {
+	if got, want := DefaultInt8Options().String(), "int8: per-tensor weights, asymmetric activations"; got != want {
+		t.Errorf("default: %q, want %q", got, want)
+	}
+	o := Int8Options{Bits: 4, PerChannel: true, Symmetric: true}
+	if got, want := o.String(), "int4: per-channel weights, symmetric activations"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

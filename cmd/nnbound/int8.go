@@ -28,15 +28,7 @@ func (f *quantiseFlags) int8Compression(fs *pflag.FlagSet) (compression, error) 
 			return compression{}, usagef("--calibrate %q: want box or a JSON file {\"inputs\": [[...], ...]}: %v", f.calibrate, err)
 		}
 	}
-	weights := "per-tensor"
-	if o.PerChannel {
-		weights = "per-channel"
-	}
-	acts := "asymmetric"
-	if o.Symmetric {
-		acts = "symmetric"
-	}
-	what := fmt.Sprintf("int%d: %s weights, %s activations, calibrated on %s", o.Bits, weights, acts, f.calibrate)
+	what := fmt.Sprintf("%v, calibrated on %s", o, f.calibrate)
 	return compression{what: what, apply: func(core *nn.Network) (*nn.Network, error) {
 		r, err := f.ranges(core, xs)
 		if err != nil {
