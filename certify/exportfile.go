@@ -3,6 +3,7 @@ package certify
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/nnbound/nnbound/sdp/cbf"
@@ -29,6 +30,29 @@ func (f ExportFormat) String() string {
 		return fmt.Sprintf("ExportFormat(%d)", int(f))
 	}
 	return exportFormatNames[f]
+}
+
+// ParseExportFormat returns the format named s: "sdpa" or "cbf".
+func ParseExportFormat(s string) (ExportFormat, error) {
+	for i, n := range exportFormatNames {
+		if n == s {
+			return ExportFormat(i), nil
+		}
+	}
+	return 0, fmt.Errorf("certify: unknown export format %q (want sdpa or cbf)", s)
+}
+
+// ExportFormatOf returns the format the extension of the file name path
+// says: SDPA for .dat-s and .sdpa, CBF for .cbf (in any case); ok is
+// false for any other.
+func ExportFormatOf(path string) (f ExportFormat, ok bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".dat-s", ".sdpa":
+		return SDPA, true
+	case ".cbf":
+		return CBF, true
+	}
+	return 0, false
 }
 
 // Write writes p to w in format, headed by the comment lines of header

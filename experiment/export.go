@@ -1,6 +1,9 @@
 package experiment
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/spec"
@@ -27,6 +30,15 @@ type ExportRecord struct {
 func NewExportRecord(file, what string, box spec.Box, opts certjob.Job, p *certify.RootProblem, format certify.ExportFormat) ExportRecord {
 	return ExportRecord{File: file, Format: format.String(), Networks: what, Variables: p.NumVars(), LMIOrder: p.LMIOrder(),
 		Input: NewInputRecord(box, opts), QC: opts.QC.String(), Gammas: p.GammaNames, Where: p.GammaNote(format)}
+}
+
+// WriteText prints r for people: the file written, the networks, the
+// SDP's size and input box, and where its gammas are.
+func (r ExportRecord) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "wrote %s (%s): the SDP of %s\n", r.File, r.Format, r.Networks)
+	fmt.Fprintf(w, "  %d variables, LMI of order %d, %s\n", r.Variables, r.LMIOrder, spec.Box{Lo: r.Input.Lo, Hi: r.Input.Hi}.Describe())
+	_, err := fmt.Fprintf(w, "  gammas: %s\n", r.Where)
+	return err
 }
 
 // ExportComments returns the header comment of the root SDP p of the

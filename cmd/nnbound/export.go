@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -86,21 +84,16 @@ soundness check: only "nnbound compare" certifies a bound.`,
 // of the output file.
 func exportFormat(format, out string) (certify.ExportFormat, error) {
 	if format == "" {
-		switch ext := strings.ToLower(filepath.Ext(out)); ext {
-		case ".dat-s", ".sdpa":
-			return certify.SDPA, nil
-		case ".cbf":
-			return certify.CBF, nil
+		if f, ok := certify.ExportFormatOf(out); ok {
+			return f, nil
 		}
 		return 0, usagef("--format is missing and -o %q does not say (want --format sdpa or cbf, or a .dat-s or .cbf file)", out)
 	}
-	switch format {
-	case "sdpa":
-		return certify.SDPA, nil
-	case "cbf":
-		return certify.CBF, nil
+	f, err := certify.ParseExportFormat(format)
+	if err != nil {
+		return 0, usagef("--format %q: want sdpa or cbf", format)
 	}
-	return 0, usagef("--format %q: want sdpa or cbf", format)
+	return f, nil
 }
 
 // runExport checks the flags, builds the root SDP and writes it.
@@ -167,13 +160,11 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	if where == "-" {
 		where = "stdout"
 	}
+	rec := experiment.NewExportRecord(where, what, box, opts, p, format)
 	if f.json {
-		return report.WriteJSON(summary, experiment.NewExportRecord(where, what, box, opts, p, format))
+		return report.WriteJSON(summary, rec)
 	}
-	fmt.Fprintf(summary, "wrote %s (%s): the SDP of %s\n", where, format, what)
-	fmt.Fprintf(summary, "  %d variables, LMI of order %d, %s\n", p.NumVars(), p.LMIOrder(), box.Describe())
-	_, err = fmt.Fprintf(summary, "  gammas: %s\n", p.GammaNote(format))
-	return err
+	return rec.WriteText(summary)
 }
 
 // networks loads the networks the SDP compares, and says what they are:
