@@ -41,17 +41,8 @@ func (f *modelFlags) load(path string) (*model, error) {
 	return &model{Net: net, Info: info}, nil
 }
 
-// describe returns "path (format, what)" for the model.
-func (m *model) describe() string {
-	what := ""
-	if m.Info.Format == modelfile.NNet {
-		what = ", raw units"
-		if m.Info.Core == m.Net {
-			what = ", normalised core"
-		}
-	}
-	return fmt.Sprintf("%s (%v%s)", m.Info.Path, m.Info.Format, what)
-}
+// describe returns "path (format, what)" for the model (modelfile.Info.Name).
+func (m *model) describe() string { return m.Info.Name(m.Net) }
 
 // transform applies a compression to the model's core network and rebuilds
 // the format's processing around it (see modelfile.Info.Transform), so that

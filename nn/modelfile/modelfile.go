@@ -88,6 +88,20 @@ type Info struct {
 	wrap func(*nn.Network) (*nn.Network, error)
 }
 
+// Name returns "path (format, what)" for the model file i whose loaded
+// network is net: what says, for NNet, whether net is the raw-units
+// network or the normalised core (Options.Core).
+func (i *Info) Name(net *nn.Network) string {
+	what := ""
+	if i.Format == NNet {
+		what = ", raw units"
+		if i.Core == net {
+			what = ", normalised core"
+		}
+	}
+	return fmt.Sprintf("%s (%v%s)", i.Path, i.Format, what)
+}
+
 // Transform returns f applied to the core network, with the format's
 // processing (if any) built back around the result. With Options.Core, or
 // for formats without processing, it is simply f(Core).

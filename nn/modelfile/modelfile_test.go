@@ -234,3 +234,20 @@ func TestWrite(t *testing.T) {
 		t.Errorf("write NaN: err = %v", err)
 	}
 }
+
+// TestInfoName: an NNet model says whether it was loaded in raw units or
+// as its normalised core.
+func TestInfoName(t *testing.T) {
+	for _, c := range []struct {
+		core bool
+		want string
+	}{{false, tinyNNet + " (NNet, raw units)"}, {true, tinyNNet + " (NNet, normalised core)"}} {
+		net, info, err := Load(tinyNNet, Options{Core: c.core})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := info.Name(net); got != c.want {
+			t.Errorf("core %v: %q, want %q", c.core, got, c.want)
+		}
+	}
+}
