@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/internal/interrupt"
 	"github.com/nnbound/nnbound/report"
 )
 
@@ -43,22 +42,12 @@ var errNotCertified = errors.New("not certified")
 // printed what they had finished; run prints one line and exits 130.
 var errCancelled = errors.New("cancelled")
 
-// signalContext returns a context cancelled by the first SIGINT or
-// SIGTERM; a second signal then ends the process at once. Every command
-// runs under it (through run) and, when it is cancelled, stops its solver,
-// prints what it had finished and removes its temporary files.
-func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-ctx.Done()
-		stop() // the next signal gets the default action
-	}()
-	return ctx, stop
-}
-
-// run executes nnbound with args under signalContext; see runContext.
+// run executes nnbound with args under interrupt.Context, which the
+// first SIGINT or SIGTERM cancels: every command then stops its solver,
+// prints what it had finished and removes its temporary files; see
+// runContext.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext(context.Background())
+	ctx, stop := interrupt.Context(context.Background())
 	defer stop()
 	return runContext(ctx, args, stdout, stderr)
 }

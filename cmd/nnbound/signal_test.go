@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 )
 
@@ -83,15 +81,4 @@ func TestCancel(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestSignalContext checks that SIGTERM cancels the context every command
-// runs under.
-func TestSignalContext(t *testing.T) {
-	ctx, stop := signalContext(context.Background())
-	defer stop()
-	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	<-ctx.Done()
 }
