@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -150,14 +149,9 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print the version of nnbound",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v := "(devel)"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-				v = bi.Main.Version
-			}
+			v := report.Version()
 			if asJSON {
-				return report.WriteJSON(cmd.OutOrStdout(), struct {
-					Version string `json:"version"`
-				}{v})
+				return report.WriteJSON(cmd.OutOrStdout(), report.VersionRecord{Version: v})
 			}
 			_, err := fmt.Fprintf(cmd.OutOrStdout(), "nnbound %s\n", v)
 			return err
