@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/report"
 )
@@ -42,17 +43,17 @@ type NeuronRecord struct {
 }
 
 // NewCompressionRecord returns the record of the compression what of the
-// core network core into compressed, read from model in format: diff
-// compares their parameters (nil when the shapes differ), saved is the
-// file written ("" for none) and pruned the neurons pruned, if any.
-func NewCompressionRecord(model, format, what string, core, compressed *nn.Network, diff *nn.Diff,
-	saved string, pruned []prune.Neuron) *CompressionRecord {
-	j := &CompressionRecord{Model: model, Format: format, Compression: what,
+// core network of the model file info into c: saved is the file written
+// ("" for none) and pruned the neurons pruned, if any. The parameters are
+// compared (c.Diff) only when the shapes are the same.
+func NewCompressionRecord(info *modelfile.Info, what string, c *modelfile.Compressed, saved string, pruned []prune.Neuron) *CompressionRecord {
+	core, compressed := info.Core, c.Core
+	j := &CompressionRecord{Model: info.Path, Format: info.Format.String(), Compression: what,
 		Sizes: core.Sizes(), CompressedSize: compressed.Sizes(), Parameters: core.NumParams(),
 		CompressedParameters: compressed.NumParams(),
 		LargestChange:        nan(), TotalChange: nan(), Saved: saved}
-	if diff != nil {
-		d := *diff
+	if c.SameShape {
+		d := c.Diff
 		j.Changed, j.Zeroed = &d.Changed, &d.Zeroed
 		j.LargestChange, j.TotalChange = report.Number(d.MaxAbs), report.Number(d.SumAbs)
 	}

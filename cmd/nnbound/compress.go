@@ -125,11 +125,7 @@ func newCompressJSON(m *model, comp compression, c *modelfile.Compressed, saved 
 	if comp.neurons != nil {
 		pruned = comp.neurons()
 	}
-	var diff *nn.Diff
-	if c.SameShape {
-		diff = &c.Diff
-	}
-	return experiment.NewCompressionRecord(m.Info.Path, m.Info.Format.String(), comp.what, m.Info.Core, c.Core, diff, saved, pruned)
+	return experiment.NewCompressionRecord(m.Info, comp.what, c, saved, pruned)
 }
 
 // compressAndSave loads the model at path, applies the compression f to its
