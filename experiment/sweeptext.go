@@ -5,10 +5,32 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
+
+// NewSweepResult returns the result of the sweep of the model at path
+// over box (inputs paired as pairing names, QC set qc) whose certified
+// rows are rows. With target > 0 it holds, for each
+// level, the smallest width whose certified bound is at most target
+// (SmallestWidths).
+func NewSweepResult(path string, box spec.Box, pairing, qc string, rows []SweepRow, levels []PruneLevel, target float64) SweepResult {
+	j := SweepResult{Model: path, Input: InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: pairing},
+		QC: qc, TargetError: report.Number(math.NaN()), Rows: rows}
+	if target > 0 {
+		j.TargetError = report.Number(target)
+		j.Smallest = SmallestWidths(rows, levels, target)
+	}
+	return j
+}
+
+// Met reports whether some level has a width meeting the target error
+// (true when there is no target).
+func (j SweepResult) Met() bool {
+	return j.Smallest == nil || slices.ContainsFunc(j.Smallest, func(c SweepChoice) bool { return c.FracBits > 0 })
+}
 
 // SweepText is what the text report of a sweep (SweepResult.WriteText)
 // says beside the result itself.

@@ -73,3 +73,21 @@ func TestSweepSaveFigure(t *testing.T) {
 		t.Errorf("nothing to draw: %v, Plot %q", err, empty.Plot)
 	}
 }
+
+// TestNewSweepResult: without a target nothing is chosen and the sweep
+// counts as met; with one, the smallest certified width under it is.
+func TestNewSweepResult(t *testing.T) {
+	levels := []PruneLevel{{}}
+	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
+	j := NewSweepResult("m.onnx", box, "same", "default", sweepRows(), levels, 0)
+	if j.Smallest != nil || !j.Met() || j.Input.Pairing != "same" || j.Model != "m.onnx" {
+		t.Errorf("no target: %+v", j)
+	}
+	j = NewSweepResult("m.onnx", box, "same", "default", sweepRows(), levels, 1)
+	if len(j.Smallest) != 1 || j.Smallest[0].FracBits != 3 || !j.Met() || float64(j.TargetError) != 1 {
+		t.Errorf("target 1: %+v", j)
+	}
+	if j = NewSweepResult("m.onnx", box, "same", "default", sweepRows(), levels, 0.1); j.Met() {
+		t.Errorf("target 0.1 met: %+v", j.Smallest)
+	}
+}

@@ -225,27 +225,22 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		rows, f.plot = experiment.FinishedRows(rows), ""
 	}
 
-	j := experiment.SweepResult{Model: path, Input: experiment.InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: f.pairing},
-		QC: p.opts.QC.String(), TargetError: report.Number(math.NaN()), Rows: rows}
+	j := experiment.NewSweepResult(path, box, f.pairing, p.opts.QC.String(), rows, p.levels, f.target)
 	if cancelled {
 		j.Status = fmt.Sprintf("cancelled after %d of %d rows", len(rows), total)
 	}
-	met := true
-	if f.target > 0 {
-		j.TargetError = report.Number(f.target)
-		j.Smallest = experiment.SmallestWidths(rows, p.levels, f.target)
-		met = slices.ContainsFunc(j.Smallest, func(c experiment.SweepChoice) bool { return c.FracBits > 0 })
-		if f.saveBest != "" && met && !cancelled {
-			q := quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: p.rounding}
-			net, err := p.copyOf(m, box)(p.levels[0], q)
-			if err == nil {
-				err = saveNet(f.saveBest, net)
-			}
-			if err != nil {
-				return err
-			}
-			j.Saved = f.saveBest
+	met := j.Met()
+	// --save-best goes with --target-error (plan)
+	if f.saveBest != "" && met && !cancelled {
+		q := quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: p.rounding}
+		net, err := p.copyOf(m, box)(p.levels[0], q)
+		if err == nil {
+			err = saveNet(f.saveBest, net)
 		}
+		if err != nil {
+			return err
+		}
+		j.Saved = f.saveBest
 	}
 	if f.plot != "" {
 		if err := j.SaveFigure(f.plot, p.levels, f.target); errors.Is(err, report.ErrData) {
