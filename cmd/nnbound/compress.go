@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/prune"
@@ -113,11 +112,6 @@ func checkSavePath(flag, path string) error {
 	return usagef("%s %q: want a .onnx or .json file name", flag, path)
 }
 
-// saveNet writes net to path (checked by checkSavePath) atomically.
-func saveNet(path string, net *nn.Network) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return modelfile.Write(w, modelfile.FormatOf(path), net) })
-}
-
 // newCompressJSON returns the JSON form of the compression report; call it
 // once the compression has run.
 func newCompressJSON(m *model, comp compression, c *modelfile.Compressed, saved string) *experiment.CompressionRecord {
@@ -152,7 +146,7 @@ func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn
 		return nil, nil, err
 	}
 	if save != "" {
-		err = saveNet(save, c.Net)
+		err = modelfile.Save(save, c.Net)
 	}
 	return m, c, err
 }

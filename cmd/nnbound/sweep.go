@@ -16,6 +16,7 @@ import (
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -235,7 +236,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		q := quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: p.rounding}
 		net, err := p.copyOf(m, box)(p.levels[0], q)
 		if err == nil {
-			err = saveNet(f.saveBest, net)
+			err = modelfile.Save(f.saveBest, net)
 		}
 		if err != nil {
 			return err

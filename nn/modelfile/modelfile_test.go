@@ -1,7 +1,6 @@
 package modelfile
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"math"
@@ -181,15 +180,6 @@ func TestTransformNNet(t *testing.T) {
 	}
 }
 
-// save writes net to path in the format of its extension.
-func save(path string, net *nn.Network) error {
-	var buf bytes.Buffer
-	if err := Write(&buf, FormatOf(path), net); err != nil {
-		return err
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
-}
-
 func TestWrite(t *testing.T) {
 	net, _, err := Load(actJSON, Options{})
 	if err != nil {
@@ -197,7 +187,7 @@ func TestWrite(t *testing.T) {
 	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out.json")
-	if err := save(p, net); err != nil {
+	if err := Save(p, net); err != nil {
 		t.Fatal(err)
 	}
 	back, _, err := Load(p, Options{})
@@ -208,7 +198,7 @@ func TestWrite(t *testing.T) {
 		t.Error("saved network differs")
 	}
 	po := filepath.Join(dir, "out.ONNX")
-	if err := save(po, net); err != nil {
+	if err := Save(po, net); err != nil {
 		t.Fatal(err)
 	}
 	back, info, err := Load(po, Options{})

@@ -4,16 +4,22 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/jsonnet"
 	"github.com/nnbound/nnbound/nn/onnx"
 )
 
+// Save writes net to the file path in the format its extension names
+// (FormatOf), atomically: through a temporary file renamed over path, so
+// that no half-written file is left behind.
+func Save(path string, net *nn.Network) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return Write(w, FormatOf(path), net) })
+}
+
 // Write writes net to w in format f (ONNX or JSON) after validating it.
 // NNet is not written (it cannot hold other activations, or the clipping
-// nnbound builds into raw-units networks). To save to a file without
-// leaving a half-written one, the commands wrap Write in a temporary file
-// renamed over the destination; FormatOf picks f from a file name.
+// nnbound builds into raw-units networks). Save writes a file.
 func Write(w io.Writer, f Format, net *nn.Network) error {
 	var write func(io.Writer, *nn.Network) error
 	switch f {
