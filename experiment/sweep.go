@@ -205,6 +205,23 @@ type PruneLevel struct {
 	Sparsity float64
 }
 
+// PruneLevels returns a level for each neuron count of neurons and each
+// fraction of sparsities, in that order, or the single level "none" when
+// both are empty.
+func PruneLevels(neurons []int, sparsities []float64) []PruneLevel {
+	var levels []PruneLevel
+	for _, k := range neurons {
+		levels = append(levels, PruneLevel{Neurons: k})
+	}
+	for _, s := range sparsities {
+		levels = append(levels, PruneLevel{Sparsity: s})
+	}
+	if levels == nil {
+		levels = []PruneLevel{{}}
+	}
+	return levels
+}
+
 // String names the level as the sweep table shows it: "4 neurons",
 // "50% of weights" or "none".
 func (l PruneLevel) String() string {

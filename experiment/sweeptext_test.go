@@ -91,3 +91,14 @@ func TestNewSweepResult(t *testing.T) {
 		t.Errorf("target 0.1 met: %+v", j.Smallest)
 	}
 }
+
+// TestPruneLevels: neuron counts then sparsities, or "none" alone.
+func TestPruneLevels(t *testing.T) {
+	if got := PruneLevels(nil, nil); len(got) != 1 || got[0].String() != "none" {
+		t.Errorf("none: %v", got)
+	}
+	got := PruneLevels([]int{2, 4}, []float64{0.5})
+	if len(got) != 3 || got[0].String() != "2 neurons" || got[1].String() != "4 neurons" || got[2].String() != "50% of weights" {
+		t.Errorf("levels: %v", got)
+	}
+}

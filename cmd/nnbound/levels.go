@@ -16,15 +16,5 @@ func sweepLevels(f *sweepFlags) ([]experiment.PruneLevel, error) {
 	if ks != nil && ss != nil {
 		return nil, usagef("--neurons and --sparsity both give pruning levels: use one")
 	}
-	var levels []experiment.PruneLevel
-	for _, k := range ks {
-		levels = append(levels, experiment.PruneLevel{Neurons: k})
-	}
-	for _, s := range ss {
-		levels = append(levels, experiment.PruneLevel{Sparsity: s})
-	}
-	if levels == nil {
-		levels = []experiment.PruneLevel{{}}
-	}
-	return levels, nil
+	return experiment.PruneLevels(ks, ss), nil
 }
