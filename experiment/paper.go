@@ -160,6 +160,17 @@ func (s *Setup) Mode() string {
 	return "l = 2 networks with the 8 smallest hidden neurons zeroed, x2 = x1 in [-1, 1]"
 }
 
+// PaperPair returns the paper's random network (randnet.Paper: one input,
+// layers hidden layers of width ReLU neurons, one output, drawn from
+// seed) and its copy with weights and biases quantised to fb fractional
+// bits (trunc), the pair of Table 2 and of nnbound demo.
+func PaperPair(seed uint64, layers, width, fb int) (f1, f2 *nn.Network, err error) {
+	f1 = randnet.Paper(seed, 1, layers, width, 1)
+	q := quantise.Format{FracBits: fb}
+	f2, err = quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
+	return f1, f2, err
+}
+
 // Instance returns the networks and options of a task.
 func (s *Setup) Instance(t Task) (f1, f2 *nn.Network, o certjob.Job, err error) {
 	seed := NetSeed(s.Seed, t.Layers, t.Run)
@@ -177,9 +188,8 @@ func (s *Setup) Instance(t Task) (f1, f2 *nn.Network, o certjob.Job, err error) 
 		if s.Exp == Sweep {
 			fb = t.FracBits
 		}
-		q := quantise.Format{FracBits: fb}
-		o.Pairing, o.Quant = spec.QuantisedInput, q
-		f2, err = quantise.Network(f1, quantise.Options{Weights: q, Biases: q})
+		o.Pairing, o.Quant = spec.QuantisedInput, quantise.Format{FracBits: fb}
+		f1, f2, err = PaperPair(seed, t.Layers, Width, fb)
 	case Prune:
 		o.Pairing = spec.SameInput
 		f2, _, err = prune.Neurons(f1, prune.DefaultNeuronOptions())

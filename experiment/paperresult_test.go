@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/nn"
 )
 
 // TestPaperResult builds a Result from two hand-made runs and checks its
@@ -49,5 +50,24 @@ func TestCommandLine(t *testing.T) {
 	}
 	if got, want := CommandLine(fs, "paper table1", "jobs"), "nnbound paper table1 --runs 5"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestPaperPair: the copy has the original's shape and its weights on
+// the grid of FB = 2, and the pair is Table 2's instance.
+func TestPaperPair(t *testing.T) {
+	f1, f2, err := PaperPair(3, 2, Width, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f2.Layers[0].W.At(0, 0)
+	if len(f2.Layers) != len(f1.Layers) || w*4 != float64(int(w*4)) {
+		t.Errorf("copy: %d layers, weight %v", len(f2.Layers), w)
+	}
+	s := Setup{Exp: Table2, Seed: 3, Opts: certjob.Default()}
+	_, g2, _, err := s.Instance(Task{Layers: 2})
+	_, h2, err2 := PaperPair(NetSeed(3, 2, 0), 2, Width, PaperFracBits)
+	if err != nil || err2 != nil || !nn.Equal(g2, h2) {
+		t.Errorf("Table 2's copy is not PaperPair's: %v, %v", err, err2)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/progress"
-	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -94,10 +93,7 @@ func runDemo(cmd *cobra.Command, f *demoFlags) error {
 	if err != nil {
 		return err
 	}
-	f1 := randnet.Paper(f.netSeed, 1, f.layers, f.width, 1)
-	qo := quantise.DefaultOptions()
-	qo.Weights.FracBits, qo.Biases.FracBits = f.fracBits, f.fracBits
-	f2, err := quantise.Network(f1, qo)
+	f1, f2, err := experiment.PaperPair(f.netSeed, f.layers, f.width, f.fracBits)
 	if err != nil {
 		return err
 	}
