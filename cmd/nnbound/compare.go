@@ -123,15 +123,8 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	var nets [2]*nn.Network
-	for i, path := range args {
-		m, err := f.model.load(path)
-		if err != nil {
-			return err
-		}
-		nets[i] = m.Net
-	}
-	if err := nn.CheckComparable(args[0], nets[0], args[1], nets[1]); err != nil {
+	nets, err := f.model.loadPair(args)
+	if err != nil {
 		return err
 	}
 	if err := f.selectOutput(&opts, nets[0].OutputSize()); err != nil {

@@ -41,6 +41,20 @@ func (f *modelFlags) load(path string) (*model, error) {
 	return &model{Net: net, Info: info}, nil
 }
 
+// loadPair reads the two networks named by args and checks that they take
+// the same inputs and give the same outputs (nn.CheckComparable).
+func (f *modelFlags) loadPair(args []string) ([2]*nn.Network, error) {
+	var nets [2]*nn.Network
+	for i, path := range args {
+		m, err := f.load(path)
+		if err != nil {
+			return nets, err
+		}
+		nets[i] = m.Net
+	}
+	return nets, nn.CheckComparable(args[0], nets[0], args[1], nets[1])
+}
+
 // describe returns "path (format, what)" for the model (modelfile.Info.Name).
 func (m *model) describe() string { return m.Info.Name(m.Net) }
 

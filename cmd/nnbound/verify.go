@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
@@ -115,15 +114,8 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 			return err
 		}
 	}
-	var nets [2]*nn.Network
-	for i, path := range args {
-		m, err := f.model.load(path)
-		if err != nil {
-			return err
-		}
-		nets[i] = m.Net
-	}
-	if err := nn.CheckComparable(args[0], nets[0], args[1], nets[1]); err != nil {
+	nets, err := f.model.loadPair(args)
+	if err != nil {
 		return err
 	}
 	ctx := cmd.Context()
