@@ -16,7 +16,6 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
-	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/search"
 	"github.com/nnbound/nnbound/spec"
@@ -129,18 +128,11 @@ func runACASXu(ctx context.Context, stdout, stderr io.Writer, o *acasOptions, di
 			return usageError{fmt.Errorf("--out %s: no such folder", o.Out)}
 		}
 	}
-	if o.Dir == "" && !dirGiven {
-		if root := shared.Root(); root != "" {
-			o.Dir = filepath.Join(root, "data", "benchmarks")
-		}
+	dir, ok, err := acasDataDir("acasxu", o.Dir, dirGiven, stderr)
+	if !ok {
+		return err
 	}
-	if _, err := os.Stat(filepath.Join(o.Dir, "properties.json")); o.Dir == "" || err != nil {
-		if dirGiven {
-			return fmt.Errorf("--data %s: no properties.json there", o.Dir)
-		}
-		fmt.Fprintln(stderr, "bench acasxu: shared benchmark folder not found (set NNBOUND_SHARED or --data); nothing to do")
-		return nil
-	}
+	o.Dir = dir
 	insts, err := loadACAS(o.Dir, o.Props, o.Nets)
 	if err != nil {
 		return err

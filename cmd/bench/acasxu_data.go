@@ -3,11 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/nnbound/nnbound/internal/shared"
 )
 
 // acasInstance is one instance of the peers' ACAS Xu float16 benchmark:
@@ -138,4 +141,24 @@ func valueOr(m map[string]float64, key string) float64 {
 		return v
 	}
 	return math.NaN()
+}
+
+// acasDataDir returns the peers' benchmark folder for the bench command
+// name: dir when given, else the shared folder's data/benchmarks. ok is
+// false when there is nothing to do: with an error when a given dir has no
+// properties.json, with a note on stderr when no folder was found.
+func acasDataDir(name, dir string, dirGiven bool, stderr io.Writer) (string, bool, error) {
+	if dir == "" && !dirGiven {
+		if root := shared.Root(); root != "" {
+			dir = filepath.Join(root, "data", "benchmarks")
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "properties.json")); dir == "" || err != nil {
+		if dirGiven {
+			return "", false, fmt.Errorf("--data %s: no properties.json there", dir)
+		}
+		fmt.Fprintf(stderr, "bench %s: shared benchmark folder not found (set NNBOUND_SHARED or --data); nothing to do\n", name)
+		return "", false, nil
+	}
+	return dir, true, nil
 }

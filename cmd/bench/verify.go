@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/atomicfile"
-	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/nn/nnet"
@@ -93,20 +92,12 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, 
 	if o.Suite != "veriprune" && o.Suite != "acasxu" {
 		return usageError{fmt.Errorf("--suite %q: want veriprune or acasxu", o.Suite)}
 	}
-	if o.Dir == "" && !dirGiven {
-		if root := shared.Root(); root != "" {
-			o.Dir = filepath.Join(root, "data", "benchmarks")
-		}
+	dir, ok, err := acasDataDir("verify", o.Dir, dirGiven, stderr)
+	if !ok {
+		return err
 	}
-	if _, err := os.Stat(filepath.Join(o.Dir, "properties.json")); o.Dir == "" || err != nil {
-		if dirGiven {
-			return fmt.Errorf("--data %s: no properties.json there", o.Dir)
-		}
-		fmt.Fprintln(stderr, "bench verify: shared benchmark folder not found (set NNBOUND_SHARED or --data); nothing to do")
-		return nil
-	}
+	o.Dir = dir
 	var insts []*verifyInstance
-	var err error
 	switch o.Suite {
 	case "veriprune":
 		insts, err = veriPruneInstances(o.Dir, o.Eps, o.Nets)
