@@ -80,8 +80,12 @@ after keeping the rows already finished.`,
 			case err != nil:
 				return err
 			case sum.Failed():
-				return fmt.Errorf("vnncomp: %d rows ended in error (the log %s says why)",
-					sum.Counts[vnncomp.Error], filepath.Join(out, vnncomp.LogFile(s)))
+				n, rows := sum.Counts[vnncomp.Error], "rows"
+				if n == 1 {
+					rows = "row"
+				}
+				return fmt.Errorf("vnncomp: %d %s ended in error (the log %s says why)",
+					n, rows, filepath.Join(out, vnncomp.LogFile(s)))
 			}
 			return nil
 		},

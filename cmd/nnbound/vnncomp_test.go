@@ -64,7 +64,7 @@ func TestVnncompCommand(t *testing.T) {
 		{name: "bad Slurm variables", rows: []string{"ok"}, cancelAt: -1,
 			env: map[string]string{vnncomp.EnvSlurmID: "1"}, err: "SLURM_ARRAY_TASK_COUNT is not"},
 		{name: "missing file", rows: []string{"ok", "missing", "ok"}, cancelAt: -1, ran: []int{0, 2},
-			err: "1 rows ended in error", stdout: "error           1", stderr: "gone.onnx does not exist"},
+			err: "1 row ended in error", stdout: "error           1", stderr: "gone.onnx does not exist"},
 		{name: "unwritable result directory", rows: []string{"ok"}, flags: []string{"--out", filepath.Join(blocker, "r")}, cancelAt: -1,
 			err: "cannot create the result directory"},
 		{name: "interrupted", rows: []string{"ok", "ok", "ok"}, cancelAt: 1, ran: []int{0, 1},

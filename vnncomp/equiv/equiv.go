@@ -176,5 +176,8 @@ func load(in vnncomp.Instance) (*vnnlib.Pair, *nn.Network, *nn.Network, error) {
 			return nil, nil, nil, err
 		}
 	}
+	if err := p.CheckNetworks(nets[0], nets[1]); err != nil {
+		return nil, nil, nil, err
+	}
 	return p, nets[0], nets[1], nil
 }

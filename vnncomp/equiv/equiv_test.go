@@ -73,21 +73,26 @@ func writeFile(t *testing.T, path string, write func(*os.File) error) {
 
 // TestRunEndToEnd runs a generated instance set through vnncomp.Run with
 // the decider: an asymmetric property that holds, one that is violated
-// (its witness checked on the networks), a row naming a missing file,
-// and a second run that resumes.
+// (its witness checked on the networks), a row naming a missing file, a
+// property declaring more inputs than the networks take, and a second run
+// that resumes.
 func TestRunEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	f, g := testPair()
 	for name, net := range map[string]*nn.Network{"f.onnx": f, "g.onnx": g} {
 		writeFile(t, filepath.Join(dir, name), func(w *os.File) error { return onnx.Write(w, net) })
 	}
-	specs := map[string]string{"holds.vnnlib": property(0.05, 0.2), "violated.vnnlib": property(-0.05, 0.05)}
+	// wide.vnnlib declares 3 inputs for these 2-input networks.
+	wide := strings.NewReplacer("[2]", "[3]", "(<= X_f[1] 1.0)", "(<= X_f[1] 1.0) (>= X_f[2] 0.0) (<= X_f[2] 1.0)",
+		"(== X_f[1] X_g[1])", "(== X_f[1] X_g[1]) (== X_f[2] X_g[2])").Replace(property(0.05, 0.2))
+	specs := map[string]string{"holds.vnnlib": property(0.05, 0.2), "violated.vnnlib": property(-0.05, 0.05), "wide.vnnlib": wide}
 	for name, text := range specs {
 		writeFile(t, filepath.Join(dir, name), func(w *os.File) error { _, err := w.WriteString(text); return err })
 	}
 	csv := `"[('f', 'f.onnx'), ('g', 'g.onnx')]",holds.vnnlib,30
 "[('f', 'f.onnx'), ('g', 'g.onnx')]",violated.vnnlib,30
 "[('f', 'f.onnx'), ('g', 'missing.onnx')]",holds.vnnlib,30
+"[('f', 'f.onnx'), ('g', 'g.onnx')]",wide.vnnlib,30
 `
 	inst := filepath.Join(dir, "instances.csv")
 	writeFile(t, inst, func(w *os.File) error { _, err := w.WriteString(csv); return err })
@@ -98,14 +103,14 @@ func TestRunEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Counts[vnncomp.Unsat] != 1 || sum.Counts[vnncomp.Sat] != 1 || sum.Counts[vnncomp.Error] != 1 {
+	if sum.Counts[vnncomp.Unsat] != 1 || sum.Counts[vnncomp.Sat] != 1 || sum.Counts[vnncomp.Error] != 2 {
 		t.Fatalf("first run: %v", sum.Counts)
 	}
 	rows, err := vnncomp.ReadInstances(inst)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, want := range []string{"unsat", "sat", ""} {
+	for i, want := range []string{"unsat", "sat", "", ""} {
 		b, err := os.ReadFile(filepath.Join(out, vnncomp.ResultFile(rows[i].Instance)))
 		if want == "" {
 			if err == nil {
@@ -129,7 +134,7 @@ func TestRunEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Resumed[vnncomp.Unsat] != 1 || sum.Resumed[vnncomp.Sat] != 1 || sum.Counts[vnncomp.Error] != 1 || len(sum.Counts) != 1 {
+	if sum.Resumed[vnncomp.Unsat] != 1 || sum.Resumed[vnncomp.Sat] != 1 || sum.Counts[vnncomp.Error] != 2 || len(sum.Counts) != 1 {
 		t.Errorf("resumed run: counts %v, resumed %v", sum.Counts, sum.Resumed)
 	}
 }
