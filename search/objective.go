@@ -131,9 +131,37 @@ func (p *problem) gradient(z []float64) (float64, []float64) {
 	return v, g1
 }
 
+// passes returns 0 when a quantiser of neuron i of layer l saturates at
+// the pre-activation s (Pre at s, or Post at the activation's value), 1
+// otherwise: the straight-through gradient passes the rounding but not
+// the clamp, so that the search pushes a float network on past where its
+// int8 copy has stopped.
+func passes(l nn.Layer, i int, s float64) float64 {
+	if l.Pre != nil {
+		if saturates(l.Pre, i, s) {
+			return 0
+		}
+		s = l.Pre.Apply(i, s)
+	}
+	if l.Post != nil && saturates(l.Post, i, l.Act.Apply(s)) {
+		return 0
+	}
+	return 1
+}
+
+// saturates reports whether v lies outside the range of value i of q.
+func saturates(q *nn.Quantiser, i int, v float64) bool {
+	lo, hi := q.Range(i)
+	return v < lo || v > hi
+}
+
 // trace records the pre-activations of every layer of one evaluation.
 type trace struct {
 	pre [][]float64
+	// gate[k][i] is 0 where a quantiser of neuron i of layer k saturates
+	// (its clamp is flat there, so the straight-through gradient stops)
+	// and 1 elsewhere; gate[k] is nil for a layer without quantisers.
+	gate [][]float64
 }
 
 // forward returns f(x), recording pre-activations in t when t is not nil.
@@ -142,9 +170,12 @@ func forward(f *nn.Network, x []float64, t *trace) []float64 {
 	for _, l := range f.Layers {
 		raw := l.W.RawMatrix()
 		out := make([]float64, raw.Rows)
-		var pre []float64
+		var pre, gate []float64
 		if t != nil {
 			pre = make([]float64, raw.Rows)
+			if l.Pre != nil || l.Post != nil {
+				gate = make([]float64, raw.Rows)
+			}
 		}
 		for i := range out {
 			s := l.B[i]
@@ -158,9 +189,13 @@ func forward(f *nn.Network, x []float64, t *trace) []float64 {
 				}
 			}
 			out[i] = quantisedAct(l, i, s)
+			if gate != nil {
+				gate[i] = passes(l, i, s)
+			}
 		}
 		if t != nil {
 			t.pre = append(t.pre, pre)
+			t.gate = append(t.gate, gate)
 		}
 		h = out
 	}
@@ -175,6 +210,9 @@ func backward(f *nn.Network, t *trace, v []float64) []float64 {
 		raw := l.W.RawMatrix()
 		for i := range g {
 			g[i] *= slope(l.Act, t.pre[k][i])
+			if gate := t.gate[k]; gate != nil {
+				g[i] *= gate[i]
+			}
 		}
 		next := make([]float64, raw.Cols)
 		for i := range raw.Rows {

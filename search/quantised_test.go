@@ -10,6 +10,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestExactQuantised checks the exact mode on one-input float/int8 pairs:
@@ -51,6 +52,35 @@ func TestExactQuantised(t *testing.T) {
 			if e = math.Sqrt(e); e > res.Error*(1+1e-9) {
 				t.Fatalf("trial %d: error %v at %v above the exact maximum %v", trial, e, x[0], res.Error)
 			}
+		}
+	}
+}
+
+// TestBackwardSaturated checks the straight-through gradient of a
+// quantised neuron: it passes the rounding (slope 1) and stops where the
+// quantiser before or after the activation saturates.
+func TestBackwardSaturated(t *testing.T) {
+	q := &nn.Quantiser{Scale: []float64{0.1}, Zero: []int64{0}, Lo: -10, Hi: 10}   // range [-1, 1]
+	post := &nn.Quantiser{Scale: []float64{0.1}, Zero: []int64{0}, Lo: -10, Hi: 5} // range [-1, 0.5]
+	for _, tc := range []struct {
+		name     string
+		pre, out *nn.Quantiser
+		x, want  float64
+	}{
+		{"inside", q, nil, 0.2, 2},
+		{"above", q, nil, 0.7, 0},
+		{"below", q, nil, -0.7, 0},
+		{"post inside", nil, post, 0.2, 2},
+		{"post above", nil, post, 0.3, 0},
+	} {
+		f := &nn.Network{Layers: []nn.Layer{{W: mat.NewDense(1, 1, []float64{2}), B: []float64{0},
+			Act: nn.Activation{Kind: nn.Identity}, Pre: tc.pre, Post: tc.out}}}
+		_, tr, err := Forward(f, []float64{tc.x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := tr.Backward([]float64{1}); g[0] != tc.want {
+			t.Errorf("%s: gradient %v at %v, want %v", tc.name, g[0], tc.x, tc.want)
 		}
 	}
 }
