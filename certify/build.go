@@ -35,6 +35,9 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 	if o.QC == QCPaper {
 		opts = bounds.Options{Method: bounds.MethodSymbolic, RequantSlack: o.RequantSlack}
 	}
+	if rb, err := inputCases(f1, f2, r, o, opts); rb != nil || err != nil {
+		return rb, err
+	}
 	single := r.Pairing == spec.QuantisedInput && r.allFixed() ||
 		r.Pairing == spec.Independent && !sameBox(r.Box1, r.Box2)
 	if single {
@@ -46,12 +49,7 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 		if err != nil {
 			return nil, err
 		}
-		o1, o2 := b1.Post[len(b1.Post)-1], b2.Post[len(b2.Post)-1]
-		out := make([]bounds.Interval, len(o1))
-		for j := range out {
-			out[j] = o2[j].Sub(o1[j])
-		}
-		return &regionBounds{Nets: [2]*bounds.Net{b1, b2}, Output: out}, nil
+		return &regionBounds{Nets: [2]*bounds.Net{b1, b2}, Output: outputDiff(b1, b2)}, nil
 	}
 	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, opts)
 	if err != nil {
@@ -67,6 +65,17 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 		rb.Margin = &m
 	}
 	return rb, nil
+}
+
+// outputDiff returns the enclosures of f2_j - f1_j from the bounds b1 of
+// f1 and b2 of f2 on their own boxes.
+func outputDiff(b1, b2 *bounds.Net) []bounds.Interval {
+	o1, o2 := b1.Post[len(b1.Post)-1], b2.Post[len(b2.Post)-1]
+	out := make([]bounds.Interval, len(o1))
+	for j := range out {
+		out[j] = o2[j].Sub(o1[j])
+	}
+	return out
 }
 
 func sameBox(a, b spec.Box) bool { return slices.Equal(a.Lo, b.Lo) && slices.Equal(a.Hi, b.Hi) }

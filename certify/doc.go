@@ -56,7 +56,9 @@
 // Quantised networks (int8 models in QDQ form) are bounded by bound
 // propagation alone, on every piece of the same branch and bound: the
 // quadratic constraints do not model their quantisers, so no SDP is built
-// (Certificate.Reason says so, SDP stats stay zero).
+// (Certificate.Reason says so, SDP stats stay zero). On the same input, a
+// piece where the int8 network's input quantiser takes few values is
+// bounded case by case over the cells of its grid (inputcases.go).
 //
 // The question is passed as values (package spec): the input set
 // spec.Inputs and the quantity spec.Quantity, which besides the 2-norm may

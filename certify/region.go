@@ -21,13 +21,22 @@ type cell struct {
 // bounded).
 const maxCells = 4096
 
+// grid is the quantiser of one input coordinate as cells sees it: constant
+// between consecutive multiples of Step()/2, with the value Round(x) at x.
+// quantise.Format is one (every rounding mode), and so is one coordinate
+// of an int8 network's input quantiser (inputGrid).
+type grid interface {
+	Step() float64
+	Round(x float64) float64
+}
+
 // cells returns closed cells covering [lo, hi] for the quantiser f: every
 // x in [lo, hi] lies in a cell with V = q(x). The quantiser is constant
-// between consecutive multiples of step/2 (all rounding modes); a grid
-// point whose value differs from both neighbouring cells gets a cell of
-// its own; neighbouring cells of equal value are merged. It returns nil
-// when there would be more than maxCells.
-func cells(f quantise.Format, lo, hi float64) []cell {
+// between consecutive multiples of step/2; a grid point whose value
+// differs from both neighbouring cells gets a cell of its own;
+// neighbouring cells of equal value are merged. It returns nil when there
+// would be more than maxCells.
+func cells(f grid, lo, hi float64) []cell {
 	half := f.Step() / 2
 	first, last := math.Ceil(lo/half), math.Floor(hi/half)
 	if last-first > 2*maxCells {

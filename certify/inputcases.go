@@ -1,0 +1,148 @@
+package certify
+
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// The cases of an int8 network's input quantiser.
+//
+// On the same input x, a network g with an input quantiser Q (an int8
+// copy: nn.Network.Input) computes g(x) = h(Q(x)): it depends on x only
+// through the grid point Q(x). Per coordinate, Q is constant on the cells
+// of its grid (cells: the open steps, and the jump points where the value
+// differs from both sides). On a region where Q takes few values, the
+// region is bounded case by case: for each combination c of one cell per
+// coordinate, the other network f on the part of the box in those cells
+// (bounds.Single) against g at one point x_c of them, whose value g(x_c)
+// is g's on the whole part. The cases cover the box, each x in the cells
+// of its own value, so the largest case bound holds on the region. Bound
+// propagation over the whole region would instead see Q's two values at
+// every jump inside it, and the rounding noise of all of g's quantisers
+// behind it, however small the region.
+//
+// Each cell is widened by 2^-40 (|end| + s) at both ends, so that an input
+// whose float64 evaluation of x / s lands on the other side of a jump
+// than x does is still in a cell of its value (both neighbouring cells
+// contain it). With requantisation slack the input quantiser is not a
+// function of x (a kernel may round it a step away): no cases then.
+
+// maxInputCases is the largest number of combinations of cells bounded
+// case by case.
+const maxInputCases = 16
+
+// cellMargin is the relative widening of an input cell.
+const cellMargin = 0x1p-40
+
+// inputGrid is coordinate i of an input quantiser as a grid of cells.
+type inputGrid struct {
+	q *nn.Quantiser
+	i int
+}
+
+// Step returns the quantiser's scale.
+func (g inputGrid) Step() float64 {
+	s, _ := g.q.At(g.i)
+	return s
+}
+
+// Round returns the quantiser's value at x, as the network computes it.
+func (g inputGrid) Round(x float64) float64 { return g.q.Apply(g.i, x) }
+
+// inputCases returns the bounds of the region r by the cases of an input
+// quantiser (see above), or nil when they do not apply: a pairing other
+// than SameInput, requantisation slack, not exactly one network with an
+// input quantiser, or more than maxInputCases combinations of cells.
+func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*regionBounds, error) {
+	if r.Pairing != spec.SameInput || o.RequantSlack != 0 || (f1.Input == nil) == (f2.Input == nil) {
+		return nil, nil
+	}
+	f, g, flip := f1, f2, f1.Input != nil // g has the input quantiser
+	if flip {
+		f, g = f2, f1
+	}
+	box := r.Box1
+	cs := make([][]cell, box.Dim())
+	n := 1
+	for i := range cs {
+		cs[i] = cells(inputGrid{g.Input, i}, box.Lo[i], box.Hi[i])
+		n *= len(cs[i])
+		if n == 0 || n > maxInputCases {
+			return nil, nil
+		}
+	}
+	rb := &regionBounds{Output: make([]bounds.Interval, f.OutputSize())}
+	for j := range rb.Output {
+		rb.Output[j] = bounds.Interval{Lo: math.Inf(1), Hi: math.Inf(-1)}
+	}
+	idx := make([]int, len(cs))
+	for range n {
+		part, x, ok := inputCase(g.Input, cs, idx, box)
+		if !ok {
+			return nil, nil
+		}
+		bf, err := bounds.Single(f, part, opts)
+		if err != nil {
+			return nil, err
+		}
+		point := opts
+		point.Split = 0
+		bg, err := bounds.Single(g, spec.Box{Lo: x, Hi: x}, point)
+		if err != nil {
+			return nil, err
+		}
+		d := outputDiff(bf, bg)
+		if flip {
+			d = outputDiff(bg, bf)
+		}
+		for j := range d {
+			rb.Output[j] = rb.Output[j].Hull(d[j])
+		}
+		rb.Norm2 = max(rb.Norm2, enclosureValue(d, nil, 0, spec.Quantity{Norm: spec.Norm2}))
+		if o.q.C != nil {
+			m := bounds.Interval{}
+			for j, c := range o.q.C {
+				m = m.Add(bounds.Interval{Lo: c, Hi: c}.Scale(d[j]))
+			}
+			if rb.Margin == nil {
+				rb.Margin = &m
+			}
+			*rb.Margin = rb.Margin.Hull(m)
+		}
+		next(idx, cs)
+	}
+	return rb, nil
+}
+
+// inputCase returns the part of box in the cells cs[i][idx[i]] (widened
+// by cellMargin) and a point x of those cells, checking that q gives x
+// the cells' values; ok is false if it does not.
+func inputCase(q *nn.Quantiser, cs [][]cell, idx []int, box spec.Box) (part spec.Box, x []float64, ok bool) {
+	part = spec.Box{Lo: make([]float64, len(cs)), Hi: make([]float64, len(cs))}
+	x = make([]float64, len(cs))
+	for i, k := range idx {
+		c := cs[i][k]
+		s, _ := q.At(i)
+		part.Lo[i] = max(box.Lo[i], c.A-cellMargin*(math.Abs(c.A)+s))
+		part.Hi[i] = min(box.Hi[i], c.B+cellMargin*(math.Abs(c.B)+s))
+		x[i] = c.A/2 + c.B/2
+		if q.Apply(i, x[i]) != c.V {
+			return spec.Box{}, nil, false
+		}
+	}
+	return part, x, true
+}
+
+// next advances idx to the next combination of one cell per coordinate
+// (the last coordinate fastest), wrapping to all zeros after the last.
+func next(idx []int, cs [][]cell) {
+	for i := len(idx) - 1; i >= 0; i-- {
+		if idx[i]++; idx[i] < len(cs[i]) {
+			return
+		}
+		idx[i] = 0
+	}
+}

@@ -1,0 +1,125 @@
+package certify
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// TestInputCases checks the bounds by the cases of an input quantiser on
+// small boxes around its jumps (random ReLU networks, int8 and narrower
+// copies with saturating ranges, both weight schemes): every output
+// difference at the box's cell ends, at the floats next to them and at
+// random points lies in the enclosure, and the 2-norm under Norm2; with
+// the networks swapped too, and against a constant network (whose
+// enclosure is exact).
+func TestInputCases(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	used := 0
+	for trial := range 300 {
+		nx := 1 + rng.IntN(2)
+		f := boundstest.Network(rng, []int{nx, 3 + rng.IntN(5), 3 + rng.IntN(5), 1 + rng.IntN(2)}, 1, nn.Activation{Kind: nn.ReLU})
+		var xs [][]float64
+		for range 32 {
+			xs = append(xs, boundstest.Uniform(rng, []float64{-2, -2}[:nx], []float64{2, 2}[:nx]))
+		}
+		g, _, err := boundstest.Int8(rng, f, xs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
+		for i := range box.Lo {
+			s, _ := g.Input.At(i)
+			lo, hi := g.Input.Range(i)
+			p := (math.Round((lo+(hi-lo)*rng.Float64())/s) + 0.5) * s // a jump
+			if rng.IntN(3) == 0 {
+				p = math.Round(p/s) * s
+			}
+			box.Lo[i], box.Hi[i] = p-s*1.5*rng.Float64(), p+s*1.5*rng.Float64()
+			if rng.IntN(4) == 0 {
+				box.Lo[i] = p // a box ending at the jump
+			}
+		}
+		o := task{Options: DefaultOptions(), in: spec.Inputs{Box: box, Pairing: spec.SameInput}, q: spec.Quantity{}}
+		swap := trial%2 == 1
+		if trial%4 >= 2 {
+			// A constant f: the enclosure is then the set of g's values
+			// in the cases, which must include g's value at every point.
+			f = boundstest.Network(rng, []int{nx, 2, f.OutputSize()}, 0, nn.Activation{Kind: nn.ReLU})
+		}
+		f1, f2 := f, g
+		if swap {
+			f1, f2 = g, f
+		}
+		r := region{Box1: cloneBox(box), Box2: cloneBox(box), Pairing: spec.SameInput}
+		rb, err := inputCases(f1, f2, &r, &o, bounds.Options{Method: bounds.MethodSymbolic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rb == nil {
+			continue
+		}
+		used++
+		for _, x := range casePoints(rng, g.Input, box) {
+			y1, _ := f1.Eval(x)
+			y2, _ := f2.Eval(x)
+			sq := 0.0
+			for j := range y1 {
+				d := y2[j] - y1[j]
+				sq += d * d
+				if !rb.Output[j].Contains(d) {
+					t.Fatalf("trial %d (swap %v): output %d difference %v at %v outside %v", trial, swap, j, d, x, rb.Output[j])
+				}
+			}
+			if e := math.Sqrt(sq); e > rb.Norm2*(1+1e-12) {
+				t.Fatalf("trial %d (swap %v): error %v at %v above Norm2 %v", trial, swap, e, x, rb.Norm2)
+			}
+		}
+	}
+	if used < 100 {
+		t.Fatalf("the cases applied to %d of 300 boxes, want at least 100", used)
+	}
+}
+
+// casePoints returns points of box: the corners, the jumps of q inside
+// it and the floats next to them (in every coordinate at once and one at
+// a time), and random points.
+func casePoints(rng *rand.Rand, q *nn.Quantiser, box spec.Box) [][]float64 {
+	var per [][]float64 // candidate values per coordinate
+	for i := range box.Lo {
+		vs := []float64{box.Lo[i], box.Hi[i]}
+		for _, c := range cells(inputGrid{q, i}, box.Lo[i], box.Hi[i]) {
+			for _, e := range []float64{c.A, c.B} {
+				vs = append(vs, e, math.Nextafter(e, math.Inf(-1)), math.Nextafter(e, math.Inf(1)))
+			}
+		}
+		var in []float64
+		for _, v := range vs {
+			if v >= box.Lo[i] && v <= box.Hi[i] {
+				in = append(in, v)
+			}
+		}
+		per = append(per, in)
+	}
+	var pts [][]float64
+	var rec func(x []float64)
+	rec = func(x []float64) {
+		if len(x) == len(per) {
+			pts = append(pts, append([]float64(nil), x...))
+			return
+		}
+		for _, v := range per[len(x)] {
+			rec(append(x, v))
+		}
+	}
+	rec(nil)
+	for range 200 {
+		pts = append(pts, boundstest.Uniform(rng, box.Lo, box.Hi))
+	}
+	return pts
+}
