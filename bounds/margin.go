@@ -18,6 +18,12 @@ import (
 // For a split box it is the hull of the pieces' margins, intersected with
 // the whole box's.
 func (pb *PairBounds) Margin(c []float64) (Interval, error) {
+	return pb.margin(c, true)
+}
+
+// margin is Margin, with the slopes optimised for c only if optimise (and
+// the method optimises).
+func (pb *PairBounds) margin(c []float64, optimise bool) (Interval, error) {
 	if len(c) != len(pb.Output) {
 		return Interval{}, fmt.Errorf("bounds: margin has %d weights for %d outputs: %w", len(c), len(pb.Output), nn.ErrDimension)
 	}
@@ -27,13 +33,13 @@ func (pb *PairBounds) Margin(c []float64) (Interval, error) {
 		}
 	}
 	if pb.pieces != nil {
-		out, err := pb.whole.Margin(c)
+		out, err := pb.whole.margin(c, optimise)
 		if err != nil {
 			return Interval{}, err
 		}
 		var hull Interval
 		for i, p := range pb.pieces {
-			m, err := p.Margin(c)
+			m, err := p.margin(c, optimise)
 			if err != nil {
 				return Interval{}, err
 			}
@@ -64,7 +70,7 @@ func (pb *PairBounds) Margin(c []float64) (Interval, error) {
 	hi := pp.jointBackSubstitute(newForm(lam, zero, false), last, nil)
 	lo := pp.jointBackSubstitute(newForm(lam, zero, true), last, nil)
 	out = out.Intersect(Interval{-lo[0], hi[0]})
-	if pp.opt != nil {
+	if pp.opt != nil && optimise {
 		rows, sign := []int{0, 0}, []float64{1, -1}
 		if ov := pp.optimiseJoint(last, lam, zero, rows, sign); ov != nil {
 			b := pp.jointBackSubstitute(newFormRows(lam, zero, rows, sign), last, ov)

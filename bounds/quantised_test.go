@@ -38,7 +38,8 @@ func qdqPair(t *testing.T, rng *rand.Rand) (f, fq *nn.Network, box spec.Box) {
 // TestQuantisedSoundness checks the bounds of float vs int8 pairs (qdqPair)
 // at the box's corners and random points (a dense grid for one input),
 // for every method of the campaign: the output difference, a random
-// margin and the int8 network's own output bounds. Every fifth pair is a
+// margin, the norm (Norm2Planar) and the int8 network's own output
+// bounds. Every fifth pair is a
 // fixed-point copy whose hidden outputs are rounded (quantise.Options.
 // ActFracBits) instead. Every third pair is
 // bounded with a requantisation slack of one step and checked against a
@@ -83,12 +84,17 @@ func TestQuantisedSoundness(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		planar, err := pb.Norm2Planar(2 + trial%7)
+		if err != nil {
+			t.Fatal(err)
+		}
 		last := single.Post[len(single.Post)-1]
 		for _, x := range campaignPoints(rng, box) {
 			y1, _ := f.Eval(x)
 			y2, _ := eval(x)
-			v, scale := 0.0, 0.0
+			v, scale, n2 := 0.0, 0.0, 0.0
 			for j := range y1 {
+				n2 += (y2[j] - y1[j]) * (y2[j] - y1[j])
 				if !near(pb.Output[j], y2[j]-y1[j], math.Abs(y1[j])) || !near(last[j], y2[j], 0) {
 					t.Fatalf("trial %d (%v split %d): at x=%v output %d: difference %v outside %v, value %v outside %v",
 						trial, opts.Method, opts.Split, x, j, y2[j]-y1[j], pb.Output[j], y2[j], last[j])
@@ -98,6 +104,9 @@ func TestQuantisedSoundness(t *testing.T) {
 			}
 			if !near(m, v, scale) {
 				t.Fatalf("trial %d (%v split %d): margin %v at x=%v outside %v", trial, opts.Method, opts.Split, v, x, m)
+			}
+			if n2 = math.Sqrt(n2); n2 > planar*(1+1e-12)+1e-300 {
+				t.Fatalf("trial %d (%v split %d): ||fq - f|| = %v at x=%v above Norm2Planar %v", trial, opts.Method, opts.Split, n2, x, planar)
 			}
 		}
 	}
@@ -148,4 +157,21 @@ func kernelEval(fq *nn.Network, x []float64, rng *rand.Rand) []float64 {
 		h = out
 	}
 	return h
+}
+
+// TestNorm2PlanarDirections checks that fewer than two directions are
+// refused, and that one output gives Norm2.
+func TestNorm2PlanarDirections(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	f, fq, box := qdqPair(t, rng)
+	pb, err := Pair(f, fq, spec.Inputs{Box: box, Pairing: spec.SameInput}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pb.Norm2Planar(1); err == nil {
+		t.Fatal("one direction accepted")
+	}
+	if v, err := pb.Norm2Planar(4); err != nil || v > pb.Norm2() || (f.OutputSize() == 1 && v != pb.Norm2()) {
+		t.Fatalf("Norm2Planar %v (%v), Norm2 %v, %d outputs", v, err, pb.Norm2(), f.OutputSize())
+	}
 }

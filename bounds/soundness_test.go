@@ -30,7 +30,8 @@ var soundnessOptions = []Options{
 // against the networks' values on a dense grid (one input: the extremes of
 // a piecewise-linear network are then nearly attained) or at the box's
 // corners and random points (2-4 inputs), for every field of PairBounds,
-// for a random margin and for the norm of the difference (Norm2). 60 pairs
+// for a random margin and for the norm of the difference (Norm2 and
+// Norm2Planar with 2 to 8 directions). 60 pairs
 // by default; NNBOUND_LONG=1 runs 3000.
 func TestSoundnessCampaign(t *testing.T) {
 	pairs := 60
@@ -53,6 +54,13 @@ func TestSoundnessCampaign(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		planar, err := pb.Norm2Planar(2 + trial%7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if planar > pb.Norm2() {
+			t.Fatalf("trial %d: Norm2Planar %v above Norm2 %v", trial, planar, pb.Norm2())
+		}
 		for _, xs := range campaignPairs(rng, in) {
 			x1, x2 := xs[0], xs[1]
 			if err := checkPair(f1, f2, pb, x1, x2); err != nil {
@@ -71,6 +79,9 @@ func TestSoundnessCampaign(t *testing.T) {
 			}
 			if n2 = math.Sqrt(n2); n2 > pb.Norm2()*(1+1e-12)+1e-300 {
 				t.Fatalf("trial %d (%v split %d, %v): ||f2 - f1|| = %v at x1=%v above Norm2 %v", trial, opts.Method, opts.Split, in.Pairing, n2, x1, pb.Norm2())
+			}
+			if n2 > planar*(1+1e-12)+1e-300 {
+				t.Fatalf("trial %d (%v split %d, %v): ||f2 - f1|| = %v at x1=%v above Norm2Planar %v", trial, opts.Method, opts.Split, in.Pairing, n2, x1, planar)
 			}
 			if !near(m, v, scale) {
 				t.Fatalf("trial %d (%v split %d, %v): margin %v at x1=%v outside %v", trial, opts.Method, opts.Split, in.Pairing, v, x1, m)

@@ -152,7 +152,10 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 			}
 		}
 		if err == nil {
-			c.Bound = enclosureValue(pb.Output, margin, pb.Norm2(), opts.q)
+			var n2 float64
+			if n2, err = norm2Of(f1, f2, pb, opts.q); err == nil {
+				c.Bound = enclosureValue(pb.Output, margin, n2, opts.q)
+			}
 		}
 	}
 	if err != nil || math.IsNaN(c.Bound) || math.IsInf(c.Bound, 0) {

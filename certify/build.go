@@ -55,8 +55,12 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 	if err != nil {
 		return nil, err
 	}
+	n2, err := norm2Of(f1, f2, pb, o.q)
+	if err != nil {
+		return nil, err
+	}
 	rb := &regionBounds{Nets: [2]*bounds.Net{pb.Net1, pb.Net2}, DiffPre: pb.DiffPre, DiffPost: pb.DiffPost, Output: pb.Output,
-		Norm2: pb.Norm2()}
+		Norm2: n2}
 	if o.q.C != nil {
 		m, err := pb.Margin(o.q.C)
 		if err != nil {
@@ -65,6 +69,24 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 		rb.Margin = &m
 	}
 	return rb, nil
+}
+
+// planarDirections is the number of directions per pair of outputs of
+// bounds.PairBounds.Norm2Planar (1 / cos(pi / 16) = 1.02).
+const planarDirections = 8
+
+// norm2Of returns pb's bound on ||f2 - f1||_2: for quantised networks
+// and the 2-norm quantity, whose bound is propagation's alone (no SDP),
+// Norm2Planar, which counts the rounding noise behind two outputs once
+// per direction rather than once per output; Norm2 otherwise.
+func norm2Of(f1, f2 *nn.Network, pb *bounds.PairBounds, q spec.Quantity) (float64, error) {
+	if q.C != nil || q.Norm != spec.Norm2 {
+		return pb.Norm2(), nil
+	}
+	if f1.Quantised() || f2.Quantised() {
+		return pb.Norm2Planar(planarDirections)
+	}
+	return pb.Norm2(), nil
 }
 
 // outputDiff returns the enclosures of f2_j - f1_j from the bounds b1 of
