@@ -109,7 +109,8 @@ func quantisedAct(l nn.Layer, i int, s float64) float64 {
 // gradient returns e(z) and a (sub)gradient of e at z. Through the input
 // quantiser and the quantisers of a quantised network, whose derivatives
 // are 0 almost everywhere, it passes the gradient straight through (as if
-// q(x) = x), which is a search heuristic.
+// q(x) = x) except where a quantiser saturates (passes), which is a search
+// heuristic.
 func (p *problem) gradient(z []float64) (float64, []float64) {
 	p.evals++
 	x1, x2 := p.inputs(z)
