@@ -105,7 +105,7 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 		if o.q.C != nil {
 			m := bounds.Interval{}
 			for j, c := range o.q.C {
-				m = m.Add(bounds.Interval{Lo: c, Hi: c}.Scale(d[j]))
+				m = m.Add(bounds.Point(c).Scale(d[j]))
 			}
 			if rb.Margin == nil {
 				rb.Margin = &m

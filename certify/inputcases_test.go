@@ -17,7 +17,7 @@ import (
 // difference at the box's cell ends, at the floats next to them and at
 // random points lies in the enclosure, and the 2-norm under Norm2; with
 // the networks swapped too, and against a constant network (whose
-// enclosure is exact).
+// enclosure is exact); a random margin C on every third box.
 func TestInputCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 1))
 	used := 0
@@ -46,6 +46,9 @@ func TestInputCases(t *testing.T) {
 			}
 		}
 		o := task{Options: DefaultOptions(), in: spec.Inputs{Box: box, Pairing: spec.SameInput}, q: spec.Quantity{}}
+		if trial%3 == 0 {
+			o.q.C = boundstest.Uniform(rng, []float64{-1, -1}[:f.OutputSize()], []float64{1, 1}[:f.OutputSize()])
+		}
 		swap := trial%2 == 1
 		if trial%4 >= 2 {
 			// A constant f: the enclosure is then the set of g's values
@@ -68,13 +71,19 @@ func TestInputCases(t *testing.T) {
 		for _, x := range casePoints(rng, g.Input, box) {
 			y1, _ := f1.Eval(x)
 			y2, _ := f2.Eval(x)
-			sq := 0.0
+			sq, m := 0.0, 0.0
 			for j := range y1 {
 				d := y2[j] - y1[j]
 				sq += d * d
+				if o.q.C != nil {
+					m += o.q.C[j] * d
+				}
 				if !rb.Output[j].Contains(d) {
 					t.Fatalf("trial %d (swap %v): output %d difference %v at %v outside %v", trial, swap, j, d, x, rb.Output[j])
 				}
+			}
+			if o.q.C != nil && (m < rb.Margin.Lo-1e-12 || m > rb.Margin.Hi+1e-12) {
+				t.Fatalf("trial %d (swap %v): margin %v at %v outside %v", trial, swap, m, x, *rb.Margin)
 			}
 			if e := math.Sqrt(sq); e > rb.Norm2*(1+1e-12) {
 				t.Fatalf("trial %d (swap %v): error %v at %v above Norm2 %v", trial, swap, e, x, rb.Norm2)
