@@ -58,7 +58,9 @@
 // quadratic constraints do not model their quantisers, so no SDP is built
 // (Certificate.Reason says so, SDP stats stay zero). On the same input, a
 // piece where the int8 network's input quantiser takes few values is
-// bounded case by case over the cells of its grid (inputcases.go).
+// bounded case by case over the cells of its grid (inputcases.go), and
+// the 2-norm of two or more outputs by margins in 8 directions per pair
+// of outputs (bounds.PairBounds.Norm2Planar).
 //
 // The question is passed as values (package spec): the input set
 // spec.Inputs and the quantity spec.Quantity, which besides the 2-norm may
