@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/quantise"
@@ -51,6 +54,33 @@ func TestHelpDefaults(t *testing.T) {
 			}
 			if f.DefValue != def {
 				t.Errorf("%s -h: --%s default %q, the code's is %q", name, flag, f.DefValue, def)
+			}
+		}
+	}
+}
+
+// TestSubcommandTree checks that the tree built for one subcommand (see
+// newRootCmd) answers as the whole tree does: the same help, and the same
+// usage error for a flag it does not have; and that every entry of
+// subcommands builds the command of its name.
+func TestSubcommandTree(t *testing.T) {
+	execute := func(root *cobra.Command, args []string) string {
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&out)
+		root.SetArgs(args)
+		err := root.Execute()
+		return fmt.Sprintf("%s\nerror: %v", out.String(), err)
+	}
+	for _, sc := range subcommands {
+		if got := sc.build().Name(); got != sc.name {
+			t.Errorf("subcommands: entry %q builds %q", sc.name, got)
+		}
+		for _, args := range [][]string{{sc.name, "--help"}, {sc.name, "--no-such-flag"}} {
+			whole := execute(newRootCmd(io.Discard, io.Discard), args)
+			one := execute(newRootCmd(io.Discard, io.Discard, args...), args)
+			if one != whole {
+				t.Errorf("%v: the tree of one subcommand answers\n%s\nthe whole tree\n%s", args, one, whole)
 			}
 		}
 	}
