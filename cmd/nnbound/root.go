@@ -41,14 +41,12 @@ var errNotCertified = errors.New("not certified")
 // printed what they had finished; run prints one line and exits 130.
 var errCancelled = errors.New("cancelled")
 
-// run executes nnbound with args under interrupt.Context, which the
-// first SIGINT or SIGTERM cancels: every command then stops its solver,
-// prints what it had finished and removes its temporary files; see
-// runContext.
+// run executes nnbound with args. A command starts its work under
+// interrupt.Context, which the first SIGINT or SIGTERM cancels: every
+// command then stops its solver, prints what it had finished and removes
+// its temporary files; see runContext.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := interrupt.Context(context.Background())
-	defer stop()
-	return runContext(ctx, args, stdout, stderr)
+	return runContext(context.Background(), interrupt.Context, args, stdout, stderr)
 }
 
 // runContext executes nnbound with args, writing results to stdout and
@@ -56,7 +54,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 // when ctx was cancelled before the command finished. A panic (a bug)
 // becomes one line on stderr and exit code 1, unless NNBOUND_TRACEBACK is
 // set.
-func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+//
+// When signals is not nil, ctx becomes signals(ctx) when a command starts
+// its work (the root's PersistentPreRun), not before: help, usage errors
+// and "nnbound version" (which opts out) then install no signal handler,
+// whose two threads were about a tenth of the start-up of version.
+func runContext(ctx context.Context, signals func(context.Context) (context.Context, context.CancelFunc),
+	args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			if os.Getenv("NNBOUND_TRACEBACK") != "" {
@@ -67,6 +71,14 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (c
 		}
 	}()
 	root := newRootCmd(stdout, stderr, args...)
+	stop := func() {}
+	defer func() { stop() }()
+	if signals != nil {
+		root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+			ctx, stop = signals(ctx)
+			cmd.SetContext(ctx)
+		}
+	}
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	switch {
@@ -170,6 +182,9 @@ func newVersionCmd() *cobra.Command {
 		Use:   "version",
 		Short: "Print the version of nnbound",
 		Args:  exactArgs(0),
+		// It prints one line: nothing for a signal to stop, so it opts
+		// out of the root's signal handling (runContext).
+		PersistentPreRun: func(*cobra.Command, []string) {},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := report.Version()
 			if asJSON {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -61,7 +62,7 @@ func TestCancel(t *testing.T) {
 			defer cancel()
 			stderr := &cancelAfter{n: tc.n, cancel: cancel}
 			var stdout bytes.Buffer
-			code := runContext(ctx, args, &stdout, stderr)
+			code := runContext(ctx, nil, args, &stdout, stderr)
 			if code != exitCancelled {
 				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, exitCancelled, stderr.buf.String())
 			}
@@ -80,5 +81,33 @@ func TestCancel(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSignalsInstalled checks that a command that starts its work runs
+// under the signal handling (runContext's signals), and that version and
+// help install none.
+func TestSignalsInstalled(t *testing.T) {
+	cases := []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"version"}, false},
+		{[]string{"inspect", "--help"}, false},
+		{[]string{"inspect", tinyNNet}, true},
+	}
+	for _, tc := range cases {
+		installed, stopped := false, false
+		signals := func(ctx context.Context) (context.Context, context.CancelFunc) {
+			installed = true
+			ctx, cancel := context.WithCancel(ctx)
+			return ctx, func() { stopped = true; cancel() }
+		}
+		if code := runContext(context.Background(), signals, tc.args, io.Discard, io.Discard); code != exitOK {
+			t.Errorf("%v: exit code %d", tc.args, code)
+		}
+		if installed != tc.want || stopped != installed {
+			t.Errorf("%v: signal handling installed %v, stopped %v; want installed %v", tc.args, installed, stopped, tc.want)
+		}
 	}
 }
