@@ -150,6 +150,9 @@ func newRootCmd(stdout, stderr io.Writer, args ...string) *cobra.Command {
 	for _, sc := range subcommands {
 		if len(args) > 0 && args[0] == sc.name {
 			root.AddCommand(sc.build())
+			// The completion command (five commands cobra builds at
+			// every start) cannot be the one run: leave it out.
+			root.CompletionOptions.DisableDefaultCmd = true
 			return root
 		}
 	}
