@@ -41,6 +41,7 @@ func (cfg *acasConfig) bench(ctx context.Context, inst *acasInstance) (*acasRow,
 
 	bctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
+	cpu := cpuTime()
 	iv, pb, err := intervalBound(f, fp, in, c, cfg.bounds)
 	if err != nil {
 		return nil, err
@@ -66,6 +67,7 @@ func (cfg *acasConfig) bench(ctx context.Context, inst *acasInstance) (*acasRow,
 		}
 		found = sd.found
 	}
+	row.CPUSeconds = (cpuTime() - cpu).Seconds()
 	if row.Method == "" {
 		row.Status, row.Reason = row.SDP.Status, row.SDP.Reason
 	}

@@ -105,7 +105,7 @@ func (run *acasRun) writeMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "Method %s (bounds %s%s, %s); time limit %s per bound, %s per search; %d CPUs, load average (1 min) %s at the start, %s at the end.\n\n",
 		run.Method, run.Bounds, solver, pieces, run.Timeout, run.SearchTime, run.CPUs, numSig(run.LoadStart, 3), numSig(run.LoadEnd, 3))
-	t := report.NewTable("prop", "net", "bound", "method", "NeuroDiff", "ReluDiff+", "ours/ND", "s", "found", "found (data)",
+	t := report.NewTable("prop", "net", "bound", "method", "NeuroDiff", "ReluDiff+", "ours/ND", "s", "CPU s", "found", "found (data)",
 		"sound", "peak MiB", "load", "unstable f")
 	for _, r := range run.Rows {
 		method := r.Method
@@ -113,7 +113,7 @@ func (run *acasRun) writeMarkdown(w io.Writer) error {
 			method = r.Status
 		}
 		t.AddRow(r.Prop, r.Net, num4(r.Bound), method, num4(r.NeuroDiff), num4(r.ReluDiffPlus), num4(r.Ratio),
-			report.Float(r.Seconds, 3), num4(r.Found), num4(r.FoundTSV), r.Sound, numSig(r.PeakRSS, 3),
+			report.Float(r.Seconds, 3), report.Float(r.CPUSeconds, 3), num4(r.Found), num4(r.FoundTSV), r.Sound, numSig(r.PeakRSS, 3),
 			numSig(r.Load, 3), hiddenCounts(r.Unstable1))
 	}
 	if err := t.WriteMarkdown(&b); err != nil {
