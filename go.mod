@@ -9,7 +9,6 @@ require (
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 	gonum.org/v1/gonum v0.17.0
-	google.golang.org/protobuf v1.36.12
 )
 
 require (

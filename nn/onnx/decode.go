@@ -3,8 +3,8 @@ package onnx
 import "fmt"
 
 // The parts of onnx.proto that nnbound reads, decoded field by field with
-// protowire. Field numbers are those of onnx.proto (IR version 8); fields
-// not listed are skipped.
+// walk (protobuf.go). Field numbers are those of onnx.proto (IR version 8);
+// fields not listed are skipped.
 
 // model is a decoded ModelProto.
 type model struct {

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // field is one decoded protobuf field: its number and wire type, the varint
 // or fixed value in x, and the payload of a length-delimited field in b.
 type field struct {
-	num protowire.Number
-	typ protowire.Type
+	num number
+	typ wireType
 	x   uint64
 	b   []byte
 }
@@ -23,31 +21,31 @@ type field struct {
 // ill-formed input.
 func walk(m []byte, fn func(f field) error) error {
 	for len(m) > 0 {
-		num, typ, n := protowire.ConsumeTag(m)
-		if n < 0 {
-			return fmt.Errorf("bad field tag: %v: %w", protowire.ParseError(n), ErrMalformed)
+		num, typ, n, err := consumeTag(m)
+		if err != nil {
+			return fmt.Errorf("bad field tag: %v: %w", err, ErrMalformed)
 		}
 		m = m[n:]
 		f := field{num: num, typ: typ}
 		switch typ {
-		case protowire.VarintType:
-			f.x, n = protowire.ConsumeVarint(m)
-		case protowire.Fixed32Type:
+		case varintType:
+			f.x, n, err = consumeVarint(m)
+		case fixed32Type:
 			var v uint32
-			v, n = protowire.ConsumeFixed32(m)
+			v, n, err = consumeFixed32(m)
 			f.x = uint64(v)
-		case protowire.Fixed64Type:
-			f.x, n = protowire.ConsumeFixed64(m)
-		case protowire.BytesType:
-			f.b, n = protowire.ConsumeBytes(m)
+		case fixed64Type:
+			f.x, n, err = consumeFixed64(m)
+		case bytesType:
+			f.b, n, err = consumeBytes(m)
 		default:
-			n = protowire.ConsumeFieldValue(num, typ, m)
+			n, err = skipValue(num, typ, m, maxGroupDepth)
 		}
-		if n < 0 {
-			return fmt.Errorf("field %d: %v: %w", num, protowire.ParseError(n), ErrMalformed)
+		if err != nil {
+			return fmt.Errorf("field %d: %v: %w", num, err, ErrMalformed)
 		}
 		m = m[n:]
-		if typ == protowire.StartGroupType {
+		if typ == startGroupType {
 			continue
 		}
 		if err := fn(f); err != nil {
@@ -58,7 +56,7 @@ func walk(m []byte, fn func(f field) error) error {
 }
 
 // wantType reports an error unless f has wire type t.
-func (f field) wantType(t protowire.Type) error {
+func (f field) wantType(t wireType) error {
 	if f.typ != t {
 		return fmt.Errorf("field %d has wire type %d, want %d: %w", f.num, f.typ, t, ErrMalformed)
 	}
@@ -67,7 +65,7 @@ func (f field) wantType(t protowire.Type) error {
 
 // str returns the payload of a string field.
 func (f field) str() (string, error) {
-	if err := f.wantType(protowire.BytesType); err != nil {
+	if err := f.wantType(bytesType); err != nil {
 		return "", err
 	}
 	return string(f.b), nil
@@ -75,7 +73,7 @@ func (f field) str() (string, error) {
 
 // msg returns the payload of an embedded-message or bytes field.
 func (f field) msg() ([]byte, error) {
-	if err := f.wantType(protowire.BytesType); err != nil {
+	if err := f.wantType(bytesType); err != nil {
 		return nil, err
 	}
 	return f.b, nil
@@ -84,7 +82,7 @@ func (f field) msg() ([]byte, error) {
 // int returns a varint field as a signed 64-bit integer (int32 and int64
 // fields, and enums).
 func (f field) int() (int64, error) {
-	if err := f.wantType(protowire.VarintType); err != nil {
+	if err := f.wantType(varintType); err != nil {
 		return 0, err
 	}
 	return int64(f.x), nil
@@ -92,7 +90,7 @@ func (f field) int() (int64, error) {
 
 // float32 returns a fixed32 field as a float.
 func (f field) float32() (float32, error) {
-	if err := f.wantType(protowire.Fixed32Type); err != nil {
+	if err := f.wantType(fixed32Type); err != nil {
 		return 0, err
 	}
 	return math.Float32frombits(uint32(f.x)), nil
@@ -101,14 +99,14 @@ func (f field) float32() (float32, error) {
 // appendVarints appends the values of a repeated varint field, packed or not.
 func appendVarints(dst []int64, f field) ([]int64, error) {
 	switch f.typ {
-	case protowire.VarintType:
+	case varintType:
 		return append(dst, int64(f.x)), nil
-	case protowire.BytesType:
+	case bytesType:
 		b := f.b
 		for len(b) > 0 {
-			v, n := protowire.ConsumeVarint(b)
-			if n < 0 {
-				return nil, fmt.Errorf("packed field %d: %v: %w", f.num, protowire.ParseError(n), ErrMalformed)
+			v, n, err := consumeVarint(b)
+			if err != nil {
+				return nil, fmt.Errorf("packed field %d: %v: %w", f.num, err, ErrMalformed)
 			}
 			dst = append(dst, int64(v))
 			b = b[n:]
@@ -120,29 +118,27 @@ func appendVarints(dst []int64, f field) ([]int64, error) {
 
 // appendFixed32 appends the values of a repeated float field, packed or not.
 func appendFixed32(dst []float32, f field) ([]float32, error) {
-	return appendFixed(dst, f, protowire.Fixed32Type, 4, func(b []byte) float32 {
-		v, _ := protowire.ConsumeFixed32(b)
-		return math.Float32frombits(v)
+	return appendFixed(dst, f, fixed32Type, 4, func(b []byte) float32 {
+		return math.Float32frombits(binary.LittleEndian.Uint32(b))
 	})
 }
 
 // appendFixed64 appends the values of a repeated double field, packed or not.
 func appendFixed64(dst []float64, f field) ([]float64, error) {
-	return appendFixed(dst, f, protowire.Fixed64Type, 8, func(b []byte) float64 {
-		v, _ := protowire.ConsumeFixed64(b)
-		return math.Float64frombits(v)
+	return appendFixed(dst, f, fixed64Type, 8, func(b []byte) float64 {
+		return math.Float64frombits(binary.LittleEndian.Uint64(b))
 	})
 }
 
 // appendFixed appends the values of a repeated fixed-width field of wire
 // type typ and byte width, packed or not; conv decodes one value.
-func appendFixed[T any](dst []T, f field, typ protowire.Type, width int, conv func([]byte) T) ([]T, error) {
+func appendFixed[T any](dst []T, f field, typ wireType, width int, conv func([]byte) T) ([]T, error) {
 	switch f.typ {
 	case typ:
 		var b [8]byte
 		binary.LittleEndian.PutUint64(b[:], f.x)
 		return append(dst, conv(b[:])), nil
-	case protowire.BytesType:
+	case bytesType:
 		if len(f.b)%width != 0 {
 			return nil, fmt.Errorf("packed field %d has %d bytes, not a multiple of %d: %w", f.num, len(f.b), width, ErrMalformed)
 		}

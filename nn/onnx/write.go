@@ -6,8 +6,6 @@ import (
 	"io"
 	"math"
 
-	"google.golang.org/protobuf/encoding/protowire"
-
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -75,8 +73,7 @@ func hasIntegers(n *nn.Network) bool {
 // bytes graph.
 func encodeModel(graph []byte) []byte {
 	var opset []byte
-	opset = protowire.AppendTag(opset, 1, protowire.BytesType) // domain: the default, ""
-	opset = protowire.AppendString(opset, "")
+	opset = appendString(opset, 1, "")      // domain: the default
 	opset = appendInt(opset, 2, writeOpset) // version
 
 	var m []byte
@@ -173,21 +170,18 @@ func activationNodes(a nn.Activation, k int) []actNode {
 func isFloat32(v float64) bool { return float64(float32(v)) == v }
 
 // appendInt appends the varint field num.
-func appendInt(b []byte, num protowire.Number, v int64) []byte {
-	b = protowire.AppendTag(b, num, protowire.VarintType)
-	return protowire.AppendVarint(b, uint64(v))
+func appendInt(b []byte, num number, v int64) []byte {
+	return appendVarint(appendTag(b, num, varintType), uint64(v))
 }
 
 // appendString appends the string field num.
-func appendString(b []byte, num protowire.Number, s string) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, s)
+func appendString(b []byte, num number, s string) []byte {
+	return appendLengthDelimited(appendTag(b, num, bytesType), s)
 }
 
 // appendMessage appends the embedded message (or bytes) field num.
-func appendMessage(b []byte, num protowire.Number, m []byte) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendBytes(b, m)
+func appendMessage(b []byte, num number, m []byte) []byte {
+	return appendLengthDelimited(appendTag(b, num, bytesType), m)
 }
 
 // encodeNode returns a NodeProto.
@@ -214,10 +208,10 @@ func encodeIntAttr(name string, v int64) []byte {
 
 // encodeFloatAttr returns a FLOAT AttributeProto: v rounded to float32.
 func encodeFloatAttr(name string, v float64) []byte {
-	b := appendString(nil, 1, name)                      // name
-	b = appendInt(b, 20, attrFloat)                      // type
-	b = protowire.AppendTag(b, 2, protowire.Fixed32Type) // f
-	return protowire.AppendFixed32(b, math.Float32bits(float32(v)))
+	b := appendString(nil, 1, name)  // name
+	b = appendInt(b, 20, attrFloat)  // type
+	b = appendTag(b, 2, fixed32Type) // f
+	return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(v)))
 }
 
 // encodeTensor returns a DOUBLE TensorProto with the values in raw_data.
