@@ -18,4 +18,28 @@ type Factor struct {
 	Block int
 	D     float64
 	U     SparseVec
+	// Coef, when the block has a Basis (Problem.Bases), gives u in that
+	// basis: u = W Coef with W = [e_1 ... e_n v_1 ... v_e], index k < n
+	// standing for the unit vector e_{k+1} and n+j for Vecs[j]. It must
+	// agree with U to rounding (Validate checks it). Empty means U itself
+	// in unit vectors. Without a basis for the block it is ignored.
+	Coef SparseVec
+}
+
+// Basis is a dictionary shared by the factors of one PSD block: the
+// columns of
+//
+//	W = [e_1 ... e_n  v_1 ... v_e],
+//
+// the block's unit vectors followed by Vecs. When many factors are
+// combinations of a few columns of W each (the products (a^T eta)(b^T
+// eta) of a network's quadratic constraints, where a and b mix one
+// neuron's output, its pre-activation — a dense row of weights — and the
+// constant), the solver may work with W^T X^{-1} W and W^T Y W, of order
+// n + e, in place of Gram matrices of all the factors (see lift.go): the
+// Schur complement then costs about (n + e)^2 n rather than r^2 n for r
+// factors.
+type Basis struct {
+	Block int
+	Vecs  []SparseVec
 }

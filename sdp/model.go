@@ -50,8 +50,11 @@ type psdBlock struct {
 	// crossSparse is set when a piece with factors meets a sparse piece
 	// other than R0 whose row is not F1.
 	crossSparse bool
-	byCon       map[int]*piece // pieces by constraint, while the model is built
-	facs        []ownedFactor  // the factors of lowrank, in order
+	// lift, when not nil, is the block's factors in its basis (lift.go):
+	// apply, combine and the Schur complement go through it.
+	lift  *lift
+	byCon map[int]*piece // pieces by constraint, while the model is built
+	facs  []ownedFactor  // the factors of lowrank, in order
 }
 
 // ownedFactor is a factor and the constraint it belongs to.
@@ -166,7 +169,8 @@ func buildModel(p *Problem) *model {
 			}
 		}
 	}
-	// Low-rank parts.
+	// Low-rank parts, and in blocks with a basis their lifted form.
+	coefs := map[*psdBlock]map[int][]factor{}
 	for i, fs := range p.Factors {
 		for _, f := range fs {
 			if i == 0 || f.D == 0 {
@@ -192,6 +196,12 @@ func buildModel(p *Problem) *model {
 			}
 			pc := pb.pieceFor(i - 1)
 			pc.fac = append(pc.fac, fc)
+			if p.basisOf(f.Block) != nil {
+				if coefs[pb] == nil {
+					coefs[pb] = map[int][]factor{}
+				}
+				coefs[pb][i-1] = append(coefs[pb][i-1], liftedFactor(fc, f.Coef))
+			}
 		}
 	}
 	if md.lp != nil {
@@ -200,7 +210,9 @@ func buildModel(p *Problem) *model {
 	for _, pb := range md.psd {
 		pb.byCon = nil
 		slices.SortFunc(pb.pieces, func(a, b *piece) int { return a.con - b.con })
-		if expandSmallFactors && pb.factorsCheapAsEntries() {
+		bs := p.basisOf(pb.id)
+		lifting := bs != nil && liftPays(pb, len(bs.Vecs), coefs[pb])
+		if !lifting && expandSmallFactors && pb.factorsCheapAsEntries() {
 			for _, pc := range pb.pieces {
 				for _, f := range pc.fac {
 					pc.ent = append(pc.ent, f.entries()...)
@@ -211,6 +223,9 @@ func buildModel(p *Problem) *model {
 		for _, pc := range pb.pieces {
 			pc.ent = canonicalEntries(pc.ent)
 			pc.expand()
+		}
+		if lifting {
+			pb.lift = newLift(pb, bs, coefs[pb])
 		}
 	}
 	md.computeNorms()

@@ -48,6 +48,10 @@ func (md *model) apply(mat blockMat, out []float64) {
 
 // apply adds F_i • M over this block to out[i].
 func (pb *psdBlock) apply(mat []float64, out []float64) {
+	if lf := pb.lift; lf != nil {
+		lf.blk.apply(lf.liftMat(pb.n, mat, lf.m1), out)
+		return
+	}
 	for _, pc := range pb.pieces {
 		out[pc.con] += pc.dot(mat, pb.n)
 	}
@@ -97,6 +101,10 @@ func entriesDot(ents []entry, mat []float64, n int) float64 {
 func (md *model) combine(dx []float64, theta float64, r0lp []float64, out blockMat) {
 	for k, pb := range md.psd {
 		d := out.psd[k]
+		if pb.lift != nil {
+			pb.lift.combine(pb, dx, theta, d)
+			continue
+		}
 		clear(d)
 		n := pb.n
 		for _, pc := range pb.pieces {

@@ -80,12 +80,56 @@ func (ps *presolved) build(keepRow [][]bool, removedLP, dropped []bool) {
 					g.U.Value = append(g.U.Value, f.U.Value[k])
 				}
 				if len(g.U.Index) > 0 {
+					g.Coef = mapCoef(f.Coef, p.Blocks[f.Block].Size, q.Blocks[b].Size, newRow[f.Block])
 					q.Factors[t] = append(q.Factors[t], g)
 				}
 			}
 		}
 	}
+	q.Bases = mapBases(p.Bases, newBlock, newRow)
 	ps.q = q
+}
+
+// mapBases returns the bases of the blocks that are kept, their vectors
+// on the kept rows.
+func mapBases(bases []Basis, newBlock []int, newRow [][]int) []Basis {
+	var out []Basis
+	for _, bs := range bases {
+		b := newBlock[bs.Block]
+		if b < 0 {
+			continue
+		}
+		nb := Basis{Block: b, Vecs: make([]SparseVec, len(bs.Vecs))}
+		for j, v := range bs.Vecs {
+			for k, ix := range v.Index {
+				if r := newRow[bs.Block][ix]; r >= 0 {
+					nb.Vecs[j].Index = append(nb.Vecs[j].Index, r)
+					nb.Vecs[j].Value = append(nb.Vecs[j].Value, v.Value[k])
+				}
+			}
+		}
+		out = append(out, nb)
+	}
+	return out
+}
+
+// mapCoef maps a factor's basis coefficients from a block of order n to
+// its reduction of order nq with rows newRow: unit vectors follow their
+// rows (those of removed rows go), basis vectors keep their order.
+func mapCoef(c SparseVec, n, nq int, newRow []int) SparseVec {
+	var out SparseVec
+	for k, ix := range c.Index {
+		switch {
+		case ix >= n:
+			out.Index = append(out.Index, nq+ix-n)
+		case newRow[ix] >= 0:
+			out.Index = append(out.Index, newRow[ix])
+		default:
+			continue
+		}
+		out.Value = append(out.Value, c.Value[k])
+	}
+	return out
 }
 
 // restore maps the result of solving ps.q back to ps.p: x with the

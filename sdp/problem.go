@@ -32,6 +32,10 @@ type Problem struct {
 	C       []float64
 	F       []Matrix
 	Factors [][]Factor
+	// Bases optionally gives PSD blocks a dictionary for their factors
+	// (see Basis and Factor.Coef): at most one per block. It changes how
+	// the problem is solved, not which problem it is.
+	Bases []Basis
 }
 
 // NumVars returns m, the number of primal variables x_i.
@@ -81,6 +85,9 @@ func (p *Problem) Validate() error {
 		}
 	}
 	if err := p.validateFactors(); err != nil {
+		return err
+	}
+	if err := p.validateBases(); err != nil {
 		return err
 	}
 	return p.validateSize()

@@ -36,6 +36,9 @@ func newSchur(md *model) *schur {
 		diag: make([]float64, m), tmp: make([]float64, m)}
 	var pq, gg, gsz, fac, nmax, lw, lm int
 	for _, pb := range md.psd {
+		if pb.lift != nil {
+			pb = pb.lift.blk
+		}
 		n := pb.n
 		nmax = max(nmax, n)
 		for _, pc := range pb.sparse {
@@ -87,6 +90,12 @@ func (s *schur) assemble(md *model, xinv, y, lx blockMat, ly *blockMat, lpD, r0l
 		var lyk []float64
 		if ly != nil {
 			lyk = ly.psd[k]
+		}
+		if lf := pb.lift; lf != nil {
+			xl := lf.liftMat(pb.n, xinv.psd[k], lf.m1)
+			yl := lf.liftMat(pb.n, y.psd[k], lf.m2)
+			s.addPSD(lf.blk, xl, yl, nil, lyk, withR0)
+			continue
 		}
 		s.addPSD(pb, xinv.psd[k], y.psd[k], lx.psd[k], lyk, withR0)
 	}

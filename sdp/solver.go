@@ -115,6 +115,10 @@ func newSolver(ctx context.Context, p *Problem, set *Settings, start time.Time) 
 	}
 	s.initialPoint()
 	for _, pb := range md.psd {
+		if lf := pb.lift; lf != nil {
+			lf.blk.r0 = pb.r0
+			pb = lf.blk
+		}
 		pb.chooseFormulas()
 	}
 	s.sch = newSchur(md)
