@@ -83,6 +83,7 @@ func (m *lmi) problemOf(objs [][]qc.Form, w Gammas, expect float64) *sdpProblem 
 		idx, val := f.Sparse()
 		return sdp.Factor{Block: block, D: d, U: sdp.SparseVec{Index: slices.Clone(idx), Value: slices.Clone(val)}}
 	}
+	dict := newDictionary(m.layout, form, pos)
 	var f0 sdp.Matrix
 	for j, ds := range objs {
 		d := make([]qc.Form, len(ds))
@@ -142,9 +143,14 @@ func (m *lmi) problemOf(objs [][]qc.Form, w Gammas, expect float64) *sdpProblem 
 	}
 	for k, t := range m.terms {
 		a, b := form(t.A), form(t.B)
+		sa, sb := dict.split(t.Where, a), dict.split(t.Where, b)
 		var fs []sdp.Factor
 		for j := range objs {
-			fs = append(fs, termFactors(a, b, func(d float64, f qc.Form) sdp.Factor { return factor(j, d, f) })...)
+			fs = append(fs, termFactors(a, b, func(d float64, f qc.Form, as, bs float64) sdp.Factor {
+				fc := factor(j, d, f)
+				fc.Coef = comb(as, sa, bs, sb).coef(size)
+				return fc
+			})...)
 		}
 		sp.termScale[k] = normalise(fs)
 		sp.termVar[k] = -1
@@ -152,8 +158,11 @@ func (m *lmi) problemOf(objs [][]qc.Form, w Gammas, expect float64) *sdpProblem 
 			sp.termVar[k] = addVar(0, fs, t.Sign == qc.NonNeg)
 		}
 	}
-	for range objs {
+	for j := range objs {
 		p.Blocks = append(p.Blocks, sdp.Block{Size: size})
+		if len(dict.vecs) > 0 {
+			p.Bases = append(p.Bases, dict.basis(j))
+		}
 	}
 	if nLP > 0 {
 		p.Blocks = append(p.Blocks, sdp.Block{Size: nLP, Diagonal: true})
@@ -192,21 +201,22 @@ func objective(j int, ds []qc.Form, n int, objScale float64) sdp.Matrix {
 
 // termFactors returns -M for the term's M = (a b^T + b a^T)/2, with a
 // and b its forms in the SDP's coordinates, as rank-one factors made by
-// factor (none when a or b is zero).
-func termFactors(a, b qc.Form, factor func(float64, qc.Form) sdp.Factor) []sdp.Factor {
+// factor (none when a or b is zero): factor(d, f, as, bs) makes d f f^T
+// for f = as*a + bs*b.
+func termFactors(a, b qc.Form, factor func(d float64, f qc.Form, as, bs float64) sdp.Factor) []sdp.Factor {
 	if a.IsZero() || b.IsZero() {
 		return nil
 	}
 	if formsEqual(a, b) {
-		return []sdp.Factor{factor(-1, a)}
+		return []sdp.Factor{factor(-1, a, 1, 0)}
 	}
 	sum, dif := qc.Add(a, b), qc.Sub(a, b)
 	var fs []sdp.Factor
 	if !sum.IsZero() {
-		fs = append(fs, factor(-0.25, sum))
+		fs = append(fs, factor(-0.25, sum, 1, 1))
 	}
 	if !dif.IsZero() {
-		fs = append(fs, factor(0.25, dif))
+		fs = append(fs, factor(0.25, dif, 1, -1))
 	}
 	return fs
 }
