@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -130,17 +129,11 @@ func runWide(ctx context.Context, stdout, stderr io.Writer, o *wideOptions) erro
 	opts := bounds.DefaultOptions()
 	opts.Method = bm
 	opts.Optimise.Iterations, opts.Optimise.Differences, opts.Split = o.Iterations, o.Differences, o.Split
-	if o.Profile != "" {
-		pf, err := os.Create(o.Profile)
-		if err != nil {
-			return err
-		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := startCPUProfile(o.Profile)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	resetPeakRSS()
 	var rows []*wideRow
 	for n, in := range insts {
