@@ -46,15 +46,36 @@ func newDictionary(l *qc.Layout, form func(qc.Form) qc.Form, pos []int) *diction
 }
 
 // vector returns the dictionary index of the pre-activation of neuron i of
-// layer k of network n, adding it, or -1 when there is no such neuron.
+// layer k of network 1 (n = 0), or of the difference of the
+// pre-activations of the two networks' neuron i of layer k (n = 1; the
+// second network's own when the first has no such neuron), adding it;
+// -1 when there is none. The difference is a vector of its own because
+// the two are nearly equal for a fine-tuned or quantised copy: a factor
+// written as their difference would lose its digits to cancellation.
 func (d *dictionary) vector(n, k, i int) int {
 	key := [3]int{n, k, i}
 	if v, ok := d.index[key]; ok {
 		return v
 	}
+	pre := func(net int) (qc.Form, bool) {
+		lays := d.layout.Nets[net].Layers
+		if k < len(lays) && i < len(lays[k].Pre) {
+			return lays[k].Pre[i], true
+		}
+		return qc.Form{}, false
+	}
+	p1, ok1 := pre(0)
+	f, ok := p1, ok1
+	if n == 1 {
+		p2, ok2 := pre(1)
+		f, ok = p2, ok2
+		if ok1 && ok2 {
+			f = qc.Sub(p2, p1)
+		}
+	}
 	v := -1
-	if lays := d.layout.Nets[n].Layers; k < len(lays) && i < len(lays[k].Pre) {
-		if f := d.form(lays[k].Pre[i]); len(f.Idx) > 1 {
+	if ok {
+		if f = d.form(f); len(f.Idx) > 1 {
 			v = len(d.vecs)
 			d.vecs = append(d.vecs, f)
 		}
@@ -64,8 +85,8 @@ func (d *dictionary) vector(n, k, i int) int {
 }
 
 // candidates returns the dictionary vectors a term about one neuron (or a
-// pair of corresponding neurons) may use: the pre-activations of that
-// neuron in both networks.
+// pair of corresponding neurons) may use: the first network's
+// pre-activation of that neuron and the difference of the two networks'.
 func (d *dictionary) candidates(where string) []int {
 	var n, k, i int
 	if _, err := fmt.Sscanf(where, "n%d.L%d[%d]", &n, &k, &i); err != nil {

@@ -1,5 +1,7 @@
 package sdp
 
+import "math"
+
 // Lifting a block's factors into the dictionary of its Basis. With
 //
 //	W = [I E]   (n x N, N = n + e, E the e basis vectors as columns)
@@ -88,34 +90,76 @@ func newLift(pb *psdBlock, bs *Basis, coefs map[int][]factor) *lift {
 	return lf
 }
 
+// liftCancel is the ratio of |u| to sum_k |c_k| |w_k| below which a
+// factor stays in unit vectors: its lifted form would compute u^T M u as
+// a sum of terms that large, losing as many digits to cancellation.
+const liftCancel = 1e-2
+
 // liftedFactor returns the factor f in basis coordinates: c, or u itself
-// (in unit vectors) when c is empty.
-func liftedFactor(f factor, c SparseVec) factor {
+// (in unit vectors) when c is empty or cancels (liftCancel). norms are the
+// Euclidean norms of the basis vectors, n the block's order.
+func liftedFactor(f factor, c SparseVec, n int, norms []float64) factor {
 	if len(c.Index) == 0 {
 		return f
 	}
 	out := factor{d: f.d}
+	mag := 0.0
 	for k, ix := range c.Index {
-		if c.Value[k] != 0 {
-			out.idx = append(out.idx, int32(ix))
-			out.val = append(out.val, c.Value[k])
+		if c.Value[k] == 0 {
+			continue
 		}
+		out.idx = append(out.idx, int32(ix))
+		out.val = append(out.val, c.Value[k])
+		w := 1.0
+		if ix >= n {
+			w = norms[ix-n]
+		}
+		mag += math.Abs(c.Value[k]) * w
+	}
+	if norm2(f.val) < liftCancel*mag {
+		return f
 	}
 	return out
 }
 
-// liftMat sets out (nl x nl) to W^T M W for the n x n matrix M (not
-// necessarily symmetric) and returns it.
+// vecNorms returns the Euclidean norms of the basis vectors.
+func vecNorms(bs *Basis) []float64 {
+	out := make([]float64, len(bs.Vecs))
+	for j, v := range bs.Vecs {
+		out[j] = norm2(v.Value)
+	}
+	return out
+}
+
+// liftMat sets out (nl x nl) to W^T M W for the symmetric n x n matrix
+// M and returns it: M E by one GEMM, E^T M as its transpose, E^T (M E) by
+// another.
 func (lf *lift) liftMat(n int, m, out []float64) []float64 {
 	e, nl := lf.e, lf.nl
 	for i := 0; i < n; i++ {
 		copy(out[i*nl:i*nl+n], m[i*n:i*n+n])
 	}
-	// Top right M E, bottom left E^T M, bottom right E^T (M E).
 	gemm(false, false, n, e, n, 1, m, n, lf.ext, e, 0, out[n:], nl)
-	gemm(true, false, e, n, n, 1, lf.ext, e, m, n, 0, out[n*nl:], nl)
+	for i := 0; i < n; i++ {
+		for j := 0; j < e; j++ {
+			out[(n+j)*nl+i] = out[i*nl+n+j]
+		}
+	}
 	gemm(true, false, e, e, n, 1, lf.ext, e, out[n:], nl, 0, out[n*nl+n:], nl)
 	return out
+}
+
+// apply adds F_i • M over the block to out[i] through the lifted
+// block, for any n x n matrix M: F_i • M = F_i • sym(M), and sym(M) is
+// lifted.
+func (lf *lift) apply(n int, m []float64, out []float64) {
+	s := lf.t[:n*n]
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			s[i*n+j] = (m[i*n+j] + m[j*n+i]) / 2
+		}
+	}
+	lf.blk.apply(lf.liftMat(n, s, lf.m1), out)
 }
 
 // unlift sets d (n x n) to W L W^T for the nl x nl matrix L.

@@ -171,6 +171,7 @@ func buildModel(p *Problem) *model {
 	}
 	// Low-rank parts, and in blocks with a basis their lifted form.
 	coefs := map[*psdBlock]map[int][]factor{}
+	norms := map[*psdBlock][]float64{}
 	for i, fs := range p.Factors {
 		for _, f := range fs {
 			if i == 0 || f.D == 0 {
@@ -196,11 +197,12 @@ func buildModel(p *Problem) *model {
 			}
 			pc := pb.pieceFor(i - 1)
 			pc.fac = append(pc.fac, fc)
-			if p.basisOf(f.Block) != nil {
+			if bs := p.basisOf(f.Block); bs != nil {
 				if coefs[pb] == nil {
 					coefs[pb] = map[int][]factor{}
+					norms[pb] = vecNorms(bs)
 				}
-				coefs[pb][i-1] = append(coefs[pb][i-1], liftedFactor(fc, f.Coef))
+				coefs[pb][i-1] = append(coefs[pb][i-1], liftedFactor(fc, f.Coef, pb.n, norms[pb]))
 			}
 		}
 	}

@@ -49,7 +49,7 @@ func (md *model) apply(mat blockMat, out []float64) {
 // apply adds F_i • M over this block to out[i].
 func (pb *psdBlock) apply(mat []float64, out []float64) {
 	if lf := pb.lift; lf != nil {
-		lf.blk.apply(lf.liftMat(pb.n, mat, lf.m1), out)
+		lf.apply(pb.n, mat, out)
 		return
 	}
 	for _, pc := range pb.pieces {
