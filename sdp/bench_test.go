@@ -9,9 +9,10 @@ import (
 	"github.com/nnbound/nnbound/sdp/sdptest"
 )
 
-// BenchmarkSolve solves generated problems of two shapes: max-cut
-// relaxations (rank-one diagonal constraints, dense blocks) and the
-// low-rank shape of nnbound's certificates. allocs/op stays flat as the
+// BenchmarkSolve solves generated problems of three shapes: max-cut
+// relaxations (rank-one diagonal constraints, dense blocks), the
+// low-rank shape of nnbound's certificates, and factors from a dictionary
+// (basis: solved through it; basis-plain: the same problem without it). allocs/op stays flat as the
 // iterations grow: the workspace is allocated once per solve.
 func BenchmarkSolve(b *testing.B) {
 	for _, c := range []struct {
@@ -23,6 +24,8 @@ func BenchmarkSolve(b *testing.B) {
 		{"lowrank/n=30,m=200", sdptest.RandomLowRank(3, 30, 200, 5)},
 		{"lowrank/n=100,m=1000", sdptest.RandomLowRank(4, 100, 1000, 10)},
 		{"lowrank/n=300,m=2000", sdptest.RandomLowRank(5, 300, 2000, 20)},
+		{"basis/n=300,m=2000,e=150", sdptest.RandomBasis(6, 300, 2000, 150)},
+		{"basis-plain/n=300,m=2000,e=150", withoutBases(sdptest.RandomBasis(6, 300, 2000, 150))},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var r *sdp.Result
@@ -59,4 +62,11 @@ func BenchmarkIterationAllocs(b *testing.B) {
 			}
 		})
 	}
+}
+
+// withoutBases returns p without its Bases.
+func withoutBases(p *sdp.Problem) *sdp.Problem {
+	q := *p
+	q.Bases = nil
+	return &q
 }

@@ -28,7 +28,13 @@
 // F1, F2 and F3 of Fujisawa, Kojima and Nakata (1997); rank-one terms go
 // through batched sparse products or Gram matrices of the factors
 // (schurlr.go), unless writing them out as entries costs little, which is
-// the more robust form on ill-conditioned problems. The primal
+// the more robust form on ill-conditioned problems. When a block has a
+// Basis, a dictionary W = [I E] in which every factor is a few
+// coefficients (Factor.Coef), and the cost model says it pays, all of this
+// runs on the lifted block of order n + e with W^T X^{-1} W and W^T Y W
+// (lift.go): the Schur pairs are then pairs of factors with a few
+// non-zeros each rather than Gram matrices of all the dense factors. The
+// primal
 // residual stays along one fixed direction R0, so its term in the
 // right-hand side is one more row of the same assembly. Step lengths come
 // from Lanczos estimates of the smallest eigenvalue of L^{-1} dX L^{-T},
