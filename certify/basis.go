@@ -13,7 +13,8 @@ import (
 // The factors of a neuron's terms are combinations of its output (one
 // coordinate of eta), its pre-activation xi (a dense row of weights over
 // the layer below) and the constant. Given to the solver as a dictionary
-// (sdp.Basis) holding the pre-activation forms, each factor is a few
+// (sdp.Basis) holding the pre-activation forms (of the first network, and
+// the difference of the second's), each factor is a few
 // coefficients instead of a dense vector, and the solver's Schur
 // complement no longer pays for Gram matrices of thousands of dense
 // factors. The dictionary only changes how the SDP is solved: every
@@ -41,6 +42,9 @@ type split struct {
 // computed along two paths, so they differ by rounding.
 const splitTol = 1e-11
 
+// newDictionary returns an empty dictionary for the layout, form mapping
+// forms to the SDP's coordinates and pos the SDP coordinate of each of
+// eta's (see sdpCoords).
 func newDictionary(l *qc.Layout, form func(qc.Form) qc.Form, pos []int) *dictionary {
 	return &dictionary{layout: l, form: form, one: pos[l.One], index: map[[3]int]int{}}
 }
@@ -177,9 +181,8 @@ func (d *dictionary) trySplit(f qc.Form, cs []int) (split, bool) {
 
 // fit returns the least-squares coefficients of f (dense) on the vectors
 // cs (one or two) over their support without the constant, by
-// Gram-Schmidt: the two pre-activations of corresponding neurons of a
-// network and its fine-tuned copy are nearly parallel, which normal
-// equations would square.
+// Gram-Schmidt rather than normal equations, which would square the
+// condition of two nearly parallel vectors.
 func (d *dictionary) fit(f map[int]float64, cs []int) ([2]float64, bool) {
 	var beta [2]float64
 	if len(cs) == 0 || len(cs) > 2 {
