@@ -72,3 +72,48 @@ func TestValidateBasis(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveBasisPresolved adds to a basis problem a row of the PSD block
+// that no constraint touches, which presolve removes: the basis and the
+// coefficients must follow the rows that are kept.
+func TestSolveBasisPresolved(t *testing.T) {
+	defer sdp.KeepFactors()()
+	defer sdp.LiftAlways()()
+	p := sdptest.RandomBasis(4, 20, 60, 6)
+	want, err := sdp.Solve(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Move every index of the PSD block up by one: row 0 is new and empty.
+	// (A coefficient's index n+j of basis vector j moves to n+1+j too.)
+	shift := func(v *sdp.SparseVec) {
+		for k := range v.Index {
+			v.Index[k]++
+		}
+	}
+	p.Blocks[0].Size++
+	for i := range p.F {
+		for k, e := range p.F[i] {
+			if e.Block == 0 {
+				p.F[i][k].I, p.F[i][k].J = e.I+1, e.J+1
+			}
+		}
+		for k := range p.Factors[i] {
+			shift(&p.Factors[i][k].U)
+			shift(&p.Factors[i][k].Coef)
+		}
+	}
+	for j := range p.Bases[0].Vecs {
+		shift(&p.Bases[0].Vecs[j])
+	}
+	got, err := sdp.Solve(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != sdp.Optimal {
+		t.Fatalf("status %s", got.Status)
+	}
+	if d := math.Abs(got.PrimalObjective - want.PrimalObjective); d > 1e-6*(1+math.Abs(want.PrimalObjective)) {
+		t.Errorf("objective %.10g with an empty row, %.10g without", got.PrimalObjective, want.PrimalObjective)
+	}
+}
