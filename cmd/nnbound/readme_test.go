@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,10 +136,10 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 // TestReadmeTwice runs the README's nnbound commands twice, each time in a
 // fresh directory, and checks that they print the same text (times
 // excepted) and write the same files byte for byte (the commands that
-// refresh docs/ write into the scratch directory's docs/). sweep and
-// paper (minutes)
-// run only with NNBOUND_LONG set; the veriprune command only with the
-// shared folder.
+// refresh docs/ write into the scratch directory's docs/). The
+// certifications that split the box (quantise --certify, compare: seconds
+// each under load), sweep and paper (minutes) run only with NNBOUND_LONG
+// set; the veriprune command only with the shared folder.
 func TestReadmeTwice(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -152,13 +153,14 @@ func TestReadmeTwice(t *testing.T) {
 	}
 	var cmds []readmeCommand
 	for _, c := range readmeCommands(t, root, sharedRoot) {
-		if slow := c.args[0] == "sweep" || c.args[0] == "paper"; slow && os.Getenv("NNBOUND_LONG") == "" {
+		slow := c.args[0] == "sweep" || c.args[0] == "paper" || c.args[0] == "compare" || slices.Contains(c.args, "--certify")
+		if slow && os.Getenv("NNBOUND_LONG") == "" {
 			continue
 		}
 		cmds = append(cmds, c)
 	}
-	if len(cmds) < 6 {
-		t.Fatalf("found %d commands in the README, want at least 6: has its layout changed?", len(cmds))
+	if len(cmds) < 5 {
+		t.Fatalf("found %d commands in the README, want at least 5: has its layout changed?", len(cmds))
 	}
 	out1, files1 := runReadme(t, t.TempDir(), cmds)
 	out2, files2 := runReadme(t, t.TempDir(), cmds)
