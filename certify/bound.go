@@ -188,7 +188,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound
 	c.SDPGammas = rp.sdpGammas
 	if rp.skipped {
-		c.SDPSkipped, c.SDP = rp.reason, SDPStats{Size: rp.size}
+		c.SDPSkipped, c.SDP = rp.reason, SDPStats{Size: rp.size, Variables: rp.vars}
 	}
 	if rp.ok {
 		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound

@@ -2,6 +2,7 @@ package certify
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,4 +46,27 @@ func TestTimeBudgetHit(t *testing.T) {
 		return
 	}
 	t.Fatal("no instance split without a budget")
+}
+
+// TestBudgetedSays checks that an SDP the time budget stops says how far
+// it had got: not built (a deadline already past while the region is
+// still assembling), or stopped in its solve with the size it was built
+// at.
+func TestBudgetedSays(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	res := budgeted(context.Background(), time.Now().Add(-time.Second), func(context.Context, *sdpProgress) regionResult {
+		<-release // still assembling when the budget ends
+		return regionResult{}
+	})
+	if !res.budgetHit || res.status != Cancelled || res.size != 0 || !strings.Contains(res.reason, "not built") {
+		t.Errorf("during the build: budget hit %v, status %v, size %d, reason %q", res.budgetHit, res.status, res.size, res.reason)
+	}
+	var pr sdpProgress
+	pr.built(98, 391, time.Second)
+	res = pr.stopped(3 * time.Second)
+	if !res.budgetHit || res.size != 98 || res.vars != 391 || res.spent.Build != time.Second || res.spent.Solve != 2*time.Second ||
+		!strings.Contains(res.reason, "order 98, 391 variables") {
+		t.Errorf("during the solve: budget hit %v, size %d, variables %d, spent %+v, reason %q", res.budgetHit, res.size, res.vars, res.spent, res.reason)
+	}
 }

@@ -151,8 +151,9 @@ type Certificate struct {
 	Pieces []Piece
 	SDP    SDPStats
 	// SDPSkipped says why the SDP of the whole input set was not
-	// attempted ("" when it was): its LMI was too large for the time
-	// budget (MaxBudgetOrder). The bound is then bound propagation's.
+	// attempted ("" when it was): its LMI or its number of variables was
+	// too large for the time budget (MaxBudgetOrder, MaxBudgetVariables).
+	// The bound is then bound propagation's.
 	SDPSkipped string
 	// Time is the wall time of Bound.
 	Time time.Duration

@@ -58,6 +58,19 @@ func add(d *time.Duration, start time.Time) time.Time {
 // alone, so the result does not depend on the machine's load.
 const MaxBudgetOrder = 400
 
+// MaxBudgetVariables is the largest number of variables (gammas and
+// multipliers) of an SDP that Bound solves when Options.Refine.TimeBudget
+// is set: every interior-point iteration forms and factors a dense Schur
+// complement of that order, in time growing as its cube and memory as its
+// square, and does not look at the clock meanwhile. The authors' QC set
+// (QCPaper) on a Table 1 instance with l = 4 (3,408 variables) solves in
+// about 11 s on two cores, so 6,000 variables take about a minute; the
+// 10,736 of a 2-24-24-24-1 network against a pruned copy (the authors'
+// slope pairs of all 144 neurons) need a Schur complement of 0.9 GB and
+// over a minute per iteration. Above it the SDP is skipped, as above
+// MaxBudgetOrder.
+const MaxBudgetVariables = 6000
+
 // errSDPSkipped reports an SDP that was not attempted (sdpTooLarge).
 var errSDPSkipped = errors.New("SDP skipped")
 
@@ -68,6 +81,15 @@ func sdpTooLarge(n int, o *task) string {
 		return ""
 	}
 	return fmt.Sprintf("LMI of order %d over the limit %d of a time budget (certify.MaxBudgetOrder)", n, MaxBudgetOrder)
+}
+
+// sdpTooMany returns why an SDP with vars variables is skipped, or ""
+// when it is attempted (see MaxBudgetVariables).
+func sdpTooMany(vars int, o *task) string {
+	if o.Refine.TimeBudget <= 0 || vars <= MaxBudgetVariables {
+		return ""
+	}
+	return fmt.Sprintf("%d SDP variables over the limit %d of a time budget (certify.MaxBudgetVariables)", vars, MaxBudgetVariables)
 }
 
 // searchWork is the work, in multiply-adds of the two networks, that the

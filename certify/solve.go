@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/nnbound/nnbound/internal/outward"
@@ -73,9 +74,11 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	if why := closeEnough(iv, o); why != "" {
 		res = regionResult{bound: math.Inf(1), status: CheckFailed, reason: why, skipped: true}
 	} else if o.deadline.IsZero() {
-		res = sdpRegion(ctx, f1, f2, r, rb, o)
+		res = sdpRegion(ctx, f1, f2, r, rb, o, nil)
 	} else {
-		res = budgeted(ctx, o.deadline, func(ctx context.Context) regionResult { return sdpRegion(ctx, f1, f2, r, rb, o) })
+		res = budgeted(ctx, o.deadline, func(ctx context.Context, pr *sdpProgress) regionResult {
+			return sdpRegion(ctx, f1, f2, r, rb, o, pr)
+		})
 	}
 	res.sdpBound, res.ivBound = res.bound, iv
 	if math.IsNaN(iv) || math.IsInf(iv, 0) || (res.ok && res.bound <= iv) {
@@ -110,8 +113,9 @@ func propagationOnly(rb *regionBounds, o *task) regionResult {
 	return res
 }
 
-// sdpRegion builds, solves and checks the SDP of one region with bounds rb.
-func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) regionResult {
+// sdpRegion builds, solves and checks the SDP of one region with bounds
+// rb, telling pr (if not nil) when the SDP is built.
+func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, pr *sdpProgress) regionResult {
 	res := regionResult{bound: math.Inf(1)}
 	t0 := time.Now()
 	m, err := buildLMI(f1, f2, r, rb, o, true)
@@ -127,6 +131,11 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 	sp := m.problem(weights(r, o), rb.expected(o))
 	t0 = add(&res.spent.Build, t0)
 	res.size, res.vars = m.layout.Dim, len(sp.C)
+	if why := sdpTooMany(res.vars, o); why != "" {
+		res.status, res.reason, res.skipped = CheckFailed, fmt.Sprintf("%v: %s", errSDPSkipped, why), true
+		return res
+	}
+	pr.built(res.size, res.vars, res.spent.Build)
 	x, ok := runSolver(ctx, sp, o, &res)
 	t0 = add(&res.spent.Solve, t0)
 	if !ok {
@@ -204,18 +213,58 @@ func failed(s sdp.Status) bool {
 // maxRetryGap is the loosest gap tolerance a failed solve is retried with.
 const maxRetryGap = 1e-3
 
-// budgeted returns region(ctx) with ctx ending at deadline, by the
+// sdpProgress is how far an SDP that budgeted runs has got: whether it is
+// built, and its size, so that an SDP the budget stops says what it had
+// reached. Its methods are safe for concurrent use and on a nil receiver.
+type sdpProgress struct {
+	mu         sync.Mutex
+	done       bool // built: the solver has started
+	size, vars int
+	build      time.Duration
+}
+
+// built records that the SDP of order size with vars variables was built
+// in time build, and its solve begins.
+func (p *sdpProgress) built(size, vars int, build time.Duration) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done, p.size, p.vars, p.build = true, size, vars, build
+}
+
+// stopped returns the result of an SDP that the time budget stopped
+// after running for elapsed, saying what it had reached.
+func (p *sdpProgress) stopped(elapsed time.Duration) regionResult {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	res := regionResult{bound: math.Inf(1), status: Cancelled, budgetHit: true}
+	if !p.done {
+		res.reason, res.spent.Build = "SDP not built: the time budget ended while its constraints were assembled", elapsed
+		return res
+	}
+	res.size, res.vars = p.size, p.vars
+	res.spent = Timing{Build: p.build, Solve: max(0, elapsed-p.build)}
+	res.reason = fmt.Sprintf("SDP (LMI of order %d, %d variables) stopped by the time budget during its solve", p.size, p.vars)
+	return res
+}
+
+// budgeted returns region(ctx, pr) with ctx ending at deadline, by the
 // deadline: when it runs out, the result is Cancelled with budgetHit set,
 // even while region is building its SDP or inside a solver iteration,
 // which do not look at the context (building the paper's QC set or
-// factoring a large Schur complement can take minutes). That work then
-// runs on in the background until it next looks at the context (the
-// solver does at every iteration) and its result is dropped.
-func budgeted(ctx context.Context, deadline time.Time, region func(context.Context) regionResult) regionResult {
+// factoring a large Schur complement can take minutes); its reason and
+// size say how far region had got, as it told pr. That work then runs on
+// in the background until it next looks at the context (the solver does
+// at every iteration) and its result is dropped.
+func budgeted(ctx context.Context, deadline time.Time, region func(context.Context, *sdpProgress) regionResult) regionResult {
+	start := time.Now()
 	dctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	pr := &sdpProgress{}
 	done := make(chan regionResult, 1)
-	go func() { done <- region(dctx) }()
+	go func() { done <- region(dctx, pr) }()
 	var res regionResult
 	select {
 	case res = <-done:
@@ -223,11 +272,14 @@ func budgeted(ctx context.Context, deadline time.Time, region func(context.Conte
 		select {
 		case res = <-done: // finished at the same moment
 		default:
-			res = regionResult{bound: math.Inf(1), status: Cancelled}
+			if ctx.Err() != nil {
+				return regionResult{bound: math.Inf(1), status: Cancelled}
+			}
+			return pr.stopped(time.Since(start))
 		}
 	}
 	if !res.ok && res.status == Cancelled && ctx.Err() == nil {
-		res.reason, res.budgetHit = "SDP stopped by the time budget", true
+		res.reason, res.budgetHit = pr.stopped(0).reason, true
 	}
 	return res
 }

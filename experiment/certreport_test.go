@@ -14,8 +14,9 @@ import (
 )
 
 // TestCertReport checks the figure line of the text, the plot of the
-// JSON, that a failed figure comes after the full certificate, and that
-// an uncertified certificate draws nothing.
+// JSON, that a failed figure comes after the full certificate, that
+// an uncertified certificate draws nothing, and the sdp line of an SDP
+// the time budget stopped before it was built.
 func TestCertReport(t *testing.T) {
 	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 	opts := certjob.Default()
@@ -30,6 +31,9 @@ func TestCertReport(t *testing.T) {
 	drew := false
 	spy := func() (*report.Figure, error) { drew = true; return draw() }
 	failed := &certify.Certificate{Status: certify.SolverFailed, Bound: 1, ObservedError: 0.25, X1: []float64{1}, X2: []float64{1}}
+	// The time budget ended while the root's SDP was built: no order to print.
+	unbuilt := *c
+	unbuilt.Source, unbuilt.TimeBudgetHit, unbuilt.SDP = certify.MethodPropagation, true, certify.SDPStats{Solves: 1}
 
 	for _, tc := range []struct {
 		name string
@@ -42,6 +46,7 @@ func TestCertReport(t *testing.T) {
 		{"json", c, CertReport{JSON: true, Plot: file, Draw: draw, Compression: &CompressionRecord{}}, `"plot": "` + file, nil},
 		{"no figure", c, CertReport{Plot: file, Draw: noDraw}, "certified", bad},
 		{"not certified", failed, CertReport{Plot: file, Draw: spy}, "certified", nil},
+		{"SDP not built", &unbuilt, CertReport{HideTimes: true}, "sdp             not built  (QC set default, stopped by the time budget", nil},
 	} {
 		var out bytes.Buffer
 		err := tc.r.Write(&out, tc.c, box, opts)

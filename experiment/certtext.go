@@ -103,6 +103,8 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 			why = "(bound propagation alone" + pieces + ")"
 		}
 		line("sdp", "none", why)
+	} else if c.SDP.Size == 0 { // the time budget ended while the root's SDP was built
+		line("sdp", "not built", fmt.Sprintf("(QC set %s%s)", opts.QC, pieces))
 	} else {
 		line("sdp", fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, opts.QC), "")
 		when := report.Seconds(c.SDP.Time.Seconds())

@@ -10,13 +10,15 @@ import (
 	"testing"
 )
 
-// cancelAfter is a stderr that cancels a context when the solver's
-// iteration log (-v) has begun its n-th solve: a point the command is
-// sure to reach, whatever the machine's speed.
+// cancelAfter is a stderr that cancels a context when the -v log has
+// printed its marker n times (by default "iter ", the solver's iteration
+// log beginning its n-th solve): a point the command is sure to reach,
+// whatever the machine's speed.
 type cancelAfter struct {
 	mu     sync.Mutex
 	buf    bytes.Buffer
 	n      int
+	marker string
 	cancel context.CancelFunc
 }
 
@@ -24,32 +26,48 @@ func (w *cancelAfter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf.Write(p)
-	if strings.Count(w.buf.String(), "iter ") >= w.n {
+	marker := w.marker
+	if marker == "" {
+		marker = "iter "
+	}
+	if strings.Count(w.buf.String(), marker) >= w.n {
 		w.cancel()
 	}
 	return len(p), nil
 }
 
-// TestCancel stops each long-running command during its n-th SDP solve,
-// as SIGINT would (with no time budget, so that no SDP is skipped): it must exit 130, print what it had finished and
-// leave no files behind other than those it had finished.
+// TestCancel stops each long-running command during its n-th SDP solve
+// (verify: after its n-th batch of boxes), as SIGINT would (with no time
+// budget, so that no SDP is skipped): it must exit 130, print what it had
+// finished and leave no files behind other than those it had finished.
 func TestCancel(t *testing.T) {
+	q8 := filepath.Join(t.TempDir(), "q8.onnx")
+	var out, errs bytes.Buffer
+	if code := run([]string{"quantise", sin3x, "--frac-bits", "8", "--save", q8}, &out, &errs); code != exitOK {
+		t.Fatalf("quantise: exit %d: %s", code, errs.String())
+	}
 	cases := []struct {
-		name string
-		args []string
-		n    int
-		want []string // in stdout
+		name   string
+		args   []string
+		n      int
+		marker string   // in the -v log; "" for the solver's "iter "
+		want   []string // in stdout
 	}{
 		{"sweep", []string{"sweep", tinyNNet, "--frac-bits", "2,3,4", "--max-pieces", "1", "--time-budget", "0", "--plot", "DIR/s.png"}, 2,
-			[]string{"cancelled after 1 of 3 rows"}},
+			"", []string{"cancelled after 1 of 3 rows"}},
 		{"sweep json", []string{"sweep", tinyNNet, "--frac-bits", "2,3,4", "--max-pieces", "1", "--time-budget", "0", "--json"}, 2,
-			[]string{`"status": "cancelled after 1 of 3 rows"`, `"frac_bits": 2`}},
+			"", []string{`"status": "cancelled after 1 of 3 rows"`, `"frac_bits": 2`}},
 		{"quantise root", []string{"quantise", tinyNNet, "--frac-bits", "2", "--certify", "--time-budget", "0"}, 1,
-			[]string{"certified       no", "cancelled"}},
+			"", []string{"certified       no", "cancelled"}},
 		{"quantise refining", []string{"quantise", actJSON, "--frac-bits", "2", "--certify", "--time-budget", "0", "--save", "DIR/q.json"}, 2,
-			[]string{"certified       yes", "saved:"}},
+			"", []string{"certified       yes", "saved:"}},
 		{"paper", []string{"paper", "table1", "--runs", "3", "--layers", "1", "--jobs", "1", "--out", "DIR/paper"}, 2,
-			[]string{"nnbound paper table1"}},
+			"", []string{"nnbound paper table1"}},
+		// After 2 of the 4 batches that decide it (7 boxes).
+		{"verify", []string{"verify", sin3x, q8, "--epsilon", "0.03"}, 2, "boxes bounded",
+			[]string{"verdict   unknown (cancelled)", "nodes     3 boxes bounded"}},
+		{"verify json", []string{"verify", sin3x, q8, "--epsilon", "0.03", "--json"}, 2, "boxes bounded",
+			[]string{`"verdict": "unknown"`, `"nodes": 3`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,7 +78,7 @@ func TestCancel(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			stderr := &cancelAfter{n: tc.n, cancel: cancel}
+			stderr := &cancelAfter{n: tc.n, marker: tc.marker, cancel: cancel}
 			var stdout bytes.Buffer
 			code := runContext(ctx, nil, args, &stdout, stderr)
 			if code != exitCancelled {

@@ -28,6 +28,7 @@ type verifyFlags struct {
 	maxNodes int
 	json     bool
 	noAlign  bool
+	verbose  bool
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -69,6 +70,7 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 	fs.IntVar(&f.maxNodes, "max-nodes", 0, "stop with unknown after bounding this many boxes (0: no limit)")
 	fs.BoolVar(&f.noAlign, "no-align", false, "do not match g's hidden neurons to f's before deciding")
 	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object (with the alignment)")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the search's progress on stderr after each batch of boxes")
 	return cmd
 }
 
@@ -129,6 +131,11 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	}
 	opts := equiv.DefaultOptions()
 	opts.Verify.MaxNodes, opts.NoAlign = f.maxNodes, f.noAlign
+	if f.verbose {
+		opts.Verify.Progress = func(p verify.Progress) {
+			fmt.Fprintf(stderr, "verify: %d boxes bounded, %.3g of the box open, bound %.5g, found %.5g\n", p.Nodes, p.Open, p.Bound, p.Found)
+		}
+	}
 	var ans *equiv.Answer
 	what := ""
 	if pair != nil {

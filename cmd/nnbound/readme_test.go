@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nnbound/nnbound/internal/shared"
+)
+
+// readmeCommand is one nnbound command of the README: its arguments, with
+// repository files as absolute paths and outputs relative to the working
+// directory.
+type readmeCommand struct {
+	line string
+	args []string
+}
+
+// readmeCommands returns the "go run ./cmd/nnbound ..." commands of the
+// README's sh blocks, in order, joining continued lines, dropping
+// comments and expanding variables set in the block (VAR=value) whose
+// value is under the team's shared folder (the README's /work/shared
+// prefix becomes sharedRoot; commands using a variable are dropped
+// when sharedRoot is ""). An argument naming a file or folder of the
+// repository becomes its path under root.
+func readmeCommands(t *testing.T, root, sharedRoot string) []readmeCommand {
+	t.Helper()
+	f, err := os.Open(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cmds []readmeCommand
+	vars := map[string]string{}
+	inBlock, line := false, ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		text := sc.Text()
+		switch {
+		case strings.HasPrefix(text, "```"):
+			inBlock = text == "```sh"
+			continue
+		case !inBlock:
+			continue
+		}
+		if i := strings.Index(text, " #"); i >= 0 {
+			text = text[:i]
+		}
+		if line += strings.TrimSpace(strings.TrimSuffix(text, `\`)) + " "; strings.HasSuffix(text, `\`) {
+			continue
+		}
+		fields := strings.Fields(line)
+		line = ""
+		switch {
+		case len(fields) == 1 && strings.Contains(fields[0], "="):
+			name, value, _ := strings.Cut(fields[0], "=")
+			if rest, ok := strings.CutPrefix(value, "/work/shared/"); ok && sharedRoot != "" {
+				vars[name] = filepath.Join(sharedRoot, rest)
+			}
+		case len(fields) > 3 && strings.Join(fields[:3], " ") == "go run ./cmd/nnbound":
+			if c, ok := readmeArgs(fields[3:], root, vars); ok {
+				cmds = append(cmds, c)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cmds
+}
+
+// readmeOutputs are the flags whose value is a file the command writes.
+var readmeOutputs = map[string]bool{"--plot": true, "--save": true, "--save-best": true, "--out": true, "-o": true}
+
+// readmeArgs expands the variables of args and makes the paths of
+// repository files it reads absolute (outputs stay relative); ok is false
+// when a variable is not set.
+func readmeArgs(args []string, root string, vars map[string]string) (c readmeCommand, ok bool) {
+	c.line = strings.Join(args, " ")
+	for i, a := range args {
+		output := i > 0 && readmeOutputs[args[i-1]]
+		if strings.HasPrefix(a, "$") {
+			name, rest, _ := strings.Cut(a[1:], "/")
+			v, set := vars[name]
+			if !set {
+				return c, false
+			}
+			a = filepath.Join(v, rest)
+		} else if _, err := os.Stat(filepath.Join(root, a)); err == nil && !output && !strings.HasPrefix(a, "-") {
+			a = filepath.Join(root, a)
+		}
+		c.args = append(c.args, a)
+	}
+	return c, true
+}
+
+// timeRE matches a time as the commands print it ("0.408 s", "1.2 s").
+var timeRE = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(e-?[0-9]+)? s\b`)
+
+// runReadme runs cmds in dir and returns their outputs, times masked and
+// spaces squeezed, and the files they left there.
+func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string, files map[string][]byte) {
+	t.Helper()
+	t.Chdir(dir)
+	if err := os.MkdirAll(filepath.Join("docs", "readme"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmds {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, &stdout, &stderr)
+		out := fmt.Sprintf("%s\nexit %d\n%s%s", c.line, code, stdout.String(), stderr.String())
+		outputs = append(outputs, strings.Join(strings.Fields(timeRE.ReplaceAllString(out, "- s")), " "))
+	}
+	files = map[string][]byte{}
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		files[p] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return outputs, files
+}
+
+// TestReadmeTwice runs the README's nnbound commands twice, each time in a
+// fresh directory, and checks that they print the same text (times
+// excepted) and write the same files byte for byte (the commands that
+// refresh docs/ write into the scratch directory's docs/). The
+// certifications that split the box (quantise --certify, compare: seconds
+// each under load), sweep and paper (minutes) run only with NNBOUND_LONG
+// set; the veriprune command only with the shared folder.
+func TestReadmeTwice(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sharedRoot := shared.Root()
+	if sharedRoot != "" {
+		if sharedRoot, err = filepath.Abs(sharedRoot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var cmds []readmeCommand
+	for _, c := range readmeCommands(t, root, sharedRoot) {
+		slow := c.args[0] == "sweep" || c.args[0] == "paper" || c.args[0] == "compare" || slices.Contains(c.args, "--certify")
+		if slow && os.Getenv("NNBOUND_LONG") == "" {
+			continue
+		}
+		cmds = append(cmds, c)
+	}
+	if len(cmds) < 5 {
+		t.Fatalf("found %d commands in the README, want at least 5: has its layout changed?", len(cmds))
+	}
+	out1, files1 := runReadme(t, t.TempDir(), cmds)
+	out2, files2 := runReadme(t, t.TempDir(), cmds)
+	for i := range out1 {
+		if out1[i] != out2[i] {
+			t.Errorf("the output differs between two runs:\n%s\n---\n%s", out1[i], out2[i])
+		}
+	}
+	if len(files1) != len(files2) {
+		t.Errorf("the runs wrote %d and %d files", len(files1), len(files2))
+	}
+	for p, b := range files1 {
+		if !bytes.Equal(b, files2[p]) {
+			t.Errorf("%s differs between two runs", p)
+		}
+	}
+	if len(files1) == 0 {
+		t.Error("the commands wrote no files")
+	}
+}
