@@ -1,0 +1,188 @@
+package bounds
+
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/internal/outward"
+)
+
+// Planes for a neuron that is a ReLU in both networks, relaxed per row.
+//
+// With a = xi1 in [l, u] and d = xi2 - xi1 in [dl, du], the joint variables
+// of the neuron are z1 = relu(a) and
+//
+//	delta = g(a, d) = relu(a + d) - relu(a) = max(d - relu(-a), -relu(a)).
+//
+// A row of a back-substitution meets them as lz z1 + ld delta, that is the
+// function h(a, d) = lz relu(a) + ld g(a, d), which is linear on each of
+// the four regions cut from the box by the lines a = 0 and a + d = 0. So
+// for any plane A a + B d the maximum of h - A a - B d over the box is at a
+// vertex of those regions, all among
+//
+//	the corners, (0, dl), (0, du), (0, 0), (l, -l), (u, -u), (-dl, dl), (-du, du)
+//
+// (those in the box), and the offset that makes the plane sound is exact up
+// to rounding. Relaxing z1 and delta one by one adds the largest gap of
+// each line, attained at different vertices (the ReLU's chord at a = 0, the
+// difference's chord at a = l or u); one plane for h per row, with the
+// offset of h itself, is never looser at the box's centre and removes that
+// double count. Its slopes are chosen among combinations of the lines of
+// z1 (slopes 0, 1 and the chord's) and of the planes of delta: the chord in
+// d of the mean value theorem (diffrelax.go), the plane relaxStep would use,
+// and the facets of the envelopes of g tilted in a, exact on the face a =
+// l (both ReLUs off) or a = u (both on):
+//
+//	upper, exact at a = l:  du (a - l) / -l           (pinned at (0, du))
+//	upper, exact at a = u:  d + dl (a - u) / u        (pinned at (0, dl))
+//	lower, exact at a = l:  dl (a - l) / (u - l)      (pinned at (u, dl))
+//	lower, exact at a = u:  d + du (a - u) / (u - l)  (pinned at (l, du))
+//
+// keeping the plane lowest at the centre of the box (for a linear function
+// minus h, the one of least mean gap).
+
+// pairVertices returns the points of the box pre1 x dd among which the
+// extremes of h minus any plane lie.
+func pairVertices(pre1, dd Interval) [][2]float64 {
+	l, u, dl, du := pre1.Lo, pre1.Hi, dd.Lo, dd.Hi
+	cand := [...][2]float64{{l, dl}, {l, du}, {u, dl}, {u, du}, {0, dl}, {0, du}, {0, 0},
+		{l, -l}, {u, -u}, {-dl, dl}, {-du, du}}
+	out := make([][2]float64, 0, len(cand))
+	for _, p := range cand {
+		if p[0] >= l && p[0] <= u && p[1] >= dl && p[1] <= du {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pairNeuron holds what the per-row planes of one neuron need: the box,
+// the vertices with enclosures of relu(a) (exact) and g at each, and the
+// candidate slopes.
+type pairNeuron struct {
+	i        int // the neuron
+	pre1, dd Interval
+	a, d     []float64 // the vertices
+	relu     []float64 // relu(a) at each vertex
+	gLo, gHi []float64 // g at each vertex lies in [gLo, gHi]
+	zs       []float64 // candidate slopes of z1's line
+	upD, loD []plane   // candidate planes of delta (slopes only) for ld >= 0 and ld < 0
+}
+
+// newPairNeuron returns the per-row data of neuron i with a in pre1 and d
+// in dd, or nil when the box is not finite or a does not straddle 0 (both
+// ReLUs are then exact or nearly so with the lines of the layer). cur1 and
+// cur2 are the lines of z1 and planes of delta the layer's relaxation uses
+// (lower and upper).
+func newPairNeuron(i int, pre1, dd Interval, z1Lo, z1Hi line, dLo, dHi plane) *pairNeuron {
+	l, u := pre1.Lo, pre1.Hi
+	if !(l < 0 && u > 0) || !finiteAll([]Interval{pre1, dd}) {
+		return nil
+	}
+	p := &pairNeuron{i: i, pre1: pre1, dd: dd}
+	for _, v := range pairVertices(pre1, dd) {
+		a, d := v[0], v[1]
+		p.a, p.d = append(p.a, a), append(p.d, d)
+		p.relu = append(p.relu, max(a, 0))
+		p.gLo = append(p.gLo, outward.SubDown(max(outward.AddDown(a, d), 0), max(a, 0)))
+		p.gHi = append(p.gHi, outward.SubUp(max(outward.AddUp(a, d), 0), max(a, 0)))
+	}
+	p.zs = []float64{0, 1, u / (u - l)}
+	for _, s := range []float64{z1Lo.A, z1Hi.A} {
+		if s != 0 && s != 1 && s != p.zs[2] {
+			p.zs = append(p.zs, s)
+		}
+	}
+	dl, du := min(dd.Lo, 0), max(dd.Hi, 0)
+	s := Interval{0, 1}
+	p.upD = []plane{dHi, slopeChordAbove(s, dd), {du / -l, 0, 0}, {dl / u, 1, 0}}
+	p.loD = []plane{dLo, slopeChordBelow(s, dd), {dl / (u - l), 0, 0}, {du / (u - l), 1, 0}}
+	return p
+}
+
+// offset returns an upper bound of max over the vertices of h(a, d) - A a -
+// B d for h = lz relu(a) + ld g(a, d): the float64 sum of five products has
+// error at most 8u times the sum of their magnitudes (plus underflow).
+func (p *pairNeuron) offset(lz, ld, A, B float64) float64 {
+	c := math.Inf(-1)
+	for k, a := range p.a {
+		d := p.d[k]
+		g := p.gHi[k]
+		if ld < 0 {
+			g = p.gLo[k]
+		}
+		t1, t2, t3, t4 := lz*p.relu[k], ld*g, A*a, B*d
+		s := t1 + t2 - t3 - t4
+		e := 8*outward.Unit*(math.Abs(t1)+math.Abs(t2)+math.Abs(t3)+math.Abs(t4)) + 4*outward.Tiny
+		c = max(c, s+e)
+	}
+	return outward.Up(c)
+}
+
+// best returns the plane A a + B d + C >= lz z1 + ld delta over the box
+// lowest at its centre among the candidates.
+func (p *pairNeuron) best(lz, ld float64) plane {
+	ca, cd := p.pre1.Lo/2+p.pre1.Hi/2, p.dd.Lo/2+p.dd.Hi/2
+	ds := p.upD
+	if ld < 0 {
+		ds = p.loD
+	}
+	var out plane
+	bestV := math.Inf(1)
+	for _, sz := range p.zs {
+		for _, q := range ds {
+			A, B := lz*sz+ld*q.A, ld*q.B
+			pl := plane{A, B, p.offset(lz, ld, A, B)}
+			if v := pl.at(ca, cd); v < bestV {
+				out, bestV = pl, v
+			}
+		}
+	}
+	return out
+}
+
+// relaxPairs is relaxStep on the joint variables (z1, delta) of a level of
+// n neurons, where each row replaces lz z1_i + ld delta_i of every neuron
+// of pairs by its own plane in (xi1_i, xi2_i - xi1_i) (columns i and n + i
+// of the level below) and everything else by rel. Each coefficient the
+// plane adds is rounded once (error at most 2u of the result times the
+// variable's magnitude), and the offsets are summed with DotErr.
+func (f *linearForm) relaxPairs(rel stepRelax, pairs []*pairNeuron, n int, mag []float64) {
+	if len(pairs) == 0 {
+		f.relaxStep(rel, mag, nil)
+		return
+	}
+	raw := f.Lam.RawMatrix()
+	np := len(pairs)
+	planes := make([]plane, raw.Rows*np)
+	for r := range raw.Rows {
+		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
+		for k, p := range pairs {
+			lz, ld := row[p.i], row[n+p.i]
+			if lz == 0 && ld == 0 {
+				continue
+			}
+			planes[r*np+k] = p.best(lz, ld)
+			row[p.i], row[n+p.i] = 0, 0
+		}
+	}
+	f.relaxStep(rel, mag, nil)
+	nraw := f.Lam.RawMatrix()
+	for r := range nraw.Rows {
+		out := nraw.Data[r*nraw.Stride : r*nraw.Stride+nraw.Cols]
+		s, abs, coefErr := f.C[r], math.Abs(f.C[r]), 0.0
+		for k, p := range pairs {
+			pl := planes[r*np+k]
+			if pl == (plane{}) {
+				continue
+			}
+			out[p.i] += pl.A
+			out[n+p.i] += pl.B
+			coefErr += (2*outward.Unit*math.Abs(out[p.i])+outward.Tiny)*mag[p.i] +
+				(2*outward.Unit*math.Abs(out[n+p.i])+outward.Tiny)*mag[n+p.i]
+			s += pl.C
+			abs += math.Abs(pl.C)
+		}
+		f.C[r] = s
+		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(coefErr*sumFactor(2*np), outward.DotErr(abs, np)))
+	}
+}

@@ -1,0 +1,135 @@
+package bounds
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// reluAct is the ReLU activation.
+var reluAct = nn.Activation{Kind: nn.ReLU}
+
+// pairH returns lz relu(a) + ld (relu(a + d) - relu(a)).
+func pairH(lz, ld, a, d float64) float64 {
+	return lz*max(a, 0) + ld*(max(a+d, 0)-max(a, 0))
+}
+
+// randomPairBox returns a box of (a, d) with a straddling 0 and d of every
+// kind: tiny or wide, straddling 0, positive, negative, or wider than a.
+func randomPairBox(rng *rand.Rand) (pre1, dd Interval) {
+	l, u := -math.Exp(3*rng.NormFloat64()), math.Exp(3*rng.NormFloat64())
+	w := math.Max(-l, u) * math.Exp(-4+4*rng.NormFloat64())
+	switch rng.IntN(4) {
+	case 0:
+		dd = Interval{-w * rng.Float64(), w * rng.Float64()}
+	case 1:
+		dd = Interval{w * rng.Float64() / 2, w}
+	case 2:
+		dd = Interval{-w, -w * rng.Float64() / 2}
+	default:
+		dd = Interval{-(u - l) * rng.Float64() * 2, (u - l) * rng.Float64() * 2}
+	}
+	return Interval{l, u}, dd
+}
+
+// TestPairPlanesSoundOnGrid checks every candidate plane of the per-row
+// relaxation of lz z1 + ld delta (with its offset), and the one chosen,
+// against h on a 201 x 201 grid of the box, its vertices and the points
+// just off the kinks, for random boxes and coefficients.
+func TestPairPlanesSoundOnGrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 1))
+	for trial := range 300 {
+		pre1, dd := randomPairBox(rng)
+		lo, hi := relax(reluAct, pre1.Lo, pre1.Hi)
+		dLo, dHi := plane{0, 0, math.Min(dd.Lo, 0)}, plane{0, 0, math.Max(dd.Hi, 0)}
+		p := newPairNeuron(0, pre1, dd, lo, hi, dLo, dHi)
+		if p == nil {
+			t.Fatalf("trial %d: no pair neuron for %v x %v", trial, pre1, dd)
+		}
+		lz, ld := rng.NormFloat64(), rng.NormFloat64()
+		if trial%5 == 0 {
+			lz *= 1e-3 // a float16 copy: the coefficient of z1 is a weight difference
+		}
+		var planes []plane
+		ds := p.upD
+		if ld < 0 {
+			ds = p.loD
+		}
+		for _, sz := range p.zs {
+			for _, q := range ds {
+				A, B := lz*sz+ld*q.A, ld*q.B
+				planes = append(planes, plane{A, B, p.offset(lz, ld, A, B)})
+			}
+		}
+		best := p.best(lz, ld)
+		planes = append(planes, best)
+		pts := gridPoints(pre1, dd, 200)
+		for k, pl := range planes {
+			for _, v := range pts {
+				if h := pairH(lz, ld, v[0], v[1]); pl.at(v[0], v[1]) < h-1e-12*(1+math.Abs(h)) {
+					t.Fatalf("trial %d: plane %d %+v below h = %g at %v (box %v x %v, lz %g, ld %g)",
+						trial, k, pl, h, v, pre1, dd, lz, ld)
+				}
+			}
+		}
+		ca, cd := pre1.Lo/2+pre1.Hi/2, dd.Lo/2+dd.Hi/2
+		for k, pl := range planes[:len(planes)-1] {
+			if best.at(ca, cd) > pl.at(ca, cd) {
+				t.Fatalf("trial %d: best plane is %g at the centre, candidate %d is %g", trial, best.at(ca, cd), k, pl.at(ca, cd))
+			}
+		}
+	}
+}
+
+// gridPoints returns an (n+1) x (n+1) grid of the box pre1 x dd with the
+// vertices of the regions of h and the points on either side of its kinks.
+func gridPoints(pre1, dd Interval, n int) [][2]float64 {
+	var pts [][2]float64
+	for i := range n + 1 {
+		a := min(pre1.Lo+(pre1.Hi-pre1.Lo)*float64(i)/float64(n), pre1.Hi)
+		for j := range n + 1 {
+			pts = append(pts, [2]float64{a, min(dd.Lo+(dd.Hi-dd.Lo)*float64(j)/float64(n), dd.Hi)})
+		}
+	}
+	pts = append(pts, pairVertices(pre1, dd)...)
+	for j := range n + 1 {
+		d := min(dd.Lo+(dd.Hi-dd.Lo)*float64(j)/float64(n), dd.Hi)
+		for _, a := range []float64{-d, math.Nextafter(-d, 1), math.Nextafter(-d, -1), 0, 1e-300, -1e-300} {
+			if a >= pre1.Lo && a <= pre1.Hi {
+				pts = append(pts, [2]float64{a, d})
+			}
+		}
+	}
+	return pts
+}
+
+// TestPairPlanesTighterThanSeparate checks that on a float16-like neuron
+// (D small against the range of a) the per-row plane is lower at the
+// centre than the separate lines of z1 and delta, and equal to h at the
+// corners where both ReLUs are off and on when lz = 0.
+func TestPairPlanesTighterThanSeparate(t *testing.T) {
+	pre1, dd := Interval{-1, 2}, Interval{-1e-3, 2e-3}
+	lo, hi := relax(reluAct, pre1.Lo, pre1.Hi)
+	s := Interval{0, 1}
+	dLo, dHi := slopeChordBelow(s, dd), slopeChordAbove(s, dd)
+	p := newPairNeuron(0, pre1, dd, lo, hi, dLo, dHi)
+	for _, c := range []struct{ lz, ld float64 }{{1e-3, 1}, {-1e-3, 1}, {1e-3, -1}, {0, 1}, {0, -1}, {2, 0.5}} {
+		t.Run(fmt.Sprint(c.lz, c.ld), func(t *testing.T) {
+			z, d := hi, dHi
+			if c.lz < 0 {
+				z = lo
+			}
+			if c.ld < 0 {
+				d = dLo
+			}
+			sep := c.lz*(z.A*0.5+z.C) + c.ld*d.at(0.5, 5e-4)
+			got := p.best(c.lz, c.ld).at(0.5, 5e-4)
+			if got > sep+1e-12*math.Abs(sep) {
+				t.Errorf("per-row plane %g at the centre, separate lines %g", got, sep)
+			}
+		})
+	}
+}
