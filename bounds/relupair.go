@@ -24,21 +24,22 @@ import (
 // (those in the box), and the offset that makes the plane sound is exact up
 // to rounding. Relaxing z1 and delta one by one adds the largest gap of
 // each line, attained at different vertices (the ReLU's chord at a = 0, the
-// difference's chord at a = l or u); one plane for h per row, with the
-// offset of h itself, is never looser at the box's centre and removes that
-// double count. Its slopes are chosen among combinations of the lines of
-// z1 (slopes 0, 1 and the chord's) and of the planes of delta: the chord in
-// d of the mean value theorem (diffrelax.go), the plane relaxStep would use,
-// and the facets of the envelopes of g tilted in a, exact on the face a =
-// l (both ReLUs off) or a = u (both on):
+// difference's chord at a = l or u). One plane for h per row is chosen
+// instead, the lowest at the centre c of the box (for a plane minus h, the
+// least mean gap): its value there is the concave envelope of h at c, max
+// sum mu_v h(v) over convex weights mu of the vertices with sum mu_v v = c,
+// a linear programme whose basic solutions are the triangles of vertices
+// that contain c; the plane through h on each such triangle is tried with
+// its exact offset (best). So are, as a fallback for flat boxes, the
+// combinations of z1's lines (slopes 0, 1, the chord's) with delta's
+// planes: the chord in d of the mean value theorem (diffrelax.go), the
+// plane the layer's relaxation uses, and the facets of g's envelopes
+// tilted in a, exact on the face a = l (both ReLUs off) or a = u (both on):
 //
 //	upper, exact at a = l:  du (a - l) / -l           (pinned at (0, du))
 //	upper, exact at a = u:  d + dl (a - u) / u        (pinned at (0, dl))
 //	lower, exact at a = l:  dl (a - l) / (u - l)      (pinned at (u, dl))
 //	lower, exact at a = u:  d + du (a - u) / (u - l)  (pinned at (l, du))
-//
-// keeping the plane lowest at the centre of the box (for a linear function
-// minus h, the one of least mean gap).
 
 // pairVertices returns the points of the box pre1 x dd among which the
 // extremes of h minus any plane lie.
@@ -66,6 +67,7 @@ type pairNeuron struct {
 	gLo, gHi []float64 // g at each vertex lies in [gLo, gHi]
 	zs       []float64 // candidate slopes of z1's line
 	upD, loD []plane   // candidate planes of delta (slopes only) for ld >= 0 and ld < 0
+	tri      [][3]int  // the triangles of vertices that contain the box's centre
 }
 
 // newPairNeuron returns the per-row data of neuron i with a in pre1 and d
@@ -86,6 +88,7 @@ func newPairNeuron(i int, pre1, dd Interval, z1Lo, z1Hi line, dLo, dHi plane) *p
 		p.gLo = append(p.gLo, outward.SubDown(max(outward.AddDown(a, d), 0), max(a, 0)))
 		p.gHi = append(p.gHi, outward.SubUp(max(outward.AddUp(a, d), 0), max(a, 0)))
 	}
+	p.tri = centreTriangles(p.a, p.d, l/2+u/2, dd.Lo/2+dd.Hi/2)
 	p.zs = []float64{0, 1, u / (u - l)}
 	for _, s := range []float64{z1Lo.A, z1Hi.A} {
 		if s != 0 && s != 1 && s != p.zs[2] {
@@ -118,22 +121,71 @@ func (p *pairNeuron) offset(lz, ld, A, B float64) float64 {
 	return outward.Up(c)
 }
 
-// best returns the plane A a + B d + C >= lz z1 + ld delta over the box
-// lowest at its centre among the candidates.
+// best returns a plane A a + B d + C >= lz z1 + ld delta over the box, the
+// lowest at its centre c among the candidates and the planes through h at
+// the triples of vertices whose triangle contains c, each with its exact
+// offset. The least value at c of a sound plane is the concave envelope of
+// h at c, max sum mu_v h(v) over the convex weights mu of the vertices with
+// sum mu_v v = c: a linear programme whose basic solutions are such
+// triangles, and whose dual optimum is the plane through the best one (the
+// others get larger offsets).
 func (p *pairNeuron) best(lz, ld float64) plane {
 	ca, cd := p.pre1.Lo/2+p.pre1.Hi/2, p.dd.Lo/2+p.dd.Hi/2
+	var out plane
+	bestV := math.Inf(1)
+	try := func(A, B float64) {
+		pl := plane{A, B, p.offset(lz, ld, A, B)}
+		if v := pl.at(ca, cd); v < bestV {
+			out, bestV = pl, v
+		}
+	}
 	ds := p.upD
 	if ld < 0 {
 		ds = p.loD
 	}
-	var out plane
-	bestV := math.Inf(1)
 	for _, sz := range p.zs {
 		for _, q := range ds {
-			A, B := lz*sz+ld*q.A, ld*q.B
-			pl := plane{A, B, p.offset(lz, ld, A, B)}
-			if v := pl.at(ca, cd); v < bestV {
-				out, bestV = pl, v
+			try(lz*sz+ld*q.A, ld*q.B)
+		}
+	}
+	nv := len(p.a)
+	hv := make([]float64, nv)
+	for k := range nv {
+		g := p.gHi[k]
+		if ld < 0 {
+			g = p.gLo[k]
+		}
+		hv[k] = lz*p.relu[k] + ld*g
+	}
+	for _, t := range p.tri {
+		i, j, k := t[0], t[1], t[2]
+		a1, d1, h1 := p.a[i]-p.a[k], p.d[i]-p.d[k], hv[i]-hv[k]
+		a2, d2, h2 := p.a[j]-p.a[k], p.d[j]-p.d[k], hv[j]-hv[k]
+		det := a1*d2 - a2*d1
+		try((h1*d2-h2*d1)/det, (a1*h2-a2*h1)/det)
+	}
+	return out
+}
+
+// centreTriangles returns the triples of vertices (a[i], d[i]) whose
+// triangle contains (ca, cd), up to rounding.
+func centreTriangles(a, d []float64, ca, cd float64) [][3]int {
+	const slack = -1e-9 // barycentric weights this negative still count
+	var out [][3]int
+	nv := len(a)
+	for i := 0; i < nv; i++ {
+		for j := i + 1; j < nv; j++ {
+			for k := j + 1; k < nv; k++ {
+				a1, d1 := a[i]-a[k], d[i]-d[k]
+				a2, d2 := a[j]-a[k], d[j]-d[k]
+				det := a1*d2 - a2*d1
+				if det == 0 || math.IsNaN(det) || math.IsInf(det, 0) {
+					continue
+				}
+				ea, ed := ca-a[k], cd-d[k]
+				if al, be := (ea*d2-ed*a2)/det, (a1*ed-d1*ea)/det; al >= slack && be >= slack && 1-al-be >= slack {
+					out = append(out, [3]int{i, j, k})
+				}
 			}
 		}
 	}

@@ -133,3 +133,39 @@ func TestPairPlanesTighterThanSeparate(t *testing.T) {
 		})
 	}
 }
+
+// TestPairPlaneIsEnvelope checks that the chosen plane's value at the
+// centre is the concave envelope of h there: no sound plane through three
+// vertices (each with its exact offset, all 165 triples) is lower.
+func TestPairPlaneIsEnvelope(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 2))
+	for trial := range 300 {
+		pre1, dd := randomPairBox(rng)
+		lo, hi := relax(reluAct, pre1.Lo, pre1.Hi)
+		p := newPairNeuron(0, pre1, dd, lo, hi, plane{0, 0, math.Min(dd.Lo, 0)}, plane{0, 0, math.Max(dd.Hi, 0)})
+		lz, ld := rng.NormFloat64(), rng.NormFloat64()
+		ca, cd := pre1.Lo/2+pre1.Hi/2, dd.Lo/2+dd.Hi/2
+		got := p.best(lz, ld).at(ca, cd)
+		brute := math.Inf(1)
+		nv := len(p.a)
+		for i := range nv {
+			for j := i + 1; j < nv; j++ {
+				for k := j + 1; k < nv; k++ {
+					h := func(v int) float64 { return pairH(lz, ld, p.a[v], p.d[v]) }
+					a1, d1, h1 := p.a[i]-p.a[k], p.d[i]-p.d[k], h(i)-h(k)
+					a2, d2, h2 := p.a[j]-p.a[k], p.d[j]-p.d[k], h(j)-h(k)
+					det := a1*d2 - a2*d1
+					if det == 0 {
+						continue
+					}
+					A, B := (h1*d2-h2*d1)/det, (a1*h2-a2*h1)/det
+					brute = math.Min(brute, plane{A, B, p.offset(lz, ld, A, B)}.at(ca, cd))
+				}
+			}
+		}
+		scale := math.Abs(lz)*math.Max(-pre1.Lo, pre1.Hi) + math.Abs(ld)*(dd.Mag()+math.Max(-pre1.Lo, pre1.Hi))
+		if got > brute+1e-9*scale {
+			t.Errorf("trial %d: chosen plane %g at the centre, a triangle's %g (box %v x %v, lz %g, ld %g)", trial, got, brute, pre1, dd, lz, ld)
+		}
+	}
+}
