@@ -79,7 +79,7 @@ func TestPairPlanesSoundOnGrid(t *testing.T) {
 		}
 		ca, cd := pre1.Lo/2+pre1.Hi/2, dd.Lo/2+dd.Hi/2
 		for k, pl := range planes[:len(planes)-1] {
-			if best.at(ca, cd) > pl.at(ca, cd) {
+			if best.at(ca, cd) > pl.at(ca, cd)+1e-5*pairScale(pre1, dd, lz, ld) {
 				t.Fatalf("trial %d: best plane is %g at the centre, candidate %d is %g", trial, best.at(ca, cd), k, pl.at(ca, cd))
 			}
 		}
@@ -165,8 +165,7 @@ func TestPairPlaneIsEnvelope(t *testing.T) {
 				}
 			}
 		}
-		scale := math.Abs(lz)*math.Max(-pre1.Lo, pre1.Hi) + math.Abs(ld)*(dd.Mag()+math.Max(-pre1.Lo, pre1.Hi))
-		if got > brute+1e-9*scale {
+		if got > brute+1e-5*pairScale(pre1, dd, lz, ld) {
 			t.Errorf("trial %d: chosen plane %g at the centre, a triangle's %g (box %v x %v, lz %g, ld %g)", trial, got, brute, pre1, dd, lz, ld)
 		}
 	}
@@ -226,4 +225,11 @@ func TestPairPlanesSoundOnInputGrid(t *testing.T) {
 		t.Errorf("only %d neurons relaxed per row in all trials", used)
 	}
 	t.Logf("%d neurons relaxed per row", used)
+}
+
+// pairScale is the size of h on the box: best compares planes a millionth
+// of the box's sides off its centre and keeps the layer's lines unless a
+// plane is lower by 2e-6 of it.
+func pairScale(pre1, dd Interval, lz, ld float64) float64 {
+	return math.Abs(lz)*(pre1.Hi-pre1.Lo) + math.Abs(ld)*(dd.Hi-dd.Lo+pre1.Hi-pre1.Lo)
 }
