@@ -138,7 +138,7 @@ func (p *pairNeuron) offset(lz, ld, A, B float64) float64 {
 // the layer's lines then gave slightly tighter final bounds on MNIST
 // (median 0.487 of NeuroDiff's first pass against 0.491). With no triangle
 // (a flat box) it tries all the candidate combinations.
-func (p *pairNeuron) best(lz, ld float64) plane {
+func (p *pairNeuron) best(lz, ld float64) (plane, bool) {
 	ca, cd := p.centre()
 	var out plane
 	bestV := math.Inf(1)
@@ -165,7 +165,7 @@ func (p *pairNeuron) best(lz, ld float64) plane {
 				try(lz*sz+ld*q.A, ld*q.B)
 			}
 		}
-		return out
+		return out, !math.IsInf(bestV, 1)
 	}
 	hv := make([]float64, len(p.a))
 	for k := range hv {
@@ -198,7 +198,7 @@ func (p *pairNeuron) best(lz, ld float64) plane {
 		det := a1*d2 - a2*d1
 		try((h1*d2-h2*d1)/det, (a1*h2-a2*h1)/det)
 	}
-	return out
+	return out, !math.IsInf(bestV, 1)
 }
 
 // centre returns the point where best compares planes: the box's centre
@@ -276,7 +276,11 @@ func (f *linearForm) relaxPairs(rel stepRelax, pairs []*pairNeuron, n int, mag [
 			if lz == 0 && ld == 0 {
 				continue
 			}
-			planes[r*np+k] = p.best(lz, ld)
+			pl, ok := p.best(lz, ld)
+			if !ok || math.IsNaN(pl.C) || math.IsInf(pl.A, 0) || math.IsInf(pl.B, 0) {
+				continue // relaxStep relaxes them with the layer's lines
+			}
+			planes[r*np+k] = pl
 			row[p.i], row[n+p.i] = 0, 0
 		}
 	}

@@ -66,7 +66,10 @@ func TestPairPlanesSoundOnGrid(t *testing.T) {
 				planes = append(planes, plane{A, B, p.offset(lz, ld, A, B)})
 			}
 		}
-		best := p.best(lz, ld)
+		best, ok := p.best(lz, ld)
+		if !ok {
+			t.Fatalf("trial %d: no plane", trial)
+		}
 		planes = append(planes, best)
 		pts := gridPoints(pre1, dd, 200)
 		for k, pl := range planes {
@@ -128,7 +131,8 @@ func TestPairPlanesTighterThanSeparate(t *testing.T) {
 				d = dLo
 			}
 			sep := c.lz*(z.A*0.5+z.C) + c.ld*d.at(0.5, 5e-4)
-			got := p.best(c.lz, c.ld).at(0.5, 5e-4)
+			pl, _ := p.best(c.lz, c.ld)
+			got := pl.at(0.5, 5e-4)
 			if got > sep+1e-12*math.Abs(sep) {
 				t.Errorf("per-row plane %g at the centre, separate lines %g", got, sep)
 			}
@@ -147,7 +151,8 @@ func TestPairPlaneIsEnvelope(t *testing.T) {
 		p := newPairNeuron(0, pre1, dd, lo, hi, plane{0, 0, math.Min(dd.Lo, 0)}, plane{0, 0, math.Max(dd.Hi, 0)})
 		lz, ld := rng.NormFloat64(), rng.NormFloat64()
 		ca, cd := pre1.Lo/2+pre1.Hi/2, dd.Lo/2+dd.Hi/2
-		got := p.best(lz, ld).at(ca, cd)
+		pl, _ := p.best(lz, ld)
+		got := pl.at(ca, cd)
 		brute := math.Inf(1)
 		nv := len(p.a)
 		for i := range nv {
