@@ -141,11 +141,11 @@ func (p *pairNeuron) offset(lz, ld, A, B float64) float64 {
 func (p *pairNeuron) best(lz, ld float64) (plane, bool) {
 	ca, cd := p.centre()
 	var out plane
-	bestV := math.Inf(1)
+	bestV, found := math.Inf(1), false
 	try := func(A, B float64) {
 		pl := plane{A, B, p.offset(lz, ld, A, B)}
 		if v := pl.at(ca, cd); v < bestV {
-			out, bestV = pl, v
+			out, bestV, found = pl, v, true
 		}
 	}
 	z, ds := p.zHi, p.upD
@@ -158,14 +158,16 @@ func (p *pairNeuron) best(lz, ld float64) (plane, bool) {
 	try(lz*z+ld*ds[0].A, ld*ds[0].B)
 	// Ties go to the layer's lines: the triangles' planes must be lower by
 	// more than what moving the centre (centre) can change.
-	bestV -= 2e-6 * (math.Abs(lz)*(p.pre1.Hi-p.pre1.Lo) + math.Abs(ld)*(p.dd.Hi-p.dd.Lo+p.pre1.Hi-p.pre1.Lo))
+	if tol := 2e-6 * (math.Abs(lz)*(p.pre1.Hi-p.pre1.Lo) + math.Abs(ld)*(p.dd.Hi-p.dd.Lo+p.pre1.Hi-p.pre1.Lo)); found && tol < math.Inf(1) {
+		bestV -= tol
+	}
 	if len(p.tri) == 0 {
 		for _, sz := range p.zs {
 			for _, q := range ds {
 				try(lz*sz+ld*q.A, ld*q.B)
 			}
 		}
-		return out, !math.IsInf(bestV, 1)
+		return out, found
 	}
 	hv := make([]float64, len(p.a))
 	for k := range hv {
@@ -198,7 +200,7 @@ func (p *pairNeuron) best(lz, ld float64) (plane, bool) {
 		det := a1*d2 - a2*d1
 		try((h1*d2-h2*d1)/det, (a1*h2-a2*h1)/det)
 	}
-	return out, !math.IsInf(bestV, 1)
+	return out, found
 }
 
 // centre returns the point where best compares planes: the box's centre

@@ -9,6 +9,7 @@ import (
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
+	"gonum.org/v1/gonum/mat"
 )
 
 // reluAct is the ReLU activation.
@@ -237,4 +238,26 @@ func TestPairPlanesSoundOnInputGrid(t *testing.T) {
 // plane is lower by 2e-6 of it.
 func pairScale(pre1, dd Interval, lz, ld float64) float64 {
 	return math.Abs(lz)*(pre1.Hi-pre1.Lo) + math.Abs(ld)*(dd.Hi-dd.Lo+pre1.Hi-pre1.Lo)
+}
+
+// TestRelaxPairsOverflowKeepsTerms checks that a row whose plane search
+// overflows still bounds its target: its z1 and delta go to the layer's
+// lines, and the bound is not below h's maximum.
+func TestRelaxPairsOverflowKeepsTerms(t *testing.T) {
+	pre1, dd := Interval{-1, 2}, Interval{-1e-3, 2e-3}
+	lo, hi := relax(reluAct, pre1.Lo, pre1.Hi)
+	s := Interval{0, 1}
+	dLo, dHi := slopeChordBelow(s, dd), slopeChordAbove(s, dd)
+	p := newPairNeuron(0, pre1, dd, lo, hi, dLo, dHi)
+	rel := stepRelax{cols: 2,
+		Lower: []affineBound{{[]term{{0, lo.A}}, lo.C}, {[]term{{0, dLo.A}, {1, dLo.B}}, dLo.C}},
+		Upper: []affineBound{{[]term{{0, hi.A}}, hi.C}, {[]term{{0, dHi.A}, {1, dHi.B}}, dHi.C}}}
+	for _, lz := range []float64{1e308, 1, 0} {
+		f := newForm(mat.NewDense(1, 2, []float64{lz, 1e308}), []float64{0}, false)
+		f.relaxPairs(rel, []*pairNeuron{p}, 1, []float64{pre1.Mag(), dd.Mag()})
+		got := f.concretise([]Interval{pre1, dd})[0]
+		if want := pairH(lz, 1e308, 2, 2e-3); !(got >= want) {
+			t.Errorf("lz %g: bound %g below h = %g", lz, got, want)
+		}
+	}
 }
