@@ -112,16 +112,22 @@ func gridPoints(pre1, dd Interval, n int) [][2]float64 {
 	return pts
 }
 
+// float16Neuron returns the per-row data of a neuron with a in pre1 and d
+// in dd, with the ReLU's lines and the chords in d as the layer's lines.
+func float16Neuron(pre1, dd Interval) (p *pairNeuron, lo, hi line, dLo, dHi plane) {
+	lo, hi = relax(reluAct, pre1.Lo, pre1.Hi)
+	s := Interval{0, 1}
+	dLo, dHi = slopeChordBelow(s, dd), slopeChordAbove(s, dd)
+	return newPairNeuron(0, pre1, dd, lo, hi, dLo, dHi), lo, hi, dLo, dHi
+}
+
 // TestPairPlanesTighterThanSeparate checks that on a float16-like neuron
 // (D small against the range of a) the per-row plane is lower at the
 // centre than the separate lines of z1 and delta, and equal to h at the
 // corners where both ReLUs are off and on when lz = 0.
 func TestPairPlanesTighterThanSeparate(t *testing.T) {
 	pre1, dd := Interval{-1, 2}, Interval{-1e-3, 2e-3}
-	lo, hi := relax(reluAct, pre1.Lo, pre1.Hi)
-	s := Interval{0, 1}
-	dLo, dHi := slopeChordBelow(s, dd), slopeChordAbove(s, dd)
-	p := newPairNeuron(0, pre1, dd, lo, hi, dLo, dHi)
+	p, lo, hi, dLo, dHi := float16Neuron(pre1, dd)
 	for _, c := range []struct{ lz, ld float64 }{{1e-3, 1}, {-1e-3, 1}, {1e-3, -1}, {0, 1}, {0, -1}, {2, 0.5}} {
 		t.Run(fmt.Sprint(c.lz, c.ld), func(t *testing.T) {
 			z, d := hi, dHi
@@ -245,10 +251,7 @@ func pairScale(pre1, dd Interval, lz, ld float64) float64 {
 // lines, and the bound is not below h's maximum.
 func TestRelaxPairsOverflowKeepsTerms(t *testing.T) {
 	pre1, dd := Interval{-1, 2}, Interval{-1e-3, 2e-3}
-	lo, hi := relax(reluAct, pre1.Lo, pre1.Hi)
-	s := Interval{0, 1}
-	dLo, dHi := slopeChordBelow(s, dd), slopeChordAbove(s, dd)
-	p := newPairNeuron(0, pre1, dd, lo, hi, dLo, dHi)
+	p, lo, hi, dLo, dHi := float16Neuron(pre1, dd)
 	rel := stepRelax{cols: 2,
 		Lower: []affineBound{{[]term{{0, lo.A}}, lo.C}, {[]term{{0, dLo.A}, {1, dLo.B}}, dLo.C}},
 		Upper: []affineBound{{[]term{{0, hi.A}}, hi.C}, {[]term{{0, dHi.A}, {1, dHi.B}}, dHi.C}}}
