@@ -206,7 +206,11 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 		s.Upper[n+i] = affineBound{[]term{{i, hi.A}, {n + i, hi.B}}, hi.C}
 		pb.DiffPost[k][i] = pb.DiffPost[k][i].Intersect(Interval{planeRange(lo, pre1, dd).Lo, planeRange(hi, pre1, dd).Hi})
 		if l1.Act.Kind == nn.ReLU && l2.Act.Kind == nn.ReLU {
-			if p := newPairNeuron(i, pre1, dd, r1.Lower[i], r1.Upper[i], lo, hi); p != nil {
+			var pts [][2]float64
+			if k == 0 && pp.plainSameInput() {
+				pts = firstLayerPolygon(i, pre1, dd, l1, pp.diffs[0], pb.Net1.In)
+			}
+			if p := newPairNeuronOn(i, pre1, dd, r1.Lower[i], r1.Upper[i], lo, hi, pts); p != nil {
 				pp.jointPairs[k] = append(pp.jointPairs[k], p)
 			}
 		}

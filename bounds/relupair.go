@@ -70,6 +70,7 @@ type pairNeuron struct {
 	tri      [][3]int     // the triangles of vertices that contain the box's centre
 	weights  [][3]float64 // and the centre's barycentric weights in each
 	zLo, zHi float64      // the slopes of the layer's lines of z1
+	poly     bool         // the points are those of a polygon inside the box (relupoly.go)
 }
 
 // newPairNeuron returns the per-row data of neuron i with a in pre1 and d
@@ -78,12 +79,22 @@ type pairNeuron struct {
 // cur2 are the lines of z1 and planes of delta the layer's relaxation uses
 // (lower and upper).
 func newPairNeuron(i int, pre1, dd Interval, z1Lo, z1Hi line, dLo, dHi plane) *pairNeuron {
+	return newPairNeuronOn(i, pre1, dd, z1Lo, z1Hi, dLo, dHi, nil)
+}
+
+// newPairNeuronOn is newPairNeuron with the offsets taken over the points
+// pts of a polygon inside the box (relupoly.go) instead of the box's, when
+// pts is not nil.
+func newPairNeuronOn(i int, pre1, dd Interval, z1Lo, z1Hi line, dLo, dHi plane, pts [][2]float64) *pairNeuron {
 	l, u := pre1.Lo, pre1.Hi
 	if !(l < 0 && u > 0) || !finiteAll([]Interval{pre1, dd}) {
 		return nil
 	}
-	p := &pairNeuron{i: i, pre1: pre1, dd: dd}
-	for _, v := range pairVertices(pre1, dd) {
+	p := &pairNeuron{i: i, pre1: pre1, dd: dd, poly: pts != nil}
+	if pts == nil {
+		pts = pairVertices(pre1, dd)
+	}
+	for _, v := range pts {
 		a, d := v[0], v[1]
 		p.a, p.d = append(p.a, a), append(p.d, d)
 		p.relu = append(p.relu, max(a, 0))
@@ -122,7 +133,7 @@ func (p *pairNeuron) offset(lz, ld, A, B float64) float64 {
 		e := 8*outward.Unit*(math.Abs(t1)+math.Abs(t2)+math.Abs(t3)+math.Abs(t4)) + 4*outward.Tiny
 		c = max(c, s+e)
 	}
-	return outward.Up(c)
+	return outward.Up(c + p.slack(lz, ld, A, B))
 }
 
 // best returns a plane A a + B d + C >= lz z1 + ld delta over the box, low
