@@ -23,7 +23,8 @@ import (
 //	the corners, (0, dl), (0, du), (0, 0), (l, -l), (u, -u), (-dl, dl), (-du, du)
 //
 // (those in the box), and the offset that makes the plane sound is exact up
-// to rounding. Relaxing z1 and delta one by one adds the largest gap of
+// to rounding (at the first layer, over a polygon inside the box:
+// relupoly.go). Relaxing z1 and delta one by one adds the largest gap of
 // each line, attained at different vertices (the ReLU's chord at a = 0, the
 // difference's chord at a = l or u). One plane for h per row is chosen
 // instead, the lowest at the centre c of the box (for a plane minus h, the
