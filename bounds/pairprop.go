@@ -196,6 +196,10 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 	n := l1.Out()
 	s := stepRelax{Lower: make([]affineBound, 2*n), Upper: make([]affineBound, 2*n), cols: 2 * n}
 	r1, r2 := pp.sym1.rels[k], pp.sym2.rels[k]
+	var polys [][][2]float64 // the joint ranges of (xi1, xi2 - xi1) of layer k > 0 (relupoly.go)
+	if k > 0 && l1.Act.Kind == nn.ReLU && l2.Act.Kind == nn.ReLU {
+		polys = pp.jointPolygons(k, l1)
+	}
 	for i := range n {
 		s.Lower[i] = affineBound{[]term{{i, r1.Lower[i].A}}, r1.Lower[i].C}
 		s.Upper[i] = affineBound{[]term{{i, r1.Upper[i].A}}, r1.Upper[i].C}
@@ -209,6 +213,8 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 			var pts [][2]float64
 			if k == 0 && pp.plainSameInput() {
 				pts = firstLayerPolygon(i, pre1, dd, l1, pp.diffs[0], pb.Net1.In)
+			} else if polys != nil {
+				pts = polys[i]
 			}
 			if p := newPairNeuronOn(i, pre1, dd, r1.Lower[i], r1.Upper[i], lo, hi, pts); p != nil {
 				pp.jointPairs[k] = append(pp.jointPairs[k], p)

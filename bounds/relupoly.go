@@ -3,6 +3,8 @@ package bounds
 import (
 	"math"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 )
@@ -42,7 +44,7 @@ func firstLayerPolygon(i int, pre1, dd Interval, l1 nn.Layer, dl *layerDiff, x [
 		return nil
 	}
 	var hps [][3]float64
-	for _, sg := range [][2]float64{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+	for _, sg := range diagonals {
 		al, be := sg[0]/sa, sg[1]/sd
 		h := support(i, al, be, l1, dl, x)
 		h += polyMove * (math.Abs(h) + math.Abs(al)*pre1.Mag() + math.Abs(be)*dd.Mag())
@@ -145,4 +147,79 @@ func (p *pairNeuron) slack(lz, ld, A, B float64) float64 {
 // exactly affine in it.
 func (pp *pairProp) plainSameInput() bool {
 	return pp.diffs[0] != nil && allZero(pp.pb.DiffIn) && pp.m1.layerNoise(0) == nil && pp.m2.layerNoise(0) == nil
+}
+
+// Below the first layer (a, d) is no longer affine in the input, but the
+// supports of al a + be d along the four diagonals are bounded the same way
+// as the difference itself, by back-substitution through the joint
+// variables of the layers below (diffsub.go), and clip the box likewise.
+
+// diagonals are the signs of the four diagonal directions of a box.
+var diagonals = [4][2]float64{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+
+// jointPolygons returns, per neuron of layer k > 0 whose pre-activation in
+// network 1 straddles 0, the points of its box of (a, d) clipped by the
+// supports along its diagonals (polygonPoints), nil for the others and
+// when layer k has noise.
+func (pp *pairProp) jointPolygons(k int, l1 nn.Layer) [][][2]float64 {
+	pb := pp.pb
+	if pp.m1.layerNoise(k) != nil || pp.m2.layerNoise(k) != nil {
+		return nil
+	}
+	n, m := l1.Out(), l1.In()
+	var idx []int
+	for i := range n {
+		pre1, dd := pb.Net1.Pre[k][i], pb.DiffPre[k][i]
+		if pre1.Lo < 0 && pre1.Hi > 0 && dd.Hi > dd.Lo && finiteAll([]Interval{pre1, dd}) {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	lamD, bD := pp.diffTarget(k)
+	dl := pp.diffs[k]
+	z, del := pb.Net1.Post[k-1], pb.DiffPost[k-1]
+	form := &linearForm{Lam: mat.NewDense(4*len(idx), 2*m, nil), C: make([]float64, 4*len(idx)), E: make([]float64, 4*len(idx))}
+	w1, ld := l1.W.RawMatrix(), lamD.RawMatrix()
+	for q, i := range idx {
+		sa, sd := pb.Net1.Pre[k][i].Hi-pb.Net1.Pre[k][i].Lo, pb.DiffPre[k][i].Hi-pb.DiffPre[k][i].Lo
+		for r, sg := range diagonals {
+			al, be := sg[0]/sa, sg[1]/sd
+			row, rw := 4*q+r, form.Lam.RawMatrix()
+			dst := rw.Data[row*rw.Stride : row*rw.Stride+2*m]
+			t1, t2 := al*l1.B[i], be*bD[i]
+			form.C[row] = t1 + t2
+			e := 2 * outward.Unit * (math.Abs(t1) + math.Abs(t2))
+			for j := range m {
+				a1, a2 := al*w1.Data[i*w1.Stride+j], be*ld.Data[i*ld.Stride+j]
+				dst[j] = a1 + a2
+				b2 := be * ld.Data[i*ld.Stride+m+j]
+				dst[m+j] = b2
+				e += 2*outward.Unit*(math.Abs(a1)+math.Abs(a2))*z[j].Mag() + 2*outward.Unit*math.Abs(b2)*del[j].Mag()
+			}
+			e = e*sumFactor(2*m) + math.Abs(be)*radiusRow(dl, i, z)
+			form.E[row] = outward.UpBy(e, outward.Tiny)
+		}
+	}
+	ub := pp.jointBackSubstitute(form, k-1, nil)
+	out := make([][][2]float64, n)
+	for q, i := range idx {
+		pre1, dd := pb.Net1.Pre[k][i], pb.DiffPre[k][i]
+		hps := make([][3]float64, 0, 4)
+		for r, sg := range diagonals {
+			al, be := sg[0]/(pre1.Hi-pre1.Lo), sg[1]/(dd.Hi-dd.Lo)
+			h := ub[4*q+r]
+			h += polyMove * (math.Abs(h) + math.Abs(al)*pre1.Mag() + math.Abs(be)*dd.Mag())
+			if math.IsInf(h, 0) || math.IsNaN(h) {
+				hps = nil
+				break
+			}
+			hps = append(hps, [3]float64{al, be, h})
+		}
+		if hps != nil {
+			out[i] = polygonPoints(pre1, dd, hps)
+		}
+	}
+	return out
 }

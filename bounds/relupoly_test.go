@@ -7,6 +7,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // inHull reports whether q lies in the convex hull of pts, up to tol in
@@ -123,4 +124,71 @@ func TestFirstLayerPolygonContainsRange(t *testing.T) {
 		t.Errorf("only %d polygons cut a corner off the box", clipped)
 	}
 	t.Logf("%d polygons cut a corner off the box", clipped)
+}
+
+// TestJointPolygonsContainRange checks end to end, for random ReLU pairs
+// of 2-4 inputs and 2-3 hidden layers with the same input, that at every
+// layer the polygon of every neuron relaxed per row holds (xi1, xi2 - xi1)
+// at every corner of the input box and at random inputs.
+func TestJointPolygonsContainRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 5))
+	relu := nn.Activation{Kind: nn.ReLU}
+	deep := 0 // polygons below the first layer
+	for trial := range 30 {
+		n := 2 + rng.IntN(3)
+		sizes := []int{n, 6 + rng.IntN(5), 6 + rng.IntN(5), 2}
+		if trial%2 == 1 {
+			sizes = append(sizes[:3], 5, 2)
+		}
+		f1 := boundstest.Network(rng, sizes, 0.5+rng.Float64(), relu)
+		f2 := boundstest.Float16(f1)
+		if trial%3 == 2 {
+			f2 = boundstest.Perturb(rng, f1, 0.005)
+		}
+		in := spec.Inputs{Box: randomBox(rng, n)}
+		pb, err := Pair(f1, f2, in, Options{Method: MethodSymbolic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var xs [][]float64
+		for c := range 1 << n {
+			x := make([]float64, n)
+			for j := range x {
+				x[j] = in.Box.Lo[j]
+				if c>>j&1 == 1 {
+					x[j] = in.Box.Hi[j]
+				}
+			}
+			xs = append(xs, x)
+		}
+		for range 300 {
+			xs = append(xs, boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi))
+		}
+		for k, pairs := range pb.prop.jointPairs {
+			for _, p := range pairs {
+				if !p.poly {
+					continue
+				}
+				if k > 0 {
+					deep++
+				}
+				pts := make([][2]float64, len(p.a))
+				for v := range pts {
+					pts[v] = [2]float64{p.a[v], p.d[v]}
+				}
+				for _, x := range xs {
+					pre1, _ := boundstest.Trace(f1, x)
+					pre2, _ := boundstest.Trace(f2, x)
+					q := [2]float64{pre1[k][p.i], pre2[k][p.i] - pre1[k][p.i]}
+					if !inHull(pts, q, 1e-9*p.pre1.Mag(), 1e-9*p.dd.Mag()) {
+						t.Fatalf("trial %d layer %d neuron %d: (a, d) = %v at x = %v outside the polygon %v", trial, k, p.i, q, x, pts)
+					}
+				}
+			}
+		}
+	}
+	if deep < 20 {
+		t.Errorf("only %d polygons below the first layer", deep)
+	}
+	t.Logf("%d polygons below the first layer", deep)
 }
