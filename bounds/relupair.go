@@ -220,9 +220,20 @@ func (p *pairNeuron) best(lz, ld float64) (plane, bool) {
 // vertices has, so that a single triangle is optimal (at the exact centre,
 // the diagonals and the line a = 0 through it give ties whose planes
 // differ).
+//
+// Over a polygon (relupoly.go) the box's centre may lie outside it, where
+// the least plane is no guide; the mean of the polygon's points, inside
+// it, takes its place.
 func (p *pairNeuron) centre() (ca, cd float64) {
-	return p.pre1.Lo/2 + p.pre1.Hi/2 + 0.7548776662e-6*(p.pre1.Hi-p.pre1.Lo),
-		p.dd.Lo/2 + p.dd.Hi/2 + 0.5698402910e-6*(p.dd.Hi-p.dd.Lo)
+	ca, cd = p.pre1.Lo/2+p.pre1.Hi/2, p.dd.Lo/2+p.dd.Hi/2
+	if p.poly {
+		ca, cd = 0, 0
+		for k, a := range p.a {
+			ca += a / float64(len(p.a))
+			cd += p.d[k] / float64(len(p.a))
+		}
+	}
+	return ca + 0.7548776662e-6*(p.pre1.Hi-p.pre1.Lo), cd + 0.5698402910e-6*(p.dd.Hi-p.dd.Lo)
 }
 
 // maxTriangles is the number of triangles best tries.
