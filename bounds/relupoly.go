@@ -76,7 +76,7 @@ func support(i int, al, be float64, l1 nn.Layer, dl *layerDiff, x []Interval) fl
 		t := max(c*x[j].Lo, c*x[j].Hi)
 		s += t
 		abs += math.Abs(t)
-		coefErr := 2 * outward.Unit * (math.Abs(t1) + math.Abs(t2))
+		coefErr := 2*outward.Unit*(math.Abs(t1)+math.Abs(t2)) + 3*outward.Tiny
 		if dl.rW != nil {
 			coefErr += math.Abs(be) * dl.rW[i*dl.cols+j]
 		}
@@ -196,7 +196,8 @@ func (pp *pairProp) jointPolygons(k int, l1 nn.Layer) [][][2]float64 {
 				dst[j] = a1 + a2
 				b2 := be * ld.Data[i*ld.Stride+m+j]
 				dst[m+j] = b2
-				e += 2*outward.Unit*(math.Abs(a1)+math.Abs(a2))*z[j].Mag() + 2*outward.Unit*math.Abs(b2)*del[j].Mag()
+				e += (2*outward.Unit*(math.Abs(a1)+math.Abs(a2))+3*outward.Tiny)*z[j].Mag() +
+					(2*outward.Unit*math.Abs(b2)+outward.Tiny)*del[j].Mag()
 			}
 			e = e*sumFactor(2*m) + math.Abs(be)*radiusRow(dl, i, z)
 			form.E[row] = outward.UpBy(e, outward.Tiny)
