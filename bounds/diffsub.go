@@ -156,7 +156,12 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 		if ov != nil {
 			o = ov[j]
 		}
-		form.relaxStep(pp.jointStep[j], mags(append(append([]Interval(nil), pb.Net1.Pre[j]...), pb.DiffPre[j]...)), o)
+		mag := mags(append(append([]Interval(nil), pb.Net1.Pre[j]...), pb.DiffPre[j]...))
+		if o == nil {
+			form.relaxPairs(pp.jointStep[j], pp.jointPairs[j], len(pb.Net1.Pre[j]), mag)
+		} else {
+			form.relaxStep(pp.jointStep[j], mag, o)
+		}
 		if r := pp.diffs[j]; r.rW != nil || r.rB != nil {
 			below := pb.Net1.In
 			if j > 0 {

@@ -33,7 +33,11 @@
 // back-substitution, the difference of two equal-width networks is bounded
 // through the joint variables (z1, delta) = (phi1(xi1), phi2(xi2) -
 // phi1(xi1)) of every layer with planes in (xi1, xi2 - xi1)
-// (diffrelax.go); the difference of tanh and sigmoid neurons is also
+// (diffrelax.go), where a neuron is a ReLU in both networks, each row of the
+// back-substitution replaces its z1 and delta together by one plane with
+// the offset of their combination (relupair.go), taken at the first layer of
+// a pair with the same input over the joint range of (xi1, xi2 - xi1)
+// rather than its box (relupoly.go); the difference of tanh and sigmoid neurons is also
 // bounded slice by slice of xi1's range, with xi2 - xi1 bounded on each
 // slice by that back-substitution (slicediff.go). Every symbolic bound is
 // intersected with the interval one, so it is never looser.

@@ -33,6 +33,6 @@ func ExamplePair() {
 	fmt.Printf("f2 - f1 in [%.4f, %.4f]\n", o.Lo, o.Hi)
 	fmt.Printf("ranges: f1 in [%.3f, %.3f], f2 in [%.3f, %.3f]\n", r1.Lo, r1.Hi, r2.Lo, r2.Hi)
 	// Output:
-	// f2 - f1 in [-0.0100, 0.0100]
+	// f2 - f1 in [-0.0050, 0.0100]
 	// ranges: f1 in [0.500, 1.500], f2 in [0.500, 1.500]
 }

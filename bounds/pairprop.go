@@ -38,6 +38,8 @@ type pairProp struct {
 	// and substitution of the difference.
 	sym1, sym2 *symNet
 	jointStep  []stepRelax
+	noPairs    bool            // zz
+	jointPairs [][]*pairNeuron // per level, the ReLU neurons relaxed per row (relupair.go)
 	jointFree  []freeLines
 	jointW     []*mat.Dense
 	jointB     [][]float64
@@ -61,7 +63,7 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 			Net2:   &Net{In: x2, Pre: make([][]Interval, d2), Post: make([][]Interval, d2)},
 			DiffIn: dIn, DiffPre: make([][]Interval, common), DiffPost: make([][]Interval, common),
 		},
-		jointStep: make([]stepRelax, common), jointFree: make([]freeLines, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
+		jointStep: make([]stepRelax, common), jointPairs: make([][]*pairNeuron, common), jointFree: make([]freeLines, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
 		diffs: make([]*layerDiff, common),
 	}
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
@@ -194,6 +196,10 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 	n := l1.Out()
 	s := stepRelax{Lower: make([]affineBound, 2*n), Upper: make([]affineBound, 2*n), cols: 2 * n}
 	r1, r2 := pp.sym1.rels[k], pp.sym2.rels[k]
+	var polys [][][2]float64 // the joint ranges of (xi1, xi2 - xi1) of layer k > 0 (relupoly.go)
+	if k > 0 && l1.Act.Kind == nn.ReLU && l2.Act.Kind == nn.ReLU {
+		polys = pp.jointPolygons(k, l1)
+	}
 	for i := range n {
 		s.Lower[i] = affineBound{[]term{{i, r1.Lower[i].A}}, r1.Lower[i].C}
 		s.Upper[i] = affineBound{[]term{{i, r1.Upper[i].A}}, r1.Upper[i].C}
@@ -203,6 +209,17 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 		s.Lower[n+i] = affineBound{[]term{{i, lo.A}, {n + i, lo.B}}, lo.C}
 		s.Upper[n+i] = affineBound{[]term{{i, hi.A}, {n + i, hi.B}}, hi.C}
 		pb.DiffPost[k][i] = pb.DiffPost[k][i].Intersect(Interval{planeRange(lo, pre1, dd).Lo, planeRange(hi, pre1, dd).Hi})
+		if l1.Act.Kind == nn.ReLU && l2.Act.Kind == nn.ReLU {
+			var pts [][2]float64
+			if k == 0 && pp.plainSameInput() {
+				pts = firstLayerPolygon(i, pre1, dd, l1, pp.diffs[0], pb.Net1.In)
+			} else if polys != nil {
+				pts = polys[i]
+			}
+			if p := newPairNeuronOn(i, pre1, dd, r1.Lower[i], r1.Upper[i], lo, hi, pts); p != nil {
+				pp.jointPairs[k] = append(pp.jointPairs[k], p)
+			}
+		}
 	}
 	pp.jointStep[k] = s
 	pp.jointFree[k] = jointFreeLines(&pp.sym1.free[k])

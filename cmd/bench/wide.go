@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,7 +53,11 @@ pass and the peak resident memory.
 
 Suites: har (100 instances, eps 0.25), mnist-global (perturbation 3/255 on
 every pixel, eps 1) and mnist-3pix (the NeuroDiff table's first 3 random
-pixels free in [0, 1], eps 1). --cpuprofile writes a CPU profile of the
+pixels free in [0, 1], eps 1). Every network of the suite's NeuroDiff rows
+in reference-results.tsv is run on the suite's 100 boxes where it and its
+16-bit copy (NAME.nnet, NAME_16bit.nnet beside the tests' JSON) are in the
+folder; the others are named as not run (MNIST: 3x100 is there, 2x512 and
+4x1024 are not). --cpuprofile writes a CPU profile of the
 bounds. The shared benchmark folder is data/benchmarks of the shared
 folder (NNBOUND_SHARED), or --data.`,
 		Args: cobra.NoArgs,
@@ -74,6 +79,7 @@ folder (NNBOUND_SHARED), or --data.`,
 
 // wideRow is the result of one instance.
 type wideRow struct {
+	Net    string        `json:"net"`
 	Prop   int           `json:"prop"`
 	Target int           `json:"target"`
 	Lo     float64       `json:"lo"` // Lo, Hi enclose f'_t - f_t over the box
@@ -106,25 +112,30 @@ func runWide(ctx context.Context, stdout, stderr io.Writer, o *wideOptions) erro
 			o.Dir = filepath.Join(root, "data", "benchmarks")
 		}
 	}
-	fPath, fpPath := wideFiles(o.Dir, o.Suite)
-	if _, err := os.Stat(fpPath); o.Dir == "" || err != nil {
+	if _, err := os.Stat(filepath.Join(o.Dir, "reference-results.tsv")); o.Dir == "" || err != nil {
 		if dirGiven {
-			return fmt.Errorf("--data %s: no %s there", o.Dir, fpPath)
+			return fmt.Errorf("--data %s: no reference-results.tsv there", o.Dir)
 		}
 		fmt.Fprintln(stderr, "bench wide: shared benchmark folder not found (set NNBOUND_SHARED or --data); nothing to do")
 		return nil
 	}
-	f, _, err := nnet.Read(fPath, nnet.Options{Core: true})
+	nets, err := wideNets(o.Dir, o.Suite)
 	if err != nil {
 		return err
 	}
-	fp, _, err := nnet.Read(fpPath, nnet.Options{Core: true})
-	if err != nil {
-		return err
-	}
-	insts, err := loadWide(o.Dir, o.Suite, o.Limit)
-	if err != nil {
-		return err
+	var runs []*wideNet
+	var absent []string
+	for _, name := range nets {
+		wn, err := loadWideNet(o.Dir, o.Suite, name, o.Limit)
+		if err != nil {
+			return err
+		}
+		if wn == nil {
+			absent = append(absent, name)
+			fmt.Fprintf(stderr, "bench wide: %s: network or its 16-bit copy absent from %s; its instances are not run\n", name, o.Dir)
+			continue
+		}
+		runs = append(runs, wn)
 	}
 	opts := bounds.DefaultOptions()
 	opts.Method = bm
@@ -136,28 +147,61 @@ func runWide(ctx context.Context, stdout, stderr io.Writer, o *wideOptions) erro
 	defer stop()
 	resetPeakRSS()
 	var rows []*wideRow
-	for n, in := range insts {
-		if ctx != nil && ctx.Err() != nil {
-			return ctx.Err()
+	for _, wn := range runs {
+		for n, in := range wn.insts {
+			if ctx != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			row, err := wideBound(wn.f, wn.fp, in, opts)
+			if err != nil {
+				return fmt.Errorf("%s instance %d: %w", in.Net, in.Prop, err)
+			}
+			rows = append(rows, row)
+			if row.Violated {
+				fmt.Fprintf(stderr, "bench wide: SOUNDNESS VIOLATION: %s instance %d: bound %g below the attained %g\n", in.Net, in.Prop, float64(row.Bound), in.Found)
+			}
+			fmt.Fprintf(stderr, "[%s %d/%d] %d: bound %.4g (NeuroDiff %.4g) %s in %.3f s\n",
+				in.Net, n+1, len(wn.insts), in.Prop, float64(row.Bound), float64(row.NeuroDiff), provedWord(row.Proved), row.Wall)
 		}
-		row, err := wideBound(f, fp, in, opts)
-		if err != nil {
-			return fmt.Errorf("instance %d: %w", in.Prop, err)
-		}
-		rows = append(rows, row)
-		if row.Violated {
-			fmt.Fprintf(stderr, "bench wide: SOUNDNESS VIOLATION: instance %d: bound %g below the attained %g\n", in.Prop, float64(row.Bound), in.Found)
-		}
-		fmt.Fprintf(stderr, "[%d/%d] %d: bound %.4g (NeuroDiff %.4g) %s in %.3f s\n",
-			n+1, len(insts), in.Prop, float64(row.Bound), float64(row.NeuroDiff), provedWord(row.Proved), row.Wall)
 	}
-	if err := writeWide(stdout, o, bm, rows, peakRSS()); err != nil {
+	if err := writeWide(stdout, o, bm, rows, absent, peakRSS()); err != nil {
 		return err
 	}
 	if slices.ContainsFunc(rows, func(r *wideRow) bool { return r.Violated }) {
 		return errChecksFailed
 	}
 	return nil
+}
+
+// wideNet is one network of a suite with its instances.
+type wideNet struct {
+	f, fp *nn.Network
+	insts []*wideInstance
+}
+
+// loadWideNet reads the network name of suite, its 16-bit copy and its
+// first limit instances from the folder dir; nil when either network file
+// is absent.
+func loadWideNet(dir, suite, name string, limit int) (*wideNet, error) {
+	fPath, fpPath := wideFiles(dir, suite, name)
+	for _, p := range []string{fPath, fpPath} {
+		if _, err := os.Stat(p); err != nil {
+			return nil, nil
+		}
+	}
+	f, _, err := nnet.Read(fPath, nnet.Options{Core: true})
+	if err != nil {
+		return nil, err
+	}
+	fp, _, err := nnet.Read(fpPath, nnet.Options{Core: true})
+	if err != nil {
+		return nil, err
+	}
+	insts, err := loadWide(dir, suite, name, limit)
+	if err != nil {
+		return nil, err
+	}
+	return &wideNet{f: f, fp: fp, insts: insts}, nil
 }
 
 // wideBound bounds f'_t - f_t over the box of in with opts and times it.
@@ -177,7 +221,7 @@ func wideBound(f, fp *nn.Network, in *wideInstance, opts bounds.Options) (*wideR
 	if err != nil {
 		return nil, err
 	}
-	row := &wideRow{Prop: in.Prop, Target: in.Target, Lo: m.Lo, Hi: m.Hi, Bound: report.Number(m.Mag()),
+	row := &wideRow{Net: in.Net, Prop: in.Prop, Target: in.Target, Lo: m.Lo, Hi: m.Hi, Bound: report.Number(m.Mag()),
 		Wall: time.Since(start).Seconds(), CPU: (cpuTime() - cpu0).Seconds(),
 		NeuroDiff: report.Number(in.NeuroDiff), NDTime: report.Number(in.NeuroDiffTime)}
 	// Proved: -eps < lo and hi < eps, strictly, as the peers check.
@@ -195,15 +239,17 @@ func provedWord(ok bool) string {
 }
 
 // writeWide prints the Markdown table and summary of a run.
-func writeWide(w io.Writer, o *wideOptions, bm bounds.Method, rows []*wideRow, rss float64) error {
+// absent lists the suite's networks of reference-results.tsv that were not
+// run.
+func writeWide(w io.Writer, o *wideOptions, bm bounds.Method, rows []*wideRow, absent []string, rss float64) error {
 	fmt.Fprintf(w, "## bench wide --suite %s --bounds %s (%d CPUs, GOMAXPROCS %d)\n\n",
 		o.Suite, bm, runtime.NumCPU(), runtime.GOMAXPROCS(0))
-	fmt.Fprintln(w, "| i | t | bound | lo | hi | proved | wall s | CPU s | NeuroDiff first pass | ratio | NeuroDiff s | attained (data) |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| net | i | t | bound | lo | hi | proved | wall s | CPU s | NeuroDiff first pass | ratio | NeuroDiff s | attained (data) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var wall, cpu, ratio, nd, found []float64
 	proved, ndProved := 0, 0
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %d | %d | %s | %.4g | %.4g | %s | %.3f | %.3f | %s | %s | %s | %s |\n", r.Prop, r.Target, num4(r.Bound),
+		fmt.Fprintf(w, "| %s | %d | %d | %s | %.4g | %.4g | %s | %.3f | %.3f | %s | %s | %s | %s |\n", r.Net, r.Prop, r.Target, num4(r.Bound),
 			r.Lo, r.Hi, provedWord(r.Proved), r.Wall, r.CPU, num4(r.NeuroDiff), numSig(r.Ratio, 3), num4(r.NDTime), num4(r.Found))
 		found = append(found, float64(r.Found)/float64(r.NeuroDiff))
 		wall, cpu, ratio, nd = append(wall, r.Wall), append(cpu, r.CPU), append(ratio, float64(r.Ratio)), append(nd, float64(r.NDTime))
@@ -224,6 +270,11 @@ func writeWide(w io.Writer, o *wideOptions, bm bounds.Method, rows []*wideRow, r
 		return t
 	}
 	fmt.Fprintf(w, "\n| | nnbound (%s, one shot) | NeuroDiff (12 threads, with splitting) |\n|---|---|---|\n", bm)
+	notRun := "every network of the suite"
+	if len(absent) > 0 {
+		notRun = "networks absent, not run: " + strings.Join(absent, ", ")
+	}
+	fmt.Fprintf(w, "| instances run | %d (%s) | |\n", len(rows), notRun)
 	fmt.Fprintf(w, "| proved | %d/%d | %d/%d |\n", proved, len(rows), ndProved, len(rows))
 	fmt.Fprintf(w, "| median time per instance | %.3f s wall, %.3f s CPU | %.3f s |\n", median(wall), median(cpu), median(slices.DeleteFunc(nd, math.IsNaN)))
 	fmt.Fprintf(w, "| total time | %.2f s wall, %.2f s CPU | %.2f s |\n", sum(wall), sum(cpu), sum(nd))

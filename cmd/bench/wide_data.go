@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,7 +18,8 @@ var wideSuites = map[string]string{"har": "har-f16", "mnist-global": "mnist-f16-
 // wideInstance is one instance of the peers' HAR or MNIST float16
 // benchmark: prove -Eps < f'_t(x) - f_t(x) < Eps for x in the box [Lo, Hi].
 type wideInstance struct {
-	Prop   int // the test index i (instance 1000+i for HAR, 400+i for MNIST)
+	Net    string // the network's name in reference-results.tsv
+	Prop   int    // the test index i (instance 1000+i for HAR, 400+i for MNIST)
 	Target int
 	Eps    float64
 	Lo, Hi []float64
@@ -30,18 +32,38 @@ type wideInstance struct {
 	Found float64
 }
 
-// wideFiles returns the paths of f and f' of a suite in the folder dir.
-func wideFiles(dir, suite string) (f, fp string) {
-	if suite == "har" {
-		return filepath.Join(dir, "har", "HAR.nnet"), filepath.Join(dir, "har", "HAR_16bit.nnet")
+// wideNets returns the networks of suite's NeuroDiff rows in
+// reference-results.tsv of the folder dir, in their order there (HAR;
+// mnist_relu_3_100, mnist_relu_2_512, mnist_relu_4_1024).
+func wideNets(dir, suite string) ([]string, error) {
+	rows, err := readTSV(filepath.Join(dir, "reference-results.tsv"))
+	if err != nil {
+		return nil, err
 	}
-	return filepath.Join(dir, "mnist", "mnist_relu_3_100.nnet"), filepath.Join(dir, "mnist", "mnist_relu_3_100_16bit.nnet")
+	var nets []string
+	for _, r := range rows {
+		if r["suite"] == wideSuites[suite] && r["tool"] == "NeuroDiff" && !slices.Contains(nets, r["net"]) {
+			nets = append(nets, r["net"])
+		}
+	}
+	return nets, nil
+}
+
+// wideFiles returns the paths of f and f' (its 16-bit copy) of the
+// network net of a suite in the folder dir.
+func wideFiles(dir, suite, net string) (f, fp string) {
+	sub := "mnist"
+	if suite == "har" {
+		sub = "har"
+	}
+	return filepath.Join(dir, sub, net+".nnet"), filepath.Join(dir, sub, net+"_16bit.nnet")
 }
 
 // loadWide returns the first limit instances of suite (all for limit <= 0)
-// from the benchmark folder dir. Boxes are computed as the peers' C code
-// does, in float32 (har_tests.json and mnist_tests.json, "float_semantics").
-func loadWide(dir, suite string, limit int) ([]*wideInstance, error) {
+// on the network net from the benchmark folder dir. Boxes are computed as
+// the peers' C code does, in float32 (har_tests.json and mnist_tests.json,
+// "float_semantics"); every network of a suite has the same boxes.
+func loadWide(dir, suite, net string, limit int) ([]*wideInstance, error) {
 	var insts []*wideInstance
 	var err error
 	switch suite {
@@ -60,7 +82,7 @@ func loadWide(dir, suite string, limit int) ([]*wideInstance, error) {
 	}
 	rp := filepath.Join(dir, "reference-results.tsv")
 	keep := func(r map[string]string) bool {
-		return r["suite"] == wideSuites[suite] && r["tool"] == "NeuroDiff" && r["net_in_folder"] == "yes"
+		return r["suite"] == wideSuites[suite] && r["tool"] == "NeuroDiff" && r["net"] == net
 	}
 	key := func(r map[string]string) string { return r["prop"] }
 	first, err := readColumn(rp, "firstpass_abs", keep, key)
@@ -73,13 +95,15 @@ func loadWide(dir, suite string, limit int) ([]*wideInstance, error) {
 	}
 	found, err := readColumn(filepath.Join(dir, "empirical-lower-bounds.tsv"), "abs_max_found",
 		func(r map[string]string) bool {
-			return r["suite"] == wideSuites[suite] && (suite != "mnist-3pix" || strings.Contains(r["fprime"], "random_pixels_neurodiff"))
+			return r["suite"] == wideSuites[suite] && r["net"] == net &&
+				(suite != "mnist-3pix" || strings.Contains(r["fprime"], "random_pixels_neurodiff"))
 		}, key)
 	if err != nil {
 		return nil, err
 	}
 	for _, in := range insts {
 		k := strconv.Itoa(in.Prop)
+		in.Net = net
 		in.NeuroDiff, in.NeuroDiffTime, in.Found = valueOr(first, k), valueOr(times, k), valueOr(found, k)
 	}
 	return insts, nil
