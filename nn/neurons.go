@@ -23,6 +23,9 @@ func (n *Network) SelectNeurons(k int, src []int) error {
 		return fmt.Errorf("nn: layer %d would have no neurons: %w", k, ErrDimension)
 	}
 	l, next := n.Layers[k], n.Layers[k+1]
+	if l.Conv != nil || next.Conv != nil {
+		return fmt.Errorf("nn: selecting neurons of layer %d: %w", k, ErrStructured)
+	}
 	for i, j := range src {
 		if j >= l.Out() {
 			return fmt.Errorf("nn: neuron %d of layer %d taken from neuron %d of %d: %w", i, k, j, l.Out(), ErrDimension)

@@ -1,0 +1,118 @@
+package nn
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The linear part of a layer, dense (W) or structured (Conv): the points
+// where evaluation and bound propagation apply it.
+
+// validateLinear reports a layer with neither or both of W and Conv, or a
+// malformed convolution.
+func (l Layer) validateLinear() error {
+	switch {
+	case l.W == nil && l.Conv == nil:
+		return fmt.Errorf("nn: layer has no weight matrix: %w", ErrDimension)
+	case l.W != nil && l.Conv != nil:
+		return fmt.Errorf("nn: layer has both a weight matrix and a convolution: %w", ErrDimension)
+	case l.Conv != nil:
+		return l.Conv.Validate()
+	}
+	return nil
+}
+
+// MulVec sets dst = W x, the layer's linear part without its bias (dst
+// has Out() values, x In()).
+func (l Layer) MulVec(dst, x []float64) {
+	if l.Conv != nil {
+		l.Conv.Apply(dst, x)
+		return
+	}
+	raw := l.W.RawMatrix()
+	for i := range raw.Rows {
+		s := 0.0
+		for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			s += w * x[j]
+		}
+		dst[i] = s
+	}
+}
+
+// MulTransVec sets dst = W^T y (dst has In() values, y Out()).
+func (l Layer) MulTransVec(dst, y []float64) {
+	if l.Conv != nil {
+		l.Conv.ApplyTransposed(dst, y)
+		return
+	}
+	raw := l.W.RawMatrix()
+	clear(dst[:raw.Cols])
+	for i := range raw.Rows {
+		v := y[i]
+		if v == 0 {
+			continue
+		}
+		for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			dst[j] += v * w
+		}
+	}
+}
+
+// Matrix returns the layer's weight matrix: W, or the dense matrix of its
+// convolution (Conv2D.Dense, Out()*In() entries: for small layers only).
+func (l Layer) Matrix() *mat.Dense {
+	if l.Conv != nil {
+		return l.Conv.Dense()
+	}
+	return l.W
+}
+
+// applyConv appends Post(Act(Pre(K h + B))) to dst for a structured layer.
+func (l Layer) applyConv(dst, h []float64) []float64 {
+	n := len(dst)
+	dst = append(dst, make([]float64, l.Out())...)
+	y := dst[n:]
+	l.Conv.Apply(y, h)
+	for i := range y {
+		y[i] = l.finish(i, y[i]+l.B[i])
+	}
+	return dst
+}
+
+// Structured reports whether some layer of n is structured (a
+// convolution), so that consumers that need dense weight matrices can
+// refuse it by name (ErrStructured).
+func (n *Network) Structured() bool {
+	for _, l := range n.Layers {
+		if l.Conv != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrStructured reports a network with structured (convolutional) layers
+// given to a method that needs dense weight matrices.
+var ErrStructured = fmt.Errorf("the network has convolutional layers, which this method does not read")
+
+// Densify returns n with every structured layer replaced by its dense
+// matrix if that has at most maxEntries entries, and an error wrapping
+// ErrStructured naming the first layer whose matrix is larger. n is not
+// modified; unchanged layers are shared.
+func Densify(n *Network, maxEntries int) (*Network, error) {
+	if !n.Structured() {
+		return n, nil
+	}
+	out := &Network{Layers: append([]Layer(nil), n.Layers...), Input: n.Input}
+	for k, l := range out.Layers {
+		if l.Conv == nil {
+			continue
+		}
+		if l.Out() > maxEntries/l.In() {
+			return nil, fmt.Errorf("nn: layer %d, a %dx%d matrix: %w", k, l.Out(), l.In(), ErrStructured)
+		}
+		out.Layers[k].W, out.Layers[k].Conv = l.Conv.Dense(), nil
+	}
+	return out, nil
+}
