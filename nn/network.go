@@ -37,8 +37,8 @@ var ErrNotFinite = errors.New("value is not finite")
 type Layer struct {
 	W    *mat.Dense // out x in; nil when Conv is set
 	Conv *Conv2D
-	B   []float64  // length out
-	Act Activation
+	B    []float64 // length out
+	Act  Activation
 	// Pre quantises the pre-activation W x + B, Post the layer's output:
 	// the re-quantisation of an int8 model's every layer. Both are
 	// optional.
