@@ -69,7 +69,9 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 	if in.Pairing == spec.QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}
-	for pp.chain < common && f1.Layers[pp.chain].Out() == f2.Layers[pp.chain].Out() {
+	// The joint back-substitution of the difference reads dense layers.
+	for pp.chain < common && f1.Layers[pp.chain].Out() == f2.Layers[pp.chain].Out() &&
+		f1.Layers[pp.chain].Conv == nil && f2.Layers[pp.chain].Conv == nil {
 		pp.chain++
 	}
 	for k := range max(d1, d2) {
@@ -122,9 +124,9 @@ func (pp *pairProp) layer(k int) {
 		if dp != nil {
 			dl := newLayerDiff(*l1, *l2, pp.m1.layerNoise(k), pp.m2.layerNoise(k))
 			pp.diffs[k] = dl
-			intersectAll(pb.DiffPre[k], dl.apply(l2.W.RawMatrix(), dp, dp1))
+			intersectAll(pb.DiffPre[k], dl.applyLayer(*l2, dp, dp1))
 			if !allZero(dp) || !slices.Equal(dp1, dp2) { // otherwise the same enclosure again
-				intersectAll(pb.DiffPre[k], dl.apply(l1.W.RawMatrix(), dp, dp2))
+				intersectAll(pb.DiffPre[k], dl.applyLayer(*l1, dp, dp2))
 			}
 		}
 		if pp.sym && k < pp.chain && k > 0 {

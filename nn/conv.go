@@ -172,6 +172,39 @@ func (c *Conv2D) accumulate(dst, src []float64, transposed bool) {
 	})
 }
 
+// AddRow adds scale times row i of c's matrix to dst (In() values),
+// touching only the row's non-zero entries.
+func (c *Conv2D) AddRow(dst []float64, i int, scale float64) {
+	outPlane, inPlane := c.OutH*c.OutW, c.InH*c.InW
+	m, oh, ow := i/outPlane, i%outPlane/c.OutW, i%c.OutW
+	cg := c.InC / c.Groups
+	first := m / (c.OutC / c.Groups) * cg
+	for cc := range cg {
+		for th := range c.KH {
+			ih := oh*c.Stride[0] - c.Pad[0] + th*c.Dil[0]
+			if ih < 0 || ih >= c.InH {
+				continue
+			}
+			for tw := range c.KW {
+				iw := ow*c.Stride[1] - c.Pad[1] + tw*c.Dil[1]
+				if iw < 0 || iw >= c.InW {
+					continue
+				}
+				dst[(first+cc)*inPlane+ih*c.InW+iw] += scale * c.Kernel[((m*cg+cc)*c.KH+th)*c.KW+tw]
+			}
+		}
+	}
+}
+
+// Abs returns the convolution of c's geometry with kernel |K|.
+func (c *Conv2D) Abs() *Conv2D {
+	k := make([]float64, len(c.Kernel))
+	for i, v := range c.Kernel {
+		k[i] = math.Abs(v)
+	}
+	return c.WithKernel(k)
+}
+
 // Dense returns the Out() x In() matrix of c. It is for small
 // convolutions (tests, writers of formats without convolutions): the
 // matrix has Out()*In() entries.

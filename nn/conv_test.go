@@ -55,6 +55,15 @@ func TestConvApply(t *testing.T) {
 		if !closeAll(ax, wx, 1e-12) || !closeAll(aty, wty, 1e-12) {
 			t.Errorf("conv %d: Apply or ApplyTransposed differs from the dense product", n)
 		}
+		for i := range c.Out() {
+			row := make([]float64, c.In())
+			c.AddRow(row, i, 2)
+			for j, v := range row {
+				if v != 2*want[i*c.In()+j] {
+					t.Fatalf("conv %d: AddRow(%d) entry %d is %v, want %v", n, i, j, v, 2*want[i*c.In()+j])
+				}
+			}
+		}
 	}
 }
 

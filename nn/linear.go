@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -59,6 +60,55 @@ func (l Layer) MulTransVec(dst, y []float64) {
 	}
 }
 
+// AffineTo sets dst = W h + B with Eval's arithmetic: per output the bias,
+// then the products in input order; for a structured layer the
+// convolution, then the bias.
+func (l Layer) AffineTo(dst, h []float64) {
+	if l.Conv != nil {
+		l.Conv.Apply(dst, h)
+		for i := range dst[:l.Out()] {
+			dst[i] += l.B[i]
+		}
+		return
+	}
+	raw := l.W.RawMatrix()
+	for i := range raw.Rows {
+		s := l.B[i]
+		for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			s += w * h[j]
+		}
+		dst[i] = s
+	}
+}
+
+// MulAbsVec sets dst = |W| x, with |W| the elementwise magnitude of the
+// layer's weights.
+func (l Layer) MulAbsVec(dst, x []float64) {
+	if l.Conv != nil {
+		l.Conv.Abs().Apply(dst, x)
+		return
+	}
+	raw := l.W.RawMatrix()
+	for i := range raw.Rows {
+		s := 0.0
+		for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			s += math.Abs(w) * x[j]
+		}
+		dst[i] = s
+	}
+}
+
+// AddRow adds scale times row i of W to dst (In() values).
+func (l Layer) AddRow(dst []float64, i int, scale float64) {
+	if l.Conv != nil {
+		l.Conv.AddRow(dst, i, scale)
+		return
+	}
+	for j, w := range l.W.RawRowView(i) {
+		dst[j] += scale * w
+	}
+}
+
 // Matrix returns the layer's weight matrix: W, or the dense matrix of its
 // convolution (Conv2D.Dense, Out()*In() entries: for small layers only).
 func (l Layer) Matrix() *mat.Dense {
@@ -73,9 +123,9 @@ func (l Layer) applyConv(dst, h []float64) []float64 {
 	n := len(dst)
 	dst = append(dst, make([]float64, l.Out())...)
 	y := dst[n:]
-	l.Conv.Apply(y, h)
+	l.AffineTo(y, h)
 	for i := range y {
-		y[i] = l.finish(i, y[i]+l.B[i])
+		y[i] = l.finish(i, y[i])
 	}
 	return dst
 }
