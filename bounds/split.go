@@ -1,8 +1,6 @@
 package bounds
 
 import (
-	"math"
-
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -21,26 +19,8 @@ import (
 func splitBox(box spec.Box, parts int, fs ...*nn.Network) []spec.Box {
 	n := box.Dim()
 	weight := make([]float64, n)
-	ones, col := make([]float64, 0), make([]float64, n)
 	for _, f := range fs {
-		l := f.Layers[0]
-		if l.Conv != nil { // |K|^T 1: the column sums of |W|
-			ones = ones[:0]
-			for range l.Out() {
-				ones = append(ones, 1)
-			}
-			l.Conv.Abs().ApplyTransposed(col, ones)
-			for i, v := range col {
-				weight[i] += v
-			}
-			continue
-		}
-		w := l.W.RawMatrix()
-		for r := range w.Rows {
-			for i, v := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
-				weight[i] += math.Abs(v)
-			}
-		}
+		f.Layers[0].AddAbsColumnSums(weight)
 	}
 	// influence returns the coordinate of b to halve and its influence.
 	influence := func(b spec.Box) (int, float64) {

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -98,6 +99,28 @@ func (l Layer) MulAbsVec(dst, x []float64) {
 	}
 }
 
+// AddAbsColumnSums adds to dst[j] the sum over i of |W_ij|, for every
+// input j (the influence of input j on the layer).
+func (l Layer) AddAbsColumnSums(dst []float64) {
+	if l.Conv != nil {
+		ones, col := make([]float64, l.Out()), make([]float64, l.In())
+		for i := range ones {
+			ones[i] = 1
+		}
+		l.Conv.Abs().ApplyTransposed(col, ones)
+		for j, v := range col {
+			dst[j] += v
+		}
+		return
+	}
+	raw := l.W.RawMatrix()
+	for r := range raw.Rows {
+		for j, v := range raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols] {
+			dst[j] += math.Abs(v)
+		}
+	}
+}
+
 // AddRow adds scale times row i of W to dst (In() values).
 func (l Layer) AddRow(dst []float64, i int, scale float64) {
 	if l.Conv != nil {
@@ -142,9 +165,18 @@ func (n *Network) Structured() bool {
 	return false
 }
 
+// RequireDense returns an error wrapping ErrStructured, naming user, if n
+// has structured layers.
+func (n *Network) RequireDense(user string) error {
+	if n != nil && n.Structured() {
+		return fmt.Errorf("nn: networks with convolutional layers are not handled by %s: %w", user, ErrStructured)
+	}
+	return nil
+}
+
 // ErrStructured reports a network with structured (convolutional) layers
 // given to a method that needs dense weight matrices.
-var ErrStructured = fmt.Errorf("the network has convolutional layers, which this method does not read")
+var ErrStructured = errors.New("structured layers")
 
 // Densify returns n with every structured layer replaced by its dense
 // matrix if that has at most maxEntries entries, and an error wrapping
