@@ -7,12 +7,18 @@ the outputs of torch in float32 and float64 and of the independent numpy evaluat
   cnn_mnist28/   1x28x28 -> Conv 3x3 8 pad 1 -> ReLU -> Conv 3x3 16 stride 2 pad 1 -> ReLU
                  -> Flatten -> Linear 3136 -> 10                       (Conv, Relu, Flatten, Gemm)
 
-Lowered to dense matrices, its second Conv would be 3136 x 6272 (19.7 million entries): nnbound reads
+  ../cnn_unsupported/cnn_maxpool.onnx   1x8x8 -> Conv 3x3 4 pad 1 -> ReLU -> MaxPool 2x2 -> Flatten -> Linear 64 -> 10,
+                 untrained: a CNN with an operator nnbound does not read (MaxPool), for the error that names it
+
+Lowered to dense matrices, the second Conv of cnn_mnist28 would be 3136 x 6272 (19.7 million entries): nnbound reads
 its convolutions as structured layers (nn.Conv2D).
 Run from this folder: /usr/bin/python3 generate28.py   (needs python3-torch, python3-onnx,
 python3-sklearn)
 """
+import os
+
 import numpy as np
+import onnx
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -43,5 +49,18 @@ def main():
                     desc="8x8 digit image upscaled to 28x28 (bilinear), row-major, in [0,1]")
 
 
+def maxpool():
+    """Export the untrained MaxPool CNN (no samples: nnbound refuses it)."""
+    torch.manual_seed(16)
+    model = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(64, 10))
+    d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cnn_unsupported")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "cnn_maxpool.onnx")
+    torch.onnx.export(model.eval(), torch.zeros(1, 1, 8, 8), path, input_names=["x"], output_names=["y"],
+                      dynamic_axes={"x": {0: "N"}, "y": {0: "N"}}, opset_version=13, do_constant_folding=True)
+    print("cnn_maxpool", [n.op_type for n in onnx.load(path).graph.node], "%d bytes" % os.path.getsize(path))
+
+
 if __name__ == "__main__":
     main()
+    maxpool()
