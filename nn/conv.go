@@ -159,14 +159,9 @@ func (c *Conv2D) accumulate(dst, src []float64, transposed bool) {
 			o := m*outPlane + oh*c.OutW + w0
 			in := ci*inPlane + ih*c.InW + iw0
 			if transposed {
-				for j := range n {
-					dst[in+j*sw] += w * src[o+j]
-				}
-				continue
-			}
-			ys := dst[o : o+n]
-			for j := range ys {
-				ys[j] += w * src[in+j*sw]
+				axpy(src[o:o+n], dst[in:in+(n-1)*sw+1], w, sw, true)
+			} else {
+				axpy(dst[o:o+n], src[in:in+(n-1)*sw+1], w, sw, false)
 			}
 		}
 	})
@@ -203,6 +198,31 @@ func (c *Conv2D) Abs() *Conv2D {
 		k[i] = math.Abs(v)
 	}
 	return c.WithKernel(k)
+}
+
+// axpy adds w x[j*stride] to y[j] for every j, or, transposed, w y[j] to
+// x[j*stride].
+func axpy(y, x []float64, w float64, stride int, transposed bool) {
+	switch {
+	case stride == 1 && !transposed:
+		x = x[:len(y)]
+		for j, v := range x {
+			y[j] += w * v
+		}
+	case stride == 1:
+		x = x[:len(y)]
+		for j, v := range y {
+			x[j] += w * v
+		}
+	case !transposed:
+		for j := range y {
+			y[j] += w * x[j*stride]
+		}
+	default:
+		for j, v := range y {
+			x[j*stride] += w * v
+		}
+	}
 }
 
 // Dense returns the Out() x In() matrix of c. It is for small
