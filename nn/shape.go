@@ -9,13 +9,19 @@ import (
 func (n *Network) NumParams() int {
 	total := 0
 	for _, l := range n.Layers {
-		if l.Conv != nil {
-			total += len(l.Conv.Kernel) + l.Out()
-			continue
-		}
-		total += l.Out() * (l.In() + 1)
+		total += l.NumParams()
 	}
 	return total
+}
+
+// NumParams returns the number of weights and biases of l: Out() x (In()
+// + 1) for a dense layer, the kernel and one bias per output for a
+// structured one.
+func (l Layer) NumParams() int {
+	if l.Conv != nil {
+		return len(l.Conv.Kernel) + l.Out()
+	}
+	return l.Out() * (l.In() + 1)
 }
 
 // Sizes returns the layer widths of n: the input size, then the output size
