@@ -206,7 +206,23 @@ func (f *linearForm) affineStep(w *mat.Dense, b, noise []float64, mag []float64)
 // affineLayer is affineStep for the layer l, dense or structured (whose
 // transposed map is applied to each row of Lam).
 func (f *linearForm) affineLayer(l nn.Layer, noise []float64, mag []float64) {
-	n, b := l.Out(), l.B
+	f.affineMap(l, l.B, noise, mag, l.W)
+}
+
+// linearMap is the linear part of a level that back-substitution steps
+// through: a layer (nn.Layer) or the joint map of two structured layers
+// (jointConv).
+type linearMap interface {
+	In() int
+	Out() int
+	MulAbsVec(dst, x []float64)
+	MulTransVec(dst, y []float64)
+}
+
+// affineMap is affineStep for the map xi = W v + b + e with the linear
+// part w; dense, if not nil, is its matrix, multiplied by gonum.
+func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.Dense) {
+	n, l := w.Out(), w
 	// t_i = sum_j |W_ij| mag_j bounds |(W v)_i|.
 	t := make([]float64, n)
 	l.MulAbsVec(t, mag)
@@ -235,9 +251,9 @@ func (f *linearForm) affineLayer(l nn.Layer, noise []float64, mag []float64) {
 		mulErr := 2*float64(n+2)*outward.Unit*prop*sumFactor(n) + float64(n+2)*outward.Tiny*magSum
 		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(mulErr, outward.DotErr(abs, n)))
 	}
-	if l.Conv == nil {
+	if dense != nil {
 		var next mat.Dense
-		next.Mul(f.Lam, l.W)
+		next.Mul(f.Lam, dense)
 		f.Lam = &next
 		return
 	}

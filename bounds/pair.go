@@ -174,6 +174,7 @@ func intersectAll(a, b []Interval) {
 // and likewise for the biases.
 type layerDiff struct {
 	rows, cols int
+	conv       *nn.Conv2D // the layers' geometry when structured (dW, rW kernels)
 	dW, rW     []float64
 	dB, rB     []float64
 }
@@ -183,7 +184,7 @@ type layerDiff struct {
 // as e2 - e1 lies in [-(r1 + r2), r1 + r2].
 func newLayerDiff(l1, l2 nn.Layer, r1, r2 []float64) *layerDiff {
 	w1, w2 := weightsOf(l1), weightsOf(l2)
-	d := &layerDiff{rows: l1.Out(), cols: l1.In(), dW: make([]float64, len(w1)), dB: make([]float64, l1.Out())}
+	d := &layerDiff{rows: l1.Out(), cols: l1.In(), conv: l1.Conv, dW: make([]float64, len(w1)), dB: make([]float64, l1.Out())}
 	for j, v := range w1 {
 		s, e := twoDiff(w2[j], v)
 		d.dW[j] = s

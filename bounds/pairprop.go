@@ -40,6 +40,7 @@ type pairProp struct {
 	jointStep  []stepRelax
 	jointFree  []freeLines
 	jointW     []*mat.Dense
+	jointConv  []*jointConv // in place of jointW for structured layers
 	jointB     [][]float64
 	jointNoise [][]float64 // [r1; 0]: the noise of xi1 (that of the difference is in diffs)
 	diffs      []*layerDiff
@@ -62,16 +63,16 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 			DiffIn: dIn, DiffPre: make([][]Interval, common), DiffPost: make([][]Interval, common),
 		},
 		jointStep: make([]stepRelax, common), jointFree: make([]freeLines, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
-		diffs: make([]*layerDiff, common),
+		jointConv: make([]*jointConv, common),
+		diffs:     make([]*layerDiff, common),
 	}
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
 	pp.sym1.unstableOnly, pp.sym2.unstableOnly = opts.UnstableOnly, opts.UnstableOnly
 	if in.Pairing == spec.QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}
-	// The joint back-substitution of the difference reads dense layers.
 	for pp.chain < common && f1.Layers[pp.chain].Out() == f2.Layers[pp.chain].Out() &&
-		f1.Layers[pp.chain].Conv == nil && f2.Layers[pp.chain].Conv == nil {
+		sameKind(f1.Layers[pp.chain], f2.Layers[pp.chain]) {
 		pp.chain++
 	}
 	for k := range max(d1, d2) {
@@ -208,17 +209,30 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 	}
 	pp.jointStep[k] = s
 	pp.jointFree[k] = jointFreeLines(&pp.sym1.free[k])
-	m := l1.In()
-	w := mat.NewDense(2*n, 2*m, nil)
-	w.Slice(0, n, 0, m).(*mat.Dense).Copy(l1.W)
-	w.Slice(n, 2*n, m, 2*m).(*mat.Dense).Copy(l2.W)
 	dl := pp.diffs[k]
-	w.Slice(n, 2*n, 0, m).(*mat.Dense).Copy(mat.NewDense(n, m, dl.dW))
-	pp.jointW[k] = w
 	pp.jointB[k] = append(append([]float64(nil), l1.B...), dl.dB...)
 	if r1 := pp.m1.layerNoise(k); r1 != nil {
 		pp.jointNoise[k] = append(append([]float64(nil), r1...), make([]float64, n)...)
 	}
+	if l1.Conv != nil {
+		pp.jointConv[k] = &jointConv{c1: l1.Conv, dk: l1.Conv.WithKernel(dl.dW), c2: l2.Conv}
+		return
+	}
+	m := l1.In()
+	w := mat.NewDense(2*n, 2*m, nil)
+	w.Slice(0, n, 0, m).(*mat.Dense).Copy(l1.W)
+	w.Slice(n, 2*n, m, 2*m).(*mat.Dense).Copy(l2.W)
+	w.Slice(n, 2*n, 0, m).(*mat.Dense).Copy(mat.NewDense(n, m, dl.dW))
+	pp.jointW[k] = w
+}
+
+// sameKind reports whether two layers are both dense or both structured
+// with the same geometry, so that their difference substitutes jointly.
+func sameKind(l1, l2 nn.Layer) bool {
+	if l1.Conv == nil || l2.Conv == nil {
+		return l1.Conv == nil && l2.Conv == nil
+	}
+	return l1.Conv.SameGeometry(l2.Conv)
 }
 
 // fixedInputs returns, per input coordinate, the value of the quantiser

@@ -147,3 +147,63 @@ func hasStructured(f *nn.Network, k int) bool {
 func newZeroForm(rows, cols int) *linearForm {
 	return &linearForm{Lam: mat.NewDense(rows, cols, nil), C: make([]float64, rows), E: make([]float64, rows)}
 }
+
+// jointConv is the linear part of the substitution of a structured layer
+// in the joint variables (pairprop.go),
+//
+//	[xi1; xi2 - xi1] = [[K1, 0], [K2 - K1, K2]] [z1; delta],
+//
+// with K2 - K1 the kernel difference (the radius of its rounding is added
+// separately, addRadiusCols).
+type jointConv struct{ c1, dk, c2 *nn.Conv2D }
+
+// In returns the number of joint variables below, 2 In().
+func (j *jointConv) In() int { return 2 * j.c1.In() }
+
+// Out returns the number of joint variables above, 2 Out().
+func (j *jointConv) Out() int { return 2 * j.c1.Out() }
+
+// MulAbsVec sets dst = |J| x.
+func (j *jointConv) MulAbsVec(dst, x []float64) {
+	m, n := j.c1.In(), j.c1.Out()
+	j.c1.Abs().Apply(dst[:n], x[:m])
+	t := make([]float64, n)
+	j.dk.Abs().Apply(dst[n:2*n], x[:m])
+	j.c2.Abs().Apply(t, x[m:])
+	for i, v := range t {
+		dst[n+i] += v
+	}
+}
+
+// MulTransVec sets dst = J^T y.
+func (j *jointConv) MulTransVec(dst, y []float64) {
+	m, n := j.c1.In(), j.c1.Out()
+	t := make([]float64, m)
+	j.c1.ApplyTransposed(dst[:m], y[:n])
+	j.dk.ApplyTransposed(t, y[n:])
+	for i, v := range t {
+		dst[i] += v
+	}
+	j.c2.ApplyTransposed(dst[m:2*m], y[n:])
+}
+
+// diffRows returns the form sign[r] (xi2^k - xi1^k)_{rows[r]} on the
+// joint variables of level k-1 for a structured layer k: row i is
+// [(K2 - K1)_i, (K2)_i] and the constant (b2 - b1)_i (diffTarget's rows).
+func (pp *pairProp) diffRows(k int, rows []int, sign []float64) *linearForm {
+	dl, l2 := pp.diffs[k], pp.f2.Layers[k]
+	dk := l2.Conv.WithKernel(dl.dW)
+	m := l2.In()
+	f := newZeroForm(len(rows), 2*m)
+	for r, t := range rows {
+		sg := 1.0
+		if sign != nil {
+			sg = sign[r]
+		}
+		row := f.Lam.RawRowView(r)
+		dk.AddRow(row[:m], t, sg)
+		l2.Conv.AddRow(row[m:], t, sg)
+		f.C[r] = sg * dl.dB[t]
+	}
+	return f
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -74,11 +75,12 @@ func closeIntervals(a, b []Interval) bool {
 }
 
 // TestStructuredEqualsDense checks that the bounds of CNNs with structured
-// layers equal those of their dense lowering (nn.Densify): for one network,
-// interval and symbolic, every layer; for a pair and its difference by
-// interval arithmetic; and that the pair's symbolic bounds, which do not
-// run the joint back-substitution through convolutions, enclose the
-// networks' values at the box's corners and random points.
+// layers equal those of their dense lowering (nn.Densify): for one network
+// and for a pair and its difference (joint back-substitution included),
+// interval and symbolic, every layer; and that they, and the optimised
+// ones, enclose the networks'
+// values at random points of the box, a quarter of the coordinates at an
+// end of their range.
 func TestStructuredEqualsDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 28))
 	for trial := range 6 {
@@ -106,30 +108,33 @@ func TestStructuredEqualsDense(t *testing.T) {
 			}
 		}
 		in := spec.Inputs{Box: box, Pairing: spec.SameInput}
-		a, err := Pair(f, q, in, Options{Method: MethodInterval})
-		if err != nil {
-			t.Fatal(err)
+		if trial%3 == 2 {
+			in.Pairing, in.Quant = spec.QuantisedInput, quantise.Format{FracBits: 4}
 		}
-		b, err := Pair(fd, qd, in, Options{Method: MethodInterval})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k := range a.DiffPre {
-			if !closeIntervals(a.DiffPre[k], b.DiffPre[k]) || !closeIntervals(a.DiffPost[k], b.DiffPost[k]) {
-				t.Fatalf("trial %d layer %d: difference structured %v, dense %v", trial, k, a.DiffPre[k], b.DiffPre[k])
+		for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
+			opts := Options{Method: m, Optimise: OptimiseSettings{Differences: true}}
+			a, err := Pair(f, q, in, opts)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		sym, err := Pair(f, q, in, Options{Method: MethodSymbolic})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 300 { // a quarter of the coordinates at an end of their range
-			x := boundstest.Uniform(rng, box.Lo, box.Hi)
-			if err := checkPair(f, q, sym, x, x); err != nil {
-				t.Fatalf("trial %d: at %v: %v", trial, x, err)
+			b, err := Pair(fd, qd, in, opts)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if err := checkPair(f, q, a, x, x); err != nil {
-				t.Fatalf("trial %d (interval): at %v: %v", trial, x, err)
+			for k := range a.DiffPre {
+				if m == MethodOptimised { // slopes are not optimised through convolutions
+					break
+				}
+				if !closeIntervals(a.DiffPre[k], b.DiffPre[k]) || !closeIntervals(a.DiffPost[k], b.DiffPost[k]) ||
+					!closeIntervals(a.Net2.Pre[k], b.Net2.Pre[k]) {
+					t.Fatalf("trial %d %v layer %d: difference structured %v, dense %v", trial, m, k, a.DiffPre[k], b.DiffPre[k])
+				}
+			}
+			for range 300 {
+				x := boundstest.Uniform(rng, box.Lo, box.Hi)
+				if err := checkPair(f, q, a, x, in.X2(x)); err != nil {
+					t.Fatalf("trial %d %v: at %v: %v", trial, m, x, err)
+				}
 			}
 		}
 	}
