@@ -11,8 +11,11 @@ import "fmt"
 // structured layer instead.
 
 // MaxLoweredEntries is the largest dense matrix, in entries, that one
-// Conv, AveragePool or GlobalAveragePool node is lowered to: 2^24 float64
-// values, 128 MiB. A larger node is an ErrTooLarge error naming it.
+// AveragePool or GlobalAveragePool node, or a structured convolution
+// composed with a map that does not fold into it (a residual branch), is
+// lowered to: 2^24 float64 values, 128 MiB. A larger node is an
+// ErrTooLarge error naming it. (A Conv on its own is lowered only up to
+// MaxDenseConvEntries.)
 const MaxLoweredEntries = 1 << 24
 
 // maxGranted bounds the values that the lowered nodes of one file may add
