@@ -44,7 +44,8 @@ func (c *Conv2D) Validate() error {
 		}
 	}
 	const maxSize = 1 << 40 // values of a sample: keeps every product of sizes in an int
-	if c.InH*c.InW > maxSize/c.InC || c.OutH*c.OutW > maxSize/c.OutC || c.KH*c.KW > maxSize/c.OutC {
+	if kk := c.KH * c.KW; c.InH*c.InW > maxSize/c.InC || c.OutH*c.OutW > maxSize/c.OutC ||
+		kk > maxSize/c.InC || kk*c.InC > maxSize/c.OutC {
 		return fmt.Errorf("nn: convolution of geometry %v is too large: %w", dims, ErrDimension)
 	}
 	if c.Pad[0] < 0 || c.Pad[1] < 0 || c.InC%c.Groups != 0 || c.OutC%c.Groups != 0 {
