@@ -136,3 +136,30 @@ func TestConvLayerEval(t *testing.T) {
 		t.Errorf("NumParams %d", net.NumParams())
 	}
 }
+
+// TestConvValidate checks that malformed convolutions are errors, not
+// panics, one case per field.
+func TestConvValidate(t *testing.T) {
+	good := func() *Conv2D {
+		return &Conv2D{InC: 2, InH: 3, InW: 3, OutC: 2, OutH: 3, OutW: 3, KH: 1, KW: 1, Stride: [2]int{1, 1},
+			Dil: [2]int{1, 1}, Groups: 1, Kernel: make([]float64, 4)}
+	}
+	if err := good().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, mod := range map[string]func(c *Conv2D){
+		"zero channels": func(c *Conv2D) { c.InC = 0 },
+		"zero stride":   func(c *Conv2D) { c.Stride[1] = 0 },
+		"negative pad":  func(c *Conv2D) { c.Pad[0] = -1 },
+		"groups":        func(c *Conv2D) { c.Groups = 3 },
+		"kernel length": func(c *Conv2D) { c.Kernel = c.Kernel[:3] },
+		"NaN kernel":    func(c *Conv2D) { c.Kernel[2] = math.NaN() },
+		"huge":          func(c *Conv2D) { c.InC, c.InH, c.InW = 1<<24, 1<<24, 1<<24 },
+	} {
+		c := good()
+		mod(c)
+		if err := c.Validate(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
