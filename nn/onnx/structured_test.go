@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"errors"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -62,5 +63,19 @@ func TestStructuredWriteBias(t *testing.T) {
 		net := &nn.Network{Layers: []nn.Layer{l}}
 		got, _, _ := roundTrip(t, net)
 		requireIdentical(t, got, net)
+	}
+}
+
+// TestStructuredQuantisedNotWritable checks that a structured network with
+// a quantiser, which the QDQ writer cannot store, is an error.
+func TestStructuredQuantisedNotWritable(t *testing.T) {
+	net, _, err := Read(mnist28)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net.Input = &nn.Quantiser{Scale: []float64{1.0 / 256}, Zero: []int64{0}, Lo: -128, Hi: 127}
+	var buf strings.Builder
+	if err := Write(&buf, net); !errors.Is(err, ErrNotWritable) {
+		t.Errorf("got %v, want ErrNotWritable", err)
 	}
 }
