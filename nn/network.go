@@ -1,11 +1,14 @@
-// Package nn holds feed-forward networks of dense layers and their float64
-// evaluation.
+// Package nn holds feed-forward networks of dense and convolutional layers
+// and their float64 evaluation.
 //
 // A Network maps an input x^0 = x through layers
 //
 //	x^{k+1} = act_k(W^k x^k + b^k),   k = 0, ..., L-1,
 //
-// where W^k has one row per output neuron of layer k. The networks of the
+// where W^k has one row per output neuron of layer k. A convolutional layer
+// holds W^k as a structured map (Conv2D, Layer.Conv) applied by loops over
+// its kernel, never as a matrix; Layer.MulVec, MulTransVec and their
+// siblings are where its consumers apply it. The networks of the
 // paper (Li, Drummond, Duncan, L4DC 2021) have activations on every layer but
 // the last, whose activation is Identity; nothing here requires that.
 //
