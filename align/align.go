@@ -129,6 +129,11 @@ func Align(f, g *nn.Network, opts Options) (*nn.Network, Report, error) {
 	if err := g.Validate(); err != nil {
 		return nil, Report{}, fmt.Errorf("align: network g: %w", err)
 	}
+	for _, n := range []*nn.Network{f, g} {
+		if err := n.RequireDense("alignment"); err != nil {
+			return nil, Report{}, fmt.Errorf("align: %w", err)
+		}
+	}
 	if f.InputSize() != g.InputSize() || f.OutputSize() != g.OutputSize() {
 		return nil, Report{}, fmt.Errorf("align: f is %d -> %d but g is %d -> %d: %w",
 			f.InputSize(), f.OutputSize(), g.InputSize(), g.OutputSize(), nn.ErrDimension)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/nnbound/nnbound/internal/outward"
+	"github.com/nnbound/nnbound/nn"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -199,20 +200,35 @@ func (f *linearForm) addNoise(noise []float64, rows []int) {
 // affineStep replaces xi = W v + b + e, where |v_j| <= mag[j] and |e_i| <=
 // noise[i] (noise nil: e = 0).
 func (f *linearForm) affineStep(w *mat.Dense, b, noise []float64, mag []float64) {
-	n, m := w.Dims()
+	f.affineLayer(nn.Affine(w, b), noise, mag)
+}
+
+// affineLayer is affineStep for the layer l, dense or structured (whose
+// transposed map is applied to each row of Lam).
+func (f *linearForm) affineLayer(l nn.Layer, noise []float64, mag []float64) {
+	f.affineMap(l, l.B, noise, mag, l.W)
+}
+
+// linearMap is the linear part of a level that back-substitution steps
+// through: a layer (nn.Layer) or the joint map of two structured layers
+// (jointConv).
+type linearMap interface {
+	In() int
+	Out() int
+	MulAbsVec(dst, x []float64)
+	MulTransVec(dst, y []float64)
+}
+
+// affineMap is affineStep for the map xi = W v + b + e with the linear
+// part w; dense, if not nil, is its matrix, multiplied by gonum.
+func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.Dense) {
+	n, l := w.Out(), w
 	// t_i = sum_j |W_ij| mag_j bounds |(W v)_i|.
 	t := make([]float64, n)
-	wr := w.RawMatrix()
+	l.MulAbsVec(t, mag)
 	magSum := 0.0
 	for _, v := range mag {
 		magSum += v
-	}
-	for i := range n {
-		s := 0.0
-		for j, x := range wr.Data[i*wr.Stride : i*wr.Stride+m] {
-			s += math.Abs(x) * mag[j]
-		}
-		t[i] = s
 	}
 	raw := f.Lam.RawMatrix()
 	for r := range raw.Rows {
@@ -235,9 +251,17 @@ func (f *linearForm) affineStep(w *mat.Dense, b, noise []float64, mag []float64)
 		mulErr := 2*float64(n+2)*outward.Unit*prop*sumFactor(n) + float64(n+2)*outward.Tiny*magSum
 		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(mulErr, outward.DotErr(abs, n)))
 	}
-	var next mat.Dense
-	next.Mul(f.Lam, w)
-	f.Lam = &next
+	if dense != nil {
+		var next mat.Dense
+		next.Mul(f.Lam, dense)
+		f.Lam = &next
+		return
+	}
+	next := mat.NewDense(raw.Rows, l.In(), nil)
+	for r := range raw.Rows {
+		l.MulTransVec(next.RawRowView(r), raw.Data[r*raw.Stride:r*raw.Stride+raw.Cols])
+	}
+	f.Lam = next
 }
 
 // foldFixed substitutes, in a form on (x1, x2 - x1) with n = len(fixed)

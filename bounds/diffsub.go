@@ -32,7 +32,7 @@ func (pp *pairProp) tightenDiff(k int) {
 			d[i] = d[i].Intersect(Interval{-lo[i], hi[i]})
 		}
 	}
-	if pp.opt == nil || !pp.opt.Differences {
+	if pp.opt == nil || !pp.opt.Differences || hasStructured(pp.f1, k) {
 		return
 	}
 	var rows []int
@@ -128,10 +128,52 @@ func (pp *pairProp) diffTarget(k int) (*mat.Dense, []float64) {
 // below, row r using the slopes ov[j] of network 1's free lines in joint
 // level j when ov is not nil.
 func (pp *pairProp) diffBackSubstitute(k int, rows []int, sign []float64, ov []*rowSlopes) []float64 {
+	if pp.f2.Layers[k].Conv != nil || hasStructured(pp.f1, k-1) {
+		return pp.diffBackSubstituteRows(k, rows, sign)
+	}
 	lam, b := pp.diffTarget(k)
 	form := newFormRows(lam, b, rows, sign)
 	addRadius(form, pp.diffs[k], rows, pp.pb.Net1.Post[k-1])
 	return pp.jointBackSubstitute(form, k-1, ov)
+}
+
+// structuredBatch is the number of target rows back-substituted together
+// through structured layers: the rows are independent, and a batch bounds
+// the memory of the forms (2 x 512 x the joint width).
+const structuredBatch = 512
+
+// diffBackSubstituteRows is diffBackSubstitute, without optimised slopes,
+// when layer k or a layer below is structured: the target rows (of a
+// dense matrix, or of diffRows) are back-substituted in batches.
+func (pp *pairProp) diffBackSubstituteRows(k int, rows []int, sign []float64) []float64 {
+	if rows == nil {
+		rows = make([]int, pp.f2.Layers[k].Out())
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	var lam *mat.Dense
+	var b []float64
+	if pp.f2.Layers[k].Conv == nil {
+		lam, b = pp.diffTarget(k)
+	}
+	out := make([]float64, 0, len(rows))
+	for lo := 0; lo < len(rows); lo += structuredBatch {
+		hi := min(lo+structuredBatch, len(rows))
+		var sg []float64
+		if sign != nil {
+			sg = sign[lo:hi]
+		}
+		var form *linearForm
+		if lam != nil {
+			form = newFormRows(lam, b, rows[lo:hi], sg)
+		} else {
+			form = pp.diffRows(k, rows[lo:hi], sg)
+		}
+		addRadius(form, pp.diffs[k], rows[lo:hi], pp.pb.Net1.Post[k-1])
+		out = append(out, pp.jointBackSubstitute(form, k-1, nil)...)
+	}
+	return out
 }
 
 // jointBox returns the box of the joint variables (z1^j, delta^j) of layer
@@ -169,7 +211,11 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 			}
 			addRadiusCols(form, r, below, r.rows)
 		}
-		form.affineStep(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(pp.jointBox(j-1)))
+		if jc := pp.jointConv[j]; jc != nil {
+			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mags(pp.jointBox(j-1)), nil)
+		} else {
+			form.affineStep(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(pp.jointBox(j-1)))
+		}
 		for i, v := range form.concretise(pp.jointBox(j - 1)) {
 			best[i] = min(best[i], v)
 		}
@@ -190,22 +236,20 @@ func addRadius(f *linearForm, dl *layerDiff, rows []int, z []Interval) {
 	if dl.rW == nil && dl.rB == nil {
 		return
 	}
+	rad := dl.radii(z)
 	for r := range f.E {
 		t := r
 		if rows != nil {
 			t = rows[r]
 		}
-		f.E[r] = outward.AddUp(f.E[r], radiusRow(dl, t, z))
+		f.E[r] = outward.AddUp(f.E[r], rad[t])
 	}
 }
 
 // addRadiusCols adds to the form's error, for the columns off..off+dl.rows
 // of its coefficients (those on xi2 - xi1), |Lam| (|rW| |z1| + |rB|).
 func addRadiusCols(f *linearForm, dl *layerDiff, z []Interval, off int) {
-	rad := make([]float64, dl.rows)
-	for i := range rad {
-		rad[i] = radiusRow(dl, i, z)
-	}
+	rad := dl.radii(z)
 	raw := f.Lam.RawMatrix()
 	for r := range raw.Rows {
 		s := 0.0
@@ -216,16 +260,23 @@ func addRadiusCols(f *linearForm, dl *layerDiff, z []Interval, off int) {
 	}
 }
 
-// radiusRow returns an upper bound of sum_j rW[i,j] |z_j| + rB[i].
-func radiusRow(dl *layerDiff, i int, z []Interval) float64 {
-	s := 0.0
-	if dl.rB != nil {
-		s = dl.rB[i]
+// radii returns, per row i, an upper bound of sum_j rW[i,j] |z_j| + rB[i].
+func (dl *layerDiff) radii(z []Interval) []float64 {
+	out := make([]float64, dl.rows)
+	if dl.rW != nil && dl.conv != nil {
+		dl.conv.WithKernel(dl.rW).Apply(out, mags(z))
 	}
-	if dl.rW != nil {
-		for j := range dl.cols {
-			s += dl.rW[i*dl.cols+j] * z[j].Mag()
+	for i := range out {
+		s := out[i]
+		if dl.rB != nil {
+			s += dl.rB[i]
 		}
+		if dl.rW != nil && dl.conv == nil {
+			for j := range dl.cols {
+				s += dl.rW[i*dl.cols+j] * z[j].Mag()
+			}
+		}
+		out[i] = s * sumFactor(dl.cols)
 	}
-	return s * sumFactor(dl.cols)
+	return out
 }

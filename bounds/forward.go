@@ -85,6 +85,9 @@ func NewForwardDiff(f, g *nn.Network) (*ForwardDiff, error) {
 		if n.Quantised() {
 			return nil, fmt.Errorf("bounds: forward: network %d has quantisers: %w", i+1, ErrUnsupported)
 		}
+		if n.Structured() {
+			return nil, fmt.Errorf("bounds: forward: network %d: %w: %w", i+1, nn.ErrStructured, ErrUnsupported)
+		}
 		for k, l := range n.Layers {
 			if l.Act.Kind != nn.ReLU && l.Act.Kind != nn.Identity {
 				return nil, fmt.Errorf("bounds: forward: network %d layer %d has activation %v: %w", i+1, k, l.Act.Kind, ErrUnsupported)

@@ -174,6 +174,7 @@ func intersectAll(a, b []Interval) {
 // and likewise for the biases.
 type layerDiff struct {
 	rows, cols int
+	conv       *nn.Conv2D // the layers' geometry when structured (dW, rW kernels)
 	dW, rW     []float64
 	dB, rB     []float64
 }
@@ -182,24 +183,24 @@ type layerDiff struct {
 // noise radii r1, r2 of the layers (nil for none) go into the bias radius,
 // as e2 - e1 lies in [-(r1 + r2), r1 + r2].
 func newLayerDiff(l1, l2 nn.Layer, r1, r2 []float64) *layerDiff {
-	a, b := l1.W.RawMatrix(), l2.W.RawMatrix()
-	d := &layerDiff{rows: a.Rows, cols: a.Cols, dW: make([]float64, a.Rows*a.Cols), dB: make([]float64, a.Rows)}
-	for i := range a.Rows {
-		for j := range a.Cols {
-			s, e := twoDiff(b.Data[i*b.Stride+j], a.Data[i*a.Stride+j])
-			d.dW[i*a.Cols+j] = s
-			if e != 0 {
-				if d.rW == nil {
-					d.rW = make([]float64, a.Rows*a.Cols)
-				}
-				d.rW[i*a.Cols+j] = math.Abs(e)
+	w1, w2 := weightsOf(l1), weightsOf(l2)
+	d := &layerDiff{rows: l1.Out(), cols: l1.In(), conv: l1.Conv, dW: make([]float64, len(w1)), dB: make([]float64, l1.Out())}
+	for j, v := range w1 {
+		s, e := twoDiff(w2[j], v)
+		d.dW[j] = s
+		if e != 0 {
+			if d.rW == nil {
+				d.rW = make([]float64, len(w1))
 			}
+			d.rW[j] = math.Abs(e)
 		}
+	}
+	for i := range d.rows {
 		s, e := twoDiff(l2.B[i], l1.B[i])
 		d.dB[i] = s
 		if e != 0 {
 			if d.rB == nil {
-				d.rB = make([]float64, a.Rows)
+				d.rB = make([]float64, d.rows)
 			}
 			d.rB[i] = math.Abs(e)
 		}
@@ -208,12 +209,37 @@ func newLayerDiff(l1, l2 nn.Layer, r1, r2 []float64) *layerDiff {
 				continue
 			}
 			if d.rB == nil {
-				d.rB = make([]float64, a.Rows)
+				d.rB = make([]float64, d.rows)
 			}
 			d.rB[i] = outward.AddUp(d.rB[i], r[i])
 		}
 	}
 	return d
+}
+
+// weightsOf returns the weights of l: the entries of W, row-major, or the
+// kernel of its convolution (then d.dW and d.rW are kernels).
+func weightsOf(l nn.Layer) []float64 {
+	if l.Conv != nil {
+		return l.Conv.Kernel
+	}
+	raw := l.W.RawMatrix()
+	if raw.Stride == raw.Cols {
+		return raw.Data[:raw.Rows*raw.Cols]
+	}
+	w := make([]float64, 0, raw.Rows*raw.Cols)
+	for i := range raw.Rows {
+		w = append(w, raw.Data[i*raw.Stride:i*raw.Stride+raw.Cols]...)
+	}
+	return w
+}
+
+// applyLayer returns apply for the weights of l, dense or structured.
+func (d *layerDiff) applyLayer(l nn.Layer, dx, x []Interval) []Interval {
+	if l.Conv != nil {
+		return d.convApply(l.Conv, dx, x)
+	}
+	return d.apply(l.W.RawMatrix(), dx, x)
 }
 
 // allZero reports whether every interval of v is [0, 0].

@@ -38,10 +38,10 @@ type pairProp struct {
 	// and substitution of the difference.
 	sym1, sym2 *symNet
 	jointStep  []stepRelax
-	noPairs    bool            // zz
 	jointPairs [][]*pairNeuron // per level, the ReLU neurons relaxed per row (relupair.go)
 	jointFree  []freeLines
 	jointW     []*mat.Dense
+	jointConv  []*jointConv // in place of jointW for structured layers
 	jointB     [][]float64
 	jointNoise [][]float64 // [r1; 0]: the noise of xi1 (that of the difference is in diffs)
 	diffs      []*layerDiff
@@ -64,14 +64,16 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 			DiffIn: dIn, DiffPre: make([][]Interval, common), DiffPost: make([][]Interval, common),
 		},
 		jointStep: make([]stepRelax, common), jointPairs: make([][]*pairNeuron, common), jointFree: make([]freeLines, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
-		diffs: make([]*layerDiff, common),
+		jointConv: make([]*jointConv, common),
+		diffs:     make([]*layerDiff, common),
 	}
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
 	pp.sym1.unstableOnly, pp.sym2.unstableOnly = opts.UnstableOnly, opts.UnstableOnly
 	if in.Pairing == spec.QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}
-	for pp.chain < common && f1.Layers[pp.chain].Out() == f2.Layers[pp.chain].Out() {
+	for pp.chain < common && f1.Layers[pp.chain].Out() == f2.Layers[pp.chain].Out() &&
+		sameKind(f1.Layers[pp.chain], f2.Layers[pp.chain]) {
 		pp.chain++
 	}
 	for k := range max(d1, d2) {
@@ -124,9 +126,9 @@ func (pp *pairProp) layer(k int) {
 		if dp != nil {
 			dl := newLayerDiff(*l1, *l2, pp.m1.layerNoise(k), pp.m2.layerNoise(k))
 			pp.diffs[k] = dl
-			intersectAll(pb.DiffPre[k], dl.apply(l2.W.RawMatrix(), dp, dp1))
+			intersectAll(pb.DiffPre[k], dl.applyLayer(*l2, dp, dp1))
 			if !allZero(dp) || !slices.Equal(dp1, dp2) { // otherwise the same enclosure again
-				intersectAll(pb.DiffPre[k], dl.apply(l1.W.RawMatrix(), dp, dp2))
+				intersectAll(pb.DiffPre[k], dl.applyLayer(*l1, dp, dp2))
 			}
 		}
 		if pp.sym && k < pp.chain && k > 0 {
@@ -211,7 +213,7 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 		pb.DiffPost[k][i] = pb.DiffPost[k][i].Intersect(Interval{planeRange(lo, pre1, dd).Lo, planeRange(hi, pre1, dd).Hi})
 		if l1.Act.Kind == nn.ReLU && l2.Act.Kind == nn.ReLU {
 			var pts [][2]float64
-			if k == 0 && pp.plainSameInput() {
+			if k == 0 && pp.plainSameInput() && l1.Conv == nil {
 				pts = firstLayerPolygon(i, pre1, dd, l1, pp.diffs[0], pb.Net1.In)
 			} else if polys != nil {
 				pts = polys[i]
@@ -223,17 +225,30 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 	}
 	pp.jointStep[k] = s
 	pp.jointFree[k] = jointFreeLines(&pp.sym1.free[k])
-	m := l1.In()
-	w := mat.NewDense(2*n, 2*m, nil)
-	w.Slice(0, n, 0, m).(*mat.Dense).Copy(l1.W)
-	w.Slice(n, 2*n, m, 2*m).(*mat.Dense).Copy(l2.W)
 	dl := pp.diffs[k]
-	w.Slice(n, 2*n, 0, m).(*mat.Dense).Copy(mat.NewDense(n, m, dl.dW))
-	pp.jointW[k] = w
 	pp.jointB[k] = append(append([]float64(nil), l1.B...), dl.dB...)
 	if r1 := pp.m1.layerNoise(k); r1 != nil {
 		pp.jointNoise[k] = append(append([]float64(nil), r1...), make([]float64, n)...)
 	}
+	if l1.Conv != nil {
+		pp.jointConv[k] = &jointConv{c1: l1.Conv, dk: l1.Conv.WithKernel(dl.dW), c2: l2.Conv}
+		return
+	}
+	m := l1.In()
+	w := mat.NewDense(2*n, 2*m, nil)
+	w.Slice(0, n, 0, m).(*mat.Dense).Copy(l1.W)
+	w.Slice(n, 2*n, m, 2*m).(*mat.Dense).Copy(l2.W)
+	w.Slice(n, 2*n, 0, m).(*mat.Dense).Copy(mat.NewDense(n, m, dl.dW))
+	pp.jointW[k] = w
+}
+
+// sameKind reports whether two layers are both dense or both structured
+// with the same geometry, so that their difference substitutes jointly.
+func sameKind(l1, l2 nn.Layer) bool {
+	if l1.Conv == nil || l2.Conv == nil {
+		return l1.Conv == nil && l2.Conv == nil
+	}
+	return l1.Conv.SameGeometry(l2.Conv)
 }
 
 // fixedInputs returns, per input coordinate, the value of the quantiser

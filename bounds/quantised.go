@@ -150,7 +150,7 @@ func lower(f *nn.Network, input bool, extra []bool, slack float64) (lowered, err
 			r = radii(l.Pre, l.Out(), slack)
 			st = &staircase{q: l.Pre, act: l.Act}
 		}
-		add(nn.Layer{W: l.W, B: l.B, Act: act}, r)
+		add(nn.Layer{W: l.W, Conv: l.Conv, B: l.B, Act: act}, r)
 		post := l.Post
 		if redundantPost(l) {
 			post = nil

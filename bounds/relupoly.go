@@ -160,10 +160,10 @@ var diagonals = [4][2]float64{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
 // jointPolygons returns, per neuron of layer k > 0 whose pre-activation in
 // network 1 straddles 0, the points of its box of (a, d) clipped by the
 // supports along its diagonals (polygonPoints), nil for the others and
-// when layer k has noise.
+// when layer k has noise or is a structured (convolutional) layer.
 func (pp *pairProp) jointPolygons(k int, l1 nn.Layer) [][][2]float64 {
 	pb := pp.pb
-	if pp.m1.layerNoise(k) != nil || pp.m2.layerNoise(k) != nil {
+	if pp.m1.layerNoise(k) != nil || pp.m2.layerNoise(k) != nil || l1.Conv != nil {
 		return nil
 	}
 	n, m := l1.Out(), l1.In()
@@ -182,6 +182,7 @@ func (pp *pairProp) jointPolygons(k int, l1 nn.Layer) [][][2]float64 {
 	z, del := pb.Net1.Post[k-1], pb.DiffPost[k-1]
 	form := &linearForm{Lam: mat.NewDense(4*len(idx), 2*m, nil), C: make([]float64, 4*len(idx)), E: make([]float64, 4*len(idx))}
 	w1, ld := l1.W.RawMatrix(), lamD.RawMatrix()
+	rad := dl.radii(z)
 	for q, i := range idx {
 		sa, sd := pb.Net1.Pre[k][i].Hi-pb.Net1.Pre[k][i].Lo, pb.DiffPre[k][i].Hi-pb.DiffPre[k][i].Lo
 		for r, sg := range diagonals {
@@ -199,7 +200,7 @@ func (pp *pairProp) jointPolygons(k int, l1 nn.Layer) [][][2]float64 {
 				e += (2*outward.Unit*(math.Abs(a1)+math.Abs(a2))+3*outward.Tiny)*z[j].Mag() +
 					(2*outward.Unit*math.Abs(b2)+outward.Tiny)*del[j].Mag()
 			}
-			e = e*sumFactor(2*m) + math.Abs(be)*radiusRow(dl, i, z)
+			e = e*sumFactor(2*m) + math.Abs(be)*rad[i]
 			form.E[row] = outward.UpBy(e, outward.Tiny)
 		}
 	}

@@ -108,6 +108,9 @@ func intervalNet(m lowered, in []Interval) *Net {
 // affine returns an enclosure of {W x + b + e : x in the box x, |e| <= r}
 // for layer l (r nil: e = 0).
 func affine(l nn.Layer, x []Interval, r []float64) []Interval {
+	if l.Conv != nil {
+		return affineConv(l, x, r)
+	}
 	raw := l.W.RawMatrix()
 	out := make([]Interval, raw.Rows)
 	for i := range out {

@@ -36,7 +36,8 @@ var sliceKappas = []float64{0, 1, -1, 0x1p-2, -0x1p-2, 0x1p-4, -0x1p-4, 0x1p-6, 
 func (pp *pairProp) sliceDiff(k int) {
 	a1, a2 := pp.f1.Layers[k].Act, pp.f2.Layers[k].Act
 	pb := pp.pb
-	if k >= pp.chain || !isSmooth(a1) || a1 != a2 || pp.diffs[k] == nil || !finiteAll(pp.jointBox(k-1)) {
+	if k >= pp.chain || !isSmooth(a1) || a1 != a2 || pp.diffs[k] == nil || !finiteAll(pp.jointBox(k-1)) ||
+		hasStructured(pp.f1, k) {
 		return
 	}
 	for i := range pb.DiffPost[k] {

@@ -1,8 +1,6 @@
 package bounds
 
 import (
-	"math"
-
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -22,12 +20,7 @@ func splitBox(box spec.Box, parts int, fs ...*nn.Network) []spec.Box {
 	n := box.Dim()
 	weight := make([]float64, n)
 	for _, f := range fs {
-		w := f.Layers[0].W.RawMatrix()
-		for r := range w.Rows {
-			for i, v := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
-				weight[i] += math.Abs(v)
-			}
-		}
+		f.Layers[0].AddAbsColumnSums(weight)
 	}
 	// influence returns the coordinate of b to halve and its influence.
 	influence := func(b spec.Box) (int, float64) {

@@ -93,7 +93,7 @@ func (s *symNet) tighten(k int, opt *OptimiseSettings) {
 func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlopes) []float64 {
 	f, net := s.f, s.net
 	l := f.Layers[k]
-	form := newFormRows(l.W, l.B, rows, sign)
+	form := layerRows(l, rows, sign)
 	form.addNoise(s.m.layerNoise(k), rows)
 	best := form.concretise(net.Post[k-1])
 	for j := k - 1; j >= 0; j-- {
@@ -106,7 +106,7 @@ func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlop
 		if j > 0 {
 			below = net.Post[j-1]
 		}
-		form.affineStep(f.Layers[j].W, f.Layers[j].B, s.m.layerNoise(j), mags(below))
+		form.affineLayer(f.Layers[j], s.m.layerNoise(j), mags(below))
 		for i, v := range form.concretise(below) {
 			best[i] = min(best[i], v)
 		}
@@ -159,7 +159,7 @@ func (s *symNet) optimise(k int, set OptimiseSettings) {
 			return
 		}
 	}
-	if nfree == 0 || !finiteAll(s.net.In) {
+	if nfree == 0 || !finiteAll(s.net.In) || hasStructured(s.f, k) { // no slope optimisation through convolutions
 		return
 	}
 	pre := s.net.Pre[k]

@@ -133,6 +133,13 @@ func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, skip boo
 			cfg.Neurons[n] = stableNeurons(cfg.Nets[n], rb.Nets[n])
 		}
 	}
+	for _, f := range cfg.Nets {
+		if err := f.RequireDense("the SDP's quadratic constraints"); err != nil && skip {
+			return &lmi{layout: &qc.Layout{Dim: qc.Order(cfg)}}, fmt.Errorf("%w: %w", errSDPSkipped, err)
+		} else if err != nil {
+			return nil, fmt.Errorf("certify: %w", err)
+		}
+	}
 	if n := qc.Order(cfg); skip && sdpTooLarge(n, o) != "" {
 		return &lmi{layout: &qc.Layout{Dim: n}}, fmt.Errorf("%w: %s", errSDPSkipped, sdpTooLarge(n, o))
 	}

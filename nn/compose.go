@@ -48,6 +48,9 @@ func Compose(first, second Layer) (Layer, error) {
 	if first.Pre != nil || first.Post != nil {
 		return Layer{}, fmt.Errorf("nn: cannot fuse a quantised layer into the next one: %w", ErrQuantised)
 	}
+	if first.Conv != nil || second.Conv != nil {
+		return Layer{}, fmt.Errorf("nn: cannot fuse a convolution with another layer: %w", ErrStructured)
+	}
 	if err := checkShape(first); err != nil {
 		return Layer{}, err
 	}
@@ -83,7 +86,8 @@ func FuseLayers(layers []Layer) ([]Layer, error) {
 		if err := checkShape(l); err != nil {
 			return nil, fmt.Errorf("nn: layer %d: %w", k, err)
 		}
-		if n := len(out); n > 0 && out[n-1].Act.Kind == Identity && out[n-1].Pre == nil && out[n-1].Post == nil {
+		if n := len(out); n > 0 && out[n-1].Act.Kind == Identity && out[n-1].Pre == nil && out[n-1].Post == nil &&
+			out[n-1].Conv == nil && l.Conv == nil {
 			fused, err := Compose(out[n-1], l)
 			if err != nil {
 				return nil, fmt.Errorf("nn: fusing layers %d and %d: %w", k-1, k, err)
@@ -111,8 +115,8 @@ func Simplify(n *Network) (*Network, error) {
 
 // checkShape reports a layer without weights or with a bias of the wrong length.
 func checkShape(l Layer) error {
-	if l.W == nil {
-		return fmt.Errorf("nn: layer has no weight matrix: %w", ErrDimension)
+	if err := l.validateLinear(); err != nil {
+		return err
 	}
 	if len(l.B) != l.Out() {
 		return fmt.Errorf("nn: %d biases for %d outputs: %w", len(l.B), l.Out(), ErrDimension)

@@ -18,6 +18,9 @@ import (
 // DequantizeLinear computes in float32 (for integers below 2^24 in
 // magnitude).
 func (n *Network) EvalFloat32(x []float64) ([]float64, error) {
+	if n.Structured() {
+		return nil, fmt.Errorf("nn: float32 evaluation: %w", ErrStructured)
+	}
 	if len(x) != n.InputSize() {
 		return nil, fmt.Errorf("nn: input has %d values, network takes %d: %w", len(x), n.InputSize(), ErrDimension)
 	}

@@ -1,11 +1,14 @@
-// Package nn holds feed-forward networks of dense layers and their float64
-// evaluation.
+// Package nn holds feed-forward networks of dense and convolutional layers
+// and their float64 evaluation.
 //
 // A Network maps an input x^0 = x through layers
 //
 //	x^{k+1} = act_k(W^k x^k + b^k),   k = 0, ..., L-1,
 //
-// where W^k has one row per output neuron of layer k. The networks of the
+// where W^k has one row per output neuron of layer k. A convolutional layer
+// holds W^k as a structured map (Conv2D, Layer.Conv) applied by loops over
+// its kernel, never as a matrix; Layer.MulVec, MulTransVec and their
+// siblings are where its consumers apply it. The networks of the
 // paper (Li, Drummond, Duncan, L4DC 2021) have activations on every layer but
 // the last, whose activation is Identity; nothing here requires that.
 //
@@ -31,11 +34,14 @@ var ErrDimension = errors.New("dimension mismatch")
 var ErrNotFinite = errors.New("value is not finite")
 
 // Layer is one dense layer y = Act(W x + B), or, with quantisers,
-// y = Post(Act(Pre(W x + B))) (see Quantiser; nil means none).
+// y = Post(Act(Pre(W x + B))) (see Quantiser; nil means none). A
+// structured layer has a convolution Conv in place of W (W is nil): its
+// linear map is applied by loops over the kernel (MulVec, MulTransVec).
 type Layer struct {
-	W   *mat.Dense // out x in
-	B   []float64  // length out
-	Act Activation
+	W    *mat.Dense // out x in; nil when Conv is set
+	Conv *Conv2D
+	B    []float64 // length out
+	Act  Activation
 	// Pre quantises the pre-activation W x + B, Post the layer's output:
 	// the re-quantisation of an int8 model's every layer. Both are
 	// optional.
@@ -46,10 +52,22 @@ type Layer struct {
 }
 
 // In returns the layer's input size.
-func (l Layer) In() int { _, c := l.W.Dims(); return c }
+func (l Layer) In() int {
+	if l.Conv != nil {
+		return l.Conv.In()
+	}
+	_, c := l.W.Dims()
+	return c
+}
 
 // Out returns the layer's output size.
-func (l Layer) Out() int { r, _ := l.W.Dims(); return r }
+func (l Layer) Out() int {
+	if l.Conv != nil {
+		return l.Conv.Out()
+	}
+	r, _ := l.W.Dims()
+	return r
+}
 
 // Network is a feed-forward network of dense layers, with an optional
 // quantiser on its input (nil: none).
@@ -72,10 +90,10 @@ func (n *Network) Validate() error {
 		return fmt.Errorf("nn: network has no layers: %w", ErrDimension)
 	}
 	for k, l := range n.Layers {
-		if l.W == nil {
-			return fmt.Errorf("nn: layer %d has no weight matrix: %w", k, ErrDimension)
+		if err := l.validateLinear(); err != nil {
+			return fmt.Errorf("nn: layer %d: %w", k, err)
 		}
-		r, c := l.W.Dims()
+		r, c := l.Out(), l.In()
 		if len(l.B) != r {
 			return fmt.Errorf("nn: layer %d: %d biases for %d outputs: %w", k, len(l.B), r, ErrDimension)
 		}
@@ -85,6 +103,9 @@ func (n *Network) Validate() error {
 		}
 		for i := range r {
 			for j := range c {
+				if l.W == nil {
+					break
+				}
 				if v := l.W.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
 					return fmt.Errorf("nn: layer %d weight (%d,%d) is %v: %w", k, i, j, v, ErrNotFinite)
 				}
@@ -123,6 +144,9 @@ func (l Layer) apply(h []float64) []float64 {
 
 // applyTo appends Post(Act(Pre(W h + B))) to dst and returns it.
 func (l Layer) applyTo(dst, h []float64) []float64 {
+	if l.Conv != nil {
+		return l.applyConv(dst, h)
+	}
 	raw := l.W.RawMatrix()
 	for i := range raw.Rows {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
@@ -130,24 +154,32 @@ func (l Layer) applyTo(dst, h []float64) []float64 {
 		for j, w := range row {
 			s += w * h[j]
 		}
-		if l.Pre != nil {
-			s = l.Pre.Apply(i, s)
-		}
-		y := l.Act.Apply(s)
-		if l.Post != nil {
-			y = l.Post.Apply(i, y)
-		}
-		dst = append(dst, y)
+		dst = append(dst, l.finish(i, s))
 	}
 	return dst
+}
+
+// finish returns Post(Act(Pre(s))) for the pre-activation s of neuron i.
+func (l Layer) finish(i int, s float64) float64 {
+	if l.Pre != nil {
+		s = l.Pre.Apply(i, s)
+	}
+	y := l.Act.Apply(s)
+	if l.Post != nil {
+		y = l.Post.Apply(i, y)
+	}
+	return y
 }
 
 // Clone returns a deep copy of n.
 func (n *Network) Clone() *Network {
 	c := &Network{Layers: make([]Layer, len(n.Layers)), Input: n.Input.clone()}
 	for k, l := range n.Layers {
-		c.Layers[k] = Layer{W: mat.DenseCopyOf(l.W), B: append([]float64(nil), l.B...), Act: l.Act,
+		c.Layers[k] = Layer{Conv: l.Conv.Clone(), B: append([]float64(nil), l.B...), Act: l.Act,
 			Pre: l.Pre.clone(), Post: l.Post.clone(), Int: l.Int.clone()}
+		if l.W != nil {
+			c.Layers[k].W = mat.DenseCopyOf(l.W)
+		}
 	}
 	return c
 }

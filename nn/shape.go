@@ -9,9 +9,19 @@ import (
 func (n *Network) NumParams() int {
 	total := 0
 	for _, l := range n.Layers {
-		total += l.Out() * (l.In() + 1)
+		total += l.NumParams()
 	}
 	return total
+}
+
+// NumParams returns the number of weights and biases of l: Out() x (In()
+// + 1) for a dense layer, the kernel and one bias per output for a
+// structured one.
+func (l Layer) NumParams() int {
+	if l.Conv != nil {
+		return len(l.Conv.Kernel) + l.Out()
+	}
+	return l.Out() * (l.In() + 1)
 }
 
 // Sizes returns the layer widths of n: the input size, then the output size
@@ -41,7 +51,8 @@ func SameShape(a, b *Network) error {
 	}
 	for k := range a.Layers {
 		la, lb := a.Layers[k], b.Layers[k]
-		if la.In() != lb.In() || la.Out() != lb.Out() {
+		if la.In() != lb.In() || la.Out() != lb.Out() || (la.Conv == nil) != (lb.Conv == nil) ||
+			(la.Conv != nil && !la.Conv.SameGeometry(lb.Conv)) {
 			return fmt.Errorf("nn: layer %d is %dx%d in one network and %dx%d in the other: %w",
 				k, la.Out(), la.In(), lb.Out(), lb.In(), ErrDimension)
 		}
@@ -83,12 +94,21 @@ func ParamDiff(a, b *Network) (Diff, error) {
 	}
 	for k := range a.Layers {
 		la, lb := a.Layers[k], b.Layers[k]
-		ra, rb := la.W.RawMatrix(), lb.W.RawMatrix()
-		for i := range ra.Rows {
-			for j := range ra.Cols {
-				add(ra.Data[i*ra.Stride+j], rb.Data[i*rb.Stride+j])
+		if la.Conv != nil {
+			for i, v := range la.Conv.Kernel {
+				add(v, lb.Conv.Kernel[i])
 			}
-			add(la.B[i], lb.B[i])
+			for i, v := range la.B {
+				add(v, lb.B[i])
+			}
+		} else {
+			ra, rb := la.W.RawMatrix(), lb.W.RawMatrix()
+			for i := range ra.Rows {
+				for j := range ra.Cols {
+					add(ra.Data[i*ra.Stride+j], rb.Data[i*rb.Stride+j])
+				}
+				add(la.B[i], lb.B[i])
+			}
 		}
 		if la.Act != lb.Act {
 			d.Activations++

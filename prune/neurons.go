@@ -38,7 +38,9 @@ func (o NeuronOptions) Validate() error {
 }
 
 // Neuron identifies a hidden neuron: row Index of layer Layer's weights
-// (net.Layers[Layer]), and the 2-norm of that row before pruning.
+// (net.Layers[Layer]), and the 2-norm of that row before pruning. In a
+// convolutional layer it is a whole output channel: Index is the channel
+// and Norm the 2-norm of its kernel (pruning is per channel).
 type Neuron struct {
 	Layer, Index int
 	Norm         float64
@@ -70,10 +72,7 @@ func Neurons(net *nn.Network, opts NeuronOptions) (*nn.Network, []Neuron, error)
 		return out, chosen, nil
 	}
 	for _, n := range chosen {
-		w := out.Layers[n.Layer].W
-		for j := range w.RawMatrix().Cols {
-			w.Set(n.Index, j, 0)
-		}
+		clear(unitWeights(out.Layers[n.Layer], n.Index))
 	}
 	return out, chosen, nil
 }
@@ -87,10 +86,10 @@ func choose(net *nn.Network, opts NeuronOptions) ([]Neuron, error) {
 	var all [][]Neuron // per candidate layer, ranked
 	total := 0
 	for k := 1; k < last; k++ {
-		w := net.Layers[k].W
-		ns := make([]Neuron, w.RawMatrix().Rows)
+		l := net.Layers[k]
+		ns := make([]Neuron, units(l))
 		for i := range ns {
-			ns[i] = Neuron{Layer: k, Index: i, Norm: floats.Norm(w.RawRowView(i), 2)}
+			ns[i] = Neuron{Layer: k, Index: i, Norm: floats.Norm(unitWeights(l, i), 2)}
 		}
 		slices.SortFunc(ns, byNorm)
 		all = append(all, ns)
@@ -132,18 +131,41 @@ func remove(net *nn.Network, chosen []Neuron) error {
 	for _, k := range slices.Sorted(maps.Keys(gone)) {
 		drop := gone[k]
 		l := net.Layers[k]
-		if len(drop) == l.Out() {
-			return fmt.Errorf("prune: removing all %d neurons of layer %d: %w", l.Out(), k, ErrOptions)
+		if len(drop) == units(l) {
+			return fmt.Errorf("prune: removing all %d neurons of layer %d: %w", units(l), k, ErrOptions)
 		}
 		var keep []int
-		for i := range l.Out() {
+		for i := range units(l) {
 			if !drop[i] {
 				keep = append(keep, i)
 			}
 		}
-		if err := net.SelectNeurons(k, keep); err != nil {
+		sel := net.SelectNeurons
+		if l.Conv != nil {
+			sel = net.SelectChannels
+		}
+		if err := sel(k, keep); err != nil {
 			return fmt.Errorf("prune: %w", err)
 		}
 	}
 	return nil
+}
+
+// units returns the number of prunable units of l: its neurons, or the
+// output channels of a convolution.
+func units(l nn.Layer) int {
+	if l.Conv != nil {
+		return l.Conv.OutC
+	}
+	return l.Out()
+}
+
+// unitWeights returns the incoming weights of unit i of l, as the layer's
+// own slice: row i of W, or the kernel of output channel i.
+func unitWeights(l nn.Layer, i int) []float64 {
+	if c := l.Conv; c != nil {
+		per := len(c.Kernel) / c.OutC
+		return c.Kernel[i*per : (i+1)*per]
+	}
+	return l.W.RawRowView(i)
 }

@@ -7,7 +7,11 @@
 // the smallest. Their biases are kept, so a pruned neuron outputs the
 // constant act(b_i), exactly as in the authors' pruned network. With Remove
 // the neuron is deleted instead (its row, its bias and its column of the
-// next layer's weights), which also drops that constant.
+// next layer's weights), which also drops that constant. A convolutional
+// layer is pruned per output channel: a channel's norm is that of its
+// kernel, and zeroing or removing it acts on the whole channel (its kernel,
+// its bias, and the next layer's input channel or columns; see
+// nn.Network.SelectChannels).
 //
 // Ties are broken by layer, then by index (then by row and column for
 // weights), so the result never depends on sort stability.

@@ -62,10 +62,9 @@ func Weights(net *nn.Network, opts WeightOptions) (*nn.Network, int, error) {
 			groups = append(groups, nil)
 		}
 		g := &groups[len(groups)-1]
-		raw := l.W.RawMatrix()
-		for i := range raw.Rows {
-			for j := range raw.Cols {
-				*g = append(*g, weight{math.Abs(raw.Data[i*raw.Stride+j]), k, i, j})
+		for i := range units(l) {
+			for j, v := range unitWeights(l, i) {
+				*g = append(*g, weight{math.Abs(v), k, i, j})
 			}
 		}
 	}
@@ -76,7 +75,7 @@ func Weights(net *nn.Network, opts WeightOptions) (*nn.Network, int, error) {
 			return cmp.Or(cmp.Compare(a.mag, b.mag), cmp.Compare(a.layer, b.layer), cmp.Compare(a.row, b.row), cmp.Compare(a.c, b.c))
 		})
 		for _, w := range g[:n] {
-			out.Layers[w.layer].W.Set(w.row, w.c, 0)
+			unitWeights(out.Layers[w.layer], w.row)[w.c] = 0
 		}
 		zeroed += n
 	}

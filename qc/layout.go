@@ -137,7 +137,11 @@ func NewLayout(cfg Config) (*Layout, error) {
 		if err := net.Validate(); err != nil {
 			return nil, fmt.Errorf("qc: network %d: %w", n+1, err)
 		}
-		if err := net.RequirePlain("the quadratic constraints of the SDP"); err != nil {
+		err := net.RequirePlain("the quadratic constraints of the SDP")
+		if err == nil {
+			err = net.RequireDense("the quadratic constraints of the SDP")
+		}
+		if err != nil {
 			return nil, fmt.Errorf("qc: network %d: %w", n+1, err)
 		}
 	}

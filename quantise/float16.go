@@ -49,9 +49,19 @@ func Float16(net *nn.Network) (*nn.Network, error) {
 	}
 	q := net.Clone()
 	for k, l := range q.Layers {
-		raw := l.W.RawMatrix()
-		for i := range raw.Rows {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		if l.Conv != nil {
+			for i, w := range l.Conv.Kernel {
+				if l.Conv.Kernel[i] = RoundFloat16(w); math.IsInf(l.Conv.Kernel[i], 0) {
+					return nil, fmt.Errorf("quantise: layer %d kernel value %d = %g overflows float16 (largest %d): %w",
+						k, i, w, Float16Max, ErrRange)
+				}
+			}
+		}
+		for i := range l.Out() {
+			if l.W == nil {
+				break // a convolution: its kernel is rounded above
+			}
+			row := l.W.RawRowView(i)
 			for j, w := range row {
 				if row[j] = RoundFloat16(w); math.IsInf(row[j], 0) {
 					return nil, fmt.Errorf("quantise: layer %d weight (%d,%d) = %g overflows float16 (largest %d): %w",

@@ -121,6 +121,9 @@ func Int8(net *nn.Network, r Ranges, opts Int8Options) (*nn.Network, error) {
 	if err := net.RequirePlain("int8 quantisation (of an already quantised network)"); err != nil {
 		return nil, fmt.Errorf("quantise: %w", err)
 	}
+	if net.Structured() {
+		return nil, fmt.Errorf("quantise: int8: %w", nn.ErrStructured)
+	}
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}

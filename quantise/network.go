@@ -101,8 +101,13 @@ func Network(net *nn.Network, opts Options) (*nn.Network, error) {
 	}
 	for k, l := range q.Layers {
 		f := opts.layer(k)
-		raw := l.W.RawMatrix()
-		if err := quantiseInPlace(raw.Data, f.Weights); err != nil {
+		var w []float64 // the weights: W's entries, or the kernel of a convolution
+		if l.Conv != nil {
+			w = l.Conv.Kernel
+		} else {
+			w = l.W.RawMatrix().Data
+		}
+		if err := quantiseInPlace(w, f.Weights); err != nil {
 			return nil, fmt.Errorf("quantise: layer %d weights: %w", k, err)
 		}
 		if err := quantiseInPlace(l.B, f.Biases); err != nil {

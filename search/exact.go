@@ -124,15 +124,8 @@ func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
 
 // affine returns W v + b for layer l.
 func affine(l nn.Layer, v []float64) []float64 {
-	raw := l.W.RawMatrix()
-	out := make([]float64, raw.Rows)
-	for i := range out {
-		s := l.B[i]
-		for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
-			s += w * v[j]
-		}
-		out[i] = s
-	}
+	out := make([]float64, l.Out())
+	l.AffineTo(out, v)
 	return out
 }
 

@@ -67,13 +67,9 @@ func buffers(f *nn.Network) [][]float64 {
 func forwardInto(f *nn.Network, x []float64, buf [][]float64) []float64 {
 	h := quantiseInput(f, x)
 	for k, l := range f.Layers {
-		raw := l.W.RawMatrix()
 		out := buf[k]
-		for i := range out {
-			s := l.B[i]
-			for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
-				s += w * h[j]
-			}
+		l.AffineTo(out, h)
+		for i, s := range out {
 			out[i] = quantisedAct(l, i, s)
 		}
 		h = out
@@ -169,20 +165,16 @@ type trace struct {
 func forward(f *nn.Network, x []float64, t *trace) []float64 {
 	h := quantiseInput(f, x)
 	for _, l := range f.Layers {
-		raw := l.W.RawMatrix()
-		out := make([]float64, raw.Rows)
+		out := make([]float64, l.Out())
 		var pre, gate []float64
 		if t != nil {
-			pre = make([]float64, raw.Rows)
+			pre = make([]float64, l.Out())
 			if l.Pre != nil || l.Post != nil {
-				gate = make([]float64, raw.Rows)
+				gate = make([]float64, l.Out())
 			}
 		}
-		for i := range out {
-			s := l.B[i]
-			for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
-				s += w * h[j]
-			}
+		l.AffineTo(out, h)
+		for i, s := range out {
 			if pre != nil {
 				pre[i] = s
 				if l.Pre != nil {
@@ -208,22 +200,14 @@ func backward(f *nn.Network, t *trace, v []float64) []float64 {
 	g := append([]float64(nil), v...)
 	for k := len(f.Layers) - 1; k >= 0; k-- {
 		l := f.Layers[k]
-		raw := l.W.RawMatrix()
 		for i := range g {
 			g[i] *= slope(l.Act, t.pre[k][i])
 			if gate := t.gate[k]; gate != nil {
 				g[i] *= gate[i]
 			}
 		}
-		next := make([]float64, raw.Cols)
-		for i := range raw.Rows {
-			if g[i] == 0 {
-				continue
-			}
-			for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
-				next[j] += w * g[i]
-			}
-		}
+		next := make([]float64, l.In())
+		l.MulTransVec(next, g)
 		g = next
 	}
 	return g

@@ -61,6 +61,9 @@ func check(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) error {
 		if err := n.Validate(); err != nil {
 			return fmt.Errorf("verify: network %d: %w", i+1, err)
 		}
+		if err := n.RequireDense("verify"); err != nil {
+			return fmt.Errorf("verify: network %d: %w", i+1, err)
+		}
 		if n.InputSize() != in.Box.Dim() {
 			return fmt.Errorf("verify: network %d takes %d inputs, box has %d: %w", i+1, n.InputSize(), in.Box.Dim(), nn.ErrDimension)
 		}
@@ -106,12 +109,7 @@ func newDecider(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) *dec
 	}
 	d.colWeight = make([]float64, in.Box.Dim())
 	for _, n := range []*nn.Network{f, g} {
-		w := n.Layers[0].W.RawMatrix()
-		for r := range w.Rows {
-			for i, v := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
-				d.colWeight[i] += math.Abs(v)
-			}
-		}
+		n.Layers[0].AddAbsColumnSums(d.colWeight)
 	}
 	return d
 }

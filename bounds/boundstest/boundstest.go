@@ -123,6 +123,17 @@ func roundHalf(v float64) float64 {
 func Trace(f *nn.Network, x []float64) (pre, post [][]float64) {
 	h := x
 	for _, l := range f.Layers {
+		if l.Conv != nil {
+			p, o := make([]float64, l.Out()), make([]float64, l.Out())
+			l.MulVec(p, h)
+			for i := range p {
+				p[i] += l.B[i]
+				o[i] = l.Act.Apply(p[i])
+			}
+			pre, post = append(pre, p), append(post, o)
+			h = o
+			continue
+		}
 		raw := l.W.RawMatrix()
 		p := make([]float64, raw.Rows)
 		o := make([]float64, raw.Rows)

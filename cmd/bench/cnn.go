@@ -46,13 +46,15 @@ func newCNNCmd() *cobra.Command {
 		Short: "Certify a CNN against its fixed-point copies around test images",
 		Long: `Read a convolutional ONNX model (by default the digits CNN of
 nn/onnx/testdata/cnn, input 1x8x8 with pixels/16 in [0, 1]; run from the
-repository root), quantise its weights and biases to each --frac-bits
+repository root; --model nn/onnx/testdata/cnn/cnn_mnist28/cnn_mnist28.onnx
+is the 28x28 one, whose convolutions are structured layers), quantise its weights and biases to each --frac-bits
 (truncation), and for each of the first --images images of the model's
 samples.json certify max_j |f_j(x) - q_j(x)| (the largest change of a logit) for
 every x in the L-inf ball of --radius around the image, intersected with
 [0, 1] (the same input for both networks). The bound is bound propagation
 over the pair (bounds.Pair with --bounds, as certify's MethodInterval);
-the SDP of a pair of this size is not attempted. The error found is
+the SDP of a pair of this size is not attempted (its order is far beyond
+certify.MaxBudgetOrder, and it does not read structured layers). The error found is
 search.MaxError's, with --evals random points and short local searches
 (a budget of evaluations, not of time).
 

@@ -16,14 +16,31 @@ import (
 // cnnModel is the digits CNN of nn/onnx/testdata/cnn.
 var cnnModel = filepath.Join("..", "..", "nn", "onnx", "testdata", "cnn", "cnn_digits", "cnn_digits.onnx")
 
+// cnn28Model is the 28x28 CNN, whose convolutions are structured layers.
+var cnn28Model = filepath.Join("..", "..", "nn", "onnx", "testdata", "cnn", "cnn_mnist28", "cnn_mnist28.onnx")
+
 // TestCNNBoundSound checks the bound of one row of bench cnn against the
-// error at random corners of the box and at random points.
+// error at random corners of the box and at random points: the 8x8 CNN
+// (dense lowered layers) by symbolic propagation, the 28x28 one
+// (structured layers) by interval propagation and, unless -short, by
+// symbolic propagation.
 func TestCNNBoundSound(t *testing.T) {
-	net, _, err := onnx.Read(cnnModel)
+	checkCNNBound(t, cnnModel, bounds.MethodSymbolic)
+	checkCNNBound(t, cnn28Model, bounds.MethodInterval)
+	if !testing.Short() {
+		checkCNNBound(t, cnn28Model, bounds.MethodSymbolic)
+	}
+}
+
+// checkCNNBound checks bench cnn's bound for model, quantised to 4
+// fractional bits, around its first image.
+func checkCNNBound(t *testing.T, model string, method bounds.Method) {
+	t.Helper()
+	net, _, err := onnx.Read(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	images, err := cnnImages(filepath.Join(filepath.Dir(cnnModel), "samples.json"), 1)
+	images, err := cnnImages(filepath.Join(filepath.Dir(model), "samples.json"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +49,7 @@ func TestCNNBoundSound(t *testing.T) {
 		t.Fatal(err)
 	}
 	box := ball(images[0], 2.0/255)
-	bound, err := cnnBound(net, q, box, bounds.MethodSymbolic)
+	bound, err := cnnBound(net, q, box, method)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +74,7 @@ func TestCNNBoundSound(t *testing.T) {
 			worst = max(worst, d)
 		}
 	}
-	t.Logf("bound %.4g, largest sampled error %.4g", bound, worst)
+	t.Logf("%s, %v: bound %.4g, largest sampled error %.4g", filepath.Base(model), method, bound, worst)
 }
 
 // TestCNNCommand runs bench cnn on one image and width (the error search

@@ -14,6 +14,7 @@ const (
 	sin3x       = "../../nn/onnx/testdata/torch/sin3x_relu/sin3x_relu.onnx" // 1 input, 1 output
 	tanh2       = "../../nn/onnx/testdata/torch/tanh_2in/tanh_2in.onnx"     // 2 inputs, 2 outputs
 	unsupported = "../../nn/onnx/testdata/graphs/bad_unsupported_op.onnx"
+	maxpoolCNN  = "../../nn/onnx/testdata/cnn_unsupported/cnn_maxpool.onnx" // Conv, Relu, MaxPool, Flatten, Gemm
 	qdqBad      = "../../nn/onnx/testdata/qdq/bad/"
 )
 
@@ -60,6 +61,8 @@ func TestBadInput(t *testing.T) {
 		{"random VNN-LIB", []string{"demo", "--vnnlib", in("random.vnnlib"), "--plot", plot}, exitFail, "random.vnnlib:1:"},
 		{"missing VNN-LIB", []string{"demo", "--vnnlib", in("none.vnnlib"), "--plot", plot}, exitFail, "none.vnnlib"},
 		{"unsupported op", []string{"sweep", unsupported, "--plot", plot}, exitFail, "bad_unsupported_op.onnx"},
+		{"CNN with MaxPool", []string{"quantise", maxpoolCNN, "--frac-bits", "4", "--certify", "--plot", plot}, exitFail,
+			`node 2 "/2/MaxPool" (MaxPool): operator "MaxPool": unsupported operator`},
 		// Int8 (QDQ) models and --scheme int8.
 		{"integer kernel op", []string{"inspect", qdqBad + "qlinearmatmul.onnx"}, exitFail, `"QLinearMatMul"`},
 		{"zero scale", []string{"eval", qdqBad + "zero_scale.onnx", "--input", "0,0"}, exitFail, "scale 0 is 0"},

@@ -24,7 +24,9 @@ have the smallest 2-norms get those rows set to zero. Their biases are
 kept, so each outputs the constant act(b). With --scope per-layer, K
 neurons go in every such layer instead of K in all. With --remove the
 neurons are deleted (row, bias and the next layer's column), which also
-drops that constant.
+drops that constant. In a convolutional layer read as a structured layer,
+the unit is a whole output channel: its norm is that of its kernel, and it
+is zeroed or removed with its bias and the next layer's input channel.
 
 With --sparsity S it sets the fraction S of the weights with the smallest
 magnitudes to zero, in every layer (--scope per-layer, the default) or over

@@ -17,7 +17,11 @@ func Write(w io.Writer, net *nn.Network) error {
 	if err := net.Validate(); err != nil {
 		return fmt.Errorf("jsonnet: %w", err)
 	}
-	if err := net.RequirePlain("the JSON format"); err != nil {
+	err := net.RequirePlain("the JSON format")
+	if err == nil {
+		err = net.RequireDense("the JSON format")
+	}
+	if err != nil {
 		return fmt.Errorf("jsonnet: %w", err)
 	}
 	bw := bufio.NewWriter(w)

@@ -68,7 +68,7 @@ func Describe(net *nn.Network, info *Info) Description {
 	}
 	j.hasCore = info.Core != net
 	for _, l := range net.Layers {
-		j.Layers = append(j.Layers, LayerDescription{In: l.In(), Out: l.Out(), Parameters: l.Out() * (l.In() + 1), Activation: l.Act.Describe(), Scheme: l.Scheme()})
+		j.Layers = append(j.Layers, LayerDescription{In: l.In(), Out: l.Out(), Parameters: l.NumParams(), Activation: l.Act.Describe(), Scheme: l.Scheme()})
 	}
 	return j
 }

@@ -52,12 +52,13 @@ type affine struct {
 	in, out int
 	diag    []float64
 	w       *mat.Dense
+	conv    *nn.Conv2D // a structured convolution (structured.go)
 	b       []float64
 }
 
 // isIdentity reports whether a is x -> x.
 func (a *affine) isIdentity() bool {
-	if a.w != nil {
+	if a.w != nil || a.conv != nil {
 		return false
 	}
 	for i, d := range a.diag {
@@ -78,6 +79,9 @@ func (a *affine) then(next *affine, bud *budget) (*affine, error) {
 	}
 	if a.isIdentity() {
 		return next, nil
+	}
+	if a.conv != nil || next.conv != nil {
+		return a.thenStructured(next, bud)
 	}
 	c := &affine{in: a.in, out: next.out}
 	var err error
@@ -138,6 +142,9 @@ func (a *affine) then(next *affine, bud *budget) (*affine, error) {
 
 // layer returns the layer act(a(x)).
 func (a *affine) layer(act nn.Activation, bud *budget) (nn.Layer, error) {
+	if a.conv != nil {
+		return nn.Layer{Conv: a.conv, B: a.b, Act: act}, nil
+	}
 	if a.w != nil {
 		return nn.Layer{W: a.w, B: a.b, Act: act}, nil
 	}

@@ -110,7 +110,9 @@ type Info struct {
 	Ops             []string   // node op types in graph order
 	// Lowered describes each node lowered to a dense affine map, such as
 	// "Conv 1x8x8 -> 8x8x8 (512 x 64)" (channels x height x width before and
-	// after, then the matrix's rows x columns); empty when none was.
+	// after, then the matrix's rows x columns), and each Conv read as a
+	// structured layer ("Conv 8x28x28 -> 16x14x14 (structured, 1152 kernel
+	// values)"); empty when none was.
 	Lowered []string
 }
 
@@ -136,7 +138,7 @@ func (in *Info) String() string {
 	fmt.Fprintf(&b, "initializers: %d (%s)\n", in.Initializers, strings.Join(types, ","))
 	fmt.Fprintf(&b, "nodes:        %d (%s)\n", len(in.Ops), strings.Join(in.Ops, ","))
 	if len(in.Lowered) > 0 {
-		fmt.Fprintf(&b, "lowered:      %s (dense affine maps)\n", strings.Join(in.Lowered, "; "))
+		fmt.Fprintf(&b, "lowered:      %s\n", strings.Join(in.Lowered, "; "))
 	}
 	return b.String()
 }

@@ -2,17 +2,20 @@ package onnx
 
 import "fmt"
 
-// Convolutions and pooling are lowered to a dense affine map over the
-// flattened sample (row-major NCHW): a layer of nn.Network is dense, and
-// every consumer of a network (bound propagation, the certificate,
-// quantisation, pruning, the writers) works on dense weight matrices. The
-// matrix of a lowered operator with in inputs and out outputs has out*in
-// entries, most of them zero; structured (sparse, weight-shared) layers
-// are not supported yet, so the lowering is capped.
+// Pooling, and convolutions whose matrix is small (structured.go), are
+// lowered to a dense affine map over the flattened sample (row-major
+// NCHW), which every consumer of a network (bound propagation, the
+// certificate, quantisation, pruning, the writers) reads. The matrix of a
+// lowered operator with in inputs and out outputs has out*in entries, most
+// of them zero, so the lowering is capped; a large Conv is read as a
+// structured layer instead.
 
 // MaxLoweredEntries is the largest dense matrix, in entries, that one
-// Conv, AveragePool or GlobalAveragePool node is lowered to: 2^24 float64
-// values, 128 MiB. A larger node is an ErrTooLarge error naming it.
+// AveragePool or GlobalAveragePool node, or a structured convolution
+// composed with a map that does not fold into it (a residual branch), is
+// lowered to: 2^24 float64 values, 128 MiB. A larger node is an
+// ErrTooLarge error naming it. (A Conv on its own is lowered only up to
+// MaxDenseConvEntries.)
 const MaxLoweredEntries = 1 << 24
 
 // maxGranted bounds the values that the lowered nodes of one file may add
@@ -41,7 +44,7 @@ func (b *builder) lowered(op string, c int, out [2]int) (*affine, error) {
 	}
 	if rows < 1 || rows > MaxLoweredEntries || in > MaxLoweredEntries/rows {
 		return nil, fmt.Errorf("%s lowered to a dense matrix of %dx%dx%d rows and %d columns exceeds %d entries "+
-			"(128 MiB); structured convolution is not supported yet: %w", op, c, out[0], out[1], in, MaxLoweredEntries, ErrTooLarge)
+			"(128 MiB): %w", op, c, out[0], out[1], in, MaxLoweredEntries, ErrTooLarge)
 	}
 	if err := b.bud.grant(2 * (rows*in + rows + in)); err != nil {
 		return nil, err

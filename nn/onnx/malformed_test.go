@@ -232,6 +232,9 @@ func decodeNoPanic(t *testing.T, data []byte) {
 	if err != nil || len(y) != net.OutputSize() {
 		t.Fatalf("eval: %v, %d outputs", err, len(y))
 	}
+	if net.Structured() && hasIntegers(net) {
+		return // the QDQ writer does not write convolutions (ErrNotWritable)
+	}
 	again, _, _ := roundTrip(t, net)
 	requireIdentical(t, again, net)
 }

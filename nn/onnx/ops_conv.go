@@ -3,6 +3,8 @@ package onnx
 import (
 	"fmt"
 	"slices"
+
+	"github.com/nnbound/nnbound/nn"
 )
 
 // opConv translates a 2-D Conv,
@@ -11,8 +13,8 @@ import (
 //
 // with g = m / (M/G) the group of output channel m, (ih, iw) the input
 // position of output position (oh, ow) at kernel offset (th, tw) (see
-// window), and padding reading zeros. It is lowered to a dense affine map
-// (lowered.go).
+// window), and padding reading zeros: an nn.Conv2D, lowered to a dense
+// affine map when that is small (convMap, structured.go).
 func opConv(b *builder, n *node, ops operands) error {
 	if ops.data != 0 {
 		return fmt.Errorf("the weight is the chain's data: %w", ErrNotConstant)
@@ -60,28 +62,12 @@ func opConv(b *builder, n *node, ops operands) error {
 			return fmt.Errorf("%d biases for %d output channels: %w", len(bias), m, ErrShape)
 		}
 	}
-	plane := win.out[0] * win.out[1]
-	a, err := b.lowered("Conv", m, win.out)
+	conv := &nn.Conv2D{InC: c, InH: in[0], InW: in[1], OutC: m, OutH: win.out[0], OutW: win.out[1],
+		KH: kernel[0], KW: kernel[1], Stride: win.stride, Dil: win.dil, Pad: [2]int{win.pad[0], win.pad[1]},
+		Groups: int(group), Kernel: wv}
+	a, err := b.convMap(conv, bias)
 	if err != nil {
 		return err
-	}
-	raw := a.w.RawMatrix()
-	perGroup := m / int(group)
-	for o := range m {
-		g := o / perGroup
-		for ci := range cg {
-			base := (g*cg + ci) * in[0] * in[1]
-			k := (o*cg + ci) * kernel[0] * kernel[1]
-			win.each(func(oh, ow, th, tw, ih, iw int) {
-				row := o*plane + oh*win.out[1] + ow
-				raw.Data[row*raw.Stride+base+ih*in[1]+iw] = wv[k+th*kernel[1]+tw]
-			})
-		}
-		if bias != nil {
-			for p := range plane {
-				a.b[o*plane+p] = bias[o]
-			}
-		}
 	}
 	b.setSpatial(m, win.out)
 	return b.applyAffine(a)

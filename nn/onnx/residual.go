@@ -120,6 +120,11 @@ func (b *builder) residual(i, j int) error {
 // the Add.
 func (b *builder) carry(branch []nn.Layer) error {
 	s := skipState{n: b.shape.size()}
+	dense, err := nn.Densify(&nn.Network{Layers: branch}, MaxLoweredEntries)
+	if err != nil {
+		return fmt.Errorf("a residual branch is carried as dense matrices: %w: %w", err, ErrTooLarge)
+	}
+	branch = dense.Layers
 	for k, l := range branch {
 		switch {
 		case l.Act.Kind == nn.Identity && k == len(branch)-1:

@@ -28,7 +28,8 @@ const (
 //	   | Elu(alpha=1), PRelu(slope_k)    ELU whose alpha is not a float32
 //	   | Clip(lo_k, hi_k)                HardTanh, DOUBLE scalar bounds
 //
-// and nothing for Identity. ONNX float attributes are float32, so alphas
+// and nothing for Identity; a structured (convolutional) layer is written
+// as a Conv between Reshape and Flatten (write_conv.go). ONNX float attributes are float32, so alphas
 // that are not float32 values go into DOUBLE initializers; the reader turns
 // these patterns back into the same activations. Reading the file back
 // gives n bit for bit, except that the reader fuses consecutive affine
@@ -42,12 +43,16 @@ func Write(w io.Writer, n *nn.Network) error {
 	if err := n.Validate(); err != nil {
 		return fmt.Errorf("onnx: %w", err)
 	}
-	graph := encodeGraph(n)
-	if hasIntegers(n) {
-		var err error
-		if graph, err = encodeQDQGraph(n); err != nil {
-			return fmt.Errorf("onnx: %w", err)
+	graph, err := encodeGraph(n)
+	if err == nil && hasIntegers(n) {
+		if n.Structured() {
+			err = fmt.Errorf("a quantised network with convolutional layers: %w", ErrNotWritable)
+		} else {
+			graph, err = encodeQDQGraph(n)
 		}
+	}
+	if err != nil {
+		return fmt.Errorf("onnx: %w", err)
 	}
 	if _, err := w.Write(encodeModel(graph)); err != nil {
 		return fmt.Errorf("onnx: %w", err)
@@ -85,7 +90,7 @@ func encodeModel(graph []byte) []byte {
 }
 
 // encodeGraph returns the GraphProto bytes of n.
-func encodeGraph(n *nn.Network) []byte {
+func encodeGraph(n *nn.Network) ([]byte, error) {
 	var nodes, inits [][]byte
 	h := "x"
 	last := len(n.Layers) - 1
@@ -97,10 +102,18 @@ func encodeGraph(n *nn.Network) []byte {
 			return fmt.Sprintf("%s%d", name, k)
 		}
 		wName, bName := fmt.Sprintf("W%d", k), fmt.Sprintf("b%d", k)
-		inits = append(inits, encodeMatrix(wName, l), encodeTensor(bName, []int64{int64(l.Out())}, l.B))
 		z := out("z", l.Act.Kind == nn.Identity)
-		nodes = append(nodes, encodeNode("Gemm", fmt.Sprintf("gemm%d", k), []string{h, wName, bName}, z,
-			encodeIntAttr("transB", 1)))
+		if l.Conv != nil {
+			cn, ci, err := convNodes(k, l, h, z)
+			if err != nil {
+				return nil, err
+			}
+			nodes, inits = append(nodes, cn...), append(inits, ci...)
+		} else {
+			inits = append(inits, encodeMatrix(wName, l), encodeTensor(bName, []int64{int64(l.Out())}, l.B))
+			nodes = append(nodes, encodeNode("Gemm", fmt.Sprintf("gemm%d", k), []string{h, wName, bName}, z,
+				encodeIntAttr("transB", 1)))
+		}
 		h = z
 		for _, a := range activationNodes(l.Act, k) {
 			inits = append(inits, a.inits...)
@@ -119,7 +132,7 @@ func encodeGraph(n *nn.Network) []byte {
 	}
 	g = appendMessage(g, 11, encodeValueInfo("x", n.InputSize()))  // input
 	g = appendMessage(g, 12, encodeValueInfo("y", n.OutputSize())) // output
-	return g
+	return g, nil
 }
 
 // actNode is one node of an activation: its op type, extra inputs and

@@ -71,6 +71,10 @@ func requireIdentical(t *testing.T, got, want *nn.Network) {
 		if g.Act != l.Act {
 			t.Fatalf("layer %d: activation %+v, want %+v", k, g.Act, l.Act)
 		}
+		if l.Conv != nil {
+			requireSameConv(t, k, g, l)
+			continue
+		}
 		r, c := l.W.Dims()
 		if gr, gc := g.W.Dims(); gr != r || gc != c {
 			t.Fatalf("layer %d: weight %dx%d, want %dx%d", k, gr, gc, r, c)
@@ -91,6 +95,25 @@ func requireIdentical(t *testing.T, got, want *nn.Network) {
 	}
 	if !got.Input.Equal(want.Input) {
 		t.Fatalf("input quantiser %+v, want %+v", got.Input, want.Input)
+	}
+}
+
+// requireSameConv fails t unless the structured layer g equals l bit for
+// bit.
+func requireSameConv(t *testing.T, k int, g, l nn.Layer) {
+	t.Helper()
+	if g.Conv == nil || !g.Conv.SameGeometry(l.Conv) {
+		t.Fatalf("layer %d: convolution %+v, want %+v", k, g.Conv, l.Conv)
+	}
+	for i, v := range l.Conv.Kernel {
+		if !sameBits(g.Conv.Kernel[i], v) {
+			t.Fatalf("layer %d kernel value %d: %v, want %v", k, i, g.Conv.Kernel[i], v)
+		}
+	}
+	for i, v := range l.B {
+		if !sameBits(g.B[i], v) {
+			t.Fatalf("layer %d bias %d: %v, want %v", k, i, g.B[i], v)
+		}
 	}
 }
 

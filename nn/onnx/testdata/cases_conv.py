@@ -58,9 +58,9 @@ good("residual_after_relu", "Conv -> Relu -> h; Add(h, Conv(Relu(Conv(h)))), Rel
      res, ["N", 2, 3, 3], ["N", 2, 3, 3], acts=["relu", "relu", "relu", "identity"])
 bad("bad_maxpool", "MaxPool is not read", "ErrUnsupportedOp",
     [N("MaxPool", ["x"], ["y"], kernel_shape=[2, 2])], [], ["N", 1, 4, 4], ["N", 1, 3, 3])
-bad("bad_conv_oversize", "Conv 1->16 on 256x256: a dense matrix of 2^36 entries", "ErrTooLarge",
-    [N("Conv", ["x", "W"], ["y"], pads=[1, 1, 1, 1])], [tensor("W", w(16, 1, 3, 3))],
-    ["N", 1, 256, 256], ["N", 16, 256, 256])
+bad("bad_pool_oversize", "AveragePool 2x2 on 16x256x256: a dense matrix of 2^38 entries", "ErrTooLarge",
+    [N("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], strides=[2, 2])], [],
+    ["N", 16, 256, 256], ["N", 16, 128, 128])
 bad("bad_conv_1d", "a 1-D Conv", "ErrUnsupportedOp",
     [N("Conv", ["x", "W"], ["y"])], [tensor("W", w(2, 1, 3))], ["N", 1, 5], ["N", 2, 3])
 bad("bad_avgpool_ceil", "AveragePool with ceil_mode 1 and a window past the input", "ErrUnsupportedOp",

@@ -118,11 +118,11 @@ def train(model, X, y, epochs=40, lr=3e-3, batch=64):
     model.eval()
 
 
-def export(name, model, Xte, yte, pick):
+def export(name, model, Xte, yte, pick, size=8, desc="8x8 digit image, row-major, pixel/16 in [0,1]"):
     d = os.path.join(HERE, name)
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, name + ".onnx")
-    torch.onnx.export(model, torch.zeros(1, 1, 8, 8), path, input_names=["x"], output_names=["y"],
+    torch.onnx.export(model, torch.zeros(1, 1, size, size), path, input_names=["x"], output_names=["y"],
                       dynamic_axes={"x": {0: "N"}, "y": {0: "N"}}, opset_version=13, do_constant_folding=True,
                       training=torch.onnx.TrainingMode.PRESERVE)
     m = onnx.load(path)
@@ -138,8 +138,8 @@ def export(name, model, Xte, yte, pick):
     assert np.allclose(yo, y64, rtol=1e-9, atol=1e-9), (name, np.max(np.abs(yo - y64)))
     ops = [n.op_type for n in m.graph.node]
     s = {"model": name + ".onnx", "producer": "%s %s" % (m.producer_name, m.producer_version),
-         "opset": m.opset_import[0].version, "ops": ops, "input_shape": ["N", 1, 8, 8],
-         "input_desc": "8x8 digit image, row-major, pixel/16 in [0,1]", "test_accuracy": acc,
+         "opset": m.opset_import[0].version, "ops": ops, "input_shape": ["N", 1, size, size],
+         "input_desc": desc, "test_accuracy": acc,
          "labels": yte[pick].tolist(), "inputs": x.double().numpy().tolist(), "outputs_float32": y32.tolist(),
          "outputs_float64": y64.tolist(), "outputs_onnx_float64": yo.tolist()}
     with open(os.path.join(d, "samples.json"), "w") as f:
