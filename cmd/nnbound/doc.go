@@ -28,6 +28,11 @@
 //	sweep      certified bound and observed error for each number of
 //	           fractional bits; --target-error names the smallest that
 //	           meets a target
+//	verify     decide whether G stays within epsilon of F on the box:
+//	           holds (proved by branch and bound), violated (with an input,
+//	           evaluated again) or unknown (time or node limit)
+//	vnncomp    run a VNN-COMP two-network benchmark (instances CSV, VNN-LIB
+//	           2.0 properties), resumably, on one shard of its rows
 //	export     write the certificate's SDP for other solvers (SDPA .dat-s
 //	           for CSDP, SDPA, DSDP; CBF for MOSEK)
 //	paper      rerun the paper's experiments: table1, table2, sweep, prune
@@ -44,8 +49,10 @@
 //
 // Models are read from ONNX (.onnx; Gemm, MatMul, Add, Sub, Mul, Div,
 // Relu, LeakyRelu, PRelu, Elu, Tanh, Sigmoid, Clip, Max, Min, Flatten,
-// Reshape, Squeeze, Unsqueeze, Identity, Constant, as exported by
-// torch.onnx.export), NNet (.nnet, the ACAS Xu format, in raw units with
+// Reshape, Squeeze, Unsqueeze, Identity, Constant, Conv,
+// BatchNormalization, AveragePool, residual Add, and int8 QDQ models with
+// QuantizeLinear and DequantizeLinear, as exported by torch.onnx.export
+// and onnxruntime), NNet (.nnet, the ACAS Xu format, in raw units with
 // its clipping and normalisation, or --core for the normalised network),
 // and nnbound's JSON (.json). The networks compared must have the same
 // numbers of inputs and outputs; their hidden layers may differ.
@@ -127,8 +134,9 @@
 // # Exit status
 //
 // 0 when the command succeeded (for certifying commands: the bound is
-// certified; for sweep with --target-error: some bit width meets it), 1
-// when a bound could not be certified or an error occurred, 2 for a usage
+// certified; for sweep with --target-error: some bit width meets it; for
+// verify: holds), 1 when a bound could not be certified, verify's answer
+// is violated or unknown, or an error occurred (the output says which), 2 for a usage
 // error (unknown flag, bad flag value, wrong number of arguments), 130
 // when SIGINT or SIGTERM stopped it: every command then stops its solver,
 // prints what it had finished (sweep's rows so far, the certificate with
@@ -144,6 +152,9 @@
 //	nnbound quantise model.onnx --frac-bits 8 --save model-q8.onnx --certify
 //	nnbound sweep model.onnx --frac-bits 2:12 --target-error 0.01
 //	nnbound compare a.onnx b.onnx --vnnlib prop.vnnlib --json
+//	nnbound verify f.onnx g.onnx --epsilon 0.05 --lo 0,0 --hi 1,1
+//	nnbound verify f.onnx g.onnx --vnnlib equivalence.vnnlib --json
+//	nnbound vnncomp instances.csv --out results --shard 0/4
 //	nnbound export model.onnx --frac-bits 4 -o problem.dat-s
 //	nnbound paper table1 --runs 100 --out results
 package main

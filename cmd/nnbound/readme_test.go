@@ -26,7 +26,7 @@ type readmeCommand struct {
 // readmeCommands returns the "go run ./cmd/nnbound ..." commands of the
 // README's sh blocks, in order, joining continued lines, dropping
 // comments and expanding variables set in the block (VAR=value) whose
-// value is under the team's shared folder (the README's /work/shared
+// value is under the team's shared folder (the README's ../shared
 // prefix becomes sharedRoot; commands using a variable are dropped
 // when sharedRoot is ""). An argument naming a file or folder of the
 // repository becomes its path under root.
@@ -61,7 +61,7 @@ func readmeCommands(t *testing.T, root, sharedRoot string) []readmeCommand {
 		switch {
 		case len(fields) == 1 && strings.Contains(fields[0], "="):
 			name, value, _ := strings.Cut(fields[0], "=")
-			if rest, ok := strings.CutPrefix(value, "/work/shared/"); ok && sharedRoot != "" {
+			if rest, ok := strings.CutPrefix(value, "../shared/"); ok && sharedRoot != "" {
 				vars[name] = filepath.Join(sharedRoot, rest)
 			}
 		case len(fields) > 3 && strings.Join(fields[:3], " ") == "go run ./cmd/nnbound":

@@ -7,7 +7,7 @@ models (shared networks/torch/generate.py: torch.onnx.export, opset 13, dynamic 
                     fit [tanh(2 (x0 - x1) + x2 x3), tanh(1.5 sin(pi x4) + x0 - 0.5 x2)]
                     on 4000 random points of [-1,1]^5 (saturating control laws)
 
-Run: NNBOUND_SHARED=/work/shared /usr/bin/python3 generate.py
+Run: NNBOUND_SHARED=path/to/shared python3 generate.py
 (needs python3-torch 1.13, python3-onnx 1.12 and the shared networks/tools/nnio.py; about 10 s).
 """
 import os, sys
@@ -17,7 +17,7 @@ import torch.nn as nn
 import onnx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.environ.get("NNBOUND_SHARED", "/work/shared"), "data", "networks", "tools"))
+sys.path.insert(0, os.path.join(os.environ["NNBOUND_SHARED"], "data", "networks", "tools"))
 from nnio import run_onnx, write_json  # noqa: E402
 
 torch.set_num_threads(1)
