@@ -87,6 +87,15 @@ type Options struct {
 	// and bound, package verify): symbolic Pair on a sixteenth of an ACAS
 	// Xu box 88 -> 14 ms, with the same output bound (BENCHMARKS.md).
 	UnstableOnly bool
+	// PlainPairs relaxes each ReLU neuron of a pair by the separate lines
+	// and planes of its output and its difference (diffrelax.go) in the
+	// back-substitution of the difference, not by the per-row planes of
+	// the two together over their joint range (relupair.go, relupoly.go).
+	// Those are 5-20 % tighter on wide one-shot bounds (MNIST, HAR) but
+	// cost about three times the CPU of a symbolic Pair on ACAS Xu boxes
+	// without reducing branch and bound's nodes, so package verify sets
+	// PlainPairs (BENCHMARKS.md).
+	PlainPairs bool
 }
 
 // DefaultOptions returns the default options: optimised slopes with the

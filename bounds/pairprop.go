@@ -34,6 +34,8 @@ type pairProp struct {
 	pb     *PairBounds
 	sym    bool
 	opt    *OptimiseSettings // slope optimisation, nil for none
+	// plainPairs is Options.PlainPairs: no per-row ReLU pair planes.
+	plainPairs bool
 	// Symbolic state: each network's, and per layer the joint relaxation
 	// and substitution of the difference.
 	sym1, sym2 *symNet
@@ -57,7 +59,7 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 	x1, x2, dIn := inputBoxes(in)
 	d1, d2 := len(f1.Layers), len(f2.Layers)
 	common := min(d1, d2)
-	pp := &pairProp{f1: f1, f2: f2, m1: m1, m2: m2, jointNoise: make([][]float64, common), sym: opts.Method >= MethodSymbolic, opt: opts.optimiser(),
+	pp := &pairProp{f1: f1, f2: f2, m1: m1, m2: m2, plainPairs: opts.PlainPairs, jointNoise: make([][]float64, common), sym: opts.Method >= MethodSymbolic, opt: opts.optimiser(),
 		pb: &PairBounds{
 			Net1:   &Net{In: x1, Pre: make([][]Interval, d1), Post: make([][]Interval, d1)},
 			Net2:   &Net{In: x2, Pre: make([][]Interval, d2), Post: make([][]Interval, d2)},
@@ -199,7 +201,8 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 	s := stepRelax{Lower: make([]affineBound, 2*n), Upper: make([]affineBound, 2*n), cols: 2 * n}
 	r1, r2 := pp.sym1.rels[k], pp.sym2.rels[k]
 	var polys [][][2]float64 // the joint ranges of (xi1, xi2 - xi1) of layer k > 0 (relupoly.go)
-	if k > 0 && l1.Act.Kind == nn.ReLU && l2.Act.Kind == nn.ReLU {
+	pairs := l1.Act.Kind == nn.ReLU && l2.Act.Kind == nn.ReLU && !pp.plainPairs
+	if k > 0 && pairs {
 		polys = pp.jointPolygons(k, l1)
 	}
 	for i := range n {
@@ -211,7 +214,7 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 		s.Lower[n+i] = affineBound{[]term{{i, lo.A}, {n + i, lo.B}}, lo.C}
 		s.Upper[n+i] = affineBound{[]term{{i, hi.A}, {n + i, hi.B}}, hi.C}
 		pb.DiffPost[k][i] = pb.DiffPost[k][i].Intersect(Interval{planeRange(lo, pre1, dd).Lo, planeRange(hi, pre1, dd).Hi})
-		if l1.Act.Kind == nn.ReLU && l2.Act.Kind == nn.ReLU {
+		if pairs {
 			var pts [][2]float64
 			if k == 0 && pp.plainSameInput() && l1.Conv == nil {
 				pts = firstLayerPolygon(i, pre1, dd, l1, pp.diffs[0], pb.Net1.In)
