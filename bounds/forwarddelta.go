@@ -155,7 +155,8 @@ func (fd *ForwardDiff) reluPair(r int) bool {
 	var d zform
 	d.a = fd.dform[:0]
 	d.load(&fd.pre[2], r, fd.cap, fd.used)
-	c.parallel(&d, bestMu, a, b)
+	grow := fd.mayGrow()
+	c.parallel(&d, bestMu, a, b, grow)
 	fd.keep(false)
-	return true
+	return grow
 }
