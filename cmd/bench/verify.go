@@ -28,10 +28,13 @@ type verifyOptions struct {
 	Timeout  time.Duration
 	MaxNodes int
 	Forward  bool
+	FwdRatio float64
+	Budget   int
 	Props    []string
 	Nets     []string
 	Out      string
 	Dir      string
+	Profile  string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -63,11 +66,15 @@ as loaded; the load average is printed.`,
 	f.Float64Var(&o.Eps, "eps", o.Eps, "tolerance of every compared output")
 	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one instance")
 	f.IntVar(&o.MaxNodes, "max-nodes", 0, "node limit of one instance (0: none)")
-	f.BoolVar(&o.Forward, "forward", verify.DefaultOptions().Forward, "bound each node first by forward propagation (verify.Options.Forward)")
+	def := verify.DefaultOptions()
+	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")
+	f.Float64Var(&o.FwdRatio, "forward-ratio", def.ForwardRatio, "split nodes whose forward bound exceeds this factor of eps at once (verify.Options.ForwardRatio)")
+	f.IntVar(&o.Budget, "forward-budget", def.ForwardBudget, "relaxed ReLUs with a symbol of their own in the forward bound, -1 all (verify.Options.ForwardBudget)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
 	f.StringSliceVar(&o.Nets, "nets", nil, "nets i_j (default: all)")
 	f.StringVar(&o.Out, "out", "", "also write the Markdown table to this file")
 	f.StringVar(&o.Dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
+	f.StringVar(&o.Profile, "cpuprofile", "", "write a CPU profile of the decisions to this file")
 	return cmd
 }
 
@@ -112,6 +119,11 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, 
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
+	stopProfile, err := startProfile(o.Profile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	loadStart := loadAverage()
 	failed := 0
 	for n, inst := range insts {
@@ -231,7 +243,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	defer cancel()
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = o.MaxNodes
-	opts.Forward = o.Forward
+	opts.Forward, opts.ForwardRatio, opts.ForwardBudget = o.Forward, o.FwdRatio, o.Budget
 	cpu := cpuTime()
 	res, err := verify.Decide(dctx, f, g, spec.Inputs{Box: inst.Box}, inst.Tol, &opts)
 	inst.CPU = (cpuTime() - cpu).Seconds()
