@@ -35,6 +35,14 @@ type Options struct {
 	// pairs, which bounds.Pair settles with far larger boxes, for 9-24 %
 	// more CPU (BENCHMARKS.md).
 	Forward bool
+	// ForwardRatio: with Forward, a node whose forward bound is above
+	// this factor of the tolerance is split at once, without an attack or
+	// bounds.Pair; 0 never.
+	ForwardRatio float64
+	// ForwardBudget: with Forward, the number of relaxed ReLUs given a
+	// symbol of their own in the forward bound (bounds.ForwardDiff.Fold);
+	// negative: all of them, up to three times the widest layer.
+	ForwardBudget int
 	// UnstableOnly bounds nodes with bounds.Options.UnstableOnly:
 	// back-substitution only for the neurons that straddle a kink.
 	UnstableOnly bool
@@ -86,6 +94,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("verify: options: SuspectRatio %v, want > 0: %w", o.SuspectRatio, ErrOptions)
 	case !(o.SearchRatio >= 0):
 		return fmt.Errorf("verify: options: SearchRatio %v, want >= 0: %w", o.SearchRatio, ErrOptions)
+	case !(o.ForwardRatio >= 0):
+		return fmt.Errorf("verify: options: ForwardRatio %v, want >= 0: %w", o.ForwardRatio, ErrOptions)
 	case !(o.OptimiseRatio >= 0):
 		return fmt.Errorf("verify: options: OptimiseRatio %v, want >= 0: %w", o.OptimiseRatio, ErrOptions)
 	case o.OptimiseIterations < 0 || o.OptimiseIterations > 10000:
