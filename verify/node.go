@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -41,7 +42,9 @@ type outcome struct {
 	violation *Point
 	// split is the coordinate to halve, -1 when none can be.
 	split int
-	err   error
+	// pb is the last bounds.Pair of the node (nil if none).
+	pb  *bounds.PairBounds
+	err error
 }
 
 // process bounds n and, where that does not settle it, attacks it.
@@ -90,8 +93,28 @@ func (d *decider) attackAndBound(n *node, o *outcome) *outcome {
 	if o.err != nil || len(o.open) == 0 {
 		return o
 	}
+	if d.opts.Split == SplitInterval && o.pb != nil {
+		if s := intervalSmear([2]*nn.Network{d.f, d.g}, o.pb, o.open, n.lo, n.hi); s != nil {
+			o.split, o.pb = argmaxHalvable(s, n.lo, n.hi), nil
+			return o
+		}
+	}
+	o.pb = nil
 	o.split = d.splitCoordinate(n, o.worst)
 	return o
+}
+
+// argmaxHalvable returns the coordinate i of largest score[i] among
+// those that can be halved in float64 (positive scores only), or -1.
+func argmaxHalvable(score, lo, hi []float64) int {
+	best, arg := 0.0, -1
+	for i := range lo {
+		mid := lo[i]/2 + hi[i]/2
+		if lo[i] < mid && mid < hi[i] && score[i] > best {
+			best, arg = score[i], i
+		}
+	}
+	return arg
 }
 
 // boundNode tightens o.mag on n's box by bound propagation, cheapest method
@@ -129,6 +152,7 @@ func (d *decider) boundNode(n *node, o *outcome) error {
 			}
 			o.mag[k] = min(o.mag[k], iv.Mag())
 		}
+		o.pb = pb
 		if d.settle(o) {
 			return nil
 		}

@@ -9,6 +9,31 @@ import (
 // ErrOptions reports invalid Options.
 var ErrOptions = errors.New("invalid options")
 
+// SplitRule chooses the coordinate of a node's box to halve.
+type SplitRule int
+
+const (
+	// SplitGradient halves the coordinate of largest width times the
+	// gradient of the difference at the attack's worst point and the
+	// centre.
+	SplitGradient SplitRule = iota
+	// SplitInterval halves the coordinate of largest width times the
+	// enclosure of both networks' gradients over the box from the node's
+	// pre-activation bounds (ReluVal's smear).
+	SplitInterval
+)
+
+// String returns the rule's name.
+func (r SplitRule) String() string {
+	switch r {
+	case SplitGradient:
+		return "gradient"
+	case SplitInterval:
+		return "interval"
+	}
+	return fmt.Sprintf("SplitRule(%d)", int(r))
+}
+
 // Options tunes how Decide searches; what is asked (networks, box,
 // tolerance) is passed to Decide itself.
 type Options struct {
@@ -63,6 +88,8 @@ type Options struct {
 	// least this fraction of eps are taken first, largest first, to find
 	// violations early; the others best first by bound. Above 1 never.
 	SuspectRatio float64
+	// Split chooses the coordinate to halve.
+	Split SplitRule
 	// Seed makes the attacks' random starting points.
 	Seed uint64
 	// Progress, if not nil, is called after each batch of nodes, from the
@@ -94,6 +121,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("verify: options: SuspectRatio %v, want > 0: %w", o.SuspectRatio, ErrOptions)
 	case !(o.SearchRatio >= 0):
 		return fmt.Errorf("verify: options: SearchRatio %v, want >= 0: %w", o.SearchRatio, ErrOptions)
+	case o.Split != SplitGradient && o.Split != SplitInterval:
+		return fmt.Errorf("verify: options: Split %v unknown: %w", o.Split, ErrOptions)
 	case !(o.ForwardRatio >= 0):
 		return fmt.Errorf("verify: options: ForwardRatio %v, want >= 0: %w", o.ForwardRatio, ErrOptions)
 	case !(o.OptimiseRatio >= 0):

@@ -86,7 +86,8 @@ func mat0(w interface {
 // for two): with eps below M no Holds may be returned; every Violated is
 // re-evaluated; every bound is at least M. A third of the pairs feed g the
 // quantised input; half bound their nodes forward first (Options.Forward),
-// a quarter splitting the nodes far above eps at once (ForwardRatio).
+// a quarter splitting the nodes far above eps at once (ForwardRatio); a
+// third split by the interval smear (SplitInterval).
 func TestSoundRandomPairs(t *testing.T) {
 	count := map[Status]int{}
 	for seed := range uint64(12) {
@@ -127,6 +128,9 @@ func TestSoundRandomPairs(t *testing.T) {
 				o := DefaultOptions()
 				o.MaxNodes, o.Batch = 100, 4
 				o.Forward = seed%2 == 0
+				if seed%3 == 1 {
+					o.Split = SplitInterval
+				}
 				if seed%4 == 0 { // nodes far above eps split at once
 					o.ForwardRatio, o.ForwardBudget = 2, int(seed%3)-1
 				}

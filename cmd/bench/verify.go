@@ -30,6 +30,7 @@ type verifyOptions struct {
 	Forward  bool
 	FwdRatio float64
 	Budget   int
+	Split    string
 	Props    []string
 	Nets     []string
 	Out      string
@@ -69,6 +70,7 @@ as loaded; the load average is printed.`,
 	def := verify.DefaultOptions()
 	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")
 	f.Float64Var(&o.FwdRatio, "forward-ratio", def.ForwardRatio, "split nodes whose forward bound exceeds this factor of eps at once (verify.Options.ForwardRatio)")
+	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient or interval (verify.Options.Split)")
 	f.IntVar(&o.Budget, "forward-budget", def.ForwardBudget, "relaxed ReLUs with a symbol of their own in the forward bound, -1 all (verify.Options.ForwardBudget)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
 	f.StringSliceVar(&o.Nets, "nets", nil, "nets i_j (default: all)")
@@ -244,6 +246,14 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = o.MaxNodes
 	opts.Forward, opts.ForwardRatio, opts.ForwardBudget = o.Forward, o.FwdRatio, o.Budget
+	switch o.Split {
+	case verify.SplitGradient.String():
+		opts.Split = verify.SplitGradient
+	case verify.SplitInterval.String():
+		opts.Split = verify.SplitInterval
+	default:
+		return usageError{fmt.Errorf("--split %q: want gradient or interval", o.Split)}
+	}
 	cpu := cpuTime()
 	res, err := verify.Decide(dctx, f, g, spec.Inputs{Box: inst.Box}, inst.Tol, &opts)
 	inst.CPU = (cpuTime() - cpu).Seconds()
