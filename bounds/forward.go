@@ -52,14 +52,6 @@ type ForwardDiff struct {
 	// large boxes, where the bound is loose anyway, the cost grows with
 	// their number.
 	MaxSymbols int
-	// Fold, when set, gives at most Budget relaxed ReLUs a symbol of their
-	// own (the first ones, layer by layer) and encloses the relaxations
-	// past them in the forms' radii instead, as symbolic intervals do: no
-	// dependence between them is kept, but every form stays over the
-	// inputs and Budget symbols, so Bound costs O(layers * width^2 *
-	// (inputs + Budget)) whatever the box.
-	Fold   bool
-	Budget int
 
 	f, g    *nn.Network
 	n0, cap int          // inputs; most symbols one Bound can use
@@ -210,10 +202,6 @@ func (fd *ForwardDiff) givenUp() bool {
 	return true
 }
 
-// mayGrow reports whether the next relaxation may have a symbol of its
-// own (Fold and Budget).
-func (fd *ForwardDiff) mayGrow() bool { return !fd.Fold || fd.used-fd.n0 < fd.Budget }
-
 // setInput sets the box and the forms of the input layer: x_j = mid_j +
 // half_j sigma_j for both networks, 0 for their difference.
 func (fd *ForwardDiff) setInput(box spec.Box) {
@@ -319,12 +307,9 @@ func (fd *ForwardDiff) activateLayer(i int, l *nn.Layer) {
 		default:
 			c.load(&fd.pre[i], r, fd.cap, fd.used)
 			lambda, up := reluEnclosure(lo, hi)
-			grow := fd.mayGrow()
-			b.parallel(c, lambda, 0, up, grow)
+			b.parallel(c, lambda, 0, up)
 			b.store(&fd.post[i], r, fd.cap)
-			if grow {
-				fd.used++
-			}
+			fd.used++
 		}
 	}
 }

@@ -155,8 +155,7 @@ func (fd *ForwardDiff) reluPair(r int) bool {
 	var d zform
 	d.a = fd.dform[:0]
 	d.load(&fd.pre[2], r, fd.cap, fd.used)
-	grow := fd.mayGrow()
-	c.parallel(&d, bestMu, a, b, grow)
+	c.parallel(&d, bestMu, a, b)
 	fd.keep(false)
-	return grow
+	return true
 }

@@ -118,25 +118,20 @@ func (f *zform) zero(n int) {
 
 // parallel sets f to mu g + m + h sigma_new, where sigma_new is the
 // symbol of index len(g.a) (f has one more symbol than g), for an
-// enclosure [a, b] of q - mu g_value; it is the form of q. Without grow,
-// h goes into f's radius instead and f has g's symbols.
-func (f *zform) parallel(g *zform, mu, a, b float64, grow bool) {
+// enclosure [a, b] of q - mu g_value; it is the form of q.
+func (f *zform) parallel(g *zform, mu, a, b float64) {
 	n := len(g.a)
-	f.a = f.a[:n]
+	f.a = f.a[:n+1]
 	for s, v := range g.a {
 		f.a[s] = mu * v
 	}
 	m := a/2 + b/2
 	h := max(outward.SubUp(b, m), outward.SubUp(m, a))
+	f.a[n] = h
 	f.c = mu * g.c
 	f.abs = mu*g.mag + math.Abs(m)
 	f.c += m
 	f.rad = mu * g.rad
-	if grow {
-		f.a = append(f.a, h)
-	} else {
-		f.rad = outward.AddUp(outward.MulUp(mu, g.rad), h)
-	}
 	f.terms = 2
 	f.finish()
 }

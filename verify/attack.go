@@ -89,7 +89,11 @@ func (a *attacker) ascend(x, lo, hi []float64, open []int, steps int) ([]float64
 func (a *attacker) attackNode(warm, lo, hi []float64, open []int, steps, starts int, rng *rand.Rand) ([]float64, float64) {
 	var points [][]float64
 	if warm != nil {
-		points = append(points, clampInto(warm, lo, hi))
+		w := make([]float64, len(warm))
+		for i := range w {
+			w[i] = clamp(warm[i], lo[i], hi[i])
+		}
+		points = append(points, w)
 	}
 	points = append(points, centre(lo, hi))
 	for range starts {
@@ -144,19 +148,6 @@ func (a *attacker) worstOutput(x []float64, open []int) int {
 		}
 	}
 	return arg
-}
-
-// clampInto returns x clipped to the box [lo, hi], or its centre when x
-// is nil.
-func clampInto(x, lo, hi []float64) []float64 {
-	if x == nil {
-		return centre(lo, hi)
-	}
-	c := make([]float64, len(x))
-	for i := range c {
-		c[i] = clamp(x[i], lo[i], hi[i])
-	}
-	return c
 }
 
 // centre returns the midpoint of [lo, hi].

@@ -105,7 +105,7 @@ func newDecider(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) *dec
 	d := &decider{f: f, g: g, in: in, tol: tol, opts: o, m: m, compared: tol.compared(m),
 		att: &attacker{f: f, g: g, in: in, tol: tol}, closedMag: make([]float64, m), worstV: -1}
 	if o.Forward {
-		d.forward = forwardPool(f, g, in, o.ForwardBudget)
+		d.forward = forwardPool(f, g, in)
 	}
 	d.colWeight = make([]float64, in.Box.Dim())
 	for _, n := range []*nn.Network{f, g} {

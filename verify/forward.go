@@ -18,7 +18,7 @@ const forwardSymbols = 3
 // forwardPool returns a pool of bounds.ForwardDiff workspaces for the
 // pair, or nil when forward propagation does not apply: inputs paired
 // other than x2 = x, or networks it does not support (bounds.ErrUnsupported).
-func forwardPool(f, g *nn.Network, in spec.Inputs, budget int) *sync.Pool {
+func forwardPool(f, g *nn.Network, in spec.Inputs) *sync.Pool {
 	if in.Pairing != spec.SameInput {
 		return nil
 	}
@@ -37,7 +37,6 @@ func forwardPool(f, g *nn.Network, in spec.Inputs, budget int) *sync.Pool {
 			panic(err)
 		}
 		fd.MaxSymbols = forwardSymbols * width
-		fd.Fold, fd.Budget = budget >= 0, budget
 		return fd
 	}}
 }

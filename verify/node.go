@@ -47,30 +47,9 @@ type outcome struct {
 	err error
 }
 
-// process bounds n and, where that does not settle it, attacks it.
-// Below the root, the forward bound (Options.Forward) comes first: a node
-// it settles, or whose forward bound is above ForwardRatio times the
-// tolerance, is not attacked nor bounded by bounds.Pair; the latter is
-// split at once.
+// process attacks and bounds n.
 func (d *decider) process(n *node) *outcome {
-	if d.forward != nil && n.id != 0 {
-		o := &outcome{mag: append([]float64(nil), n.mag...), open: n.open, split: -1, worst: n.warm, ratio: -1}
-		settled, err := d.boundForward(spec.Box{Lo: n.lo, Hi: n.hi}, o)
-		if err != nil || settled {
-			o.err = err
-			return o
-		}
-		if r := d.opts.ForwardRatio; r > 0 && d.prio(o.mag, o.open) > r {
-			o.split = d.splitCoordinate(n, clampInto(n.warm, n.lo, n.hi))
-			return o
-		}
-		return d.attackAndBound(n, o)
-	}
-	return d.attackAndBound(n, &outcome{mag: append([]float64(nil), n.mag...), open: n.open, split: -1})
-}
-
-// attackAndBound attacks n and bounds it by bounds.Pair, completing o.
-func (d *decider) attackAndBound(n *node, o *outcome) *outcome {
+	o := &outcome{mag: append([]float64(nil), n.mag...), split: -1}
 	steps, starts := d.opts.AttackSteps, d.opts.AttackStarts
 	if n.id == 0 {
 		starts = d.opts.RootStarts
@@ -93,14 +72,16 @@ func (d *decider) attackAndBound(n *node, o *outcome) *outcome {
 	if o.err != nil || len(o.open) == 0 {
 		return o
 	}
+	o.split = -1
 	if d.opts.Split == SplitInterval && o.pb != nil {
 		if s := intervalSmear([2]*nn.Network{d.f, d.g}, o.pb, o.open, n.lo, n.hi); s != nil {
-			o.split, o.pb = argmaxHalvable(s, n.lo, n.hi), nil
-			return o
+			o.split = argmaxHalvable(s, n.lo, n.hi)
 		}
 	}
 	o.pb = nil
-	o.split = d.splitCoordinate(n, o.worst)
+	if o.split < 0 { // the gradient rule, or no smear (all of it 0)
+		o.split = d.splitCoordinate(n, o.worst)
+	}
 	return o
 }
 
@@ -124,6 +105,10 @@ func argmaxHalvable(score, lo, hi []float64) int {
 func (d *decider) boundNode(n *node, o *outcome) error {
 	in := d.in
 	in.Box = spec.Box{Lo: n.lo, Hi: n.hi}
+	o.open = n.open
+	if settled, err := d.boundForward(in.Box, o); err != nil || settled {
+		return err
+	}
 	methods := []bounds.Method{bounds.MethodInterval, bounds.MethodSymbolic, bounds.MethodOptimised}
 	if n.prio <= d.opts.OptimiseRatio {
 		methods = []bounds.Method{bounds.MethodInterval, bounds.MethodOptimised}
@@ -248,11 +233,8 @@ func (d *decider) children(n *node, o *outcome, i int, next *int) [2]*node {
 		}
 		out[c] = &node{id: *next, lo: lo, hi: hi, open: o.open, mag: o.mag,
 			prio: d.prio(o.mag, o.open), vol: n.vol / 2, warm: o.worst}
-		switch {
-		case o.ratio >= d.opts.SuspectRatio:
+		if o.ratio >= d.opts.SuspectRatio {
 			out[c].suspect = o.ratio
-		case o.ratio < 0: // not attacked: as suspect as n
-			out[c].suspect = n.suspect
 		}
 		*next++
 	}

@@ -28,9 +28,8 @@ type verifyOptions struct {
 	Timeout  time.Duration
 	MaxNodes int
 	Forward  bool
-	FwdRatio float64
-	Budget   int
 	Split    string
+	OptRatio float64
 	Props    []string
 	Nets     []string
 	Out      string
@@ -69,9 +68,8 @@ as loaded; the load average is printed.`,
 	f.IntVar(&o.MaxNodes, "max-nodes", 0, "node limit of one instance (0: none)")
 	def := verify.DefaultOptions()
 	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")
-	f.Float64Var(&o.FwdRatio, "forward-ratio", def.ForwardRatio, "split nodes whose forward bound exceeds this factor of eps at once (verify.Options.ForwardRatio)")
 	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient or interval (verify.Options.Split)")
-	f.IntVar(&o.Budget, "forward-budget", def.ForwardBudget, "relaxed ReLUs with a symbol of their own in the forward bound, -1 all (verify.Options.ForwardBudget)")
+	f.Float64Var(&o.OptRatio, "optimise-ratio", def.OptimiseRatio, "bound nodes within this factor of eps with optimised slopes, 0 never (verify.Options.OptimiseRatio)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
 	f.StringSliceVar(&o.Nets, "nets", nil, "nets i_j (default: all)")
 	f.StringVar(&o.Out, "out", "", "also write the Markdown table to this file")
@@ -245,7 +243,8 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	defer cancel()
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = o.MaxNodes
-	opts.Forward, opts.ForwardRatio, opts.ForwardBudget = o.Forward, o.FwdRatio, o.Budget
+	opts.Forward = o.Forward
+	opts.OptimiseRatio = o.OptRatio
 	switch o.Split {
 	case verify.SplitGradient.String():
 		opts.Split = verify.SplitGradient
