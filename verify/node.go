@@ -47,16 +47,25 @@ type outcome struct {
 	err error
 }
 
-// process attacks and bounds n.
+// process attacks and bounds n: below the root, bounds first, and the
+// attack only where they do not settle the box (a settled box holds no
+// violation); at the root, the attack first, as most violations are found
+// there.
 func (d *decider) process(n *node) *outcome {
-	o := &outcome{mag: append([]float64(nil), n.mag...), split: -1}
+	o := &outcome{mag: append([]float64(nil), n.mag...), split: -1, ratio: -1}
+	root := n.id == 0
+	if !root {
+		if o.err = d.boundNode(n, o); o.err != nil || len(o.open) == 0 {
+			return o
+		}
+	}
 	steps, starts := d.opts.AttackSteps, d.opts.AttackStarts
-	if n.id == 0 {
+	if root {
 		starts = d.opts.RootStarts
 	}
 	rng := rand.New(rand.NewPCG(d.opts.Seed, uint64(n.id)))
 	o.worst, o.ratio = d.att.attackNode(n.warm, n.lo, n.hi, n.open, steps, starts, rng)
-	if n.id == 0 && o.ratio > d.opts.SearchRatio && o.ratio <= 1 {
+	if root && o.ratio > d.opts.SearchRatio && o.ratio <= 1 {
 		x, r := d.att.search(n.lo, n.hi, n.open, d.att.worstOutput(o.worst, n.open), d.opts.Seed)
 		if r > o.ratio {
 			o.worst, o.ratio = x, r
@@ -68,9 +77,10 @@ func (d *decider) process(n *node) *outcome {
 			return o
 		}
 	}
-	o.err = d.boundNode(n, o)
-	if o.err != nil || len(o.open) == 0 {
-		return o
+	if root {
+		if o.err = d.boundNode(n, o); o.err != nil || len(o.open) == 0 {
+			return o
+		}
 	}
 	o.split = -1
 	if d.opts.Split == SplitInterval && o.pb != nil {
