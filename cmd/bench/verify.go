@@ -26,6 +26,7 @@ type verifyOptions struct {
 	Suite    string
 	Eps      float64
 	Timeout  time.Duration
+	CPULimit time.Duration
 	MaxNodes int
 	Forward  bool
 	Split    string
@@ -65,6 +66,7 @@ as loaded; the load average is printed.`,
 	f.StringVar(&o.Suite, "suite", o.Suite, "veriprune or acasxu")
 	f.Float64Var(&o.Eps, "eps", o.Eps, "tolerance of every compared output")
 	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one instance")
+	f.DurationVar(&o.CPULimit, "cpu-timeout", 0, "also stop an instance after this much process CPU time (0: none; unknown, cancelled), a limit the machine's load does not shorten")
 	f.IntVar(&o.MaxNodes, "max-nodes", 0, "node limit of one instance (0: none)")
 	def := verify.DefaultOptions()
 	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")
@@ -241,6 +243,10 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	}
 	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
+	if o.CPULimit > 0 {
+		stop := cancelAfterCPU(cancel, cpuTime()+o.CPULimit)
+		defer stop()
+	}
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = o.MaxNodes
 	opts.Forward = o.Forward
@@ -262,6 +268,28 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	inst.Result = res
 	inst.Check = checkVerdict(f, g, inst.Box, inst.Tol, res)
 	return nil
+}
+
+// cancelAfterCPU calls cancel once the process's CPU time reaches limit
+// (checked every 50 ms) and returns the function that stops watching.
+func cancelAfterCPU(cancel context.CancelFunc, limit time.Duration) func() {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if cpuTime() >= limit {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // checkVerdict re-evaluates the counterexample of a violated verdict and
