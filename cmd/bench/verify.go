@@ -121,7 +121,7 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, 
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	stopProfile, err := startProfile(o.Profile)
+	stopProfile, err := startCPUProfile(o.Profile)
 	if err != nil {
 		return err
 	}
