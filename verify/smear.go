@@ -41,7 +41,7 @@ func intervalSmear(nets [2]*nn.Network, pb *bounds.PairBounds, ks []int, lo, hi 
 // gradientEnclosure returns an enclosure [glo, ghi] of the gradient of
 // output k of f over the inputs whose pre-activations lie in pre (float64
 // arithmetic, not outward-rounded: a heuristic), and false when pre does
-// not match f's widths.
+// not match f's widths or a layer is structured (no dense matrix).
 func gradientEnclosure(f *nn.Network, pre [][]bounds.Interval, k int) (glo, ghi []float64, ok bool) {
 	last := len(f.Layers) - 1
 	glo = make([]float64, f.Layers[last].Out())
@@ -49,7 +49,7 @@ func gradientEnclosure(f *nn.Network, pre [][]bounds.Interval, k int) (glo, ghi 
 	glo[k], ghi[k] = 1, 1
 	for l := last; l >= 0; l-- {
 		layer := &f.Layers[l]
-		if len(pre[l]) != layer.Out() || len(glo) != layer.Out() {
+		if layer.W == nil || len(pre[l]) != layer.Out() || len(glo) != layer.Out() { // structured (Conv)
 			return nil, nil, false
 		}
 		for r, z := range pre[l] {
