@@ -92,6 +92,8 @@ func TestErrors(t *testing.T) {
 	one, _ := randnet.New(rand.New(rand.NewPCG(1, 1)), []int{2, 4, 1})
 	bad := DefaultOptions()
 	bad.Batch = 0
+	badSplit := DefaultOptions()
+	badSplit.Split = SplitRule(7)
 	cases := []struct {
 		name string
 		g    *nn.Network
@@ -112,6 +114,7 @@ func TestErrors(t *testing.T) {
 		{"output range", g, unitBox, Tolerance{Eps: []float64{1}, Outputs: []int{2}}, nil, ErrTolerance},
 		{"outputs with norm", g, unitBox, Tolerance{Norm: NormInf, Eps: []float64{1}, Outputs: []int{0}}, nil, ErrTolerance},
 		{"options", g, unitBox, Tolerance{Eps: []float64{1}}, &bad, ErrOptions},
+		{"split rule", g, unitBox, Tolerance{Eps: []float64{1}}, &badSplit, ErrOptions},
 	}
 	for _, c := range cases {
 		_, err := Decide(context.Background(), f, c.g, c.in, c.tol, c.opts)

@@ -11,25 +11,34 @@
 //
 // Decide runs branch and bound over the input box. Each node is a box:
 //
-//  1. attacked: sign-gradient ascent on the difference from the parent's
-//     worst point, the centre and a few random points (attack.go). An
-//     input whose difference exceeds eps is evaluated again with
-//     nn.Network.Eval, sharing no code with the attack (check.go), and
-//     only then reported as Violated.
-//
-//  2. bounded: with Options.Forward, first by forward propagation
+//  1. bounded: with Options.Forward, first by forward propagation
 //     (bounds.ForwardDiff, when x2 = x and the networks are ReLU chains);
 //     if that leaves an output open, by bounds.Pair with the difference
 //     network, cheapest method first — interval, then symbolic
 //     back-substitution with PairBounds.Margin per output, then optimised
 //     slopes if the bound is within Options.OptimiseRatio of eps
-//     (node.go). Outputs proved on a box are dropped from its subtree.
+//     (node.go). Outputs proved on a box are dropped from its subtree; a
+//     box with none left is closed.
 //
-//  3. split in two along the coordinate of largest smear
+//  2. attacked, if still open (the root is attacked before it is
+//     bounded): sign-gradient ascent on the difference from the parent's
+//     worst point, the centre and a few random points (attack.go). An
+//     input whose difference exceeds eps is evaluated again with
+//     nn.Network.Eval, sharing no code with the attack (check.go), and
+//     only then reported as Violated.
+//
+//  3. split in two along the coordinate of largest smear (smear.go)
+//
+//     width_i * sum max |[d y_k / d x_i]|,
+//
+//     the enclosure of the derivative over the box from the node's
+//     pre-activation bounds, summed over both networks and the open
+//     outputs, as ReluVal and NeuroDiff split (Options.Split =
+//     SplitInterval); or, with SplitGradient, of largest
 //
 //     width_i * (|dr/dx_i|(worst point) + |dr/dx_i|(centre)),
 //
-//     r the difference in units of eps, as ReluDiff and NeuroDiff split.
+//     r the difference in units of eps at the attack's points.
 //
 // Nodes are taken from a queue — first those whose parent's attack came
 // within Options.SuspectRatio of eps (to find violations early), then best

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -41,19 +42,30 @@ type outcome struct {
 	violation *Point
 	// split is the coordinate to halve, -1 when none can be.
 	split int
-	err   error
+	// pb is the last bounds.Pair of the node (nil if none).
+	pb  *bounds.PairBounds
+	err error
 }
 
-// process attacks and bounds n.
+// process attacks and bounds n: below the root, bounds first, and the
+// attack only where they do not settle the box (a settled box holds no
+// violation); at the root, the attack first, as most violations are found
+// there.
 func (d *decider) process(n *node) *outcome {
-	o := &outcome{mag: append([]float64(nil), n.mag...), split: -1}
+	o := &outcome{mag: append([]float64(nil), n.mag...), split: -1, ratio: -1}
+	root := n.id == 0
+	if !root {
+		if o.err = d.boundNode(n, o); o.err != nil || len(o.open) == 0 {
+			return o
+		}
+	}
 	steps, starts := d.opts.AttackSteps, d.opts.AttackStarts
-	if n.id == 0 {
+	if root {
 		starts = d.opts.RootStarts
 	}
 	rng := rand.New(rand.NewPCG(d.opts.Seed, uint64(n.id)))
 	o.worst, o.ratio = d.att.attackNode(n.warm, n.lo, n.hi, n.open, steps, starts, rng)
-	if n.id == 0 && o.ratio > d.opts.SearchRatio && o.ratio <= 1 {
+	if root && o.ratio > d.opts.SearchRatio && o.ratio <= 1 {
 		x, r := d.att.search(n.lo, n.hi, n.open, d.att.worstOutput(o.worst, n.open), d.opts.Seed)
 		if r > o.ratio {
 			o.worst, o.ratio = x, r
@@ -65,12 +77,35 @@ func (d *decider) process(n *node) *outcome {
 			return o
 		}
 	}
-	o.err = d.boundNode(n, o)
-	if o.err != nil || len(o.open) == 0 {
-		return o
+	if root {
+		if o.err = d.boundNode(n, o); o.err != nil || len(o.open) == 0 {
+			return o
+		}
 	}
-	o.split = d.splitCoordinate(n, o.worst)
+	o.split = -1
+	if d.opts.Split == SplitInterval && o.pb != nil {
+		if s := intervalSmear([2]*nn.Network{d.f, d.g}, o.pb, o.open, n.lo, n.hi); s != nil {
+			o.split = argmaxHalvable(s, n.lo, n.hi)
+		}
+	}
+	o.pb = nil
+	if o.split < 0 { // the gradient rule, or no smear (all of it 0)
+		o.split = d.splitCoordinate(n, o.worst)
+	}
 	return o
+}
+
+// argmaxHalvable returns the coordinate i of largest score[i] among
+// those that can be halved in float64 (positive scores only), or -1.
+func argmaxHalvable(score, lo, hi []float64) int {
+	best, arg := 0.0, -1
+	for i := range lo {
+		mid := lo[i]/2 + hi[i]/2
+		if lo[i] < mid && mid < hi[i] && score[i] > best {
+			best, arg = score[i], i
+		}
+	}
+	return arg
 }
 
 // boundNode tightens o.mag on n's box by bound propagation, cheapest method
@@ -112,6 +147,7 @@ func (d *decider) boundNode(n *node, o *outcome) error {
 			}
 			o.mag[k] = min(o.mag[k], iv.Mag())
 		}
+		o.pb = pb
 		if d.settle(o) {
 			return nil
 		}

@@ -85,7 +85,9 @@ func mat0(w interface {
 // breakpoint enumeration; a lower bound from a dense grid and local search
 // for two): with eps below M no Holds may be returned; every Violated is
 // re-evaluated; every bound is at least M. A third of the pairs feed g the
-// quantised input; half bound their nodes forward first (Options.Forward).
+// quantised input; half bound their nodes forward first (Options.Forward);
+// a third split by the gradient rule (SplitGradient), the others by the
+// interval smear.
 func TestSoundRandomPairs(t *testing.T) {
 	count := map[Status]int{}
 	for seed := range uint64(12) {
@@ -126,6 +128,9 @@ func TestSoundRandomPairs(t *testing.T) {
 				o := DefaultOptions()
 				o.MaxNodes, o.Batch = 100, 4
 				o.Forward = seed%2 == 0
+				if seed%3 == 1 {
+					o.Split = SplitGradient
+				}
 				if seed >= 3 { // the root's search.MaxError on the first seeds only, for time
 					o.SearchRatio = 2
 				}

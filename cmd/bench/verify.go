@@ -26,12 +26,16 @@ type verifyOptions struct {
 	Suite    string
 	Eps      float64
 	Timeout  time.Duration
+	CPULimit time.Duration
 	MaxNodes int
 	Forward  bool
+	Split    string
+	OptRatio float64
 	Props    []string
 	Nets     []string
 	Out      string
 	Dir      string
+	Profile  string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -62,12 +66,17 @@ as loaded; the load average is printed.`,
 	f.StringVar(&o.Suite, "suite", o.Suite, "veriprune or acasxu")
 	f.Float64Var(&o.Eps, "eps", o.Eps, "tolerance of every compared output")
 	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one instance")
+	f.DurationVar(&o.CPULimit, "cpu-timeout", 0, "also stop an instance after this much process CPU time (0: none; unknown, cancelled), a limit the machine's load does not shorten")
 	f.IntVar(&o.MaxNodes, "max-nodes", 0, "node limit of one instance (0: none)")
-	f.BoolVar(&o.Forward, "forward", verify.DefaultOptions().Forward, "bound each node first by forward propagation (verify.Options.Forward)")
+	def := verify.DefaultOptions()
+	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")
+	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient or interval (verify.Options.Split)")
+	f.Float64Var(&o.OptRatio, "optimise-ratio", def.OptimiseRatio, "bound nodes within this factor of eps with optimised slopes, 0 never (verify.Options.OptimiseRatio)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
 	f.StringSliceVar(&o.Nets, "nets", nil, "nets i_j (default: all)")
 	f.StringVar(&o.Out, "out", "", "also write the Markdown table to this file")
 	f.StringVar(&o.Dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
+	f.StringVar(&o.Profile, "cpuprofile", "", "write a CPU profile of the decisions to this file")
 	return cmd
 }
 
@@ -112,6 +121,11 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, 
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
+	stopProfile, err := startCPUProfile(o.Profile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	loadStart := loadAverage()
 	failed := 0
 	for n, inst := range insts {
@@ -229,9 +243,22 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	}
 	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
+	if o.CPULimit > 0 {
+		stop := cancelAfterCPU(cancel, cpuTime()+o.CPULimit)
+		defer stop()
+	}
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = o.MaxNodes
 	opts.Forward = o.Forward
+	opts.OptimiseRatio = o.OptRatio
+	switch o.Split {
+	case verify.SplitGradient.String():
+		opts.Split = verify.SplitGradient
+	case verify.SplitInterval.String():
+		opts.Split = verify.SplitInterval
+	default:
+		return usageError{fmt.Errorf("--split %q: want gradient or interval", o.Split)}
+	}
 	cpu := cpuTime()
 	res, err := verify.Decide(dctx, f, g, spec.Inputs{Box: inst.Box}, inst.Tol, &opts)
 	inst.CPU = (cpuTime() - cpu).Seconds()
@@ -241,6 +268,28 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	inst.Result = res
 	inst.Check = checkVerdict(f, g, inst.Box, inst.Tol, res)
 	return nil
+}
+
+// cancelAfterCPU calls cancel once the process's CPU time reaches limit
+// (checked every 50 ms) and returns the function that stops watching.
+func cancelAfterCPU(cancel context.CancelFunc, limit time.Duration) func() {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if cpuTime() >= limit {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // checkVerdict re-evaluates the counterexample of a violated verdict and

@@ -1,0 +1,92 @@
+package verify
+
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+)
+
+// intervalSmear returns, per input i, width_i times the largest magnitude
+// of an enclosure of d y_k / d x_i over the box, summed over the networks
+// of pb and the outputs ks (ReluVal's and NeuroDiff's smear): the
+// derivative of each activation is enclosed from pb's pre-activation
+// bounds (0 or 1 where a ReLU is stable, [0, 1] where it straddles 0) and
+// the chain rule applied in interval arithmetic from the output back.
+// It is a heuristic for the coordinate to split, not a bound; nil when pb's
+// layers do not match the networks' (quantisers).
+func intervalSmear(nets [2]*nn.Network, pb *bounds.PairBounds, ks []int, lo, hi []float64) []float64 {
+	out := make([]float64, len(lo))
+	for i, f := range nets {
+		nb := pb.Net1
+		if i == 1 {
+			nb = pb.Net2
+		}
+		if nb == nil || len(nb.Pre) != len(f.Layers) {
+			return nil
+		}
+		for _, k := range ks {
+			glo, ghi, ok := gradientEnclosure(f, nb.Pre, k)
+			if !ok {
+				return nil
+			}
+			for j := range out {
+				out[j] += (hi[j] - lo[j]) * max(math.Abs(glo[j]), math.Abs(ghi[j]))
+			}
+		}
+	}
+	return out
+}
+
+// gradientEnclosure returns an enclosure [glo, ghi] of the gradient of
+// output k of f over the inputs whose pre-activations lie in pre (float64
+// arithmetic, not outward-rounded: a heuristic), and false when pre does
+// not match f's widths or a layer is structured (no dense matrix).
+func gradientEnclosure(f *nn.Network, pre [][]bounds.Interval, k int) (glo, ghi []float64, ok bool) {
+	last := len(f.Layers) - 1
+	glo = make([]float64, f.Layers[last].Out())
+	ghi = make([]float64, len(glo))
+	glo[k], ghi[k] = 1, 1
+	for l := last; l >= 0; l-- {
+		layer := &f.Layers[l]
+		if layer.W == nil || len(pre[l]) != layer.Out() || len(glo) != layer.Out() { // structured (Conv)
+			return nil, nil, false
+		}
+		for r, z := range pre[l] {
+			dlo, dhi := activationSlopes(layer.Act, z)
+			a, b := glo[r]*dlo, glo[r]*dhi
+			c, d := ghi[r]*dlo, ghi[r]*dhi
+			glo[r], ghi[r] = min(a, b, c, d), max(a, b, c, d)
+		}
+		w := layer.W.RawMatrix()
+		nlo, nhi := make([]float64, w.Cols), make([]float64, w.Cols)
+		for r := range w.Rows {
+			for j, v := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
+				if v >= 0 {
+					nlo[j] += v * glo[r]
+					nhi[j] += v * ghi[r]
+				} else {
+					nlo[j] += v * ghi[r]
+					nhi[j] += v * glo[r]
+				}
+			}
+		}
+		glo, ghi = nlo, nhi
+	}
+	return glo, ghi, true
+}
+
+// activationSlopes returns an enclosure of the slope of activation a on
+// the pre-activations in z: exact for identity and ReLU, [0, 1] otherwise
+// (a heuristic for the others).
+func activationSlopes(a nn.Activation, z bounds.Interval) (lo, hi float64) {
+	switch {
+	case a.Kind == nn.Identity:
+		return 1, 1
+	case a.Kind == nn.ReLU && z.Lo >= 0:
+		return 1, 1
+	case a.Kind == nn.ReLU && z.Hi <= 0:
+		return 0, 0
+	}
+	return 0, 1
+}

@@ -1,0 +1,57 @@
+package verify
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// TestGradientEnclosure checks that the gradient of each output of random
+// ReLU networks, at random points of a box (where no pre-activation is 0),
+// lies in gradientEnclosure's enclosure from Pair's bounds on the box.
+func TestGradientEnclosure(t *testing.T) {
+	for seed := range uint64(8) {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		f, err := randnet.New(rng, []int{3, 8, 8, 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		box := spec.Box{Lo: []float64{-1, -0.5, 0}, Hi: []float64{-0.5, 0.5, 0.3}}
+		pb, err := bounds.Pair(f, f, spec.Inputs{Box: box}, bounds.Options{Method: bounds.MethodSymbolic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range 2 {
+			glo, ghi, ok := gradientEnclosure(f, pb.Net1.Pre, k)
+			if !ok {
+				t.Fatalf("seed %d: layers do not match", seed)
+			}
+			for range 50 {
+				x := make([]float64, 3)
+				for i := range x {
+					x[i] = box.Lo[i] + rng.Float64()*(box.Hi[i]-box.Lo[i])
+				}
+				_, tr, err := search.Forward(f, x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := make([]float64, 2)
+				v[k] = 1
+				for i, gi := range tr.Backward(v) {
+					if tol := 1e-9 * (1 + math.Abs(gi)); gi < glo[i]-tol || gi > ghi[i]+tol {
+						t.Fatalf("seed %d output %d: d/dx%d = %g outside [%g, %g] at %v", seed, k, i, gi, glo[i], ghi[i], x)
+					}
+				}
+			}
+		}
+		if s := intervalSmear([2]*nn.Network{f, f}, pb, []int{0, 1}, box.Lo, box.Hi); len(s) != 3 {
+			t.Fatalf("seed %d: smear %v", seed, s)
+		}
+	}
+}
