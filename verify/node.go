@@ -130,6 +130,7 @@ func (d *decider) boundNode(n *node, o *outcome) error {
 		opts := bounds.DefaultOptions()
 		opts.Method = m
 		opts.UnstableOnly = d.opts.UnstableOnly
+		opts.PlainPairs = true // the pair planes cost 3x the CPU and save no nodes here
 		opts.Optimise.Iterations = d.opts.OptimiseIterations
 		pb, err := bounds.Pair(d.f, d.g, in, opts)
 		if err != nil {
