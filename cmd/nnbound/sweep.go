@@ -282,6 +282,6 @@ func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr 
 // copyOf returns the compressed copy of m at each pruning level and width.
 func (p *sweepPlan) copyOf(m *model, box spec.Box) func(experiment.PruneLevel, quantise.Format) (*nn.Network, error) {
 	return func(l experiment.PruneLevel, q quantise.Format) (*nn.Network, error) {
-		return m.transform(p.scheme.Compress(l, q, box))
+		return m.Info.Transform(p.scheme.Compress(l, q, box))
 	}
 }
