@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -79,15 +78,8 @@ after keeping the rows already finished.`,
 				return errInterrupted
 			case err != nil:
 				return err
-			case sum.Failed():
-				n, rows := sum.Counts[vnncomp.Error], "rows"
-				if n == 1 {
-					rows = "row"
-				}
-				return fmt.Errorf("vnncomp: %d %s ended in error (the log %s says why)",
-					n, rows, filepath.Join(out, vnncomp.LogFile(s)))
 			}
-			return nil
+			return sum.Err(out)
 		},
 	}
 	fs := cmd.Flags()
