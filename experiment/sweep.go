@@ -133,7 +133,7 @@ func (s CopyScheme) Compress(l PruneLevel, q quantise.Format, box spec.Box) func
 		if !s.Int8 {
 			return quantise.Network(pruned, quantise.Options{Weights: q, Biases: q, ActFracBits: s.ActFracBits})
 		}
-		r, err := bounds.Calibrate(pruned, box, bounds.DefaultOptions())
+		r, err := Calibrate(pruned, nil, box)
 		if err != nil {
 			return nil, err
 		}
@@ -141,6 +141,17 @@ func (s CopyScheme) Compress(l PruneLevel, q quantise.Format, box spec.Box) func
 		o8.Bits = q.FracBits
 		return quantise.Int8(pruned, r, o8)
 	}
+}
+
+// Calibrate returns the ranges of core's input and pre-activations that
+// quantise.Int8 calibrates on: those seen on the sample inputs xs
+// (quantise.SampleRanges) or, for none, bounds on the whole box by bound
+// propagation (bounds.Calibrate), so that no input of the box saturates.
+func Calibrate(core *nn.Network, xs [][]float64, box spec.Box) (quantise.Ranges, error) {
+	if xs != nil {
+		return quantise.SampleRanges(core, xs)
+	}
+	return bounds.Calibrate(core, box, bounds.DefaultOptions())
 }
 
 // Compress returns the compression of level l at input format q: prune

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -30,6 +33,33 @@ func NewSweepResult(path string, box spec.Box, pairing, qc string, rows []SweepR
 // (true when there is no target).
 func (j SweepResult) Met() bool {
 	return j.Smallest == nil || slices.ContainsFunc(j.Smallest, func(c SweepChoice) bool { return c.FracBits > 0 })
+}
+
+// SaveBest saves to path (modelfile.Save) the copy at the smallest width
+// meeting the target, made by copyOf at the sweep's only pruning level l
+// with rounding, and records path in Saved. The sweep must have one level
+// with a width meeting the target.
+func (j *SweepResult) SaveBest(path string, l PruneLevel, rounding quantise.Rounding, copyOf func(PruneLevel, quantise.Format) (*nn.Network, error)) error {
+	if len(j.Smallest) != 1 || j.Smallest[0].FracBits == 0 {
+		return fmt.Errorf("experiment: no copy to save to %s: want one pruning level with a width meeting the target, have %d levels", path, len(j.Smallest))
+	}
+	net, err := copyOf(l, quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: rounding})
+	if err == nil {
+		err = modelfile.Save(path, net)
+	}
+	if err != nil {
+		return err
+	}
+	j.Saved = path
+	return nil
+}
+
+// HideTimes sets the run time of every row to 0, so that the JSON form
+// does not depend on the machine (for golden files).
+func (j *SweepResult) HideTimes() {
+	for i := range j.Rows {
+		j.Rows[i].Seconds = 0
+	}
 }
 
 // SweepText is what the text report of a sweep (SweepResult.WriteText)

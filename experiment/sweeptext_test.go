@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -100,5 +104,38 @@ func TestPruneLevels(t *testing.T) {
 	got := PruneLevels([]int{2, 4}, []float64{0.5})
 	if len(got) != 3 || got[0].String() != "2 neurons" || got[1].String() != "4 neurons" || got[2].String() != "50% of weights" {
 		t.Errorf("levels: %v", got)
+	}
+}
+
+// TestSweepSaveBest checks that SaveBest saves the copy at the smallest
+// width meeting the target (FB 3 here), refuses when none meets it, and
+// that HideTimes zeroes the rows' times.
+func TestSweepSaveBest(t *testing.T) {
+	levels := []PruneLevel{{}}
+	f := randnet.Paper(1, 1, 1, 4, 1)
+	var asked int
+	copyOf := func(l PruneLevel, q quantise.Format) (*nn.Network, error) {
+		asked = q.FracBits
+		return l.Compress(q)(f)
+	}
+	path := filepath.Join(t.TempDir(), "best.json")
+	j := NewSweepResult("m.json", spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, "same", "paper", sweepRows(), levels, 1)
+	if err := j.SaveBest(path, levels[0], quantise.Trunc, copyOf); err != nil {
+		t.Fatal(err)
+	}
+	if asked != 3 || j.Saved != path {
+		t.Errorf("SaveBest made FB %d and recorded %q, want FB 3 and %q", asked, j.Saved, path)
+	}
+	if _, _, err := modelfile.Load(path, modelfile.Options{}); err != nil {
+		t.Errorf("the saved copy does not load: %v", err)
+	}
+	none := NewSweepResult("m.json", spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, "same", "paper", sweepRows(), levels, 0.1)
+	if err := none.SaveBest(path, levels[0], quantise.Trunc, copyOf); err == nil || none.Saved != "" {
+		t.Errorf("SaveBest with no width meeting the target: error %v, saved %q", err, none.Saved)
+	}
+	j.Rows[0].Seconds = 1.5
+	j.HideTimes()
+	if j.Rows[0].Seconds != 0 {
+		t.Errorf("HideTimes left %v s", j.Rows[0].Seconds)
 	}
 }

@@ -171,6 +171,9 @@ func TestRun(t *testing.T) {
 			if sum.Failed() != (tt.wantCounts[Error] > 0) {
 				t.Errorf("Failed() = %v", sum.Failed())
 			}
+			if err := sum.Err(out); (err != nil) != sum.Failed() || err != nil && !strings.Contains(err.Error(), filepath.Join(out, LogFile(tt.shard))) {
+				t.Errorf("Err(%s) = %v with Failed() = %v", out, err, sum.Failed())
+			}
 			for _, want := range tt.wantReport {
 				if !strings.Contains(report.String(), want) {
 					t.Errorf("report lacks %q:\n%s", want, report.String())

@@ -59,6 +59,21 @@ func ParseShard(text string) (Shard, error) {
 	return s, s.Validate()
 }
 
+// PickShard returns the shard of text (ParseShard) when it is not empty,
+// else the shard of the environment (ShardFromEnv), from naming its
+// variable, else All with from "".
+func PickShard(text string, getenv func(string) string) (s Shard, from string, err error) {
+	if text != "" {
+		s, err := ParseShard(text)
+		return s, "", err
+	}
+	s, from, ok, err := ShardFromEnv(getenv)
+	if !ok && err == nil {
+		return All, "", nil
+	}
+	return s, from, err
+}
+
 // Environment variables ShardFromEnv reads.
 const (
 	// EnvSlurmID is the index of a Slurm array task (sbatch --array).

@@ -100,3 +100,27 @@ func TestShardFromEnv(t *testing.T) {
 
 // EnvSlurmMax is set by Slurm too; ShardFromEnv does not need it.
 const EnvSlurmMax = "SLURM_ARRAY_TASK_MAX"
+
+// TestPickShard checks that text wins over the environment, that the
+// environment gives the shard without text, and All without either.
+func TestPickShard(t *testing.T) {
+	env := map[string]string{EnvK8sIndex: "1", EnvShardCount: "3"}
+	getenv := func(k string) string { return env[k] }
+	for _, tt := range []struct {
+		text   string
+		getenv func(string) string
+		want   Shard
+		from   string
+		bad    bool
+	}{
+		{"2/4", getenv, Shard{2, 4}, "", false},
+		{"", getenv, Shard{1, 3}, EnvK8sIndex, false},
+		{"", func(string) string { return "" }, All, "", false},
+		{"4/4", getenv, Shard{}, "", true},
+	} {
+		got, from, err := PickShard(tt.text, tt.getenv)
+		if tt.bad != (err != nil) || !tt.bad && (got != tt.want || from != tt.from) {
+			t.Errorf("PickShard(%q) = %v from %q, error %v; want %v from %q", tt.text, got, from, err, tt.want, tt.from)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package vnncomp
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -30,6 +31,21 @@ func (s *Summary) add(o Outcome) {
 
 // Failed reports whether a row of this run ended in Error.
 func (s *Summary) Failed() bool { return s.Counts[Error] > 0 }
+
+// Err returns nil, or, when rows of this run ended in Error, an error
+// counting them and naming the log in the result directory dir that says
+// why: "vnncomp: 2 rows ended in error (the log out/log.jsonl says why)".
+func (s *Summary) Err(dir string) error {
+	if !s.Failed() {
+		return nil
+	}
+	n, rows := s.Counts[Error], "rows"
+	if n == 1 {
+		rows = "row"
+	}
+	return fmt.Errorf("vnncomp: %d %s ended in error (the log %s says why)",
+		n, rows, filepath.Join(dir, LogFile(s.Shard)))
+}
 
 // WriteTable prints the summary as a table, results in a fixed order:
 //

@@ -9,7 +9,6 @@ import (
 
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
-	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -95,9 +94,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *modelfile.Compresse
 	if err != nil {
 		return err
 	}
-	stop := progress.StartTicker(cmd.ErrOrStderr(), "certifying", &opts.Log)
-	cert, err := opts.Bound(cmd.Context(), m.Net, c.Net, box)
-	stop()
+	cert, err := opts.BoundShowing(cmd.Context(), m.Net, c.Net, box, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

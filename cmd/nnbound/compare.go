@@ -10,7 +10,6 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
-	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -139,9 +138,7 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 			return err
 		}
 	}
-	stop := progress.StartTicker(cmd.ErrOrStderr(), "certifying", &opts.Log)
-	c, err := opts.Bound(cmd.Context(), nets[0], nets[1], box)
-	stop()
+	c, err := opts.BoundShowing(cmd.Context(), nets[0], nets[1], box, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

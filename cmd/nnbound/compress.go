@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -87,15 +86,6 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 	return cmd
 }
 
-// compress applies f to the model's core network (modelfile.Info.Compress).
-func (m *model) compress(f func(*nn.Network) (*nn.Network, error)) (*modelfile.Compressed, error) {
-	c, err := m.Info.Compress(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", m.Info.Path, err)
-	}
-	return c, nil
-}
-
 // checkSavePath reports a network path of flag with an extension nnbound
 // cannot write, or in a missing directory, as a usage error ("" is none).
 func checkSavePath(flag, path string) error {
@@ -138,7 +128,7 @@ func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn
 	if err := check(m); err != nil {
 		return nil, nil, err
 	}
-	c, err := m.compress(f)
+	c, err := m.Info.Compress(f)
 	if errors.Is(err, prune.ErrOptions) {
 		return nil, nil, usageError{err} // more neurons than the network has
 	}

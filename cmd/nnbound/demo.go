@@ -6,7 +6,6 @@ import (
 
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
-	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -101,9 +100,7 @@ func runDemo(cmd *cobra.Command, f *demoFlags) error {
 	if err != nil {
 		return err
 	}
-	stop := progress.StartTicker(cmd.ErrOrStderr(), "certifying", &opts.Log)
-	c, err := opts.Bound(cmd.Context(), f1, f2, box)
-	stop()
+	c, err := opts.BoundShowing(cmd.Context(), f1, f2, box, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

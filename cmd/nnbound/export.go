@@ -186,9 +186,7 @@ func (f *exportFlags) networks(args []string, rounding quantise.Rounding) (f1, f
 		return a.Net, b.Net, fmt.Sprintf("%s against %s", args[0], args[1]), nil
 	}
 	q := quantise.Format{FracBits: f.fracBits, Rounding: rounding}
-	f2, err = a.transform(func(core *nn.Network) (*nn.Network, error) {
-		return quantise.Network(core, quantise.Options{Weights: q, Biases: q})
-	})
+	f2, err = a.Info.Transform(experiment.PruneLevel{}.Compress(q))
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -5,9 +5,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // int8Compression returns the int8 quantisation of --scheme int8.
@@ -38,15 +39,15 @@ func (f *quantiseFlags) int8Compression(fs *pflag.FlagSet) (compression, error) 
 	}}, nil
 }
 
-// ranges returns the calibrated ranges of core: on the sample inputs xs,
-// or, for none, on the input box by bound propagation.
+// ranges returns the calibrated ranges of core (experiment.Calibrate): on
+// the sample inputs xs or, for none, on the input box.
 func (f *quantiseFlags) ranges(core *nn.Network, xs [][]float64) (quantise.Ranges, error) {
-	if xs != nil {
-		return quantise.SampleRanges(core, xs)
+	var box spec.Box
+	if xs == nil {
+		var err error
+		if box, _, err = f.input.box(core.InputSize()); err != nil {
+			return quantise.Ranges{}, err
+		}
 	}
-	box, _, err := f.input.box(core.InputSize())
-	if err != nil {
-		return quantise.Ranges{}, err
-	}
-	return bounds.Calibrate(core, box, bounds.DefaultOptions())
+	return experiment.Calibrate(core, xs, box)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/nn"
@@ -57,14 +55,3 @@ func (f *modelFlags) loadPair(args []string) ([2]*nn.Network, error) {
 
 // describe returns "path (format, what)" for the model (modelfile.Info.Name).
 func (m *model) describe() string { return m.Info.Name(m.Net) }
-
-// transform applies a compression to the model's core network and rebuilds
-// the format's processing around it (see modelfile.Info.Transform), so that
-// "quantise" and "prune" compress only the network's own parameters.
-func (m *model) transform(f func(*nn.Network) (*nn.Network, error)) (*nn.Network, error) {
-	out, err := m.Info.Transform(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", m.Info.Path, err)
-	}
-	return out, nil
-}

@@ -16,7 +16,6 @@ import (
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -233,15 +232,9 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	met := j.Met()
 	// --save-best goes with --target-error (plan)
 	if f.saveBest != "" && met && !cancelled {
-		q := quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: p.rounding}
-		net, err := p.copyOf(m, box)(p.levels[0], q)
-		if err == nil {
-			err = modelfile.Save(f.saveBest, net)
-		}
-		if err != nil {
+		if err := j.SaveBest(f.saveBest, p.levels[0], p.rounding, p.copyOf(m, box)); err != nil {
 			return err
 		}
-		j.Saved = f.saveBest
 	}
 	if f.plot != "" {
 		if err := j.SaveFigure(f.plot, p.levels, f.target); errors.Is(err, report.ErrData) {
@@ -252,9 +245,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	}
 	if f.json {
 		if hideTimes {
-			for i := range j.Rows {
-				j.Rows[i].Seconds = 0
-			}
+			j.HideTimes()
 		}
 		if err := report.WriteJSON(stdout, j); err != nil {
 			return err
@@ -282,6 +273,6 @@ func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr 
 // copyOf returns the compressed copy of m at each pruning level and width.
 func (p *sweepPlan) copyOf(m *model, box spec.Box) func(experiment.PruneLevel, quantise.Format) (*nn.Network, error) {
 	return func(l experiment.PruneLevel, q quantise.Format) (*nn.Network, error) {
-		return m.transform(p.scheme.Compress(l, q, box))
+		return m.Info.Transform(p.scheme.Compress(l, q, box))
 	}
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -142,7 +140,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
 			return err
 		}
-		what = fmt.Sprintf("the %d output ranges of %s, each about its centre", len(pair.Outputs), f.input.vnnlib)
+		what = experiment.PairText(pair, f.input.vnnlib)
 		ans, err = equiv.Decide(ctx, nets[0], nets[1], pair, opts)
 	} else {
 		if err := tol.Validate(nets[0].OutputSize()); err != nil {
@@ -152,7 +150,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if box, err = f.input.boxNoted(nets[0].InputSize(), stderr); err != nil {
 			return err
 		}
-		what = fmt.Sprintf("norm %v; epsilon %s", tol.Norm, epsText(tol.Eps))
+		what = experiment.ToleranceText(tol)
 		ans, err = equiv.DecideBox(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, opts)
 	}
 	if err != nil {
@@ -161,7 +159,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if f.json {
 		err = report.WriteJSON(stdout, ans)
 	} else {
-		err = writeVerdict(stdout, ans, what)
+		err = experiment.WriteVerdict(stdout, ans, what)
 	}
 	if err != nil {
 		return err
@@ -193,40 +191,4 @@ func (f *verifyFlags) pair(cmd *cobra.Command) (*vnnlib.Pair, error) {
 		return nil, err
 	}
 	return vnnlib.ReadPairFile(f.input.vnnlib)
-}
-
-// epsText returns the epsilons as printed: one number, or the list.
-func epsText(eps []float64) string {
-	if len(eps) == 1 {
-		return fmt.Sprint(eps[0])
-	}
-	return fmt.Sprint(eps)
-}
-
-// writeVerdict prints the answer as aligned lines; what describes the
-// tolerance.
-func writeVerdict(w io.Writer, a *equiv.Answer, what string) error {
-	var b strings.Builder
-	r := a.Result
-	verdict := r.Status.String()
-	if r.Reason != verify.NoReason {
-		verdict += " (" + r.Reason.String() + ")"
-	}
-	fmt.Fprintf(&b, "verdict   %s\n", verdict)
-	fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference over the box; %s\n", r.Bound, what)
-	if p := r.Worst; p != nil {
-		what := "largest difference found"
-		if r.Status == verify.Violated {
-			what = "counterexample, evaluated again"
-		}
-		fmt.Fprintf(&b, "found     %-10.5g %s at x = %s\n", p.Measure, what, experiment.Vector(p.X))
-		fmt.Fprintf(&b, "          F(x) = %s, G(x) = %s\n", experiment.Vector(p.F), experiment.Vector(p.G))
-	}
-	fmt.Fprintf(&b, "nodes     %d boxes bounded\n", r.Nodes)
-	if a.Aligned != nil {
-		fmt.Fprintf(&b, "neurons   %s\n", a.Aligned)
-	}
-	fmt.Fprintf(&b, "time      %.3g s\n", r.Seconds)
-	_, err := io.WriteString(w, b.String())
-	return err
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -79,15 +78,8 @@ after keeping the rows already finished.`,
 				return errInterrupted
 			case err != nil:
 				return err
-			case sum.Failed():
-				n, rows := sum.Counts[vnncomp.Error], "rows"
-				if n == 1 {
-					rows = "row"
-				}
-				return fmt.Errorf("vnncomp: %d %s ended in error (the log %s says why)",
-					n, rows, filepath.Join(out, vnncomp.LogFile(s)))
 			}
-			return nil
+			return sum.Err(out)
 		},
 	}
 	fs := cmd.Flags()
@@ -103,20 +95,12 @@ after keeping the rows already finished.`,
 // else all rows; the shard found in the environment is reported on
 // stderr.
 func vnncompShard(cmd *cobra.Command, flag string, getenv func(string) string) (vnncomp.Shard, error) {
-	if flag != "" {
-		s, err := vnncomp.ParseShard(flag)
-		if err != nil {
-			return s, usageError{err}
-		}
-		return s, nil
+	s, from, err := vnncomp.PickShard(flag, getenv)
+	switch {
+	case err != nil && flag != "":
+		return s, usageError{err}
+	case err == nil && from != "":
+		fmt.Fprintf(cmd.ErrOrStderr(), "vnncomp: shard %s (from %s)\n", s, from)
 	}
-	s, from, ok, err := vnncomp.ShardFromEnv(getenv)
-	if err != nil {
-		return s, err
-	}
-	if !ok {
-		return vnncomp.All, nil
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "vnncomp: shard %s (from %s)\n", s, from)
-	return s, nil
+	return s, err
 }

@@ -8,8 +8,10 @@ package certjob
 
 import (
 	"context"
+	"io"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
@@ -43,6 +45,15 @@ func (j Job) Quantity() spec.Quantity { return spec.Quantity{Norm: j.Norm, C: j.
 // Bound runs certify.Bound for j on box.
 func (j Job) Bound(ctx context.Context, f1, f2 *nn.Network, box spec.Box) (*certify.Certificate, error) {
 	return certify.Bound(ctx, f1, f2, j.Inputs(box), j.Quantity(), j.Options)
+}
+
+// BoundShowing is Bound with a ticker on stderr while it runs
+// (progress.StartTicker: on a terminal, and with no log of j's own, the
+// count of SDPs certified so far).
+func (j Job) BoundShowing(ctx context.Context, f1, f2 *nn.Network, box spec.Box, stderr io.Writer) (*certify.Certificate, error) {
+	stop := progress.StartTicker(stderr, "certifying", &j.Log)
+	defer stop()
+	return j.Bound(ctx, f1, f2, box)
 }
 
 // Problem returns certify.Problem for j on box.

@@ -104,13 +104,17 @@ func (i *Info) Name(net *nn.Network) string {
 
 // Transform returns f applied to the core network, with the format's
 // processing (if any) built back around the result. With Options.Core, or
-// for formats without processing, it is simply f(Core).
+// for formats without processing, it is simply f(Core). Errors name the
+// file ("path: ..."), wrapping f's.
 func (i *Info) Transform(f func(core *nn.Network) (*nn.Network, error)) (*nn.Network, error) {
 	out, err := f(i.Core)
-	if err != nil || i.wrap == nil {
-		return out, err
+	if err == nil && i.wrap != nil {
+		out, err = i.wrap(out)
 	}
-	return i.wrap(out)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", i.Path, err)
+	}
+	return out, nil
 }
 
 // Load reads the model at path. Errors name the file; they wrap

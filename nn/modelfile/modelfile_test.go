@@ -241,3 +241,17 @@ func TestInfoName(t *testing.T) {
 		}
 	}
 }
+
+// TestTransformErrorNamesFile checks that an error of the compression
+// names the model file and wraps the compression's error.
+func TestTransformErrorNamesFile(t *testing.T) {
+	_, info, err := Load(tinyNNet, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := errors.New("too many neurons")
+	_, err = info.Compress(func(*nn.Network) (*nn.Network, error) { return nil, bad })
+	if !errors.Is(err, bad) || !strings.HasPrefix(err.Error(), tinyNNet+": ") {
+		t.Errorf("Compress error = %v, want %s: wrapping %v", err, tinyNNet, bad)
+	}
+}
