@@ -24,7 +24,6 @@ type schur struct {
 	lm1     []float64 // low rank, dense route: panels of the Gram matrices
 	lm2     []float64
 	gs, acc []float64 // F1 batches: packed symmetrised G's, inner products
-	acc2    []float64 // sparse low-rank route: second inner products
 	pos     []int32   // position of an index in a piece's rows
 	tmp     []float64 // solve: residual of the refinement
 }
@@ -68,7 +67,6 @@ func newSchur(md *model) *schur {
 	s.lw, s.lv = make([]float64, lw), make([]float64, lw)
 	s.lm1, s.lm2 = make([]float64, lm), make([]float64, lm)
 	s.gs, s.acc = make([]float64, gsz), make([]float64, max(f1Batch, lrBatch))
-	s.acc2 = make([]float64, lrBatch)
 	s.pos = make([]int32, nmax)
 	return s
 }

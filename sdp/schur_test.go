@@ -23,14 +23,7 @@ func TestSchurFormulas(t *testing.T) {
 		}
 		for _, form := range []formula{formulaF1, formulaF2, formulaF3} {
 			for _, denseLR := range []bool{false, true} {
-				s := newSolver(t.Context(), p, &Settings{GapTol: 1e-8, FeasTol: 1e-8, MaxIter: 10}, timeZero)
-				rng := rand.New(rand.NewPCG(seed, 99))
-				randomPD(rng, s.md, s.X)
-				randomPD(rng, s.md, s.Y)
-				if !s.factorIterates() {
-					t.Fatal("random iterate not positive definite")
-				}
-				s.invert()
+				s := randomIterate(t, p, seed)
 				for _, pb := range s.md.psd {
 					for _, pc := range pb.sparse {
 						pc.form = form
@@ -57,6 +50,21 @@ func TestSchurFormulas(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomIterate returns a solver of p at a random positive definite
+// iterate X, Y, with X inverted.
+func randomIterate(t *testing.T, p *Problem, seed uint64) *solver {
+	t.Helper()
+	s := newSolver(t.Context(), p, &Settings{GapTol: 1e-8, FeasTol: 1e-8, MaxIter: 10}, timeZero)
+	rng := rand.New(rand.NewPCG(seed, 99))
+	randomPD(rng, s.md, s.X)
+	randomPD(rng, s.md, s.Y)
+	if !s.factorIterates() {
+		t.Fatal("random iterate not positive definite")
+	}
+	s.invert()
+	return s
 }
 
 // randomMixedProblem has a PSD block of order 7 whose constraints are

@@ -1,5 +1,7 @@
 package sdp
 
+import "sync"
+
 // Low-rank terms of the Schur complement. For factors d u u^T of one
 // constraint and e v v^T of another,
 //
@@ -176,10 +178,14 @@ const lrBatch = 64
 // for a batch of k factors u_t it forms X^{-1}u_t and Y u_t as the
 // columns of two n x k matrices P and Q; then for every factor v from the
 // batch on, v^T P and v^T Q (one axpy of length k per nonzero of v) give
-// the bilinear forms of v with the whole batch at once.
+// the bilinear forms of v with the whole batch at once. The factors v of
+// a batch are shared among goroutines (ownerCuts), each adding to its own
+// rows of B in the serial order, so that B's bits do not depend on
+// GOMAXPROCS.
 func (s *schur) addLowRankSparse(pb *psdBlock, xinv, y []float64) {
 	n, fs := pb.n, pb.facs
 	r := len(fs)
+	var buf [maxWorkers + 1]int
 	for t0 := 0; t0 < r; t0 += lrBatch {
 		k := min(lrBatch, r-t0)
 		p, q := s.lw[:n*k], s.lv[:n*k]
@@ -194,28 +200,66 @@ func (s *schur) addLowRankSparse(pb *psdBlock, xinv, y []float64) {
 		}
 		transpose(k, n, pt, p)
 		transpose(k, n, qt, q)
-		a1, a2 := s.acc[:k], s.acc2[:k]
-		for si := t0; si < r; si++ {
-			g := &fs[si]
-			clear(a1)
-			clear(a2)
-			for l, ix := range g.idx {
-				axpy(g.val[l], p[int(ix)*k:int(ix)*k+k], a1)
-				axpy(g.val[l], q[int(ix)*k:int(ix)*k+k], a2)
+		cuts := ownerCuts(buf[:0], fs, t0, workers((r-t0)/lrPairsPerWorker))
+		var wg sync.WaitGroup
+		for c := 1; c+1 < len(cuts); c++ {
+			lo, hi := cuts[c], cuts[c+1]
+			wg.Go(func() { s.pairsSparse(fs, t0, k, p, q, lo, hi) })
+		}
+		s.pairsSparse(fs, t0, k, p, q, cuts[0], cuts[1])
+		wg.Wait()
+	}
+}
+
+// lrPairsPerWorker is the fewest factors per goroutine in a batch of
+// addLowRankSparse: fewer cost more to start than they save. (A variable
+// so that tests can share small problems.)
+var lrPairsPerWorker = 256
+
+// pairsSparse adds the terms of the factors fs[lo:hi] with the batch
+// fs[t0:t0+k], whose X^{-1}u and Y u are the columns of p and q (n x k).
+func (s *schur) pairsSparse(fs []ownedFactor, t0, k int, p, q []float64, lo, hi int) {
+	var acc1, acc2 [lrBatch]float64
+	a1, a2 := acc1[:k], acc2[:k]
+	for si := lo; si < hi; si++ {
+		g := &fs[si]
+		clear(a1)
+		clear(a2)
+		for l, ix := range g.idx {
+			axpy(g.val[l], p[int(ix)*k:int(ix)*k+k], a1)
+			axpy(g.val[l], q[int(ix)*k:int(ix)*k+k], a2)
+		}
+		// Factors are in constraint order, so owner(t) <= owner(si)
+		// and the entries go to row owner(si) of the lower triangle.
+		row := s.b[g.owner*s.ld:]
+		for j := 0; j < min(k, si-t0+1); j++ {
+			f := &fs[t0+j]
+			val := f.d * g.d * a1[j] * a2[j]
+			if t0+j != si && f.owner == g.owner {
+				val *= 2
 			}
-			// Factors are in constraint order, so owner(t) <= owner(si)
-			// and the entries go to row owner(si) of the lower triangle.
-			row := s.b[g.owner*s.ld:]
-			for j := 0; j < min(k, si-t0+1); j++ {
-				f := &fs[t0+j]
-				val := f.d * g.d * a1[j] * a2[j]
-				if t0+j != si && f.owner == g.owner {
-					val *= 2
-				}
-				row[f.owner] += val
-			}
+			row[f.owner] += val
 		}
 	}
+}
+
+// ownerCuts appends to dst the cuts t0 = c_0 < c_1 < ... < c_q = len(fs)
+// (q <= w) of the factors from t0 on into runs of about equal length,
+// each cut moved forward to where the owner changes: factors of one
+// owner, whose terms go to the same row of B, stay on one goroutine.
+func ownerCuts(dst []int, fs []ownedFactor, t0, w int) []int {
+	r := len(fs)
+	dst = append(dst, t0)
+	for c := 1; c < w; c++ {
+		i := max(t0+(r-t0)*c/w, dst[len(dst)-1]+1)
+		for i < r && fs[i].owner == fs[i-1].owner {
+			i++
+		}
+		if i < r {
+			dst = append(dst, i)
+		}
+	}
+	return append(dst, r)
 }
 
 // transpose sets b (c x r) to the transpose of a (r x c).

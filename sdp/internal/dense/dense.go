@@ -16,9 +16,11 @@
 // SYRK and SYR2K restrict it to a triangle of C, SYMM and TRMM pack
 // symmetric and triangular operands, and the triangular solves and the
 // Cholesky routines recurse down to small leaves so that nearly all their
-// work is GEMM. No routine starts goroutines (the solver runs
-// single-threaded), and buffers come from pools, so that repeated calls do
-// not allocate.
+// work is GEMM. Large products are shared among up to four goroutines,
+// each computing its own blocks of C exactly as the serial driver would,
+// so that results are bit-identical whatever GOMAXPROCS (par.go). Buffers
+// come from pools, so that repeated calls allocate nothing but the
+// goroutines of shared products.
 package dense
 
 import (

@@ -77,11 +77,21 @@ func (impl Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []fl
 // gemm computes C = alpha * A * B + beta * C for the m x k operand a and
 // the k x n operand b, updating only the given part of C (m == n unless
 // part is full). Where beta is zero, C is not read. m and n are positive.
+// Large products are shared among goroutines (par.go).
 func gemm(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, ldc int, pt part) {
 	if k == 0 || alpha == 0 {
 		scale(m, n, beta, c, ldc, pt)
 		return
 	}
+	if w := gemmWorkers(m, n, k, pt); w > 1 {
+		gemmParallel(w, m, n, k, alpha, a, b, beta, c, ldc, pt)
+		return
+	}
+	gemmBlocked(m, n, k, alpha, a, b, beta, c, ldc, pt)
+}
+
+// gemmBlocked is gemm on one goroutine, for k and alpha non-zero.
+func gemmBlocked(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, ldc int, pt part) {
 	pa := getBuf(&poolA, min(mc, roundUp(m, mr))*min(kc, k)+mr*nr)
 	pb := getBuf(&poolB, min(kc, k)*min(nc, roundUp(n, nr)))
 	defer poolA.Put(pa)

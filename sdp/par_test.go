@@ -1,0 +1,67 @@
+package sdp
+
+import (
+	"math"
+	"runtime"
+	"testing"
+)
+
+// TestSchurBitIdentical checks that the shared sparse low-rank route
+// assembles the same bits of B whatever GOMAXPROCS: the Schur complement
+// of random mixed problems, with every batch shared (lrPairsPerWorker =
+// 1), is assembled with 1 to 4 processors and compared bit for bit.
+func TestSchurBitIdentical(t *testing.T) {
+	expandSmallFactors = false
+	savedPairs, savedProcs := lrPairsPerWorker, runtime.GOMAXPROCS(0)
+	defer func() {
+		expandSmallFactors = true
+		lrPairsPerWorker = savedPairs
+		runtime.GOMAXPROCS(savedProcs)
+	}()
+	lrPairsPerWorker = 1
+	for _, seed := range []uint64{1, 2, 3} {
+		p := randomMixedProblem(seed)
+		s := randomIterate(t, p, seed)
+		for _, pb := range s.md.psd {
+			pb.lr = nil // the sparse route
+		}
+		var want []float64
+		for procs := 1; procs <= 4; procs++ {
+			runtime.GOMAXPROCS(procs)
+			s.sch = newSchur(s.md)
+			s.sch.assemble(s.md, s.xinv, s.Y, s.LX, &s.LY, s.lpD, s.r0lp, true)
+			if want == nil {
+				want = s.sch.b
+				continue
+			}
+			for i, v := range s.sch.b {
+				if math.Float64bits(v) != math.Float64bits(want[i]) {
+					t.Fatalf("seed %d, GOMAXPROCS=%d: B element %d = %v, want %v (GOMAXPROCS=1)", seed, procs, i, v, want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestOwnerCuts checks that the cuts grow from t0 to the end and never
+// split the factors of one owner.
+func TestOwnerCuts(t *testing.T) {
+	owners := []int{0, 0, 1, 2, 2, 2, 2, 2, 3, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7}
+	fs := make([]ownedFactor, len(owners))
+	for i, o := range owners {
+		fs[i].owner = o
+	}
+	for t0 := range fs {
+		for w := 1; w <= maxWorkers; w++ {
+			cuts := ownerCuts(nil, fs, t0, w)
+			if cuts[0] != t0 || cuts[len(cuts)-1] != len(fs) || len(cuts) > w+1 {
+				t.Fatalf("t0 %d, w %d: cuts %v", t0, w, cuts)
+			}
+			for c := 1; c < len(cuts); c++ {
+				if cuts[c] <= cuts[c-1] || (c < len(cuts)-1 && owners[cuts[c]] == owners[cuts[c]-1]) {
+					t.Fatalf("t0 %d, w %d: cuts %v", t0, w, cuts)
+				}
+			}
+		}
+	}
+}
