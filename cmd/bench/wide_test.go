@@ -11,16 +11,17 @@ import (
 )
 
 // TestRunWide bounds the first two instances of each suite: all proved,
-// and no bound below the data's attained difference (exit code 0).
+// and no bound below the data's attained difference or the one our search
+// finds (exit code 0).
 func TestRunWide(t *testing.T) {
 	sharedtest.Path(t, "data", "benchmarks", "har", "har_tests.json")
 	for _, suite := range []string{"har", "mnist-global", "mnist-3pix"} {
 		var stdout, stderr bytes.Buffer
-		if code := run([]string{"wide", "--suite", suite, "--limit", "2"}, &stdout, &stderr); code != 0 {
+		if code := run([]string{"wide", "--suite", suite, "--limit", "2", "--search", "500"}, &stdout, &stderr); code != 0 {
 			t.Fatalf("%s: exit code %d: %s", suite, code, stderr.String())
 		}
-		if out := stdout.String(); !strings.Contains(out, "| proved | 2/2 | 2/2 |") {
-			t.Errorf("%s: not all proved:\n%s", suite, out)
+		if out := stdout.String(); !strings.Contains(out, "| proved | 2/2 | 2/2 |") || !strings.Contains(out, "found by our search (500 evaluations)") {
+			t.Errorf("%s: not all proved, or no search:\n%s", suite, out)
 		}
 	}
 }
