@@ -70,9 +70,6 @@ func lookupOp(opType string) opFunc {
 	return nil
 }
 
-// negInf and posInf are the open ends of a clipping.
-var negInf, posInf = math.Inf(-1), math.Inf(1)
-
 // attr returns the attribute called name, or nil.
 func (n *node) attr(name string) *attribute {
 	for _, a := range n.attrs {
@@ -257,7 +254,7 @@ func opClip(b *builder, n *node, ops operands) error {
 	if ops.data != 0 {
 		return fmt.Errorf("Clip of a constant: %w", ErrNotConstant)
 	}
-	lo, hi := n.floatAttr("min", negInf), n.floatAttr("max", posInf)
+	lo, hi := n.floatAttr("min", math.Inf(-1)), n.floatAttr("max", math.Inf(1))
 	for i, bound := range []*float64{&lo, &hi} {
 		if i+1 >= len(ops.consts) || ops.consts[i+1] == nil {
 			continue
