@@ -81,7 +81,7 @@ func writeMarkdown(w io.Writer, e Paper, res *Result, hideTimes bool) {
 	fmt.Fprintln(w, "\nColumns: the gammas and mean/max/min of T = ln(bound^2) - ln(error^2) over the evaluation grid,")
 	fmt.Fprintln(w, "averaged over the certified runs, and the mean run time; then the number of runs certified, the mean")
 	fmt.Fprintln(w, "certified bound on ||f1 - f2||, the mean largest error found, and the median of their ratio.")
-	if ref, ok := Reference[e]; ok {
+	if ref := Reference[e]; ref != nil {
 		fmt.Fprintf(w, "\nThe paper's %s (MOSEK; per the authors' script, unit objective weights), for comparison:\n\n", e.Title())
 		t := report.NewTable("l", "gamma_x", "gamma_x1", "gamma_x2", "gamma", "mean(T)", "max(T)", "min(T)", "time (s)")
 		for _, r := range ref {

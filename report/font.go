@@ -10,9 +10,22 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// goRegular is the figures' typeface, parsed on first use so that a
-// program that draws no figure does not pay for it.
-var goRegular = sync.OnceValues(func() (*opentype.Font, error) { return opentype.Parse(goregular.TTF) })
+// goRegularFont holds the figures' typeface once parsed (goRegular).
+var goRegularFont struct {
+	once sync.Once
+	font *opentype.Font
+	err  error
+}
+
+// goRegular returns the figures' typeface, parsed on first use so that a
+// program that draws no figure does not pay for it. (A sync.Once rather
+// than a package-level sync.OnceValues, whose call would run at the start
+// of every program that links report.)
+func goRegular() (*opentype.Font, error) {
+	f := &goRegularFont
+	f.once.Do(func() { f.font, f.err = opentype.Parse(goregular.TTF) })
+	return f.font, f.err
+}
 
 // newFace returns a face of the figures' typeface at size points, with
 // dpi pixels per inch (72 for measuring in points). A face is not safe

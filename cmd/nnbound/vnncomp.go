@@ -12,10 +12,6 @@ import (
 	"github.com/nnbound/nnbound/vnncomp/equiv"
 )
 
-// errInterrupted is returned by "nnbound vnncomp" when a signal stopped
-// the run; it wraps context.Canceled.
-var errInterrupted = fmt.Errorf("vnncomp: interrupted; finished rows are kept, run the same command again to resume: %w", context.Canceled)
-
 // newVnncompCmd returns "nnbound vnncomp", which runs a VNN-COMP
 // instances file with decide deciding each row (nil: package equiv's
 // decider, configured by the flags); getenv (os.Getenv) gives the shard
@@ -75,7 +71,10 @@ after keeping the rows already finished.`,
 			}
 			switch {
 			case errors.Is(err, context.Canceled):
-				return errInterrupted
+				// A signal stopped the run. (Built here, not in a
+				// package variable: fmt.Errorf would run at every
+				// start of every command.)
+				return fmt.Errorf("vnncomp: interrupted; finished rows are kept, run the same command again to resume: %w", context.Canceled)
 			case err != nil:
 				return err
 			}

@@ -143,8 +143,9 @@ func Load(path string, opts Options) (*nn.Network, *Info, error) {
 	return net, info, nil
 }
 
-// decoders read each format, filling in the format's parts of info.
-var decoders = map[Format]func(path string, data []byte, opts Options, info *Info) (*nn.Network, error){
+// decoders read each format, filling in the format's parts of info. An
+// array rather than a map: static data, no work at every start.
+var decoders = [...]func(path string, data []byte, opts Options, info *Info) (*nn.Network, error){
 	ONNX: decodeONNX,
 	NNet: decodeNNet,
 	JSON: decodeJSON,

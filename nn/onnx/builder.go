@@ -205,7 +205,7 @@ func (b *builder) node(n *node) error {
 			b.consts[n.outputs[0]] = ops.consts[0]
 			return nil
 		}
-		if fold, ok := folders[n.opType]; ok {
+		if fold := folder(n.opType); fold != nil {
 			c, err := fold(b, n, ops)
 			if err != nil {
 				return err
@@ -215,12 +215,12 @@ func (b *builder) node(n *node) error {
 		}
 		return fmt.Errorf("the node does not read the chain's data (constant folding is not supported): %w", ErrNotChain)
 	}
-	op, ok := registry[n.opType]
+	op := lookupOp(n.opType)
 	switch {
-	case integerOps[n.opType]:
+	case isIntegerOp(n.opType):
 		return fmt.Errorf("operator %q (integer kernels are not read; export the model in QDQ form): %w",
 			n.opType, ErrUnsupportedOp)
-	case !ok:
+	case op == nil:
 		return fmt.Errorf("operator %q: %w", n.opType, ErrUnsupportedOp)
 	case b.quant != nil && n.opType != "Cast" && n.opType != "DequantizeLinear":
 		return fmt.Errorf("operator %q on the integers of a QuantizeLinear: %w", n.opType, ErrUnsupportedOp)

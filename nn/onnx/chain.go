@@ -1,6 +1,10 @@
 package onnx
 
-import "github.com/nnbound/nnbound/nn"
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/nn"
+)
 
 // The builder's chain: what each operator appends to the network being
 // built. Affine maps accumulate in the pending map, elementwise max/min in
@@ -91,7 +95,7 @@ func (b *builder) pendingClip() *clipping {
 		n := b.shape.size()
 		b.clip = &clipping{lo: make([]float64, n), hi: make([]float64, n)}
 		for i := range n {
-			b.clip.lo[i], b.clip.hi[i] = negInf, posInf
+			b.clip.lo[i], b.clip.hi[i] = math.Inf(-1), math.Inf(1)
 		}
 	}
 	return b.clip
@@ -105,6 +109,7 @@ func (b *builder) flushClip() error {
 	}
 	b.clip = nil
 	lo, hi := cl.lo[0], cl.hi[0]
+	negInf, posInf := math.Inf(-1), math.Inf(1)
 	uniform := true
 	for i := range cl.lo {
 		uniform = uniform && cl.lo[i] == lo && cl.hi[i] == hi

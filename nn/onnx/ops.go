@@ -13,42 +13,62 @@ import (
 // updates b.shape to the shape of the node's output.
 type opFunc func(b *builder, n *node, ops operands) error
 
-// registry maps each supported op type (default domain) to its translation.
-// Constant is handled by the builder itself.
-var registry = map[string]opFunc{
-	"Gemm":      opGemm,
-	"MatMul":    opMatMul,
-	"Add":       opArith,
-	"Sub":       opArith,
-	"Mul":       opArith,
-	"Div":       opArith,
-	"Max":       opMinMax,
-	"Min":       opMinMax,
-	"Clip":      opClip,
-	"Relu":      opRelu,
-	"Tanh":      opActivation(nn.Tanh),
-	"Sigmoid":   opActivation(nn.Sigmoid),
-	"LeakyRelu": opActivation(nn.LeakyReLU),
-	"Elu":       opActivation(nn.ELU),
-	"PRelu":     opPRelu,
-	"Identity":  opIdentity,
-	"Flatten":   opFlatten,
-	"Reshape":   opReshape,
-	"Squeeze":   opSqueeze,
-	"Unsqueeze": opUnsqueeze,
-
-	"Conv":               opConv,
-	"BatchNormalization": opBatchNorm,
-	"AveragePool":        opAveragePool,
-	"GlobalAveragePool":  opGlobalAveragePool,
+// lookupOp returns the translation of each supported op type (default
+// domain), or nil. Constant is handled by the builder itself. A switch
+// rather than a map, so that the table costs nothing at the start of a
+// program that reads no model.
+func lookupOp(opType string) opFunc {
+	switch opType {
+	case "Gemm":
+		return opGemm
+	case "MatMul":
+		return opMatMul
+	case "Add", "Sub", "Mul", "Div":
+		return opArith
+	case "Max", "Min":
+		return opMinMax
+	case "Clip":
+		return opClip
+	case "Relu":
+		return opRelu
+	case "Tanh":
+		return opActivation(nn.Tanh)
+	case "Sigmoid":
+		return opActivation(nn.Sigmoid)
+	case "LeakyRelu":
+		return opActivation(nn.LeakyReLU)
+	case "Elu":
+		return opActivation(nn.ELU)
+	case "PRelu":
+		return opPRelu
+	case "Identity":
+		return opIdentity
+	case "Flatten":
+		return opFlatten
+	case "Reshape":
+		return opReshape
+	case "Squeeze":
+		return opSqueeze
+	case "Unsqueeze":
+		return opUnsqueeze
+	case "Conv":
+		return opConv
+	case "BatchNormalization":
+		return opBatchNorm
+	case "AveragePool":
+		return opAveragePool
+	case "GlobalAveragePool":
+		return opGlobalAveragePool
 	// QDQ (ops_qdq.go)
-	"QuantizeLinear":   opQuantize,
-	"DequantizeLinear": opDequantize,
-	"Cast":             opCast,
+	case "QuantizeLinear":
+		return opQuantize
+	case "DequantizeLinear":
+		return opDequantize
+	case "Cast":
+		return opCast
+	}
+	return nil
 }
-
-// negInf and posInf are the open ends of a clipping.
-var negInf, posInf = math.Inf(-1), math.Inf(1)
 
 // attr returns the attribute called name, or nil.
 func (n *node) attr(name string) *attribute {
@@ -234,7 +254,7 @@ func opClip(b *builder, n *node, ops operands) error {
 	if ops.data != 0 {
 		return fmt.Errorf("Clip of a constant: %w", ErrNotConstant)
 	}
-	lo, hi := n.floatAttr("min", negInf), n.floatAttr("max", posInf)
+	lo, hi := n.floatAttr("min", math.Inf(-1)), n.floatAttr("max", math.Inf(1))
 	for i, bound := range []*float64{&lo, &hi} {
 		if i+1 >= len(ops.consts) || ops.consts[i+1] == nil {
 			continue

@@ -27,10 +27,16 @@ type pendingQuant struct {
 	typ DataType
 }
 
-// integerOps are the operators of integer kernels, which nnbound does not
-// read (their QDQ export is read).
-var integerOps = map[string]bool{"QLinearMatMul": true, "QLinearConv": true, "MatMulInteger": true,
-	"ConvInteger": true, "QGemm": true, "QLinearAdd": true, "QLinearMul": true, "DynamicQuantizeLinear": true}
+// isIntegerOp says whether opType is an operator of integer kernels,
+// which nnbound does not read (their QDQ export is read).
+func isIntegerOp(opType string) bool {
+	switch opType {
+	case "QLinearMatMul", "QLinearConv", "MatMulInteger", "ConvInteger", "QGemm", "QLinearAdd", "QLinearMul",
+		"DynamicQuantizeLinear":
+		return true
+	}
+	return false
+}
 
 // quantParams returns the quantiser of a QuantizeLinear or DequantizeLinear
 // node: scale (input 1), zero point (input 2, default uint8 0) and the
@@ -168,12 +174,19 @@ func (b *builder) attachQuant(q *nn.Quantiser) error {
 	return nil
 }
 
-// folders evaluates the nodes of constants that QDQ files hold: the
-// dequantised weights and biases and their zero points.
-var folders = map[string]func(b *builder, n *node, ops operands) (*constant, error){
-	"DequantizeLinear": foldDequantize,
-	"Cast":             foldCast,
-	"ConstantOfShape":  foldConstantOfShape,
+// folder returns the evaluation of the nodes of constants that QDQ files
+// hold (the dequantised weights and biases and their zero points), or nil
+// for other op types.
+func folder(opType string) func(b *builder, n *node, ops operands) (*constant, error) {
+	switch opType {
+	case "DequantizeLinear":
+		return foldDequantize
+	case "Cast":
+		return foldCast
+	case "ConstantOfShape":
+		return foldConstantOfShape
+	}
+	return nil
 }
 
 // foldDequantize returns (x - z) * s of integer constants, per axis when
