@@ -48,7 +48,6 @@ func checkChol(n int, a []float64, lda int) {
 // factors A11, solves L21 = A21 L11^{-T}, updates A22 -= L21 L21ᵀ by SYRK
 // and factors A22.
 func Potrf(n int, a []float64, lda int) bool {
-	chooseKernels()
 	checkChol(n, a, lda)
 	return potrf(n, a, lda)
 }
@@ -120,7 +119,6 @@ func onLeaf(kind leaf, n int, a []float64, lda int) bool {
 //
 // It inverts L in place and then forms L^{-T} L^{-1}, both recursively.
 func Potri(n int, a []float64, lda int) bool {
-	chooseKernels()
 	checkChol(n, a, lda)
 	for i := range n {
 		if a[i*lda+i] == 0 {

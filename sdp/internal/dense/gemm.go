@@ -62,7 +62,6 @@ func getBuf(pool *sync.Pool, n int) *[]float64 {
 //
 // with gonum's row-major conventions and argument checks.
 func (impl Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	chooseKernels()
 	if checkGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc) {
 		return
 	}

@@ -13,7 +13,6 @@ const smallGemv = 32 * 32
 // for the m x n matrix A, with gonum's conventions. Unit-stride vectors
 // take the fast path; other strides go to gonum.
 func (impl Impl) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-	chooseKernels()
 	if checkGemv(tA, m, n, a, lda, x, incX, y, incY) {
 		return
 	}
@@ -89,7 +88,6 @@ func dotRowsGo(rows, n int, a []float64, lda int, x []float64, d *[4]float64) {
 // with gonum's conventions. Each stored row serves twice: as a row of A in
 // a dot product and, transposed, as a column added into y.
 func (impl Impl) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-	chooseKernels()
 	if checkSymv(ul, n, a, lda, x, incX, y, incY) {
 		return
 	}

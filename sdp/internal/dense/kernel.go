@@ -1,7 +1,5 @@
 package dense
 
-import "sync"
-
 // The micro-kernel computes one mr x nr tile of C from a packed panel of A
 // (mr values per step of the inner dimension) and of B (nr values per step):
 //
@@ -18,25 +16,14 @@ const (
 
 // useAsm says whether the AVX-512 kernels run, and useAVX2 whether the
 // AVX2 micro-kernel does instead (canAVX2: the CPU could run it). They are
-// set from the CPU's features (setKernels, kernel_amd64.go) by the first
-// call of a routine of the package (chooseKernels); tests change them to
-// check every kernel. Without either (other architectures) the Go
+// set at start-up from the CPU's features (kernel_amd64.go); tests change
+// them to check every kernel. Without either (other architectures) the Go
 // kernels give correct results but are slower than gonum's own assembly
 // (about 5 against 8 GFlop/s for a 512 x 512 Dgemm on the machine where
 // this was measured). The kernels are called through plain functions that
 // test the flags, not through function values, so that their arguments do
 // not escape.
 var useAsm, useAVX2, canAVX2 bool
-
-// kernelsChosen guards setKernels.
-var kernelsChosen sync.Once
-
-// chooseKernels sets useAsm, useAVX2 and canAVX2 once; every exported
-// routine calls it first. Not at start-up: reading the CPU's features
-// takes a few CPUID instructions, each a trap to the hypervisor on a
-// virtual machine, about 0.05 ms at every start of every command that
-// links the solver (BENCHMARKS.md, "Start-up, third round").
-func chooseKernels() { kernelsChosen.Do(setKernels) }
 
 // kernel runs the micro-kernel: the assembly one where the CPU supports
 // it, else kernelGo.

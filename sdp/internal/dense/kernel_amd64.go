@@ -2,46 +2,14 @@
 
 package dense
 
-// cpuid executes CPUID with EAX = eaxArg and ECX = ecxArg
-// (cpuid_amd64.s).
-//
-//go:noescape
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+import "golang.org/x/sys/cpu"
 
-// xgetbv returns the extended control register XCR0 (cpuid_amd64.s).
-//
-//go:noescape
-func xgetbv() (eax, edx uint32)
-
-// cpuFeatures returns whether the CPU and the OS support AVX-512F (the
-// AVX-512 assembly needs nothing else) and AVX2 with FMA, the checks of
-// golang.org/x/sys/cpu: the CPUID feature bits, and the XCR0 bits that say
-// the OS saves the YMM (1, 2) and the opmask and ZMM registers (5, 6, 7).
-// On Darwin, which enables AVX-512 only on first use, it says no AVX-512:
-// the AVX2 kernel runs.
-func cpuFeatures() (avx512f, avx2fma bool) {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false, false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const bitOSXSAVE, bitFMA = 1 << 27, 1 << 12
-	if ecx1&bitOSXSAVE == 0 {
-		return false, false
-	}
-	xcr0, _ := xgetbv()
-	osAVX := xcr0&0b110 == 0b110
-	osAVX512 := osAVX && xcr0&0b11100000 == 0b11100000
-	_, ebx7, _, _ := cpuid(7, 0)
-	const bitAVX2, bitAVX512F = 1 << 5, 1 << 16
-	return osAVX512 && ebx7&bitAVX512F != 0, osAVX && ebx7&bitAVX2 != 0 && ecx1&bitFMA != 0
-}
-
-// setKernels chooses the kernels from the CPU's features (kernel.go): the
-// AVX-512 ones, else with AVX2 and FMA the AVX2 micro-kernel (the other
-// kernels stay in Go).
-func setKernels() {
-	useAsm, canAVX2 = cpuFeatures()
+// The AVX-512 assembly needs AVX-512F only (x/sys/cpu also checks that
+// the OS saves the AVX-512 registers); without it, a CPU with AVX2 and FMA
+// gets the AVX2 micro-kernel (the other kernels stay in Go).
+func init() {
+	useAsm = cpu.X86.HasAVX512F
+	canAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	useAVX2 = canAVX2 && !useAsm
 }
 

@@ -4,8 +4,6 @@ package dense
 
 // Without assembly kernels useAsm stays false and these are never called.
 
-func setKernels() {}
-
 func kernelAVX2(k int, a, b, c []float64, ldc int, alpha, beta float64, rows, cols int) {
 	kernelGo(k, a, b, c, ldc, alpha, beta, rows, cols)
 }

@@ -7,7 +7,6 @@ const smallLevel1 = 32
 // Unit-stride vectors of some length use AVX-512 where the CPU has it;
 // everything else (and every argument error) goes to gonum.
 func (impl Impl) Ddot(n int, x []float64, incX int, y []float64, incY int) float64 {
-	chooseKernels()
 	if !useAsm || n < smallLevel1 || incX != 1 || incY != 1 || len(x) < n || len(y) < n {
 		return impl.Implementation.Ddot(n, x, incX, y, incY)
 	}
@@ -18,7 +17,6 @@ func (impl Impl) Ddot(n int, x []float64, incX int, y []float64, incY int) float
 // leaves y untouched). Unit-stride vectors of some length use AVX-512 where
 // the CPU has it; everything else goes to gonum.
 func (impl Impl) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
-	chooseKernels()
 	if !useAsm || n < smallLevel1 || incX != 1 || incY != 1 || len(x) < n || len(y) < n || alpha == 0 {
 		impl.Implementation.Daxpy(n, alpha, x, incX, y, incY)
 		return

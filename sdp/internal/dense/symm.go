@@ -11,7 +11,6 @@ import "gonum.org/v1/gonum/blas"
 // conventions. The packing of A reflects the stored triangle, so the
 // product is one GEMM.
 func (impl Impl) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	chooseKernels()
 	if checkSymm(s, ul, m, n, a, lda, b, ldb, c, ldc) {
 		return
 	}

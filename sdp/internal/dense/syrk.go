@@ -9,7 +9,6 @@ import "gonum.org/v1/gonum/blas"
 //
 // on the triangle ul of the n x n matrix C, with gonum's conventions.
 func (impl Impl) Dsyrk(ul blas.Uplo, tA blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
-	chooseKernels()
 	if checkSyrk(ul, tA, n, k, a, lda, nil, 0, c, ldc, false) {
 		return
 	}
@@ -38,7 +37,6 @@ func syrk(ul blas.Uplo, trans bool, n, k int, alpha float64, a []float64, lda in
 //
 // on the triangle ul of the n x n matrix C, with gonum's conventions.
 func (impl Impl) Dsyr2k(ul blas.Uplo, tA blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	chooseKernels()
 	if checkSyrk(ul, tA, n, k, a, lda, b, ldb, c, ldc, true) {
 		return
 	}

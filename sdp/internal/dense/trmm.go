@@ -14,7 +14,6 @@ import "gonum.org/v1/gonum/blas"
 // by one GEMM while that half is still unchanged, and the other half is
 // multiplied last.
 func (impl Impl) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	chooseKernels()
 	act, tri := triArgs(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 	switch {
 	case act == delegate:

@@ -18,7 +18,6 @@ const trsmLeaf = 16
 // other half's right-hand side updated by one GEMM, and the other half
 // solved, so that nearly all the work is GEMM.
 func (impl Impl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	chooseKernels()
 	act, tri := triArgs(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 	switch {
 	case act == delegate:

@@ -13,7 +13,6 @@ import "gonum.org/v1/gonum/blas"
 // (Aᵀ x = b: row i of A, scaled, out of the unsolved part); everything
 // else, argument errors included, goes to gonum.
 func (impl Impl) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) {
-	chooseKernels()
 	if !useAsm || n < smallLevel1 || incX != 1 || !validUplo(ul) || !validTrans(tA) || !validDiag(d) ||
 		lda < n || len(x) < n || len(a) < lda*(n-1)+n {
 		impl.Implementation.Dtrsv(ul, tA, d, n, a, lda, x, incX)
