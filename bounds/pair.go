@@ -62,6 +62,9 @@ func Pair(f1, f2 *nn.Network, in spec.Inputs, opts Options) (*PairBounds, error)
 	if err != nil {
 		return nil, err
 	}
+	if err := checkWithin(opts.Within, m1.f, m2.f); err != nil {
+		return nil, err
+	}
 	if opts.Split > 1 && in.Pairing != spec.Independent {
 		return pairSplit(m1, m2, in, opts), nil
 	}

@@ -36,6 +36,11 @@ type pairProp struct {
 	opt    *OptimiseSettings // slope optimisation, nil for none
 	// plainPairs is Options.PlainPairs: no per-row ReLU pair planes.
 	plainPairs bool
+	// within holds enclosures valid on a box containing this one
+	// (Options.Within, within.go), or nil.
+	within *PairBounds
+	// byDiff is Options.SecondByDifference.
+	byDiff bool
 	// Symbolic state: each network's, and per layer the joint relaxation
 	// and substitution of the difference.
 	sym1, sym2 *symNet
@@ -71,6 +76,7 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 	}
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
 	pp.sym1.unstableOnly, pp.sym2.unstableOnly = opts.UnstableOnly, opts.UnstableOnly
+	pp.within, pp.byDiff = opts.Within, opts.SecondByDifference
 	if in.Pairing == spec.QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}
@@ -108,13 +114,17 @@ func (pp *pairProp) layer(k int) {
 	// its bounds have been tightened through network 1's and the
 	// difference, and only for the neurons then still unstable: for a
 	// close copy (float16, quantised) that is few of them.
+	var w1, w2, wd, wdp [][]Interval // the enclosures of Options.Within
+	if w := pp.within; w != nil {
+		w1, w2, wd, wdp = w.Net1.Pre, w.Net2.Pre, w.DiffPre, w.DiffPost
+	}
 	if l1 != nil {
-		n1.Pre[k] = pp.preBounds(pp.sym1, k, pp.opt)
+		n1.Pre[k] = pp.preBounds(pp.sym1, k, pp.opt, w1, true)
 	}
 	if l2 != nil && !same {
-		n2.Pre[k] = pp.preBounds(pp.sym2, k, pp.opt)
+		n2.Pre[k] = pp.preBounds(pp.sym2, k, pp.opt, w2, true)
 	} else if l2 != nil {
-		n2.Pre[k] = pp.preBounds(pp.sym2, k, nil)
+		n2.Pre[k] = pp.preBounds(pp.sym2, k, nil, w2, !pp.byDiff)
 	}
 	if same {
 		pb.DiffPre[k] = subAll(n2.Pre[k], n1.Pre[k])
@@ -133,11 +143,12 @@ func (pp *pairProp) layer(k int) {
 				intersectAll(pb.DiffPre[k], dl.applyLayer(*l1, dp, dp2))
 			}
 		}
+		withinLayer(pb.DiffPre[k], wd, k)
 		if pp.sym && k < pp.chain && k > 0 {
 			pp.tightenDiff(k)
 		}
 		tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
-		if pp.sym && pp.opt != nil && k > 0 {
+		if pp.sym && pp.opt != nil && k > 0 && !pp.byDiff {
 			pp.sym2.optimise(k, *pp.opt)
 			tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
 		}
@@ -167,6 +178,7 @@ func (pp *pairProp) layer(k int) {
 			d[i] = d[i].Intersect(diffImage(a, n1.Pre[k][i], n2.Pre[k][i], pb.DiffPre[k][i]))
 		}
 	}
+	withinLayer(d, wdp, k)
 	pb.DiffPost[k] = d
 	if pp.sym && k < pp.chain {
 		pp.sliceDiff(k)
@@ -175,16 +187,18 @@ func (pp *pairProp) layer(k int) {
 }
 
 // preBounds returns the pre-activation bounds of layer k of s's network:
-// interval arithmetic on the layer below, intersected, when symbolic, with
-// back-substitution (and, with opt, optimised slopes).
-func (pp *pairProp) preBounds(s *symNet, k int, opt *OptimiseSettings) []Interval {
+// interval arithmetic on the layer below, intersected with those of prior
+// (Options.Within) and, when symbolic and back, with back-substitution
+// (and, with opt, optimised slopes).
+func (pp *pairProp) preBounds(s *symNet, k int, opt *OptimiseSettings, prior [][]Interval, back bool) []Interval {
 	net := s.net
 	below := net.In
 	if k > 0 {
 		below = net.Post[k-1]
 	}
 	net.Pre[k] = affine(s.f.Layers[k], below, s.m.layerNoise(k))
-	if pp.sym && k > 0 {
+	withinLayer(net.Pre[k], prior, k)
+	if pp.sym && back && k > 0 {
 		s.tighten(k, opt)
 	}
 	return net.Pre[k]

@@ -12,8 +12,9 @@ import (
 )
 
 // soundnessOptions are the option sets of the soundness campaign: every
-// method, splitting, the optimisation of differences, and back-substitution
-// of unstable neurons only.
+// method, splitting, the optimisation of differences, back-substitution
+// of unstable neurons only, and network 2 bounded through network 1 and
+// the difference.
 var soundnessOptions = []Options{
 	{Method: MethodInterval},
 	{Method: MethodSymbolic},
@@ -23,6 +24,8 @@ var soundnessOptions = []Options{
 	{Method: MethodSymbolic, Split: 4},
 	{Method: MethodSymbolic, UnstableOnly: true},
 	{Method: MethodOptimised, UnstableOnly: true},
+	{Method: MethodOptimised, UnstableOnly: true, SecondByDifference: true},
+	{Method: MethodSymbolic, SecondByDifference: true},
 }
 
 // TestSoundnessCampaign checks the bounds of random pairs (deeper and
