@@ -106,10 +106,11 @@ type Options struct {
 	// have equal widths, by interval arithmetic intersected with network
 	// 1's bounds plus the difference's (which are back-substituted as
 	// usual), without back-substitution or slope optimisation through
-	// network 2 itself. For a close copy (float16, fine-tuned) that loses
-	// little and saves about a third of a Pair: on ACAS Xu float16 branch
-	// and bound (package verify) 25 % less CPU for 0-15 % more nodes
-	// (BENCHMARKS.md). Pair only.
+	// network 2 itself. For a close copy (float16) that loses little and
+	// saves about a third of a Pair: on ACAS Xu float16 branch and bound
+	// (package verify) 25 % less CPU for 0-15 % more nodes. Not for a
+	// pruned copy, whose differences are wide: VeriPrune 1_1 pruned5 went
+	// from 127 nodes to unknown after 5987 (BENCHMARKS.md). Pair only.
 	SecondByDifference bool
 }
 

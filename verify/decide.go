@@ -91,8 +91,10 @@ type decider struct {
 	closedMag []float64 // per output, the largest bound of the boxes it was proved on
 	closedMax float64   // for Norm2, the largest norm bound of the proved boxes
 	stuck     []*node   // boxes too narrow to halve, unsettled
-	worst     []float64
-	worstV    float64
+	// byDiff bounds g through f and the difference (closeCopy).
+	byDiff bool
+	worst  []float64
+	worstV float64
 
 	// forward holds *bounds.ForwardDiff workspaces, one per goroutine in
 	// use; nil when the pair or the pairing is not supported by it.
@@ -103,7 +105,7 @@ type decider struct {
 func newDecider(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) *decider {
 	m := f.OutputSize()
 	d := &decider{f: f, g: g, in: in, tol: tol, opts: o, m: m, compared: tol.compared(m),
-		att: &attacker{f: f, g: g, in: in, tol: tol}, closedMag: make([]float64, m), worstV: -1}
+		att: &attacker{f: f, g: g, in: in, tol: tol}, closedMag: make([]float64, m), worstV: -1, byDiff: closeCopy(f, g)}
 	if o.Forward {
 		d.forward = forwardPool(f, g, in)
 	}
