@@ -19,24 +19,37 @@ const verifyTol = 1e-7
 
 func TestSolveCases(t *testing.T) {
 	cases := append(sdptest.Cases(), sdptest.RotatedLowRankTight(6), sdptest.MaxEigen(40))
+	unit := sdp.DefaultSettings()
+	unit.DualStart = 1
 	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			r, err := sdp.Solve(context.Background(), c.Problem, nil)
-			if err != nil {
-				t.Fatal(err)
+		for _, set := range []*sdp.Settings{nil, &unit} {
+			name := c.Name
+			if set != nil {
+				name += "/DualStart=1"
 			}
-			if r.Status != c.Status {
-				t.Fatalf("status %s, want %s", r.Status, c.Status)
-			}
-			if c.Status == sdp.Optimal {
-				if d := math.Abs(r.PrimalObjective - c.Optimum); d > 1e-7*max(1, math.Abs(c.Optimum)) {
-					t.Errorf("objective %.12g, want %.12g", r.PrimalObjective, c.Optimum)
-				}
-			}
-			if err := sdptest.Verify(c.Problem, r, verifyTol); err != nil {
-				t.Error(err)
-			}
-		})
+			t.Run(name, func(t *testing.T) { solveCase(t, c, set) })
+		}
+	}
+}
+
+// solveCase solves c with set and checks the status, the objective and,
+// independently, the returned point.
+func solveCase(t *testing.T, c sdptest.Case, set *sdp.Settings) {
+	t.Helper()
+	r, err := sdp.Solve(context.Background(), c.Problem, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != c.Status {
+		t.Fatalf("status %s, want %s", r.Status, c.Status)
+	}
+	if c.Status == sdp.Optimal {
+		if d := math.Abs(r.PrimalObjective - c.Optimum); d > 1e-7*max(1, math.Abs(c.Optimum)) {
+			t.Errorf("objective %.12g, want %.12g", r.PrimalObjective, c.Optimum)
+		}
+	}
+	if err := sdptest.Verify(c.Problem, r, verifyTol); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -64,6 +77,9 @@ func TestSolveBadSettings(t *testing.T) {
 		{"FeasTol one", func(s *sdp.Settings) { s.FeasTol = 1 }},
 		{"MaxIter zero", func(s *sdp.Settings) { s.MaxIter = 0 }},
 		{"TimeLimit negative", func(s *sdp.Settings) { s.TimeLimit = -time.Second }},
+		{"DualStart negative", func(s *sdp.Settings) { s.DualStart = -1 }},
+		{"DualStart NaN", func(s *sdp.Settings) { s.DualStart = math.NaN() }},
+		{"DualStart infinite", func(s *sdp.Settings) { s.DualStart = math.Inf(1) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			set := sdp.DefaultSettings()

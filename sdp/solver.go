@@ -136,6 +136,7 @@ const lanczosSteps = 30
 //	lamD = 10 n max_i (1 + |c_i|) / (1 + ||F_i||_F)
 //	lamP = 10 (1 + max(max_i ||F_i||_F, ||F_0||_F)) / sqrt(n)
 //
+// or lamD = Settings.DualStart when that is set,
 // and builds R0 = -(F_0 + lamP I), the direction of the primal residual.
 func (s *solver) initialPoint() {
 	md := s.md
@@ -145,6 +146,9 @@ func (s *solver) initialPoint() {
 		alpha = max(alpha, (1+math.Abs(c))/(1+md.normF[i]))
 	}
 	lamD := 10 * n * max(alpha, 1/(1+md.maxNormF))
+	if s.set.DualStart > 0 {
+		lamD = s.set.DualStart
+	}
 	lamP := 10 * (1 + max(md.maxNormF, md.normF0)) / math.Sqrt(n)
 	s.lamP, s.theta = lamP, 1
 	for k, pb := range md.psd {
