@@ -325,15 +325,25 @@ func (o *Options) Validate() error {
 
 // solverDefaults returns the solver settings of DefaultOptions: the
 // solver's defaults with a gap tolerance of 1e-5, a feasibility tolerance
-// of 1e-6 and at most 100 iterations. The check absorbs any residual of the
-// LMI into gamma, so the solve needs only the accuracy of the bound (1e-5
-// relative in its square is far below its distance to the error actually
-// attained); on the certificate's larger SDPs the last digits cost a third
-// of the iterations, and a solve that stalls short of them is better
-// retried with a looser tolerance (see runSolver) than left to run on.
+// of 1e-6, at most 100 iterations and a starting dual matrix Y = I. The
+// check absorbs any residual of the LMI into gamma, so the solve needs only
+// the accuracy of the bound (1e-5 relative in its square is far below its
+// distance to the error actually attained); on the certificate's larger
+// SDPs the last digits cost a third of the iterations, and a solve that
+// stalls short of them is better retried with a looser tolerance (see
+// runSolver) than left to run on.
+//
+// The dual Y of the certificate's SDP acts as a second-moment matrix of
+// the stacked vector, written in coordinates scaled to [-1, 1] (lmi.problem)
+// and with a constant entry fixed by gamma's weight (1): its entries are
+// of order 1 at most, and I is the scale of a solution. CSDP's start,
+// 10 n I for an LMI with n rows in all, is 2.3e4 I on the root SDP of two
+// 6x50 networks, where it costs 57 iterations against 38 from I
+// (BENCHMARKS.md, "Two different 6x50 networks").
 func solverDefaults() sdp.Settings {
 	s := sdp.DefaultSettings()
 	s.GapTol, s.FeasTol, s.MaxIter = 1e-5, 1e-6, 100
+	s.DualStart = 1
 	return s
 }
 
