@@ -23,6 +23,7 @@ type rootOptions struct {
 	Pruned  string // 5 or 10
 	Output  int    // output K, or -1 for the 2-norm
 	Plain   bool   // drop the basis: factors as dense vectors
+	Bare    bool   // the solver's own defaults rather than certify's
 	Verbose bool
 	Profile string
 	Dir     string
@@ -38,8 +39,12 @@ the default QC set) for a VeriPrune pair — F an ACAS Xu network, G its
 node-pruned and fine-tuned copy — over the box of the benchmark's
 equivalence_eps0.05.vnnlib, for the difference of output --output (one of
 the SDPs of --norm inf) or the 2-norm (--output -1), solve it with
-nnbound's solver and print its size, status, objective, iterations, wall
-and CPU time and peak resident memory. --plain drops the SDP's basis
+nnbound's solver with the settings "nnbound compare" gives it
+(certify.DefaultOptions().Solver: gap 1e-5, feasibility 1e-6, starting
+dual matrix I) and print its size, status, objective, iterations, wall
+and CPU time and peak resident memory. --sdp-defaults solves it with the
+solver's own defaults instead (gap and feasibility 1e-8, CSDP's starting
+point), as this benchmark did before. --plain drops the SDP's basis
 (sdp.Basis), so that the solver works with the factors' dense vectors as
 before the basis existed: the same problem, solved the slower way. The
 objective is the solver's, unchecked; "nnbound compare" checks it.
@@ -55,6 +60,7 @@ The networks are read from data/benchmarks/veriprune of the shared folder
 	f.StringVar(&o.Pruned, "pruned", o.Pruned, "pruned copy: 5 or 10 (per cent of the neurons)")
 	f.IntVar(&o.Output, "output", 0, "output K (-1: the 2-norm of the difference)")
 	f.BoolVar(&o.Plain, "plain", false, "solve without the basis (the factors as dense vectors)")
+	f.BoolVar(&o.Bare, "sdp-defaults", false, "solve with sdp.DefaultSettings() instead of certify's solver settings")
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "print the solver's iteration log on stderr")
 	f.StringVar(&o.Profile, "cpuprofile", "", "write a CPU profile of the solve to this file")
 	f.StringVar(&o.Dir, "data", "", "VeriPrune folder (default: data/benchmarks/veriprune of the shared folder)")
@@ -101,14 +107,18 @@ func runRootSDP(ctx context.Context, stdout, stderr io.Writer, o *rootOptions) e
 		q.C[o.Output] = 1
 	}
 	in := spec.Inputs{Box: veriPruneBox, Pairing: spec.SameInput}
-	rp, err := certify.Problem(f1, f2, in, q, certify.DefaultOptions())
+	opts := certify.DefaultOptions()
+	rp, err := certify.Problem(f1, f2, in, q, opts)
 	if err != nil {
 		return err
 	}
 	if o.Plain {
 		rp.Bases = nil
 	}
-	set := sdp.DefaultSettings()
+	set := opts.Solver
+	if o.Bare {
+		set = sdp.DefaultSettings()
+	}
 	if o.Verbose {
 		set.Log = stderr
 	}
@@ -149,14 +159,18 @@ func writeRootSDP(w io.Writer, o *rootOptions, rp *certify.RootProblem, res *sdp
 	if o.Plain {
 		route = "plain"
 	}
+	settings := "certify's settings"
+	if o.Bare {
+		settings = "sdp.DefaultSettings"
+	}
 	_, err := fmt.Fprintf(w, "pair        %s against its %s%%-pruned copy, %s, x2 = x1\n"+
 		"sdp         LMI of order %d, %d variables, %d factors, basis of %d vectors (%s)\n"+
-		"status      %v after %d iterations\n"+
+		"status      %v after %d iterations (%s)\n"+
 		"objective   %.9g (dual %.9g)\n"+
 		"time        %.2f s wall, %.2f s CPU\n"+
 		"peak RSS    %.0f MiB\n",
 		o.Net, o.Pruned, quantity, order, len(rp.C), factors, vecs, route,
-		res.Status, res.Iterations, res.PrimalObjective, res.DualObjective,
+		res.Status, res.Iterations, settings, res.PrimalObjective, res.DualObjective,
 		wall.Seconds(), cpu.Seconds(), peakRSS())
 	return err
 }
