@@ -338,7 +338,7 @@ func (o *Options) Validate() error {
 // and with a constant entry fixed by gamma's weight (1): its entries are
 // of order 1 at most, and I is the scale of a solution. CSDP's start,
 // 10 n I for an LMI with n rows in all, is 2.3e4 I on the root SDP of two
-// 6x50 networks, where it costs 57 iterations against 38 from I
+// 6x50 networks, where it costs 56 iterations against 38 from I
 // (BENCHMARKS.md, "Two different 6x50 networks").
 func solverDefaults() sdp.Settings {
 	s := sdp.DefaultSettings()
