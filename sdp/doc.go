@@ -18,7 +18,8 @@
 // Solve runs an infeasible primal-dual interior-point method with the
 // HKM search direction (Helmberg, Rendl, Vanderbei and Wolkowicz; Kojima,
 // Shindoh and Hara; Monteiro) and Mehrotra's predictor-corrector, from the
-// starting point of CSDP (Borchers 1999). Each iteration assembles and
+// starting point of CSDP (Borchers 1999), or from a dual matrix of the
+// caller's scale (Settings.DualStart). Each iteration assembles and
 // factors the Schur complement
 //
 //	B_ij = sum over blocks of Tr(F_i X^{-1} F_j Y)

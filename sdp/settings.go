@@ -24,8 +24,8 @@ type Settings struct {
 	MaxIter int
 	// DualStart, when positive, is the starting dual matrix's scale:
 	// Y = DualStart I instead of CSDP's Y = lamD I (see initialPoint),
-	// whose factor n, the order of the LMI, suits problems whose dual
-	// solution grows with n. A caller that knows the scale of a solution
+	// whose factor n, the total order of the blocks, suits problems whose
+	// dual solution grows with n. A caller that knows the scale of a solution
 	// Y sets it: an SDP whose Y is a second-moment matrix with a unit
 	// entry (Y_11 = 1) starts better from I than from 10^4 I on an LMI of
 	// order a few hundred. Default 0: CSDP's rule.
