@@ -30,9 +30,16 @@ import (
 // contain it). With requantisation slack the input quantiser is not a
 // function of x (a kernel may round it a step away): no cases then.
 
-// maxInputCases is the largest number of combinations of cells bounded
-// case by case.
+// maxInputCases is the largest number of combinations of cells whose
+// other network is bounded case by case (bounds.Single on each part).
 const maxInputCases = 16
+
+// maxCellCases is the largest number of combinations of cells bounded at
+// all: beyond maxInputCases the other network is bounded on each part by
+// its affine bounds on the whole region (bounds.Linear), which costs one
+// back-substitution for the region and a few operations per part, and the
+// quantised network by its value at one point of the part.
+const maxCellCases = 1 << 14
 
 // cellMargin is the relative widening of an input cell.
 const cellMargin = 0x1p-40
@@ -55,7 +62,9 @@ func (g inputGrid) Round(x float64) float64 { return g.q.Apply(g.i, x) }
 // inputCases returns the bounds of the region r by the cases of an input
 // quantiser (see above), or nil when they do not apply: a pairing other
 // than SameInput, requantisation slack, not exactly one network with an
-// input quantiser, or more than maxInputCases combinations of cells.
+// input quantiser, more than maxCellCases combinations of cells, or more
+// than maxInputCases when the other network is quantised too (it has no
+// affine bounds).
 func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*regionBounds, error) {
 	if r.Pairing != spec.SameInput || o.RequantSlack != 0 || (f1.Input == nil) == (f2.Input == nil) {
 		return nil, nil
@@ -70,34 +79,46 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 	for i := range cs {
 		cs[i] = cells(inputGrid{g.Input, i}, box.Lo[i], box.Hi[i])
 		n *= len(cs[i])
-		if n == 0 || n > maxInputCases {
+		if n == 0 || n > maxCellCases {
 			return nil, nil
+		}
+	}
+	if n > maxInputCases && f.Quantised() {
+		return nil, nil
+	}
+	var aff *bounds.Affine
+	if n > maxInputCases {
+		var err error
+		if aff, err = bounds.Linear(f, box, opts); err != nil {
+			return nil, err
 		}
 	}
 	rb := &regionBounds{Output: make([]bounds.Interval, f.OutputSize())}
 	for j := range rb.Output {
 		rb.Output[j] = bounds.Interval{Lo: math.Inf(1), Hi: math.Inf(-1)}
 	}
+	point := bounds.Options{Method: bounds.MethodInterval} // as tight as any on a point
 	idx := make([]int, len(cs))
 	for range n {
 		part, x, ok := inputCase(g.Input, cs, idx, box)
 		if !ok {
 			return nil, nil
 		}
-		bf, err := bounds.Single(f, part, opts)
-		if err != nil {
-			return nil, err
+		var of []bounds.Interval
+		if aff != nil {
+			of = aff.On(part)
+		} else {
+			bf, err := bounds.Single(f, part, opts)
+			if err != nil {
+				return nil, err
+			}
+			of = bf.Post[len(bf.Post)-1]
 		}
-		point := opts
-		point.Split = 0
 		bg, err := bounds.Single(g, spec.Box{Lo: x, Hi: x}, point)
 		if err != nil {
 			return nil, err
 		}
-		d := outputDiff(bf, bg)
-		if flip {
-			d = outputDiff(bg, bf)
-		}
+		d := diffOf(of, bg.Post[len(bg.Post)-1], flip)
 		for j := range d {
 			rb.Output[j] = rb.Output[j].Hull(d[j])
 		}
@@ -145,4 +166,18 @@ func next(idx []int, cs [][]cell) {
 		}
 		idx[i] = 0
 	}
+}
+
+// diffOf returns the enclosures of g_j - f_j from those of f's outputs
+// (of) and g's (og), or of f_j - g_j with flip.
+func diffOf(of, og []bounds.Interval, flip bool) []bounds.Interval {
+	d := make([]bounds.Interval, len(of))
+	for j := range d {
+		if flip {
+			d[j] = of[j].Sub(og[j])
+		} else {
+			d[j] = og[j].Sub(of[j])
+		}
+	}
+	return d
 }
