@@ -23,15 +23,7 @@ func TestInputCases(t *testing.T) {
 	used := 0
 	for trial := range 300 {
 		nx := 1 + rng.IntN(2)
-		f := boundstest.Network(rng, []int{nx, 3 + rng.IntN(5), 3 + rng.IntN(5), 1 + rng.IntN(2)}, 1, nn.Activation{Kind: nn.ReLU})
-		var xs [][]float64
-		for range 32 {
-			xs = append(xs, boundstest.Uniform(rng, []float64{-2, -2}[:nx], []float64{2, 2}[:nx]))
-		}
-		g, _, err := boundstest.Int8(rng, f, xs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, g := int8Pair(t, rng, nx, 5)
 		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
 		for i := range box.Lo {
 			s, _ := g.Input.At(i)
@@ -125,15 +117,7 @@ func TestInputCasesMany(t *testing.T) {
 	used := 0
 	for trial := range 120 {
 		nx := 1 + rng.IntN(3)
-		f := boundstest.Network(rng, []int{nx, 3 + rng.IntN(6), 3 + rng.IntN(6), 1 + rng.IntN(2)}, 1, nn.Activation{Kind: nn.ReLU})
-		var xs [][]float64
-		for range 32 {
-			xs = append(xs, boundstest.Uniform(rng, []float64{-2, -2, -2}[:nx], []float64{2, 2, 2}[:nx]))
-		}
-		g, _, err := boundstest.Int8(rng, f, xs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, g := int8Pair(t, rng, nx, 6)
 		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
 		for i := range box.Lo {
 			s, _ := g.Input.At(i)
@@ -204,4 +188,25 @@ func checkCaseBounds(t *testing.T, f1, f2 *nn.Network, rb *regionBounds, c []flo
 	if e := math.Sqrt(sq); e > rb.Norm2*(1+1e-12) {
 		t.Fatalf("error %v at %v above Norm2 %v", e, x, rb.Norm2)
 	}
+}
+
+// int8Pair returns a random ReLU network f with nx inputs, two hidden
+// layers of 3 to 2+hidden neurons and one or two outputs, and its int8
+// copy g calibrated on 32 random points of [-2, 2]^nx.
+func int8Pair(t *testing.T, rng *rand.Rand, nx, hidden int) (f, g *nn.Network) {
+	t.Helper()
+	f = boundstest.Network(rng, []int{nx, 3 + rng.IntN(hidden), 3 + rng.IntN(hidden), 1 + rng.IntN(2)}, 1, nn.Activation{Kind: nn.ReLU})
+	var xs [][]float64
+	for range 32 {
+		lo, hi := make([]float64, nx), make([]float64, nx)
+		for i := range lo {
+			lo[i], hi[i] = -2, 2
+		}
+		xs = append(xs, boundstest.Uniform(rng, lo, hi))
+	}
+	g, _, err := boundstest.Int8(rng, f, xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, g
 }
