@@ -86,9 +86,12 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 	if n > maxInputCases && f.Quantised() {
 		return nil, nil
 	}
+	pts, err := bounds.NewPoints(g, opts)
+	if err != nil {
+		return nil, err
+	}
 	var aff *bounds.Affine
 	if n > maxInputCases {
-		var err error
 		if aff, err = bounds.Linear(f, box, opts); err != nil {
 			return nil, err
 		}
@@ -97,7 +100,6 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 	for j := range rb.Output {
 		rb.Output[j] = bounds.Interval{Lo: math.Inf(1), Hi: math.Inf(-1)}
 	}
-	point := bounds.Options{Method: bounds.MethodInterval} // as tight as any on a point
 	idx := make([]int, len(cs))
 	for range n {
 		part, x, ok := inputCase(g.Input, cs, idx, box)
@@ -114,11 +116,7 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 			}
 			of = bf.Post[len(bf.Post)-1]
 		}
-		bg, err := bounds.Single(g, spec.Box{Lo: x, Hi: x}, point)
-		if err != nil {
-			return nil, err
-		}
-		d := diffOf(of, bg.Post[len(bg.Post)-1], flip)
+		d := diffOf(of, pts.At(x), flip)
 		for j := range d {
 			rb.Output[j] = rb.Output[j].Hull(d[j])
 		}
