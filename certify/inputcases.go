@@ -17,8 +17,9 @@ import (
 // differs from both sides). On a region where Q takes few values, the
 // region is bounded case by case: for each combination c of one cell per
 // coordinate, the other network f on the part of the box in those cells
-// (bounds.Single) against g at one point x_c of them, whose value g(x_c)
-// is g's on the whole part. The cases cover the box, each x in the cells
+// (bounds.Single; beyond maxInputCases cases, f's affine bounds on the
+// region maximised over the part, bounds.Linear) against g at one point
+// x_c of them (bounds.Points), whose value g(x_c) is g's on the whole part. The cases cover the box, each x in the cells
 // of its own value, so the largest case bound holds on the region. Bound
 // propagation over the whole region would instead see Q's two values at
 // every jump inside it, and the rounding noise of all of g's quantisers
