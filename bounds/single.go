@@ -47,13 +47,7 @@ func straddlesKink(a nn.Activation, x Interval) bool {
 
 // Single returns sound bounds for f on box.
 func Single(f *nn.Network, box spec.Box, opts Options) (*Net, error) {
-	if err := checkNetwork(f, box.Dim(), "network"); err != nil {
-		return nil, err
-	}
-	if err := box.Validate(); err != nil {
-		return nil, err
-	}
-	if err := opts.Validate(); err != nil {
+	if err := checkSingle(f, box, opts); err != nil {
 		return nil, err
 	}
 	m, err := lowerSingle(f, opts.RequantSlack)
@@ -72,6 +66,17 @@ func singleNet(m lowered, box spec.Box, opts Options) *Net {
 		return symbolicNet(m, boxIntervals(box), opts.optimiser())
 	}
 	return intervalNet(m, boxIntervals(box))
+}
+
+// checkSingle validates the arguments of Single (and Linear).
+func checkSingle(f *nn.Network, box spec.Box, opts Options) error {
+	if err := checkNetwork(f, box.Dim(), "network"); err != nil {
+		return err
+	}
+	if err := box.Validate(); err != nil {
+		return err
+	}
+	return opts.Validate()
 }
 
 // checkNetwork validates f and that it takes dim inputs.

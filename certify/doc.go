@@ -57,8 +57,9 @@
 // propagation alone, on every piece of the same branch and bound: the
 // quadratic constraints do not model their quantisers, so no SDP is built
 // (Certificate.Reason says so, SDP stats stay zero). On the same input, a
-// piece where the int8 network's input quantiser takes few values is
-// bounded case by case over the cells of its grid (inputcases.go), and
+// piece where the int8 network's input quantiser takes at most 16384
+// combinations of values is bounded case by case over the cells of its
+// grid (inputcases.go), and
 // the 2-norm of two or more outputs by margins in 8 directions per pair
 // of outputs (bounds.PairBounds.Norm2Planar).
 //

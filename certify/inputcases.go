@@ -17,8 +17,9 @@ import (
 // differs from both sides). On a region where Q takes few values, the
 // region is bounded case by case: for each combination c of one cell per
 // coordinate, the other network f on the part of the box in those cells
-// (bounds.Single) against g at one point x_c of them, whose value g(x_c)
-// is g's on the whole part. The cases cover the box, each x in the cells
+// (bounds.Single; beyond maxInputCases cases, f's affine bounds on the
+// region maximised over the part, bounds.Linear) against g at one point
+// x_c of them (bounds.Points), whose value g(x_c) is g's on the whole part. The cases cover the box, each x in the cells
 // of its own value, so the largest case bound holds on the region. Bound
 // propagation over the whole region would instead see Q's two values at
 // every jump inside it, and the rounding noise of all of g's quantisers
@@ -30,9 +31,16 @@ import (
 // contain it). With requantisation slack the input quantiser is not a
 // function of x (a kernel may round it a step away): no cases then.
 
-// maxInputCases is the largest number of combinations of cells bounded
-// case by case.
+// maxInputCases is the largest number of combinations of cells whose
+// other network is bounded case by case (bounds.Single on each part).
 const maxInputCases = 16
+
+// maxCellCases is the largest number of combinations of cells bounded at
+// all: beyond maxInputCases the other network is bounded on each part by
+// its affine bounds on the whole region (bounds.Linear), which costs one
+// back-substitution for the region and a few operations per part, and the
+// quantised network by its value at one point of the part.
+const maxCellCases = 1 << 14
 
 // cellMargin is the relative widening of an input cell.
 const cellMargin = 0x1p-40
@@ -55,7 +63,9 @@ func (g inputGrid) Round(x float64) float64 { return g.q.Apply(g.i, x) }
 // inputCases returns the bounds of the region r by the cases of an input
 // quantiser (see above), or nil when they do not apply: a pairing other
 // than SameInput, requantisation slack, not exactly one network with an
-// input quantiser, or more than maxInputCases combinations of cells.
+// input quantiser, more than maxCellCases combinations of cells, or more
+// than maxInputCases when the other network is quantised too (it has no
+// affine bounds).
 func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*regionBounds, error) {
 	if r.Pairing != spec.SameInput || o.RequantSlack != 0 || (f1.Input == nil) == (f2.Input == nil) {
 		return nil, nil
@@ -70,8 +80,21 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 	for i := range cs {
 		cs[i] = cells(inputGrid{g.Input, i}, box.Lo[i], box.Hi[i])
 		n *= len(cs[i])
-		if n == 0 || n > maxInputCases {
+		if n == 0 || n > maxCellCases {
 			return nil, nil
+		}
+	}
+	if n > maxInputCases && f.Quantised() {
+		return nil, nil
+	}
+	pts, err := bounds.NewPoints(g, opts)
+	if err != nil {
+		return nil, err
+	}
+	var aff *bounds.Affine
+	if n > maxInputCases {
+		if aff, err = bounds.Linear(f, box, opts); err != nil {
+			return nil, err
 		}
 	}
 	rb := &regionBounds{Output: make([]bounds.Interval, f.OutputSize())}
@@ -84,20 +107,17 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 		if !ok {
 			return nil, nil
 		}
-		bf, err := bounds.Single(f, part, opts)
-		if err != nil {
-			return nil, err
+		var of []bounds.Interval
+		if aff != nil {
+			of = aff.On(part)
+		} else {
+			bf, err := bounds.Single(f, part, opts)
+			if err != nil {
+				return nil, err
+			}
+			of = bf.Post[len(bf.Post)-1]
 		}
-		point := opts
-		point.Split = 0
-		bg, err := bounds.Single(g, spec.Box{Lo: x, Hi: x}, point)
-		if err != nil {
-			return nil, err
-		}
-		d := outputDiff(bf, bg)
-		if flip {
-			d = outputDiff(bg, bf)
-		}
+		d := diffOf(of, pts.At(x), flip)
 		for j := range d {
 			rb.Output[j] = rb.Output[j].Hull(d[j])
 		}
@@ -145,4 +165,18 @@ func next(idx []int, cs [][]cell) {
 		}
 		idx[i] = 0
 	}
+}
+
+// diffOf returns the enclosures of g_j - f_j from those of f's outputs
+// (of) and g's (og), or of f_j - g_j with flip.
+func diffOf(of, og []bounds.Interval, flip bool) []bounds.Interval {
+	d := make([]bounds.Interval, len(of))
+	for j := range d {
+		if flip {
+			d[j] = of[j].Sub(og[j])
+		} else {
+			d[j] = og[j].Sub(of[j])
+		}
+	}
+	return d
 }

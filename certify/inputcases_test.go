@@ -23,15 +23,7 @@ func TestInputCases(t *testing.T) {
 	used := 0
 	for trial := range 300 {
 		nx := 1 + rng.IntN(2)
-		f := boundstest.Network(rng, []int{nx, 3 + rng.IntN(5), 3 + rng.IntN(5), 1 + rng.IntN(2)}, 1, nn.Activation{Kind: nn.ReLU})
-		var xs [][]float64
-		for range 32 {
-			xs = append(xs, boundstest.Uniform(rng, []float64{-2, -2}[:nx], []float64{2, 2}[:nx]))
-		}
-		g, _, err := boundstest.Int8(rng, f, xs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, g := int8Pair(t, rng, nx, 5)
 		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
 		for i := range box.Lo {
 			s, _ := g.Input.At(i)
@@ -69,25 +61,7 @@ func TestInputCases(t *testing.T) {
 		}
 		used++
 		for _, x := range casePoints(rng, g.Input, box) {
-			y1, _ := f1.Eval(x)
-			y2, _ := f2.Eval(x)
-			sq, m := 0.0, 0.0
-			for j := range y1 {
-				d := y2[j] - y1[j]
-				sq += d * d
-				if o.q.C != nil {
-					m += o.q.C[j] * d
-				}
-				if !rb.Output[j].Contains(d) {
-					t.Fatalf("trial %d (swap %v): output %d difference %v at %v outside %v", trial, swap, j, d, x, rb.Output[j])
-				}
-			}
-			if o.q.C != nil && (m < rb.Margin.Lo-1e-12 || m > rb.Margin.Hi+1e-12) {
-				t.Fatalf("trial %d (swap %v): margin %v at %v outside %v", trial, swap, m, x, *rb.Margin)
-			}
-			if e := math.Sqrt(sq); e > rb.Norm2*(1+1e-12) {
-				t.Fatalf("trial %d (swap %v): error %v at %v above Norm2 %v", trial, swap, e, x, rb.Norm2)
-			}
+			checkCaseBounds(t, f1, f2, rb, o.q.C, x)
 		}
 	}
 	if used < 100 {
@@ -131,4 +105,108 @@ func casePoints(rng *rand.Rand, q *nn.Quantiser, box spec.Box) [][]float64 {
 		pts = append(pts, boundstest.Uniform(rng, box.Lo, box.Hi))
 	}
 	return pts
+}
+
+// TestInputCasesMany checks the bounds by the cases of an input quantiser
+// on boxes of many cells (more than maxInputCases, where the other network
+// is bounded by its affine bounds on the box): every output difference at
+// random points, at random cell ends and the floats next to them lies in
+// the enclosure, and the 2-norm under Norm2; both orders of the networks.
+func TestInputCasesMany(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 2))
+	used := 0
+	for trial := range 120 {
+		nx := 1 + rng.IntN(3)
+		f, g := int8Pair(t, rng, nx, 6)
+		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
+		for i := range box.Lo {
+			s, _ := g.Input.At(i)
+			lo, hi := g.Input.Range(i)
+			p := lo + (hi-lo)*rng.Float64()
+			box.Lo[i], box.Hi[i] = p-s*(1+8*rng.Float64()), p+s*(1+8*rng.Float64())
+		}
+		o := task{Options: DefaultOptions(), in: spec.Inputs{Box: box, Pairing: spec.SameInput}}
+		if trial%3 == 0 {
+			o.q.C = boundstest.Uniform(rng, []float64{-1, -1}[:f.OutputSize()], []float64{1, 1}[:f.OutputSize()])
+		}
+		swap := trial%2 == 1
+		f1, f2 := f, g
+		if swap {
+			f1, f2 = g, f
+		}
+		r := region{Box1: cloneBox(box), Box2: cloneBox(box), Pairing: spec.SameInput}
+		rb, err := inputCases(f1, f2, &r, &o, bounds.Options{Method: bounds.MethodOptimised})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 1
+		for i := range box.Lo {
+			n *= len(cells(inputGrid{g.Input, i}, box.Lo[i], box.Hi[i]))
+		}
+		if rb == nil || n <= maxInputCases {
+			continue
+		}
+		used++
+		for range 400 {
+			x := boundstest.Uniform(rng, box.Lo, box.Hi)
+			if rng.IntN(2) == 0 { // a cell end, or a float next to it
+				for i := range x {
+					cs := cells(inputGrid{g.Input, i}, box.Lo[i], box.Hi[i])
+					c := cs[rng.IntN(len(cs))]
+					e := []float64{c.A, c.B}[rng.IntN(2)]
+					x[i] = min(box.Hi[i], max(box.Lo[i], math.Nextafter(e, e+float64(rng.IntN(3)-1))))
+				}
+			}
+			checkCaseBounds(t, f1, f2, rb, o.q.C, x)
+		}
+	}
+	if used < 40 {
+		t.Fatalf("the affine cases applied to %d of 120 boxes, want at least 40", used)
+	}
+}
+
+// checkCaseBounds fails t unless the output difference f2(x) - f1(x), its
+// 2-norm and its margin C lie in rb.
+func checkCaseBounds(t *testing.T, f1, f2 *nn.Network, rb *regionBounds, c []float64, x []float64) {
+	t.Helper()
+	y1, _ := f1.Eval(x)
+	y2, _ := f2.Eval(x)
+	sq, m := 0.0, 0.0
+	for j := range y1 {
+		d := y2[j] - y1[j]
+		sq += d * d
+		if c != nil {
+			m += c[j] * d
+		}
+		if !rb.Output[j].Contains(d) {
+			t.Fatalf("output %d difference %v at %v outside %v", j, d, x, rb.Output[j])
+		}
+	}
+	if c != nil && (m < rb.Margin.Lo-1e-12 || m > rb.Margin.Hi+1e-12) {
+		t.Fatalf("margin %v at %v outside %v", m, x, *rb.Margin)
+	}
+	if e := math.Sqrt(sq); e > rb.Norm2*(1+1e-12) {
+		t.Fatalf("error %v at %v above Norm2 %v", e, x, rb.Norm2)
+	}
+}
+
+// int8Pair returns a random ReLU network f with nx inputs, two hidden
+// layers of 3 to 2+hidden neurons and one or two outputs, and its int8
+// copy g calibrated on 32 random points of [-2, 2]^nx.
+func int8Pair(t *testing.T, rng *rand.Rand, nx, hidden int) (f, g *nn.Network) {
+	t.Helper()
+	f = boundstest.Network(rng, []int{nx, 3 + rng.IntN(hidden), 3 + rng.IntN(hidden), 1 + rng.IntN(2)}, 1, nn.Activation{Kind: nn.ReLU})
+	var xs [][]float64
+	for range 32 {
+		lo, hi := make([]float64, nx), make([]float64, nx)
+		for i := range lo {
+			lo[i], hi[i] = -2, 2
+		}
+		xs = append(xs, boundstest.Uniform(rng, lo, hi))
+	}
+	g, _, err := boundstest.Int8(rng, f, xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, g
 }

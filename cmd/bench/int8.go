@@ -23,6 +23,7 @@ type int8Flags struct {
 	models    []string
 	schemes   []string
 	maxPieces int
+	split     int
 }
 
 // newInt8Cmd returns the int8 benchmark: each float model of the QDQ test
@@ -31,7 +32,7 @@ func newInt8Cmd() *cobra.Command {
 	f := int8Flags{dir: filepath.Join("nn", "onnx", "testdata", "qdq"),
 		models:    []string{"sin3x_relu", "controller_relu", "digits_relu"},
 		schemes:   []string{"perchannel", "pertensor"},
-		maxPieces: certify.DefaultOptions().Refine.MaxPieces}
+		maxPieces: certify.DefaultOptions().Refine.MaxPieces, split: certify.DefaultOptions().Split}
 	cmd := &cobra.Command{
 		Use:   "int8",
 		Short: "Certify float models against their int8 (QDQ) copies",
@@ -43,7 +44,10 @@ gives (input_box, the box the int8 copy was calibrated for), as
 
     nnbound compare MODEL.onnx MODEL_int8_SCHEME.onnx --pairing same --time-budget 0 --max-pieces N --lo ... --hi ...
 
-does. Prints one row per pair: the bound, the largest error found, their
+does (with --split, certify.Options.Split, which compare leaves at its
+default: the pieces each bound propagation cuts its piece into; 0 leaves
+all splitting to the refinement, cheaper per piece where there are
+thousands). Prints one row per pair: the bound, the largest error found, their
 ratio (the acceptance asks at most 1.5), the largest |int8 - float|
 output difference that generate.py sampled (max_abs_int8_vs_float_sampled,
 which the bound must not be below), the pieces of the split box and the
@@ -59,6 +63,7 @@ numbers do not depend on the machine.`,
 	fl.StringSliceVar(&f.models, "models", f.models, "the models (subfolders of --dir)")
 	fl.StringSliceVar(&f.schemes, "schemes", f.schemes, "the int8 schemes (file suffixes)")
 	fl.IntVar(&f.maxPieces, "max-pieces", f.maxPieces, "compare's --max-pieces")
+	fl.IntVar(&f.split, "split", f.split, "pieces of each bound propagation (certify.Options.Split; 0: none)")
 	return cmd
 }
 
@@ -78,7 +83,11 @@ func runInt8(ctx context.Context, w io.Writer, f int8Flags) error {
 	if f.maxPieces < 1 {
 		return usageError{fmt.Errorf("--max-pieces %d, want >= 1", f.maxPieces)}
 	}
-	fmt.Fprintf(w, "compare float int8 --pairing same --time-budget 0 --max-pieces %d (2-norm of the output difference)\n\n", f.maxPieces)
+	if f.split < 0 {
+		return usageError{fmt.Errorf("--split %d, want >= 0", f.split)}
+	}
+	fmt.Fprintf(w, "compare float int8 --pairing same --time-budget 0 --max-pieces %d, split %d (2-norm of the output difference)\n\n",
+		f.maxPieces, f.split)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "model\tscheme\tbox\tbound\tfound\tratio\tsampled\tbound>=sampled\tpieces\tCPU s\t")
 	var ratios []float64
@@ -90,7 +99,7 @@ func runInt8(ctx context.Context, w io.Writer, f int8Flags) error {
 		box := spec.Box{Lo: s.InputBox[0], Hi: s.InputBox[1]}
 		for _, scheme := range f.schemes {
 			c, cpu, err := int8Row(ctx, filepath.Join(f.dir, m, m+".onnx"),
-				filepath.Join(f.dir, m, m+"_int8_"+scheme+".onnx"), box, f.maxPieces)
+				filepath.Join(f.dir, m, m+"_int8_"+scheme+".onnx"), box, f.maxPieces, f.split)
 			if err != nil {
 				return err
 			}
@@ -125,9 +134,9 @@ func readInt8Samples(path string) (int8Samples, error) {
 }
 
 // int8Row certifies the float model at path1 against the int8 model at
-// path2 on box, as compare --pairing same --time-budget 0 does, and
-// returns the certificate and its CPU time.
-func int8Row(ctx context.Context, path1, path2 string, box spec.Box, maxPieces int) (*certify.Certificate, time.Duration, error) {
+// path2 on box, as compare --pairing same --time-budget 0 does (with
+// Options.Split = split), and returns the certificate and its CPU time.
+func int8Row(ctx context.Context, path1, path2 string, box spec.Box, maxPieces, split int) (*certify.Certificate, time.Duration, error) {
 	f1, _, err := onnx.Read(path1)
 	if err != nil {
 		return nil, 0, err
@@ -137,7 +146,7 @@ func int8Row(ctx context.Context, path1, path2 string, box spec.Box, maxPieces i
 		return nil, 0, err
 	}
 	o := certify.DefaultOptions()
-	o.Refine.TimeBudget, o.Refine.MaxPieces = 0, maxPieces
+	o.Refine.TimeBudget, o.Refine.MaxPieces, o.Split = 0, maxPieces, split
 	cpu := cpuTime()
 	c, err := certify.Bound(ctx, f1, f2, spec.Inputs{Box: box, Pairing: spec.SameInput}, spec.Quantity{Norm: spec.Norm2}, o)
 	return c, cpuTime() - cpu, err
