@@ -9,13 +9,10 @@ func (s *schur) factor() bool {
 	m, ld, b := s.m, s.ld, s.b
 	maxd := 0.0
 	for i := 0; i < m; i++ {
-		row := b[i*ld:]
-		s.diag[i] = row[i]
-		maxd = max(maxd, row[i])
-		for j := 0; j < i; j++ {
-			b[j*ld+i] = row[j]
-		}
+		s.diag[i] = b[i*ld+i]
+		maxd = max(maxd, b[i*ld+i])
 	}
+	mirrorLower(m, b, ld)
 	s.shift = 0
 	if cholesky(m, b, ld) && s.pivotsOK() {
 		return true
@@ -37,6 +34,25 @@ func (s *schur) factor() bool {
 		}
 	}
 	return false
+}
+
+// mirrorTile is the edge of the square tiles mirrorLower copies through:
+// a column of the destination is then written in runs that stay in cache.
+const mirrorTile = 32
+
+// mirrorLower copies the strict lower triangle of the m x m matrix b into
+// its strict upper triangle, tile by tile.
+func mirrorLower(m int, b []float64, ld int) {
+	for i0 := 0; i0 < m; i0 += mirrorTile {
+		for j0 := 0; j0 <= i0; j0 += mirrorTile {
+			for i := i0; i < min(i0+mirrorTile, m); i++ {
+				row := b[i*ld:]
+				for j := j0; j < min(j0+mirrorTile, i); j++ {
+					b[j*ld+i] = row[j]
+				}
+			}
+		}
+	}
 }
 
 // pivotTol is the smallest accepted ratio L_ii^2 / B_ii: a smaller pivot

@@ -35,7 +35,7 @@ func TestDdotDaxpy(t *testing.T) {
 
 func TestDtrsv(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(25, 26))
-	for _, n := range []int{1, 5, 31, 32, 33, 100, 257} {
+	for _, n := range []int{1, 5, 31, 32, 33, 100, 257, 600} {
 		for _, ul := range uplos {
 			for _, tA := range transposes {
 				for _, d := range diags {
