@@ -77,13 +77,7 @@ func gemmParallel(w, m, n, k int, alpha float64, a, b *operand, beta float64, c 
 			gemmBlocked(m, e-s, k, alpha, &bA, &bB, beta, c[s:], ldc, pt)
 		}
 	}
-	var wg sync.WaitGroup
-	for q := 1; q+1 < len(cuts); q++ {
-		s, e := cuts[q], cuts[q+1]
-		wg.Go(func() { block(s, e) })
-	}
-	block(cuts[0], cuts[1])
-	wg.Wait()
+	Share(cuts, block)
 }
 
 // splitWork appends to dst the cuts 0 = s_0 < s_1 < ... < s_q = dim
@@ -147,7 +141,13 @@ func rangeWorkers(dim int, share bool) int {
 // (Callers run the serial case without a closure, which would allocate.)
 func shareRange(dim, w int, f func(lo, hi int)) {
 	var buf [maxWorkers + 1]int
-	cuts := splitWork(buf[:0], dim, w, false)
+	Share(splitWork(buf[:0], dim, w, false), f)
+}
+
+// Share runs f(cuts[q], cuts[q+1]) for every block of the cuts, each on
+// its own goroutine but the first, which runs on the caller's, and
+// returns when all are done. The blocks must not write to the same memory.
+func Share(cuts []int, f func(lo, hi int)) {
 	var wg sync.WaitGroup
 	for q := 1; q+1 < len(cuts); q++ {
 		lo, hi := cuts[q], cuts[q+1]
