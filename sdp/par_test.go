@@ -9,16 +9,16 @@ import (
 // TestSchurBitIdentical checks that the shared sparse low-rank route
 // assembles the same bits of B whatever GOMAXPROCS: the Schur complement
 // of random mixed problems, with every batch shared (lrPairsPerWorker =
-// 1), is assembled with 1 to 4 processors and compared bit for bit.
+// lrProductsPerWorker = 1), is assembled with 1 to 4 processors and compared bit for bit.
 func TestSchurBitIdentical(t *testing.T) {
 	expandSmallFactors = false
-	savedPairs, savedProcs := lrPairsPerWorker, runtime.GOMAXPROCS(0)
+	savedPairs, savedProducts, savedProcs := lrPairsPerWorker, lrProductsPerWorker, runtime.GOMAXPROCS(0)
 	defer func() {
 		expandSmallFactors = true
-		lrPairsPerWorker = savedPairs
+		lrPairsPerWorker, lrProductsPerWorker = savedPairs, savedProducts
 		runtime.GOMAXPROCS(savedProcs)
 	}()
-	lrPairsPerWorker = 1
+	lrPairsPerWorker, lrProductsPerWorker = 1, 1
 	for _, seed := range []uint64{1, 2, 3} {
 		p := randomMixedProblem(seed)
 		s := randomIterate(t, p, seed)
@@ -60,6 +60,24 @@ func TestOwnerCuts(t *testing.T) {
 			for c := 1; c < len(cuts); c++ {
 				if cuts[c] <= cuts[c-1] || (c < len(cuts)-1 && owners[cuts[c]] == owners[cuts[c]-1]) {
 					t.Fatalf("t0 %d, w %d: cuts %v", t0, w, cuts)
+				}
+			}
+		}
+	}
+}
+
+// TestEvenCuts checks that the cuts cover [0, dim) in at most w increasing
+// blocks of lengths that differ by at most one.
+func TestEvenCuts(t *testing.T) {
+	for dim := 1; dim <= 9; dim++ {
+		for w := 1; w <= maxWorkers; w++ {
+			cuts := evenCuts(nil, dim, w)
+			if cuts[0] != 0 || cuts[len(cuts)-1] != dim || len(cuts) > w+1 {
+				t.Fatalf("dim %d, w %d: cuts %v", dim, w, cuts)
+			}
+			for c := 1; c < len(cuts); c++ {
+				if l := cuts[c] - cuts[c-1]; l < dim/w || l > dim/w+1 {
+					t.Fatalf("dim %d, w %d: cuts %v", dim, w, cuts)
 				}
 			}
 		}

@@ -203,7 +203,7 @@ func bruteSchur(s *solver) [][]float64 {
 // the strict upper one against the element-by-element definition, on
 // orders around the tile edge, with a leading dimension larger than m.
 func TestMirrorLower(t *testing.T) {
-	for _, m := range []int{0, 1, 31, 32, 33, 70} {
+	for _, m := range []int{0, 1, 31, 32, 33, 70, 1000} {
 		ld := m + 3
 		b := make([]float64, m*ld)
 		for i := range b {

@@ -1,5 +1,7 @@
 package sdp
 
+import "math"
+
 // factor factors the leading m x m block of B in place (lower triangle).
 // B itself is kept in the strict upper triangle and s.diag, for the
 // iterative refinement in solve. If B is not numerically positive
@@ -41,11 +43,34 @@ func (s *schur) factor() bool {
 const mirrorTile = 32
 
 // mirrorLower copies the strict lower triangle of the m x m matrix b into
-// its strict upper triangle, tile by tile.
+// its strict upper triangle, tile by tile, the rows shared among
+// goroutines in blocks of about equal area (a pure copy: the bits do not
+// depend on the cut).
 func mirrorLower(m int, b []float64, ld int) {
-	for i0 := 0; i0 < m; i0 += mirrorTile {
+	w := workers(m * m / 2 / mirrorPerWorker)
+	if w <= 1 {
+		mirrorRows(m, b, ld, 0, m)
+		return
+	}
+	var buf [maxWorkers + 1]int
+	cuts := append(buf[:0], 0)
+	for c := 1; c < w; c++ {
+		i := int(float64(m)*math.Sqrt(float64(c)/float64(w))) / mirrorTile * mirrorTile
+		if i > cuts[len(cuts)-1] && i < m {
+			cuts = append(cuts, i)
+		}
+	}
+	share(append(cuts, m), func(lo, hi int) { mirrorRows(m, b, ld, lo, hi) })
+}
+
+// mirrorPerWorker is the fewest elements mirrorLower copies per goroutine.
+const mirrorPerWorker = 1 << 16
+
+// mirrorRows is mirrorLower on rows [lo, hi), lo a multiple of mirrorTile.
+func mirrorRows(m int, b []float64, ld, lo, hi int) {
+	for i0 := lo; i0 < hi; i0 += mirrorTile {
 		for j0 := 0; j0 <= i0; j0 += mirrorTile {
-			for i := i0; i < min(i0+mirrorTile, m); i++ {
+			for i := i0; i < min(i0+mirrorTile, hi); i++ {
 				row := b[i*ld:]
 				for j := j0; j < min(j0+mirrorTile, i); j++ {
 					b[j*ld+i] = row[j]
