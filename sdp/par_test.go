@@ -83,3 +83,45 @@ func TestEvenCuts(t *testing.T) {
 		}
 	}
 }
+
+// TestMulSavedBitIdentical checks that the product with the saved Schur
+// complement gives the bits of the serial row-by-row product whatever
+// GOMAXPROCS, on an order large enough to be shared.
+func TestMulSavedBitIdentical(t *testing.T) {
+	savedProcs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(savedProcs)
+	const m = 700
+	s := &schur{m: m, ld: m + 1, b: make([]float64, (m+1)*(m+1)), diag: make([]float64, m)}
+	x := make([]float64, m)
+	for i := range s.b {
+		s.b[i] = math.Sin(float64(i))
+	}
+	for i := range x {
+		s.diag[i] = 2 + math.Cos(float64(i))
+		x[i] = math.Sin(float64(3 * i))
+	}
+	// The serial product, row by row.
+	want := make([]float64, m)
+	for i := 0; i < m; i++ {
+		want[i] = s.diag[i] * x[i]
+	}
+	for i := 0; i < m; i++ {
+		acc := 0.0
+		for t, u := range s.b[i*s.ld+i+1 : i*s.ld+m] {
+			j := i + 1 + t
+			acc += u * x[j]
+			want[j] += u * x[i]
+		}
+		want[i] += acc
+	}
+	for procs := 1; procs <= 4; procs++ {
+		runtime.GOMAXPROCS(procs)
+		got := make([]float64, m)
+		s.mulSaved(x, got)
+		for i, v := range got {
+			if math.Float64bits(v) != math.Float64bits(want[i]) {
+				t.Fatalf("GOMAXPROCS=%d: element %d = %v, want %v", procs, i, v, want[i])
+			}
+		}
+	}
+}

@@ -116,20 +116,41 @@ func (s *schur) solve(rhs, x []float64) {
 	}
 }
 
-// mulSaved sets out = B x for the B saved by factor.
+// mulSaved sets out = B x for the B saved by factor. The columns of out
+// are shared among goroutines; each element takes the terms of the serial
+// row-by-row product in its order (diagonal, the rows above, its own
+// row), so the bits do not depend on the cut.
 func (s *schur) mulSaved(x, out []float64) {
-	m, ld := s.m, s.ld
-	for i := 0; i < m; i++ {
-		out[i] = s.diag[i] * x[i]
+	m := s.m
+	if w := workers(m * m / mulSavedPerWorker); w > 1 {
+		var buf [maxWorkers + 1]int
+		share(evenCuts(buf[:0], m, w), func(lo, hi int) { s.mulSavedCols(x, out, lo, hi) })
+		return
 	}
-	for i := 0; i < m; i++ {
-		row := s.b[i*ld+i+1 : i*ld+m]
+	s.mulSavedCols(x, out, 0, m)
+}
+
+// mulSavedPerWorker is the fewest multiply-adds of mulSaved per goroutine.
+const mulSavedPerWorker = 1 << 17
+
+// mulSavedCols sets out[lo:hi] of out = B x: B's strict upper triangle
+// holds rows i < j of column j, and row j from the diagonal on.
+func (s *schur) mulSavedCols(x, out []float64, lo, hi int) {
+	m, ld := s.m, s.ld
+	for j := lo; j < hi; j++ {
+		out[j] = s.diag[j] * x[j]
+	}
+	for i := 0; i+1 < hi; i++ {
+		c := max(lo, i+1)
 		xi := x[i]
+		for t, u := range s.b[i*ld+c : i*ld+hi] {
+			out[c+t] += u * xi
+		}
+	}
+	for i := lo; i < hi; i++ {
 		acc := 0.0
-		for t, u := range row {
-			j := i + 1 + t
-			acc += u * x[j]
-			out[j] += u * xi
+		for t, u := range s.b[i*ld+i+1 : i*ld+m] {
+			acc += u * x[i+1+t]
 		}
 		out[i] += acc
 	}
