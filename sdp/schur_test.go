@@ -198,3 +198,28 @@ func bruteSchur(s *solver) [][]float64 {
 	}
 	return b
 }
+
+// TestMirrorLower checks the tiled copy of the strict lower triangle into
+// the strict upper one against the element-by-element definition, on
+// orders around the tile edge, with a leading dimension larger than m.
+func TestMirrorLower(t *testing.T) {
+	for _, m := range []int{0, 1, 31, 32, 33, 70, 1000} {
+		ld := m + 3
+		b := make([]float64, m*ld)
+		for i := range b {
+			b[i] = float64(i)
+		}
+		want := append([]float64(nil), b...)
+		for i := 0; i < m; i++ {
+			for j := 0; j < i; j++ {
+				want[j*ld+i] = want[i*ld+j]
+			}
+		}
+		mirrorLower(m, b, ld)
+		for i := range b {
+			if b[i] != want[i] {
+				t.Fatalf("m=%d: element %d = %v, want %v", m, i, b[i], want[i])
+			}
+		}
+	}
+}

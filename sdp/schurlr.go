@@ -1,7 +1,5 @@
 package sdp
 
-import "sync"
-
 // Low-rank terms of the Schur complement. For factors d u u^T of one
 // constraint and e v v^T of another,
 //
@@ -190,24 +188,46 @@ func (s *schur) addLowRankSparse(pb *psdBlock, xinv, y []float64) {
 		k := min(lrBatch, r-t0)
 		p, q := s.lw[:n*k], s.lv[:n*k]
 		pt, qt := s.lm1[:k*n], s.lm2[:k*n]
-		clear(pt)
-		clear(qt)
-		for j, f := range fs[t0 : t0+k] {
-			for a, ix := range f.idx {
-				axpy(f.val[a], xinv[int(ix)*n:int(ix)*n+n], pt[j*n:j*n+n])
-				axpy(f.val[a], y[int(ix)*n:int(ix)*n+n], qt[j*n:j*n+n])
-			}
+		batch := fs[t0 : t0+k]
+		if w := workers(k * n / lrProductsPerWorker); w > 1 {
+			share(evenCuts(buf[:0], k, w), func(lo, hi int) { batchProducts(batch, n, xinv, y, pt, qt, lo, hi) })
+			share(evenCuts(buf[:0], n, w), func(lo, hi int) { transposeRows(k, n, pt, p, qt, q, lo, hi) })
+		} else {
+			batchProducts(batch, n, xinv, y, pt, qt, 0, k)
+			transposeRows(k, n, pt, p, qt, q, 0, n)
 		}
-		transpose(k, n, pt, p)
-		transpose(k, n, qt, q)
 		cuts := ownerCuts(buf[:0], fs, t0, workers((r-t0)/lrPairsPerWorker))
-		var wg sync.WaitGroup
-		for c := 1; c+1 < len(cuts); c++ {
-			lo, hi := cuts[c], cuts[c+1]
-			wg.Go(func() { s.pairsSparse(fs, t0, k, p, q, lo, hi) })
+		share(cuts, func(lo, hi int) { s.pairsSparse(fs, t0, k, p, q, lo, hi) })
+	}
+}
+
+// lrProductsPerWorker is the fewest elements of X^{-1}U (n x k) per
+// goroutine in a batch of addLowRankSparse. (A variable so that tests
+// can share small problems.)
+var lrProductsPerWorker = 1 << 14
+
+// batchProducts sets rows [lo, hi) of pt and qt (k x n) to (X^{-1}u_j)^T
+// and (Y u_j)^T for the factors u_j of the batch.
+func batchProducts(batch []ownedFactor, n int, xinv, y, pt, qt []float64, lo, hi int) {
+	clear(pt[lo*n : hi*n])
+	clear(qt[lo*n : hi*n])
+	for j := lo; j < hi; j++ {
+		f := &batch[j]
+		for a, ix := range f.idx {
+			axpy(f.val[a], xinv[int(ix)*n:int(ix)*n+n], pt[j*n:j*n+n])
+			axpy(f.val[a], y[int(ix)*n:int(ix)*n+n], qt[j*n:j*n+n])
 		}
-		s.pairsSparse(fs, t0, k, p, q, cuts[0], cuts[1])
-		wg.Wait()
+	}
+}
+
+// transposeRows sets rows [lo, hi) of p and q (n x k) from the columns of
+// pt and qt (k x n).
+func transposeRows(k, n int, pt, p, qt, q []float64, lo, hi int) {
+	for j := 0; j < k; j++ {
+		for i := lo; i < hi; i++ {
+			p[i*k+j] = pt[j*n+i]
+			q[i*k+j] = qt[j*n+i]
+		}
 	}
 }
 
@@ -260,15 +280,6 @@ func ownerCuts(dst []int, fs []ownedFactor, t0, w int) []int {
 		}
 	}
 	return append(dst, r)
-}
-
-// transpose sets b (c x r) to the transpose of a (r x c).
-func transpose(r, c int, a, b []float64) {
-	for i := 0; i < r; i++ {
-		for j, v := range a[i*c : i*c+c] {
-			b[j*r+i] = v
-		}
-	}
 }
 
 // factorProducts sets s.xu and s.yu to X^{-1}u and Y u for each factor u

@@ -63,7 +63,7 @@ func potrf(n int, a []float64, lda int) bool {
 	}
 	a21 := a[n1*lda:]
 	l11T := triangle{op: operand{data: a, ld: lda, trans: true}}
-	trsmRight(n2, n1, l11T, a21, lda)
+	trsmRightShared(n2, n1, l11T, a21, lda)
 	a22 := a21[n1:]
 	gemm(n2, n2, n1, -1, &operand{data: a21, ld: lda}, &operand{data: a21, ld: lda, trans: true}, 1, a22, lda, lower)
 	return potrf(n2, a22, lda)
@@ -146,7 +146,7 @@ func trtri(n int, a []float64, lda int) {
 	l11 := triangle{op: operand{data: a, ld: lda}, lower: true}
 	l22 := triangle{op: operand{data: a22, ld: lda}, lower: true}
 	scale(n2, n1, -1, a21, lda, full)
-	trsmRight(n2, n1, l11, a21, lda)
+	trsmRightShared(n2, n1, l11, a21, lda)
 	trsmLeft(n2, n1, l22, a21, lda)
 	trtri(n1, a, lda)
 	trtri(n2, a22, lda)

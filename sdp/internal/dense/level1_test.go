@@ -3,8 +3,10 @@ package dense
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
@@ -35,7 +37,7 @@ func TestDdotDaxpy(t *testing.T) {
 
 func TestDtrsv(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(25, 26))
-	for _, n := range []int{1, 5, 31, 32, 33, 100, 257} {
+	for _, n := range []int{1, 5, 31, 32, 33, 100, 257, 600} {
 		for _, ul := range uplos {
 			for _, tA := range transposes {
 				for _, d := range diags {
@@ -48,6 +50,36 @@ func TestDtrsv(t *testing.T) {
 						gonum.Implementation{}.Dtrsv(ul, tA, d, n, a, lda, want, inc)
 						Impl{}.Dtrsv(ul, tA, d, n, a, lda, x, inc)
 						checkClose(t, name, x, want, 1e-12, 1)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDtrsvBitIdenticalGonum checks that without AVX-512 the blocked
+// solves of a lower triangle give gonum's bits, whatever GOMAXPROCS, with
+// the matrix-vector products between blocks shared from the smallest
+// size.
+func TestDtrsvBitIdenticalGonum(t *testing.T) {
+	savedAsm, savedWork, savedProcs := useAsm, parWorkLevel2, runtime.GOMAXPROCS(0)
+	defer func() { useAsm, parWorkLevel2 = savedAsm, savedWork; runtime.GOMAXPROCS(savedProcs) }()
+	useAsm, parWorkLevel2 = false, 1
+	rnd := rand.New(rand.NewPCG(27, 28))
+	for _, n := range []int{trsvBlock, 600} {
+		lda := n + 5
+		for _, tA := range transposes {
+			for _, d := range diags {
+				a := triangular(rnd, n, lda, blas.Lower, d)
+				b := randSlice(rnd, n)
+				want := append([]float64(nil), b...)
+				gonum.Implementation{}.Dtrsv(blas.Lower, tA, d, n, a, lda, want, 1)
+				for procs := 1; procs <= 4; procs++ {
+					runtime.GOMAXPROCS(procs)
+					x := append([]float64(nil), b...)
+					Impl{}.Dtrsv(blas.Lower, tA, d, n, a, lda, x, 1)
+					if i := firstBitDiff(x, want); i >= 0 {
+						t.Fatalf("%c%c/n%d, GOMAXPROCS=%d: element %d = %v, want gonum's %v", tA, d, n, procs, i, x[i], want[i])
 					}
 				}
 			}

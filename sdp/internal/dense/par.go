@@ -30,6 +30,11 @@ const maxWorkers = 4
 // parallel code.)
 var parWork = 1 << 22
 
+// parWorkLevel2 is the work (multiply-adds) from which a matrix-vector
+// product is shared, whose goroutines each do less than a product's.
+// (A variable for the same reason as parWork.)
+var parWorkLevel2 = 1 << 16
+
 // gemmWorkers returns how many goroutines gemm shares its product among:
 // up to GOMAXPROCS and maxWorkers, one per nr-wide slice of the cut
 // dimension at most, and 1 for products below parWork.
@@ -72,13 +77,7 @@ func gemmParallel(w, m, n, k int, alpha float64, a, b *operand, beta float64, c 
 			gemmBlocked(m, e-s, k, alpha, &bA, &bB, beta, c[s:], ldc, pt)
 		}
 	}
-	var wg sync.WaitGroup
-	for q := 1; q+1 < len(cuts); q++ {
-		s, e := cuts[q], cuts[q+1]
-		wg.Go(func() { block(s, e) })
-	}
-	block(cuts[0], cuts[1])
-	wg.Wait()
+	Share(cuts, block)
 }
 
 // splitWork appends to dst the cuts 0 = s_0 < s_1 < ... < s_q = dim
@@ -108,4 +107,52 @@ func splitWork(dst []int, dim, w int, tri bool) []int {
 		}
 	}
 	return append(dst, dim)
+}
+
+// trsmRightShared is trsmRight with the rows of b shared among goroutines
+// once the solve reaches parWork: the rows of X T = B are independent, and
+// every row block (cut at multiples of nr, so that tiles and vector heads
+// fall where the serial solve puts them) runs the serial recursion, whose
+// cuts depend on n only. The result is bit-identical to trsmRight's.
+func trsmRightShared(m, n int, t triangle, b []float64, ldb int) {
+	w := rangeWorkers(m, m*n*n/2 >= parWork)
+	if w <= 1 {
+		trsmRight(m, n, t, b, ldb)
+		return
+	}
+	shareRange(m, w, func(lo, hi int) {
+		trsmRight(hi-lo, n, t, b[lo*ldb:], ldb)
+	})
+}
+
+// rangeWorkers returns how many goroutines shareRange should cut [0, dim)
+// among: 1 unless share, else up to GOMAXPROCS and maxWorkers, one per
+// nr-wide slice at most.
+func rangeWorkers(dim int, share bool) int {
+	if !share {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), maxWorkers, (dim+nr-1)/nr)
+}
+
+// shareRange runs f on the blocks [lo, hi) of a cut of [0, dim) among w
+// goroutines at most, the caller's included. The inner cuts are multiples
+// of nr, so that micro-tiles and vector heads fall where one call's would.
+// (Callers run the serial case without a closure, which would allocate.)
+func shareRange(dim, w int, f func(lo, hi int)) {
+	var buf [maxWorkers + 1]int
+	Share(splitWork(buf[:0], dim, w, false), f)
+}
+
+// Share runs f(cuts[q], cuts[q+1]) for every block of the cuts, each on
+// its own goroutine but the first, which runs on the caller's, and
+// returns when all are done. The blocks must not write to the same memory.
+func Share(cuts []int, f func(lo, hi int)) {
+	var wg sync.WaitGroup
+	for q := 1; q+1 < len(cuts); q++ {
+		lo, hi := cuts[q], cuts[q+1]
+		wg.Go(func() { f(lo, hi) })
+	}
+	f(cuts[0], cuts[1])
+	wg.Wait()
 }

@@ -16,11 +16,11 @@ import (
 // sizes that are not multiples of the tiles, and compared bit for bit
 // with the run on one processor (the serial driver).
 func TestParallelBitIdentical(t *testing.T) {
-	savedWork, savedProcs := parWork, runtime.GOMAXPROCS(0)
-	defer func() { parWork = savedWork; runtime.GOMAXPROCS(savedProcs) }()
-	parWork = 1
+	savedWork, savedWork2, savedProcs := parWork, parWorkLevel2, runtime.GOMAXPROCS(0)
+	defer func() { parWork, parWorkLevel2 = savedWork, savedWork2; runtime.GOMAXPROCS(savedProcs) }()
+	parWork, parWorkLevel2 = 1, 1
 	withKernels(t, func(t *testing.T) {
-		for _, n := range []int{50, 97, 150, 301} {
+		for _, n := range []int{50, 97, 150, 301, 600} {
 			rnd := rand.New(rand.NewPCG(21, uint64(n)))
 			x, y, z := randSlice(rnd, n*n), randSlice(rnd, n*n), randSlice(rnd, n*n)
 			s := spd(rnd, n)
@@ -33,6 +33,8 @@ func TestParallelBitIdentical(t *testing.T) {
 				{"Dsyrk/upper", func(w []float64) { Impl{}.Dsyrk(blas.Upper, blas.Trans, n, n, 0.3, x, n, 2, w, n) }},
 				{"Dsyr2k/lower", func(w []float64) { Impl{}.Dsyr2k(blas.Lower, blas.NoTrans, n, n, 1, x, n, y, n, 1, w, n) }},
 				{"Dtrsm", func(w []float64) { Impl{}.Dtrsm(blas.Right, blas.Lower, blas.Trans, blas.NonUnit, n, n, 1, s, n, w, n) }},
+				{"Dtrsv/notrans", func(w []float64) { Impl{}.Dtrsv(blas.Lower, blas.NoTrans, blas.NonUnit, n, s, n, w[:n], 1) }},
+				{"Dtrsv/trans", func(w []float64) { Impl{}.Dtrsv(blas.Lower, blas.Trans, blas.NonUnit, n, s, n, w[:n], 1) }},
 				{"Potrf", func(w []float64) { copy(w, s); Potrf(n, w, n) }},
 				{"Potrf+Potri", func(w []float64) { copy(w, s); Potrf(n, w, n); Potri(n, w, n) }},
 			} {

@@ -28,7 +28,7 @@ func (impl Impl) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag
 		trsmLeft(m, n, tri, b, ldb)
 	default:
 		scale(m, n, alpha, b, ldb, full)
-		trsmRight(m, n, tri, b, ldb)
+		trsmRightShared(m, n, tri, b, ldb)
 	}
 }
 
