@@ -5,6 +5,7 @@ import (
 
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -58,7 +59,7 @@ func newFormRows(w *mat.Dense, b []float64, rows []int, sign []float64) *linearF
 		}
 	}
 	raw := w.RawMatrix()
-	f := &linearForm{Lam: mat.NewDense(len(rows), raw.Cols, nil), C: make([]float64, len(rows)), E: make([]float64, len(rows))}
+	f := &linearForm{Lam: newScratch(len(rows), raw.Cols, false), C: make([]float64, len(rows)), E: make([]float64, len(rows))}
 	lr := f.Lam.RawMatrix()
 	for r, t := range rows {
 		sg := 1.0
@@ -138,7 +139,7 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	for i := range rel.Lower {
 		maxTerms = max(maxTerms, len(rel.Lower[i].terms), len(rel.Upper[i].terms))
 	}
-	next := mat.NewDense(raw.Rows, rel.cols, nil)
+	next := newScratch(raw.Rows, rel.cols, true)
 	nraw := next.RawMatrix()
 	absNew := make([]float64, rel.cols)
 	for r := range raw.Rows {
@@ -178,7 +179,7 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 		f.C[r] = s
 		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(prodErr*sumFactor(rel.cols), outward.DotErr(abs, raw.Cols)))
 	}
-	f.Lam = next
+	f.replaceLam(next)
 }
 
 // addNoise adds to the error of each target row r its noise r[rows[r]]
@@ -252,16 +253,17 @@ func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.
 		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(mulErr, outward.DotErr(abs, n)))
 	}
 	if dense != nil {
-		var next mat.Dense
-		next.Mul(f.Lam, dense)
-		f.Lam = &next
+		_, c := dense.Dims()
+		next := newScratch(raw.Rows, c, false)
+		gemm(blas.NoTrans, raw, dense.RawMatrix(), next.RawMatrix())
+		f.replaceLam(next)
 		return
 	}
-	next := mat.NewDense(raw.Rows, l.In(), nil)
+	next := newScratch(raw.Rows, l.In(), true)
 	for r := range raw.Rows {
 		l.MulTransVec(next.RawRowView(r), raw.Data[r*raw.Stride:r*raw.Stride+raw.Cols])
 	}
-	f.Lam = next
+	f.replaceLam(next)
 }
 
 // foldFixed substitutes, in a form on (x1, x2 - x1) with n = len(fixed)

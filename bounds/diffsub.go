@@ -133,6 +133,7 @@ func (pp *pairProp) diffBackSubstitute(k int, rows []int, sign []float64, ov []*
 	}
 	lam, b := pp.diffTarget(k)
 	form := newFormRows(lam, b, rows, sign)
+	defer form.recycle()
 	addRadius(form, pp.diffs[k], rows, pp.pb.Net1.Post[k-1])
 	return pp.jointBackSubstitute(form, k-1, ov)
 }
@@ -172,6 +173,7 @@ func (pp *pairProp) diffBackSubstituteRows(k int, rows []int, sign []float64) []
 		}
 		addRadius(form, pp.diffs[k], rows[lo:hi], pp.pb.Net1.Post[k-1])
 		out = append(out, pp.jointBackSubstitute(form, k-1, nil)...)
+		form.recycle()
 	}
 	return out
 }
@@ -211,12 +213,13 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 			}
 			addRadiusCols(form, r, below, r.rows)
 		}
+		box := pp.jointBox(j - 1)
 		if jc := pp.jointConv[j]; jc != nil {
-			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mags(pp.jointBox(j-1)), nil)
+			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mags(box), nil)
 		} else {
-			form.affineStep(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(pp.jointBox(j-1)))
+			form.affineStep(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(box))
 		}
-		for i, v := range form.concretise(pp.jointBox(j - 1)) {
+		for i, v := range form.concretise(box) {
 			best[i] = min(best[i], v)
 		}
 	}

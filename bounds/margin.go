@@ -67,13 +67,18 @@ func (pb *PairBounds) margin(c []float64, optimise bool) (Interval, error) {
 		lam.Set(0, n+j, v)
 	}
 	zero := []float64{0}
-	hi := pp.jointBackSubstitute(newForm(lam, zero, false), last, nil)
-	lo := pp.jointBackSubstitute(newForm(lam, zero, true), last, nil)
+	hiForm, loForm := newForm(lam, zero, false), newForm(lam, zero, true)
+	hi := pp.jointBackSubstitute(hiForm, last, nil)
+	lo := pp.jointBackSubstitute(loForm, last, nil)
+	hiForm.recycle()
+	loForm.recycle()
 	out = out.Intersect(Interval{-lo[0], hi[0]})
 	if pp.opt != nil && optimise {
 		rows, sign := []int{0, 0}, []float64{1, -1}
 		if ov := pp.optimiseJoint(last, lam, zero, rows, sign); ov != nil {
-			b := pp.jointBackSubstitute(newFormRows(lam, zero, rows, sign), last, ov)
+			form := newFormRows(lam, zero, rows, sign)
+			b := pp.jointBackSubstitute(form, last, ov)
+			form.recycle()
 			out = out.Intersect(Interval{-b[1], b[0]})
 		}
 	}

@@ -77,20 +77,35 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64) *slopeO
 	for j, lv := range levels {
 		n, p := len(lv.rel.Lower), lv.rel.cols
 		maxP = max(maxP, p)
-		o.lamZ[j] = make([]float64, R*n)
-		o.lamXi[j] = make([]float64, R*p)
-		o.gZ[j] = make([]float64, R*n)
+		o.lamZ[j] = getFloats(R*n, true)
+		o.lamXi[j] = getFloats(R*p, true)
+		o.gZ[j] = getFloats(R*n, true)
 		if lv.free != nil && lv.free.count > 0 {
 			o.slopes[j] = newRowSlopes(lv.free, lv.rel, R)
-			o.grad[j] = make([]float64, R*n)
-			o.adamM[j] = make([]float64, R*n)
-			o.adamV[j] = make([]float64, R*n)
+			o.grad[j] = getFloats(R*n, true)
+			o.adamM[j] = getFloats(R*n, true)
+			o.adamV[j] = getFloats(R*n, true)
 		}
 	}
-	o.lamX = make([]float64, R*len(in))
-	o.c = make([]float64, R)
-	o.gXi, o.gX = make([]float64, R*maxP), make([]float64, R*len(in))
+	o.lamX = getFloats(R*len(in), true)
+	o.c = getFloats(R, true)
+	o.gXi, o.gX = getFloats(R*maxP, true), getFloats(R*len(in), true)
 	return o
+}
+
+// release returns the work space to the pool (getFloats); only o.slopes
+// may be used after.
+func (o *slopeOpt) release() {
+	for _, ws := range [][][]float64{o.lamZ, o.lamXi, o.gZ, o.grad, o.adamM, o.adamV} {
+		for j, s := range ws {
+			putFloats(s)
+			ws[j] = nil
+		}
+	}
+	for _, s := range []*[]float64{&o.lamX, &o.c, &o.gXi, &o.gX} {
+		putFloats(*s)
+		*s = nil
+	}
 }
 
 // compactLevel returns lv without the pre-variables no bound depends on
@@ -197,7 +212,7 @@ func (o *slopeOpt) forward(out []float64) {
 			clear(below)
 			continue
 		}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(R, p, xi), lv.w, 0, general(R, lv.w.Cols, below))
+		gemm(blas.NoTrans, general(R, p, xi), lv.w, general(R, lv.w.Cols, below))
 	}
 	m := len(o.in)
 	for r := range R {
@@ -230,7 +245,7 @@ func (o *slopeOpt) backward() {
 		gxi := o.gXi[:R*p]
 		// dB/dXi^j = G W^j^T + b^j.
 		if p > 0 {
-			blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(R, m, g), lv.w, 0, general(R, p, gxi))
+			gemm(blas.Trans, general(R, m, g), lv.w, general(R, p, gxi))
 		}
 		z, sl, gr, gz, fc := o.lamZ[j], o.slopes[j], o.grad[j], o.gZ[j], o.fcol[j]
 		for r := range R {
@@ -268,16 +283,19 @@ func (o *slopeOpt) backward() {
 
 // run optimises the slopes for iters steps and returns the best bound of
 // each target found in plain float64 (the slopes attaining it are left in
-// o.slopes).
+// o.slopes). It releases the work space: only o.slopes may be used after.
 func (o *slopeOpt) run(set OptimiseSettings) []float64 {
+	defer o.release()
 	R := o.rows
 	best := make([]float64, R)
-	cur := make([]float64, R)
+	cur := getFloats(R, true)
+	defer putFloats(cur)
 	o.forward(best)
 	saved := make([][]float64, len(o.levels))
 	for j, sl := range o.slopes {
 		if sl != nil {
-			saved[j] = append([]float64(nil), sl.s...)
+			saved[j] = getFloats(len(sl.s), false)
+			copy(saved[j], sl.s)
 		}
 	}
 	const beta1, beta2, eps = 0.9, 0.999, 1e-12
@@ -322,6 +340,7 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 	for j, sl := range o.slopes {
 		if saved[j] != nil {
 			copy(sl.s, saved[j])
+			putFloats(saved[j])
 		}
 	}
 	return best

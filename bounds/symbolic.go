@@ -94,6 +94,7 @@ func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlop
 	f, net := s.f, s.net
 	l := f.Layers[k]
 	form := layerRows(l, rows, sign)
+	defer form.recycle()
 	form.addNoise(s.m.layerNoise(k), rows)
 	best := form.concretise(net.Post[k-1])
 	for j := k - 1; j >= 0; j-- {
