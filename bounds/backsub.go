@@ -223,6 +223,26 @@ type linearMap interface {
 // affineMap is affineStep for the map xi = W v + b + e with the linear
 // part w; dense, if not nil, is its matrix, multiplied by gonum.
 func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.Dense) {
+	f.affineErr(w, b, noise, mag)
+	raw := f.Lam.RawMatrix()
+	if dense != nil {
+		_, c := dense.Dims()
+		next := newScratch(raw.Rows, c, false)
+		gemm(blas.NoTrans, raw, dense.RawMatrix(), 0, next.RawMatrix())
+		f.replaceLam(next)
+		return
+	}
+	next := newScratch(raw.Rows, w.In(), true)
+	for r := range raw.Rows {
+		w.MulTransVec(next.RawRowView(r), raw.Data[r*raw.Stride:r*raw.Stride+raw.Cols])
+	}
+	f.replaceLam(next)
+}
+
+// affineErr is the first half of affineMap: the constants of the form
+// after the substitution and the error bounds of it, on the coefficients
+// before it.
+func (f *linearForm) affineErr(w linearMap, b, noise, mag []float64) {
 	n, l := w.Out(), w
 	// t_i = sum_j |W_ij| mag_j bounds |(W v)_i|.
 	t := make([]float64, n)
@@ -252,18 +272,6 @@ func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.
 		mulErr := 2*float64(n+2)*outward.Unit*prop*sumFactor(n) + float64(n+2)*outward.Tiny*magSum
 		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(mulErr, outward.DotErr(abs, n)))
 	}
-	if dense != nil {
-		_, c := dense.Dims()
-		next := newScratch(raw.Rows, c, false)
-		gemm(blas.NoTrans, raw, dense.RawMatrix(), next.RawMatrix())
-		f.replaceLam(next)
-		return
-	}
-	next := newScratch(raw.Rows, l.In(), true)
-	for r := range raw.Rows {
-		l.MulTransVec(next.RawRowView(r), raw.Data[r*raw.Stride:r*raw.Stride+raw.Cols])
-	}
-	f.replaceLam(next)
 }
 
 // foldFixed substitutes, in a form on (x1, x2 - x1) with n = len(fixed)

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/nnbound/nnbound/internal/outward"
+	"github.com/nnbound/nnbound/nn"
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -217,7 +219,7 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 		if jc := pp.jointConv[j]; jc != nil {
 			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mags(box), nil)
 		} else {
-			form.affineStep(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(box))
+			form.affineJoint(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(box))
 		}
 		for i, v := range form.concretise(box) {
 			best[i] = min(best[i], v)
@@ -282,4 +284,28 @@ func (dl *layerDiff) radii(z []Interval) []float64 {
 		out[i] = s * sumFactor(dl.cols)
 	}
 	return out
+}
+
+// affineJoint is affineStep for the substitution matrix of a joint level
+// (jointRelax), w = [[W1, 0], [W2 - W1, W2]] of 2n x 2m, with the product
+// taken block by block,
+//
+//	Lam w = [Lam_z W1 + Lam_d (W2 - W1),  Lam_d W2],   Lam = [Lam_z, Lam_d],
+//
+// which skips the zero block, a quarter of the products. Every entry sums
+// the same nonzero products in the same order as the whole product (gemm
+// adds them in the order of the inner index), so the result is the same
+// to the bit.
+func (f *linearForm) affineJoint(w *mat.Dense, b, noise, mag []float64) {
+	f.affineErr(nn.Affine(w, b), b, noise, mag)
+	lam, wr := f.Lam.RawMatrix(), w.RawMatrix()
+	R, n, m := lam.Rows, wr.Rows/2, wr.Cols/2
+	next := newScratch(R, 2*m, false)
+	nr := next.RawMatrix()
+	lz, ld := view(lam, 0, 0, R, n), view(lam, 0, n, R, n)
+	left, right := view(nr, 0, 0, R, m), view(nr, 0, m, R, m)
+	gemm(blas.NoTrans, lz, view(wr, 0, 0, n, m), 0, left)
+	gemm(blas.NoTrans, ld, view(wr, n, 0, n, m), 1, left)
+	gemm(blas.NoTrans, ld, view(wr, n, m, n, m), 0, right)
+	f.replaceLam(next)
 }

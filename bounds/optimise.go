@@ -212,7 +212,7 @@ func (o *slopeOpt) forward(out []float64) {
 			clear(below)
 			continue
 		}
-		gemm(blas.NoTrans, general(R, p, xi), lv.w, general(R, lv.w.Cols, below))
+		gemm(blas.NoTrans, general(R, p, xi), lv.w, 0, general(R, lv.w.Cols, below))
 	}
 	m := len(o.in)
 	for r := range R {
@@ -245,7 +245,7 @@ func (o *slopeOpt) backward() {
 		gxi := o.gXi[:R*p]
 		// dB/dXi^j = G W^j^T + b^j.
 		if p > 0 {
-			gemm(blas.Trans, general(R, m, g), lv.w, general(R, p, gxi))
+			gemm(blas.Trans, general(R, m, g), lv.w, 0, general(R, p, gxi))
 		}
 		z, sl, gr, gz, fc := o.lamZ[j], o.slopes[j], o.grad[j], o.gZ[j], o.fcol[j]
 		for r := range R {

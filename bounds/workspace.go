@@ -77,26 +77,25 @@ func (f *linearForm) replaceLam(next *mat.Dense) {
 // gemmBlock is gonum's block size for its parallel matrix product.
 const gemmBlock = 64
 
-// gemm sets c = a b (tB blas.Trans: a b^T) as blas64.Gemm(blas.NoTrans,
-// tB, 1, a, b, 0, c) does, on the calling goroutine: where gonum's
-// implementation would multiply blocks of 64 x 64 on parallel goroutines
-// (at least four blocks of c), the same blocks are multiplied here in the
-// same order along the inner dimension, so the result is the same to the
-// bit. The branch and bound already keeps every core busy with nodes, and
-// the goroutines of a parallel product cost more than they save on the
-// matrices of one node (ACAS Xu: 100 x 100).
-func gemm(tB blas.Transpose, a, b, c blas64.General) {
+// gemm sets c = a b + beta c (tB blas.Trans: a b^T; beta 0 or 1) as
+// blas64.Gemm(blas.NoTrans, tB, 1, a, b, beta, c) does, on the calling
+// goroutine: where gonum's implementation would multiply blocks of 64 x 64
+// on parallel goroutines (at least four blocks of c), the same blocks are
+// multiplied here in the same order along the inner dimension, so the
+// result is the same to the bit. The branch and bound already keeps every
+// core busy with nodes, and the goroutines of a parallel product cost more
+// than they save on the matrices of one node (ACAS Xu: 100 x 100).
+func gemm(tB blas.Transpose, a, b blas64.General, beta float64, c blas64.General) {
 	m, n, k := c.Rows, c.Cols, a.Cols
 	nb := func(d int) int { return (d + gemmBlock - 1) / gemmBlock }
 	if nb(m)*nb(n) < 4 {
-		blas64.Gemm(blas.NoTrans, tB, 1, a, b, 0, c)
+		blas64.Gemm(blas.NoTrans, tB, 1, a, b, beta, c)
 		return
 	}
-	for i := range m {
-		clear(c.Data[i*c.Stride : i*c.Stride+n])
-	}
-	view := func(g blas64.General, i, j, r, cols int) blas64.General {
-		return blas64.General{Rows: r, Cols: cols, Stride: g.Stride, Data: g.Data[i*g.Stride+j : (i+r-1)*g.Stride+j+cols]}
+	if beta == 0 {
+		for i := range m {
+			clear(c.Data[i*c.Stride : i*c.Stride+n])
+		}
 	}
 	for i := 0; i < m; i += gemmBlock {
 		li := min(gemmBlock, m-i)
@@ -115,4 +114,9 @@ func gemm(tB blas.Transpose, a, b, c blas64.General) {
 			}
 		}
 	}
+}
+
+// view returns the r x c block of g at row i, column j.
+func view(g blas64.General, i, j, r, c int) blas64.General {
+	return blas64.General{Rows: r, Cols: c, Stride: g.Stride, Data: g.Data[i*g.Stride+j : (i+r-1)*g.Stride+j+c]}
 }

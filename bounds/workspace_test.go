@@ -11,7 +11,7 @@ import (
 
 // TestGemmSameBits checks that gemm gives gonum's Gemm result to the bit,
 // on shapes below and above gonum's parallel threshold, with strided
-// operands.
+// operands, beta 0 and 1.
 func TestGemmSameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	randGeneral := func(r, c, pad int) blas64.General {
@@ -29,14 +29,18 @@ func TestGemmSameBits(t *testing.T) {
 			if tB == blas.Trans {
 				b = randGeneral(n, k, 2)
 			}
+			beta := float64(rng.IntN(2))
 			want := randGeneral(m, n, 0)
 			got := randGeneral(m, n, 2)
-			blas64.Gemm(blas.NoTrans, tB, 1, a, b, 0, want)
-			gemm(tB, a, b, got)
+			for i := range m {
+				copy(got.Data[i*got.Stride:i*got.Stride+n], want.Data[i*want.Stride:i*want.Stride+n])
+			}
+			blas64.Gemm(blas.NoTrans, tB, 1, a, b, beta, want)
+			gemm(tB, a, b, beta, got)
 			for i := range m {
 				for j := range n {
 					if w, g := want.Data[i*want.Stride+j], got.Data[i*got.Stride+j]; math.Float64bits(w) != math.Float64bits(g) {
-						t.Fatalf("%dx%dx%d trans %v: c[%d,%d] = %v, gonum %v", m, k, n, tB == blas.Trans, i, j, g, w)
+						t.Fatalf("%dx%dx%d trans %v beta %v: c[%d,%d] = %v, gonum %v", m, k, n, tB == blas.Trans, beta, i, j, g, w)
 					}
 				}
 			}
