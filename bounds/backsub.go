@@ -142,6 +142,7 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	next := newScratch(raw.Rows, rel.cols, true)
 	nraw := next.RawMatrix()
 	absNew := make([]float64, rel.cols)
+	relC, tinyC := 2*float64(maxTerms+1)*outward.Unit, float64(maxTerms)*outward.Tiny
 	for r := range raw.Rows {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
 		out := nraw.Data[r*nraw.Stride : r*nraw.Stride+rel.cols]
@@ -159,13 +160,15 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 					continue
 				}
 			}
-			b := rel.Upper[i]
+			b := &rel.Upper[i]
 			if l < 0 {
-				b = rel.Lower[i]
+				b = &rel.Lower[i]
 			}
-			t := l * b.C
-			s += t
-			abs += math.Abs(t)
+			if b.C != 0 || s == 0 { // s + l*0 is s (l finite) unless s is a zero of either sign
+				t := l * b.C
+				s += t
+				abs += math.Abs(t)
+			}
 			for _, tm := range b.terms {
 				p := l * tm.coef
 				out[tm.col] += p
@@ -174,7 +177,7 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 		}
 		prodErr := 0.0
 		for j, a := range absNew {
-			prodErr += (2*float64(maxTerms+1)*outward.Unit*a + float64(maxTerms)*outward.Tiny) * mag[j]
+			prodErr += (relC*a + tinyC) * mag[j]
 		}
 		f.C[r] = s
 		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(prodErr*sumFactor(rel.cols), outward.DotErr(abs, raw.Cols)))

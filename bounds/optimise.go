@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -61,8 +62,9 @@ type slopeOpt struct {
 
 // newSlopeOpt prepares the optimisation of the targets lam0 v + c0 (lam0
 // row-major, one row per target) on the variables v of the top level of
-// levels.
-func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64) *slopeOpt {
+// levels; cache, if not nil, holds the compacted levels (compactLevel) of
+// the chain, shared by the optimisations of every level above.
+func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *levelCache) *slopeOpt {
 	R, L := len(c0), len(levels)
 	o := &slopeOpt{levels: levels, in: in, rows: R, lam0: lam0, c0: c0,
 		slopes: make([]*rowSlopes, L), lamZ: make([][]float64, L), lamXi: make([][]float64, L), gZ: make([][]float64, L),
@@ -72,7 +74,7 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64) *slopeO
 	o.levels = levels
 	o.fcol = make([][]int, L)
 	for j := range levels {
-		levels[j], o.fcol[j] = compactLevel(levels[j])
+		levels[j], o.fcol[j] = cache.compact(j, levels[j])
 	}
 	for j, lv := range levels {
 		n, p := len(lv.rel.Lower), lv.rel.cols
@@ -106,6 +108,33 @@ func (o *slopeOpt) release() {
 		putFloats(*s)
 		*s = nil
 	}
+}
+
+// levelCache holds the compacted levels of one back-substitution chain
+// (a network's layers, or the joint levels of a pair), each computed
+// once: a level's relaxation does not change once the layers above it
+// are being bounded. Safe for concurrent use.
+type levelCache struct {
+	mu     sync.Mutex
+	levels []chainLevel
+	fcol   [][]int
+}
+
+// compact returns compactLevel(lv) for level j of the chain, from the
+// cache if it is there (c nil: computed every time).
+func (c *levelCache) compact(j int, lv chainLevel) (chainLevel, []int) {
+	if c == nil {
+		return compactLevel(lv)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.fcol) <= j {
+		c.levels, c.fcol = append(c.levels, chainLevel{}), append(c.fcol, nil)
+	}
+	if c.fcol[j] == nil {
+		c.levels[j], c.fcol[j] = compactLevel(lv)
+	}
+	return c.levels[j], c.fcol[j]
 }
 
 // compactLevel returns lv without the pre-variables no bound depends on
@@ -190,11 +219,13 @@ func (o *slopeOpt) forward(out []float64) {
 						continue
 					}
 				}
-				bd := lv.rel.Upper[i]
+				bd := &lv.rel.Upper[i]
 				if v < 0 {
-					bd = lv.rel.Lower[i]
+					bd = &lv.rel.Lower[i]
 				}
-				cr += v * bd.C
+				if bd.C != 0 || cr == 0 { // cr + v*0 is cr (v finite) unless cr is a zero
+					cr += v * bd.C
+				}
 				for _, t := range bd.terms {
 					xr[t.col] += v * t.coef
 				}
@@ -266,9 +297,9 @@ func (o *slopeOpt) backward() {
 					}
 					gr[i] = 0
 				}
-				bd := lv.rel.Upper[i]
+				bd := &lv.rel.Upper[i]
 				if v < 0 {
-					bd = lv.rel.Lower[i]
+					bd = &lv.rel.Lower[i]
 				}
 				s := bd.C
 				for _, t := range bd.terms {

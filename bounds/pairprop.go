@@ -52,7 +52,9 @@ type pairProp struct {
 	jointB     [][]float64
 	jointNoise [][]float64 // [r1; 0]: the noise of xi1 (that of the difference is in diffs)
 	diffs      []*layerDiff
-	chain      int // layers 0..chain-1 have equal widths in both networks
+	// jointCompact caches the joint levels of the slope optimiser.
+	jointCompact levelCache
+	chain        int // layers 0..chain-1 have equal widths in both networks
 	// fixedX2[i] is the constant x2_i when the input quantiser is constant
 	// on the box's coordinate i (NaN otherwise); nil if none is.
 	fixedX2 []float64

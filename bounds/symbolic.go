@@ -49,6 +49,9 @@ type symNet struct {
 	// unstableOnly restricts tighten to the neurons straddling a kink
 	// (Options.UnstableOnly).
 	unstableOnly bool
+	// compact caches the levels of the slope optimiser (relax sets a
+	// layer's once).
+	compact levelCache
 }
 
 // newSymNet returns the (empty) state for f and its bounds net.
@@ -218,5 +221,5 @@ func (s *symNet) slopeOpt(k int, rows []int, sign []float64) *slopeOpt {
 	}
 	l := s.f.Layers[k]
 	lam0, c0 := targetRows(l.W.RawMatrix(), l.B, rows, sign)
-	return newSlopeOpt(levels, s.net.In, lam0, c0)
+	return newSlopeOpt(levels, s.net.In, lam0, c0, &s.compact)
 }
