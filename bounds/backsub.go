@@ -2,6 +2,8 @@ package bounds
 
 import (
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
@@ -204,13 +206,13 @@ func (f *linearForm) addNoise(noise []float64, rows []int) {
 // affineStep replaces xi = W v + b + e, where |v_j| <= mag[j] and |e_i| <=
 // noise[i] (noise nil: e = 0).
 func (f *linearForm) affineStep(w *mat.Dense, b, noise []float64, mag []float64) {
-	f.affineLayer(nn.Affine(w, b), noise, mag)
+	f.affineLayer(nn.Affine(w, b), noise, mag, nil)
 }
 
 // affineLayer is affineStep for the layer l, dense or structured (whose
 // transposed map is applied to each row of Lam).
-func (f *linearForm) affineLayer(l nn.Layer, noise []float64, mag []float64) {
-	f.affineMap(l, l.B, noise, mag, l.W)
+func (f *linearForm) affineLayer(l nn.Layer, noise []float64, mag []float64, cache *absProduct) {
+	f.affineMap(l, l.B, noise, mag, l.W, cache)
 }
 
 // linearMap is the linear part of a level that back-substitution steps
@@ -225,8 +227,8 @@ type linearMap interface {
 
 // affineMap is affineStep for the map xi = W v + b + e with the linear
 // part w; dense, if not nil, is its matrix, multiplied by gonum.
-func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.Dense) {
-	f.affineErr(w, b, noise, mag)
+func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.Dense, cache *absProduct) {
+	f.affineErr(w, b, noise, mag, cache)
 	raw := f.Lam.RawMatrix()
 	if dense != nil {
 		_, c := dense.Dims()
@@ -244,16 +246,12 @@ func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.
 
 // affineErr is the first half of affineMap: the constants of the form
 // after the substitution and the error bounds of it, on the coefficients
-// before it.
-func (f *linearForm) affineErr(w linearMap, b, noise, mag []float64) {
-	n, l := w.Out(), w
+// before it. cache, if not nil, keeps |W| mag for the next substitution
+// through the same map.
+func (f *linearForm) affineErr(w linearMap, b, noise, mag []float64, cache *absProduct) {
+	n := w.Out()
 	// t_i = sum_j |W_ij| mag_j bounds |(W v)_i|.
-	t := make([]float64, n)
-	l.MulAbsVec(t, mag)
-	magSum := 0.0
-	for _, v := range mag {
-		magSum += v
-	}
+	t, magSum := cache.get(w, mag)
 	raw := f.Lam.RawMatrix()
 	for r := range raw.Rows {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
@@ -316,3 +314,36 @@ func mags(x []Interval) []float64 {
 // sumFactor returns 1 + 4 (n+2) u, which bounds the relative error of a
 // float64 sum of n non-negative terms (each possibly a rounded product).
 func sumFactor(n int) float64 { return 1 + 4*float64(n+2)*outward.Unit }
+
+// absProduct caches t = |W| mag and the sum of mag for one linear map of a
+// back-substitution chain: every target above a level substitutes through
+// its map with the same box below (mag), so the product is computed once
+// per Pair rather than once per back-substitution. A different mag
+// replaces it. Safe for concurrent use.
+type absProduct struct {
+	mu     sync.Mutex
+	mag, t []float64
+	magSum float64
+}
+
+// get returns |W| mag for the map w and the sum of mag (c nil: computed
+// afresh). The slice returned must not be modified.
+func (c *absProduct) get(w linearMap, mag []float64) ([]float64, float64) {
+	if c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.t != nil && slices.Equal(c.mag, mag) {
+			return c.t, c.magSum
+		}
+	}
+	t := make([]float64, w.Out())
+	w.MulAbsVec(t, mag)
+	magSum := 0.0
+	for _, v := range mag {
+		magSum += v
+	}
+	if c != nil {
+		c.mag, c.t, c.magSum = slices.Clone(mag), t, magSum
+	}
+	return t, magSum
+}

@@ -217,9 +217,9 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 		}
 		box := pp.jointBox(j - 1)
 		if jc := pp.jointConv[j]; jc != nil {
-			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mags(box), nil)
+			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mags(box), nil, &pp.jointAbs[j])
 		} else {
-			form.affineJoint(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(box))
+			form.affineJoint(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(box), &pp.jointAbs[j])
 		}
 		for i, v := range form.concretise(box) {
 			best[i] = min(best[i], v)
@@ -296,8 +296,8 @@ func (dl *layerDiff) radii(z []Interval) []float64 {
 // the same nonzero products in the same order as the whole product (gemm
 // adds them in the order of the inner index), so the result is the same
 // to the bit.
-func (f *linearForm) affineJoint(w *mat.Dense, b, noise, mag []float64) {
-	f.affineErr(nn.Affine(w, b), b, noise, mag)
+func (f *linearForm) affineJoint(w *mat.Dense, b, noise, mag []float64, cache *absProduct) {
+	f.affineErr(nn.Affine(w, b), b, noise, mag, cache)
 	lam, wr := f.Lam.RawMatrix(), w.RawMatrix()
 	R, n, m := lam.Rows, wr.Rows/2, wr.Cols/2
 	next := newScratch(R, 2*m, false)

@@ -50,14 +50,16 @@ type symNet struct {
 	// (Options.UnstableOnly).
 	unstableOnly bool
 	// compact caches the levels of the slope optimiser (relax sets a
-	// layer's once).
+	// layer's once); abs, per layer, |W| times the bounds below it.
 	compact levelCache
+	abs     []absProduct
 }
 
 // newSymNet returns the (empty) state for f and its bounds net.
 func newSymNet(m lowered, net *Net) *symNet {
 	d := len(m.f.Layers)
-	return &symNet{f: m.f, m: m, net: net, rels: make([]relaxation, d), steps: make([]stepRelax, d), free: make([]freeLines, d)}
+	return &symNet{f: m.f, m: m, net: net, rels: make([]relaxation, d), steps: make([]stepRelax, d), free: make([]freeLines, d),
+		abs: make([]absProduct, d)}
 }
 
 // relax builds the relaxation of layer k from its pre-activation bounds.
@@ -110,7 +112,7 @@ func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlop
 		if j > 0 {
 			below = net.Post[j-1]
 		}
-		form.affineLayer(f.Layers[j], s.m.layerNoise(j), mags(below))
+		form.affineLayer(f.Layers[j], s.m.layerNoise(j), mags(below), &s.abs[j])
 		for i, v := range form.concretise(below) {
 			best[i] = min(best[i], v)
 		}
