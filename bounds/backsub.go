@@ -166,11 +166,9 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 			if l < 0 {
 				b = &rel.Lower[i]
 			}
-			if b.C != 0 || s == 0 { // s + l*0 is s (l finite) unless s is a zero of either sign
-				t := l * b.C
-				s += t
-				abs += math.Abs(t)
-			}
+			t := l * b.C
+			s += t
+			abs += math.Abs(t)
 			for _, tm := range b.terms {
 				p := l * tm.coef
 				out[tm.col] += p

@@ -223,9 +223,7 @@ func (o *slopeOpt) forward(out []float64) {
 				if v < 0 {
 					bd = &lv.rel.Lower[i]
 				}
-				if bd.C != 0 || cr == 0 { // cr + v*0 is cr (v finite) unless cr is a zero
-					cr += v * bd.C
-				}
+				cr += v * bd.C
 				for _, t := range bd.terms {
 					xr[t.col] += v * t.coef
 				}
