@@ -288,24 +288,24 @@ func (dl *layerDiff) radii(z []Interval) []float64 {
 
 // affineJoint is affineStep for the substitution matrix of a joint level
 // (jointRelax), w = [[W1, 0], [W2 - W1, W2]] of 2n x 2m, with the product
-// taken block by block,
+// taken by blocks of rows,
 //
-//	Lam w = [Lam_z W1 + Lam_d (W2 - W1),  Lam_d W2],   Lam = [Lam_z, Lam_d],
+//	Lam w = [Lam_z W1, 0] + Lam_d [W2 - W1, W2],   Lam = [Lam_z, Lam_d],
 //
 // which skips the zero block, a quarter of the products. Every entry sums
 // the same nonzero products in the same order as the whole product (gemm
-// adds them in the order of the inner index), so the result is the same
-// to the bit.
+// adds them in the order of the inner index, z before delta), so the
+// result is the same to the bit.
 func (f *linearForm) affineJoint(w *mat.Dense, b, noise, mag []float64, cache *absProduct) {
 	f.affineErr(nn.Affine(w, b), b, noise, mag, cache)
 	lam, wr := f.Lam.RawMatrix(), w.RawMatrix()
 	R, n, m := lam.Rows, wr.Rows/2, wr.Cols/2
 	next := newScratch(R, 2*m, false)
 	nr := next.RawMatrix()
-	lz, ld := view(lam, 0, 0, R, n), view(lam, 0, n, R, n)
-	left, right := view(nr, 0, 0, R, m), view(nr, 0, m, R, m)
-	gemm(blas.NoTrans, lz, view(wr, 0, 0, n, m), 0, left)
-	gemm(blas.NoTrans, ld, view(wr, n, 0, n, m), 1, left)
-	gemm(blas.NoTrans, ld, view(wr, n, m, n, m), 0, right)
+	gemm(blas.NoTrans, view(lam, 0, 0, R, n), view(wr, 0, 0, n, m), 0, view(nr, 0, 0, R, m))
+	for r := range R {
+		clear(nr.Data[r*nr.Stride+m : r*nr.Stride+2*m])
+	}
+	gemm(blas.NoTrans, view(lam, 0, n, R, n), view(wr, n, 0, n, 2*m), 1, nr)
 	f.replaceLam(next)
 }
