@@ -49,7 +49,7 @@ func Linear(f *nn.Network, box spec.Box, opts Options) (*Affine, error) {
 			if j > 0 {
 				below = s.net.Post[j-1]
 			}
-			form.affineLayer(f.Layers[j], nil, mags(below))
+			form.affineLayer(f.Layers[j], nil, mags(below), nil)
 		}
 		*dst = form
 	}

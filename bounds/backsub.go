@@ -2,9 +2,12 @@ package bounds
 
 import (
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -58,7 +61,7 @@ func newFormRows(w *mat.Dense, b []float64, rows []int, sign []float64) *linearF
 		}
 	}
 	raw := w.RawMatrix()
-	f := &linearForm{Lam: mat.NewDense(len(rows), raw.Cols, nil), C: make([]float64, len(rows)), E: make([]float64, len(rows))}
+	f := &linearForm{Lam: newScratch(len(rows), raw.Cols, false), C: make([]float64, len(rows)), E: make([]float64, len(rows))}
 	lr := f.Lam.RawMatrix()
 	for r, t := range rows {
 		sg := 1.0
@@ -138,9 +141,10 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	for i := range rel.Lower {
 		maxTerms = max(maxTerms, len(rel.Lower[i].terms), len(rel.Upper[i].terms))
 	}
-	next := mat.NewDense(raw.Rows, rel.cols, nil)
+	next := newScratch(raw.Rows, rel.cols, true)
 	nraw := next.RawMatrix()
 	absNew := make([]float64, rel.cols)
+	relC, tinyC := 2*float64(maxTerms+1)*outward.Unit, float64(maxTerms)*outward.Tiny
 	for r := range raw.Rows {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
 		out := nraw.Data[r*nraw.Stride : r*nraw.Stride+rel.cols]
@@ -158,9 +162,9 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 					continue
 				}
 			}
-			b := rel.Upper[i]
+			b := &rel.Upper[i]
 			if l < 0 {
-				b = rel.Lower[i]
+				b = &rel.Lower[i]
 			}
 			t := l * b.C
 			s += t
@@ -173,12 +177,12 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 		}
 		prodErr := 0.0
 		for j, a := range absNew {
-			prodErr += (2*float64(maxTerms+1)*outward.Unit*a + float64(maxTerms)*outward.Tiny) * mag[j]
+			prodErr += (relC*a + tinyC) * mag[j]
 		}
 		f.C[r] = s
 		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(prodErr*sumFactor(rel.cols), outward.DotErr(abs, raw.Cols)))
 	}
-	f.Lam = next
+	f.replaceLam(next)
 }
 
 // addNoise adds to the error of each target row r its noise r[rows[r]]
@@ -200,13 +204,13 @@ func (f *linearForm) addNoise(noise []float64, rows []int) {
 // affineStep replaces xi = W v + b + e, where |v_j| <= mag[j] and |e_i| <=
 // noise[i] (noise nil: e = 0).
 func (f *linearForm) affineStep(w *mat.Dense, b, noise []float64, mag []float64) {
-	f.affineLayer(nn.Affine(w, b), noise, mag)
+	f.affineLayer(nn.Affine(w, b), noise, mag, nil)
 }
 
 // affineLayer is affineStep for the layer l, dense or structured (whose
 // transposed map is applied to each row of Lam).
-func (f *linearForm) affineLayer(l nn.Layer, noise []float64, mag []float64) {
-	f.affineMap(l, l.B, noise, mag, l.W)
+func (f *linearForm) affineLayer(l nn.Layer, noise []float64, mag []float64, cache *absProduct) {
+	f.affineMap(l, l.B, noise, mag, l.W, cache)
 }
 
 // linearMap is the linear part of a level that back-substitution steps
@@ -221,15 +225,31 @@ type linearMap interface {
 
 // affineMap is affineStep for the map xi = W v + b + e with the linear
 // part w; dense, if not nil, is its matrix, multiplied by gonum.
-func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.Dense) {
-	n, l := w.Out(), w
-	// t_i = sum_j |W_ij| mag_j bounds |(W v)_i|.
-	t := make([]float64, n)
-	l.MulAbsVec(t, mag)
-	magSum := 0.0
-	for _, v := range mag {
-		magSum += v
+func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.Dense, cache *absProduct) {
+	f.affineErr(w, b, noise, mag, cache)
+	raw := f.Lam.RawMatrix()
+	if dense != nil {
+		_, c := dense.Dims()
+		next := newScratch(raw.Rows, c, false)
+		gemm(blas.NoTrans, raw, dense.RawMatrix(), 0, next.RawMatrix())
+		f.replaceLam(next)
+		return
 	}
+	next := newScratch(raw.Rows, w.In(), true)
+	for r := range raw.Rows {
+		w.MulTransVec(next.RawRowView(r), raw.Data[r*raw.Stride:r*raw.Stride+raw.Cols])
+	}
+	f.replaceLam(next)
+}
+
+// affineErr is the first half of affineMap: the constants of the form
+// after the substitution and the error bounds of it, on the coefficients
+// before it. cache, if not nil, keeps |W| mag for the next substitution
+// through the same map.
+func (f *linearForm) affineErr(w linearMap, b, noise, mag []float64, cache *absProduct) {
+	n := w.Out()
+	// t_i = sum_j |W_ij| mag_j bounds |(W v)_i|.
+	t, magSum := cache.get(w, mag)
 	raw := f.Lam.RawMatrix()
 	for r := range raw.Rows {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
@@ -251,17 +271,6 @@ func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.
 		mulErr := 2*float64(n+2)*outward.Unit*prop*sumFactor(n) + float64(n+2)*outward.Tiny*magSum
 		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(mulErr, outward.DotErr(abs, n)))
 	}
-	if dense != nil {
-		var next mat.Dense
-		next.Mul(f.Lam, dense)
-		f.Lam = &next
-		return
-	}
-	next := mat.NewDense(raw.Rows, l.In(), nil)
-	for r := range raw.Rows {
-		l.MulTransVec(next.RawRowView(r), raw.Data[r*raw.Stride:r*raw.Stride+raw.Cols])
-	}
-	f.Lam = next
 }
 
 // foldFixed substitutes, in a form on (x1, x2 - x1) with n = len(fixed)
@@ -303,3 +312,36 @@ func mags(x []Interval) []float64 {
 // sumFactor returns 1 + 4 (n+2) u, which bounds the relative error of a
 // float64 sum of n non-negative terms (each possibly a rounded product).
 func sumFactor(n int) float64 { return 1 + 4*float64(n+2)*outward.Unit }
+
+// absProduct caches t = |W| mag and the sum of mag for one linear map of a
+// back-substitution chain: every target above a level substitutes through
+// its map with the same box below (mag), so the product is computed once
+// per Pair rather than once per back-substitution. A different mag
+// replaces it. Safe for concurrent use.
+type absProduct struct {
+	mu     sync.Mutex
+	mag, t []float64
+	magSum float64
+}
+
+// get returns |W| mag for the map w and the sum of mag (c nil: computed
+// afresh). The slice returned must not be modified.
+func (c *absProduct) get(w linearMap, mag []float64) ([]float64, float64) {
+	if c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.t != nil && slices.Equal(c.mag, mag) {
+			return c.t, c.magSum
+		}
+	}
+	t := make([]float64, w.Out())
+	w.MulAbsVec(t, mag)
+	magSum := 0.0
+	for _, v := range mag {
+		magSum += v
+	}
+	if c != nil {
+		c.mag, c.t, c.magSum = slices.Clone(mag), t, magSum
+	}
+	return t, magSum
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/nnbound/nnbound/internal/outward"
+	"github.com/nnbound/nnbound/nn"
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -77,7 +79,7 @@ func (pp *pairProp) optimiseJoint(level int, lam *mat.Dense, b []float64, rows [
 		return nil
 	}
 	lam0, c0 := targetRows(lam.RawMatrix(), b, rows, sign)
-	o := newSlopeOpt(levels, in, lam0, c0)
+	o := newSlopeOpt(levels, in, lam0, c0, &pp.jointCompact)
 	o.run(*pp.opt)
 	return o.slopes
 }
@@ -133,6 +135,7 @@ func (pp *pairProp) diffBackSubstitute(k int, rows []int, sign []float64, ov []*
 	}
 	lam, b := pp.diffTarget(k)
 	form := newFormRows(lam, b, rows, sign)
+	defer form.recycle()
 	addRadius(form, pp.diffs[k], rows, pp.pb.Net1.Post[k-1])
 	return pp.jointBackSubstitute(form, k-1, ov)
 }
@@ -172,6 +175,7 @@ func (pp *pairProp) diffBackSubstituteRows(k int, rows []int, sign []float64) []
 		}
 		addRadius(form, pp.diffs[k], rows[lo:hi], pp.pb.Net1.Post[k-1])
 		out = append(out, pp.jointBackSubstitute(form, k-1, nil)...)
+		form.recycle()
 	}
 	return out
 }
@@ -211,12 +215,13 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 			}
 			addRadiusCols(form, r, below, r.rows)
 		}
+		box := pp.jointBox(j - 1)
 		if jc := pp.jointConv[j]; jc != nil {
-			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mags(pp.jointBox(j-1)), nil)
+			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mags(box), nil, &pp.jointAbs[j])
 		} else {
-			form.affineStep(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(pp.jointBox(j-1)))
+			form.affineJoint(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(box), &pp.jointAbs[j])
 		}
-		for i, v := range form.concretise(pp.jointBox(j - 1)) {
+		for i, v := range form.concretise(box) {
 			best[i] = min(best[i], v)
 		}
 	}
@@ -279,4 +284,28 @@ func (dl *layerDiff) radii(z []Interval) []float64 {
 		out[i] = s * sumFactor(dl.cols)
 	}
 	return out
+}
+
+// affineJoint is affineStep for the substitution matrix of a joint level
+// (jointRelax), w = [[W1, 0], [W2 - W1, W2]] of 2n x 2m, with the product
+// taken by blocks of rows,
+//
+//	Lam w = [Lam_z W1, 0] + Lam_d [W2 - W1, W2],   Lam = [Lam_z, Lam_d],
+//
+// which skips the zero block, a quarter of the products. Every entry sums
+// the same nonzero products in the same order as the whole product (gemm
+// adds them in the order of the inner index, z before delta), so the
+// result is the same to the bit.
+func (f *linearForm) affineJoint(w *mat.Dense, b, noise, mag []float64, cache *absProduct) {
+	f.affineErr(nn.Affine(w, b), b, noise, mag, cache)
+	lam, wr := f.Lam.RawMatrix(), w.RawMatrix()
+	R, n, m := lam.Rows, wr.Rows/2, wr.Cols/2
+	next := newScratch(R, 2*m, false)
+	nr := next.RawMatrix()
+	gemm(blas.NoTrans, view(lam, 0, 0, R, n), view(wr, 0, 0, n, m), 0, view(nr, 0, 0, R, m))
+	for r := range R {
+		clear(nr.Data[r*nr.Stride+m : r*nr.Stride+2*m])
+	}
+	gemm(blas.NoTrans, view(lam, 0, n, R, n), view(wr, n, 0, n, 2*m), 1, nr)
+	f.replaceLam(next)
 }

@@ -8,6 +8,7 @@
 //	Single(f, box, opts)        -> *Net         bounds of one network on a box
 //	Pair(f1, f2, in, opts)      -> *PairBounds  both networks and their differences
 //	(*PairBounds).Margin(c)     -> Interval     c^T (f2(x2) - f1(x1))
+//	(*PairBounds).Margins(cs)   -> []Interval   Margin of each c, back-substituted together
 //	(*PairBounds).Norm2()       -> float64      ||f2(x2) - f1(x1)||_2 (largest over the pieces)
 //	NewForwardDiff(f, g)        -> *ForwardDiff a reusable workspace for
 //	(*ForwardDiff).Bound(box)   -> []Interval   g(x) - f(x), forward only

@@ -43,16 +43,18 @@ type piece struct {
 	curv   curvature
 }
 
-// pieces returns the pieces of a, in increasing order, covering the line.
-func pieces(a nn.Activation) []piece {
+// pieces returns the pieces of a, in increasing order, covering the line:
+// the first n of ps (an array, so that the relaxation of every neuron
+// does not allocate).
+func pieces(a nn.Activation) (ps [3]piece, n int) {
 	inf := math.Inf(1)
 	switch a.Kind {
 	case nn.ReLU, nn.LeakyReLU:
-		return []piece{{-inf, 0, linear}, {0, inf, linear}}
+		return [3]piece{{-inf, 0, linear}, {0, inf, linear}}, 2
 	case nn.HardTanh:
-		return []piece{{-inf, a.Lo, linear}, {a.Lo, a.Hi, linear}, {a.Hi, inf, linear}}
+		return [3]piece{{-inf, a.Lo, linear}, {a.Lo, a.Hi, linear}, {a.Hi, inf, linear}}, 3
 	case nn.Tanh, nn.Sigmoid:
-		return []piece{{-inf, 0, convex}, {0, inf, concave}}
+		return [3]piece{{-inf, 0, convex}, {0, inf, concave}}, 2
 	case nn.ELU:
 		c := linear
 		if a.Alpha > 0 {
@@ -60,9 +62,9 @@ func pieces(a nn.Activation) []piece {
 		} else if a.Alpha < 0 {
 			c = concave
 		}
-		return []piece{{-inf, 0, c}, {0, inf, linear}}
+		return [3]piece{{-inf, 0, c}, {0, inf, linear}}, 2
 	}
-	return []piece{{-inf, inf, linear}}
+	return [3]piece{{-inf, inf, linear}}, 1
 }
 
 // gapDown returns a lower bound of phi(z) - lambda z.
@@ -92,7 +94,8 @@ func extremeGap(a nn.Activation, lambda, l, u float64, upper bool) float64 {
 	if upper {
 		best = math.Inf(-1)
 	}
-	for _, pc := range pieces(a) {
+	ps, n := pieces(a)
+	for _, pc := range ps[:n] {
 		p, q := max(pc.lo, l), min(pc.hi, u)
 		if p > q {
 			continue

@@ -21,60 +21,103 @@ func (pb *PairBounds) Margin(c []float64) (Interval, error) {
 	return pb.margin(c, true)
 }
 
+// Margins returns Margin(c) for every c of cs: the same intervals, with
+// the back-substitutions (and slope optimisations) of all of them done
+// together, one pass through the networks for all the margins rather than
+// one per margin (the rows of a back-substitution do not interact).
+func (pb *PairBounds) Margins(cs [][]float64) ([]Interval, error) {
+	return pb.margins(cs, true)
+}
+
 // margin is Margin, with the slopes optimised for c only if optimise (and
 // the method optimises).
 func (pb *PairBounds) margin(c []float64, optimise bool) (Interval, error) {
-	if len(c) != len(pb.Output) {
-		return Interval{}, fmt.Errorf("bounds: margin has %d weights for %d outputs: %w", len(c), len(pb.Output), nn.ErrDimension)
+	out, err := pb.margins([][]float64{c}, optimise)
+	if err != nil {
+		return Interval{}, err
 	}
-	for i, v := range c {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return Interval{}, fmt.Errorf("bounds: margin weight %d is %v: %w", i, v, ErrOptions)
+	return out[0], nil
+}
+
+// margins is Margins, with the slopes optimised only if optimise (and
+// the method optimises).
+func (pb *PairBounds) margins(cs [][]float64, optimise bool) ([]Interval, error) {
+	for _, c := range cs {
+		if len(c) != len(pb.Output) {
+			return nil, fmt.Errorf("bounds: margin has %d weights for %d outputs: %w", len(c), len(pb.Output), nn.ErrDimension)
+		}
+		for i, v := range c {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("bounds: margin weight %d is %v: %w", i, v, ErrOptions)
+			}
 		}
 	}
 	if pb.pieces != nil {
-		out, err := pb.whole.margin(c, optimise)
+		out, err := pb.whole.margins(cs, optimise)
 		if err != nil {
-			return Interval{}, err
+			return nil, err
 		}
-		var hull Interval
+		hull := make([]Interval, len(cs))
 		for i, p := range pb.pieces {
-			m, err := p.margin(c, optimise)
+			m, err := p.margins(cs, optimise)
 			if err != nil {
-				return Interval{}, err
+				return nil, err
 			}
-			if i == 0 {
-				hull = m
-			} else {
-				hull = hull.Hull(m)
+			for q := range hull {
+				if i == 0 {
+					hull[q] = m[q]
+				} else {
+					hull[q] = hull[q].Hull(m[q])
+				}
 			}
 		}
-		return out.Intersect(hull), nil
+		for q := range out {
+			out[q] = out[q].Intersect(hull[q])
+		}
+		return out, nil
 	}
-	out := Point(0)
-	for j, v := range c {
-		out = out.Add(Point(v).Scale(pb.Output[j]))
+	out := make([]Interval, len(cs))
+	for q, c := range cs {
+		out[q] = Point(0)
+		for j, v := range c {
+			out[q] = out[q].Add(Point(v).Scale(pb.Output[j]))
+		}
 	}
 	pp := pb.prop
-	if pp == nil || !pp.sym || pp.chain != len(pp.f1.Layers) || len(pp.f1.Layers) != len(pp.f2.Layers) {
+	if len(cs) == 0 || pp == nil || !pp.sym || pp.chain != len(pp.f1.Layers) || len(pp.f1.Layers) != len(pp.f2.Layers) {
 		return out, nil
 	}
 	// c^T delta^L on the joint variables (z1^L, delta^L) of the last layer.
 	last := len(pp.f1.Layers) - 1
-	n := len(c)
-	lam := mat.NewDense(1, 2*n, nil)
-	for j, v := range c {
-		lam.Set(0, n+j, v)
+	n, Q := len(pb.Output), len(cs)
+	lam := mat.NewDense(Q, 2*n, nil)
+	for q, c := range cs {
+		for j, v := range c {
+			lam.Set(q, n+j, v)
+		}
 	}
-	zero := []float64{0}
-	hi := pp.jointBackSubstitute(newForm(lam, zero, false), last, nil)
-	lo := pp.jointBackSubstitute(newForm(lam, zero, true), last, nil)
-	out = out.Intersect(Interval{-lo[0], hi[0]})
-	if pp.opt != nil && optimise {
-		rows, sign := []int{0, 0}, []float64{1, -1}
-		if ov := pp.optimiseJoint(last, lam, zero, rows, sign); ov != nil {
-			b := pp.jointBackSubstitute(newFormRows(lam, zero, rows, sign), last, ov)
-			out = out.Intersect(Interval{-b[1], b[0]})
+	zero := make([]float64, Q)
+	hiForm, loForm := newForm(lam, zero, false), newForm(lam, zero, true)
+	hi := pp.jointBackSubstitute(hiForm, last, nil)
+	lo := pp.jointBackSubstitute(loForm, last, nil)
+	hiForm.recycle()
+	loForm.recycle()
+	for q := range out {
+		out[q] = out[q].Intersect(Interval{-lo[q], hi[q]})
+	}
+	if pp.opt == nil || !optimise {
+		return out, nil
+	}
+	rows, sign := make([]int, 0, 2*Q), make([]float64, 0, 2*Q)
+	for q := range Q {
+		rows, sign = append(rows, q, q), append(sign, 1, -1)
+	}
+	if ov := pp.optimiseJoint(last, lam, zero, rows, sign); ov != nil {
+		form := newFormRows(lam, zero, rows, sign)
+		b := pp.jointBackSubstitute(form, last, ov)
+		form.recycle()
+		for q := range out {
+			out[q] = out[q].Intersect(Interval{-b[2*q+1], b[2*q]})
 		}
 	}
 	return out, nil

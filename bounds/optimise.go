@@ -3,6 +3,7 @@ package bounds
 import (
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -61,8 +62,9 @@ type slopeOpt struct {
 
 // newSlopeOpt prepares the optimisation of the targets lam0 v + c0 (lam0
 // row-major, one row per target) on the variables v of the top level of
-// levels.
-func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64) *slopeOpt {
+// levels; cache, if not nil, holds the compacted levels (compactLevel) of
+// the chain, shared by the optimisations of every level above.
+func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *levelCache) *slopeOpt {
 	R, L := len(c0), len(levels)
 	o := &slopeOpt{levels: levels, in: in, rows: R, lam0: lam0, c0: c0,
 		slopes: make([]*rowSlopes, L), lamZ: make([][]float64, L), lamXi: make([][]float64, L), gZ: make([][]float64, L),
@@ -72,25 +74,67 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64) *slopeO
 	o.levels = levels
 	o.fcol = make([][]int, L)
 	for j := range levels {
-		levels[j], o.fcol[j] = compactLevel(levels[j])
+		levels[j], o.fcol[j] = cache.compact(j, levels[j])
 	}
 	for j, lv := range levels {
 		n, p := len(lv.rel.Lower), lv.rel.cols
 		maxP = max(maxP, p)
-		o.lamZ[j] = make([]float64, R*n)
-		o.lamXi[j] = make([]float64, R*p)
-		o.gZ[j] = make([]float64, R*n)
+		o.lamZ[j] = getFloats(R*n, true)
+		o.lamXi[j] = getFloats(R*p, true)
+		o.gZ[j] = getFloats(R*n, true)
 		if lv.free != nil && lv.free.count > 0 {
 			o.slopes[j] = newRowSlopes(lv.free, lv.rel, R)
-			o.grad[j] = make([]float64, R*n)
-			o.adamM[j] = make([]float64, R*n)
-			o.adamV[j] = make([]float64, R*n)
+			o.grad[j] = getFloats(R*n, true)
+			o.adamM[j] = getFloats(R*n, true)
+			o.adamV[j] = getFloats(R*n, true)
 		}
 	}
-	o.lamX = make([]float64, R*len(in))
-	o.c = make([]float64, R)
-	o.gXi, o.gX = make([]float64, R*maxP), make([]float64, R*len(in))
+	o.lamX = getFloats(R*len(in), true)
+	o.c = getFloats(R, true)
+	o.gXi, o.gX = getFloats(R*maxP, true), getFloats(R*len(in), true)
 	return o
+}
+
+// release returns the work space to the pool (getFloats); only o.slopes
+// may be used after.
+func (o *slopeOpt) release() {
+	for _, ws := range [][][]float64{o.lamZ, o.lamXi, o.gZ, o.grad, o.adamM, o.adamV} {
+		for j, s := range ws {
+			putFloats(s)
+			ws[j] = nil
+		}
+	}
+	for _, s := range []*[]float64{&o.lamX, &o.c, &o.gXi, &o.gX} {
+		putFloats(*s)
+		*s = nil
+	}
+}
+
+// levelCache holds the compacted levels of one back-substitution chain
+// (a network's layers, or the joint levels of a pair), each computed
+// once: a level's relaxation does not change once the layers above it
+// are being bounded. Safe for concurrent use.
+type levelCache struct {
+	mu     sync.Mutex
+	levels []chainLevel
+	fcol   [][]int
+}
+
+// compact returns compactLevel(lv) for level j of the chain, from the
+// cache if it is there (c nil: computed every time).
+func (c *levelCache) compact(j int, lv chainLevel) (chainLevel, []int) {
+	if c == nil {
+		return compactLevel(lv)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.fcol) <= j {
+		c.levels, c.fcol = append(c.levels, chainLevel{}), append(c.fcol, nil)
+	}
+	if c.fcol[j] == nil {
+		c.levels[j], c.fcol[j] = compactLevel(lv)
+	}
+	return c.levels[j], c.fcol[j]
 }
 
 // compactLevel returns lv without the pre-variables no bound depends on
@@ -175,9 +219,9 @@ func (o *slopeOpt) forward(out []float64) {
 						continue
 					}
 				}
-				bd := lv.rel.Upper[i]
+				bd := &lv.rel.Upper[i]
 				if v < 0 {
-					bd = lv.rel.Lower[i]
+					bd = &lv.rel.Lower[i]
 				}
 				cr += v * bd.C
 				for _, t := range bd.terms {
@@ -197,7 +241,7 @@ func (o *slopeOpt) forward(out []float64) {
 			clear(below)
 			continue
 		}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(R, p, xi), lv.w, 0, general(R, lv.w.Cols, below))
+		gemm(blas.NoTrans, general(R, p, xi), lv.w, 0, general(R, lv.w.Cols, below))
 	}
 	m := len(o.in)
 	for r := range R {
@@ -230,7 +274,7 @@ func (o *slopeOpt) backward() {
 		gxi := o.gXi[:R*p]
 		// dB/dXi^j = G W^j^T + b^j.
 		if p > 0 {
-			blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(R, m, g), lv.w, 0, general(R, p, gxi))
+			gemm(blas.Trans, general(R, m, g), lv.w, 0, general(R, p, gxi))
 		}
 		z, sl, gr, gz, fc := o.lamZ[j], o.slopes[j], o.grad[j], o.gZ[j], o.fcol[j]
 		for r := range R {
@@ -251,9 +295,9 @@ func (o *slopeOpt) backward() {
 					}
 					gr[i] = 0
 				}
-				bd := lv.rel.Upper[i]
+				bd := &lv.rel.Upper[i]
 				if v < 0 {
-					bd = lv.rel.Lower[i]
+					bd = &lv.rel.Lower[i]
 				}
 				s := bd.C
 				for _, t := range bd.terms {
@@ -268,16 +312,19 @@ func (o *slopeOpt) backward() {
 
 // run optimises the slopes for iters steps and returns the best bound of
 // each target found in plain float64 (the slopes attaining it are left in
-// o.slopes).
+// o.slopes). It releases the work space: only o.slopes may be used after.
 func (o *slopeOpt) run(set OptimiseSettings) []float64 {
+	defer o.release()
 	R := o.rows
 	best := make([]float64, R)
-	cur := make([]float64, R)
+	cur := getFloats(R, true)
+	defer putFloats(cur)
 	o.forward(best)
 	saved := make([][]float64, len(o.levels))
 	for j, sl := range o.slopes {
 		if sl != nil {
-			saved[j] = append([]float64(nil), sl.s...)
+			saved[j] = getFloats(len(sl.s), false)
+			copy(saved[j], sl.s)
 		}
 	}
 	const beta1, beta2, eps = 0.9, 0.999, 1e-12
@@ -322,6 +369,7 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 	for j, sl := range o.slopes {
 		if saved[j] != nil {
 			copy(sl.s, saved[j])
+			putFloats(saved[j])
 		}
 	}
 	return best

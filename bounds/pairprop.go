@@ -52,7 +52,11 @@ type pairProp struct {
 	jointB     [][]float64
 	jointNoise [][]float64 // [r1; 0]: the noise of xi1 (that of the difference is in diffs)
 	diffs      []*layerDiff
-	chain      int // layers 0..chain-1 have equal widths in both networks
+	// jointCompact caches the joint levels of the slope optimiser;
+	// jointAbs, per level, |W| times the bounds below it.
+	jointCompact levelCache
+	jointAbs     []absProduct
+	chain        int // layers 0..chain-1 have equal widths in both networks
 	// fixedX2[i] is the constant x2_i when the input quantiser is constant
 	// on the box's coordinate i (NaN otherwise); nil if none is.
 	fixedX2 []float64
@@ -72,7 +76,7 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 		},
 		jointStep: make([]stepRelax, common), jointPairs: make([][]*pairNeuron, common), jointFree: make([]freeLines, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
 		jointConv: make([]*jointConv, common),
-		diffs:     make([]*layerDiff, common),
+		diffs:     make([]*layerDiff, common), jointAbs: make([]absProduct, common),
 	}
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
 	pp.sym1.unstableOnly, pp.sym2.unstableOnly = opts.UnstableOnly, opts.UnstableOnly

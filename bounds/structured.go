@@ -5,7 +5,6 @@ import (
 
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
-	"gonum.org/v1/gonum/mat"
 )
 
 // Structured (convolutional) layers, nn.Layer.Conv. Their linear map is
@@ -145,7 +144,7 @@ func hasStructured(f *nn.Network, k int) bool {
 // newZeroForm returns the form of rows targets on cols variables with
 // all coefficients zero.
 func newZeroForm(rows, cols int) *linearForm {
-	return &linearForm{Lam: mat.NewDense(rows, cols, nil), C: make([]float64, rows), E: make([]float64, rows)}
+	return &linearForm{Lam: newScratch(rows, cols, true), C: make([]float64, rows), E: make([]float64, rows)}
 }
 
 // jointConv is the linear part of the substitution of a structured layer

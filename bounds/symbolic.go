@@ -49,12 +49,17 @@ type symNet struct {
 	// unstableOnly restricts tighten to the neurons straddling a kink
 	// (Options.UnstableOnly).
 	unstableOnly bool
+	// compact caches the levels of the slope optimiser (relax sets a
+	// layer's once); abs, per layer, |W| times the bounds below it.
+	compact levelCache
+	abs     []absProduct
 }
 
 // newSymNet returns the (empty) state for f and its bounds net.
 func newSymNet(m lowered, net *Net) *symNet {
 	d := len(m.f.Layers)
-	return &symNet{f: m.f, m: m, net: net, rels: make([]relaxation, d), steps: make([]stepRelax, d), free: make([]freeLines, d)}
+	return &symNet{f: m.f, m: m, net: net, rels: make([]relaxation, d), steps: make([]stepRelax, d), free: make([]freeLines, d),
+		abs: make([]absProduct, d)}
 }
 
 // relax builds the relaxation of layer k from its pre-activation bounds.
@@ -94,6 +99,7 @@ func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlop
 	f, net := s.f, s.net
 	l := f.Layers[k]
 	form := layerRows(l, rows, sign)
+	defer form.recycle()
 	form.addNoise(s.m.layerNoise(k), rows)
 	best := form.concretise(net.Post[k-1])
 	for j := k - 1; j >= 0; j-- {
@@ -106,7 +112,7 @@ func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlop
 		if j > 0 {
 			below = net.Post[j-1]
 		}
-		form.affineLayer(f.Layers[j], s.m.layerNoise(j), mags(below))
+		form.affineLayer(f.Layers[j], s.m.layerNoise(j), mags(below), &s.abs[j])
 		for i, v := range form.concretise(below) {
 			best[i] = min(best[i], v)
 		}
@@ -217,5 +223,5 @@ func (s *symNet) slopeOpt(k int, rows []int, sign []float64) *slopeOpt {
 	}
 	l := s.f.Layers[k]
 	lam0, c0 := targetRows(l.W.RawMatrix(), l.B, rows, sign)
-	return newSlopeOpt(levels, s.net.In, lam0, c0)
+	return newSlopeOpt(levels, s.net.In, lam0, c0, &s.compact)
 }

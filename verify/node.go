@@ -143,12 +143,12 @@ func (d *decider) boundNode(n *node, o *outcome) error {
 		if err != nil {
 			return fmt.Errorf("verify: bounding box %v..%v: %w", n.lo, n.hi, err)
 		}
-		for _, k := range o.open {
-			v, err := d.outputMag(pb, m, k)
-			if err != nil {
-				return err
-			}
-			o.mag[k] = min(o.mag[k], v)
+		vs, err := d.outputMags(pb, m, o.open)
+		if err != nil {
+			return err
+		}
+		for i, k := range o.open {
+			o.mag[k] = min(o.mag[k], vs[i])
 		}
 		o.pb, within = pb, pb
 		if d.settle(o) {
@@ -172,19 +172,30 @@ func (d *decider) pairOptions(m bounds.Method, within *bounds.PairBounds, byDiff
 	return opts
 }
 
-// outputMag returns the bound of |g_k - f_k| of pb, computed with method
-// m: the output interval's, or for symbolic methods the margin's.
-func (d *decider) outputMag(pb *bounds.PairBounds, m bounds.Method, k int) (float64, error) {
+// outputMags returns the bounds of |g_k - f_k| of pb for the outputs ks,
+// computed with method m: the output intervals', or for symbolic methods
+// the margins', back-substituted together (bounds.PairBounds.Margins).
+func (d *decider) outputMags(pb *bounds.PairBounds, m bounds.Method, ks []int) ([]float64, error) {
+	out := make([]float64, len(ks))
 	if m == bounds.MethodInterval {
-		return pb.Output[k].Mag(), nil
+		for i, k := range ks {
+			out[i] = pb.Output[k].Mag()
+		}
+		return out, nil
 	}
-	c := make([]float64, d.m)
-	c[k] = 1
-	iv, err := pb.Margin(c)
+	cs := make([][]float64, len(ks))
+	for i, k := range ks {
+		cs[i] = make([]float64, d.m)
+		cs[i][k] = 1
+	}
+	ivs, err := pb.Margins(cs)
 	if err != nil {
-		return 0, fmt.Errorf("verify: margin of output %d: %w", k, err)
+		return nil, fmt.Errorf("verify: margins of outputs %v: %w", ks, err)
 	}
-	return iv.Mag(), nil
+	for i, iv := range ivs {
+		out[i] = iv.Mag()
+	}
+	return out, nil
 }
 
 // byDiffRatio is the largest relative L1 distance of a layer's weights and
