@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -94,6 +95,8 @@ func TestErrors(t *testing.T) {
 	bad.Batch = 0
 	badSplit := DefaultOptions()
 	badSplit.Split = SplitRule(7)
+	badStep := DefaultOptions()
+	badStep.OptimiseStep = math.NaN()
 	cases := []struct {
 		name string
 		g    *nn.Network
@@ -115,6 +118,7 @@ func TestErrors(t *testing.T) {
 		{"outputs with norm", g, unitBox, Tolerance{Norm: NormInf, Eps: []float64{1}, Outputs: []int{0}}, nil, ErrTolerance},
 		{"options", g, unitBox, Tolerance{Eps: []float64{1}}, &bad, ErrOptions},
 		{"split rule", g, unitBox, Tolerance{Eps: []float64{1}}, &badSplit, ErrOptions},
+		{"optimiser step", g, unitBox, Tolerance{Eps: []float64{1}}, &badStep, ErrOptions},
 	}
 	for _, c := range cases {
 		_, err := Decide(context.Background(), f, c.g, c.in, c.tol, c.opts)

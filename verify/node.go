@@ -168,6 +168,7 @@ func (d *decider) pairOptions(m bounds.Method, within *bounds.PairBounds, byDiff
 	opts.PlainPairs = true // the pair planes cost 3x the CPU and save no nodes here
 	opts.SecondByDifference = byDiff
 	opts.Optimise.Iterations = d.opts.OptimiseIterations
+	opts.Optimise.Step = d.opts.OptimiseStep
 	opts.Within = within
 	return opts
 }

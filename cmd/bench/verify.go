@@ -31,6 +31,7 @@ type verifyOptions struct {
 	Forward  bool
 	Split    string
 	OptRatio float64
+	OptStep  float64
 	Props    []string
 	Nets     []string
 	Out      string
@@ -72,6 +73,7 @@ as loaded; the load average is printed.`,
 	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")
 	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient or interval (verify.Options.Split)")
 	f.Float64Var(&o.OptRatio, "optimise-ratio", def.OptimiseRatio, "bound nodes within this factor of eps with optimised slopes, 0 never (verify.Options.OptimiseRatio)")
+	f.Float64Var(&o.OptStep, "optimise-step", def.OptimiseStep, "step size of the slope optimisation (verify.Options.OptimiseStep)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
 	f.StringSliceVar(&o.Nets, "nets", nil, "nets i_j (default: all)")
 	f.StringVar(&o.Out, "out", "", "also write the Markdown table to this file")
@@ -251,6 +253,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	opts.MaxNodes = o.MaxNodes
 	opts.Forward = o.Forward
 	opts.OptimiseRatio = o.OptRatio
+	opts.OptimiseStep = o.OptStep
 	switch o.Split {
 	case verify.SplitGradient.String():
 		opts.Split = verify.SplitGradient
