@@ -174,7 +174,7 @@ func (pp *pairProp) layer(k int) {
 	}
 	d := subAll(n2.Post[k], n1.Post[k])
 	for i := range d {
-		if a, ok := sameAct(l1.Act, l2.Act, n1.Pre[k][i].Hull(n2.Pre[k][i])); ok {
+		if a, ok := sameAct(l1.Act, l2.Act, n1.Pre[k][i], n2.Pre[k][i]); ok {
 			d[i] = d[i].Intersect(diffImage(a, n1.Pre[k][i], n2.Pre[k][i], pb.DiffPre[k][i]))
 		}
 	}
