@@ -33,7 +33,7 @@ func TestPolygonNorm(t *testing.T) {
 		for _, p := range pts {
 			worst = max(worst, math.Hypot(p[0], p[1]))
 		}
-		got := polygonNorm(h)
+		got, _ := polygonNorm(h)
 		if got < worst || got > disc/math.Cos(math.Pi/float64(m))*(1+1e-9) {
 			t.Fatalf("trial %d (%d half-planes): bound %v, largest norm %v, disc bound %v", trial, m, got, worst, disc/math.Cos(math.Pi/float64(m)))
 		}
