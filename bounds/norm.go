@@ -40,8 +40,9 @@ func norm2Up(out []Interval) float64 {
 // Norm2Planar returns an upper bound of ||f2(x2) - f1(x1)||_2 over the
 // input pairs pb was computed for that takes the outputs two at a time:
 // the pair d = (d_j, d_j+1) of output differences lies in the polygon cut
-// by margins (Margin, without optimising slopes for them) in k directions
-// of its plane,
+// by margins (Margin; with MethodOptimised its slopes are optimised only
+// for the two directions whose cone gives the largest norm, planarRounds
+// times) in k directions of its plane,
 //
 //	lo_t <= c_t^T d <= hi_t,   c_t = (cos(pi t / k), sin(pi t / k)),  t = 0, ..., k-1,
 //
