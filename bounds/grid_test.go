@@ -41,9 +41,9 @@ func TestTightenGridSound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		m.tightenGrid(0, pre) // then the output bounds from the tightened ones, as Pair does
 		post := []Interval{actImage(lact, pre[0])}
 		m.tightenPost(0, pre, post)
-		m.tightenGrid(0, pre)
 		for n := range 40 {
 			v := vlo + (vhi-vlo)*rng.Float64()
 			if n < 2 {

@@ -154,18 +154,22 @@ func (pp *pairProp) layer(k int) {
 		}
 	}
 	if l1 != nil {
-		n1.Post[k] = images(l1.Act, n1.Pre[k])
-		pp.m1.tightenPost(k, n1.Pre[k], n1.Post[k])
 		pp.m1.tightenGrid(k, n1.Pre[k])
 	}
 	if l2 != nil {
-		n2.Post[k] = images(l2.Act, n2.Pre[k])
-		pp.m2.tightenPost(k, n2.Pre[k], n2.Post[k])
 		pp.m2.tightenGrid(k, n2.Pre[k])
 	}
 	if same && (pp.m1.stairs != nil || pp.m2.stairs != nil) {
 		intersectAll(pb.DiffPre[k], subAll(n2.Pre[k], n1.Pre[k]))
 		tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
+	}
+	if l1 != nil {
+		n1.Post[k] = images(l1.Act, n1.Pre[k])
+		pp.m1.tightenPost(k, n1.Pre[k], n1.Post[k])
+	}
+	if l2 != nil {
+		n2.Post[k] = images(l2.Act, n2.Pre[k])
+		pp.m2.tightenPost(k, n2.Pre[k], n2.Post[k])
 	}
 	if pp.sym {
 		if l1 != nil {
