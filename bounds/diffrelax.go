@@ -57,35 +57,52 @@ func diffPlanes(act1, act2 nn.Activation, pre1, pre2, dd, post Interval, l1, u1,
 	eU := (2*outward.Unit*math.Abs(aU) + outward.Tiny) * ma
 	eL := (2*outward.Unit*math.Abs(aL) + outward.Tiny) * ma
 	pick(plane{aL, l2.A, outward.DownBy(outward.SubDown(l2.C, u1.C), eL)}, plane{aU, u2.A, outward.UpBy(outward.SubUp(u2.C, l1.C), eU)})
-	if a, ok := sameAct(act1, act2, pre1.Hull(pre2)); ok {
+	if a, ok := sameAct(act1, act2, pre1, pre2); ok {
 		s := SlopeRange(a, pre1.Hull(pre2))
 		pick(slopeChordBelow(s, dd), slopeChordAbove(s, dd))
 	}
 	return lower, upper
 }
 
-// sameAct returns an activation equal to both act1 and act2 on x, if there
-// is one: they are equal, or one is the hard-tanh that clamps the other
-// (the clamp of a quantised network's layer, quantised.go) only outside x:
-// hard-tanh(lo, hi) is the identity on [lo, hi] and ReLU on (-inf, hi]
-// when lo = 0.
-func sameAct(act1, act2 nn.Activation, x Interval) (nn.Activation, bool) {
+// sameAct returns an activation a with phi1 = a on pre1 and phi2 = a on
+// pre2, if there is one: they are equal; or one is the hard-tanh that
+// clamps the other (the clamp of a quantised network's layer,
+// quantised.go) only outside both ranges (hard-tanh(lo, hi) is the
+// identity on [lo, hi] and ReLU on (-inf, hi] when lo = 0), a is then the
+// other; or the other equals the hard-tanh on its own range (a float
+// neuron that stays inside the range where its quantised copy
+// saturates), a is then the hard-tanh.
+func sameAct(act1, act2 nn.Activation, pre1, pre2 Interval) (nn.Activation, bool) {
 	if act1 == act2 {
 		return act1, true
 	}
 	if act1.Kind == nn.HardTanh {
-		act1, act2 = act2, act1
+		act1, act2, pre1, pre2 = act2, act1, pre2, pre1
 	}
-	if act2.Kind != nn.HardTanh || x.Hi > act2.Hi {
+	if act2.Kind != nn.HardTanh {
 		return nn.Activation{}, false
 	}
-	switch {
-	case act1.Kind == nn.Identity && x.Lo >= act2.Lo:
-		return act1, true
-	case act1.Kind == nn.ReLU && act2.Lo == 0:
+	if clampsOnly(act1, act2, pre1.Hull(pre2)) {
 		return act1, true
 	}
+	if clampsOnly(act1, act2, pre1) {
+		return act2, true
+	}
 	return nn.Activation{}, false
+}
+
+// clampsOnly reports whether the hard-tanh h equals act on x.
+func clampsOnly(act, h nn.Activation, x Interval) bool {
+	if x.Hi > h.Hi {
+		return false
+	}
+	switch act.Kind {
+	case nn.Identity:
+		return x.Lo >= h.Lo
+	case nn.ReLU:
+		return h.Lo == 0
+	}
+	return false
 }
 
 // slopeChordAbove returns a line B d + C >= max(s.Lo d, s.Hi d) for d in dd.

@@ -39,19 +39,24 @@ func norm2Up(out []Interval) float64 {
 
 // Norm2Planar returns an upper bound of ||f2(x2) - f1(x1)||_2 over the
 // input pairs pb was computed for that takes the outputs two at a time:
-// the norm of a pair (d_j, d_j+1) of output differences is bounded by
-// margins (Margin, without optimising slopes for them) in k directions of
-// its plane,
+// the pair d = (d_j, d_j+1) of output differences lies in the polygon cut
+// by margins (Margin; with MethodOptimised its slopes are optimised only
+// for the two directions whose cone gives the largest norm, planarRounds
+// times) in k directions of its plane,
 //
-//	||(d_j, d_j+1)||_2 <= max_t |c_t^T (d_j, d_j+1)| / cos(pi / 2k),
-//	c_t = (cos(pi t / k), sin(pi t / k)),  t = 0, ..., k-1,
+//	lo_t <= c_t^T d <= hi_t,   c_t = (cos(pi t / k), sin(pi t / k)),  t = 0, ..., k-1,
 //
-// since every unit vector lies within pi / 2k of some +-c_t; an output
+// and ||d||_2 is bounded cone by cone (polygonNorm): between two
+// neighbouring normals n_a, n_b of these 2k half-planes (pi / k apart) a
+// unit vector is u = alpha n_a + beta n_b with alpha, beta >= 0, so u^T d
+// <= alpha h_a + beta h_b, whose largest value over the cone is the norm
+// of the polygon's vertex there when that lies in the cone. An output
 // left over counts by its enclosure. Where the worst cases of the two
 // outputs lie in different places, or share rounding noise of opposite
 // signs (the quantisers of an int8 copy), this is tighter than the norm
-// of the per-output enclosures. For a split box it is the largest over
-// the pieces; never more than Norm2. k must be at least 2.
+// of the per-output enclosures; it is never above max_t |c_t^T d| /
+// cos(pi / 2k). For a split box it is the largest over the pieces; never
+// more than Norm2. k must be at least 2.
 func (pb *PairBounds) Norm2Planar(k int) (float64, error) {
 	if k < 2 {
 		return 0, fmt.Errorf("bounds: Norm2Planar: %d directions, want at least 2: %w", k, ErrOptions)
@@ -75,12 +80,15 @@ func (pb *PairBounds) Norm2Planar(k int) (float64, error) {
 	return min(worst, norm), nil
 }
 
+// planarRounds is the number of times planar re-computes, with slopes
+// optimised for them, the margins of the two directions whose cone gives
+// the largest norm (MethodOptimised only): a few optimised margins where
+// they matter, at a fraction of the cost of optimising all k.
+const planarRounds = 2
+
 // planar is Norm2Planar on a box that is not split.
 func (pb *PairBounds) planar(k int) (float64, error) {
 	n := len(pb.Output)
-	// 1 / cos(pi / 2k), widened for the rounding of the directions (their
-	// norms and angles are off by a few ulps).
-	inv := (1 / math.Cos(math.Pi/float64(2*k))) * (1 + 0x1p-30)
 	s := 0.0
 	for j := 0; j < n; j += 2 {
 		if j+1 == n {
@@ -88,20 +96,77 @@ func (pb *PairBounds) planar(k int) (float64, error) {
 			s = outward.AddUp(s, outward.MulUp(m, m))
 			break
 		}
-		box := norm2Up(pb.Output[j : j+2])
-		r := 0.0
-		for t := range k {
+		h := make([]float64, 2*k) // the half-planes' bounds, by the angle of their normals
+		margin := func(t int, optimise bool) error {
 			th := math.Pi * float64(t) / float64(k)
 			c := make([]float64, n)
 			c[j], c[j+1] = math.Cos(th), math.Sin(th)
-			m, err := pb.margin(c, false)
-			if err != nil {
+			m, err := pb.margin(c, optimise)
+			h[t], h[k+t] = min(h[t], m.Hi), min(h[k+t], -m.Lo)
+			return err
+		}
+		for t := range k {
+			h[t], h[k+t] = math.Inf(1), math.Inf(1)
+			if err := margin(t, false); err != nil {
 				return 0, err
 			}
-			r = max(r, m.Mag())
 		}
-		r = min(outward.MulUp(r, inv), box)
+		r, a := polygonNorm(h)
+		optimised := make([]bool, k)
+		for range planarRounds {
+			if pp := pb.prop; pp == nil || pp.opt == nil {
+				break
+			}
+			more := false
+			for _, t := range []int{a % k, (a + 1) % k} {
+				if !optimised[t] {
+					optimised[t], more = true, true
+					if err := margin(t, true); err != nil {
+						return 0, err
+					}
+				}
+			}
+			if !more {
+				break
+			}
+			r, a = polygonNorm(h)
+		}
+		r = min(r, norm2Up(pb.Output[j:j+2]))
 		s = outward.AddUp(s, outward.MulUp(r, r))
 	}
 	return outward.SqrtUp(s), nil
+}
+
+// polygonNorm returns an upper bound of ||d||_2 over the d in the plane
+// with n_t^T d <= h[t] for the m = len(h) unit normals n_t at angles 2 pi
+// t / m (m >= 4): per cone between n_a and n_b = n_{a+1}, delta = 2 pi / m
+// apart, the largest over phi in [0, delta] of
+//
+//	(h_a sin(delta - phi) + h_b sin(phi)) / sin(delta) = A cos(phi) + B sin(phi),
+//	A = h_a,   B = (h_b - h_a cos(delta)) / sin(delta),
+//
+// which is sqrt(A^2 + B^2) when atan2(B, A) lies in [0, delta] and
+// max(h_a, h_b) otherwise. The result is widened by 2^-30 (|h_a| + |h_b|)
+// / sin(delta), far above the rounding of this computation and of the
+// directions' angles and norms (a few ulps each). worst is the index a of
+// the cone that gives the bound.
+func polygonNorm(h []float64) (bound float64, worst int) {
+	m := len(h)
+	delta := 2 * math.Pi / float64(m)
+	sd, cd := math.Sin(delta), math.Cos(delta)
+	for a := range m {
+		ha, hb := h[a], h[(a+1)%m]
+		if math.IsNaN(ha) || math.IsNaN(hb) {
+			return math.Inf(1), a
+		}
+		A, B := ha, (hb-ha*cd)/sd
+		v := max(ha, hb)
+		if phi := math.Atan2(B, A); phi >= 0 && phi <= delta {
+			v = math.Hypot(A, B)
+		}
+		if v = outward.UpBy(v, 0x1p-30*(math.Abs(ha)+math.Abs(hb))/sd); v > bound || a == 0 {
+			bound, worst = v, a
+		}
+	}
+	return max(bound, 0), worst
 }

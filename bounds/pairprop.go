@@ -158,6 +158,16 @@ func (pp *pairProp) layer(k int) {
 		}
 	}
 	if l1 != nil {
+		pp.m1.tightenGrid(k, n1.Pre[k])
+	}
+	if l2 != nil {
+		pp.m2.tightenGrid(k, n2.Pre[k])
+	}
+	if same && (pp.m1.stairs != nil || pp.m2.stairs != nil) {
+		intersectAll(pb.DiffPre[k], subAll(n2.Pre[k], n1.Pre[k]))
+		tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
+	}
+	if l1 != nil {
 		n1.Post[k] = images(l1.Act, n1.Pre[k])
 		pp.m1.tightenPost(k, n1.Pre[k], n1.Post[k])
 	}
@@ -178,7 +188,7 @@ func (pp *pairProp) layer(k int) {
 	}
 	d := subAll(n2.Post[k], n1.Post[k])
 	for i := range d {
-		if a, ok := sameAct(l1.Act, l2.Act, n1.Pre[k][i].Hull(n2.Pre[k][i])); ok {
+		if a, ok := sameAct(l1.Act, l2.Act, n1.Pre[k][i], n2.Pre[k][i]); ok {
 			d[i] = d[i].Intersect(diffImage(a, n1.Pre[k][i], n2.Pre[k][i], pb.DiffPre[k][i]))
 		}
 	}

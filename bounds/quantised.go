@@ -228,17 +228,62 @@ func (m lowered) tightenPost(k int, pre, post []Interval) {
 	if k >= len(m.stairs) || m.stairs[k] == nil {
 		return
 	}
-	st, r := m.stairs[k], m.noise[k]
+	st := m.stairs[k]
 	for i := range post {
-		s, _ := st.q.At(i)
-		shrink := outward.SubDown(r[i], outward.MulUp(s, m.slack+2*noiseMargin))
-		lo, hi := outward.AddDown(pre[i].Lo, shrink), outward.SubUp(pre[i].Hi, shrink)
-		if !(lo <= hi) {
+		lo, hi, ok := m.valueRange(k, i, pre[i])
+		if !ok {
 			continue
 		}
 		img := Interval{st.act.Apply(st.q.Apply(i, lo)), st.act.Apply(st.q.Apply(i, hi))}
 		if img.Lo <= post[i].Hi && post[i].Lo <= img.Hi { // disjoint only through rounding: keep post
 			post[i] = post[i].Intersect(img)
+		}
+	}
+}
+
+// valueRange returns the ends lo <= hi between which the quantiser of
+// neuron i of layer k rounds: pre encloses v + e for every |e| <= r, so v
+// lies in [pre.Lo + r, pre.Hi - r]; the ends are moved out by the slack
+// (a kernel that rounds up to K steps away rounds a value between v - K s
+// and v + K s) and by 2 noiseMargin s. ok is false if they cross (pre is
+// narrower than 2 r through rounding).
+func (m lowered) valueRange(k, i int, pre Interval) (lo, hi float64, ok bool) {
+	s, _ := m.stairs[k].q.At(i)
+	shrink := outward.SubDown(m.noise[k][i], outward.MulUp(s, m.slack+2*noiseMargin))
+	lo, hi = outward.AddDown(pre.Lo, shrink), outward.SubUp(pre.Hi, shrink)
+	return lo, hi, lo <= hi
+}
+
+// tightenGrid intersects the pre-activation bounds pre of layer k with the
+// values v + e takes for the rounding noise e the quantiser actually adds.
+// The quantiser's output is clamp(s j, a, b) for an integer j (the code
+// before the clamp) between round(lo / s) and round(hi / s) (valueRange:
+// lo <= v <= hi), and s j lies within r of v: so s j is a value of v + e,
+// |e| <= r, at which the lowered layer gives exactly the quantiser's
+// output. Bound propagation may take the noise to be that e: after
+// tightenGrid, pre encloses s j (no longer every v + e), the relaxations
+// built on it hold there, and the noise substituted below, bounded by r,
+// includes it. Each end of pre moves in by up to s / 2; a neuron whose v
+// stays above a - s / 2 is no longer clamped (it was, at v + e < a).
+//
+// valueRange and tightenPost stay sound on such bounds (here, or in a
+// child's Options.Within): from s j >= pre.Lo, j >= ceil(pre.Lo / s),
+// which is at least round(lo / s) for lo = pre.Lo + s / 2 - noiseMargin s;
+// likewise at the upper end.
+func (m lowered) tightenGrid(k int, pre []Interval) {
+	if k >= len(m.stairs) || m.stairs[k] == nil {
+		return
+	}
+	q := m.stairs[k].q
+	for i := range pre {
+		lo, hi, ok := m.valueRange(k, i, pre[i])
+		if !ok {
+			continue
+		}
+		s, _ := q.At(i)
+		g := Interval{outward.MulDown(math.RoundToEven(lo/s), s), outward.MulUp(math.RoundToEven(hi/s), s)}
+		if g.Lo <= pre[i].Hi && pre[i].Lo <= g.Hi { // disjoint only through rounding: keep pre
+			pre[i] = pre[i].Intersect(g)
 		}
 	}
 }

@@ -29,6 +29,7 @@ func symbolicState(m lowered, in []Interval, opt *OptimiseSettings) *symNet {
 		if k > 0 {
 			sn.tighten(k, opt)
 		}
+		m.tightenGrid(k, net.Pre[k])
 		net.Post[k] = images(l.Act, net.Pre[k])
 		m.tightenPost(k, net.Pre[k], net.Post[k])
 		sn.relax(k)

@@ -72,7 +72,8 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 }
 
 // planarDirections is the number of directions per pair of outputs of
-// bounds.PairBounds.Norm2Planar (1 / cos(pi / 16) = 1.02).
+// bounds.PairBounds.Norm2Planar (its bound is at most 1 / cos(pi / 16) =
+// 1.02 times the largest margin).
 const planarDirections = 8
 
 // norm2Of returns pb's bound on ||f2 - f1||_2: for quantised networks
