@@ -52,9 +52,17 @@ func pieceSearch(o *task, k int) search.Options {
 
 // observe searches the piece r of the input set with the options so
 // (pieceSearch in the refinement) and keeps what it finds if it is larger
-// than ob's error. A piece's supremum is not the set's, so ob stays exact
-// only if it was and the new error is above it by rounding alone.
+// than ob's error (see keep).
 func (ob *observation) observe(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, so search.Options) {
+	ob.keep(searchPiece(ctx, f1, f2, r, o, so))
+}
+
+// searchPiece returns what search finds on the piece r with the options
+// so, or nil: an error here is a cancelled ctx (the result is the best so
+// far) or invalid input that checkInput has reported already (nil). It
+// does not touch any observation, so that pieces can be searched in
+// parallel and their results kept in a fixed order.
+func searchPiece(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, so search.Options) *search.Result {
 	defer add(&o.timing.Search, time.Now())
 	var res *search.Result
 	if r.Pairing == spec.Independent {
@@ -62,8 +70,13 @@ func (ob *observation) observe(ctx context.Context, f1, f2 *nn.Network, r *regio
 	} else {
 		res, _ = search.MaxError(ctx, f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, o.q, so)
 	}
-	// An error here is a cancelled ctx (res is the best so far) or invalid
-	// input that checkInput has reported already (res is nil).
+	return res
+}
+
+// keep replaces ob by the search result res (which may be nil) if res's
+// error is larger. A piece's supremum is not the set's, so ob stays exact
+// only if it was and the new error is above it by rounding alone.
+func (ob *observation) keep(res *search.Result) {
 	if res == nil || !(res.Error > ob.err) {
 		return
 	}
