@@ -102,9 +102,10 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 		rb.Output[j] = bounds.Interval{Lo: math.Inf(1), Hi: math.Inf(-1)}
 	}
 	idx := make([]int, len(cs))
+	part := spec.Box{Lo: make([]float64, len(cs)), Hi: make([]float64, len(cs))}
+	x := make([]float64, len(cs))
 	for range n {
-		part, x, ok := inputCase(g.Input, cs, idx, box)
-		if !ok {
+		if !inputCase(g.Input, cs, idx, box, part, x) {
 			return nil, nil
 		}
 		var of []bounds.Interval
@@ -137,12 +138,10 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 	return rb, nil
 }
 
-// inputCase returns the part of box in the cells cs[i][idx[i]] (widened
-// by cellMargin) and a point x of those cells, checking that q gives x
-// the cells' values; ok is false if it does not.
-func inputCase(q *nn.Quantiser, cs [][]cell, idx []int, box spec.Box) (part spec.Box, x []float64, ok bool) {
-	part = spec.Box{Lo: make([]float64, len(cs)), Hi: make([]float64, len(cs))}
-	x = make([]float64, len(cs))
+// inputCase sets part to the part of box in the cells cs[i][idx[i]]
+// (widened by cellMargin) and x to a point of those cells, checking that
+// q gives x the cells' values; it returns false if it does not.
+func inputCase(q *nn.Quantiser, cs [][]cell, idx []int, box, part spec.Box, x []float64) bool {
 	for i, k := range idx {
 		c := cs[i][k]
 		s, _ := q.At(i)
@@ -150,10 +149,10 @@ func inputCase(q *nn.Quantiser, cs [][]cell, idx []int, box spec.Box) (part spec
 		part.Hi[i] = min(box.Hi[i], c.B+cellMargin*(math.Abs(c.B)+s))
 		x[i] = c.A/2 + c.B/2
 		if q.Apply(i, x[i]) != c.V {
-			return spec.Box{}, nil, false
+			return false
 		}
 	}
-	return part, x, true
+	return true
 }
 
 // next advances idx to the next combination of one cell per coordinate

@@ -42,13 +42,25 @@ func searchError(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task)
 // SDP, with a seed of its own. It tries the piece's corners (up to 1024),
 // 8 random points and one local search of 30 iterations from the best, or,
 // for one input and piecewise-linear networks, the piece's exact maximum.
+// Beyond the first fullPieceSearches pieces, only every 16th piece gets
+// the local search (its cost, some 300 evaluations, is most of a piece's
+// where bound propagation is cheap, as on int8 networks, and on the small
+// pieces of a long refinement it seldom finds more than the corners and
+// random points).
 func pieceSearch(o *task, k int) search.Options {
 	so := search.DefaultOptions()
 	so.Grid, so.Samples, so.Restarts, so.Iters = 0, 8, 1, 30
 	so.ZoomStarts, so.ZoomRounds, so.ZoomSamples = 0, 0, 0
 	so.Seed = o.Seed + 0x9e3779b97f4a7c15*uint64(k+1)
+	if k >= fullPieceSearches && k%16 != 0 {
+		so.Restarts = 0
+	}
 	return so
 }
+
+// fullPieceSearches is the number of pieces of the refinement that are
+// all searched with a local search (pieceSearch).
+const fullPieceSearches = 512
 
 // observe searches the piece r of the input set with the options so
 // (pieceSearch in the refinement) and keeps what it finds if it is larger

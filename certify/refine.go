@@ -76,7 +76,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			batch[i].seeds = [2]int{searched + 2*i, searched + 2*i + 1}
 		}
 		searched += 2 * len(batch)
-		runBatch(ctx, f1, f2, batch, o)
+		runBatch(ctx, f1, f2, batch, o, ob.err)
 		for _, s := range batch {
 			ra, rb := s.res[0], s.res[1]
 			c.SDP.Solves += 2
@@ -111,9 +111,10 @@ type halving struct {
 	log, solverLog [2]bytes.Buffer
 }
 
-// run certifies and searches half k of s with a copy of o whose timing
-// and logs are s's own.
-func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task) {
+// run certifies half k of s with a copy of o whose timing and logs are
+// s's own, and searches it for an error above known unless its bound
+// shows there is none.
+func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, known float64) {
 	ok := *o
 	ok.timing = &s.timing[k]
 	if o.Log != nil {
@@ -127,6 +128,9 @@ func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task) {
 	}
 	r := &s.halves[k]
 	s.res[k] = certifyRegion(ctx, f1, f2, r, &ok)
+	if s.res[k].ok && s.res[k].bound <= known {
+		return // no error on r is larger than one found already
+	}
 	s.found[k] = searchPiece(ctx, f1, f2, r, &ok, pieceSearch(&ok, s.seeds[k]))
 }
 
@@ -162,9 +166,9 @@ func takeBatch(ctx context.Context, h *pieceHeap, root region, o *task, ob *obse
 }
 
 // runBatch certifies and searches the halves of every split of batch, on
-// up to GOMAXPROCS goroutines. Each works on a copy of o with timing and
+// up to GOMAXPROCS goroutines, for errors above known. Each works on a copy of o with timing and
 // logs of its own, which are added to o's in the batch's order.
-func runBatch(ctx context.Context, f1, f2 *nn.Network, batch []*halving, o *task) {
+func runBatch(ctx context.Context, f1, f2 *nn.Network, batch []*halving, o *task, known float64) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), 2*len(batch)) {
@@ -173,7 +177,7 @@ func runBatch(ctx context.Context, f1, f2 *nn.Network, batch []*halving, o *task
 			defer wg.Done()
 			for j := range jobs {
 				s := batch[j/2]
-				s.run(ctx, f1, f2, j%2, o)
+				s.run(ctx, f1, f2, j%2, o, known)
 			}
 		}()
 	}
