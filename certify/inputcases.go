@@ -61,32 +61,16 @@ func (g inputGrid) Step() float64 {
 func (g inputGrid) Round(x float64) float64 { return g.q.Apply(g.i, x) }
 
 // inputCases returns the bounds of the region r by the cases of an input
-// quantiser (see above), or nil when they do not apply: a pairing other
-// than SameInput, requantisation slack, not exactly one network with an
-// input quantiser, more than maxCellCases combinations of cells, or more
-// than maxInputCases when the other network is quantised too (it has no
-// affine bounds).
+// quantiser (see above), or nil when they do not apply (caseCells) or
+// when there are more than maxInputCases of them and o.deferCells is set
+// (refine bounds such a region case by case only when it is about to be
+// split: laterCases).
 func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*regionBounds, error) {
-	if r.Pairing != spec.SameInput || o.RequantSlack != 0 || (f1.Input == nil) == (f2.Input == nil) {
+	f, g, flip, cs, n := caseCells(f1, f2, r, o)
+	if n == 0 || (n > maxInputCases && o.deferCells) {
 		return nil, nil
-	}
-	f, g, flip := f1, f2, f1.Input != nil // g has the input quantiser
-	if flip {
-		f, g = f2, f1
 	}
 	box := r.Box1
-	cs := make([][]cell, box.Dim())
-	n := 1
-	for i := range cs {
-		cs[i] = cells(inputGrid{g.Input, i}, box.Lo[i], box.Hi[i])
-		n *= len(cs[i])
-		if n == 0 || n > maxCellCases {
-			return nil, nil
-		}
-	}
-	if n > maxInputCases && f.Quantised() {
-		return nil, nil
-	}
 	pts, err := bounds.NewPoints(g, opts)
 	if err != nil {
 		return nil, err
@@ -136,6 +120,46 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 		next(idx, cs)
 	}
 	return rb, nil
+}
+
+// caseCells returns the cells cs of the region r for the cases of an
+// input quantiser and their number of combinations n, with g the network
+// that has the input quantiser, f the other, and flip set when g is f1;
+// n is 0 when the cases do not apply: a pairing other than SameInput,
+// requantisation slack, not exactly one network with an input quantiser,
+// more than maxCellCases combinations of cells, or more than
+// maxInputCases when the other network is quantised too (it has no
+// affine bounds).
+func caseCells(f1, f2 *nn.Network, r *region, o *task) (f, g *nn.Network, flip bool, cs [][]cell, n int) {
+	if r.Pairing != spec.SameInput || o.RequantSlack != 0 || (f1.Input == nil) == (f2.Input == nil) {
+		return nil, nil, false, nil, 0
+	}
+	f, g, flip = f1, f2, f1.Input != nil
+	if flip {
+		f, g = f2, f1
+	}
+	box := r.Box1
+	cs = make([][]cell, box.Dim())
+	n = 1
+	for i := range cs {
+		cs[i] = cells(inputGrid{g.Input, i}, box.Lo[i], box.Hi[i])
+		n *= len(cs[i])
+		if n == 0 || n > maxCellCases {
+			return nil, nil, false, nil, 0
+		}
+	}
+	if n > maxInputCases && f.Quantised() {
+		return nil, nil, false, nil, 0
+	}
+	return f, g, flip, cs, n
+}
+
+// laterCases reports whether inputCases with o.deferCells left the
+// region r to be bounded case by case later: it has more than
+// maxInputCases cases, at most maxCellCases.
+func laterCases(f1, f2 *nn.Network, r *region, o *task) bool {
+	_, _, _, _, n := caseCells(f1, f2, r, o)
+	return n > maxInputCases
 }
 
 // inputCase sets part to the part of box in the cells cs[i][idx[i]]

@@ -363,4 +363,9 @@ type task struct {
 	// SDP is skipped when bound propagation is within Refine.TargetRatio
 	// of it (certifyRegion).
 	observed float64
+	// deferCells, set on the halves of refine, leaves a region of more
+	// than maxInputCases cases of an input quantiser to bound propagation
+	// (inputCases): refine bounds it case by case only if it comes to
+	// the top of the pieces (laterCases).
+	deferCells bool
 }

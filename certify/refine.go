@@ -20,6 +20,21 @@ type piece struct {
 	interval bool // the bound is the output enclosure's
 	fellBack bool // ... because the piece's SDP failed
 	final    bool // cannot or need not be split further
+	// cased says the piece is bounded case by case (inputCases) already,
+	// or need not be (laterCases).
+	cased bool
+}
+
+// half returns the piece of the half r of p with the result res: its
+// bound is p's where that is smaller (p's holds on its halves, and the
+// bound of a half may be larger than its parent's: bound propagation is
+// not monotone in the box).
+func (p piece) half(r region, res regionResult) piece {
+	h := piece{region: r, bound: res.bound, ok: res.ok, interval: res.interval, fellBack: res.fellBack}
+	if p.ok && res.ok && p.bound < res.bound {
+		h.bound, h.interval, h.fellBack = p.bound, p.interval, p.fellBack
+	}
+	return h
 }
 
 // pieceHeap is a max-heap of pieces by bound.
@@ -60,11 +75,11 @@ func batchSize(n int) int {
 // (but for the time budget).
 func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *task,
 	ob *observation, c *Certificate, start time.Time) []piece {
-	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
+	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack, cased: true}}
 	var done []piece
 	searched := 0 // pieces searched for the observed error
 	for {
-		batch, final := takeBatch(ctx, h, root, o, ob, c, start)
+		batch, final := takeBatch(ctx, f1, f2, h, root, o, ob, c, start)
 		done = append(done, final...)
 		if len(batch) == 0 {
 			if len(final) == 0 {
@@ -78,6 +93,10 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		searched += 2 * len(batch)
 		runBatch(ctx, f1, f2, batch, o, ob.err)
 		for _, s := range batch {
+			if s.cases {
+				h.keepCases(s, c)
+				continue
+			}
 			ra, rb := s.res[0], s.res[1]
 			c.SDP.Solves += 2
 			c.TimeBudgetHit = c.TimeBudgetHit || ra.budgetHit || rb.budgetHit
@@ -90,16 +109,30 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 				done = append(done, s.top)
 				continue
 			}
-			heap.Push(h, piece{region: s.halves[0], bound: ra.bound, ok: ra.ok, interval: ra.interval, fellBack: ra.fellBack})
-			heap.Push(h, piece{region: s.halves[1], bound: rb.bound, ok: rb.ok, interval: rb.interval, fellBack: rb.fellBack})
+			heap.Push(h, s.top.half(s.halves[0], ra))
+			heap.Push(h, s.top.half(s.halves[1], rb))
 		}
 	}
 	return append(done, (*h)...)
 }
 
+// keepCases pushes the piece of s, a re-bounding by its cases, back on
+// h with the smaller of its bounds (both hold on it), counting one solve.
+func (h *pieceHeap) keepCases(s *halving, c *Certificate) {
+	p, res := s.top, s.res[0]
+	c.SDP.Solves++
+	p.cased = true
+	if res.ok && (!p.ok || res.bound < p.bound) {
+		p.bound, p.ok, p.interval, p.fellBack = res.bound, true, res.interval, res.fellBack
+	}
+	heap.Push(h, p)
+}
+
 // halving is one piece of a batch: the piece, its halves, and what was
-// found on them.
+// found on them; or, with cases, the piece itself bounded case by case
+// (laterCases), in halves[0] and res[0].
 type halving struct {
+	cases  bool
 	top    piece
 	halves [2]region
 	seeds  [2]int // the halves' pieceSearch numbers
@@ -127,6 +160,11 @@ func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, k
 		}
 	}
 	r := &s.halves[k]
+	if s.cases {
+		s.res[k] = certifyRegion(ctx, f1, f2, r, &ok) // searched already
+		return
+	}
+	ok.deferCells = true
 	s.res[k] = certifyRegion(ctx, f1, f2, r, &ok)
 	if s.res[k].ok && s.res[k].bound <= known {
 		return // no error on r is larger than one found already
@@ -138,15 +176,16 @@ func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, k
 // while the largest bound is above Refine.TargetRatio times the observed
 // error and the budgets of solves and time allow. A piece that cannot be
 // split is returned in final.
-func takeBatch(ctx context.Context, h *pieceHeap, root region, o *task, ob *observation, c *Certificate,
+func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root region, o *task, ob *observation, c *Certificate,
 	start time.Time) (batch []*halving, final []piece) {
 	size := batchSize(h.Len())
+	solves := c.SDP.Solves // with the batch's
 	for len(batch) < size && h.Len() > 0 {
 		top := (*h)[0]
 		if top.ok && top.bound <= o.Refine.TargetRatio*ob.err {
 			break
 		}
-		if c.SDP.Solves+2*(len(batch)+1) > o.Refine.MaxPieces || ctx.Err() != nil {
+		if solves+2 > o.Refine.MaxPieces || ctx.Err() != nil {
 			break
 		}
 		if o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget {
@@ -154,12 +193,18 @@ func takeBatch(ctx context.Context, h *pieceHeap, root region, o *task, ob *obse
 			break
 		}
 		heap.Pop(h)
+		if !top.cased && laterCases(f1, f2, &top.region, o) {
+			batch = append(batch, &halving{cases: true, top: top, halves: [2]region{top.region}})
+			solves++
+			continue
+		}
 		a, b, ok := top.region.split(root, o.in.Quant)
 		if !ok {
 			top.final = true
 			final = append(final, top)
 			continue
 		}
+		solves += 2
 		batch = append(batch, &halving{top: top, halves: [2]region{a, b}})
 	}
 	return batch, final
@@ -182,7 +227,9 @@ func runBatch(ctx context.Context, f1, f2 *nn.Network, batch []*halving, o *task
 		}()
 	}
 	for j := range 2 * len(batch) {
-		jobs <- j
+		if j%2 == 0 || !batch[j/2].cases {
+			jobs <- j
+		}
 	}
 	close(jobs)
 	wg.Wait()
