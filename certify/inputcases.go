@@ -62,12 +62,12 @@ func (g inputGrid) Round(x float64) float64 { return g.q.Apply(g.i, x) }
 
 // inputCases returns the bounds of the region r by the cases of an input
 // quantiser (see above), or nil when they do not apply (caseCells) or
-// when there are more than maxInputCases of them and o.deferCells is set
+// when there are more than maxEagerCases of them and o.deferCells is set
 // (refine bounds such a region case by case only when it is about to be
 // split: laterCases).
 func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*regionBounds, error) {
 	f, g, flip, cs, n := caseCells(f1, f2, r, o)
-	if n == 0 || (n > maxInputCases && o.deferCells) {
+	if n == 0 || (n > maxEagerCases && o.deferCells) {
 		return nil, nil
 	}
 	box := r.Box1
@@ -156,11 +156,16 @@ func caseCells(f1, f2 *nn.Network, r *region, o *task) (f, g *nn.Network, flip b
 
 // laterCases reports whether inputCases with o.deferCells left the
 // region r to be bounded case by case later: it has more than
-// maxInputCases cases, at most maxCellCases.
+// maxEagerCases cases, at most maxCellCases.
 func laterCases(f1, f2 *nn.Network, r *region, o *task) bool {
 	_, _, _, _, n := caseCells(f1, f2, r, o)
-	return n > maxInputCases
+	return n > maxEagerCases
 }
+
+// maxEagerCases is the largest number of cases that inputCases bounds
+// even with o.deferCells: about the cost of one bound propagation of a
+// small network (some 15 us a case on the controller, 4-32-32-2).
+const maxEagerCases = 1024
 
 // inputCase sets part to the part of box in the cells cs[i][idx[i]]
 // (widened by cellMargin) and x to a point of those cells, checking that

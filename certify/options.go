@@ -364,7 +364,7 @@ type task struct {
 	// of it (certifyRegion).
 	observed float64
 	// deferCells, set on the halves of refine, leaves a region of more
-	// than maxInputCases cases of an input quantiser to bound propagation
+	// than maxEagerCases cases of an input quantiser to bound propagation
 	// (inputCases): refine bounds it case by case only if it comes to
 	// the top of the pieces (laterCases).
 	deferCells bool

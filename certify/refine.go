@@ -55,12 +55,13 @@ func (h *pieceHeap) Pop() any {
 const maxBatch = 16
 
 // batchSize returns how many of the n pieces of the refinement are split
-// at once: one while there are few, so that a small budget of pieces is
-// spent best first, then up to maxBatch, a quarter of the pieces. It
-// depends on n alone, never on the number of processors, so that the
-// pieces and the bound are the same on any machine.
+// at once: one while there are fewer than 32, so that a small budget of
+// pieces (the default, 64 solves) is spent best first, then up to
+// maxBatch, a sixteenth of the pieces. It depends on n alone, never on
+// the number of processors, so that the pieces and the bound are the
+// same on any machine.
 func batchSize(n int) int {
-	return max(1, min(maxBatch, n/4))
+	return max(1, min(maxBatch, n/16))
 }
 
 // refine splits the input set (branch and bound): the pieces with the

@@ -19,7 +19,7 @@ import (
 func TestRefineDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 3))
 	f, fq := int8Pair(t, rng, 3, 8)
-	for _, w := range []float64{1, 0.15} {
+	for _, w := range []float64{1, 0.3} {
 		box := spec.Box{Lo: []float64{-w, -w, -w}, Hi: []float64{w, w, w}}
 		opts := DefaultOptions()
 		opts.Refine.TimeBudget, opts.Refine.MaxPieces, opts.Refine.TargetRatio, opts.Split = 0, 160, 1, 0
