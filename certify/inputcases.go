@@ -61,32 +61,16 @@ func (g inputGrid) Step() float64 {
 func (g inputGrid) Round(x float64) float64 { return g.q.Apply(g.i, x) }
 
 // inputCases returns the bounds of the region r by the cases of an input
-// quantiser (see above), or nil when they do not apply: a pairing other
-// than SameInput, requantisation slack, not exactly one network with an
-// input quantiser, more than maxCellCases combinations of cells, or more
-// than maxInputCases when the other network is quantised too (it has no
-// affine bounds).
+// quantiser (see above), or nil when they do not apply (caseCells) or
+// when there are more than maxEagerCases of them and o.deferCells is set
+// (refine bounds such a region case by case only when it is about to be
+// split: laterCases).
 func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*regionBounds, error) {
-	if r.Pairing != spec.SameInput || o.RequantSlack != 0 || (f1.Input == nil) == (f2.Input == nil) {
+	f, g, flip, cs, n := caseCells(f1, f2, r, o)
+	if n == 0 || (n > maxEagerCases && o.deferCells) {
 		return nil, nil
-	}
-	f, g, flip := f1, f2, f1.Input != nil // g has the input quantiser
-	if flip {
-		f, g = f2, f1
 	}
 	box := r.Box1
-	cs := make([][]cell, box.Dim())
-	n := 1
-	for i := range cs {
-		cs[i] = cells(inputGrid{g.Input, i}, box.Lo[i], box.Hi[i])
-		n *= len(cs[i])
-		if n == 0 || n > maxCellCases {
-			return nil, nil
-		}
-	}
-	if n > maxInputCases && f.Quantised() {
-		return nil, nil
-	}
 	pts, err := bounds.NewPoints(g, opts)
 	if err != nil {
 		return nil, err
@@ -102,9 +86,10 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 		rb.Output[j] = bounds.Interval{Lo: math.Inf(1), Hi: math.Inf(-1)}
 	}
 	idx := make([]int, len(cs))
+	part := spec.Box{Lo: make([]float64, len(cs)), Hi: make([]float64, len(cs))}
+	x := make([]float64, len(cs))
 	for range n {
-		part, x, ok := inputCase(g.Input, cs, idx, box)
-		if !ok {
+		if !inputCase(g.Input, cs, idx, box, part, x) {
 			return nil, nil
 		}
 		var of []bounds.Interval
@@ -137,12 +122,55 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 	return rb, nil
 }
 
-// inputCase returns the part of box in the cells cs[i][idx[i]] (widened
-// by cellMargin) and a point x of those cells, checking that q gives x
-// the cells' values; ok is false if it does not.
-func inputCase(q *nn.Quantiser, cs [][]cell, idx []int, box spec.Box) (part spec.Box, x []float64, ok bool) {
-	part = spec.Box{Lo: make([]float64, len(cs)), Hi: make([]float64, len(cs))}
-	x = make([]float64, len(cs))
+// caseCells returns the cells cs of the region r for the cases of an
+// input quantiser and their number of combinations n, with g the network
+// that has the input quantiser, f the other, and flip set when g is f1;
+// n is 0 when the cases do not apply: a pairing other than SameInput,
+// requantisation slack, not exactly one network with an input quantiser,
+// more than maxCellCases combinations of cells, or more than
+// maxInputCases when the other network is quantised too (it has no
+// affine bounds).
+func caseCells(f1, f2 *nn.Network, r *region, o *task) (f, g *nn.Network, flip bool, cs [][]cell, n int) {
+	if r.Pairing != spec.SameInput || o.RequantSlack != 0 || (f1.Input == nil) == (f2.Input == nil) {
+		return nil, nil, false, nil, 0
+	}
+	f, g, flip = f1, f2, f1.Input != nil
+	if flip {
+		f, g = f2, f1
+	}
+	box := r.Box1
+	cs = make([][]cell, box.Dim())
+	n = 1
+	for i := range cs {
+		cs[i] = cells(inputGrid{g.Input, i}, box.Lo[i], box.Hi[i])
+		n *= len(cs[i])
+		if n == 0 || n > maxCellCases {
+			return nil, nil, false, nil, 0
+		}
+	}
+	if n > maxInputCases && f.Quantised() {
+		return nil, nil, false, nil, 0
+	}
+	return f, g, flip, cs, n
+}
+
+// laterCases reports whether inputCases with o.deferCells left the
+// region r to be bounded case by case later: it has more than
+// maxEagerCases cases, at most maxCellCases.
+func laterCases(f1, f2 *nn.Network, r *region, o *task) bool {
+	_, _, _, _, n := caseCells(f1, f2, r, o)
+	return n > maxEagerCases
+}
+
+// maxEagerCases is the largest number of cases that inputCases bounds
+// even with o.deferCells: about the cost of one bound propagation of a
+// small network (some 15 us a case on the controller, 4-32-32-2).
+const maxEagerCases = 1024
+
+// inputCase sets part to the part of box in the cells cs[i][idx[i]]
+// (widened by cellMargin) and x to a point of those cells, checking that
+// q gives x the cells' values; it returns false if it does not.
+func inputCase(q *nn.Quantiser, cs [][]cell, idx []int, box, part spec.Box, x []float64) bool {
 	for i, k := range idx {
 		c := cs[i][k]
 		s, _ := q.At(i)
@@ -150,10 +178,10 @@ func inputCase(q *nn.Quantiser, cs [][]cell, idx []int, box spec.Box) (part spec
 		part.Hi[i] = min(box.Hi[i], c.B+cellMargin*(math.Abs(c.B)+s))
 		x[i] = c.A/2 + c.B/2
 		if q.Apply(i, x[i]) != c.V {
-			return spec.Box{}, nil, false
+			return false
 		}
 	}
-	return part, x, true
+	return true
 }
 
 // next advances idx to the next combination of one cell per coordinate

@@ -42,19 +42,39 @@ func searchError(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task)
 // SDP, with a seed of its own. It tries the piece's corners (up to 1024),
 // 8 random points and one local search of 30 iterations from the best, or,
 // for one input and piecewise-linear networks, the piece's exact maximum.
+// Beyond the first fullPieceSearches pieces, only every 16th piece gets
+// the local search (its cost, some 300 evaluations, is most of a piece's
+// where bound propagation is cheap, as on int8 networks, and on the small
+// pieces of a long refinement it seldom finds more than the corners and
+// random points).
 func pieceSearch(o *task, k int) search.Options {
 	so := search.DefaultOptions()
 	so.Grid, so.Samples, so.Restarts, so.Iters = 0, 8, 1, 30
 	so.ZoomStarts, so.ZoomRounds, so.ZoomSamples = 0, 0, 0
 	so.Seed = o.Seed + 0x9e3779b97f4a7c15*uint64(k+1)
+	if k >= fullPieceSearches && k%16 != 0 {
+		so.Restarts = 0
+	}
 	return so
 }
 
+// fullPieceSearches is the number of pieces of the refinement that are
+// all searched with a local search (pieceSearch).
+const fullPieceSearches = 512
+
 // observe searches the piece r of the input set with the options so
 // (pieceSearch in the refinement) and keeps what it finds if it is larger
-// than ob's error. A piece's supremum is not the set's, so ob stays exact
-// only if it was and the new error is above it by rounding alone.
+// than ob's error (see keep).
 func (ob *observation) observe(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, so search.Options) {
+	ob.keep(searchPiece(ctx, f1, f2, r, o, so))
+}
+
+// searchPiece returns what search finds on the piece r with the options
+// so, or nil: an error here is a cancelled ctx (the result is the best so
+// far) or invalid input that checkInput has reported already (nil). It
+// does not touch any observation, so that pieces can be searched in
+// parallel and their results kept in a fixed order.
+func searchPiece(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, so search.Options) *search.Result {
 	defer add(&o.timing.Search, time.Now())
 	var res *search.Result
 	if r.Pairing == spec.Independent {
@@ -62,8 +82,13 @@ func (ob *observation) observe(ctx context.Context, f1, f2 *nn.Network, r *regio
 	} else {
 		res, _ = search.MaxError(ctx, f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, o.q, so)
 	}
-	// An error here is a cancelled ctx (res is the best so far) or invalid
-	// input that checkInput has reported already (res is nil).
+	return res
+}
+
+// keep replaces ob by the search result res (which may be nil) if res's
+// error is larger. A piece's supremum is not the set's, so ob stays exact
+// only if it was and the new error is above it by rounding alone.
+func (ob *observation) keep(res *search.Result) {
 	if res == nil || !(res.Error > ob.err) {
 		return
 	}

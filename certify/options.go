@@ -247,7 +247,8 @@ type Options struct {
 	Log io.Writer
 	// Solve, when not nil, replaces sdp.Solve (to compare solvers on the
 	// same SDPs; the check of every solution is the same). It is the one
-	// way to swap the solver.
+	// way to swap the solver. Refinement calls it from several goroutines
+	// at once (refine), so it must be safe for concurrent use.
 	Solve func(ctx context.Context, p *sdp.Problem, s *sdp.Settings) (*sdp.Result, error)
 	// Kinds are the kinds of terms the default QC set may use (0 means
 	// DefaultKinds); the paper set ignores it. It is there to measure what
@@ -363,4 +364,9 @@ type task struct {
 	// SDP is skipped when bound propagation is within Refine.TargetRatio
 	// of it (certifyRegion).
 	observed float64
+	// deferCells, set on the halves of refine, leaves a region of more
+	// than maxEagerCases cases of an input quantiser to bound propagation
+	// (inputCases): refine bounds it case by case only if it comes to
+	// the top of the pieces (laterCases).
+	deferCells bool
 }

@@ -10,8 +10,9 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// Timing says where the wall time of Bound went. The parts do not add up
-// to Certificate.Time: the rest is bookkeeping (splitting, merging).
+// Timing says where the time of Bound went. The parts do not add up to
+// Certificate.Time: the rest is bookkeeping (splitting, merging), and the
+// pieces of the refinement certified in parallel add the time of each.
 type Timing struct {
 	// Propagation is the time in bound propagation (the pre-activation
 	// bounds and the output enclosure of every piece).
@@ -38,6 +39,15 @@ func (t *Timing) addSDP(spent Timing, start time.Time, budgetHit bool) {
 	t.Build += spent.Build
 	t.Solve += spent.Solve
 	t.Check += spent.Check
+}
+
+// addAll adds every part of u to t.
+func (t *Timing) addAll(u Timing) {
+	t.Propagation += u.Propagation
+	t.Search += u.Search
+	t.Build += u.Build
+	t.Solve += u.Solve
+	t.Check += u.Check
 }
 
 // add adds the time since start to *d and returns now, so that the

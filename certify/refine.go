@@ -1,11 +1,15 @@
 package certify
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/search"
 )
 
 // piece is a leaf of the refinement.
@@ -16,6 +20,21 @@ type piece struct {
 	interval bool // the bound is the output enclosure's
 	fellBack bool // ... because the piece's SDP failed
 	final    bool // cannot or need not be split further
+	// cased says the piece is bounded case by case (inputCases) already,
+	// or need not be (laterCases).
+	cased bool
+}
+
+// half returns the piece of the half r of p with the result res: its
+// bound is p's where that is smaller (p's holds on its halves, and the
+// bound of a half may be larger than its parent's: bound propagation is
+// not monotone in the box).
+func (p piece) half(r region, res regionResult) piece {
+	h := piece{region: r, bound: res.bound, ok: res.ok, interval: res.interval, fellBack: res.fellBack}
+	if p.ok && res.ok && p.bound < res.bound {
+		h.bound, h.interval, h.fellBack = p.bound, p.interval, p.fellBack
+	}
+	return h
 }
 
 // pieceHeap is a max-heap of pieces by bound.
@@ -32,23 +51,142 @@ func (h *pieceHeap) Pop() any {
 	return p
 }
 
-// refine splits the input set (branch and bound): the piece with the
-// largest bound is split in two and each half certified, until the largest
-// bound is within Refine.TargetRatio of the observed error, or the budget
-// of solves or time is used. A piece whose halves cannot both be certified
-// keeps its own bound. The pieces cover the root region, so the largest
-// bound over them is a bound on the whole set.
+// maxBatch is the largest number of pieces split at once (see batchSize).
+const maxBatch = 16
+
+// batchSize returns how many of the n pieces of the refinement are split
+// at once: one while there are fewer than 32, so that a small budget of
+// pieces (the default, 64 solves) is spent best first, then up to
+// maxBatch, a sixteenth of the pieces. It depends on n alone, never on
+// the number of processors, so that the pieces and the bound are the
+// same on any machine.
+func batchSize(n int) int {
+	return max(1, min(maxBatch, n/16))
+}
+
+// refine splits the input set (branch and bound): the pieces with the
+// largest bounds (batchSize of them) are split in two and each half
+// certified, until the largest bound is within Refine.TargetRatio of the
+// observed error, or the budget of solves or time is used. A piece whose
+// halves cannot both be certified keeps its own bound. The pieces cover
+// the root region, so the largest bound over them is a bound on the whole
+// set. The halves of a batch are certified and searched in parallel, on
+// up to GOMAXPROCS goroutines, and their results taken in a fixed order:
+// the outcome does not depend on the number of processors or on timing
+// (but for the time budget).
 func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *task,
 	ob *observation, c *Certificate, start time.Time) []piece {
-	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
+	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack, cased: true}}
 	var done []piece
 	searched := 0 // pieces searched for the observed error
-	for h.Len() > 0 {
+	for {
+		batch, final := takeBatch(ctx, f1, f2, h, root, o, ob, c, start)
+		done = append(done, final...)
+		if len(batch) == 0 {
+			if len(final) == 0 {
+				break
+			}
+			continue
+		}
+		for i := range batch {
+			batch[i].seeds = [2]int{searched + 2*i, searched + 2*i + 1}
+		}
+		searched += 2 * len(batch)
+		runBatch(ctx, f1, f2, batch, o, ob.err)
+		for _, s := range batch {
+			if s.cases {
+				h.keepCases(s, c)
+				continue
+			}
+			ra, rb := s.res[0], s.res[1]
+			c.SDP.Solves += 2
+			c.TimeBudgetHit = c.TimeBudgetHit || ra.budgetHit || rb.budgetHit
+			c.SDP.Iterations += ra.iters + rb.iters
+			c.SDP.Time += ra.time + rb.time
+			ob.keep(s.found[0])
+			ob.keep(s.found[1])
+			if (!ra.ok || !rb.ok) && s.top.ok {
+				s.top.final = true
+				done = append(done, s.top)
+				continue
+			}
+			heap.Push(h, s.top.half(s.halves[0], ra))
+			heap.Push(h, s.top.half(s.halves[1], rb))
+		}
+	}
+	return append(done, (*h)...)
+}
+
+// keepCases pushes the piece of s, a re-bounding by its cases, back on
+// h with the smaller of its bounds (both hold on it), counting one solve.
+func (h *pieceHeap) keepCases(s *halving, c *Certificate) {
+	p, res := s.top, s.res[0]
+	c.SDP.Solves++
+	p.cased = true
+	if res.ok && (!p.ok || res.bound < p.bound) {
+		p.bound, p.ok, p.interval, p.fellBack = res.bound, true, res.interval, res.fellBack
+	}
+	heap.Push(h, p)
+}
+
+// halving is one piece of a batch: the piece, its halves, and what was
+// found on them; or, with cases, the piece itself bounded case by case
+// (laterCases), in halves[0] and res[0].
+type halving struct {
+	cases  bool
+	top    piece
+	halves [2]region
+	seeds  [2]int // the halves' pieceSearch numbers
+	res    [2]regionResult
+	found  [2]*search.Result
+	timing [2]Timing
+	// log and solverLog hold what each half wrote to o.Log and
+	// o.Solver.Log.
+	log, solverLog [2]bytes.Buffer
+}
+
+// run certifies half k of s with a copy of o whose timing and logs are
+// s's own, and searches it for an error above known unless its bound
+// shows there is none.
+func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, known float64) {
+	ok := *o
+	ok.timing = &s.timing[k]
+	if o.Log != nil {
+		ok.Log = &s.log[k]
+	}
+	if o.Solver.Log != nil {
+		ok.Solver.Log = &s.solverLog[k]
+		if o.Solver.Log == o.Log {
+			ok.Solver.Log = ok.Log // one stream, in the order written
+		}
+	}
+	r := &s.halves[k]
+	if s.cases {
+		s.res[k] = certifyRegion(ctx, f1, f2, r, &ok) // searched already
+		return
+	}
+	ok.deferCells = true
+	s.res[k] = certifyRegion(ctx, f1, f2, r, &ok)
+	if s.res[k].ok && s.res[k].bound <= known {
+		return // no error on r is larger than one found already
+	}
+	s.found[k] = searchPiece(ctx, f1, f2, r, &ok, pieceSearch(&ok, s.seeds[k]))
+}
+
+// takeBatch pops the pieces to split next off h: up to batchSize of them,
+// while the largest bound is above Refine.TargetRatio times the observed
+// error and the budgets of solves and time allow. A piece that cannot be
+// split is returned in final.
+func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root region, o *task, ob *observation, c *Certificate,
+	start time.Time) (batch []*halving, final []piece) {
+	size := batchSize(h.Len())
+	solves := c.SDP.Solves // with the batch's
+	for len(batch) < size && h.Len() > 0 {
 		top := (*h)[0]
 		if top.ok && top.bound <= o.Refine.TargetRatio*ob.err {
 			break
 		}
-		if c.SDP.Solves+2 > o.Refine.MaxPieces || ctx.Err() != nil {
+		if solves+2 > o.Refine.MaxPieces || ctx.Err() != nil {
 			break
 		}
 		if o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget {
@@ -56,30 +194,55 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			break
 		}
 		heap.Pop(h)
+		if !top.cased && laterCases(f1, f2, &top.region, o) {
+			batch = append(batch, &halving{cases: true, top: top, halves: [2]region{top.region}})
+			solves++
+			continue
+		}
 		a, b, ok := top.region.split(root, o.in.Quant)
 		if !ok {
 			top.final = true
-			done = append(done, top)
+			final = append(final, top)
 			continue
 		}
-		ra := certifyRegion(ctx, f1, f2, &a, o)
-		rb := certifyRegion(ctx, f1, f2, &b, o)
-		c.SDP.Solves += 2
-		c.TimeBudgetHit = c.TimeBudgetHit || ra.budgetHit || rb.budgetHit
-		c.SDP.Iterations += ra.iters + rb.iters
-		c.SDP.Time += ra.time + rb.time
-		ob.observe(ctx, f1, f2, &a, o, pieceSearch(o, searched))
-		ob.observe(ctx, f1, f2, &b, o, pieceSearch(o, searched+1))
-		searched += 2
-		if !ra.ok || !rb.ok {
-			if top.ok {
-				top.final = true
-				done = append(done, top)
-				continue
+		solves += 2
+		batch = append(batch, &halving{top: top, halves: [2]region{a, b}})
+	}
+	return batch, final
+}
+
+// runBatch certifies and searches the halves of every split of batch, on
+// up to GOMAXPROCS goroutines, for errors above known. Each works on a copy of o with timing and
+// logs of its own, which are added to o's in the batch's order.
+func runBatch(ctx context.Context, f1, f2 *nn.Network, batch []*halving, o *task, known float64) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), 2*len(batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				s := batch[j/2]
+				s.run(ctx, f1, f2, j%2, o, known)
+			}
+		}()
+	}
+	for j := range 2 * len(batch) {
+		if j%2 == 0 || !batch[j/2].cases {
+			jobs <- j
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	for _, s := range batch {
+		for k := range 2 {
+			o.timing.addAll(s.timing[k])
+			if s.log[k].Len() > 0 {
+				o.Log.Write(s.log[k].Bytes())
+			}
+			if s.solverLog[k].Len() > 0 {
+				o.Solver.Log.Write(s.solverLog[k].Bytes())
 			}
 		}
-		heap.Push(h, piece{region: a, bound: ra.bound, ok: ra.ok, interval: ra.interval, fellBack: ra.fellBack})
-		heap.Push(h, piece{region: b, bound: rb.bound, ok: rb.ok, interval: rb.interval, fellBack: rb.fellBack})
 	}
-	return append(done, (*h)...)
 }

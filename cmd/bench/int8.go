@@ -24,6 +24,7 @@ type int8Flags struct {
 	schemes   []string
 	maxPieces int
 	split     int
+	profile   string // CPU profile file
 }
 
 // newInt8Cmd returns the int8 benchmark: each float model of the QDQ test
@@ -64,6 +65,7 @@ numbers do not depend on the machine.`,
 	fl.StringSliceVar(&f.schemes, "schemes", f.schemes, "the int8 schemes (file suffixes)")
 	fl.IntVar(&f.maxPieces, "max-pieces", f.maxPieces, "compare's --max-pieces")
 	fl.IntVar(&f.split, "split", f.split, "pieces of each bound propagation (certify.Options.Split; 0: none)")
+	fl.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the certificates to this file")
 	return cmd
 }
 
@@ -86,6 +88,11 @@ func runInt8(ctx context.Context, w io.Writer, f int8Flags) error {
 	if f.split < 0 {
 		return usageError{fmt.Errorf("--split %d, want >= 0", f.split)}
 	}
+	stop, err := startCPUProfile(f.profile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	fmt.Fprintf(w, "compare float int8 --pairing same --time-budget 0 --max-pieces %d, split %d (2-norm of the output difference)\n\n",
 		f.maxPieces, f.split)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
