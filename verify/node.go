@@ -23,8 +23,10 @@ type node struct {
 	// suspect holds the parent's attack ratio when it is at least
 	// Options.SuspectRatio (0 otherwise): such nodes are taken first.
 	suspect float64
-	vol     float64   // fraction of the root's volume
-	warm    []float64 // the parent's worst point, or nil
+	// ratio is the parent's attack ratio (0 for the root).
+	ratio float64
+	vol   float64   // fraction of the root's volume
+	warm  []float64 // the parent's worst point, or nil
 	// prior holds the parent's layer enclosures (bounds.PairBounds.Prior),
 	// valid on this box too, or nil.
 	prior *bounds.PairBounds
@@ -67,6 +69,8 @@ func (d *decider) process(n *node) *outcome {
 	steps, starts := d.opts.AttackSteps, d.opts.AttackStarts
 	if root {
 		starts = d.opts.RootStarts
+	} else if n.ratio < d.opts.AttackRatio { // a light attack
+		steps, starts = steps/4, 0
 	}
 	rng := rand.New(rand.NewPCG(d.opts.Seed, uint64(n.id)))
 	o.worst, o.ratio = d.att.attackNode(n.warm, n.lo, n.hi, n.open, steps, starts, rng)
@@ -324,7 +328,7 @@ func (d *decider) children(n *node, o *outcome, i int, next *int) [2]*node {
 			lo[i] = mid
 		}
 		out[c] = &node{id: *next, lo: lo, hi: hi, open: o.open, mag: o.mag,
-			prio: d.prio(o.mag, o.open), vol: n.vol / 2, warm: o.worst, prior: o.prior}
+			prio: d.prio(o.mag, o.open), ratio: o.ratio, vol: n.vol / 2, warm: o.worst, prior: o.prior}
 		if o.ratio >= d.opts.SuspectRatio {
 			out[c].suspect = o.ratio
 		}

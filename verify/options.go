@@ -79,6 +79,12 @@ type Options struct {
 	// the parent's worst point and the centre; RootStarts those of the
 	// root.
 	AttackSteps, AttackStarts, RootStarts int
+	// AttackRatio: below the root, a node whose parent's attack found a
+	// difference under this fraction of eps is attacked lightly, from
+	// the parent's worst point and the centre with a quarter of the
+	// steps (a fifth of the cost): far from eps the attack finds nothing
+	// and settles nothing. 0 never.
+	AttackRatio float64
 	// SearchRatio: when the root's attack finds a difference above this
 	// fraction of eps but not above eps, search.MaxError searches the box
 	// too (about a second on ACAS Xu); 0 always, above 1 never.
@@ -110,7 +116,7 @@ type Options struct {
 // to choose the coordinate to split.
 func DefaultOptions() Options {
 	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 8, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
-		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, SearchRatio: 0.5, SuspectRatio: 0.9, Split: SplitInterval, Seed: 1}
+		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, AttackRatio: 0.5, SearchRatio: 0.5, SuspectRatio: 0.9, Split: SplitInterval, Seed: 1}
 }
 
 // Validate names the first invalid field.
@@ -124,6 +130,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("verify: options: Batch %d, want at least 1: %w", o.Batch, ErrOptions)
 	case !(o.SuspectRatio > 0):
 		return fmt.Errorf("verify: options: SuspectRatio %v, want > 0: %w", o.SuspectRatio, ErrOptions)
+	case !(o.AttackRatio >= 0):
+		return fmt.Errorf("verify: options: AttackRatio %v, want >= 0: %w", o.AttackRatio, ErrOptions)
 	case !(o.SearchRatio >= 0):
 		return fmt.Errorf("verify: options: SearchRatio %v, want >= 0: %w", o.SearchRatio, ErrOptions)
 	case o.Split != SplitGradient && o.Split != SplitInterval:

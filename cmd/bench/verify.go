@@ -32,6 +32,7 @@ type verifyOptions struct {
 	Split    string
 	OptRatio float64
 	OptStep  float64
+	AtkRatio float64
 	Props    []string
 	Nets     []string
 	Out      string
@@ -74,6 +75,7 @@ as loaded; the load average is printed.`,
 	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient or interval (verify.Options.Split)")
 	f.Float64Var(&o.OptRatio, "optimise-ratio", def.OptimiseRatio, "bound nodes within this factor of eps with optimised slopes, 0 never (verify.Options.OptimiseRatio)")
 	f.Float64Var(&o.OptStep, "optimise-step", def.OptimiseStep, "step size of the slope optimisation (verify.Options.OptimiseStep)")
+	f.Float64Var(&o.AtkRatio, "attack-ratio", def.AttackRatio, "attack nodes lightly below the root where the parent's attack found under this fraction of eps, 0 never (verify.Options.AttackRatio)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
 	f.StringSliceVar(&o.Nets, "nets", nil, "nets i_j (default: all)")
 	f.StringVar(&o.Out, "out", "", "also write the Markdown table to this file")
@@ -254,6 +256,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	opts.Forward = o.Forward
 	opts.OptimiseRatio = o.OptRatio
 	opts.OptimiseStep = o.OptStep
+	opts.AttackRatio = o.AtkRatio
 	switch o.Split {
 	case verify.SplitGradient.String():
 		opts.Split = verify.SplitGradient
