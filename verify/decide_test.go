@@ -97,6 +97,8 @@ func TestErrors(t *testing.T) {
 	badSplit.Split = SplitRule(7)
 	badStep := DefaultOptions()
 	badStep.OptimiseStep = math.NaN()
+	badAttack := DefaultOptions()
+	badAttack.AttackRatio = -1
 	cases := []struct {
 		name string
 		g    *nn.Network
@@ -119,6 +121,7 @@ func TestErrors(t *testing.T) {
 		{"options", g, unitBox, Tolerance{Eps: []float64{1}}, &bad, ErrOptions},
 		{"split rule", g, unitBox, Tolerance{Eps: []float64{1}}, &badSplit, ErrOptions},
 		{"optimiser step", g, unitBox, Tolerance{Eps: []float64{1}}, &badStep, ErrOptions},
+		{"attack ratio", g, unitBox, Tolerance{Eps: []float64{1}}, &badAttack, ErrOptions},
 	}
 	for _, c := range cases {
 		_, err := Decide(context.Background(), f, c.g, c.in, c.tol, c.opts)
@@ -147,5 +150,35 @@ func TestOutputs(t *testing.T) {
 	}
 	if res.Status != Holds || !(res.OutputBounds[0] < 10) || res.OutputBounds[1] != 0 {
 		t.Errorf("eps 10 on output 0: %v, output bounds %v", res.Status, res.OutputBounds)
+	}
+}
+
+// TestAttackRatio checks that light attacks (Options.AttackRatio) change
+// no verdict, and no node count where the pair holds: attacks settle
+// nothing, so the tree to a proof is the same. The root's attack is
+// weakened (no random starts, no search) so that nodes below it attack.
+func TestAttackRatio(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		f, g := pair(t, seed)
+		big, err := Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{100}}, nil)
+		if err != nil || big.Worst == nil {
+			t.Fatalf("seed %d: no worst point (%v)", seed, err)
+		}
+		m := big.Worst.Measure
+		for _, eps := range []float64{0.9 * m, 0.99 * m, 1.5 * m, 2.5 * m} {
+			var res [2]*Result
+			for i, r := range []float64{0, 0.5} {
+				o := DefaultOptions()
+				o.MaxNodes, o.AttackRatio, o.RootStarts, o.SearchRatio = 2000, r, 0, 2
+				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{eps}}, &o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			full, light := res[0], res[1]
+			t.Logf("seed %d eps %.4g: full %v %d nodes, light %v %d nodes", seed, eps, full.Status, full.Nodes, light.Status, light.Nodes)
+			if light.Status != full.Status || (full.Status == Holds && light.Nodes != full.Nodes) {
+				t.Errorf("seed %d eps %g: light attacks %v after %d nodes, full %v after %d", seed, eps, light.Status, light.Nodes, full.Status, full.Nodes)
+			}
+		}
 	}
 }
