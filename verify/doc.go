@@ -22,7 +22,9 @@
 //
 //  2. attacked, if still open (the root is attacked before it is
 //     bounded): sign-gradient ascent on the difference from the parent's
-//     worst point, the centre and a few random points (attack.go). An
+//     worst point, the centre and a few random points (attack.go), or,
+//     where the parent's attack found under Options.AttackRatio of eps,
+//     lightly: from the first two only, with a quarter of the steps. An
 //     input whose difference exceeds eps is evaluated again with
 //     nn.Network.Eval, sharing no code with the attack (check.go), and
 //     only then reported as Violated.

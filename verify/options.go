@@ -111,7 +111,9 @@ type Options struct {
 // factor 8 of the tolerance,
 // back-substitution of unstable neurons only, 5 slope-optimisation steps
 // of size 0.5,
-// search.MaxError at the root when its attack comes within half of eps,
+// light attacks below the root where the parent's attack found under half
+// of eps, search.MaxError at the root when its attack comes within half of
+// eps,
 // suspect nodes (an attack within 0.9 of eps) first, the interval smear
 // to choose the coordinate to split.
 func DefaultOptions() Options {
