@@ -40,7 +40,9 @@
 //
 //     width_i * (|dr/dx_i|(worst point) + |dr/dx_i|(centre)),
 //
-//     r the difference in units of eps at the attack's points.
+//     r the difference in units of eps at the attack's points; or, with
+//     SplitDifference, of largest share of the difference's relaxation
+//     widths where f or g straddles 0 (diffsmear.go).
 //
 // Nodes are taken from a queue — first those whose parent's attack came
 // within Options.SuspectRatio of eps (to find violations early), then best

@@ -92,7 +92,12 @@ func (d *decider) process(n *node) *outcome {
 		}
 	}
 	o.split = -1
-	if d.opts.Split == SplitInterval && o.pb != nil {
+	if d.opts.Split == SplitDifference && o.pb != nil {
+		if s := differenceSmear(d.f, d.g, o.pb, o.open, n.lo, n.hi); s != nil {
+			o.split = argmaxHalvable(s, n.lo, n.hi)
+		}
+	}
+	if d.opts.Split != SplitGradient && o.split < 0 && o.pb != nil {
 		if s := intervalSmear([2]*nn.Network{d.f, d.g}, o.pb, o.open, n.lo, n.hi); s != nil {
 			o.split = argmaxHalvable(s, n.lo, n.hi)
 		}

@@ -21,6 +21,10 @@ const (
 	// enclosure of both networks' gradients over the box from the node's
 	// pre-activation bounds (ReluVal's smear).
 	SplitInterval
+	// SplitDifference halves the coordinate that most narrows the
+	// enclosures of the difference's activations where f or g straddles 0,
+	// weighted by the outputs' sensitivity to them (differenceSmear).
+	SplitDifference
 )
 
 // String returns the rule's name.
@@ -30,6 +34,8 @@ func (r SplitRule) String() string {
 		return "gradient"
 	case SplitInterval:
 		return "interval"
+	case SplitDifference:
+		return "difference"
 	}
 	return fmt.Sprintf("SplitRule(%d)", int(r))
 }
@@ -136,7 +142,7 @@ func (o Options) Validate() error {
 		return fmt.Errorf("verify: options: AttackRatio %v, want >= 0: %w", o.AttackRatio, ErrOptions)
 	case !(o.SearchRatio >= 0):
 		return fmt.Errorf("verify: options: SearchRatio %v, want >= 0: %w", o.SearchRatio, ErrOptions)
-	case o.Split != SplitGradient && o.Split != SplitInterval:
+	case o.Split < SplitGradient || o.Split > SplitDifference:
 		return fmt.Errorf("verify: options: Split %v unknown: %w", o.Split, ErrOptions)
 	case !(o.OptimiseRatio >= 0):
 		return fmt.Errorf("verify: options: OptimiseRatio %v, want >= 0: %w", o.OptimiseRatio, ErrOptions)

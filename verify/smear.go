@@ -26,7 +26,7 @@ func intervalSmear(nets [2]*nn.Network, pb *bounds.PairBounds, ks []int, lo, hi 
 			return nil
 		}
 		for _, k := range ks {
-			glo, ghi, ok := gradientEnclosure(f, nb.Pre, k)
+			glo, ghi, ok := gradientEnclosure(f, nb.Pre, k, nil)
 			if !ok {
 				return nil
 			}
@@ -41,8 +41,11 @@ func intervalSmear(nets [2]*nn.Network, pb *bounds.PairBounds, ks []int, lo, hi 
 // gradientEnclosure returns an enclosure [glo, ghi] of the gradient of
 // output k of f over the inputs whose pre-activations lie in pre (float64
 // arithmetic, not outward-rounded: a heuristic), and false when pre does
-// not match f's widths or a layer is structured (no dense matrix).
-func gradientEnclosure(f *nn.Network, pre [][]bounds.Interval, k int) (glo, ghi []float64, ok bool) {
+// not match f's widths or a layer is structured (no dense matrix). If
+// visit is not nil it is called for each layer l, last first, with the
+// enclosure of the gradient of output k with respect to layer l's
+// activations (post-activations), before the layer below is reached.
+func gradientEnclosure(f *nn.Network, pre [][]bounds.Interval, k int, visit func(l int, glo, ghi []float64)) (glo, ghi []float64, ok bool) {
 	last := len(f.Layers) - 1
 	glo = make([]float64, f.Layers[last].Out())
 	ghi = make([]float64, len(glo))
@@ -51,6 +54,9 @@ func gradientEnclosure(f *nn.Network, pre [][]bounds.Interval, k int) (glo, ghi 
 		layer := &f.Layers[l]
 		if layer.W == nil || len(pre[l]) != layer.Out() || len(glo) != layer.Out() { // structured (Conv)
 			return nil, nil, false
+		}
+		if visit != nil {
+			visit(l, glo, ghi)
 		}
 		for r, z := range pre[l] {
 			dlo, dhi := activationSlopes(layer.Act, z)

@@ -98,8 +98,8 @@ func mat0(w interface {
 // for two): with eps below M no Holds may be returned; every Violated is
 // re-evaluated; every bound is at least M. A third of the pairs feed g the
 // quantised input; half bound their nodes forward first (Options.Forward);
-// a third split by the gradient rule (SplitGradient), the others by the
-// interval smear.
+// a third split by each rule (the interval smear, the gradient, the
+// difference smear).
 func TestSoundRandomPairs(t *testing.T) {
 	count := map[Status]int{}
 	for seed := range uint64(12) {
@@ -177,9 +177,7 @@ func soundCase(t *testing.T, seed uint64, kind copyKind, f, g *nn.Network, in sp
 			o := DefaultOptions()
 			o.MaxNodes, o.Batch = 100, 4
 			o.Forward = seed%2 == 0
-			if seed%3 == 1 {
-				o.Split = SplitGradient
-			}
+			o.Split = []SplitRule{SplitInterval, SplitGradient, SplitDifference}[(seed+seed/3)%3]
 			if seed >= 3 { // the root's search.MaxError on the first seeds only, for time
 				o.SearchRatio = 2
 			}

@@ -35,21 +35,7 @@ type ACASInstance struct {
 // the test when the shared benchmark data is absent.
 func ACASInstances(t testing.TB) []ACASInstance {
 	t.Helper()
-	dir := sharedtest.Path(t, "data", "benchmarks")
-	data, err := os.ReadFile(filepath.Join(dir, "properties.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Properties map[string]struct {
-			Target int       `json:"target_output"`
-			Lo     []float64 `json:"normalised_lower"`
-			Hi     []float64 `json:"normalised_upper"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	dir, props := acasProperties(t)
 	attained := map[string][2]float64{}
 	for _, rec := range readTSV(t, filepath.Join(dir, "empirical-lower-bounds.tsv")) {
 		if rec["suite"] != "acasxu-f16" || rec["fprime"] != "shipped" {
@@ -63,7 +49,7 @@ func ACASInstances(t testing.TB) []ACASInstance {
 		if rec["suite"] != "acasxu-f16" || (p != "3" && p != "4") || rec["tool"] != "NeuroDiff" || rec["eps"] != "0.05" {
 			continue
 		}
-		prop := doc.Properties[p]
+		prop := props[p]
 		att, ok := attained[p+"/"+rec["net"]]
 		if !ok {
 			t.Fatalf("no attained differences for property %s net %s", p, rec["net"])
@@ -75,6 +61,45 @@ func ACASInstances(t testing.TB) []ACASInstance {
 		t.Fatalf("found %d ACAS Xu instances of properties 3 and 4, want 84", len(out))
 	}
 	return out
+}
+
+// acasProperty is a property's target output and normalised box.
+type acasProperty struct {
+	Target int       `json:"target_output"`
+	Lo     []float64 `json:"normalised_lower"`
+	Hi     []float64 `json:"normalised_upper"`
+}
+
+// acasProperties returns the benchmark folder and its properties by name,
+// skipping the test when the shared data is absent.
+func acasProperties(t testing.TB) (string, map[string]acasProperty) {
+	t.Helper()
+	dir := sharedtest.Path(t, "data", "benchmarks")
+	data, err := os.ReadFile(filepath.Join(dir, "properties.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Properties map[string]acasProperty `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return dir, doc.Properties
+}
+
+// ACASProperty returns the instance of property prop on net (i_j) of the
+// peers' ACAS Xu float16 benchmark, of any property, without NeuroDiff's
+// bound or the attained differences; it skips the test when the shared
+// data is absent.
+func ACASProperty(t testing.TB, prop, net string) ACASInstance {
+	t.Helper()
+	dir, props := acasProperties(t)
+	p, ok := props[prop]
+	if !ok {
+		t.Fatalf("no ACAS Xu property %q", prop)
+	}
+	return ACASInstance{Prop: prop, Net: net, Target: p.Target, Lo: p.Lo, Hi: p.Hi, dir: dir}
 }
 
 // Networks reads the instance's core networks f and f'.

@@ -72,7 +72,7 @@ as loaded; the load average is printed.`,
 	f.IntVar(&o.MaxNodes, "max-nodes", 0, "node limit of one instance (0: none)")
 	def := verify.DefaultOptions()
 	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")
-	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient or interval (verify.Options.Split)")
+	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient, interval or difference (verify.Options.Split)")
 	f.Float64Var(&o.OptRatio, "optimise-ratio", def.OptimiseRatio, "bound nodes within this factor of eps with optimised slopes, 0 never (verify.Options.OptimiseRatio)")
 	f.Float64Var(&o.OptStep, "optimise-step", def.OptimiseStep, "step size of the slope optimisation (verify.Options.OptimiseStep)")
 	f.Float64Var(&o.AtkRatio, "attack-ratio", def.AttackRatio, "attack nodes lightly below the root where the parent's attack found under this fraction of eps, 0 never (verify.Options.AttackRatio)")
@@ -262,8 +262,10 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 		opts.Split = verify.SplitGradient
 	case verify.SplitInterval.String():
 		opts.Split = verify.SplitInterval
+	case verify.SplitDifference.String():
+		opts.Split = verify.SplitDifference
 	default:
-		return usageError{fmt.Errorf("--split %q: want gradient or interval", o.Split)}
+		return usageError{fmt.Errorf("--split %q: want gradient, interval or difference", o.Split)}
 	}
 	cpu := cpuTime()
 	res, err := verify.Decide(dctx, f, g, spec.Inputs{Box: inst.Box}, inst.Tol, &opts)
