@@ -29,7 +29,10 @@
 //     nn.Network.Eval, sharing no code with the attack (check.go), and
 //     only then reported as Violated.
 //
-//  3. split in two along the coordinate of largest smear (smear.go)
+//  3. split in two along the coordinate of largest share of the
+//     difference's relaxation widths where f or g straddles 0
+//     (Options.Split = SplitDifference, the default; diffsmear.go) or of
+//     largest smear (smear.go)
 //
 //     width_i * sum max |[d y_k / d x_i]|,
 //
@@ -40,9 +43,7 @@
 //
 //     width_i * (|dr/dx_i|(worst point) + |dr/dx_i|(centre)),
 //
-//     r the difference in units of eps at the attack's points; or, with
-//     SplitDifference, of largest share of the difference's relaxation
-//     widths where f or g straddles 0 (diffsmear.go).
+//     r the difference in units of eps at the attack's points.
 //
 // Nodes are taken from a queue — first those whose parent's attack came
 // within Options.SuspectRatio of eps (to find violations early), then best
