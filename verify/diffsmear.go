@@ -109,13 +109,9 @@ func preJacobians(f *nn.Network, pre [][]bounds.Interval) []jacobian {
 				}
 				blo, bhi := below.lo[j*n:(j+1)*n], below.hi[j*n:(j+1)*n]
 				for i := range n {
-					if v >= 0 {
-						clo[i] += v * blo[i]
-						chi[i] += v * bhi[i]
-					} else {
-						clo[i] += v * bhi[i]
-						chi[i] += v * blo[i]
-					}
+					lo, hi := mulSpan(v, v, blo[i], bhi[i])
+					clo[i] += lo
+					chi[i] += hi
 				}
 			}
 		}
@@ -124,9 +120,7 @@ func preJacobians(f *nn.Network, pre [][]bounds.Interval) []jacobian {
 		for r, z := range pre[l] {
 			slo, shi := activationSlopes(layer.Act, z)
 			for i := range n {
-				a, b := cur.lo[r*n+i], cur.hi[r*n+i]
-				below.lo[r*n+i] = min(a*slo, a*shi, b*slo, b*shi)
-				below.hi[r*n+i] = max(a*slo, a*shi, b*slo, b*shi)
+				below.lo[r*n+i], below.hi[r*n+i] = mulSpan(cur.lo[r*n+i], cur.hi[r*n+i], slo, shi)
 			}
 		}
 	}

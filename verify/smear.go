@@ -60,26 +60,27 @@ func gradientEnclosure(f *nn.Network, pre [][]bounds.Interval, k int, visit func
 		}
 		for r, z := range pre[l] {
 			dlo, dhi := activationSlopes(layer.Act, z)
-			a, b := glo[r]*dlo, glo[r]*dhi
-			c, d := ghi[r]*dlo, ghi[r]*dhi
-			glo[r], ghi[r] = min(a, b, c, d), max(a, b, c, d)
+			glo[r], ghi[r] = mulSpan(glo[r], ghi[r], dlo, dhi)
 		}
 		w := layer.W.RawMatrix()
 		nlo, nhi := make([]float64, w.Cols), make([]float64, w.Cols)
 		for r := range w.Rows {
 			for j, v := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
-				if v >= 0 {
-					nlo[j] += v * glo[r]
-					nhi[j] += v * ghi[r]
-				} else {
-					nlo[j] += v * ghi[r]
-					nhi[j] += v * glo[r]
-				}
+				lo, hi := mulSpan(v, v, glo[r], ghi[r])
+				nlo[j] += lo
+				nhi[j] += hi
 			}
 		}
 		glo, ghi = nlo, nhi
 	}
 	return glo, ghi, true
+}
+
+// mulSpan returns the range of the products of [alo, ahi] and [blo, bhi]
+// (in float64, without outward rounding: the smears are heuristics).
+func mulSpan(alo, ahi, blo, bhi float64) (lo, hi float64) {
+	a, b, c, d := alo*blo, alo*bhi, ahi*blo, ahi*bhi
+	return min(a, b, c, d), max(a, b, c, d)
 }
 
 // activationSlopes returns an enclosure of the slope of activation a on
