@@ -27,30 +27,14 @@ import (
 // phases bounded, the larger kept), then the k best together (all 2^k
 // phase combinations). NNBOUND_LONG=1 only.
 func TestPhaseSplitDiagnostic(t *testing.T) {
-	if os.Getenv("NNBOUND_LONG") == "" {
-		t.Skip("NNBOUND_LONG=1 runs it")
-	}
+	nodes := longNodes(t, "NNBOUND_PHASE_NODES", 600)
 	prop, net := "8", "2_9"
 	if v := os.Getenv("NNBOUND_PHASE_INSTANCE"); v != "" { // e.g. 7/1_9
 		if _, err := fmt.Sscanf(v, "%1s/%s", &prop, &net); err != nil {
 			t.Fatal(err)
 		}
 	}
-	nodes := 600
-	if v := os.Getenv("NNBOUND_PHASE_NODES"); v != "" {
-		nodes, _ = strconv.Atoi(v)
-	}
-	inst := boundstest.ACASProperty(t, prop, net)
-	f, g := inst.Networks(t)
-	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}
-	tol := Tolerance{Eps: []float64{0.05}, Outputs: []int{inst.Target}}
-	opts := DefaultOptions()
-	opts.MaxNodes = nodes
-	d := newDecider(f, g, in, tol, opts)
-	res, err := d.run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, res, _ := acasFrontier(t, prop, net, 0.05, nodes)
 	t.Logf("prop %s net %s after %d nodes: bound %.4f", prop, net, res.Nodes, res.Bound)
 	leaves := slices.Clone(d.queue)
 	sort.Slice(leaves, func(i, j int) bool { return leaves[i].prio < leaves[j].prio })
@@ -73,6 +57,43 @@ func TestPhaseSplitDiagnostic(t *testing.T) {
 		sum[k] /= float64(max(settled, 1))
 	}
 	t.Logf("%d of the %d leaves nearest to settling settle on their own bound; f's unstable neurons per layer there, mean %.1f", settled, min(60, len(leaves)), sum)
+}
+
+// acasFrontier runs the search with the default options for at most
+// nodes nodes on ACAS Xu float16 property prop on net (|g_t - f_t| <= eps
+// for the target output t) and returns the decider, whose queue is the
+// frontier, the result and the instance.
+func acasFrontier(t *testing.T, prop, net string, eps float64, nodes int) (*decider, *Result, boundstest.ACASInstance) {
+	t.Helper()
+	inst := boundstest.ACASProperty(t, prop, net)
+	f, g := inst.Networks(t)
+	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}
+	tol := Tolerance{Eps: []float64{eps}, Outputs: []int{inst.Target}}
+	opts := DefaultOptions()
+	opts.MaxNodes = nodes
+	d := newDecider(f, g, in, tol, opts)
+	res, err := d.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, res, inst
+}
+
+// longNodes skips the test unless NNBOUND_LONG is set and returns the
+// node limit given by the environment variable name, def if unset.
+func longNodes(t *testing.T, name string, def int) int {
+	t.Helper()
+	if os.Getenv("NNBOUND_LONG") == "" {
+		t.Skip("NNBOUND_LONG=1 runs it")
+	}
+	if v := os.Getenv(name); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return n
+	}
+	return def
 }
 
 // phaseDiagnose logs the measurements of TestPhaseSplitDiagnostic for the
