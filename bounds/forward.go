@@ -53,10 +53,6 @@ type ForwardDiff struct {
 	// their number.
 	MaxSymbols int
 
-	// SkipMixed leaves out the candidate of mixed (forwarddelta.go), for
-	// measuring it.
-	SkipMixed bool
-
 	f, g    *nn.Network
 	n0, cap int          // inputs; most symbols one Bound can use
 	used    int          // symbols in use

@@ -95,7 +95,6 @@ func (fd *ForwardDiff) deltaPost(af, ag nn.Activation, width int) {
 			fd.keep(false)
 		default:
 			grew = fd.reluPair(r)
-			fd.mixed(r)
 		}
 		fd.best.store(&fd.post[2], r, fd.cap)
 		if grew && len(fd.best.a) > fd.used {
@@ -159,36 +158,4 @@ func (fd *ForwardDiff) reluPair(r int) bool {
 	c.parallel(&d, bestMu, a, b)
 	fd.keep(false)
 	return true
-}
-
-// mixed offers, for neuron r of a ReLU pair where neither ReLU is
-// inactive and one at least is relaxed, the identity
-//
-//	delta = d + (h_g - xi_g) - (h_f - xi_f),
-//
-// the terms of a network whose ReLU is active being 0: with f relaxed and
-// g active it is d - (h_f - xi_f), the relaxation's own symbol next to d
-// (VeryDiff's "unstable/active" case) instead of the gap between the two
-// networks' forms or a relaxation in d alone.
-func (fd *ForwardDiff) mixed(r int) {
-	if fd.SkipMixed {
-		return
-	}
-	fAct, gAct := fd.zlo[0][r] >= 0, fd.zlo[1][r] >= 0
-	if fd.zhi[0][r] <= 0 || fd.zhi[1][r] <= 0 || (fAct && gAct) {
-		return
-	}
-	c := &fd.cand
-	c.reset(fd.used)
-	c.addScaled(1, &fd.pre[2], r, fd.cap)
-	if !gAct {
-		c.addScaled(1, &fd.post[1], r, fd.cap)
-		c.addScaled(-1, &fd.pre[1], r, fd.cap)
-	}
-	if !fAct {
-		c.addScaled(-1, &fd.post[0], r, fd.cap)
-		c.addScaled(1, &fd.pre[0], r, fd.cap)
-	}
-	c.finish()
-	fd.keep(false)
 }

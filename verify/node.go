@@ -92,13 +92,8 @@ func (d *decider) process(n *node) *outcome {
 		}
 	}
 	o.split = -1
-	if (d.opts.Split == SplitDifference || d.opts.Split == SplitDifferenceWidth) && o.pb != nil {
+	if d.opts.Split == SplitDifference && o.pb != nil {
 		if s := differenceSmear(d.f, d.g, o.pb, o.open, n.lo, n.hi); s != nil {
-			if d.opts.Split == SplitDifferenceWidth {
-				for i := range s {
-					s[i] *= n.hi[i] - n.lo[i]
-				}
-			}
 			o.split = argmaxHalvable(s, n.lo, n.hi)
 		}
 	}

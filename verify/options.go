@@ -25,9 +25,6 @@ const (
 	// enclosures of the difference's activations where f or g straddles 0,
 	// weighted by the outputs' sensitivity to them (differenceSmear).
 	SplitDifference
-	// SplitDifferenceWidth is SplitDifference with each score multiplied
-	// by the coordinate's width (VeryDiff's rule weighs width squared).
-	SplitDifferenceWidth
 )
 
 // String returns the rule's name.
@@ -39,8 +36,6 @@ func (r SplitRule) String() string {
 		return "interval"
 	case SplitDifference:
 		return "difference"
-	case SplitDifferenceWidth:
-		return "difference-width"
 	}
 	return fmt.Sprintf("SplitRule(%d)", int(r))
 }
@@ -150,7 +145,7 @@ func (o Options) Validate() error {
 		return fmt.Errorf("verify: options: AttackRatio %v, want >= 0: %w", o.AttackRatio, ErrOptions)
 	case !(o.SearchRatio >= 0):
 		return fmt.Errorf("verify: options: SearchRatio %v, want >= 0: %w", o.SearchRatio, ErrOptions)
-	case o.Split < SplitGradient || o.Split > SplitDifferenceWidth:
+	case o.Split < SplitGradient || o.Split > SplitDifference:
 		return fmt.Errorf("verify: options: Split %v unknown: %w", o.Split, ErrOptions)
 	case !(o.OptimiseRatio >= 0):
 		return fmt.Errorf("verify: options: OptimiseRatio %v, want >= 0: %w", o.OptimiseRatio, ErrOptions)

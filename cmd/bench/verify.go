@@ -264,8 +264,6 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 		opts.Split = verify.SplitInterval
 	case verify.SplitDifference.String():
 		opts.Split = verify.SplitDifference
-	case verify.SplitDifferenceWidth.String():
-		opts.Split = verify.SplitDifferenceWidth
 	default:
 		return usageError{fmt.Errorf("--split %q: want gradient, interval or difference", o.Split)}
 	}
