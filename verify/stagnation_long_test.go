@@ -23,7 +23,8 @@ import (
 // the coordinate the split rule chooses, the larger child's bound for each
 // coordinate halved (look-ahead, a diagnostic only), the largest sampled
 // and attacked difference against the bound, and f's unstable neurons per
-// layer; then, for the worst leaf, the bound and the sampled difference on
+// layer; then, for the worst leaf that does not settle, the bound with
+// bounds.Options varied, and the bound and the attack's value on
 // boxes shrunk around the attack's worst point, to see whether the bound
 // converges to the value or meets a floor. NNBOUND_LONG=1 only.
 func TestStagnationDiagnostic(t *testing.T) {
@@ -59,14 +60,16 @@ func TestStagnationDiagnostic(t *testing.T) {
 	}
 	t.Logf("%d open leaves; by bound (eps) [1,1.1), [1.1,1.2), ..., [1.7,inf): %v", len(leaves), hist)
 	rng := rand.New(rand.NewPCG(1, 2))
-	for r, n := range leaves[:min(8, len(leaves))] {
-		stagnationLeaf(t, d, n, rng, r == 0)
+	detailed := false
+	for _, n := range leaves[:min(8, len(leaves))] {
+		detailed = stagnationLeaf(t, d, n, rng, !detailed) || detailed
 	}
 }
 
-// stagnationLeaf logs TestStagnationDiagnostic's measurements of leaf n,
-// and the shrinking boxes if shrink.
-func stagnationLeaf(t *testing.T, d *decider, n *node, rng *rand.Rand, shrink bool) {
+// stagnationLeaf logs TestStagnationDiagnostic's measurements of leaf n
+// and, if detail, the variants and the shrinking boxes; it reports whether
+// it logged those (n does not settle when bounded).
+func stagnationLeaf(t *testing.T, d *decider, n *node, rng *rand.Rand, detail bool) bool {
 	o := &outcome{mag: slices.Clone(n.mag)}
 	if err := d.boundNode(n, o); err != nil || o.pb == nil {
 		t.Fatal(err)
@@ -74,7 +77,7 @@ func stagnationLeaf(t *testing.T, d *decider, n *node, rng *rand.Rand, shrink bo
 	bound := d.prio(o.mag, n.open)
 	if len(o.open) == 0 {
 		t.Logf("leaf %d settles when bounded again (%.3f eps)", n.id, bound)
-		return
+		return false
 	}
 	unst := o.pb.Net1.Unstable(d.f)
 	rule := -1
@@ -88,16 +91,25 @@ func stagnationLeaf(t *testing.T, d *decider, n *node, rng *rand.Rand, shrink bo
 		ctr[i] = fmt.Sprintf("%.4f", n.lo[i]/2+n.hi[i]/2)
 		worse := 0.0
 		for _, c := range d.children(n, o, i, new(int)) {
-			worse = max(worse, phaseBound(t, d, c, nil))
+			b, _ := freshBound(t, d, c)
+			worse = max(worse, b)
 		}
 		look[i] = fmt.Sprintf("%.3f", worse)
 	}
 	x, att := d.att.attackNode(n.warm, n.lo, n.hi, n.open, 50, 8, rng)
 	t.Logf("leaf %d: bound %.3f eps, attack %.3f, sampled %.3f; centre %v, log2 width/root %v; rule halves %d; children's worse bound per coordinate %v; f unstable %v",
 		n.id, bound, att, sampledRatio(d, n.lo, n.hi, n.open, rng), ctr, rel, rule, look, unst)
-	if !shrink {
-		return
+	if detail {
+		stagnationVariants(t, d, n)
+		stagnationShrink(t, d, n, x, rng)
 	}
+	return detail
+}
+
+// stagnationVariants logs the bound of leaf n with bounds.Options varied
+// from the search's, and the widths of its enclosures with the ancestors'
+// (Options.Within) against without.
+func stagnationVariants(t *testing.T, d *decider, n *node) {
 	variants := []struct {
 		name string
 		set  func(*bounds.Options)
@@ -118,13 +130,19 @@ func stagnationLeaf(t *testing.T, d *decider, n *node, rng *rand.Rand, shrink bo
 		if err != nil {
 			t.Fatal(err)
 		}
+		ms, err := d.outputMags(pb, bounds.MethodOptimised, n.open)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("  %s: %.4f eps; f unstable %v, g unstable %v", v.name, d.prio(scatter(ms, n.open, d.m), n.open), pb.Net1.Unstable(d.f), pb.Net2.Unstable(d.g))
 		if ref == nil {
 			ref = pb
 		} else if v.name == "no Within" {
 			for _, e := range []struct {
 				name string
 				a, b [][]bounds.Interval
-			}{{"f pre", ref.Net1.Pre, pb.Net1.Pre}, {"g pre", ref.Net2.Pre, pb.Net2.Pre}, {"diff pre", ref.DiffPre, pb.DiffPre}, {"diff post", ref.DiffPost, pb.DiffPost}, {"prior f pre", n.prior.Net1.Pre, pb.Net1.Pre}, {"prior diff pre", n.prior.DiffPre, pb.DiffPre}} {
+			}{{"f pre", ref.Net1.Pre, pb.Net1.Pre}, {"g pre", ref.Net2.Pre, pb.Net2.Pre}, {"diff pre", ref.DiffPre, pb.DiffPre},
+				{"diff post", ref.DiffPost, pb.DiffPost}, {"prior f pre", n.prior.Net1.Pre, pb.Net1.Pre}, {"prior diff pre", n.prior.DiffPre, pb.DiffPre}} {
 				ratio := make([]string, len(e.a))
 				for k := range e.a {
 					wa, wb := 0.0, 0.0
@@ -134,32 +152,43 @@ func stagnationLeaf(t *testing.T, d *decider, n *node, rng *rand.Rand, shrink bo
 					}
 					ratio[k] = fmt.Sprintf("%.3g", wa/wb)
 				}
-				t.Logf("  %s: widths with Within / without, per layer %v", e.name, ratio)
+				t.Logf("    %s: widths with Within / without, per layer %v", e.name, ratio)
 			}
 		}
-		ms, err := d.outputMags(pb, bounds.MethodOptimised, n.open)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("  %s: %.4f eps; f unstable %v, g unstable %v", v.name, d.prio(scatter(ms, n.open, d.m), n.open), pb.Net1.Unstable(d.f), pb.Net2.Unstable(d.g))
 	}
+}
+
+// stagnationShrink logs the bound and the attack's value on boxes of leaf
+// n shrunk around x, 2^-1 to 2^-14 of its widths.
+func stagnationShrink(t *testing.T, d *decider, n *node, x []float64, rng *rand.Rand) {
 	for s := 1; s <= 14; s++ {
-		lo, hi := slices.Clone(n.lo), slices.Clone(n.hi)
-		for i := range lo {
-			h := (n.hi[i] - n.lo[i]) / math.Exp2(float64(s+1))
-			lo[i], hi[i] = max(n.lo[i], x[i]-h), min(n.hi[i], x[i]+h)
-		}
 		c := *n
-		c.lo, c.hi = lo, hi
-		b := phaseBound(t, d, &c, nil)
-		_, a := d.att.attackNode(x, lo, hi, n.open, 20, 2, rng)
-		po := &outcome{mag: slices.Clone(n.mag)}
-		c.prio = 1
-		if err := d.boundNode(&c, po); err != nil {
-			t.Fatal(err)
+		c.lo, c.hi = slices.Clone(n.lo), slices.Clone(n.hi)
+		for i := range c.lo {
+			h := (n.hi[i] - n.lo[i]) / math.Exp2(float64(s+1))
+			c.lo[i], c.hi[i] = max(n.lo[i], x[i]-h), min(n.hi[i], x[i]+h)
 		}
-		t.Logf("  box 2^-%d of the leaf around the attack's point: bound %.4f eps, attack %.4f, gap %.2e eps; f unstable %v", s, b, a, b-a, po.pb.Net1.Unstable(d.f))
+		b, pb := freshBound(t, d, &c)
+		_, a := d.att.attackNode(x, c.lo, c.hi, n.open, 20, 2, rng)
+		t.Logf("  box 2^-%d of the leaf around the attack's point: bound %.4f eps, attack %.4f, gap %.2e eps; f unstable %v", s, b, a, b-a, pb.Net1.Unstable(d.f))
 	}
+}
+
+// freshBound returns the bound of node n in units of eps, and its last
+// bounds, from n's prior but not its inherited bound, by every method of
+// the search (the symbolic one included, so that the optimised one is not
+// skipped after a loose interval bound).
+func freshBound(t *testing.T, d *decider, n *node) (float64, *bounds.PairBounds) {
+	c := *n
+	c.prio = math.Inf(1)
+	o := &outcome{mag: slices.Clone(n.mag)}
+	for k := range o.mag {
+		o.mag[k] = math.Inf(1)
+	}
+	if err := d.boundNode(&c, o); err != nil {
+		t.Fatal(err)
+	}
+	return d.prio(o.mag, n.open), o.pb
 }
 
 // scatter returns the m-vector with vs[i] at ks[i], 0 elsewhere.
