@@ -152,6 +152,9 @@ func (pp *pairProp) layer(k int) {
 			pp.tightenDiff(k)
 		}
 		tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
+		if pp.sym && pp.byDiff && k > 0 {
+			pp.tightenShadows(k)
+		}
 		if pp.sym && pp.opt != nil && k > 0 && !pp.byDiff {
 			pp.sym2.optimise(k, *pp.opt)
 			tightenPre(n1.Pre[k], n2.Pre[k], pb.DiffPre[k])
