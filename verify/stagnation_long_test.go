@@ -1,14 +1,12 @@
 package verify
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"testing"
 
 	"github.com/nnbound/nnbound/bounds"
@@ -28,29 +26,14 @@ import (
 // boxes shrunk around the attack's worst point, to see whether the bound
 // converges to the value or meets a floor. NNBOUND_LONG=1 only.
 func TestStagnationDiagnostic(t *testing.T) {
-	if os.Getenv("NNBOUND_LONG") == "" {
-		t.Skip("NNBOUND_LONG=1 runs it")
-	}
+	nodes := longNodes(t, "NNBOUND_STAG_NODES", 4000)
 	prop, net := "1", "3_3"
 	if v := os.Getenv("NNBOUND_STAG_INSTANCE"); v != "" { // e.g. 1/5_8
 		if _, err := fmt.Sscanf(v, "%1s/%s", &prop, &net); err != nil {
 			t.Fatal(err)
 		}
 	}
-	nodes := 4000
-	if v := os.Getenv("NNBOUND_STAG_NODES"); v != "" {
-		nodes, _ = strconv.Atoi(v)
-	}
-	inst := boundstest.ACASProperty(t, prop, net)
-	f, g := inst.Networks(t)
-	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}
-	opts := DefaultOptions()
-	opts.MaxNodes = nodes
-	d := newDecider(f, g, in, Tolerance{Eps: []float64{0.01}, Outputs: []int{inst.Target}}, opts)
-	res, err := d.run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, res, _ := acasFrontier(t, prop, net, 0.01, nodes)
 	t.Logf("prop %s net %s after %d nodes: bound %.5f, found %.5f at %.4f", prop, net, res.Nodes, res.Bound, res.Worst.Measure, res.Worst.X)
 	leaves := slices.Clone(d.queue)
 	sort.Slice(leaves, func(i, j int) bool { return leaves[i].prio > leaves[j].prio })
