@@ -79,7 +79,7 @@ func (pp *pairProp) optimiseJoint(level int, lam *mat.Dense, b []float64, rows [
 		return nil
 	}
 	lam0, c0 := targetRows(lam.RawMatrix(), b, rows, sign)
-	o := newSlopeOpt(levels, in, lam0, c0, &pp.jointCompact)
+	o := newSlopeOpt(levels, in, lam0, c0, pp.jointCompact)
 	o.run(*pp.opt)
 	return o.slopes
 }

@@ -42,15 +42,8 @@ func (pb *PairBounds) margin(c []float64, optimise bool) (Interval, error) {
 // margins is Margins, with the slopes optimised only if optimise (and
 // the method optimises).
 func (pb *PairBounds) margins(cs [][]float64, optimise bool) ([]Interval, error) {
-	for _, c := range cs {
-		if len(c) != len(pb.Output) {
-			return nil, fmt.Errorf("bounds: margin has %d weights for %d outputs: %w", len(c), len(pb.Output), nn.ErrDimension)
-		}
-		for i, v := range c {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("bounds: margin weight %d is %v: %w", i, v, ErrOptions)
-			}
-		}
+	if err := checkMargins(cs, len(pb.Output)); err != nil {
+		return nil, err
 	}
 	if pb.pieces != nil {
 		out, err := pb.whole.margins(cs, optimise)
@@ -121,4 +114,20 @@ func (pb *PairBounds) margins(cs [][]float64, optimise bool) ([]Interval, error)
 		}
 	}
 	return out, nil
+}
+
+// checkMargins reports margin weights cs that are not n finite numbers
+// each.
+func checkMargins(cs [][]float64, n int) error {
+	for _, c := range cs {
+		if len(c) != n {
+			return fmt.Errorf("bounds: margin has %d weights for %d outputs: %w", len(c), n, nn.ErrDimension)
+		}
+		for i, v := range c {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("bounds: margin weight %d is %v: %w", i, v, ErrOptions)
+			}
+		}
+	}
+	return nil
 }

@@ -114,6 +114,11 @@ type Options struct {
 	// pruned copy, whose differences are wide: VeriPrune 1_1 pruned5 went
 	// from 127 nodes to unknown after 5987 (BENCHMARKS.md). Pair only.
 	SecondByDifference bool
+	// Goal, if not nil, lets MethodOptimised stop as soon as the goal's
+	// margins answer the caller's question (goal.go), and skip the
+	// optimisation of the margins where those back-substituted without
+	// it do. Ignored with Split > 1. Pair only.
+	Goal *Goal
 }
 
 // DefaultOptions returns the default options: optimised slopes with the

@@ -65,7 +65,11 @@ func Pair(f1, f2 *nn.Network, in spec.Inputs, opts Options) (*PairBounds, error)
 	if err := checkWithin(opts.Within, m1.f, m2.f); err != nil {
 		return nil, err
 	}
+	if err := checkGoal(opts.Goal, f1.OutputSize(), max(len(m1.f.Layers), len(m2.f.Layers))); err != nil {
+		return nil, err
+	}
 	if opts.Split > 1 && in.Pairing != spec.Independent {
+		opts.Goal = nil
 		return pairSplit(m1, m2, in, opts), nil
 	}
 	return propagatePair(m1, m2, in, opts), nil

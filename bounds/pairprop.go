@@ -34,6 +34,7 @@ type pairProp struct {
 	pb     *PairBounds
 	sym    bool
 	opt    *OptimiseSettings // slope optimisation, nil for none
+	goal   *Goal             // Options.Goal with slope optimisation, or nil
 	// plainPairs is Options.PlainPairs: no per-row ReLU pair planes.
 	plainPairs bool
 	// within holds enclosures valid on a box containing this one
@@ -54,7 +55,7 @@ type pairProp struct {
 	diffs      []*layerDiff
 	// jointCompact caches the joint levels of the slope optimiser;
 	// jointAbs, per level, |W| times the bounds below it.
-	jointCompact levelCache
+	jointCompact *levelCache
 	jointAbs     []absProduct
 	chain        int // layers 0..chain-1 have equal widths in both networks
 	// fixedX2[i] is the constant x2_i when the input quantiser is constant
@@ -76,7 +77,7 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 		},
 		jointStep: make([]stepRelax, common), jointPairs: make([][]*pairNeuron, common), jointFree: make([]freeLines, common), jointW: make([]*mat.Dense, common), jointB: make([][]float64, common),
 		jointConv: make([]*jointConv, common),
-		diffs:     make([]*layerDiff, common), jointAbs: make([]absProduct, common),
+		diffs:     make([]*layerDiff, common), jointAbs: make([]absProduct, common), jointCompact: &levelCache{},
 	}
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
 	pp.sym1.unstableOnly, pp.sym2.unstableOnly = opts.UnstableOnly, opts.UnstableOnly
@@ -88,18 +89,45 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 		sameKind(f1.Layers[pp.chain], f2.Layers[pp.chain]) {
 		pp.chain++
 	}
+	if opts.Method == MethodOptimised {
+		pp.goal = opts.Goal
+	}
 	for k := range max(d1, d2) {
+		if pp.checkpoint(k) {
+			c := pp.fork()
+			c.layersFrom(k)
+			if pp.goalMet(c.pb) {
+				return c.pb
+			}
+		}
 		pp.layer(k)
 	}
+	pp.finish()
+	if pp.goal != nil && pp.opt != nil && pp.goalMet(pp.pb) {
+		pp.opt = nil // the margins need no optimised slopes
+	}
+	return pp.pb
+}
+
+// layersFrom bounds the layers k, k+1, ... and finishes the bounds.
+func (pp *pairProp) layersFrom(k int) {
+	for ; k < max(len(pp.f1.Layers), len(pp.f2.Layers)); k++ {
+		pp.layer(k)
+	}
+	pp.finish()
+}
+
+// finish sets the output differences of pp.pb after the last layer.
+func (pp *pairProp) finish() {
 	pb := pp.pb
 	pb.prop = pp
-	last := common - 1
+	d1, d2 := len(pp.f1.Layers), len(pp.f2.Layers)
+	last := min(d1, d2) - 1
 	if d1 == d2 && pb.DiffPost[last] != nil {
 		pb.Output = append([]Interval(nil), pb.DiffPost[last]...)
 	} else {
 		pb.Output = subAll(pb.Net2.Post[d2-1], pb.Net1.Post[d1-1])
 	}
-	return pb
 }
 
 // layer propagates layer k.

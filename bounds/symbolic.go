@@ -52,7 +52,7 @@ type symNet struct {
 	unstableOnly bool
 	// compact caches the levels of the slope optimiser (relax sets a
 	// layer's once); abs, per layer, |W| times the bounds below it.
-	compact levelCache
+	compact *levelCache
 	abs     []absProduct
 }
 
@@ -60,7 +60,7 @@ type symNet struct {
 func newSymNet(m lowered, net *Net) *symNet {
 	d := len(m.f.Layers)
 	return &symNet{f: m.f, m: m, net: net, rels: make([]relaxation, d), steps: make([]stepRelax, d), free: make([]freeLines, d),
-		abs: make([]absProduct, d)}
+		abs: make([]absProduct, d), compact: &levelCache{}}
 }
 
 // relax builds the relaxation of layer k from its pre-activation bounds.
@@ -224,5 +224,5 @@ func (s *symNet) slopeOpt(k int, rows []int, sign []float64) *slopeOpt {
 	}
 	l := s.f.Layers[k]
 	lam0, c0 := targetRows(l.W.RawMatrix(), l.B, rows, sign)
-	return newSlopeOpt(levels, s.net.In, lam0, c0, &s.compact)
+	return newSlopeOpt(levels, s.net.In, lam0, c0, s.compact)
 }

@@ -182,3 +182,40 @@ func TestAttackRatio(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyStop checks that stopping optimised bounds once they settle
+// their node (Options.EarlyStopRatio) changes neither the verdict nor the
+// node count, on random 2-8-8-8-8-2 networks (checkpoint before layer 2)
+// and perturbed or close copies, at tolerances around their largest
+// difference.
+func TestEarlyStop(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 40))
+		f, err := randnet.New(rng, []int{2, 8, 8, 8, 8, 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := makeCopy(f, []copyKind{perturbed, close}[seed%2], rng)
+		big, err := Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{100}}, nil)
+		if err != nil || big.Worst == nil {
+			t.Fatalf("seed %d: no worst point (%v)", seed, err)
+		}
+		m := big.Worst.Measure
+		for _, eps := range []float64{0.99 * m, 1.2 * m, 2 * m, 5 * m} {
+			var res [3]*Result
+			for i, r := range []float64{0, 2, 8} {
+				o := DefaultOptions()
+				o.MaxNodes, o.EarlyStopRatio = 3000, r
+				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{eps}}, &o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Logf("seed %d eps %.4g: %v %d nodes, bounds %.4g %.4g %.4g", seed, eps, res[0].Status, res[0].Nodes, res[0].Bound, res[1].Bound, res[2].Bound)
+			for i, r := range res[1:] {
+				if r.Status != res[0].Status || r.Nodes != res[0].Nodes {
+					t.Errorf("seed %d eps %g: early stop %d: %v after %d nodes, without %v after %d", seed, eps, i+1, r.Status, r.Nodes, res[0].Status, res[0].Nodes)
+				}
+			}
+		}
+	}
+}

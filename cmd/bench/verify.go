@@ -23,21 +23,22 @@ import (
 
 // verifyOptions are the flags of "bench verify".
 type verifyOptions struct {
-	Suite    string
-	Eps      float64
-	Timeout  time.Duration
-	CPULimit time.Duration
-	MaxNodes int
-	Forward  bool
-	Split    string
-	OptRatio float64
-	OptStep  float64
-	AtkRatio float64
-	Props    []string
-	Nets     []string
-	Out      string
-	Dir      string
-	Profile  string
+	Suite     string
+	Eps       float64
+	Timeout   time.Duration
+	CPULimit  time.Duration
+	MaxNodes  int
+	Forward   bool
+	Split     string
+	OptRatio  float64
+	EarlyStop float64
+	OptStep   float64
+	AtkRatio  float64
+	Props     []string
+	Nets      []string
+	Out       string
+	Dir       string
+	Profile   string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -74,6 +75,7 @@ as loaded; the load average is printed.`,
 	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")
 	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient, interval or difference (verify.Options.Split)")
 	f.Float64Var(&o.OptRatio, "optimise-ratio", def.OptimiseRatio, "bound nodes within this factor of eps with optimised slopes, 0 never (verify.Options.OptimiseRatio)")
+	f.Float64Var(&o.EarlyStop, "early-stop-ratio", def.EarlyStopRatio, "stop a node's optimised bound once it settles the node, checked before the last two hidden layers where the parent's bound was within this factor of eps, 0 never (verify.Options.EarlyStopRatio)")
 	f.Float64Var(&o.OptStep, "optimise-step", def.OptimiseStep, "step size of the slope optimisation (verify.Options.OptimiseStep)")
 	f.Float64Var(&o.AtkRatio, "attack-ratio", def.AttackRatio, "attack nodes lightly below the root where the parent's attack found under this fraction of eps, 0 never (verify.Options.AttackRatio)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
@@ -255,6 +257,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	opts.MaxNodes = o.MaxNodes
 	opts.Forward = o.Forward
 	opts.OptimiseRatio = o.OptRatio
+	opts.EarlyStopRatio = o.EarlyStop
 	opts.OptimiseStep = o.OptStep
 	opts.AttackRatio = o.AtkRatio
 	switch o.Split {
