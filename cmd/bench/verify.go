@@ -139,8 +139,8 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, o *verifyOptions, 
 			return err
 		}
 		r := inst.Result
-		fmt.Fprintf(stderr, "[%d/%d] %s: %s %s %.1f s (cpu %.1f s), %d nodes, bound %.4g, found %.4g, check %s\n", n+1, len(insts), inst.Name,
-			r.Status, r.Reason, r.Seconds, inst.CPU, r.Nodes, r.Bound, r.Worst.Measure, inst.Check)
+		fmt.Fprintf(stderr, "[%d/%d] %s: %s %s %.1f s (cpu %.1f s), %d nodes, bound %s, found %.4g, check %s\n", n+1, len(insts), inst.Name,
+			r.Status, r.Reason, r.Seconds, inst.CPU, r.Nodes, boundNumber(r.Bound), r.Worst.Measure, inst.Check)
 		if inst.Check != "ok" {
 			failed++
 			fmt.Fprintf(stderr, "bench verify: CHECK FAILED: %s: %s\n", inst.Name, inst.Check)
@@ -345,3 +345,7 @@ func checkVerdict(f, g *nn.Network, box spec.Box, tol verify.Tolerance, res *ver
 
 // number formats v to 4 significant figures.
 func number(v float64) string { return num4(report.Number(v)) }
+
+// boundNumber formats a certified bound to 6 significant figures, so that
+// a bound just below eps (0.0099996 against 0.01) does not print as eps.
+func boundNumber(v float64) string { return numSig(report.Number(v), 6) }

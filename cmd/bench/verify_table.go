@@ -31,7 +31,7 @@ func writeVerifyTable(w io.Writer, o *verifyOptions, insts []*verifyInstance, lo
 		count[r.Status]++
 		total += r.Seconds
 		cpu += in.CPU
-		cells := []string{in.Name, verdict, fmt.Sprintf("%.2f", r.Seconds), fmt.Sprintf("%.2f", in.CPU), fmt.Sprint(r.Nodes), number(r.Bound), number(r.Worst.Measure)}
+		cells := []string{in.Name, verdict, fmt.Sprintf("%.2f", r.Seconds), fmt.Sprintf("%.2f", in.CPU), fmt.Sprint(r.Nodes), boundNumber(r.Bound), number(r.Worst.Measure)}
 		if peers {
 			cells = append(cells, in.Peer, fmt.Sprintf("%.2f", in.PeerS))
 			peerTotal += in.PeerS
