@@ -108,8 +108,9 @@ type Options struct {
 	// usual), without back-substitution or slope optimisation through
 	// network 2 itself; with UnstableOnly, network 1's neurons that are
 	// stable but whose network-2 copies straddle a kink are
-	// back-substituted too (within.go, tightenShadows). For a close copy (float16) that loses little and
-	// saves about a third of a Pair: on ACAS Xu float16 branch and bound
+	// back-substituted too (within.go, tightenShadows). For a close copy
+	// (float16) that loses little and saves about a third of a Pair: on
+	// ACAS Xu float16 branch and bound
 	// (package verify) 25 % less CPU for 0-15 % more nodes. Not for a
 	// pruned copy, whose differences are wide: VeriPrune 1_1 pruned5 went
 	// from 127 nodes to unknown after 5987 (BENCHMARKS.md). Pair only.
