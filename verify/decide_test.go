@@ -160,16 +160,13 @@ func TestOutputs(t *testing.T) {
 func TestAttackRatio(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		f, g := pair(t, seed)
-		big, err := Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{100}}, nil)
-		if err != nil || big.Worst == nil {
-			t.Fatalf("seed %d: no worst point (%v)", seed, err)
-		}
-		m := big.Worst.Measure
+		m := largestFound(t, f, g)
 		for _, eps := range []float64{0.9 * m, 0.99 * m, 1.5 * m, 2.5 * m} {
 			var res [2]*Result
 			for i, r := range []float64{0, 0.5} {
 				o := DefaultOptions()
 				o.MaxNodes, o.AttackRatio, o.RootStarts, o.SearchRatio = 2000, r, 0, 2
+				var err error
 				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{eps}}, &o); err != nil {
 					t.Fatal(err)
 				}
@@ -196,11 +193,7 @@ func TestEarlyStop(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := makeCopy(f, []copyKind{perturbed, close}[seed%2], rng)
-		big, err := Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{100}}, nil)
-		if err != nil || big.Worst == nil {
-			t.Fatalf("seed %d: no worst point (%v)", seed, err)
-		}
-		m := big.Worst.Measure
+		m := largestFound(t, f, g)
 		for _, eps := range []float64{0.99 * m, 1.2 * m, 2 * m, 5 * m} {
 			var res [3]*Result
 			for i, r := range []float64{0, 2, 8} {
@@ -218,4 +211,15 @@ func TestEarlyStop(t *testing.T) {
 			}
 		}
 	}
+}
+
+// largestFound returns the largest difference Decide finds between f and
+// g on unitBox, at a tolerance far above it.
+func largestFound(t *testing.T, f, g *nn.Network) float64 {
+	t.Helper()
+	big, err := Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{100}}, nil)
+	if err != nil || big.Worst == nil {
+		t.Fatalf("no worst point (%v)", err)
+	}
+	return big.Worst.Measure
 }
