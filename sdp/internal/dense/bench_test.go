@@ -167,3 +167,32 @@ func BenchmarkDtrsv(b *testing.B) {
 		impl.Dtrsv(blas.Lower, blas.Trans, blas.NonUnit, d.n, d.l, d.n, d.w[:d.n], 1)
 	})
 }
+
+// BenchmarkDgemmShapes times the rectangular products of the bound
+// propagation's back-substitution (package bounds): an R x k coefficient
+// matrix times a k x n weight matrix, or times its transpose, for the
+// layer widths of ACAS Xu (50 to 300 rows, 50 to 100 columns).
+func BenchmarkDgemmShapes(b *testing.B) {
+	shapes := [][3]int{{50, 50, 50}, {100, 100, 100}, {200, 100, 100}, {300, 100, 50}, {300, 50, 100}}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, s := range shapes {
+		m, n, k := s[0], s[1], s[2]
+		a, bb, c := randSlice(rnd, m*k), randSlice(rnd, k*n), randSlice(rnd, m*n)
+		for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			ldb := n
+			if tB == blas.Trans {
+				ldb = k
+			}
+			for _, impl := range []struct {
+				name string
+				blas.Float64
+			}{{"dense", Impl{}}, {"gonum", gonum.Implementation{}}} {
+				b.Run(fmt.Sprintf("%s/%dx%dx%d/%c", impl.name, m, n, k, tB), func(b *testing.B) {
+					measure(b, 2*float64(m*n*k), func() {
+						impl.Dgemm(blas.NoTrans, tB, m, n, k, 1, a, k, bb, ldb, 0, c, n)
+					})
+				})
+			}
+		}
+	}
+}
