@@ -9,9 +9,9 @@
 // is either a dense symmetric PSD block or a diagonal block (an LP cone:
 // each diagonal entry non-negative). Constraint matrices are given as
 // sparse entries and, optionally, as rank-one terms d u u^T (Factor) with
-// sparse u, which the solver exploits. Outside its own tree (the dense kernels
-// of sdp/internal/dense) this package imports nothing of nnbound's, and it
-// knows nothing of networks.
+// sparse u, which the solver exploits. Apart from the dense kernels of
+// internal/dense this package imports nothing of nnbound's, and it knows
+// nothing of networks.
 //
 // # Method
 //
@@ -40,7 +40,7 @@
 // right-hand side is one more row of the same assembly. Step lengths come
 // from Lanczos estimates of the smallest eigenvalue of L^{-1} dX L^{-T},
 // checked by the Cholesky factorisation of the new iterate. All dense
-// linear algebra goes through sdp/internal/dense.
+// linear algebra goes through internal/dense.
 //
 // Near the end of ill-posed problems (no interior on the dual side:
 // SDPLIB's hinf, qap, control) the primal-dual iterates stall against the

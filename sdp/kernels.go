@@ -3,7 +3,7 @@ package sdp
 import (
 	"gonum.org/v1/gonum/blas"
 
-	"github.com/nnbound/nnbound/sdp/internal/dense"
+	"github.com/nnbound/nnbound/internal/dense"
 )
 
 // Thin wrappers over the dense kernels, so that the solver names what it

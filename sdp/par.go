@@ -3,7 +3,7 @@ package sdp
 import (
 	"runtime"
 
-	"github.com/nnbound/nnbound/sdp/internal/dense"
+	"github.com/nnbound/nnbound/internal/dense"
 )
 
 // maxWorkers caps the goroutines that share one step of the Schur

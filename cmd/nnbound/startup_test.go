@@ -21,7 +21,7 @@ var droppedInits = map[string]string{
 // allowedInits are nnbound's packages that may run an initialiser, if it
 // allocates nothing, and why.
 var allowedInits = map[string]string{
-	"github.com/nnbound/nnbound/sdp/internal/dense": "chooses its kernels by the CPU's features (golang.org/x/sys/cpu)",
+	"github.com/nnbound/nnbound/internal/dense": "chooses its kernels by the CPU's features (golang.org/x/sys/cpu)",
 }
 
 // TestStartupInits builds the command and runs "nnbound version" with

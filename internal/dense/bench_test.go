@@ -15,7 +15,7 @@ import (
 // on a shared machine that counts our work, not the time other processes
 // hold the core. Run them single-threaded:
 //
-//	GOMAXPROCS=1 go test -run '^$' -bench . ./sdp/internal/dense
+//	GOMAXPROCS=1 go test -run '^$' -bench . ./internal/dense
 //
 // Each routine has sub-benchmarks per implementation ("dense" is ours,
 // "gonum" gonum's pure-Go one, skipped above n = 1000 where it takes
