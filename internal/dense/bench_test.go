@@ -171,9 +171,13 @@ func BenchmarkDtrsv(b *testing.B) {
 // BenchmarkDgemmShapes times the rectangular products of the bound
 // propagation's back-substitution (package bounds): an R x k coefficient
 // matrix times a k x n weight matrix, or times its transpose, for the
-// layer widths of ACAS Xu (50 to 300 rows, 50 to 100 columns).
+// layer widths of ACAS Xu (50 to 300 rows, 50 to 100 columns; 5 inputs
+// and outputs). Shapes are m x n x k.
 func BenchmarkDgemmShapes(b *testing.B) {
-	shapes := [][3]int{{50, 50, 50}, {100, 100, 100}, {200, 100, 100}, {300, 100, 50}, {300, 50, 100}}
+	shapes := [][3]int{
+		{50, 50, 50}, {100, 100, 100}, {200, 100, 100}, {300, 100, 50}, {300, 50, 100},
+		{300, 5, 50}, {300, 50, 5}, {300, 10, 100}, {300, 100, 10},
+	}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, s := range shapes {
 		m, n, k := s[0], s[1], s[2]

@@ -60,8 +60,21 @@ func getBuf(pool *sync.Pool, n int) *[]float64 {
 //
 //	C = alpha * op(A) * op(B) + beta * C
 //
-// with gonum's row-major conventions and argument checks.
+// with gonum's row-major conventions and argument checks. Large products
+// are shared among goroutines (par.go).
 func (impl Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	impl.dgemm(true, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// DgemmSerial is Dgemm on the calling goroutine only, for callers that
+// already keep every core busy (the bound propagation of a branch and
+// bound). Its result is Dgemm's to the bit.
+func (impl Impl) DgemmSerial(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	impl.dgemm(false, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// dgemm is Dgemm, sharing large products among goroutines if share.
+func (impl Impl) dgemm(share bool, tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if checkGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc) {
 		return
 	}
@@ -71,7 +84,11 @@ func (impl Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []fl
 	}
 	opA := operand{data: a, ld: lda, trans: isTrans(tA)}
 	opB := operand{data: b, ld: ldb, trans: isTrans(tB)}
-	gemm(m, n, k, alpha, &opA, &opB, beta, c, ldc, full)
+	w := 1
+	if share {
+		w = gemmWorkers(m, n, k, full)
+	}
+	gemmOn(w, m, n, k, alpha, &opA, &opB, beta, c, ldc, full)
 }
 
 // gemm computes C = alpha * A * B + beta * C for the m x k operand a and
@@ -79,11 +96,16 @@ func (impl Impl) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []fl
 // part is full). Where beta is zero, C is not read. m and n are positive.
 // Large products are shared among goroutines (par.go).
 func gemm(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, ldc int, pt part) {
+	gemmOn(gemmWorkers(m, n, k, pt), m, n, k, alpha, a, b, beta, c, ldc, pt)
+}
+
+// gemmOn is gemm shared among w goroutines (w = 1: the caller's only).
+func gemmOn(w, m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, ldc int, pt part) {
 	if k == 0 || alpha == 0 {
 		scale(m, n, beta, c, ldc, pt)
 		return
 	}
-	if w := gemmWorkers(m, n, k, pt); w > 1 {
+	if w > 1 {
 		gemmParallel(w, m, n, k, alpha, a, b, beta, c, ldc, pt)
 		return
 	}

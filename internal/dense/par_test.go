@@ -91,3 +91,33 @@ func TestSplitWork(t *testing.T) {
 		}
 	}
 }
+
+// TestDgemmSerial checks that DgemmSerial gives Dgemm's bits where Dgemm
+// shares the product (parWork = 1, four processors), with the two values
+// of beta and the two layouts of B that the bound propagation uses.
+func TestDgemmSerial(t *testing.T) {
+	savedWork, savedProcs := parWork, runtime.GOMAXPROCS(0)
+	defer func() { parWork = savedWork; runtime.GOMAXPROCS(savedProcs) }()
+	parWork = 1
+	runtime.GOMAXPROCS(4)
+	withKernels(t, func(t *testing.T) {
+		const m, n, k = 300, 100, 50
+		rnd := rand.New(rand.NewPCG(23, 24))
+		a, b, c := randSlice(rnd, m*k), randSlice(rnd, k*n), randSlice(rnd, m*n)
+		for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			ldb := n
+			if tB == blas.Trans {
+				ldb = k
+			}
+			for _, beta := range []float64{0, 1} {
+				want := append([]float64(nil), c...)
+				got := append([]float64(nil), c...)
+				Impl{}.Dgemm(blas.NoTrans, tB, m, n, k, 1, a, k, b, ldb, beta, want, n)
+				Impl{}.DgemmSerial(blas.NoTrans, tB, m, n, k, 1, a, k, b, ldb, beta, got, n)
+				if i := firstBitDiff(got, want); i >= 0 {
+					t.Fatalf("%v/beta%v: element %d = %v, want %v (Dgemm)", tB, beta, i, got[i], want[i])
+				}
+			}
+		}
+	})
+}
