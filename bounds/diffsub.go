@@ -293,9 +293,9 @@ func (dl *layerDiff) radii(z []Interval) []float64 {
 //	Lam w = [Lam_z W1, 0] + Lam_d [W2 - W1, W2],   Lam = [Lam_z, Lam_d],
 //
 // which skips the zero block, a quarter of the products. Every entry sums
-// the same nonzero products in the same order as the whole product (gemm
-// adds them in the order of the inner index, z before delta), so the
-// result is the same to the bit.
+// the same nonzero products as the whole product, the z ones first; the
+// order may differ from the whole product's in the last bits, which the
+// error bound of affineErr (for 2n products, in any order) covers.
 func (f *linearForm) affineJoint(w *mat.Dense, b, noise, mag []float64, cache *absProduct) {
 	f.affineErr(nn.Affine(w, b), b, noise, mag, cache)
 	lam, wr := f.Lam.RawMatrix(), w.RawMatrix()

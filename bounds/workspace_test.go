@@ -2,17 +2,26 @@ package bounds
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// TestGemmSameBits checks that gemm gives gonum's Gemm result to the bit,
-// on shapes below and above gonum's parallel threshold, with strided
-// operands, beta 0 and 1.
-func TestGemmSameBits(t *testing.T) {
+// TestGemmRoundingBound checks the premise of the error terms of a
+// substitution (affineErr): every entry of gemm's product, a sum of n
+// products plus, with beta 1, the old entry, is within
+//
+//	gamma_n' sum |terms| + n' 2^-1074,   gamma_n' = n' u / (1 - n' u),
+//
+// (n' = n + beta) of the exact sum, computed here in 256-bit arithmetic;
+// affineErr charges 2 (n+2) u, above gamma_n. Shapes are below and above
+// a block of the inner dimension, operands strided and of widely spread
+// magnitudes.
+func TestGemmRoundingBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	randGeneral := func(r, c, pad int) blas64.General {
 		g := blas64.General{Rows: r, Cols: c, Stride: c + pad, Data: make([]float64, r*(c+pad))}
@@ -21,26 +30,41 @@ func TestGemmSameBits(t *testing.T) {
 		}
 		return g
 	}
-	for _, sh := range [][3]int{{2, 100, 100}, {100, 100, 100}, {130, 70, 200}, {65, 129, 3}, {200, 5, 64}, {64, 64, 64}, {129, 257, 65}} {
+	for _, sh := range [][3]int{{2, 100, 100}, {100, 100, 50}, {65, 129, 3}, {200, 5, 64}, {64, 64, 64}, {30, 300, 40}} {
 		m, k, n := sh[0], sh[1], sh[2]
 		for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			a := randGeneral(m, k, 1)
 			b := randGeneral(k, n, 3)
+			at := func(l, j int) float64 { return b.Data[l*b.Stride+j] }
 			if tB == blas.Trans {
 				b = randGeneral(n, k, 2)
+				at = func(l, j int) float64 { return b.Data[j*b.Stride+l] }
 			}
 			beta := float64(rng.IntN(2))
-			want := randGeneral(m, n, 0)
-			got := randGeneral(m, n, 2)
-			for i := range m {
-				copy(got.Data[i*got.Stride:i*got.Stride+n], want.Data[i*want.Stride:i*want.Stride+n])
-			}
-			blas64.Gemm(blas.NoTrans, tB, 1, a, b, beta, want)
-			gemm(tB, a, b, beta, got)
+			c := randGeneral(m, n, 2)
+			old := append([]float64(nil), c.Data...)
+			gemm(tB, a, b, beta, c)
+			terms := k + int(beta)
+			gamma := float64(terms) * outward.Unit / (1 - float64(terms)*outward.Unit)
 			for i := range m {
 				for j := range n {
-					if w, g := want.Data[i*want.Stride+j], got.Data[i*got.Stride+j]; math.Float64bits(w) != math.Float64bits(g) {
-						t.Fatalf("%dx%dx%d trans %v beta %v: c[%d,%d] = %v, gonum %v", m, k, n, tB == blas.Trans, beta, i, j, g, w)
+					exact, abs := new(big.Float).SetPrec(256), 0.0
+					if beta == 1 {
+						exact.SetFloat64(old[i*c.Stride+j])
+						abs = math.Abs(old[i*c.Stride+j])
+					}
+					for l := range k {
+						x, y := a.Data[i*a.Stride+l], at(l, j)
+						p := new(big.Float).SetPrec(256).SetFloat64(x)
+						exact.Add(exact, p.Mul(p, new(big.Float).SetFloat64(y)))
+						abs += math.Abs(x * y)
+					}
+					got := c.Data[i*c.Stride+j]
+					diff := new(big.Float).SetPrec(256).SetFloat64(got)
+					e, _ := diff.Sub(diff, exact).Float64()
+					if bound := gamma*abs*(1+4*float64(terms)*outward.Unit) + float64(terms)*outward.Tiny; math.Abs(e) > bound {
+						t.Fatalf("%dx%dx%d trans %v beta %v: c[%d,%d] = %v is %v from the exact sum, bound %v",
+							m, k, n, tB == blas.Trans, beta, i, j, got, e, bound)
 					}
 				}
 			}

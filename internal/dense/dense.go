@@ -1,6 +1,8 @@
 // Package dense holds the dense linear algebra kernels of the SDP solver:
 // the Level-3 BLAS routines and Cholesky factorisation that dominate an
-// interior-point iteration. Matrices are row-major, as in gonum.
+// interior-point iteration. The bound propagation (package bounds) takes
+// its matrix products from it too, on one goroutine (DgemmSerial).
+// Matrices are row-major, as in gonum.
 //
 // Impl satisfies gonum's blas.Float64; the routines that matter for speed
 // are overridden (Dgemm, Dsyrk, Dsyr2k, Dsymm, Dtrsm, Dtrmm, Dgemv, Dsymv,
