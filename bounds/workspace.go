@@ -78,7 +78,7 @@ func (f *linearForm) replaceLam(next *mat.Dense) {
 // gemm sets c = a b + beta c (tB blas.Trans: a b^T; beta 0 or 1) on the
 // calling goroutine, by the blocked product of internal/dense (packed
 // operands and a register-blocked micro-kernel, AVX2 and FMA where the CPU
-// has them; 3 to 7 times gonum's pure-Go Dgemm on the shapes of ACAS Xu,
+// has them; 3 to 8 times gonum's pure-Go Dgemm on the shapes of ACAS Xu,
 // BenchmarkDgemmShapes). The branch and bound already keeps every core
 // busy with nodes, so the product is never shared among goroutines.
 //
