@@ -58,11 +58,12 @@ type slopeOpt struct {
 	lamX, c     []float64
 	gZ          [][]float64
 	gXi, gX     []float64
-	// lineCoef and lineCst hold one row's lines (rowLines).
-	lineCoef, lineCst []float64
-	grad              [][]float64
-	adamM             [][]float64
-	adamV             [][]float64
+	// rowCoef and rowCst hold, per level of single lines, one row's
+	// lines (rowLines).
+	rowCoef, rowCst [][]float64
+	grad            [][]float64
+	adamM           [][]float64
+	adamV           [][]float64
 }
 
 // newSlopeOpt prepares the optimisation of the targets lam0 v + c0 (lam0
@@ -74,21 +75,26 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 	o := &slopeOpt{levels: levels, in: in, rows: R, lam0: lam0, c0: c0,
 		slopes: make([]*rowSlopes, L), lamZ: make([][]float64, L), lamXi: make([][]float64, L), gZ: make([][]float64, L),
 		grad: make([][]float64, L), adamM: make([][]float64, L), adamV: make([][]float64, L)}
-	maxP, maxN := len(in), 0
+	maxP := len(in)
 	levels = slices.Clone(levels)
 	o.levels = levels
 	o.fcol = make([][]int, L)
 	o.freeVars = make([][]int, L)
+	o.rowCoef, o.rowCst = make([][]float64, L), make([][]float64, L)
 	for j := range levels {
 		levels[j], o.fcol[j] = cache.compact(j, levels[j])
 	}
 	for j, lv := range levels {
 		n, p := len(lv.rel.Lower), lv.rel.cols
 		maxP = max(maxP, p)
-		maxN = max(maxN, n)
 		o.lamZ[j] = getFloats(R*n, true)
 		o.lamXi[j] = getFloats(R*p, true)
 		o.gZ[j] = getFloats(R*n, true)
+		if ll := lv.lines; ll != nil {
+			o.rowCoef[j], o.rowCst[j] = getFloats(2*n, false), getFloats(2*n, false)
+			copy(o.rowCoef[j], ll.coef)
+			copy(o.rowCst[j], ll.cst)
+		}
 		if lv.free != nil && lv.free.count > 0 {
 			o.slopes[j] = newRowSlopes(lv.free, lv.rel, R)
 			for i, sd := range lv.free.side {
@@ -104,20 +110,19 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 	o.lamX = getFloats(R*len(in), true)
 	o.c = getFloats(R, true)
 	o.gXi, o.gX = getFloats(R*maxP, true), getFloats(R*len(in), true)
-	o.lineCoef, o.lineCst = getFloats(2*maxN, false), getFloats(2*maxN, false)
 	return o
 }
 
 // release returns the work space to the pool (getFloats); only o.slopes
 // may be used after.
 func (o *slopeOpt) release() {
-	for _, ws := range [][][]float64{o.lamZ, o.lamXi, o.gZ, o.grad, o.adamM, o.adamV} {
+	for _, ws := range [][][]float64{o.lamZ, o.lamXi, o.gZ, o.grad, o.adamM, o.adamV, o.rowCoef, o.rowCst} {
 		for j, s := range ws {
 			putFloats(s)
 			ws[j] = nil
 		}
 	}
-	for _, s := range []*[]float64{&o.lamX, &o.c, &o.gXi, &o.gX, &o.lineCoef, &o.lineCst} {
+	for _, s := range []*[]float64{&o.lamX, &o.c, &o.gXi, &o.gX} {
 		putFloats(*s)
 		*s = nil
 	}

@@ -141,22 +141,26 @@ func newLineLevel(lv chainLevel, fcol []int) *lineLevel {
 }
 
 // rowLines returns the lines of row r of level j (whose lineLevel is ll):
-// ll's, with the row's slope a (offset 0) on each free side where
-// slopeRow.at gives one. The slices are o's work space, valid until the
-// next call.
+// ll's, with the row's slope a (offset 0) on each free side where a is
+// not NaN. The slopes need no clamping: run keeps them in their ranges.
+// The slices are o's work space, which holds ll's lines but on the free
+// sides; they are valid until the next call.
 func (o *slopeOpt) rowLines(j, r int, ll *lineLevel) (coef, cst []float64) {
-	n := len(ll.col)
-	coef, cst = o.lineCoef[:2*n], o.lineCst[:2*n]
-	copy(coef, ll.coef)
-	copy(cst, ll.cst)
-	sr := o.slopes[j].row(r)
+	coef, cst = o.rowCoef[j], o.rowCst[j]
+	sl := o.slopes[j]
+	if sl == nil {
+		return coef, cst
+	}
+	s, side := sl.s[r*sl.n:(r+1)*sl.n], sl.free.side
 	for _, i := range o.freeVars[j] {
 		k := 2 * i
-		if sr.side[i] < 0 {
+		if side[i] < 0 {
 			k++
 		}
-		if a, ok := sr.at(i, k == 2*i); ok {
+		if a := s[i]; a == a {
 			coef[k], cst[k] = a, 0
+		} else {
+			coef[k], cst[k] = ll.coef[k], ll.cst[k]
 		}
 	}
 	return coef, cst
@@ -196,10 +200,14 @@ func (o *slopeOpt) backwardLines(j, r int, ll *lineLevel, z, q, gz, gr []float64
 		k := 2*i + neg
 		gz[i] = cst[k] + q[col[i]]*coef[k]
 	}
-	sr := o.slopes[j].row(r)
+	sl := o.slopes[j]
+	if sl == nil {
+		return
+	}
+	s, side := sl.s[r*sl.n:(r+1)*sl.n], sl.free.side
 	for _, i := range o.freeVars[j] {
-		if _, ok := sr.at(i, z[i] >= 0); ok {
-			gr[i] = q[col[i]] * z[i]
+		if v := z[i]; (v >= 0) == (side[i] > 0) && s[i] == s[i] { // the row's slope is used
+			gr[i] = q[col[i]] * v
 		}
 	}
 }
