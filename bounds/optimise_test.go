@@ -32,19 +32,26 @@ func setSlopes(o *slopeOpt, pick func(lo, hi float64) float64) {
 	}
 }
 
+// randomSlopeOpt returns the optimisation of every output bound (each
+// sign) of a random 3-8-8-8-2 network on [-1, 1]^3, ReLU for even trials
+// and leaky ReLU for odd ones, and the target rows.
+func randomSlopeOpt(rng *rand.Rand, trial int) (*slopeOpt, []int) {
+	leaky := nn.Activation{Kind: nn.LeakyReLU, Alpha: 0.3 * rng.Float64()}
+	act := []nn.Activation{{Kind: nn.ReLU}, leaky}[trial%2]
+	f := boundstest.Network(rng, []int{3, 8, 8, 8, 2}, 1, act)
+	s := symbolicState(lowered{f: f}, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
+	k := len(f.Layers) - 1
+	rows, sign := allTargets(f, k)
+	return s.slopeOpt(k, rows, sign), rows
+}
+
 func TestSlopeGradient(t *testing.T) {
 	// The reverse pass agrees with central differences of the forward pass
 	// (away from the kinks of the piecewise-linear bound).
 	rng := rand.New(rand.NewPCG(20, 0))
 	checked := 0
 	for trial := range 60 {
-		leaky := nn.Activation{Kind: nn.LeakyReLU, Alpha: 0.3 * rng.Float64()}
-		act := []nn.Activation{{Kind: nn.ReLU}, leaky}[trial%2]
-		f := boundstest.Network(rng, []int{3, 8, 8, 8, 2}, 1, act)
-		s := symbolicState(lowered{f: f}, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
-		k := len(f.Layers) - 1
-		rows, sign := allTargets(f, k)
-		o := s.slopeOpt(k, rows, sign)
+		o, rows := randomSlopeOpt(rng, trial)
 		setSlopes(o, func(lo, hi float64) float64 { return lo + (hi-lo)*(0.1+0.8*rng.Float64()) })
 		base := make([]float64, len(rows))
 		o.forward(base)
@@ -232,13 +239,7 @@ func TestSingleLinesMatchTerms(t *testing.T) {
 	// a zero, for slopes in range (some NaN: the level's line).
 	rng := rand.New(rand.NewPCG(26, 0))
 	for trial := range 20 {
-		leaky := nn.Activation{Kind: nn.LeakyReLU, Alpha: 0.3 * rng.Float64()}
-		act := []nn.Activation{{Kind: nn.ReLU}, leaky}[trial%2]
-		f := boundstest.Network(rng, []int{3, 8, 8, 8, 2}, 1, act)
-		s := symbolicState(lowered{f: f}, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
-		k := len(f.Layers) - 1
-		rows, sign := allTargets(f, k)
-		o := s.slopeOpt(k, rows, sign)
+		o, rows := randomSlopeOpt(rng, trial)
 		setSlopes(o, func(lo, hi float64) float64 {
 			if rng.IntN(10) == 0 {
 				return math.NaN()
