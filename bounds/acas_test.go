@@ -223,15 +223,23 @@ func optionsLabel(o Options) string {
 }
 
 // BenchmarkPairACASXu times Pair and the target's margin on the first ACAS
-// Xu float16 instance of property 3 with each method.
+// Xu float16 instance of property 3 with each method, and with the options
+// of a node of verify's branch and bound (label "node": unstable neurons
+// only, plain pairs, network 2 by difference, 5 optimiser steps of 0.5).
 func BenchmarkPairACASXu(b *testing.B) {
 	inst := boundstest.ACASInstances(b)[0]
 	f, g := inst.Networks(b)
 	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}
 	c := make([]float64, f.OutputSize())
 	c[inst.Target] = 1
-	for _, o := range []Options{{Method: MethodSymbolic}, DefaultOptions(), {Method: MethodOptimised, Split: 16}} {
-		b.Run(strings.ReplaceAll(optionsLabel(o), " ", "-"), func(b *testing.B) {
+	node := Options{Method: MethodOptimised, UnstableOnly: true, PlainPairs: true, SecondByDifference: true,
+		Optimise: OptimiseSettings{Iterations: 5, Step: 0.5}}
+	for _, o := range []Options{{Method: MethodSymbolic}, DefaultOptions(), {Method: MethodOptimised, Split: 16}, node} {
+		label := optionsLabel(o)
+		if o.SecondByDifference {
+			label = "node"
+		}
+		b.Run(strings.ReplaceAll(label, " ", "-"), func(b *testing.B) {
 			for b.Loop() {
 				pb, err := Pair(f, g, in, o)
 				if err != nil {

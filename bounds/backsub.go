@@ -133,8 +133,8 @@ func lineRelax(rel relaxation) stepRelax {
 // products, so its rounding error is at most 2 (maxTerms+1) u times the sum
 // of their magnitudes, plus underflow.
 //
-// With ov not nil, row r uses the line ov.at(r, i) v_i through the origin
-// wherever ov gives one for the side chosen (rowSlopes).
+// With ov not nil, row r uses the line a v_i through the origin wherever
+// ov.row(r).at(i) gives a slope a for the side chosen (rowSlopes).
 func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	raw := f.Lam.RawMatrix()
 	maxTerms := 1
@@ -150,17 +150,16 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 		out := nraw.Data[r*nraw.Stride : r*nraw.Stride+rel.cols]
 		clear(absNew)
 		s, abs := f.C[r], math.Abs(f.C[r])
+		sr := ov.row(r)
 		for i, l := range row {
 			if l == 0 {
 				continue
 			}
-			if ov != nil {
-				if a, ok := ov.at(r, i, l >= 0); ok {
-					p := l * a
-					out[i] += p
-					absNew[i] += math.Abs(p)
-					continue
-				}
+			if a, ok := sr.at(i, l >= 0); ok {
+				p := l * a
+				out[i] += p
+				absNew[i] += math.Abs(p)
+				continue
 			}
 			b := &rel.Upper[i]
 			if l < 0 {

@@ -3,7 +3,6 @@ package bounds
 import (
 	"math"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -37,6 +36,8 @@ type chainLevel struct {
 	free *freeLines     // their free lines (nil: none)
 	w    blas64.General // pre-variables = w (variables below) + b
 	b    []float64
+	// lines, if not nil, is rel as single lines (compactLevel).
+	lines *lineLevel
 }
 
 // slopeOpt optimises the slopes of a batch of targets (rows).
@@ -47,7 +48,9 @@ type slopeOpt struct {
 	lam0   []float64    // rows x (variables of the top level): the targets
 	c0     []float64    // and their constants
 	slopes []*rowSlopes // per level (nil: no free lines)
-	fcol   [][]int      // per level, the pre-variable of each free line
+	// freeVars lists per level the variables with a free line.
+	freeVars [][]int
+	fcol     [][]int // per level, the pre-variable of each free line
 	// Work space: coefficients on each level's variables and
 	// pre-variables, on the bottom box, and the constants; the gradients
 	// alike.
@@ -55,9 +58,12 @@ type slopeOpt struct {
 	lamX, c     []float64
 	gZ          [][]float64
 	gXi, gX     []float64
-	grad        [][]float64
-	adamM       [][]float64
-	adamV       [][]float64
+	// rowCoef and rowCst hold, per level of single lines, one row's
+	// lines (rowLines).
+	rowCoef, rowCst [][]float64
+	grad            [][]float64
+	adamM           [][]float64
+	adamV           [][]float64
 }
 
 // newSlopeOpt prepares the optimisation of the targets lam0 v + c0 (lam0
@@ -73,6 +79,8 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 	levels = slices.Clone(levels)
 	o.levels = levels
 	o.fcol = make([][]int, L)
+	o.freeVars = make([][]int, L)
+	o.rowCoef, o.rowCst = make([][]float64, L), make([][]float64, L)
 	for j := range levels {
 		levels[j], o.fcol[j] = cache.compact(j, levels[j])
 	}
@@ -82,8 +90,18 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 		o.lamZ[j] = getFloats(R*n, true)
 		o.lamXi[j] = getFloats(R*p, true)
 		o.gZ[j] = getFloats(R*n, true)
+		if ll := lv.lines; ll != nil {
+			o.rowCoef[j], o.rowCst[j] = getFloats(2*n, false), getFloats(2*n, false)
+			copy(o.rowCoef[j], ll.coef)
+			copy(o.rowCst[j], ll.cst)
+		}
 		if lv.free != nil && lv.free.count > 0 {
 			o.slopes[j] = newRowSlopes(lv.free, lv.rel, R)
+			for i, sd := range lv.free.side {
+				if sd != 0 {
+					o.freeVars[j] = append(o.freeVars[j], i)
+				}
+			}
 			o.grad[j] = getFloats(R*n, true)
 			o.adamM[j] = getFloats(R*n, true)
 			o.adamV[j] = getFloats(R*n, true)
@@ -98,7 +116,7 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 // release returns the work space to the pool (getFloats); only o.slopes
 // may be used after.
 func (o *slopeOpt) release() {
-	for _, ws := range [][][]float64{o.lamZ, o.lamXi, o.gZ, o.grad, o.adamM, o.adamV} {
+	for _, ws := range [][][]float64{o.lamZ, o.lamXi, o.gZ, o.grad, o.adamM, o.adamV, o.rowCoef, o.rowCst} {
 		for j, s := range ws {
 			putFloats(s)
 			ws[j] = nil
@@ -108,86 +126,6 @@ func (o *slopeOpt) release() {
 		putFloats(*s)
 		*s = nil
 	}
-}
-
-// levelCache holds the compacted levels of one back-substitution chain
-// (a network's layers, or the joint levels of a pair), each computed
-// once: a level's relaxation does not change once the layers above it
-// are being bounded. Safe for concurrent use.
-type levelCache struct {
-	mu     sync.Mutex
-	levels []chainLevel
-	fcol   [][]int
-}
-
-// compact returns compactLevel(lv) for level j of the chain, from the
-// cache if it is there (c nil: computed every time).
-func (c *levelCache) compact(j int, lv chainLevel) (chainLevel, []int) {
-	if c == nil {
-		return compactLevel(lv)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for len(c.fcol) <= j {
-		c.levels, c.fcol = append(c.levels, chainLevel{}), append(c.fcol, nil)
-	}
-	if c.fcol[j] == nil {
-		c.levels[j], c.fcol[j] = compactLevel(lv)
-	}
-	return c.levels[j], c.fcol[j]
-}
-
-// compactLevel returns lv without the pre-variables no bound depends on
-// (those of ReLUs that are always off, say), and, per variable, the
-// pre-variable of its free line in the result (-1 for none).
-func compactLevel(lv chainLevel) (chainLevel, []int) {
-	n := len(lv.rel.Lower)
-	live := make([]bool, lv.rel.cols)
-	for i := range n {
-		for _, bd := range [2]affineBound{lv.rel.Lower[i], lv.rel.Upper[i]} {
-			for _, t := range bd.terms {
-				live[t.col] = live[t.col] || t.coef != 0
-			}
-		}
-		if lv.free != nil && lv.free.side[i] != 0 {
-			live[i] = true
-		}
-	}
-	pos := make([]int, len(live))
-	var rows []int
-	for p, ok := range live {
-		pos[p] = -1
-		if ok {
-			pos[p] = len(rows)
-			rows = append(rows, p)
-		}
-	}
-	out := chainLevel{free: lv.free, b: make([]float64, len(rows)),
-		rel: stepRelax{Lower: make([]affineBound, n), Upper: make([]affineBound, n), cols: len(rows)}}
-	remap := func(bd affineBound) affineBound {
-		r := affineBound{C: bd.C}
-		for _, t := range bd.terms {
-			if t.coef != 0 {
-				r.terms = append(r.terms, term{pos[t.col], t.coef})
-			}
-		}
-		return r
-	}
-	fcol := make([]int, n)
-	for i := range n {
-		out.rel.Lower[i], out.rel.Upper[i] = remap(lv.rel.Lower[i]), remap(lv.rel.Upper[i])
-		fcol[i] = -1
-		if lv.free != nil && lv.free.side[i] != 0 {
-			fcol[i] = pos[i]
-		}
-	}
-	w := blas64.General{Rows: len(rows), Cols: lv.w.Cols, Stride: lv.w.Cols, Data: make([]float64, max(1, len(rows))*lv.w.Cols)}
-	for q, p := range rows {
-		copy(w.Data[q*w.Cols:(q+1)*w.Cols], lv.w.Data[p*lv.w.Stride:p*lv.w.Stride+lv.w.Cols])
-		out.b[q] = lv.b[p]
-	}
-	out.w = w
-	return out, fcol
 }
 
 // general returns the row-major r x c matrix on data.
@@ -204,29 +142,15 @@ func (o *slopeOpt) forward(out []float64) {
 	for j := top; j >= 0; j-- {
 		lv := o.levels[j]
 		n, p := len(lv.rel.Lower), lv.rel.cols
-		z, xi, sl, fc := o.lamZ[j], o.lamXi[j], o.slopes[j], o.fcol[j]
+		z, xi := o.lamZ[j], o.lamXi[j]
 		clear(xi)
 		for r := range R {
-			cr := 0.0
-			xr := xi[r*p : (r+1)*p]
-			for i, v := range z[r*n : (r+1)*n] {
-				if v == 0 {
-					continue
-				}
-				if sl != nil {
-					if a, ok := sl.at(r, i, v >= 0); ok {
-						xr[fc[i]] += v * a
-						continue
-					}
-				}
-				bd := &lv.rel.Upper[i]
-				if v < 0 {
-					bd = &lv.rel.Lower[i]
-				}
-				cr += v * bd.C
-				for _, t := range bd.terms {
-					xr[t.col] += v * t.coef
-				}
+			zr, xr := z[r*n:(r+1)*n], xi[r*p:(r+1)*p]
+			var cr float64
+			if lv.lines != nil {
+				cr = o.forwardLines(j, r, lv.lines, zr, xr)
+			} else {
+				cr = o.forwardTerms(j, r, zr, xr)
 			}
 			for q, x := range xr {
 				cr += x * lv.b[q]
@@ -254,6 +178,33 @@ func (o *slopeOpt) forward(out []float64) {
 	}
 }
 
+// forwardTerms is the part of forward on level j for row r: it adds the
+// row's bounds times the coefficients z (of the level's variables) to xr
+// (on the pre-variables) and returns the sum of their offsets times z.
+func (o *slopeOpt) forwardTerms(j, r int, z, xr []float64) float64 {
+	lv, fc := o.levels[j], o.fcol[j]
+	sr := o.slopes[j].row(r)
+	cr := 0.0
+	for i, v := range z {
+		if v == 0 {
+			continue
+		}
+		if a, ok := sr.at(i, v >= 0); ok {
+			xr[fc[i]] += v * a
+			continue
+		}
+		bd := &lv.rel.Upper[i]
+		if v < 0 {
+			bd = &lv.rel.Lower[i]
+		}
+		cr += v * bd.C
+		for _, t := range bd.terms {
+			xr[t.col] += v * t.coef
+		}
+	}
+	return cr
+}
+
 // backward computes the gradient of every B in the slopes into o.grad,
 // after forward.
 func (o *slopeOpt) backward() {
@@ -276,37 +227,48 @@ func (o *slopeOpt) backward() {
 		if p > 0 {
 			gemm(blas.Trans, general(R, m, g), lv.w, 0, general(R, p, gxi))
 		}
-		z, sl, gr, gz, fc := o.lamZ[j], o.slopes[j], o.grad[j], o.gZ[j], o.fcol[j]
+		z, gr, gz := o.lamZ[j], o.grad[j], o.gZ[j]
+		clear(gr) // zero but where a free line is used
 		for r := range R {
-			gr := gr
-			if gr != nil {
-				gr = gr[r*n : (r+1)*n]
-			}
 			qr := gxi[r*p : (r+1)*p]
 			for q := range qr {
 				qr[q] += lv.b[q]
 			}
-			for i, v := range z[r*n : (r+1)*n] {
-				if sl != nil {
-					if a, ok := sl.at(r, i, v >= 0); ok {
-						gr[i] = qr[fc[i]] * v
-						gz[r*n+i] = qr[fc[i]] * a
-						continue
-					}
-					gr[i] = 0
-				}
-				bd := &lv.rel.Upper[i]
-				if v < 0 {
-					bd = &lv.rel.Lower[i]
-				}
-				s := bd.C
-				for _, t := range bd.terms {
-					s += qr[t.col] * t.coef
-				}
-				gz[r*n+i] = s
+			var grr []float64
+			if gr != nil {
+				grr = gr[r*n : (r+1)*n]
+			}
+			if lv.lines != nil {
+				o.backwardLines(j, r, lv.lines, z[r*n:(r+1)*n], qr, gz[r*n:(r+1)*n], grr)
+			} else {
+				o.backwardTerms(j, r, z[r*n:(r+1)*n], qr, gz[r*n:(r+1)*n], grr)
 			}
 		}
 		g, m = gz, n
+	}
+}
+
+// backwardTerms is the part of backward on level j for row r: the
+// gradient gz in the coefficients z of the level's variables, and gr in
+// the row's slopes, from the gradient q in the pre-variables.
+func (o *slopeOpt) backwardTerms(j, r int, z, q, gz, gr []float64) {
+	lv, fc := o.levels[j], o.fcol[j]
+	sr := o.slopes[j].row(r)
+	for i, v := range z {
+		if a, ok := sr.at(i, v >= 0); ok {
+			gr[i] = q[fc[i]] * v
+			gz[i] = q[fc[i]] * a
+			continue
+		}
+		bd := &lv.rel.Upper[i]
+		if v < 0 {
+			bd = &lv.rel.Lower[i]
+		}
+		s := bd.C
+		for _, t := range bd.terms {
+			s += q[t.col] * t.coef
+		}
+		gz[i] = s
 	}
 }
 
@@ -340,16 +302,20 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 				continue
 			}
 			mm, vv := o.adamM[j], o.adamV[j]
-			for idx, gv := range gr {
-				if gv == 0 && mm[idx] == 0 {
-					continue
+			lo, hi := sl.free.lo, sl.free.hi
+			for r := range R {
+				for _, i := range o.freeVars[j] { // the gradient is 0 elsewhere
+					idx := r*sl.n + i
+					gv := gr[idx]
+					if gv == 0 && mm[idx] == 0 {
+						continue
+					}
+					mm[idx] = beta1*mm[idx] + (1-beta1)*gv
+					vv[idx] = beta2*vv[idx] + (1-beta2)*gv*gv
+					mh, vh := mm[idx]/(1-p1), vv[idx]/(1-p2)
+					a := sl.s[idx] - step*mh/(math.Sqrt(vh)+eps)
+					sl.s[idx] = min(max(a, lo[i]), hi[i])
 				}
-				mm[idx] = beta1*mm[idx] + (1-beta1)*gv
-				vv[idx] = beta2*vv[idx] + (1-beta2)*gv*gv
-				mh, vh := mm[idx]/(1-p1), vv[idx]/(1-p2)
-				i := idx % sl.n
-				a := sl.s[idx] - step*mh/(math.Sqrt(vh)+eps)
-				sl.s[idx] = min(max(a, sl.free.lo[i]), sl.free.hi[i])
 			}
 		}
 		o.forward(cur)

@@ -32,19 +32,26 @@ func setSlopes(o *slopeOpt, pick func(lo, hi float64) float64) {
 	}
 }
 
+// randomSlopeOpt returns the optimisation of every output bound (each
+// sign) of a random 3-8-8-8-2 network on [-1, 1]^3, ReLU for even trials
+// and leaky ReLU for odd ones, and the target rows.
+func randomSlopeOpt(rng *rand.Rand, trial int) (*slopeOpt, []int) {
+	leaky := nn.Activation{Kind: nn.LeakyReLU, Alpha: 0.3 * rng.Float64()}
+	act := []nn.Activation{{Kind: nn.ReLU}, leaky}[trial%2]
+	f := boundstest.Network(rng, []int{3, 8, 8, 8, 2}, 1, act)
+	s := symbolicState(lowered{f: f}, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
+	k := len(f.Layers) - 1
+	rows, sign := allTargets(f, k)
+	return s.slopeOpt(k, rows, sign), rows
+}
+
 func TestSlopeGradient(t *testing.T) {
 	// The reverse pass agrees with central differences of the forward pass
 	// (away from the kinks of the piecewise-linear bound).
 	rng := rand.New(rand.NewPCG(20, 0))
 	checked := 0
 	for trial := range 60 {
-		leaky := nn.Activation{Kind: nn.LeakyReLU, Alpha: 0.3 * rng.Float64()}
-		act := []nn.Activation{{Kind: nn.ReLU}, leaky}[trial%2]
-		f := boundstest.Network(rng, []int{3, 8, 8, 8, 2}, 1, act)
-		s := symbolicState(lowered{f: f}, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
-		k := len(f.Layers) - 1
-		rows, sign := allTargets(f, k)
-		o := s.slopeOpt(k, rows, sign)
+		o, rows := randomSlopeOpt(rng, trial)
 		setSlopes(o, func(lo, hi float64) float64 { return lo + (hi-lo)*(0.1+0.8*rng.Float64()) })
 		base := make([]float64, len(rows))
 		o.forward(base)
@@ -222,6 +229,56 @@ func TestSplitBoxCovers(t *testing.T) {
 		}
 		if math.Abs(vol-1) > 1e-12 {
 			t.Errorf("%d parts: volumes add up to %v, want 1", parts, vol)
+		}
+	}
+}
+
+func TestSingleLinesMatchTerms(t *testing.T) {
+	// The optimiser's single-line levels give the bounds of the general
+	// loops over terms to the bit, and the same gradients up to the sign of
+	// a zero, for slopes in range (some NaN: the level's line).
+	rng := rand.New(rand.NewPCG(26, 0))
+	for trial := range 20 {
+		o, rows := randomSlopeOpt(rng, trial)
+		setSlopes(o, func(lo, hi float64) float64 {
+			if rng.IntN(10) == 0 {
+				return math.NaN()
+			}
+			return lo + (hi-lo)*rng.Float64()
+		})
+		run := func() ([]float64, [][]float64) {
+			out := make([]float64, len(rows))
+			o.forward(out)
+			o.backward()
+			grad := make([][]float64, len(o.grad))
+			for j, g := range o.grad {
+				grad[j] = append([]float64(nil), g...)
+			}
+			return out, grad
+		}
+		lines, gLines := run()
+		nLines := 0
+		for j := range o.levels {
+			if o.levels[j].lines != nil {
+				nLines++
+			}
+			o.levels[j].lines = nil
+		}
+		if nLines == 0 {
+			t.Fatalf("trial %d: no level of single lines", trial)
+		}
+		terms, gTerms := run()
+		for r := range rows {
+			if math.Float64bits(lines[r]) != math.Float64bits(terms[r]) {
+				t.Fatalf("trial %d row %d: bound %v with single lines, %v with terms", trial, r, lines[r], terms[r])
+			}
+		}
+		for j := range gLines {
+			for idx, g := range gLines[j] {
+				if g != gTerms[j][idx] {
+					t.Fatalf("trial %d level %d slope %d: gradient %v with single lines, %v with terms", trial, j, idx, g, gTerms[j][idx])
+				}
+			}
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package bounds
 
 import (
-	"math"
-
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -97,18 +95,37 @@ func newRowSlopes(fl *freeLines, rel stepRelax, rows int) *rowSlopes {
 	return rs
 }
 
-// at returns the slope of row r's line through the origin for variable i
-// when the side wanted (upper or lower) is free, clamped to its range, so
-// that the line is sound whatever s holds (NaN falls back to the layer's
-// line).
-func (o *rowSlopes) at(r, i int, upper bool) (float64, bool) {
-	sd := o.free.side[i]
+// slopeRow is one row of a rowSlopes (rowSlopes.row), for the inner loops
+// over a row's variables: the lookups common to the row are done once.
+type slopeRow struct {
+	side      []int8
+	s, lo, hi []float64
+}
+
+// row returns row r of o; a nil o gives a row with no free lines.
+func (o *rowSlopes) row(r int) slopeRow {
+	if o == nil {
+		return slopeRow{}
+	}
+	n := o.n
+	return slopeRow{side: o.free.side[:n], s: o.s[r*n : (r+1)*n], lo: o.free.lo[:n], hi: o.free.hi[:n]}
+}
+
+// at returns the slope of the row's line through the origin for variable
+// i when the side wanted (upper or lower) is free, clamped to its range,
+// so that the line is sound whatever the slopes hold (NaN falls back to
+// the layer's line).
+func (o slopeRow) at(i int, upper bool) (float64, bool) {
+	if i >= len(o.side) {
+		return 0, false
+	}
+	sd := o.side[i]
 	if sd == 0 || (sd > 0) != upper {
 		return 0, false
 	}
-	a := o.s[r*o.n+i]
-	if math.IsNaN(a) {
+	a := o.s[i]
+	if a != a { // NaN
 		return 0, false
 	}
-	return min(max(a, o.free.lo[i]), o.free.hi[i]), true
+	return min(max(a, o.lo[i]), o.hi[i]), true
 }
