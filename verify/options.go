@@ -57,10 +57,9 @@ type Options struct {
 	// the tolerance is bounded again with optimised slopes (alpha-CROWN,
 	// several times the cost) before it is split; 0 never. Far from
 	// the tolerance the optimised bound rarely settles a node: on ACAS Xu
-	// float16 prop 7 / 1_9 (eps 0.05) it gained a factor 0.8-0.9 on the
-	// symbolic one and settled none of the first 3000 nodes, so 1.5 (the
-	// default) reached the bound 0.147 in 300 s of CPU where 8 reached
-	// 0.192, and proved prop 8 / 2_9 in 11 % less CPU (BENCHMARKS.md).
+	// float16 prop 7 / 1_9 (eps 0.05) 1.5 (the default) reached the
+	// bound 0.147 in 300 s of CPU where 8 reached 0.192, and it proved
+	// prop 8 / 2_9 in 11 % less CPU (BENCHMARKS.md).
 	OptimiseRatio float64
 	// EarlyStopRatio lets the optimised bound of a node stop as soon as it
 	// settles the node (bounds.Options.Goal): before it optimises the
