@@ -55,11 +55,7 @@ type Options struct {
 	Batch int
 	// OptimiseRatio: a node whose symbolic bound is within this factor of
 	// the tolerance is bounded again with optimised slopes (alpha-CROWN,
-	// several times the cost) before it is split; 0 never. Far from
-	// the tolerance the optimised bound rarely settles a node: on ACAS Xu
-	// float16 prop 7 / 1_9 (eps 0.05) 1.5 (the default) reached the
-	// bound 0.147 in 300 s of CPU where 8 reached 0.192, and it proved
-	// prop 8 / 2_9 in 11 % less CPU (BENCHMARKS.md).
+	// about 15 times the cost) before it is split; 0 never.
 	OptimiseRatio float64
 	// EarlyStopRatio lets the optimised bound of a node stop as soon as it
 	// settles the node (bounds.Options.Goal): before it optimises the
@@ -134,7 +130,7 @@ type Options struct {
 
 // DefaultOptions returns the defaults: no node limit, one worker per CPU,
 // batches of 16 nodes, no forward bound first, optimised slopes within a
-// factor 1.5 of the tolerance, stopped early where the parent's bound was
+// factor 8 of the tolerance, stopped early where the parent's bound was
 // within a factor 2,
 // back-substitution of unstable neurons only, 5 slope-optimisation steps
 // of size 0.5,
@@ -144,7 +140,7 @@ type Options struct {
 // suspect nodes (an attack within 0.9 of eps) first, the difference
 // smear to choose the coordinate to split.
 func DefaultOptions() Options {
-	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 1.5, EarlyStopRatio: 2, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
+	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 8, EarlyStopRatio: 2, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
 		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, AttackRatio: 0.5, SearchRatio: 0.5, SuspectRatio: 0.9, Split: SplitDifference, Seed: 1}
 }
 
