@@ -172,11 +172,13 @@ func BenchmarkDtrsv(b *testing.B) {
 // propagation's back-substitution (package bounds): an R x k coefficient
 // matrix times a k x n weight matrix, or times its transpose, for the
 // layer widths of ACAS Xu (50 to 300 rows, 50 to 100 columns; 5 inputs
-// and outputs). Shapes are m x n x k.
+// and outputs; a few rows where few neurons are unstable). Shapes are
+// m x n x k.
 func BenchmarkDgemmShapes(b *testing.B) {
 	shapes := [][3]int{
 		{50, 50, 50}, {100, 100, 100}, {200, 100, 100}, {300, 100, 50}, {300, 50, 100},
 		{300, 5, 50}, {300, 50, 5}, {300, 10, 100}, {300, 100, 10},
+		{2, 100, 100}, {4, 100, 100}, {8, 100, 100}, {16, 100, 100}, {32, 100, 100}, {4, 50, 50}, {16, 50, 50},
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, s := range shapes {
