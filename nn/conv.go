@@ -43,9 +43,12 @@ func (c *Conv2D) Validate() error {
 			return fmt.Errorf("nn: convolution of geometry %v: %w", dims, ErrDimension)
 		}
 	}
-	const maxSize = 1 << 40 // values of a sample: keeps every product of sizes in an int
-	if kk := c.KH * c.KW; c.InH*c.InW > maxSize/c.InC || c.OutH*c.OutW > maxSize/c.OutC ||
-		kk > maxSize/c.InC || kk*c.InC > maxSize/c.OutC {
+	// values of a sample, at most 2^40 (less where int has 32 bits): keeps
+	// every product of sizes in an int. The checks multiply in int64.
+	const maxSize = int64(min(1<<40, math.MaxInt))
+	inHW, outHW, kk := int64(c.InH)*int64(c.InW), int64(c.OutH)*int64(c.OutW), int64(c.KH)*int64(c.KW)
+	inC, outC := int64(c.InC), int64(c.OutC)
+	if inHW > maxSize/inC || outHW > maxSize/outC || kk > maxSize/inC || kk*inC > maxSize/outC {
 		return fmt.Errorf("nn: convolution of geometry %v is too large: %w", dims, ErrDimension)
 	}
 	if c.Pad[0] < 0 || c.Pad[1] < 0 || c.InC%c.Groups != 0 || c.OutC%c.Groups != 0 {
