@@ -21,7 +21,10 @@ import (
 // at random, the path ending at a settled node; a path settled at depth k
 // stands for sum_{i<=k} 2^i nodes. The tree does not depend on the order
 // in which the search takes its nodes, so the estimate is unbiased;
-// NNBOUND_TREE_RATIO sets Options.OptimiseRatio. NNBOUND_LONG=1 only.
+// NNBOUND_TREE_RATIO, _ITER, _STEP, _EARLY and _SPLIT set
+// Options.OptimiseRatio, OptimiseIterations, OptimiseStep, EarlyStopRatio
+// and Split. It logs the estimate every 10 dives up to 100, then every
+// 100; the estimates are deterministic (not the CPU). NNBOUND_LONG=1 only.
 func TestTreeSizeEstimate(t *testing.T) {
 	dives := longNodes(t, "NNBOUND_TREE_DIVES", 100)
 	prop, net, eps := "7", "1_9", 0.05
@@ -43,6 +46,14 @@ func TestTreeSizeEstimate(t *testing.T) {
 		}
 	}
 	opts.OptimiseIterations = int(iters)
+	if v := os.Getenv("NNBOUND_TREE_SPLIT"); v != "" {
+		rules := map[string]SplitRule{"gradient": SplitGradient, "interval": SplitInterval, "difference": SplitDifference}
+		r, ok := rules[v]
+		if !ok {
+			t.Fatalf("NNBOUND_TREE_SPLIT %q: want gradient, interval or difference", v)
+		}
+		opts.Split = r
+	}
 	inst := boundstest.ACASProperty(t, prop, net)
 	f, g := inst.Networks(t)
 	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}
