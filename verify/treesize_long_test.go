@@ -15,7 +15,8 @@ import (
 
 // TestTreeSizeEstimate estimates the size of the search tree of an ACAS Xu
 // float16 instance (NNBOUND_TREE_INSTANCE, default 7/1_9, eps
-// NNBOUND_TREE_EPS, default 0.05) and the CPU it takes, by Knuth's
+// NNBOUND_TREE_EPS, default 0.05) and the time it takes (each node timed
+// on one goroutine: node-seconds), by Knuth's
 // estimator: NNBOUND_TREE_DIVES random paths from the root (default 100),
 // each node processed as the search does and one of its two children taken
 // at random, the path ending at a settled node; a path settled at depth k
