@@ -113,6 +113,49 @@ type affineBound struct {
 type stepRelax struct {
 	Lower, Upper []affineBound
 	cols         int // number of variables of the level below
+	// table holds Lower and Upper packed for relaxStep (packed; nil: not
+	// yet, relaxStep packs them for itself).
+	table *relaxTable
+}
+
+// packed returns s with its bounds packed for relaxStep; Lower and Upper
+// must not change after.
+func (s stepRelax) packed() stepRelax {
+	s.table = newRelaxTable(s)
+	return s
+}
+
+// relaxTable is a stepRelax in flat arrays, in the order relaxStep reads
+// them: entry e = 2i is the upper bound of variable i, e = 2i+1 its lower
+// bound; its constant is c[e] and its terms are col[k], coef[k] for k in
+// [start[e], start[e+1]), in the order of the bound's terms. Choosing the
+// entry by the sign of a coefficient is then arithmetic rather than a
+// branch, and the terms of all bounds are contiguous.
+type relaxTable struct {
+	c        []float64
+	start    []int32
+	col      []int32
+	coef     []float64
+	maxTerms int // the most terms of any bound, at least 1
+}
+
+// newRelaxTable packs the bounds of s.
+func newRelaxTable(s stepRelax) *relaxTable {
+	n := len(s.Lower)
+	t := &relaxTable{c: make([]float64, 2*n), start: make([]int32, 2*n+1), maxTerms: 1}
+	for i := range n {
+		for side, b := range [2]*affineBound{&s.Upper[i], &s.Lower[i]} {
+			e := 2*i + side
+			t.c[e] = b.C
+			for _, tm := range b.terms {
+				t.col = append(t.col, int32(tm.col))
+				t.coef = append(t.coef, tm.coef)
+			}
+			t.start[e+1] = int32(len(t.col))
+			t.maxTerms = max(t.maxTerms, len(b.terms))
+		}
+	}
+	return t
 }
 
 // lineRelax returns the stepRelax of a single network's relaxation lines:
@@ -120,11 +163,13 @@ type stepRelax struct {
 func lineRelax(rel relaxation) stepRelax {
 	n := len(rel.Lower)
 	s := stepRelax{Lower: make([]affineBound, n), Upper: make([]affineBound, n), cols: n}
+	terms := make([]term, 2*n)
 	for i := range n {
-		s.Lower[i] = affineBound{[]term{{i, rel.Lower[i].A}}, rel.Lower[i].C}
-		s.Upper[i] = affineBound{[]term{{i, rel.Upper[i].A}}, rel.Upper[i].C}
+		terms[2*i], terms[2*i+1] = term{i, rel.Lower[i].A}, term{i, rel.Upper[i].A}
+		s.Lower[i] = affineBound{terms[2*i : 2*i+1 : 2*i+1], rel.Lower[i].C}
+		s.Upper[i] = affineBound{terms[2*i+1 : 2*i+2 : 2*i+2], rel.Upper[i].C}
 	}
-	return s
+	return s.packed()
 }
 
 // relaxStep replaces each variable v_i by its upper bound where Lam[r,i] >=
@@ -137,14 +182,16 @@ func lineRelax(rel relaxation) stepRelax {
 // ov.row(r).at(i) gives a slope a for the side chosen (rowSlopes).
 func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	raw := f.Lam.RawMatrix()
-	maxTerms := 1
-	for i := range rel.Lower {
-		maxTerms = max(maxTerms, len(rel.Lower[i].terms), len(rel.Upper[i].terms))
+	tb := rel.table
+	if tb == nil {
+		tb = newRelaxTable(rel)
 	}
 	next := newScratch(raw.Rows, rel.cols, true)
 	nraw := next.RawMatrix()
-	absNew := make([]float64, rel.cols)
-	relC, tinyC := 2*float64(maxTerms+1)*outward.Unit, float64(maxTerms)*outward.Tiny
+	absNew := getFloats(rel.cols, false)
+	defer putFloats(absNew)
+	relC, tinyC := 2*float64(tb.maxTerms+1)*outward.Unit, float64(tb.maxTerms)*outward.Tiny
+	c, start := tb.c[:2*len(rel.Lower)], tb.start[:2*len(rel.Lower)+1]
 	for r := range raw.Rows {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
 		out := nraw.Data[r*nraw.Stride : r*nraw.Stride+rel.cols]
@@ -155,23 +202,29 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 			if l == 0 {
 				continue
 			}
-			if a, ok := sr.at(i, l >= 0); ok {
-				p := l * a
-				out[i] += p
-				absNew[i] += math.Abs(p)
-				continue
+			if ov != nil {
+				if a, ok := sr.at(i, l >= 0); ok {
+					p := l * a
+					out[i] += p
+					absNew[i] += math.Abs(p)
+					continue
+				}
 			}
-			b := &rel.Upper[i]
-			if l < 0 {
-				b = &rel.Lower[i]
+			// e = 2i + (l < 0), by the sign bit rather than a branch, which
+			// the random signs of a row would mispredict half the time (NaN,
+			// never less than 0, keeps the upper bound).
+			e := 2*i + int(math.Float64bits(l)>>63)
+			if l != l {
+				e = 2 * i
 			}
-			t := l * b.C
+			t := l * c[e]
 			s += t
 			abs += math.Abs(t)
-			for _, tm := range b.terms {
-				p := l * tm.coef
-				out[tm.col] += p
-				absNew[tm.col] += math.Abs(p)
+			for k := start[e]; k < start[e+1]; k++ {
+				p := l * tb.coef[k]
+				j := tb.col[k]
+				out[j] += p
+				absNew[j] += math.Abs(p)
 			}
 		}
 		prodErr := 0.0

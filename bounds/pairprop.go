@@ -285,7 +285,7 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 			}
 		}
 	}
-	pp.jointStep[k] = s
+	pp.jointStep[k] = s.packed()
 	pp.jointFree[k] = jointFreeLines(&pp.sym1.free[k])
 	dl := pp.diffs[k]
 	pp.jointB[k] = append(append([]float64(nil), l1.B...), dl.dB...)
