@@ -141,8 +141,12 @@ type relaxTable struct {
 
 // newRelaxTable packs the bounds of s.
 func newRelaxTable(s stepRelax) *relaxTable {
-	n := len(s.Lower)
-	t := &relaxTable{c: make([]float64, 2*n), start: make([]int32, 2*n+1), maxTerms: 1}
+	n, terms := len(s.Lower), 0
+	for i := range n {
+		terms += len(s.Upper[i].terms) + len(s.Lower[i].terms)
+	}
+	t := &relaxTable{c: make([]float64, 2*n), start: make([]int32, 2*n+1),
+		col: make([]int32, 0, terms), coef: make([]float64, 0, terms), maxTerms: 1}
 	for i := range n {
 		for side, b := range [2]*affineBound{&s.Upper[i], &s.Lower[i]} {
 			e := 2*i + side
@@ -283,7 +287,7 @@ func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.
 	if dense != nil {
 		_, c := dense.Dims()
 		next := newScratch(raw.Rows, c, false)
-		gemm(blas.NoTrans, raw, dense.RawMatrix(), 0, next.RawMatrix())
+		gemm(cache.packs(), blas.NoTrans, raw, dense.RawMatrix(), 0, next.RawMatrix())
 		f.replaceLam(next)
 		return
 	}
@@ -369,11 +373,21 @@ func sumFactor(n int) float64 { return 1 + 4*float64(n+2)*outward.Unit }
 // back-substitution chain: every target above a level substitutes through
 // its map with the same box below (mag), so the product is computed once
 // per Pair rather than once per back-substitution. A different mag
-// replaces it. Safe for concurrent use.
+// replaces it. It also keeps the map's matrix packed for the products
+// (packs). Safe for concurrent use.
 type absProduct struct {
 	mu     sync.Mutex
 	mag, t []float64
 	magSum float64
+	pack   packCache
+}
+
+// packs returns the cache of the map's packed matrices (nil for a nil c).
+func (c *absProduct) packs() *packCache {
+	if c == nil {
+		return nil
+	}
+	return &c.pack
 }
 
 // get returns |W| mag for the map w and the sum of mag (c nil: computed

@@ -302,10 +302,10 @@ func (f *linearForm) affineJoint(w *mat.Dense, b, noise, mag []float64, cache *a
 	R, n, m := lam.Rows, wr.Rows/2, wr.Cols/2
 	next := newScratch(R, 2*m, false)
 	nr := next.RawMatrix()
-	gemm(blas.NoTrans, view(lam, 0, 0, R, n), view(wr, 0, 0, n, m), 0, view(nr, 0, 0, R, m))
+	gemm(cache.packs(), blas.NoTrans, view(lam, 0, 0, R, n), view(wr, 0, 0, n, m), 0, view(nr, 0, 0, R, m))
 	for r := range R {
 		clear(nr.Data[r*nr.Stride+m : r*nr.Stride+2*m])
 	}
-	gemm(blas.NoTrans, view(lam, 0, n, R, n), view(wr, n, 0, n, 2*m), 1, nr)
+	gemm(cache.packs(), blas.NoTrans, view(lam, 0, n, R, n), view(wr, n, 0, n, 2*m), 1, nr)
 	f.replaceLam(next)
 }

@@ -76,7 +76,8 @@ func (f *linearForm) replaceLam(next *mat.Dense) {
 }
 
 // gemm sets c = a b + beta c (tB blas.Trans: a b^T; beta 0 or 1) on the
-// calling goroutine, by the blocked product of internal/dense (packed
+// calling goroutine, with b packed once for all its products by pc (nil:
+// packed at every product; the result is the same to the bit), by the blocked product of internal/dense (packed
 // operands and a register-blocked micro-kernel, AVX2 and FMA where the CPU
 // has them; 3 to 8 times gonum's pure-Go Dgemm on the shapes of ACAS Xu,
 // BenchmarkDgemmShapes). The branch and bound already keeps every core
@@ -96,8 +97,61 @@ func (f *linearForm) replaceLam(next *mat.Dense) {
 // entry of c is one more term of the sum (affineJoint counts it in n).
 // The blocking of the inner dimension, the micro-kernel's order and FMA
 // therefore change the result in the last bits only, within the bound.
-func gemm(tB blas.Transpose, a, b blas64.General, beta float64, c blas64.General) {
+func gemm(pc *packCache, tB blas.Transpose, a, b blas64.General, beta float64, c blas64.General) {
+	if p := pc.get(tB, b); p != nil {
+		dense.Impl{}.DgemmPacked(c.Rows, 1, a.Data, a.Stride, p, beta, c.Data, c.Stride)
+		return
+	}
 	dense.Impl{}.DgemmSerial(blas.NoTrans, tB, c.Rows, c.Cols, a.Cols, 1, a.Data, a.Stride, b.Data, b.Stride, beta, c.Data, c.Stride)
+}
+
+// packCache keeps the matrices that the products of a back-substitution
+// chain take as their second operand packed (dense.PackedB): a Pair
+// multiplies by a level's matrix once for every target layer above it,
+// and the slope optimiser once per iteration, and packing is a quarter of
+// a product's time on the thin products of a branch and bound node. A
+// matrix is known by its storage, shape and transposition, and the cache
+// holds it, so a different matrix is never taken for it; it must not
+// change while cached. Safe for concurrent use; a nil cache keeps nothing.
+type packCache struct {
+	mu      sync.Mutex
+	entries []packEntry
+}
+
+// packEntry is one matrix of a packCache.
+type packEntry struct {
+	tB blas.Transpose
+	b  blas64.General
+	p  *dense.PackedB
+}
+
+// maxPacked bounds the entries of a packCache (a level has at most two
+// matrices, a forked propagation may bring two more).
+const maxPacked = 8
+
+// get returns b packed as the operand op(b) (nil for a nil cache or an
+// empty b).
+func (c *packCache) get(tB blas.Transpose, b blas64.General) *dense.PackedB {
+	if c == nil || len(b.Data) == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.entries {
+		if e.tB == tB && e.b.Rows == b.Rows && e.b.Cols == b.Cols && e.b.Stride == b.Stride && &e.b.Data[0] == &b.Data[0] {
+			return e.p
+		}
+	}
+	k, n := b.Rows, b.Cols
+	if tB != blas.NoTrans {
+		k, n = n, k
+	}
+	p := dense.NewPackedB(tB, k, n, b.Data, b.Stride)
+	if len(c.entries) == maxPacked {
+		c.entries = c.entries[1:]
+	}
+	c.entries = append(c.entries, packEntry{tB, b, p})
+	return p
 }
 
 // view returns the r x c block of g at row i, column j.
