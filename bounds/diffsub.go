@@ -109,9 +109,14 @@ func targetRows(w blas64.General, b []float64, rows []int, sign []float64) (lam0
 
 // diffTarget returns the form of xi2^k - xi1^k on the joint variables of
 // level k-1: (W2 - W1) z1 + W2 delta + (b2 - b1) (up to the radius of the
-// parameter difference).
+// parameter difference): the lower half of the joint matrix of level k
+// where it is built, which must not be modified.
 func (pp *pairProp) diffTarget(k int) (*mat.Dense, []float64) {
 	dl := pp.diffs[k]
+	if w := pp.jointW[k]; w != nil {
+		r, c := w.Dims()
+		return w.Slice(r/2, r, 0, c).(*mat.Dense), dl.dB
+	}
 	l2 := pp.f2.Layers[k]
 	n, m := l2.Out(), l2.In()
 	lam := mat.NewDense(n, 2*m, nil)

@@ -170,6 +170,9 @@ func (pp *pairProp) layer(k int) {
 		if dp != nil {
 			dl := newLayerDiff(*l1, *l2, pp.m1.layerNoise(k), pp.m2.layerNoise(k))
 			pp.diffs[k] = dl
+			if pp.sym && k < pp.chain && l1.Conv == nil { // for diffTarget before jointRelax
+				pp.jointW[k] = jointMatrix(*l1, *l2, dl)
+			}
 			intersectAll(pb.DiffPre[k], dl.applyLayer(*l2, dp, dp1))
 			if !allZero(dp) || !slices.Equal(dp1, dp2) { // otherwise the same enclosure again
 				intersectAll(pb.DiffPre[k], dl.applyLayer(*l1, dp, dp2))
@@ -296,12 +299,20 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 		pp.jointConv[k] = &jointConv{c1: l1.Conv, dk: l1.Conv.WithKernel(dl.dW), c2: l2.Conv}
 		return
 	}
-	m := l1.In()
+	if pp.jointW[k] == nil {
+		pp.jointW[k] = jointMatrix(l1, l2, dl)
+	}
+}
+
+// jointMatrix returns the substitution matrix of a joint level of dense
+// layers l1, l2 with the difference dl, [[W1, 0], [W2 - W1, W2]].
+func jointMatrix(l1, l2 nn.Layer, dl *layerDiff) *mat.Dense {
+	n, m := l1.Out(), l1.In()
 	w := mat.NewDense(2*n, 2*m, nil)
 	w.Slice(0, n, 0, m).(*mat.Dense).Copy(l1.W)
 	w.Slice(n, 2*n, m, 2*m).(*mat.Dense).Copy(l2.W)
 	w.Slice(n, 2*n, 0, m).(*mat.Dense).Copy(mat.NewDense(n, m, dl.dW))
-	pp.jointW[k] = w
+	return w
 }
 
 // sameKind reports whether two layers are both dense or both structured
