@@ -373,13 +373,13 @@ func sumFactor(n int) float64 { return 1 + 4*float64(n+2)*outward.Unit }
 // back-substitution chain: every target above a level substitutes through
 // its map with the same box below (mag), so the product is computed once
 // per Pair rather than once per back-substitution. A different mag
-// replaces it. It also keeps the map's matrix packed for the products
-// (packs). Safe for concurrent use.
+// replaces it. It also points to the map's matrix packed for the products
+// (packs; chainPacks). Safe for concurrent use.
 type absProduct struct {
 	mu     sync.Mutex
 	mag, t []float64
 	magSum float64
-	pack   packCache
+	pack   *packCache // nil: none
 }
 
 // packs returns the cache of the map's packed matrices (nil for a nil c).
@@ -387,7 +387,7 @@ func (c *absProduct) packs() *packCache {
 	if c == nil {
 		return nil
 	}
-	return &c.pack
+	return c.pack
 }
 
 // get returns |W| mag for the map w and the sum of mag (c nil: computed

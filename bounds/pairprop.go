@@ -57,7 +57,8 @@ type pairProp struct {
 	// jointAbs, per level, |W| times the bounds below it.
 	jointCompact *levelCache
 	jointAbs     []absProduct
-	chain        int // layers 0..chain-1 have equal widths in both networks
+	packs        *chainPacks // shared with Options.Within's propagation
+	chain        int         // layers 0..chain-1 have equal widths in both networks
 	// fixedX2[i] is the constant x2_i when the input quantiser is constant
 	// on the box's coordinate i (NaN otherwise); nil if none is.
 	fixedX2 []float64
@@ -82,6 +83,17 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
 	pp.sym1.unstableOnly, pp.sym2.unstableOnly = opts.UnstableOnly, opts.UnstableOnly
 	pp.within, pp.byDiff = opts.Within, opts.SecondByDifference
+	pp.packs = chainPacksFor(opts.Within, f1, f2)
+	pp.pb.packs = pp.packs
+	for j := range pp.sym1.abs {
+		pp.sym1.abs[j].pack = &pp.packs.net1[j]
+	}
+	for j := range pp.sym2.abs {
+		pp.sym2.abs[j].pack = &pp.packs.net2[j]
+	}
+	for j := range pp.jointAbs {
+		pp.jointAbs[j].pack = &pp.packs.joint[j]
+	}
 	if in.Pairing == spec.QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}
@@ -171,7 +183,7 @@ func (pp *pairProp) layer(k int) {
 			dl := newLayerDiff(*l1, *l2, pp.m1.layerNoise(k), pp.m2.layerNoise(k))
 			pp.diffs[k] = dl
 			if pp.sym && k < pp.chain && l1.Conv == nil { // for diffTarget before jointRelax
-				pp.jointW[k] = jointMatrix(*l1, *l2, dl)
+				pp.jointW[k] = pp.packs.jointMatrix(k, func() *mat.Dense { return jointMatrix(*l1, *l2, dl) })
 			}
 			intersectAll(pb.DiffPre[k], dl.applyLayer(*l2, dp, dp1))
 			if !allZero(dp) || !slices.Equal(dp1, dp2) { // otherwise the same enclosure again

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/nnbound/nnbound/internal/dense"
+	"github.com/nnbound/nnbound/nn"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -157,4 +158,42 @@ func (c *packCache) get(tB blas.Transpose, b blas64.General) *dense.PackedB {
 // view returns the r x c block of g at row i, column j.
 func view(g blas64.General, i, j, r, c int) blas64.General {
 	return blas64.General{Rows: r, Cols: c, Stride: g.Stride, Data: g.Data[i*g.Stride+j : (i+r-1)*g.Stride+j+c]}
+}
+
+// chainPacks holds what the Pairs of a chain of Options.Within on the same
+// two networks share: the layers' matrices and the joint levels' (built
+// once, jointRelax), packed for products. They depend on the networks
+// only, and a branch and bound bounds every node within its parent's
+// bounds, so each is built and packed once per search rather than once per
+// node. Safe for concurrent use (the children of a node are bounded in
+// parallel).
+type chainPacks struct {
+	f1, f2            *nn.Network
+	net1, net2, joint []packCache // per layer
+	mu                sync.Mutex
+	jointW            []*mat.Dense
+}
+
+// chainPacksFor returns the chainPacks of within if it was bounded on the
+// networks f1 and f2 (the same values), else new ones.
+func chainPacksFor(within *PairBounds, f1, f2 *nn.Network) *chainPacks {
+	if within != nil {
+		if c := within.packs; c != nil && c.f1 == f1 && c.f2 == f2 {
+			return c
+		}
+	}
+	d1, d2 := len(f1.Layers), len(f2.Layers)
+	return &chainPacks{f1: f1, f2: f2, net1: make([]packCache, d1), net2: make([]packCache, d2),
+		joint: make([]packCache, min(d1, d2)), jointW: make([]*mat.Dense, min(d1, d2))}
+}
+
+// jointMatrix returns the joint matrix of level k, made by build the first
+// time; it must not be modified.
+func (c *chainPacks) jointMatrix(k int, build func() *mat.Dense) *mat.Dense {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.jointW[k] == nil {
+		c.jointW[k] = build()
+	}
+	return c.jointW[k]
 }
