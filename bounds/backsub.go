@@ -113,6 +113,53 @@ type affineBound struct {
 type stepRelax struct {
 	Lower, Upper []affineBound
 	cols         int // number of variables of the level below
+	// table holds Lower and Upper packed for relaxStep (packed; nil: not
+	// yet, relaxStep packs them for itself).
+	table *relaxTable
+}
+
+// packed returns s with its bounds packed for relaxStep; Lower and Upper
+// must not change after.
+func (s stepRelax) packed() stepRelax {
+	s.table = newRelaxTable(s)
+	return s
+}
+
+// relaxTable is a stepRelax in flat arrays, in the order relaxStep reads
+// them: entry e = 2i is the upper bound of variable i, e = 2i+1 its lower
+// bound; its constant is c[e] and its terms are col[k], coef[k] for k in
+// [start[e], start[e+1]), in the order of the bound's terms. Choosing the
+// entry by the sign of a coefficient is then arithmetic rather than a
+// branch, and the terms of all bounds are contiguous.
+type relaxTable struct {
+	c        []float64
+	start    []int32
+	col      []int32
+	coef     []float64
+	maxTerms int // the most terms of any bound, at least 1
+}
+
+// newRelaxTable packs the bounds of s.
+func newRelaxTable(s stepRelax) *relaxTable {
+	n, terms := len(s.Lower), 0
+	for i := range n {
+		terms += len(s.Upper[i].terms) + len(s.Lower[i].terms)
+	}
+	t := &relaxTable{c: make([]float64, 2*n), start: make([]int32, 2*n+1),
+		col: make([]int32, 0, terms), coef: make([]float64, 0, terms), maxTerms: 1}
+	for i := range n {
+		for side, b := range [2]*affineBound{&s.Upper[i], &s.Lower[i]} {
+			e := 2*i + side
+			t.c[e] = b.C
+			for _, tm := range b.terms {
+				t.col = append(t.col, int32(tm.col))
+				t.coef = append(t.coef, tm.coef)
+			}
+			t.start[e+1] = int32(len(t.col))
+			t.maxTerms = max(t.maxTerms, len(b.terms))
+		}
+	}
+	return t
 }
 
 // lineRelax returns the stepRelax of a single network's relaxation lines:
@@ -120,11 +167,13 @@ type stepRelax struct {
 func lineRelax(rel relaxation) stepRelax {
 	n := len(rel.Lower)
 	s := stepRelax{Lower: make([]affineBound, n), Upper: make([]affineBound, n), cols: n}
+	terms := make([]term, 2*n)
 	for i := range n {
-		s.Lower[i] = affineBound{[]term{{i, rel.Lower[i].A}}, rel.Lower[i].C}
-		s.Upper[i] = affineBound{[]term{{i, rel.Upper[i].A}}, rel.Upper[i].C}
+		terms[2*i], terms[2*i+1] = term{i, rel.Lower[i].A}, term{i, rel.Upper[i].A}
+		s.Lower[i] = affineBound{terms[2*i : 2*i+1 : 2*i+1], rel.Lower[i].C}
+		s.Upper[i] = affineBound{terms[2*i+1 : 2*i+2 : 2*i+2], rel.Upper[i].C}
 	}
-	return s
+	return s.packed()
 }
 
 // relaxStep replaces each variable v_i by its upper bound where Lam[r,i] >=
@@ -137,14 +186,16 @@ func lineRelax(rel relaxation) stepRelax {
 // ov.row(r).at(i) gives a slope a for the side chosen (rowSlopes).
 func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	raw := f.Lam.RawMatrix()
-	maxTerms := 1
-	for i := range rel.Lower {
-		maxTerms = max(maxTerms, len(rel.Lower[i].terms), len(rel.Upper[i].terms))
+	tb := rel.table
+	if tb == nil {
+		tb = newRelaxTable(rel)
 	}
 	next := newScratch(raw.Rows, rel.cols, true)
 	nraw := next.RawMatrix()
-	absNew := make([]float64, rel.cols)
-	relC, tinyC := 2*float64(maxTerms+1)*outward.Unit, float64(maxTerms)*outward.Tiny
+	absNew := getFloats(rel.cols, false)
+	defer putFloats(absNew)
+	relC, tinyC := 2*float64(tb.maxTerms+1)*outward.Unit, float64(tb.maxTerms)*outward.Tiny
+	c, start := tb.c[:2*len(rel.Lower)], tb.start[:2*len(rel.Lower)+1]
 	for r := range raw.Rows {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
 		out := nraw.Data[r*nraw.Stride : r*nraw.Stride+rel.cols]
@@ -155,23 +206,29 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 			if l == 0 {
 				continue
 			}
-			if a, ok := sr.at(i, l >= 0); ok {
-				p := l * a
-				out[i] += p
-				absNew[i] += math.Abs(p)
-				continue
+			if ov != nil {
+				if a, ok := sr.at(i, l >= 0); ok {
+					p := l * a
+					out[i] += p
+					absNew[i] += math.Abs(p)
+					continue
+				}
 			}
-			b := &rel.Upper[i]
-			if l < 0 {
-				b = &rel.Lower[i]
+			// e = 2i + (l < 0), by the sign bit rather than a branch, which
+			// the random signs of a row would mispredict half the time (NaN,
+			// never less than 0, keeps the upper bound).
+			e := 2*i + int(math.Float64bits(l)>>63)
+			if l != l {
+				e = 2 * i
 			}
-			t := l * b.C
+			t := l * c[e]
 			s += t
 			abs += math.Abs(t)
-			for _, tm := range b.terms {
-				p := l * tm.coef
-				out[tm.col] += p
-				absNew[tm.col] += math.Abs(p)
+			for k := start[e]; k < start[e+1]; k++ {
+				p := l * tb.coef[k]
+				j := tb.col[k]
+				out[j] += p
+				absNew[j] += math.Abs(p)
 			}
 		}
 		prodErr := 0.0
@@ -230,7 +287,7 @@ func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.
 	if dense != nil {
 		_, c := dense.Dims()
 		next := newScratch(raw.Rows, c, false)
-		gemm(blas.NoTrans, raw, dense.RawMatrix(), 0, next.RawMatrix())
+		gemm(cache.packs(), blas.NoTrans, raw, dense.RawMatrix(), 0, next.RawMatrix())
 		f.replaceLam(next)
 		return
 	}
@@ -316,11 +373,21 @@ func sumFactor(n int) float64 { return 1 + 4*float64(n+2)*outward.Unit }
 // back-substitution chain: every target above a level substitutes through
 // its map with the same box below (mag), so the product is computed once
 // per Pair rather than once per back-substitution. A different mag
-// replaces it. Safe for concurrent use.
+// replaces it. It also points to the map's matrix packed for the products
+// (packs; chainPacks). Safe for concurrent use.
 type absProduct struct {
 	mu     sync.Mutex
 	mag, t []float64
 	magSum float64
+	pack   *packCache // nil: none
+}
+
+// packs returns the cache of the map's packed matrices (nil for a nil c).
+func (c *absProduct) packs() *packCache {
+	if c == nil {
+		return nil
+	}
+	return c.pack
 }
 
 // get returns |W| mag for the map w and the sum of mag (c nil: computed

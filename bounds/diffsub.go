@@ -109,9 +109,14 @@ func targetRows(w blas64.General, b []float64, rows []int, sign []float64) (lam0
 
 // diffTarget returns the form of xi2^k - xi1^k on the joint variables of
 // level k-1: (W2 - W1) z1 + W2 delta + (b2 - b1) (up to the radius of the
-// parameter difference).
+// parameter difference): the lower half of the joint matrix of level k
+// where it is built, which must not be modified.
 func (pp *pairProp) diffTarget(k int) (*mat.Dense, []float64) {
 	dl := pp.diffs[k]
+	if w := pp.jointW[k]; w != nil {
+		r, c := w.Dims()
+		return w.Slice(r/2, r, 0, c).(*mat.Dense), dl.dB
+	}
 	l2 := pp.f2.Layers[k]
 	n, m := l2.Out(), l2.In()
 	lam := mat.NewDense(n, 2*m, nil)
@@ -302,10 +307,10 @@ func (f *linearForm) affineJoint(w *mat.Dense, b, noise, mag []float64, cache *a
 	R, n, m := lam.Rows, wr.Rows/2, wr.Cols/2
 	next := newScratch(R, 2*m, false)
 	nr := next.RawMatrix()
-	gemm(blas.NoTrans, view(lam, 0, 0, R, n), view(wr, 0, 0, n, m), 0, view(nr, 0, 0, R, m))
+	gemm(cache.packs(), blas.NoTrans, view(lam, 0, 0, R, n), view(wr, 0, 0, n, m), 0, view(nr, 0, 0, R, m))
 	for r := range R {
 		clear(nr.Data[r*nr.Stride+m : r*nr.Stride+2*m])
 	}
-	gemm(blas.NoTrans, view(lam, 0, n, R, n), view(wr, n, 0, n, 2*m), 1, nr)
+	gemm(cache.packs(), blas.NoTrans, view(lam, 0, n, R, n), view(wr, n, 0, n, 2*m), 1, nr)
 	f.replaceLam(next)
 }

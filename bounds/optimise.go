@@ -38,6 +38,8 @@ type chainLevel struct {
 	b    []float64
 	// lines, if not nil, is rel as single lines (compactLevel).
 	lines *lineLevel
+	// pack keeps w packed for the products (nil: none; compactLevel).
+	pack *packCache
 }
 
 // slopeOpt optimises the slopes of a batch of targets (rows).
@@ -165,7 +167,7 @@ func (o *slopeOpt) forward(out []float64) {
 			clear(below)
 			continue
 		}
-		gemm(blas.NoTrans, general(R, p, xi), lv.w, 0, general(R, lv.w.Cols, below))
+		gemm(lv.pack, blas.NoTrans, general(R, p, xi), lv.w, 0, general(R, lv.w.Cols, below))
 	}
 	m := len(o.in)
 	for r := range R {
@@ -225,7 +227,7 @@ func (o *slopeOpt) backward() {
 		gxi := o.gXi[:R*p]
 		// dB/dXi^j = G W^j^T + b^j.
 		if p > 0 {
-			gemm(blas.Trans, general(R, m, g), lv.w, 0, general(R, p, gxi))
+			gemm(lv.pack, blas.Trans, general(R, m, g), lv.w, 0, general(R, p, gxi))
 		}
 		z, gr, gz := o.lamZ[j], o.grad[j], o.gZ[j]
 		clear(gr) // zero but where a free line is used

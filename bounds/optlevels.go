@@ -85,7 +85,7 @@ func compactLevel(lv chainLevel) (chainLevel, []int) {
 		copy(w.Data[q*w.Cols:(q+1)*w.Cols], lv.w.Data[p*lv.w.Stride:p*lv.w.Stride+lv.w.Cols])
 		out.b[q] = lv.b[p]
 	}
-	out.w = w
+	out.w, out.pack = w, &packCache{}
 	out.lines = newLineLevel(out, fcol)
 	return out, fcol
 }

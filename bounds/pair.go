@@ -34,6 +34,7 @@ type PairBounds struct {
 	prop   *pairProp     // the propagation state, for Margin
 	pieces []*PairBounds // the bounds of the pieces of a split box
 	whole  *PairBounds   // and on the whole box
+	packs  *chainPacks   // for the Pairs within these bounds (Prior keeps it)
 }
 
 // Pair returns sound bounds for f1 and f2 on the input pairs in. The

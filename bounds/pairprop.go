@@ -57,7 +57,8 @@ type pairProp struct {
 	// jointAbs, per level, |W| times the bounds below it.
 	jointCompact *levelCache
 	jointAbs     []absProduct
-	chain        int // layers 0..chain-1 have equal widths in both networks
+	packs        *chainPacks // shared with Options.Within's propagation
+	chain        int         // layers 0..chain-1 have equal widths in both networks
 	// fixedX2[i] is the constant x2_i when the input quantiser is constant
 	// on the box's coordinate i (NaN otherwise); nil if none is.
 	fixedX2 []float64
@@ -82,6 +83,17 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
 	pp.sym1.unstableOnly, pp.sym2.unstableOnly = opts.UnstableOnly, opts.UnstableOnly
 	pp.within, pp.byDiff = opts.Within, opts.SecondByDifference
+	pp.packs = chainPacksFor(opts.Within, f1, f2)
+	pp.pb.packs = pp.packs
+	for j := range pp.sym1.abs {
+		pp.sym1.abs[j].pack = &pp.packs.net1[j]
+	}
+	for j := range pp.sym2.abs {
+		pp.sym2.abs[j].pack = &pp.packs.net2[j]
+	}
+	for j := range pp.jointAbs {
+		pp.jointAbs[j].pack = &pp.packs.joint[j]
+	}
 	if in.Pairing == spec.QuantisedInput {
 		pp.fixedX2 = fixedInputs(in)
 	}
@@ -170,6 +182,9 @@ func (pp *pairProp) layer(k int) {
 		if dp != nil {
 			dl := newLayerDiff(*l1, *l2, pp.m1.layerNoise(k), pp.m2.layerNoise(k))
 			pp.diffs[k] = dl
+			if pp.sym && k < pp.chain && l1.Conv == nil { // for diffTarget before jointRelax
+				pp.jointW[k] = pp.packs.jointMatrix(k, func() *mat.Dense { return jointMatrix(*l1, *l2, dl) })
+			}
 			intersectAll(pb.DiffPre[k], dl.applyLayer(*l2, dp, dp1))
 			if !allZero(dp) || !slices.Equal(dp1, dp2) { // otherwise the same enclosure again
 				intersectAll(pb.DiffPre[k], dl.applyLayer(*l1, dp, dp2))
@@ -285,7 +300,7 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 			}
 		}
 	}
-	pp.jointStep[k] = s
+	pp.jointStep[k] = s.packed()
 	pp.jointFree[k] = jointFreeLines(&pp.sym1.free[k])
 	dl := pp.diffs[k]
 	pp.jointB[k] = append(append([]float64(nil), l1.B...), dl.dB...)
@@ -296,12 +311,20 @@ func (pp *pairProp) jointRelax(k int, l1, l2 nn.Layer) {
 		pp.jointConv[k] = &jointConv{c1: l1.Conv, dk: l1.Conv.WithKernel(dl.dW), c2: l2.Conv}
 		return
 	}
-	m := l1.In()
+	if pp.jointW[k] == nil {
+		pp.jointW[k] = jointMatrix(l1, l2, dl)
+	}
+}
+
+// jointMatrix returns the substitution matrix of a joint level of dense
+// layers l1, l2 with the difference dl, [[W1, 0], [W2 - W1, W2]].
+func jointMatrix(l1, l2 nn.Layer, dl *layerDiff) *mat.Dense {
+	n, m := l1.Out(), l1.In()
 	w := mat.NewDense(2*n, 2*m, nil)
 	w.Slice(0, n, 0, m).(*mat.Dense).Copy(l1.W)
 	w.Slice(n, 2*n, m, 2*m).(*mat.Dense).Copy(l2.W)
 	w.Slice(n, 2*n, 0, m).(*mat.Dense).Copy(mat.NewDense(n, m, dl.dW))
-	pp.jointW[k] = w
+	return w
 }
 
 // sameKind reports whether two layers are both dense or both structured

@@ -21,7 +21,8 @@ import (
 // Prior returns a copy of the enclosures of pb that Options.Within uses
 // (each network's pre-activations, the pre-activation and activation
 // differences), without the propagation state Margin needs: small enough to
-// keep for every queued node of a search.
+// keep for every queued node of a search. It keeps the packed matrices that
+// the Pairs within it share (chainPacks).
 func (pb *PairBounds) Prior() *PairBounds {
 	cp := func(x [][]Interval) [][]Interval {
 		out := make([][]Interval, len(x))
@@ -33,7 +34,7 @@ func (pb *PairBounds) Prior() *PairBounds {
 		return out
 	}
 	return &PairBounds{Net1: &Net{Pre: cp(pb.Net1.Pre)}, Net2: &Net{Pre: cp(pb.Net2.Pre)},
-		DiffPre: cp(pb.DiffPre), DiffPost: cp(pb.DiffPost)}
+		DiffPre: cp(pb.DiffPre), DiffPost: cp(pb.DiffPost), packs: pb.packs}
 }
 
 // checkWithin reports an Options.Within whose shapes do not match the

@@ -3,6 +3,7 @@ package bounds
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -101,4 +102,63 @@ func TestWithinShapes(t *testing.T) {
 			t.Errorf("Within of the wrong shape: got %v, want ErrOptions", err)
 		}
 	}
+}
+
+// TestWithinSharesPacks checks that Pairs within a parent's bounds (or its
+// Prior) share the parent's packed matrices, that Pairs on other networks
+// do not, and that sharing them leaves every bound the same to the bit.
+func TestWithinSharesPacks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 0))
+	opts := Options{Method: MethodOptimised, UnstableOnly: true, SecondByDifference: true}
+	for trial := range 6 {
+		f1, f2, in := campaignPair(rng)
+		parent, err := Pair(f1, f2, in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		child := in
+		child.Box = subBox(rng, in.Box)
+		alone := parent.Prior()
+		alone.packs = nil
+		var got [2]*PairBounds
+		for i, w := range []*PairBounds{parent.Prior(), alone} {
+			o := opts
+			o.Within = w
+			if got[i], err = Pair(f1, f2, child, o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got[0].packs != parent.packs || got[1].packs == parent.packs {
+			t.Fatalf("trial %d: packs shared %v, %v; want true, false", trial, got[0].packs == parent.packs, got[1].packs == parent.packs)
+		}
+		var a, b []Interval
+		for i, pb := range got {
+			all := append(append([]Interval(nil), pb.Output...), flatten(pb.Net1.Pre, pb.Net2.Pre, pb.DiffPre, pb.DiffPost)...)
+			if i == 0 {
+				a = all
+			} else {
+				b = all
+			}
+		}
+		for i := range a {
+			if math.Float64bits(a[i].Lo) != math.Float64bits(b[i].Lo) || math.Float64bits(a[i].Hi) != math.Float64bits(b[i].Hi) {
+				t.Fatalf("trial %d: bound %d is %v with shared packs, %v without", trial, i, a[i], b[i])
+			}
+		}
+		g2, _, _ := campaignPair(rng)
+		if c := chainPacksFor(parent, g2, f2); c == parent.packs {
+			t.Fatalf("trial %d: packs shared with another network", trial)
+		}
+	}
+}
+
+// flatten concatenates the intervals of the layers of xs.
+func flatten(xs ...[][]Interval) []Interval {
+	var out []Interval
+	for _, x := range xs {
+		for _, v := range x {
+			out = append(out, v...)
+		}
+	}
+	return out
 }

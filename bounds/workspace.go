@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/nnbound/nnbound/internal/dense"
+	"github.com/nnbound/nnbound/nn"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -76,7 +77,8 @@ func (f *linearForm) replaceLam(next *mat.Dense) {
 }
 
 // gemm sets c = a b + beta c (tB blas.Trans: a b^T; beta 0 or 1) on the
-// calling goroutine, by the blocked product of internal/dense (packed
+// calling goroutine, with b packed once for all its products by pc (nil:
+// packed at every product; the result is the same to the bit), by the blocked product of internal/dense (packed
 // operands and a register-blocked micro-kernel, AVX2 and FMA where the CPU
 // has them; 3 to 8 times gonum's pure-Go Dgemm on the shapes of ACAS Xu,
 // BenchmarkDgemmShapes). The branch and bound already keeps every core
@@ -96,11 +98,102 @@ func (f *linearForm) replaceLam(next *mat.Dense) {
 // entry of c is one more term of the sum (affineJoint counts it in n).
 // The blocking of the inner dimension, the micro-kernel's order and FMA
 // therefore change the result in the last bits only, within the bound.
-func gemm(tB blas.Transpose, a, b blas64.General, beta float64, c blas64.General) {
+func gemm(pc *packCache, tB blas.Transpose, a, b blas64.General, beta float64, c blas64.General) {
+	if p := pc.get(tB, b); p != nil {
+		dense.Impl{}.DgemmPacked(c.Rows, 1, a.Data, a.Stride, p, beta, c.Data, c.Stride)
+		return
+	}
 	dense.Impl{}.DgemmSerial(blas.NoTrans, tB, c.Rows, c.Cols, a.Cols, 1, a.Data, a.Stride, b.Data, b.Stride, beta, c.Data, c.Stride)
+}
+
+// packCache keeps the matrices that the products of a back-substitution
+// chain take as their second operand packed (dense.PackedB): a Pair
+// multiplies by a level's matrix once for every target layer above it,
+// and the slope optimiser once per iteration, and packing is a quarter of
+// a product's time on the thin products of a branch and bound node. A
+// matrix is known by its storage, shape and transposition, and the cache
+// holds it, so a different matrix is never taken for it; it must not
+// change while cached. Safe for concurrent use; a nil cache keeps nothing.
+type packCache struct {
+	mu      sync.Mutex
+	entries []packEntry
+}
+
+// packEntry is one matrix of a packCache.
+type packEntry struct {
+	tB blas.Transpose
+	b  blas64.General
+	p  *dense.PackedB
+}
+
+// maxPacked bounds the entries of a packCache (a level has at most two
+// matrices, a forked propagation may bring two more).
+const maxPacked = 8
+
+// get returns b packed as the operand op(b) (nil for a nil cache or an
+// empty b).
+func (c *packCache) get(tB blas.Transpose, b blas64.General) *dense.PackedB {
+	if c == nil || len(b.Data) == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.entries {
+		if e.tB == tB && e.b.Rows == b.Rows && e.b.Cols == b.Cols && e.b.Stride == b.Stride && &e.b.Data[0] == &b.Data[0] {
+			return e.p
+		}
+	}
+	k, n := b.Rows, b.Cols
+	if tB != blas.NoTrans {
+		k, n = n, k
+	}
+	p := dense.NewPackedB(tB, k, n, b.Data, b.Stride)
+	if len(c.entries) == maxPacked {
+		c.entries = c.entries[1:]
+	}
+	c.entries = append(c.entries, packEntry{tB, b, p})
+	return p
 }
 
 // view returns the r x c block of g at row i, column j.
 func view(g blas64.General, i, j, r, c int) blas64.General {
 	return blas64.General{Rows: r, Cols: c, Stride: g.Stride, Data: g.Data[i*g.Stride+j : (i+r-1)*g.Stride+j+c]}
+}
+
+// chainPacks holds what the Pairs of a chain of Options.Within on the same
+// two networks share: the layers' matrices and the joint levels' (built
+// once, jointRelax), packed for products. They depend on the networks
+// only, and a branch and bound bounds every node within its parent's
+// bounds, so each is built and packed once per search rather than once per
+// node. Safe for concurrent use (the children of a node are bounded in
+// parallel).
+type chainPacks struct {
+	f1, f2            *nn.Network
+	net1, net2, joint []packCache // per layer
+	mu                sync.Mutex
+	jointW            []*mat.Dense
+}
+
+// chainPacksFor returns the chainPacks of within if it was bounded on the
+// networks f1 and f2 (the same values), else new ones.
+func chainPacksFor(within *PairBounds, f1, f2 *nn.Network) *chainPacks {
+	if within != nil {
+		if c := within.packs; c != nil && c.f1 == f1 && c.f2 == f2 {
+			return c
+		}
+	}
+	d1, d2 := len(f1.Layers), len(f2.Layers)
+	return &chainPacks{f1: f1, f2: f2, net1: make([]packCache, d1), net2: make([]packCache, d2),
+		joint: make([]packCache, min(d1, d2)), jointW: make([]*mat.Dense, min(d1, d2))}
+}
+
+// jointMatrix returns the joint matrix of level k, made by build the first
+// time; it must not be modified.
+func (c *chainPacks) jointMatrix(k int, build func() *mat.Dense) *mat.Dense {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.jointW[k] == nil {
+		c.jointW[k] = build()
+	}
+	return c.jointW[k]
 }

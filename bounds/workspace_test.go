@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nnbound/nnbound/internal/dense"
 	"github.com/nnbound/nnbound/internal/outward"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -43,7 +44,7 @@ func TestGemmRoundingBound(t *testing.T) {
 			beta := float64(rng.IntN(2))
 			c := randGeneral(m, n, 2)
 			old := append([]float64(nil), c.Data...)
-			gemm(tB, a, b, beta, c)
+			gemm(&packCache{}, tB, a, b, beta, c) // packed B: the same bits as unpacked (dense.TestDgemmPacked)
 			terms := k + int(beta)
 			gamma := float64(terms) * outward.Unit / (1 - float64(terms)*outward.Unit)
 			for i := range m {
@@ -90,5 +91,30 @@ func TestFloatsPool(t *testing.T) {
 				t.Fatalf("getFloats(%d, true)[%d] = %v", n, i, v)
 			}
 		}
+	}
+}
+
+// TestPackCache checks that a packCache gives a matrix its own packing
+// again, and a different view of the same storage, or the transpose, a
+// packing of its own.
+func TestPackCache(t *testing.T) {
+	var c packCache
+	g := blas64.General{Rows: 4, Cols: 6, Stride: 6, Data: make([]float64, 24)}
+	p := c.get(blas.NoTrans, g)
+	if p == nil || c.get(blas.NoTrans, g) != p {
+		t.Fatal("the same matrix is packed again")
+	}
+	for name, q := range map[string]*dense.PackedB{
+		"transposed": c.get(blas.Trans, g),
+		"lower rows": c.get(blas.NoTrans, view(g, 2, 0, 2, 6)),
+		"fewer cols": c.get(blas.NoTrans, view(g, 0, 0, 4, 3)),
+	} {
+		if q == nil || q == p {
+			t.Errorf("%s: packing %p, the matrix's %p", name, q, p)
+		}
+	}
+	var none *packCache
+	if none.get(blas.NoTrans, g) != nil {
+		t.Error("a nil cache packs")
 	}
 }

@@ -173,7 +173,8 @@ func BenchmarkDtrsv(b *testing.B) {
 // matrix times a k x n weight matrix, or times its transpose, for the
 // layer widths of ACAS Xu (50 to 300 rows, 50 to 100 columns; 5 inputs
 // and outputs; a few rows where few neurons are unstable). Shapes are
-// m x n x k.
+// m x n x k. "packed" is DgemmPacked with B packed beforehand, as the
+// bound propagation multiplies by a layer's weights.
 func BenchmarkDgemmShapes(b *testing.B) {
 	shapes := [][3]int{
 		{50, 50, 50}, {100, 100, 100}, {200, 100, 100}, {300, 100, 50}, {300, 50, 100},
@@ -199,6 +200,12 @@ func BenchmarkDgemmShapes(b *testing.B) {
 					})
 				})
 			}
+			pb := NewPackedB(tB, k, n, bb, ldb)
+			b.Run(fmt.Sprintf("packed/%dx%dx%d/%c", m, n, k, tB), func(b *testing.B) {
+				measure(b, 2*float64(m*n*k), func() {
+					Impl{}.DgemmPacked(m, 1, a, k, pb, 0, c, n)
+				})
+			})
 		}
 	}
 }

@@ -115,10 +115,13 @@ func gemmOn(w, m, n, k int, alpha float64, a, b *operand, beta float64, c []floa
 // gemmBlocked is gemm on one goroutine, for k and alpha non-zero.
 func gemmBlocked(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, ldc int, pt part) {
 	pa := getBuf(&poolA, min(mc, roundUp(m, mr))*min(kc, k)+mr*nr)
-	pb := getBuf(&poolB, min(kc, k)*min(nc, roundUp(n, nr)))
 	defer poolA.Put(pa)
-	defer poolB.Put(pb)
-	bufA, bufB := *pa, *pb
+	bufA, bufB := *pa, []float64(nil)
+	if b.packed == nil {
+		pb := getBuf(&poolB, min(kc, k)*min(nc, roundUp(n, nr)))
+		defer poolB.Put(pb)
+		bufB = *pb
+	}
 	tile := bufA[len(bufA)-mr*nr:] // for tiles only partly in C
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
@@ -136,7 +139,11 @@ func gemmBlocked(m, n, k int, alpha float64, a, b *operand, beta float64, c []fl
 			if pc > 0 {
 				bet = 1
 			}
-			packB(bufB, b, pc, jc, kb, nb)
+			if b.packed != nil {
+				bufB = b.packed.block(jc, pc, nb)
+			} else {
+				packB(bufB, b, pc, jc, kb, nb)
+			}
 			for ic := iLo; ic < iHi; ic += mc {
 				mb := min(mc, iHi-ic)
 				packA(bufA, a, ic, pc, mb, kb)

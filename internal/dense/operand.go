@@ -18,6 +18,9 @@ type operand struct {
 	trans bool
 	shape shape
 	r, c  int // offset of the operand within op(X)
+	// packed, if not nil, holds the whole of op(X), a second operand,
+	// already packed (DgemmPacked); r and c are then 0.
+	packed *PackedB
 }
 
 // fillRow sets dst[(j-j0)*stride] to element (i, j) of the symmetric
