@@ -80,10 +80,12 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
 		line("", "in "+SquareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
+		rootNote(line, c)
 	case c.Certified:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
 		line("", "in "+SquareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
+		rootNote(line, c)
 	}
 	pieces := ""
 	if len(c.Pieces) > 1 {
@@ -173,4 +175,12 @@ func SquareName(c *certify.Certificate) string {
 		return fmt.Sprintf("|f1_%d - f2_%d|^2", k, k)
 	}
 	return AxisName(c) + "^2"
+}
+
+// rootNote adds, under the gammas of c, that they hold on the whole input
+// set with a larger maximum than the bound, which the split pieces give.
+func rootNote(line func(key, value, note string), c *certify.Certificate) {
+	if len(c.Pieces) > 1 && c.RootBound > c.Bound {
+		line("", "(the whole input set's inequality, at most "+report.Float(c.RootBound, 4)+" there: the split pieces give the bound above)", "")
+	}
 }
