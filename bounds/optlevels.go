@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"math"
 	"sync"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -206,8 +207,21 @@ func (o *slopeOpt) backwardLines(j, r int, ll *lineLevel, z, q, gz, gr []float64
 	}
 	s, side := sl.s[r*sl.n:(r+1)*sl.n], sl.free.side
 	for _, i := range o.freeVars[j] {
-		if v := z[i]; (v >= 0) == (side[i] > 0) && s[i] == s[i] { // the row's slope is used
-			gr[i] = q[col[i]] * v
+		// The row's slope is used where v's sign picks its side and it is
+		// not NaN; elsewhere gr[i] stays +0 (backward clears gr). The sign
+		// is random, so the choice is a mask rather than a branch.
+		v := z[i]
+		var up, upper, num uint64
+		if v >= 0 {
+			up = 1
 		}
+		if side[i] > 0 {
+			upper = 1
+		}
+		if a := s[i]; a == a {
+			num = 1
+		}
+		used := ^(up ^ upper) & num & 1
+		gr[i] = math.Float64frombits(math.Float64bits(q[col[i]]*v) & -used)
 	}
 }
