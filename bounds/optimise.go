@@ -89,9 +89,11 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 	for j, lv := range levels {
 		n, p := len(lv.rel.Lower), lv.rel.cols
 		maxP = max(maxP, p)
-		o.lamZ[j] = getFloats(R*n, true)
-		o.lamXi[j] = getFloats(R*p, true)
-		o.gZ[j] = getFloats(R*n, true)
+		// Only Adam's moments start from zero: forward and backward write
+		// every other buffer before they read it.
+		o.lamZ[j] = getFloats(R*n, false)
+		o.lamXi[j] = getFloats(R*p, false)
+		o.gZ[j] = getFloats(R*n, false)
 		if ll := lv.lines; ll != nil {
 			o.rowCoef[j], o.rowCst[j] = getFloats(2*n, false), getFloats(2*n, false)
 			copy(o.rowCoef[j], ll.coef)
@@ -104,14 +106,14 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 					o.freeVars[j] = append(o.freeVars[j], i)
 				}
 			}
-			o.grad[j] = getFloats(R*n, true)
+			o.grad[j] = getFloats(R*n, false)
 			o.adamM[j] = getFloats(R*n, true)
 			o.adamV[j] = getFloats(R*n, true)
 		}
 	}
-	o.lamX = getFloats(R*len(in), true)
-	o.c = getFloats(R, true)
-	o.gXi, o.gX = getFloats(R*maxP, true), getFloats(R*len(in), true)
+	o.lamX = getFloats(R*len(in), false)
+	o.c = getFloats(R, false)
+	o.gXi, o.gX = getFloats(R*maxP, false), getFloats(R*len(in), false)
 	return o
 }
 
@@ -281,7 +283,7 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 	defer o.release()
 	R := o.rows
 	best := make([]float64, R)
-	cur := getFloats(R, true)
+	cur := getFloats(R, false)
 	defer putFloats(cur)
 	o.forward(best)
 	saved := make([][]float64, len(o.levels))
