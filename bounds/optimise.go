@@ -300,25 +300,26 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 		p1 *= beta1
 		p2 *= beta2
 		step := set.Step * math.Pow(0.95, float64(it))
+		d1, d2 := 1-p1, 1-p2
 		for j, sl := range o.slopes {
-			gr := o.grad[j]
 			if sl == nil {
 				continue
 			}
-			mm, vv := o.adamM[j], o.adamV[j]
-			lo, hi := sl.free.lo, sl.free.hi
+			n := sl.n
+			lo, hi := sl.free.lo[:n], sl.free.hi[:n]
 			for r := range R {
+				gr, mm, vv := o.grad[j][r*n:(r+1)*n], o.adamM[j][r*n:(r+1)*n], o.adamV[j][r*n:(r+1)*n]
+				s := sl.s[r*n : (r+1)*n]
 				for _, i := range o.freeVars[j] { // the gradient is 0 elsewhere
-					idx := r*sl.n + i
-					gv := gr[idx]
-					if gv == 0 && mm[idx] == 0 {
+					gv := gr[i]
+					if gv == 0 && mm[i] == 0 {
 						continue
 					}
-					mm[idx] = beta1*mm[idx] + (1-beta1)*gv
-					vv[idx] = beta2*vv[idx] + (1-beta2)*gv*gv
-					mh, vh := mm[idx]/(1-p1), vv[idx]/(1-p2)
-					a := sl.s[idx] - step*mh/(math.Sqrt(vh)+eps)
-					sl.s[idx] = min(max(a, lo[i]), hi[i])
+					mm[i] = beta1*mm[i] + (1-beta1)*gv
+					vv[i] = beta2*vv[i] + (1-beta2)*gv*gv
+					mh, vh := mm[i]/d1, vv[i]/d2
+					a := s[i] - step*mh/(math.Sqrt(vh)+eps)
+					s[i] = min(max(a, lo[i]), hi[i])
 				}
 			}
 		}
