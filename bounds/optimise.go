@@ -60,8 +60,8 @@ type slopeOpt struct {
 	lamX, c     []float64
 	gZ          [][]float64
 	gXi, gX     []float64
-	// rowCoef and rowCst hold, per level of single lines, one row's
-	// lines (rowLines).
+	// rowCoef and rowCst hold, per level of single lines, every row's
+	// lines (rowLines), 2n per row.
 	rowCoef, rowCst [][]float64
 	grad            [][]float64
 	adamM           [][]float64
@@ -95,9 +95,11 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 		o.lamXi[j] = getFloats(R*p, false)
 		o.gZ[j] = getFloats(R*n, false)
 		if ll := lv.lines; ll != nil {
-			o.rowCoef[j], o.rowCst[j] = getFloats(2*n, false), getFloats(2*n, false)
-			copy(o.rowCoef[j], ll.coef)
-			copy(o.rowCst[j], ll.cst)
+			o.rowCoef[j], o.rowCst[j] = getFloats(R*2*n, false), getFloats(R*2*n, false)
+			for r := range R {
+				copy(o.rowCoef[j][r*2*n:], ll.coef)
+				copy(o.rowCst[j][r*2*n:], ll.cst)
+			}
 		}
 		if lv.free != nil && lv.free.count > 0 {
 			o.slopes[j] = newRowSlopes(lv.free, lv.rel, R)
