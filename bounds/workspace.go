@@ -40,6 +40,23 @@ func getFloats(n int, zero bool) []float64 {
 	return make([]float64, n, 1<<c)
 }
 
+// pooledMags returns max(|Lo|, |Hi|) of the intervals of parts, one part
+// after the other, in pooled storage (give it back with putFloats).
+func pooledMags(parts ...[]Interval) []float64 {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out, k := getFloats(n, false), 0
+	for _, p := range parts {
+		for _, v := range p {
+			out[k] = v.Mag()
+			k++
+		}
+	}
+	return out
+}
+
 // putFloats returns s to the pool for reuse; s must not be used after.
 // Slices whose capacity is not a power of two are left to the collector.
 func putFloats(s []float64) {
