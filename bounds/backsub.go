@@ -82,6 +82,7 @@ func newFormRows(w *mat.Dense, b []float64, rows []int, sign []float64) *linearF
 func (f *linearForm) concretise(v []Interval) []float64 {
 	raw := f.Lam.RawMatrix()
 	out := make([]float64, raw.Rows)
+	v = v[:raw.Cols]
 	for r := range out {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
 		s, abs := f.C[r], math.Abs(f.C[r])
@@ -310,11 +311,14 @@ func (f *linearForm) affineErr(w linearMap, b, noise, mag []float64, cache *absP
 	for r := range raw.Rows {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
 		s, abs, prop, ns := f.C[r], math.Abs(f.C[r]), 0.0, 0.0
+		b, t := b[:len(row)], t[:len(row)]
 		for i, l := range row {
 			s += l * b[i]
 			abs += math.Abs(l * b[i])
 			prop += math.Abs(l) * t[i]
-			if noise != nil {
+		}
+		if noise != nil { // a sum of its own, in the same order
+			for i, l := range row {
 				ns += math.Abs(l) * noise[i]
 			}
 		}

@@ -207,12 +207,13 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 		if ov != nil {
 			o = ov[j]
 		}
-		mag := mags(append(append([]Interval(nil), pb.Net1.Pre[j]...), pb.DiffPre[j]...))
+		mag := pooledMags(pb.Net1.Pre[j], pb.DiffPre[j])
 		if o == nil {
 			form.relaxPairs(pp.jointStep[j], pp.jointPairs[j], len(pb.Net1.Pre[j]), mag)
 		} else {
 			form.relaxStep(pp.jointStep[j], mag, o)
 		}
+		putFloats(mag)
 		if r := pp.diffs[j]; r.rW != nil || r.rB != nil {
 			below := pb.Net1.In
 			if j > 0 {
@@ -221,11 +222,13 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 			addRadiusCols(form, r, below, r.rows)
 		}
 		box := pp.jointBox(j - 1)
+		mag = pooledMags(box)
 		if jc := pp.jointConv[j]; jc != nil {
-			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mags(box), nil, &pp.jointAbs[j])
+			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mag, nil, &pp.jointAbs[j])
 		} else {
-			form.affineJoint(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mags(box), &pp.jointAbs[j])
+			form.affineJoint(pp.jointW[j], pp.jointB[j], pp.jointNoise[j], mag, &pp.jointAbs[j])
 		}
+		putFloats(mag)
 		for i, v := range form.concretise(box) {
 			best[i] = min(best[i], v)
 		}

@@ -60,8 +60,8 @@ type slopeOpt struct {
 	lamX, c     []float64
 	gZ          [][]float64
 	gXi, gX     []float64
-	// rowCoef and rowCst hold, per level of single lines, one row's
-	// lines (rowLines).
+	// rowCoef and rowCst hold, per level of single lines, every row's
+	// lines (rowLines), 2n per row.
 	rowCoef, rowCst [][]float64
 	grad            [][]float64
 	adamM           [][]float64
@@ -89,13 +89,17 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 	for j, lv := range levels {
 		n, p := len(lv.rel.Lower), lv.rel.cols
 		maxP = max(maxP, p)
-		o.lamZ[j] = getFloats(R*n, true)
-		o.lamXi[j] = getFloats(R*p, true)
-		o.gZ[j] = getFloats(R*n, true)
+		// Only Adam's moments start from zero: forward and backward write
+		// every other buffer before they read it.
+		o.lamZ[j] = getFloats(R*n, false)
+		o.lamXi[j] = getFloats(R*p, false)
+		o.gZ[j] = getFloats(R*n, false)
 		if ll := lv.lines; ll != nil {
-			o.rowCoef[j], o.rowCst[j] = getFloats(2*n, false), getFloats(2*n, false)
-			copy(o.rowCoef[j], ll.coef)
-			copy(o.rowCst[j], ll.cst)
+			o.rowCoef[j], o.rowCst[j] = getFloats(R*2*n, false), getFloats(R*2*n, false)
+			for r := range R {
+				copy(o.rowCoef[j][r*2*n:], ll.coef)
+				copy(o.rowCst[j][r*2*n:], ll.cst)
+			}
 		}
 		if lv.free != nil && lv.free.count > 0 {
 			o.slopes[j] = newRowSlopes(lv.free, lv.rel, R)
@@ -104,14 +108,14 @@ func newSlopeOpt(levels []chainLevel, in []Interval, lam0, c0 []float64, cache *
 					o.freeVars[j] = append(o.freeVars[j], i)
 				}
 			}
-			o.grad[j] = getFloats(R*n, true)
+			o.grad[j] = getFloats(R*n, false)
 			o.adamM[j] = getFloats(R*n, true)
 			o.adamV[j] = getFloats(R*n, true)
 		}
 	}
-	o.lamX = getFloats(R*len(in), true)
-	o.c = getFloats(R, true)
-	o.gXi, o.gX = getFloats(R*maxP, true), getFloats(R*len(in), true)
+	o.lamX = getFloats(R*len(in), false)
+	o.c = getFloats(R, false)
+	o.gXi, o.gX = getFloats(R*maxP, false), getFloats(R*len(in), false)
 	return o
 }
 
@@ -281,7 +285,7 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 	defer o.release()
 	R := o.rows
 	best := make([]float64, R)
-	cur := getFloats(R, true)
+	cur := getFloats(R, false)
 	defer putFloats(cur)
 	o.forward(best)
 	saved := make([][]float64, len(o.levels))
@@ -298,25 +302,26 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 		p1 *= beta1
 		p2 *= beta2
 		step := set.Step * math.Pow(0.95, float64(it))
+		d1, d2 := 1-p1, 1-p2
 		for j, sl := range o.slopes {
-			gr := o.grad[j]
 			if sl == nil {
 				continue
 			}
-			mm, vv := o.adamM[j], o.adamV[j]
-			lo, hi := sl.free.lo, sl.free.hi
+			n := sl.n
+			lo, hi := sl.free.lo[:n], sl.free.hi[:n]
 			for r := range R {
+				gr, mm, vv := o.grad[j][r*n:(r+1)*n], o.adamM[j][r*n:(r+1)*n], o.adamV[j][r*n:(r+1)*n]
+				s := sl.s[r*n : (r+1)*n]
 				for _, i := range o.freeVars[j] { // the gradient is 0 elsewhere
-					idx := r*sl.n + i
-					gv := gr[idx]
-					if gv == 0 && mm[idx] == 0 {
+					gv := gr[i]
+					if gv == 0 && mm[i] == 0 {
 						continue
 					}
-					mm[idx] = beta1*mm[idx] + (1-beta1)*gv
-					vv[idx] = beta2*vv[idx] + (1-beta2)*gv*gv
-					mh, vh := mm[idx]/(1-p1), vv[idx]/(1-p2)
-					a := sl.s[idx] - step*mh/(math.Sqrt(vh)+eps)
-					sl.s[idx] = min(max(a, lo[i]), hi[i])
+					mm[i] = beta1*mm[i] + (1-beta1)*gv
+					vv[i] = beta2*vv[i] + (1-beta2)*gv*gv
+					mh, vh := mm[i]/d1, vv[i]/d2
+					a := s[i] - step*mh/(math.Sqrt(vh)+eps)
+					s[i] = min(max(a, lo[i]), hi[i])
 				}
 			}
 		}

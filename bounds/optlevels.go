@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"math"
 	"sync"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -140,13 +141,14 @@ func newLineLevel(lv chainLevel, fcol []int) *lineLevel {
 	return ll
 }
 
-// rowLines returns the lines of row r of level j (whose lineLevel is ll):
+// rowLines sets the lines of row r of level j (whose lineLevel is ll) to
 // ll's, with the row's slope a (offset 0) on each free side where a is
-// not NaN. The slopes need no clamping: run keeps them in their ranges.
-// The slices are o's work space, which holds ll's lines but on the free
-// sides; they are valid until the next call.
+// not NaN, and returns them. The slopes need no clamping: run keeps them
+// in their ranges. The slices are o's work space, which holds ll's lines
+// but on the free sides; they stay valid while the slopes do not change
+// (storedLines).
 func (o *slopeOpt) rowLines(j, r int, ll *lineLevel) (coef, cst []float64) {
-	coef, cst = o.rowCoef[j], o.rowCst[j]
+	coef, cst = o.storedLines(j, r)
 	sl := o.slopes[j]
 	if sl == nil {
 		return coef, cst
@@ -164,6 +166,13 @@ func (o *slopeOpt) rowLines(j, r int, ll *lineLevel) (coef, cst []float64) {
 		}
 	}
 	return coef, cst
+}
+
+// storedLines returns the lines of row r of level j as the last rowLines
+// set them.
+func (o *slopeOpt) storedLines(j, r int) (coef, cst []float64) {
+	n2 := len(o.levels[j].lines.coef)
+	return o.rowCoef[j][r*n2 : (r+1)*n2], o.rowCst[j][r*n2 : (r+1)*n2]
 }
 
 // forwardLines is the part of forward on level j (a lineLevel) for row
@@ -188,9 +197,11 @@ func (o *slopeOpt) forwardLines(j, r int, ll *lineLevel, z, xr []float64) float6
 
 // backwardLines is the part of backward on level j (a lineLevel) for row
 // r: the gradient gz in the coefficients z of the level's variables, and
-// gr in the row's slopes, from the gradient q in the pre-variables.
+// gr in the row's slopes, from the gradient q in the pre-variables. It
+// takes the row's lines as forward left them: the slopes have not
+// changed since.
 func (o *slopeOpt) backwardLines(j, r int, ll *lineLevel, z, q, gz, gr []float64) {
-	coef, cst := o.rowLines(j, r, ll)
+	coef, cst := o.storedLines(j, r)
 	col := ll.col[:len(z)]
 	for i, v := range z {
 		neg := 0
@@ -206,8 +217,21 @@ func (o *slopeOpt) backwardLines(j, r int, ll *lineLevel, z, q, gz, gr []float64
 	}
 	s, side := sl.s[r*sl.n:(r+1)*sl.n], sl.free.side
 	for _, i := range o.freeVars[j] {
-		if v := z[i]; (v >= 0) == (side[i] > 0) && s[i] == s[i] { // the row's slope is used
-			gr[i] = q[col[i]] * v
+		// The row's slope is used where v's sign picks its side and it is
+		// not NaN; elsewhere gr[i] stays +0 (backward clears gr). The sign
+		// is random, so the choice is a mask rather than a branch.
+		v := z[i]
+		var up, upper, num uint64
+		if v >= 0 {
+			up = 1
 		}
+		if side[i] > 0 {
+			upper = 1
+		}
+		if a := s[i]; a == a {
+			num = 1
+		}
+		used := ^(up ^ upper) & num & 1
+		gr[i] = math.Float64frombits(math.Float64bits(q[col[i]]*v) & -used)
 	}
 }

@@ -276,20 +276,14 @@ func (d *layerDiff) apply(w blas64.General, dx, x []Interval) []Interval {
 		}
 		dW := d.dW[i*d.cols : (i+1)*d.cols]
 		for j, v := range dW {
-			c, e := v*x[j].Lo, v*x[j].Hi
-			if c > e {
-				c, e = e, c
-			}
+			c, e := ordered(v*x[j].Lo, v*x[j].Hi)
 			lo += c
 			hi += e
 			abs += max(-c, e)
 		}
 		if !zero {
 			for j, v := range w.Data[i*w.Stride : i*w.Stride+d.cols] {
-				a, b := v*dx[j].Lo, v*dx[j].Hi
-				if a > b {
-					a, b = b, a
-				}
+				a, b := ordered(v*dx[j].Lo, v*dx[j].Hi)
 				lo += a
 				hi += b
 				abs += max(-a, b)

@@ -180,7 +180,7 @@ func (pp *pairProp) layer(k int) {
 			dp1, dp2, dp = n1.Post[k-1], n2.Post[k-1], pb.DiffPost[k-1]
 		}
 		if dp != nil {
-			dl := newLayerDiff(*l1, *l2, pp.m1.layerNoise(k), pp.m2.layerNoise(k))
+			dl := pp.packs.layerDiff(k, *l1, *l2, pp.m1.layerNoise(k), pp.m2.layerNoise(k))
 			pp.diffs[k] = dl
 			if pp.sym && k < pp.chain && l1.Conv == nil { // for diffTarget before jointRelax
 				pp.jointW[k] = pp.packs.jointMatrix(k, func() *mat.Dense { return jointMatrix(*l1, *l2, dl) })

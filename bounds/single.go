@@ -123,10 +123,7 @@ func affine(l nn.Layer, x []Interval, r []float64) []Interval {
 		lo, hi := l.B[i], l.B[i]
 		absLo, absHi := math.Abs(l.B[i]), math.Abs(l.B[i])
 		for j, w := range row {
-			a, b := w*x[j].Lo, w*x[j].Hi
-			if a > b {
-				a, b = b, a
-			}
+			a, b := ordered(w*x[j].Lo, w*x[j].Hi)
 			lo += a
 			hi += b
 			absLo += math.Abs(a)

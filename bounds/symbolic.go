@@ -108,12 +108,16 @@ func (s *symNet) backSubstitute(k int, rows []int, sign []float64, ov []*rowSlop
 		if ov != nil {
 			o = ov[j]
 		}
-		form.relaxStep(s.steps[j], mags(net.Pre[j]), o)
+		mag := pooledMags(net.Pre[j])
+		form.relaxStep(s.steps[j], mag, o)
+		putFloats(mag)
 		below := net.In
 		if j > 0 {
 			below = net.Post[j-1]
 		}
-		form.affineLayer(f.Layers[j], s.m.layerNoise(j), mags(below), &s.abs[j])
+		mag = pooledMags(below)
+		form.affineLayer(f.Layers[j], s.m.layerNoise(j), mag, &s.abs[j])
+		putFloats(mag)
 		for i, v := range form.concretise(below) {
 			best[i] = min(best[i], v)
 		}

@@ -40,6 +40,23 @@ func getFloats(n int, zero bool) []float64 {
 	return make([]float64, n, 1<<c)
 }
 
+// pooledMags returns max(|Lo|, |Hi|) of the intervals of parts, one part
+// after the other, in pooled storage (give it back with putFloats).
+func pooledMags(parts ...[]Interval) []float64 {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out, k := getFloats(n, false), 0
+	for _, p := range parts {
+		for _, v := range p {
+			out[k] = v.Mag()
+			k++
+		}
+	}
+	return out
+}
+
 // putFloats returns s to the pool for reuse; s must not be used after.
 // Slices whose capacity is not a power of two are left to the collector.
 func putFloats(s []float64) {
@@ -162,16 +179,17 @@ func view(g blas64.General, i, j, r, c int) blas64.General {
 
 // chainPacks holds what the Pairs of a chain of Options.Within on the same
 // two networks share: the layers' matrices and the joint levels' (built
-// once, jointRelax), packed for products. They depend on the networks
-// only, and a branch and bound bounds every node within its parent's
-// bounds, so each is built and packed once per search rather than once per
-// node. Safe for concurrent use (the children of a node are bounded in
-// parallel).
+// once, jointRelax), packed for products, and the layers' parameter
+// differences. They depend on the networks only, and a branch and bound
+// bounds every node within its parent's bounds, so each is built and
+// packed once per search rather than once per node. Safe for concurrent
+// use (the children of a node are bounded in parallel).
 type chainPacks struct {
 	f1, f2            *nn.Network
 	net1, net2, joint []packCache // per layer
 	mu                sync.Mutex
 	jointW            []*mat.Dense
+	diffs             []*layerDiff
 }
 
 // chainPacksFor returns the chainPacks of within if it was bounded on the
@@ -184,7 +202,22 @@ func chainPacksFor(within *PairBounds, f1, f2 *nn.Network) *chainPacks {
 	}
 	d1, d2 := len(f1.Layers), len(f2.Layers)
 	return &chainPacks{f1: f1, f2: f2, net1: make([]packCache, d1), net2: make([]packCache, d2),
-		joint: make([]packCache, min(d1, d2)), jointW: make([]*mat.Dense, min(d1, d2))}
+		joint: make([]packCache, min(d1, d2)), jointW: make([]*mat.Dense, min(d1, d2)), diffs: make([]*layerDiff, min(d1, d2))}
+}
+
+// layerDiff returns newLayerDiff(l1, l2, r1, r2) for layer k of the two
+// networks, made the first time when the layers have no noise (r1, r2
+// nil; noise may differ between Pairs); it must not be modified.
+func (c *chainPacks) layerDiff(k int, l1, l2 nn.Layer, r1, r2 []float64) *layerDiff {
+	if r1 != nil || r2 != nil {
+		return newLayerDiff(l1, l2, r1, r2)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.diffs[k] == nil {
+		c.diffs[k] = newLayerDiff(l1, l2, nil, nil)
+	}
+	return c.diffs[k]
 }
 
 // jointMatrix returns the joint matrix of level k, made by build the first
