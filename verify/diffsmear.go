@@ -89,10 +89,17 @@ func (j jacobian) mag(r, c int) float64 {
 // pre-activations with respect to the inputs over the inputs whose
 // pre-activations lie in pre (float64 arithmetic, a heuristic like
 // gradientEnclosure), or nil for a structured layer or mismatched widths.
+//
+// A row of the layer below whose entries are all zero (a neuron that is
+// off on the whole box) is skipped: its products are zeros, and adding a
+// zero leaves each sum as it is (the sums start at +0, so none is -0),
+// which is as cheap to the bit as a ReLU network's dead neurons are
+// common.
 func preJacobians(f *nn.Network, pre [][]bounds.Interval) []jacobian {
 	out := make([]jacobian, len(f.Layers))
 	n := f.InputSize()
 	var below jacobian // the activations' Jacobian of the layer below
+	var zero []bool    // its rows that are all zero
 	for l := range f.Layers {
 		layer := &f.Layers[l]
 		if layer.W == nil || len(pre[l]) != layer.Out() {
@@ -107,9 +114,12 @@ func preJacobians(f *nn.Network, pre [][]bounds.Interval) []jacobian {
 					clo[j], chi[j] = v, v
 					continue
 				}
+				if zero[j] {
+					continue
+				}
 				blo, bhi := below.lo[j*n:(j+1)*n], below.hi[j*n:(j+1)*n]
 				for i := range n {
-					lo, hi := mulSpan(v, v, blo[i], bhi[i])
+					lo, hi := scaleSpan(v, blo[i], bhi[i])
 					clo[i] += lo
 					chi[i] += hi
 				}
@@ -117,10 +127,14 @@ func preJacobians(f *nn.Network, pre [][]bounds.Interval) []jacobian {
 		}
 		out[l] = cur
 		below = jacobian{lo: make([]float64, len(cur.lo)), hi: make([]float64, len(cur.hi)), cols: n}
+		zero = make([]bool, w.Rows)
 		for r, z := range pre[l] {
 			slo, shi := activationSlopes(layer.Act, z)
+			zero[r] = true
 			for i := range n {
-				below.lo[r*n+i], below.hi[r*n+i] = mulSpan(cur.lo[r*n+i], cur.hi[r*n+i], slo, shi)
+				lo, hi := mulSpan(cur.lo[r*n+i], cur.hi[r*n+i], slo, shi)
+				below.lo[r*n+i], below.hi[r*n+i] = lo, hi
+				zero[r] = zero[r] && lo == 0 && hi == 0
 			}
 		}
 	}
