@@ -101,13 +101,20 @@ func (n *Network) Validate() error {
 			return fmt.Errorf("nn: layer %d takes %d inputs but layer %d has %d outputs: %w",
 				k, c, k-1, n.Layers[k-1].Out(), ErrDimension)
 		}
+		// The weights are read in place: At's checks cost more than the
+		// test, and bounds.Pair validates its networks on every call.
+		var data []float64
+		stride := 0
+		if l.W != nil {
+			raw := l.W.RawMatrix()
+			data, stride = raw.Data, raw.Stride
+		}
 		for i := range r {
-			for j := range c {
-				if l.W == nil {
-					break
-				}
-				if v := l.W.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("nn: layer %d weight (%d,%d) is %v: %w", k, i, j, v, ErrNotFinite)
+			if l.W != nil {
+				for j, v := range data[i*stride : i*stride+c] {
+					if v-v != 0 { // NaN or infinite
+						return fmt.Errorf("nn: layer %d weight (%d,%d) is %v: %w", k, i, j, v, ErrNotFinite)
+					}
 				}
 			}
 			if v := l.B[i]; math.IsNaN(v) || math.IsInf(v, 0) {
