@@ -173,19 +173,7 @@ func forward(f *nn.Network, x []float64, t *trace) []float64 {
 				gate = make([]float64, l.Out())
 			}
 		}
-		l.AffineTo(out, h)
-		for i, s := range out {
-			if pre != nil {
-				pre[i] = s
-				if l.Pre != nil {
-					pre[i] = l.Pre.Apply(i, s)
-				}
-			}
-			out[i] = quantisedAct(l, i, s)
-			if gate != nil {
-				gate[i] = passes(l, i, s)
-			}
-		}
+		forwardLayer(l, h, out, pre, gate)
 		if t != nil {
 			t.pre = append(t.pre, pre)
 			t.gate = append(t.gate, gate)
@@ -193,6 +181,25 @@ func forward(f *nn.Network, x []float64, t *trace) []float64 {
 		h = out
 	}
 	return h
+}
+
+// forwardLayer sets out to layer l's outputs on its inputs h and, where
+// pre and gate are not nil, records its pre-activations and gates (trace)
+// in them: one layer of forward, for it and Trace.Reforward.
+func forwardLayer(l nn.Layer, h, out, pre, gate []float64) {
+	l.AffineTo(out, h)
+	for i, s := range out {
+		if pre != nil {
+			pre[i] = s
+			if l.Pre != nil {
+				pre[i] = l.Pre.Apply(i, s)
+			}
+		}
+		out[i] = quantisedAct(l, i, s)
+		if gate != nil {
+			gate[i] = passes(l, i, s)
+		}
+	}
 }
 
 // backward returns J^T v for the Jacobian J of f at the traced point.

@@ -20,15 +20,31 @@ type attacker struct {
 	tol  Tolerance
 }
 
+// traces holds the evaluations of f and g at one point, their storage
+// reused from point to point (search.Trace.Reforward). Each goroutine has
+// its own.
+type traces struct{ f, g *search.Trace }
+
+// newTraces returns empty traces of a's networks.
+func (a *attacker) newTraces() traces {
+	return traces{search.NewTrace(a.f), search.NewTrace(a.g)}
+}
+
 // gradient returns the ratio at x over the outputs open and a
 // (sub)gradient of it with respect to x. Through an input quantiser the
 // gradient passes straight (as if q(x) = x).
 func (a *attacker) gradient(x []float64, open []int) (float64, []float64) {
-	yf, tf, err := search.Forward(a.f, x)
+	return a.gradientIn(a.newTraces(), x, open)
+}
+
+// gradientIn is gradient, evaluating the networks in tr.
+func (a *attacker) gradientIn(tr traces, x []float64, open []int) (float64, []float64) {
+	tf, tg := tr.f, tr.g
+	yf, err := tf.Reforward(x)
 	if err != nil {
 		panic(err) // the dimensions were checked by Decide
 	}
-	yg, tg, err := search.Forward(a.g, a.in.X2(x))
+	yg, err := tg.Reforward(a.in.X2(x))
 	if err != nil {
 		panic(err)
 	}
@@ -65,8 +81,9 @@ func (a *attacker) gradient(x []float64, open []int) (float64, []float64) {
 // with steps shrinking from a quarter of the box's widths, and returns
 // the best point seen and its ratio.
 func (a *attacker) ascend(x, lo, hi []float64, open []int, steps int) ([]float64, float64) {
+	tr := a.newTraces()
 	best := append([]float64(nil), x...)
-	bestV, grad := a.gradient(best, open)
+	bestV, grad := a.gradientIn(tr, best, open)
 	cur := append([]float64(nil), x...)
 	for t := range steps {
 		alpha := 0.25 * (1 - float64(t)/float64(steps))
@@ -74,7 +91,7 @@ func (a *attacker) ascend(x, lo, hi []float64, open []int, steps int) ([]float64
 			cur[i] = clamp(cur[i]+alpha*(hi[i]-lo[i])*sign(grad[i]), lo[i], hi[i])
 		}
 		var v float64
-		v, grad = a.gradient(cur, open)
+		v, grad = a.gradientIn(tr, cur, open)
 		if v > bestV {
 			bestV = v
 			copy(best, cur)
