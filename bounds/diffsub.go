@@ -58,6 +58,7 @@ func (pp *pairProp) tightenDiff(k int) {
 		return
 	}
 	intersectRows(d, rows, sign, pp.diffBackSubstitute(k, rows, sign, ov))
+	releaseSlopes(ov)
 }
 
 // optimiseJoint returns slopes for network 1's free lines in the joint

@@ -109,6 +109,7 @@ func (pb *PairBounds) margins(cs [][]float64, optimise bool) ([]Interval, error)
 		form := newFormRows(lam, zero, rows, sign)
 		b := pp.jointBackSubstitute(form, last, ov)
 		form.recycle()
+		releaseSlopes(ov)
 		for q := range out {
 			out[q] = out[q].Intersect(Interval{-b[2*q+1], b[2*q]})
 		}

@@ -190,6 +190,7 @@ func (s *symNet) optimise(k int, set OptimiseSettings) {
 	o := s.slopeOpt(k, rows, sign)
 	o.run(set)
 	b := s.backSubstitute(k, rows, sign, o.slopes)
+	releaseSlopes(o.slopes)
 	for r, i := range rows {
 		if sign[r] > 0 {
 			pre[i] = pre[i].Intersect(Interval{pre[i].Lo, b[r]})
