@@ -188,12 +188,17 @@ func (pp *pairProp) diffBackSubstituteRows(k int, rows []int, sign []float64) []
 
 // jointBox returns the box of the joint variables (z1^j, delta^j) of layer
 // j, or of (x1, x2 - x1) for j = -1.
-func (pp *pairProp) jointBox(j int) []Interval {
+func (pp *pairProp) jointBox(j int) []Interval { return pp.jointBoxTo(nil, j) }
+
+// jointBoxTo is jointBox in dst's storage (dst[:0] appended to), for a
+// back-substitution that takes one box per level: fresh boxes were a
+// twelfth of the bytes a node of verify's branch and bound allocated.
+func (pp *pairProp) jointBoxTo(dst []Interval, j int) []Interval {
 	pb := pp.pb
 	if j < 0 {
-		return append(append([]Interval(nil), pb.Net1.In...), pb.DiffIn...)
+		return append(append(dst[:0], pb.Net1.In...), pb.DiffIn...)
 	}
-	return append(append([]Interval(nil), pb.Net1.Post[j]...), pb.DiffPost[j]...)
+	return append(append(dst[:0], pb.Net1.Post[j]...), pb.DiffPost[j]...)
 }
 
 // jointBackSubstitute returns upper bounds of the targets of form, a linear
@@ -202,7 +207,8 @@ func (pp *pairProp) jointBox(j int) []Interval {
 // not nil, row r uses the slopes ov[j] in joint level j.
 func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSlopes) []float64 {
 	pb := pp.pb
-	best := form.concretise(pp.jointBox(level))
+	box := pp.jointBox(level) // each level's box in turn
+	best := form.concretise(box)
 	for j := level; j >= 0; j-- {
 		var o *rowSlopes
 		if ov != nil {
@@ -222,7 +228,7 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 			}
 			addRadiusCols(form, r, below, r.rows)
 		}
-		box := pp.jointBox(j - 1)
+		box = pp.jointBoxTo(box, j-1)
 		mag = pooledMags(box)
 		if jc := pp.jointConv[j]; jc != nil {
 			form.affineMap(jc, pp.jointB[j], pp.jointNoise[j], mag, nil, &pp.jointAbs[j])
@@ -236,7 +242,7 @@ func (pp *pairProp) jointBackSubstitute(form *linearForm, level int, ov []*rowSl
 	}
 	if pp.fixedX2 != nil {
 		form.foldFixed(pp.fixedX2, mags(pb.Net1.In))
-		for i, v := range form.concretise(pp.jointBox(-1)) {
+		for i, v := range form.concretise(pp.jointBoxTo(box, -1)) {
 			best[i] = min(best[i], v)
 		}
 	}
