@@ -212,7 +212,9 @@ func (o *slopeOpt) forwardTerms(j, r int, z, xr []float64) float64 {
 }
 
 // backward computes the gradient of every B in the slopes into o.grad,
-// after forward.
+// after forward. It stops at the highest level with slopes, without its
+// gradient in the coefficients: only the levels above would take it, and
+// they have no slopes to move.
 func (o *slopeOpt) backward() {
 	R := o.rows
 	m := len(o.in)
@@ -226,7 +228,13 @@ func (o *slopeOpt) backward() {
 			}
 		}
 	}
-	for j, lv := range o.levels {
+	top := -1
+	for j, sl := range o.slopes {
+		if sl != nil {
+			top = j
+		}
+	}
+	for j, lv := range o.levels[:top+1] {
 		n, p := len(lv.rel.Lower), lv.rel.cols
 		gxi := o.gXi[:R*p]
 		// dB/dXi^j = G W^j^T + b^j.
@@ -240,14 +248,17 @@ func (o *slopeOpt) backward() {
 			for q := range qr {
 				qr[q] += lv.b[q]
 			}
-			var grr []float64
+			var grr, gzr []float64
 			if gr != nil {
 				grr = gr[r*n : (r+1)*n]
 			}
+			if j < top {
+				gzr = gz[r*n : (r+1)*n]
+			}
 			if lv.lines != nil {
-				o.backwardLines(j, r, lv.lines, z[r*n:(r+1)*n], qr, gz[r*n:(r+1)*n], grr)
+				o.backwardLines(j, r, lv.lines, z[r*n:(r+1)*n], qr, gzr, grr)
 			} else {
-				o.backwardTerms(j, r, z[r*n:(r+1)*n], qr, gz[r*n:(r+1)*n], grr)
+				o.backwardTerms(j, r, z[r*n:(r+1)*n], qr, gzr, grr)
 			}
 		}
 		g, m = gz, n
@@ -255,15 +266,21 @@ func (o *slopeOpt) backward() {
 }
 
 // backwardTerms is the part of backward on level j for row r: the
-// gradient gz in the coefficients z of the level's variables, and gr in
-// the row's slopes, from the gradient q in the pre-variables.
+// gradient gz in the coefficients z of the level's variables (none if gz
+// is nil), and gr in the row's slopes, from the gradient q in the
+// pre-variables.
 func (o *slopeOpt) backwardTerms(j, r int, z, q, gz, gr []float64) {
 	lv, fc := o.levels[j], o.fcol[j]
 	sr := o.slopes[j].row(r)
 	for i, v := range z {
 		if a, ok := sr.at(i, v >= 0); ok {
 			gr[i] = q[fc[i]] * v
-			gz[i] = q[fc[i]] * a
+			if gz != nil {
+				gz[i] = q[fc[i]] * a
+			}
+			continue
+		}
+		if gz == nil {
 			continue
 		}
 		bd := &lv.rel.Upper[i]

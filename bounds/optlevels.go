@@ -196,20 +196,23 @@ func (o *slopeOpt) forwardLines(j, r int, ll *lineLevel, z, xr []float64) float6
 }
 
 // backwardLines is the part of backward on level j (a lineLevel) for row
-// r: the gradient gz in the coefficients z of the level's variables, and
-// gr in the row's slopes, from the gradient q in the pre-variables. It
+// r: the gradient gz in the coefficients z of the level's variables (none
+// if gz is nil), and gr in the row's slopes, from the gradient q in the
+// pre-variables. It
 // takes the row's lines as forward left them: the slopes have not
 // changed since.
 func (o *slopeOpt) backwardLines(j, r int, ll *lineLevel, z, q, gz, gr []float64) {
 	coef, cst := o.storedLines(j, r)
 	col := ll.col[:len(z)]
-	for i, v := range z {
-		neg := 0
-		if v < 0 {
-			neg = 1
+	if gz != nil {
+		for i, v := range z {
+			neg := 0
+			if v < 0 {
+				neg = 1
+			}
+			k := 2*i + neg
+			gz[i] = cst[k] + q[col[i]]*coef[k]
 		}
-		k := 2*i + neg
-		gz[i] = cst[k] + q[col[i]]*coef[k]
 	}
 	sl := o.slopes[j]
 	if sl == nil {
