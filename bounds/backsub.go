@@ -193,8 +193,8 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	if tb == nil {
 		tb = newRelaxTable(rel)
 	}
-	if n := len(rel.Lower); raw.Cols == n && tb.shape == shapeOwn {
-		f.relaxOwn(tb, n, mag, ov)
+	if n := len(rel.Lower); raw.Cols == n && tb.shape != shapeGeneral {
+		f.relaxFast(tb, n, mag, ov)
 		return
 	}
 	next := newScratch(raw.Rows, rel.cols, true)
