@@ -138,7 +138,7 @@ type relaxTable struct {
 	col      []int32
 	coef     []float64
 	maxTerms int        // the most terms of any bound, at least 1
-	shape    relaxShape // which step it takes (relaxfast.go)
+	fast     fastBounds // the bounds as relaxFast reads them, if it can
 }
 
 // newRelaxTable packs the bounds of s.
@@ -161,7 +161,7 @@ func newRelaxTable(s stepRelax) *relaxTable {
 			t.maxTerms = max(t.maxTerms, len(b.terms))
 		}
 	}
-	t.shape = shapeOf(s, t)
+	t.fast = newFastBounds(s, t)
 	return t
 }
 
@@ -193,7 +193,7 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	if tb == nil {
 		tb = newRelaxTable(rel)
 	}
-	if n := len(rel.Lower); raw.Cols == n && tb.shape != shapeGeneral {
+	if n := len(rel.Lower); raw.Cols == n && tb.fast.shape != shapeGeneral {
 		f.relaxFast(tb, n, mag, ov)
 		return
 	}

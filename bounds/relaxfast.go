@@ -98,71 +98,25 @@ func entry(i int, l float64) int {
 // general loop's order.
 func (f *linearForm) relaxFast(tb *relaxTable, n int, mag []float64, ov *rowSlopes) {
 	raw := f.Lam.RawMatrix()
-	joint, h, nc := tb.shape == shapeJoint, n, 2*n
-	if joint {
-		h, nc = n/2, 3*n
+	fb := &tb.fast
+	h := n
+	if fb.shape == shapeJoint {
+		h = n / 2
 	}
 	next := newScratch(raw.Rows, n, false)
 	nraw := next.RawMatrix()
 	relC, tinyC := 2*float64(tb.maxTerms+1)*outward.Unit, float64(tb.maxTerms)*outward.Tiny
-	// Entry e has its terms at coef[e] (own, z1) or coef[2e-n], coef[2e-n+1] (delta).
-	c, coef, mag := tb.c[:2*n], tb.coef[:nc], mag[:n]
+	k1 := fastPass{lines: fb.lines, firsts: fb.firsts, slopes: ov != nil, relC: relC, tinyC: tinyC}
+	k2 := fastPass{lines: fb.seconds, off: h, slopes: ov != nil, relC: relC, tinyC: tinyC}
 	sf, dotN := sumFactor(n), raw.Cols
+	mag = mag[:n]
 	for r := range raw.Rows {
 		row := raw.Data[r*raw.Stride : r*raw.Stride+n]
 		out := nraw.Data[r*nraw.Stride : r*nraw.Stride+n]
-		s, abs, prodErr := f.C[r], math.Abs(f.C[r]), 0.0
 		sr := ov.row(r)
-		rowZ, rowD, outZ, outD, magZ, magD := row[:h], row[h:n], out[:h], out[h:n], mag[:h], mag[h:n]
-		for i, l := range rowZ {
-			var o, a float64
-			if l != 0 {
-				sl, ok := 0.0, false
-				if ov != nil {
-					sl, ok = sr.at(i, l >= 0)
-				}
-				if ok {
-					p := l * sl
-					o, a = o+p, a+math.Abs(p)
-				} else {
-					e := entry(i, l)
-					t := l * c[e]
-					s += t
-					abs += math.Abs(t)
-					p := l * coef[e]
-					o, a = o+p, a+math.Abs(p)
-				}
-			}
-			if joint {
-				if ld := rowD[i]; ld != 0 && !(ov != nil && hasSlope(sr, h+i, ld)) {
-					p := ld * coef[2*entry(h+i, ld)-n]
-					o, a = o+p, a+math.Abs(p)
-				}
-			}
-			outZ[i] = o
-			prodErr += (relC*a + tinyC) * magZ[i]
-		}
-		for i, l := range rowD {
-			var o, a float64
-			if l != 0 {
-				sl, ok := 0.0, false
-				if ov != nil {
-					sl, ok = sr.at(h+i, l >= 0)
-				}
-				if ok {
-					p := l * sl
-					o, a = o+p, a+math.Abs(p)
-				} else {
-					e := entry(h+i, l)
-					t := l * c[e]
-					s += t
-					abs += math.Abs(t)
-					p := l * coef[2*e-n+1]
-					o, a = o+p, a+math.Abs(p)
-				}
-			}
-			outD[i] = o
-			prodErr += (relC*a + tinyC) * magD[i]
+		s, abs, prodErr := k1.pass(row[:h], row[h:], out[:h], mag[:h], &sr, f.C[r], math.Abs(f.C[r]), 0)
+		if fb.shape == shapeJoint {
+			s, abs, prodErr = k2.pass(row[h:], nil, out[h:], mag[h:], &sr, s, abs, prodErr)
 		}
 		f.C[r] = s
 		f.E[r] = outward.AddUp(f.E[r], outward.AddUp(prodErr*sf, outward.DotErr(abs, dotN)))
@@ -170,9 +124,102 @@ func (f *linearForm) relaxFast(tb *relaxTable, n int, mag []float64, ov *rowSlop
 	f.replaceLam(next)
 }
 
+// fastPass is one of relaxFast's passes: the variables off+i, whose
+// bounds are lines[2i] (upper) and lines[2i+1] (lower); with firsts, also
+// the variables off+h+i (h their number) whose bounds' first terms,
+// firsts[2i] and firsts[2i+1], are in column i; whether rows have slopes
+// and the error factors of relaxStep.
+type fastPass struct {
+	lines       [][2]float64
+	firsts      []float64
+	off         int
+	slopes      bool
+	relC, tinyC float64
+}
+
+// pass makes the pass k on one row: the coefficients row of its
+// variables (and rowD of the variables of firsts) into the columns out,
+// each with its error. s and abs are the sum of constants and of their
+// magnitudes, prodErr the error sum; pass returns them updated.
+func (k *fastPass) pass(row, rowD, out, mag []float64, sr *slopeRow, s, abs, prodErr float64) (float64, float64, float64) {
+	h, off, firsts := len(row), k.off, k.firsts
+	out, mag, lines := out[:h], mag[:h], k.lines[:2*h]
+	if firsts != nil {
+		rowD, firsts = rowD[:h], firsts[:2*h]
+	}
+	for i, l := range row {
+		var o, a float64
+		if l != 0 {
+			sl, ok := 0.0, false
+			if k.slopes {
+				sl, ok = sr.at(off+i, l >= 0)
+			}
+			if ok {
+				p := l * sl
+				o, a = o+p, a+math.Abs(p)
+			} else {
+				ln := &lines[side(i, l)]
+				t := l * ln[0]
+				s += t
+				abs += math.Abs(t)
+				p := l * ln[1]
+				o, a = o+p, a+math.Abs(p)
+			}
+		}
+		if firsts != nil {
+			if ld := rowD[i]; ld != 0 && !(k.slopes && hasSlope(sr, off+h+i, ld)) {
+				p := ld * firsts[side(i, ld)]
+				o, a = o+p, a+math.Abs(p)
+			}
+		}
+		out[i] = o
+		prodErr += (k.relC*a + k.tinyC) * mag[i]
+	}
+	return s, abs, prodErr
+}
+
+// side returns 2i where l >= 0 and 2i+1 where l < 0, by the sign bit:
+// entry without its test for NaN, which relaxFast does not need. A NaN l
+// may take either bound; every product with it is NaN alike.
+func side(i int, l float64) int { return 2*i + int(math.Float64bits(l)>>63) }
+
+// fastBounds holds the bounds of a table of shape own or joint with n
+// variables in the form relaxFast reads: lines[e] = (constant,
+// coefficient) for the entries e < 2h of own or z1 variables; for joint,
+// firsts[e] and seconds[e] = (constant, coefficient) of the first and the
+// second term (columns i and h+i) of entry 2h+e, of delta_i.
+type fastBounds struct {
+	shape          relaxShape
+	lines, seconds [][2]float64
+	firsts         []float64
+}
+
+// newFastBounds returns the fastBounds of the table t of s (only its shape,
+// shapeGeneral, if it has neither shape).
+func newFastBounds(s stepRelax, t *relaxTable) fastBounds {
+	fb := fastBounds{shape: shapeOf(s, t)}
+	if fb.shape == shapeGeneral {
+		return fb
+	}
+	h := len(s.Lower)
+	if fb.shape == shapeJoint {
+		h /= 2
+		fb.firsts, fb.seconds = make([]float64, 2*h), make([][2]float64, 2*h)
+		for e := range fb.firsts {
+			k := t.start[2*h+e]
+			fb.firsts[e], fb.seconds[e] = t.coef[k], [2]float64{t.c[2*h+e], t.coef[k+1]}
+		}
+	}
+	fb.lines = make([][2]float64, 2*h)
+	for e := range fb.lines {
+		fb.lines[e] = [2]float64{t.c[e], t.coef[t.start[e]]}
+	}
+	return fb
+}
+
 // hasSlope reports whether row sr has a slope for variable i under the
 // coefficient l.
-func hasSlope(sr slopeRow, i int, l float64) bool {
+func hasSlope(sr *slopeRow, i int, l float64) bool {
 	_, ok := sr.at(i, l >= 0)
 	return ok
 }

@@ -63,11 +63,11 @@ func TestRelaxStepFast(t *testing.T) {
 			want relaxShape
 		}{{own, shapeOwn}, {joint, shapeJoint}, {mixed, shapeGeneral}} {
 			rel := c.rel
-			if rel.table.shape != c.want {
-				t.Fatalf("n %d: shape %d, want %d", n, rel.table.shape, c.want)
+			if rel.table.fast.shape != c.want {
+				t.Fatalf("n %d: shape %d, want %d", n, rel.table.fast.shape, c.want)
 			}
 			general := *rel.table
-			general.shape = shapeGeneral
+			general.fast = fastBounds{}
 			slow := rel
 			slow.table = &general
 			mag := make([]float64, rel.cols)
