@@ -137,7 +137,8 @@ type relaxTable struct {
 	start    []int32
 	col      []int32
 	coef     []float64
-	maxTerms int // the most terms of any bound, at least 1
+	maxTerms int        // the most terms of any bound, at least 1
+	fast     fastBounds // the bounds as relaxFast reads them, if it can
 }
 
 // newRelaxTable packs the bounds of s.
@@ -160,6 +161,7 @@ func newRelaxTable(s stepRelax) *relaxTable {
 			t.maxTerms = max(t.maxTerms, len(b.terms))
 		}
 	}
+	t.fast = newFastBounds(s, t)
 	return t
 }
 
@@ -191,6 +193,10 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 	if tb == nil {
 		tb = newRelaxTable(rel)
 	}
+	if n := len(rel.Lower); raw.Cols == n && tb.fast.shape != shapeGeneral {
+		f.relaxFast(tb, n, mag, ov)
+		return
+	}
 	next := newScratch(raw.Rows, rel.cols, true)
 	nraw := next.RawMatrix()
 	absNew := getFloats(rel.cols, false)
@@ -215,13 +221,7 @@ func (f *linearForm) relaxStep(rel stepRelax, mag []float64, ov *rowSlopes) {
 					continue
 				}
 			}
-			// e = 2i + (l < 0), by the sign bit rather than a branch, which
-			// the random signs of a row would mispredict half the time (NaN,
-			// never less than 0, keeps the upper bound).
-			e := 2*i + int(math.Float64bits(l)>>63)
-			if l != l {
-				e = 2 * i
-			}
+			e := entry(i, l)
 			t := l * c[e]
 			s += t
 			abs += math.Abs(t)

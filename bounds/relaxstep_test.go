@@ -148,9 +148,11 @@ func TestRelaxStepTable(t *testing.T) {
 	}
 }
 
-// BenchmarkRelaxStep times relaxStep, and relaxStepPlain ("-plain"), on
-// the two shapes of randomSteps with 50 neurons and 20 target rows, a
-// node's typical sizes on ACAS Xu.
+// BenchmarkRelaxStep times relaxStep, and its general loop ("-general"),
+// on the two shapes of randomSteps with 50 neurons and 20 target rows, a
+// node's typical sizes on ACAS Xu, without and with per-row slopes
+// ("-slopes", a third of the variables with a free upper line and a
+// third with a free lower one).
 func BenchmarkRelaxStep(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	own, joint := randomSteps(rng, 50)
@@ -164,16 +166,26 @@ func BenchmarkRelaxStep(b *testing.B) {
 			mag[i] = 1
 		}
 		f := randomForm(rng, 20, len(rel.Lower))
+		fl := newFreeLines(nn.Activation{Kind: nn.ReLU}, make([]Interval, len(rel.Lower)))
+		for i := range fl.side {
+			fl.side[i], fl.lo[i], fl.hi[i] = int8(rng.IntN(3)-1), 0, 1
+		}
+		slopes := newRowSlopes(&fl, rel, 20)
+		general := *rel.table
+		general.fast = fastBounds{}
+		slow := rel
+		slow.table = &general
 		for _, v := range []struct {
 			label string
-			step  func(*linearForm, stepRelax, []float64, *rowSlopes)
-		}{{"", (*linearForm).relaxStep}, {"-plain", (*linearForm).relaxStepPlain}} {
+			rel   stepRelax
+			ov    *rowSlopes
+		}{{"", rel, nil}, {"-general", slow, nil}, {"-slopes", rel, slopes}, {"-slopes-general", slow, slopes}} {
 			b.Run(name+v.label, func(b *testing.B) {
 				for b.Loop() {
 					g := &linearForm{Lam: newScratch(20, len(rel.Lower), false), C: make([]float64, 20), E: make([]float64, 20)}
 					copy(g.Lam.RawMatrix().Data, f.Lam.RawMatrix().Data)
 					copy(g.C, f.C)
-					v.step(g, rel, mag, nil)
+					g.relaxStep(v.rel, mag, v.ov)
 					g.recycle()
 				}
 			})

@@ -128,7 +128,7 @@ func (o *rowSlopes) row(r int) slopeRow {
 // i when the side wanted (upper or lower) is free, clamped to its range,
 // so that the line is sound whatever the slopes hold (NaN falls back to
 // the layer's line).
-func (o slopeRow) at(i int, upper bool) (float64, bool) {
+func (o *slopeRow) at(i int, upper bool) (float64, bool) {
 	if i >= len(o.side) {
 		return 0, false
 	}
