@@ -13,7 +13,8 @@ import (
 // it bounds layers k, k+1, ... on a copy of its state as MethodSymbolic
 // does (no slope optimisation: a fraction of the cost), on the optimised
 // bounds of the layers below, and back-substitutes the goal's margins
-// (PairBounds.Margins); if Met accepts them, Pair returns those bounds.
+// (PairBounds.Margins); if Met accepts them, or Hopeless does, Pair
+// returns those bounds.
 // After the last layer it checks the margins back-substituted without
 // optimised slopes and, if Met accepts them, Margin and Margins of the
 // result do not optimise slopes. Otherwise the pass goes on unchanged: a
@@ -34,6 +35,11 @@ type Goal struct {
 	// MethodSymbolic pass spent on layers k, k+1, ..., so checkpoints pay
 	// where the goal is often met there.
 	Checkpoints []int
+	// Hopeless, if not nil, is asked at a checkpoint whose margins Met
+	// does not accept: if it accepts them, optimising the layers above
+	// is not worth its cost, and Pair returns the checkpoint's bounds
+	// (layers k, k+1, ... and the margins bounded as MethodSymbolic does).
+	Hopeless func(margins []Interval) bool
 }
 
 // checkGoal reports a goal whose margins do not have nOut weights each,
@@ -66,6 +72,16 @@ func (pp *pairProp) checkpoint(k int) bool {
 func (pp *pairProp) goalMet(pb *PairBounds) bool {
 	ivs, err := pb.margins(pp.goal.Margins, false)
 	return err == nil && pp.goal.Met(ivs)
+}
+
+// stopAt reports whether Pair stops at a checkpoint whose bounds are pb:
+// the goal accepts their margins, or finds them hopeless.
+func (pp *pairProp) stopAt(pb *PairBounds) bool {
+	ivs, err := pb.margins(pp.goal.Margins, false)
+	if err != nil {
+		return false
+	}
+	return pp.goal.Met(ivs) || pp.goal.Hopeless != nil && pp.goal.Hopeless(ivs)
 }
 
 // fork returns a copy of pp that bounds the layers not yet bounded

@@ -70,7 +70,7 @@ func samePair(got, want *PairBounds, cs [][]float64, optimise bool) error {
 
 // TestGoal checks, on random pairs, that a goal never met changes no bound
 // (though Pair forks its state at every layer), that a goal met at the
-// first checkpoint returns MethodSymbolic's bounds, and one met only after
+// first checkpoint, or hopeless there, returns MethodSymbolic's bounds, and one met only after
 // the last layer the optimised layers with margins not optimised.
 func TestGoal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(40, 0))
@@ -114,6 +114,15 @@ func TestGoal(t *testing.T) {
 			}
 			if err := samePair(got, wantSym, cs, false); err != nil {
 				t.Fatalf("trial %d (%+v), goal met at layer 1: %v", trial, opts, err)
+			}
+			hopeless := opts
+			hopeless.Goal = &Goal{Margins: cs, Checkpoints: []int{1}, Met: func([]Interval) bool { return false },
+				Hopeless: func([]Interval) bool { return true }}
+			if got, err = Pair(f1, f2, in, hopeless); err != nil {
+				t.Fatal(err)
+			}
+			if err := samePair(got, wantSym, cs, false); err != nil {
+				t.Fatalf("trial %d (%+v), hopeless at layer 1: %v", trial, opts, err)
 			}
 		}
 		calls = 0

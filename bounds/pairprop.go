@@ -108,7 +108,7 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 		if pp.checkpoint(k) {
 			c := pp.fork()
 			c.layersFrom(k)
-			if pp.goalMet(c.pb) {
+			if pp.stopAt(c.pb) {
 				return c.pb
 			}
 		}
