@@ -198,7 +198,7 @@ func TestEarlyStop(t *testing.T) {
 			var res [3]*Result
 			for i, r := range []float64{0, 2, 8} {
 				o := DefaultOptions()
-				o.MaxNodes, o.EarlyStopRatio = 3000, r
+				o.MaxNodes, o.EarlyStopRatio, o.ContinueRatio = 3000, r, 0
 				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{eps}}, &o); err != nil {
 					t.Fatal(err)
 				}
@@ -207,6 +207,39 @@ func TestEarlyStop(t *testing.T) {
 			for i, r := range res[1:] {
 				if r.Status != res[0].Status || r.Nodes != res[0].Nodes {
 					t.Errorf("seed %d eps %g: early stop %d: %v after %d nodes, without %v after %d", seed, eps, i+1, r.Status, r.Nodes, res[0].Status, res[0].Nodes)
+				}
+			}
+		}
+	}
+}
+
+// TestContinueRatio checks that stopping optimised bounds before the last
+// layers where they are far from settling their node
+// (Options.ContinueRatio) changes no verdict, on random 2-8-8-8-8-2
+// networks and perturbed or close copies, at tolerances around their
+// largest difference.
+func TestContinueRatio(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 41))
+		f, err := randnet.New(rng, []int{2, 8, 8, 8, 8, 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := makeCopy(f, []copyKind{perturbed, close}[seed%2], rng)
+		m := largestFound(t, f, g)
+		for _, eps := range []float64{0.99 * m, 1.2 * m, 2 * m, 5 * m} {
+			var res [3]*Result
+			for i, r := range []float64{0, 1.15, 1} {
+				o := DefaultOptions()
+				o.ContinueRatio = r
+				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{eps}}, &o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Logf("seed %d eps %.4g: %v, nodes %d %d %d", seed, eps, res[0].Status, res[0].Nodes, res[1].Nodes, res[2].Nodes)
+			for i, r := range res[1:] {
+				if r.Status != res[0].Status {
+					t.Errorf("seed %d eps %g: continue ratio %d: %v, without %v", seed, eps, i+1, r.Status, res[0].Status)
 				}
 			}
 		}

@@ -225,31 +225,43 @@ func tightenMags(mag []float64, ks []int, vs []float64) {
 
 // goalLayers is the number of last layers (ACAS Xu: two hidden layers
 // and the output) an optimised bound leaves unoptimised at its checkpoint
-// (decider.goal): on ACAS Xu they and the margins take about three
-// quarters of its CPU, and their symbolic bounds under a third of that.
+// (decider.goal).
 const goalLayers = 3
 
 // goal returns the goal of n's optimised bound (bounds.Goal), nil if
 // Options.EarlyStopRatio is 0: the outputs o leaves open settled. It is
 // checked after the last layer and, where the parent's bound was within
-// EarlyStopRatio of eps, also before the last goalLayers layers.
+// EarlyStopRatio of eps, also before the last goalLayers layers, where a
+// bound above ContinueRatio of eps stops the pass too.
 func (d *decider) goal(n *node, o *outcome) *bounds.Goal {
 	if d.opts.EarlyStopRatio == 0 {
 		return nil
 	}
 	g := &bounds.Goal{Margins: d.unitMargins(o.open), Met: func(ivs []bounds.Interval) bool {
-		t := &outcome{mag: append([]float64(nil), o.mag...), open: o.open}
-		vs := make([]float64, len(ivs))
-		for i, iv := range ivs {
-			vs[i] = iv.Mag()
-		}
-		tightenMags(t.mag, t.open, vs)
-		return d.settle(t)
+		return d.settle(d.withMargins(o, ivs))
 	}}
 	if k := len(d.f.Layers) - goalLayers; k >= 1 && n.prio <= d.opts.EarlyStopRatio {
 		g.Checkpoints = []int{k}
+		if r := d.opts.ContinueRatio; r > 0 {
+			g.Hopeless = func(ivs []bounds.Interval) bool {
+				t := d.withMargins(o, ivs)
+				return d.prio(t.mag, t.open) > r
+			}
+		}
 	}
 	return g
+}
+
+// withMargins returns a copy of o's bounds and open outputs with the
+// bounds tightened by the enclosures ivs of the open outputs.
+func (d *decider) withMargins(o *outcome, ivs []bounds.Interval) *outcome {
+	t := &outcome{mag: append([]float64(nil), o.mag...), open: o.open}
+	vs := make([]float64, len(ivs))
+	for i, iv := range ivs {
+		vs[i] = iv.Mag()
+	}
+	tightenMags(t.mag, t.open, vs)
+	return t
 }
 
 // byDiffRatio is the largest relative L1 distance of a layer's weights and

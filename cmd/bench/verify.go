@@ -32,6 +32,7 @@ type verifyOptions struct {
 	Split     string
 	OptRatio  float64
 	EarlyStop float64
+	Continue  float64
 	OptStep   float64
 	AtkRatio  float64
 	Props     []string
@@ -76,6 +77,7 @@ as loaded; the load average is printed.`,
 	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient, interval or difference (verify.Options.Split)")
 	f.Float64Var(&o.OptRatio, "optimise-ratio", def.OptimiseRatio, "bound nodes within this factor of eps with optimised slopes, 0 never (verify.Options.OptimiseRatio)")
 	f.Float64Var(&o.EarlyStop, "early-stop-ratio", def.EarlyStopRatio, "stop a node's optimised bound once it settles the node, checked before the last two hidden layers where the parent's bound was within this factor of eps, 0 never (verify.Options.EarlyStopRatio)")
+	f.Float64Var(&o.Continue, "continue-ratio", def.ContinueRatio, "at that check, also stop a node's optimised bound above this factor of eps, 0 never (verify.Options.ContinueRatio)")
 	f.Float64Var(&o.OptStep, "optimise-step", def.OptimiseStep, "step size of the slope optimisation (verify.Options.OptimiseStep)")
 	f.Float64Var(&o.AtkRatio, "attack-ratio", def.AttackRatio, "attack nodes lightly below the root where the parent's attack found under this fraction of eps, 0 never (verify.Options.AttackRatio)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
@@ -258,6 +260,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	opts.Forward = o.Forward
 	opts.OptimiseRatio = o.OptRatio
 	opts.EarlyStopRatio = o.EarlyStop
+	opts.ContinueRatio = o.Continue
 	opts.OptimiseStep = o.OptStep
 	opts.AttackRatio = o.AtkRatio
 	switch o.Split {
