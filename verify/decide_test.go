@@ -229,7 +229,7 @@ func TestContinueRatio(t *testing.T) {
 		m := largestFound(t, f, g)
 		for _, eps := range []float64{0.99 * m, 1.2 * m, 2 * m, 5 * m} {
 			var res [3]*Result
-			for i, r := range []float64{0, 1.15, 1} {
+			for i, r := range []float64{0, 1.5, 1} {
 				o := DefaultOptions()
 				o.ContinueRatio = r
 				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{eps}}, &o); err != nil {

@@ -51,7 +51,11 @@ type Options struct {
 	Workers int
 	// Batch is the number of nodes taken from the queue, best first, and
 	// bounded together before their children are queued. The result
-	// depends on Batch (not on Workers or scheduling).
+	// depends on Batch (not on Workers or scheduling); where the box
+	// holds, only through the attacks' random starts, seeded by node
+	// number. The workers wait for the batch's last node:
+	// with 64 rather than 16, prop 8 / 2_9 kept both cores busy 97.5 % of
+	// its wall time rather than 95 % (BENCHMARKS.md).
 	Batch int
 	// OptimiseRatio: a node whose symbolic bound is within this factor of
 	// the tolerance is bounded again with optimised slopes (alpha-CROWN,
@@ -74,9 +78,11 @@ type Options struct {
 	// the last layers (EarlyStopRatio) also where the bound there is
 	// above this factor of eps: the last two hidden layers and the
 	// output then keep their symbolic bounds (bounds.Goal.Hopeless).
-	// Their optimisation lowers the bound by under 1 % on most nodes of
-	// ACAS Xu and settles few of those it does not settle there, for
-	// about a fifth of a node's CPU (BENCHMARKS.md). 0 never.
+	// Their optimisation lowered the bound by under 1 % on most nodes of
+	// ACAS Xu float16 prop 7 / 1_9 and rarely settled a node the check
+	// had not: with 1.5, prop 8 / 2_9 (eps 0.05) took 15679 nodes and
+	// 198 s of CPU against 15439 and 239 s, prop 1 about 5 % more nodes
+	// at about the same CPU (BENCHMARKS.md). 0 never.
 	ContinueRatio float64
 	// Forward bounds each node first by forward propagation
 	// (bounds.ForwardDiff: 1.5-6.5 ms of CPU on an ACAS Xu pair against
@@ -137,10 +143,10 @@ type Options struct {
 }
 
 // DefaultOptions returns the defaults: no node limit, one worker per CPU,
-// batches of 16 nodes, no forward bound first, optimised slopes within a
+// batches of 64 nodes, no forward bound first, optimised slopes within a
 // factor 8 of the tolerance, checked for an early stop before the last
 // layers where the parent's bound was within a factor 8, and stopped there
-// unless settled or within a factor 1.15,
+// unless settled or within a factor 1.5,
 // back-substitution of unstable neurons only, 5 slope-optimisation steps
 // of size 0.5,
 // light attacks below the root where the parent's attack found under half
@@ -149,7 +155,7 @@ type Options struct {
 // suspect nodes (an attack within 0.9 of eps) first, the difference
 // smear to choose the coordinate to split.
 func DefaultOptions() Options {
-	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 16, OptimiseRatio: 8, EarlyStopRatio: 8, ContinueRatio: 1.15, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
+	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 64, OptimiseRatio: 8, EarlyStopRatio: 8, ContinueRatio: 1.5, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
 		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, AttackRatio: 0.5, SearchRatio: 0.5, SuspectRatio: 0.9, Split: SplitDifference, Seed: 1}
 }
 

@@ -22,10 +22,11 @@ import (
 // at random, the path ending at a settled node; a path settled at depth k
 // stands for sum_{i<=k} 2^i nodes. The tree does not depend on the order
 // in which the search takes its nodes, so the estimate is unbiased;
-// NNBOUND_TREE_RATIO, _ITER, _STEP, _EARLY and _SPLIT set
-// Options.OptimiseRatio, OptimiseIterations, OptimiseStep, EarlyStopRatio
-// and Split. It logs the estimate every 10 dives up to 100, then every
-// 100; the estimates are deterministic (not the CPU). NNBOUND_LONG=1 only.
+// NNBOUND_TREE_RATIO, _ITER, _STEP, _EARLY, _CONTINUE and _SPLIT set
+// Options.OptimiseRatio, OptimiseIterations, OptimiseStep, EarlyStopRatio,
+// ContinueRatio and Split. It logs the estimate every 10 dives up to 100,
+// then every 100; the estimates are deterministic (not the CPU).
+// NNBOUND_LONG=1 only.
 func TestTreeSizeEstimate(t *testing.T) {
 	dives := longNodes(t, "NNBOUND_TREE_DIVES", 100)
 	prop, net, eps := "7", "1_9", 0.05
@@ -37,7 +38,8 @@ func TestTreeSizeEstimate(t *testing.T) {
 	opts := DefaultOptions()
 	iters := float64(opts.OptimiseIterations)
 	for name, p := range map[string]*float64{"NNBOUND_TREE_EPS": &eps, "NNBOUND_TREE_RATIO": &opts.OptimiseRatio,
-		"NNBOUND_TREE_ITER": &iters, "NNBOUND_TREE_STEP": &opts.OptimiseStep, "NNBOUND_TREE_EARLY": &opts.EarlyStopRatio} {
+		"NNBOUND_TREE_ITER": &iters, "NNBOUND_TREE_STEP": &opts.OptimiseStep, "NNBOUND_TREE_EARLY": &opts.EarlyStopRatio,
+		"NNBOUND_TREE_CONTINUE": &opts.ContinueRatio} {
 		if v := os.Getenv(name); v != "" {
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil {

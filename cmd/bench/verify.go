@@ -28,6 +28,7 @@ type verifyOptions struct {
 	Timeout   time.Duration
 	CPULimit  time.Duration
 	MaxNodes  int
+	Batch     int
 	Forward   bool
 	Split     string
 	OptRatio  float64
@@ -77,6 +78,7 @@ as loaded; the load average is printed.`,
 	f.StringVar(&o.Split, "split", def.Split.String(), "coordinate to halve: gradient, interval or difference (verify.Options.Split)")
 	f.Float64Var(&o.OptRatio, "optimise-ratio", def.OptimiseRatio, "bound nodes within this factor of eps with optimised slopes, 0 never (verify.Options.OptimiseRatio)")
 	f.Float64Var(&o.EarlyStop, "early-stop-ratio", def.EarlyStopRatio, "stop a node's optimised bound once it settles the node, checked before the last two hidden layers where the parent's bound was within this factor of eps, 0 never (verify.Options.EarlyStopRatio)")
+	f.IntVar(&o.Batch, "batch", def.Batch, "nodes bounded together, best first, before their children are queued (verify.Options.Batch)")
 	f.Float64Var(&o.Continue, "continue-ratio", def.ContinueRatio, "at that check, also stop a node's optimised bound above this factor of eps, 0 never (verify.Options.ContinueRatio)")
 	f.Float64Var(&o.OptStep, "optimise-step", def.OptimiseStep, "step size of the slope optimisation (verify.Options.OptimiseStep)")
 	f.Float64Var(&o.AtkRatio, "attack-ratio", def.AttackRatio, "attack nodes lightly below the root where the parent's attack found under this fraction of eps, 0 never (verify.Options.AttackRatio)")
@@ -257,6 +259,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	}
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = o.MaxNodes
+	opts.Batch = o.Batch
 	opts.Forward = o.Forward
 	opts.OptimiseRatio = o.OptRatio
 	opts.EarlyStopRatio = o.EarlyStop
