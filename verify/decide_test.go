@@ -182,45 +182,43 @@ func TestAttackRatio(t *testing.T) {
 
 // TestEarlyStop checks that stopping optimised bounds once they settle
 // their node (Options.EarlyStopRatio) changes neither the verdict nor the
-// node count, on random 2-8-8-8-8-2 networks (checkpoint before layer 2)
-// and perturbed or close copies, at tolerances around their largest
-// difference.
+// node count (compareVariants; checkpoint before layer 2).
 func TestEarlyStop(t *testing.T) {
-	for seed := uint64(1); seed <= 4; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 40))
-		f, err := randnet.New(rng, []int{2, 8, 8, 8, 8, 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := makeCopy(f, []copyKind{perturbed, close}[seed%2], rng)
-		m := largestFound(t, f, g)
-		for _, eps := range []float64{0.99 * m, 1.2 * m, 2 * m, 5 * m} {
-			var res [3]*Result
-			for i, r := range []float64{0, 2, 8} {
-				o := DefaultOptions()
-				o.MaxNodes, o.EarlyStopRatio, o.ContinueRatio = 3000, r, 0
-				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{eps}}, &o); err != nil {
-					t.Fatal(err)
-				}
-			}
-			t.Logf("seed %d eps %.4g: %v %d nodes, bounds %.4g %.4g %.4g", seed, eps, res[0].Status, res[0].Nodes, res[0].Bound, res[1].Bound, res[2].Bound)
-			for i, r := range res[1:] {
-				if r.Status != res[0].Status || r.Nodes != res[0].Nodes {
-					t.Errorf("seed %d eps %g: early stop %d: %v after %d nodes, without %v after %d", seed, eps, i+1, r.Status, r.Nodes, res[0].Status, res[0].Nodes)
-				}
+	set := func(o *Options, r float64) { o.MaxNodes, o.EarlyStopRatio, o.ContinueRatio = 3000, r, 0 }
+	compareVariants(t, 40, []float64{0, 2, 8}, set, func(seed uint64, eps float64, res []*Result) {
+		t.Logf("seed %d eps %.4g: %v %d nodes, bounds %.4g %.4g %.4g", seed, eps, res[0].Status, res[0].Nodes, res[0].Bound, res[1].Bound, res[2].Bound)
+		for i, r := range res[1:] {
+			if r.Status != res[0].Status || r.Nodes != res[0].Nodes {
+				t.Errorf("seed %d eps %g: early stop %d: %v after %d nodes, without %v after %d", seed, eps, i+1, r.Status, r.Nodes, res[0].Status, res[0].Nodes)
 			}
 		}
-	}
+	})
 }
 
 // TestContinueRatio checks that stopping optimised bounds before the last
 // layers where they are far from settling their node
-// (Options.ContinueRatio) changes no verdict, on random 2-8-8-8-8-2
-// networks and perturbed or close copies, at tolerances around their
-// largest difference.
+// (Options.ContinueRatio) changes no verdict (compareVariants).
 func TestContinueRatio(t *testing.T) {
+	set := func(o *Options, r float64) { o.ContinueRatio = r }
+	compareVariants(t, 41, []float64{0, 1.5, 1}, set, func(seed uint64, eps float64, res []*Result) {
+		t.Logf("seed %d eps %.4g: %v, nodes %d %d %d", seed, eps, res[0].Status, res[0].Nodes, res[1].Nodes, res[2].Nodes)
+		for i, r := range res[1:] {
+			if r.Status != res[0].Status {
+				t.Errorf("seed %d eps %g: continue ratio %d: %v, without %v", seed, eps, i+1, r.Status, res[0].Status)
+			}
+		}
+	})
+}
+
+// compareVariants decides, on random 2-8-8-8-8-2 networks (seeds 1..4 of
+// the PCG stream) and perturbed or close copies, at tolerances around
+// their largest difference, once per value r with set(&o, r) applied to
+// the default options, and hands the results, in the order of values, to
+// check.
+func compareVariants(t *testing.T, stream uint64, values []float64, set func(o *Options, r float64), check func(seed uint64, eps float64, res []*Result)) {
+	t.Helper()
 	for seed := uint64(1); seed <= 4; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 41))
+		rng := rand.New(rand.NewPCG(seed, stream))
 		f, err := randnet.New(rng, []int{2, 8, 8, 8, 8, 2})
 		if err != nil {
 			t.Fatal(err)
@@ -228,20 +226,15 @@ func TestContinueRatio(t *testing.T) {
 		g := makeCopy(f, []copyKind{perturbed, close}[seed%2], rng)
 		m := largestFound(t, f, g)
 		for _, eps := range []float64{0.99 * m, 1.2 * m, 2 * m, 5 * m} {
-			var res [3]*Result
-			for i, r := range []float64{0, 1.5, 1} {
+			res := make([]*Result, len(values))
+			for i, r := range values {
 				o := DefaultOptions()
-				o.ContinueRatio = r
+				set(&o, r)
 				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Eps: []float64{eps}}, &o); err != nil {
 					t.Fatal(err)
 				}
 			}
-			t.Logf("seed %d eps %.4g: %v, nodes %d %d %d", seed, eps, res[0].Status, res[0].Nodes, res[1].Nodes, res[2].Nodes)
-			for i, r := range res[1:] {
-				if r.Status != res[0].Status {
-					t.Errorf("seed %d eps %g: continue ratio %d: %v, without %v", seed, eps, i+1, r.Status, res[0].Status)
-				}
-			}
+			check(seed, eps, res)
 		}
 	}
 }
