@@ -95,6 +95,11 @@ type decider struct {
 	byDiff bool
 	worst  []float64
 	worstV float64
+	// goneOn counts the optimised passes that went on past their check
+	// before the last layers (decider.goal), settled those that then
+	// settled their node: Options.ContinueWinRate's record, updated
+	// between batches only.
+	goneOn, settled int
 
 	// forward holds *bounds.ForwardDiff workspaces, one per goroutine in
 	// use; nil when the pair or the pairing is not supported by it.
@@ -201,6 +206,12 @@ func (d *decider) processAll(ctx context.Context, batch []*node) []*outcome {
 // merge records the outcome o of node n, queueing its children, and
 // returns the counterexample if o found one.
 func (d *decider) merge(n *node, o *outcome, next *int) *Point {
+	if o.wentOn {
+		d.goneOn++
+		if len(o.open) == 0 {
+			d.settled++
+		}
+	}
 	if o.ratio > d.worstV {
 		d.worst, d.worstV = o.worst, o.ratio
 	}

@@ -99,6 +99,8 @@ func TestErrors(t *testing.T) {
 	badStep.OptimiseStep = math.NaN()
 	badAttack := DefaultOptions()
 	badAttack.AttackRatio = -1
+	badWin := DefaultOptions()
+	badWin.ContinueWinRate = 2
 	cases := []struct {
 		name string
 		g    *nn.Network
@@ -122,6 +124,7 @@ func TestErrors(t *testing.T) {
 		{"split rule", g, unitBox, Tolerance{Eps: []float64{1}}, &badSplit, ErrOptions},
 		{"optimiser step", g, unitBox, Tolerance{Eps: []float64{1}}, &badStep, ErrOptions},
 		{"attack ratio", g, unitBox, Tolerance{Eps: []float64{1}}, &badAttack, ErrOptions},
+		{"continue win rate", g, unitBox, Tolerance{Eps: []float64{1}}, &badWin, ErrOptions},
 	}
 	for _, c := range cases {
 		_, err := Decide(context.Background(), f, c.g, c.in, c.tol, c.opts)
@@ -248,4 +251,20 @@ func largestFound(t *testing.T, f, g *nn.Network) float64 {
 		t.Fatalf("no worst point (%v)", err)
 	}
 	return big.Worst.Measure
+}
+
+// TestContinueWinRate checks that stopping every optimised bound at its
+// check before the last layers while going on rarely settles a node
+// (Options.ContinueWinRate; 1 stops all but every eighth node's) changes
+// no verdict (compareVariants).
+func TestContinueWinRate(t *testing.T) {
+	set := func(o *Options, r float64) { o.ContinueWinRate = r }
+	compareVariants(t, 42, []float64{0, 0.25, 1}, set, func(seed uint64, eps float64, res []*Result) {
+		t.Logf("seed %d eps %.4g: %v, nodes %d %d %d", seed, eps, res[0].Status, res[0].Nodes, res[1].Nodes, res[2].Nodes)
+		for i, r := range res[1:] {
+			if r.Status != res[0].Status {
+				t.Errorf("seed %d eps %g: continue win rate %d: %v, without %v", seed, eps, i+1, r.Status, res[0].Status)
+			}
+		}
+	})
 }

@@ -51,7 +51,10 @@ type outcome struct {
 	// enclosures, for the children.
 	pb    *bounds.PairBounds
 	prior *bounds.PairBounds
-	err   error
+	// wentOn is set when the node's optimised bound went on past its
+	// check before the last layers (decider.goal).
+	wentOn bool
+	err    error
 }
 
 // process attacks and bounds n: below the root, bounds first, and the
@@ -228,11 +231,18 @@ func tightenMags(mag []float64, ks []int, vs []float64) {
 // (decider.goal).
 const goalLayers = 3
 
+// exploreEvery: every exploreEvery-th node goes on past the check before
+// the last layers whatever Options.ContinueWinRate says, so that its
+// record keeps up with the search.
+const exploreEvery = 8
+
 // goal returns the goal of n's optimised bound (bounds.Goal), nil if
 // Options.EarlyStopRatio is 0: the outputs o leaves open settled. It is
 // checked after the last layer and, where the parent's bound was within
 // EarlyStopRatio of eps, also before the last goalLayers layers, where a
-// bound above ContinueRatio of eps stops the pass too.
+// bound above ContinueRatio of eps stops the pass too, and so does any
+// bound while the passes that went on past that check settled too few of
+// their nodes (ContinueWinRate).
 func (d *decider) goal(n *node, o *outcome) *bounds.Goal {
 	if d.opts.EarlyStopRatio == 0 {
 		return nil
@@ -243,13 +253,29 @@ func (d *decider) goal(n *node, o *outcome) *bounds.Goal {
 	if k := len(d.f.Layers) - goalLayers; k >= 1 && n.prio <= d.opts.EarlyStopRatio {
 		g.Checkpoints = []int{k}
 		if r := d.opts.ContinueRatio; r > 0 {
+			losing := d.goingOnLoses() && n.id%exploreEvery != 0
 			g.Hopeless = func(ivs []bounds.Interval) bool {
 				t := d.withMargins(o, ivs)
-				return d.prio(t.mag, t.open) > r
+				if losing || d.prio(t.mag, t.open) > r {
+					return true
+				}
+				o.wentOn = true
+				return false
 			}
 		}
 	}
 	return g
+}
+
+// goingOnLoses reports whether the optimised passes that went on past
+// their check before the last layers settled under
+// Options.ContinueWinRate of their nodes so far, counting one settled
+// and one not before the first (the record is read while a batch is
+// bounded and updated between batches, so the search does not depend on
+// the scheduling).
+func (d *decider) goingOnLoses() bool {
+	w := d.opts.ContinueWinRate
+	return w > 0 && float64(d.settled+1) < w*float64(d.goneOn+2)
 }
 
 // withMargins returns a copy of o's bounds and open outputs with the

@@ -84,6 +84,14 @@ type Options struct {
 	// 198 s of CPU against 15439 and 239 s, prop 1 about 5 % more nodes
 	// at about the same CPU (BENCHMARKS.md). 0 never.
 	ContinueRatio float64
+	// ContinueWinRate stops every node's optimised bound at that check,
+	// whatever its bound, while fewer than this fraction of the passes
+	// that went on past it so far settled their node; every eighth node
+	// goes on regardless (within ContinueRatio), to keep the record
+	// current. On ACAS Xu float16 prop 7 / 1_9 the passes that went on
+	// settled 2 % of their nodes and took 47 % of the CPU, on prop 8 /
+	// 2_9 about half (BENCHMARKS.md). 0 never.
+	ContinueWinRate float64
 	// Forward bounds each node first by forward propagation
 	// (bounds.ForwardDiff: 1.5-6.5 ms of CPU on an ACAS Xu pair against
 	// 20-50 ms for bounds.Pair) and skips bounds.Pair when that settles
@@ -146,7 +154,8 @@ type Options struct {
 // batches of 64 nodes, no forward bound first, optimised slopes within a
 // factor 8 of the tolerance, checked for an early stop before the last
 // layers where the parent's bound was within a factor 8, and stopped there
-// unless settled or within a factor 1.5,
+// unless settled or within a factor 1.5, or while under a quarter of the
+// passes that went on settled their node,
 // back-substitution of unstable neurons only, 5 slope-optimisation steps
 // of size 0.5,
 // light attacks below the root where the parent's attack found under half
@@ -155,7 +164,7 @@ type Options struct {
 // suspect nodes (an attack within 0.9 of eps) first, the difference
 // smear to choose the coordinate to split.
 func DefaultOptions() Options {
-	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 64, OptimiseRatio: 8, EarlyStopRatio: 8, ContinueRatio: 1.5, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
+	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 64, OptimiseRatio: 8, EarlyStopRatio: 8, ContinueRatio: 1.5, ContinueWinRate: 0.25, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
 		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, AttackRatio: 0.5, SearchRatio: 0.5, SuspectRatio: 0.9, Split: SplitDifference, Seed: 1}
 }
 
@@ -182,6 +191,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("verify: options: EarlyStopRatio %v, want >= 0: %w", o.EarlyStopRatio, ErrOptions)
 	case !(o.ContinueRatio >= 0):
 		return fmt.Errorf("verify: options: ContinueRatio %v, want >= 0: %w", o.ContinueRatio, ErrOptions)
+	case !(o.ContinueWinRate >= 0 && o.ContinueWinRate <= 1):
+		return fmt.Errorf("verify: options: ContinueWinRate %v, want 0..1: %w", o.ContinueWinRate, ErrOptions)
 	case o.OptimiseIterations < 0 || o.OptimiseIterations > 10000:
 		return fmt.Errorf("verify: options: OptimiseIterations %d, want 0..10000: %w", o.OptimiseIterations, ErrOptions)
 	case !(o.OptimiseStep >= 0 && o.OptimiseStep <= 10):

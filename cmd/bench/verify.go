@@ -23,24 +23,25 @@ import (
 
 // verifyOptions are the flags of "bench verify".
 type verifyOptions struct {
-	Suite     string
-	Eps       float64
-	Timeout   time.Duration
-	CPULimit  time.Duration
-	MaxNodes  int
-	Batch     int
-	Forward   bool
-	Split     string
-	OptRatio  float64
-	EarlyStop float64
-	Continue  float64
-	OptStep   float64
-	AtkRatio  float64
-	Props     []string
-	Nets      []string
-	Out       string
-	Dir       string
-	Profile   string
+	Suite       string
+	Eps         float64
+	Timeout     time.Duration
+	CPULimit    time.Duration
+	MaxNodes    int
+	Batch       int
+	Forward     bool
+	Split       string
+	OptRatio    float64
+	EarlyStop   float64
+	Continue    float64
+	ContinueWin float64
+	OptStep     float64
+	AtkRatio    float64
+	Props       []string
+	Nets        []string
+	Out         string
+	Dir         string
+	Profile     string
 }
 
 func newVerifyCmd() *cobra.Command {
@@ -80,6 +81,7 @@ as loaded; the load average is printed.`,
 	f.Float64Var(&o.EarlyStop, "early-stop-ratio", def.EarlyStopRatio, "stop a node's optimised bound once it settles the node, checked before the last two hidden layers where the parent's bound was within this factor of eps, 0 never (verify.Options.EarlyStopRatio)")
 	f.IntVar(&o.Batch, "batch", def.Batch, "nodes bounded together, best first, before their children are queued (verify.Options.Batch)")
 	f.Float64Var(&o.Continue, "continue-ratio", def.ContinueRatio, "at that check, also stop a node's optimised bound above this factor of eps, 0 never (verify.Options.ContinueRatio)")
+	f.Float64Var(&o.ContinueWin, "continue-win", def.ContinueWinRate, "at that check, stop every node's optimised bound while under this fraction of those that went on settled their node, 0 never (verify.Options.ContinueWinRate)")
 	f.Float64Var(&o.OptStep, "optimise-step", def.OptimiseStep, "step size of the slope optimisation (verify.Options.OptimiseStep)")
 	f.Float64Var(&o.AtkRatio, "attack-ratio", def.AttackRatio, "attack nodes lightly below the root where the parent's attack found under this fraction of eps, 0 never (verify.Options.AttackRatio)")
 	f.StringSliceVar(&o.Props, "props", nil, "acasxu: properties (default: all the peers ran)")
@@ -264,6 +266,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	opts.OptimiseRatio = o.OptRatio
 	opts.EarlyStopRatio = o.EarlyStop
 	opts.ContinueRatio = o.Continue
+	opts.ContinueWinRate = o.ContinueWin
 	opts.OptimiseStep = o.OptStep
 	opts.AttackRatio = o.AtkRatio
 	switch o.Split {
