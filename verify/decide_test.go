@@ -255,7 +255,7 @@ func largestFound(t *testing.T, f, g *nn.Network) float64 {
 
 // TestContinueWinRate checks that stopping every optimised bound at its
 // check before the last layers while going on rarely settles a node
-// (Options.ContinueWinRate; 1 stops all but every sixteenth node's) changes
+// (Options.ContinueWinRate; 1 stops all but every 32nd node's) changes
 // no verdict (compareVariants).
 func TestContinueWinRate(t *testing.T) {
 	set := func(o *Options, r float64) { o.ContinueWinRate = r }

@@ -234,7 +234,7 @@ const goalLayers = 3
 // exploreEvery: every exploreEvery-th node goes on past the check before
 // the last layers whatever Options.ContinueWinRate says, so that its
 // record keeps up with the search.
-const exploreEvery = 16
+const exploreEvery = 32
 
 // goal returns the goal of n's optimised bound (bounds.Goal), nil if
 // Options.EarlyStopRatio is 0: the outputs o leaves open settled. It is

@@ -86,7 +86,7 @@ type Options struct {
 	ContinueRatio float64
 	// ContinueWinRate stops every node's optimised bound at that check,
 	// whatever its bound, while fewer than this fraction of the passes
-	// that went on past it so far settled their node; every sixteenth node
+	// that went on past it so far settled their node; every 32nd node
 	// goes on regardless (within ContinueRatio), to keep the record
 	// current. On ACAS Xu float16 prop 7 / 1_9 the passes that went on
 	// settled 2 % of their nodes and took 47 % of the CPU, on prop 8 /
