@@ -70,18 +70,30 @@ func (pp *pairProp) checkpoint(k int) bool {
 // goalMet reports whether the goal accepts the margins of pb,
 // back-substituted without optimised slopes.
 func (pp *pairProp) goalMet(pb *PairBounds) bool {
-	ivs, err := pb.margins(pp.goal.Margins, false)
+	ivs, err := pp.goalMargins(pb)
 	return err == nil && pp.goal.Met(ivs)
 }
 
 // stopAt reports whether Pair stops at a checkpoint whose bounds are pb:
 // the goal accepts their margins, or finds them hopeless.
 func (pp *pairProp) stopAt(pb *PairBounds) bool {
-	ivs, err := pb.margins(pp.goal.Margins, false)
+	ivs, err := pp.goalMargins(pb)
 	if err != nil {
 		return false
 	}
 	return pp.goal.Met(ivs) || pp.goal.Hopeless != nil && pp.goal.Hopeless(ivs)
+}
+
+// goalMargins returns the goal's margins of pb, back-substituted without
+// optimised slopes, and keeps them in pb for PairBounds.Margins, which
+// would compute them again (pb is not yet returned: no other goroutine
+// reads it).
+func (pp *pairProp) goalMargins(pb *PairBounds) ([]Interval, error) {
+	ivs, err := pb.margins(pp.goal.Margins, false)
+	if err == nil {
+		pb.goal = &checkedMargins{cs: pp.goal.Margins, ivs: slices.Clone(ivs)}
+	}
+	return ivs, err
 }
 
 // fork returns a copy of pp that bounds the layers not yet bounded
@@ -93,6 +105,7 @@ func (pp *pairProp) fork() *pairProp {
 	c := *pp
 	c.opt, c.goal = nil, nil
 	pb := *pp.pb
+	pb.goal = nil
 	n1, n2 := *pb.Net1, *pb.Net2
 	n1.Pre, n1.Post = slices.Clone(n1.Pre), slices.Clone(n1.Post)
 	n2.Pre, n2.Post = slices.Clone(n2.Pre), slices.Clone(n2.Post)

@@ -3,6 +3,7 @@ package bounds
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -69,38 +70,24 @@ func (pb *PairBounds) margins(cs [][]float64, optimise bool) ([]Interval, error)
 		}
 		return out, nil
 	}
-	out := make([]Interval, len(cs))
-	for q, c := range cs {
-		out[q] = Point(0)
-		for j, v := range c {
-			out[q] = out[q].Add(Point(v).Scale(pb.Output[j]))
-		}
-	}
 	pp := pb.prop
-	if len(cs) == 0 || pp == nil || !pp.sym || pp.chain != len(pp.f1.Layers) || len(pp.f1.Layers) != len(pp.f2.Layers) {
-		return out, nil
-	}
+	joint := len(cs) > 0 && pp != nil && pp.sym && pp.chain == len(pp.f1.Layers) && len(pp.f1.Layers) == len(pp.f2.Layers)
 	// c^T delta^L on the joint variables (z1^L, delta^L) of the last layer.
-	last := len(pp.f1.Layers) - 1
 	n, Q := len(pb.Output), len(cs)
-	lam := mat.NewDense(Q, 2*n, nil)
-	for q, c := range cs {
-		for j, v := range c {
-			lam.Set(q, n+j, v)
+	var lam *mat.Dense
+	if joint {
+		lam = mat.NewDense(Q, 2*n, nil)
+		for q, c := range cs {
+			for j, v := range c {
+				lam.Set(q, n+j, v)
+			}
 		}
 	}
-	zero := make([]float64, Q)
-	hiForm, loForm := newForm(lam, zero, false), newForm(lam, zero, true)
-	hi := pp.jointBackSubstitute(hiForm, last, nil)
-	lo := pp.jointBackSubstitute(loForm, last, nil)
-	hiForm.recycle()
-	loForm.recycle()
-	for q := range out {
-		out[q] = out[q].Intersect(Interval{-lo[q], hi[q]})
-	}
-	if pp.opt == nil || !optimise {
+	out := pb.plainMargins(cs, lam)
+	if !joint || pp.opt == nil || !optimise {
 		return out, nil
 	}
+	last, zero := len(pp.f1.Layers)-1, make([]float64, Q)
 	rows, sign := make([]int, 0, 2*Q), make([]float64, 0, 2*Q)
 	for q := range Q {
 		rows, sign = append(rows, q, q), append(sign, 1, -1)
@@ -115,6 +102,38 @@ func (pb *PairBounds) margins(cs [][]float64, optimise bool) ([]Interval, error)
 		}
 	}
 	return out, nil
+}
+
+// plainMargins returns the margins cs of pb back-substituted without
+// optimised slopes: the goal's as Pair checked them when cs are those,
+// else computed: from the output intervals and, if lam is not nil (the
+// margins' weights on the joint variables of the last layer), by
+// back-substitution.
+func (pb *PairBounds) plainMargins(cs [][]float64, lam *mat.Dense) []Interval {
+	if g := pb.goal; g != nil && slices.EqualFunc(g.cs, cs, slices.Equal) {
+		return slices.Clone(g.ivs)
+	}
+	out := make([]Interval, len(cs))
+	for q, c := range cs {
+		out[q] = Point(0)
+		for j, v := range c {
+			out[q] = out[q].Add(Point(v).Scale(pb.Output[j]))
+		}
+	}
+	if lam == nil {
+		return out
+	}
+	pp, zero := pb.prop, make([]float64, len(cs))
+	last := len(pp.f1.Layers) - 1
+	hiForm, loForm := newForm(lam, zero, false), newForm(lam, zero, true)
+	hi := pp.jointBackSubstitute(hiForm, last, nil)
+	lo := pp.jointBackSubstitute(loForm, last, nil)
+	hiForm.recycle()
+	loForm.recycle()
+	for q := range out {
+		out[q] = out[q].Intersect(Interval{-lo[q], hi[q]})
+	}
+	return out
 }
 
 // checkMargins reports margin weights cs that are not n finite numbers

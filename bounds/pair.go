@@ -35,6 +35,15 @@ type PairBounds struct {
 	pieces []*PairBounds // the bounds of the pieces of a split box
 	whole  *PairBounds   // and on the whole box
 	packs  *chainPacks   // for the Pairs within these bounds (Prior keeps it)
+	// goal holds the goal's margins as Pair checked them, back-substituted
+	// without optimised slopes, for margins to reuse (nil: none).
+	goal *checkedMargins
+}
+
+// checkedMargins are the enclosures ivs of the margins cs.
+type checkedMargins struct {
+	cs  [][]float64
+	ivs []Interval
 }
 
 // Pair returns sound bounds for f1 and f2 on the input pairs in. The
