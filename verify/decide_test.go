@@ -203,14 +203,21 @@ func TestEarlyStop(t *testing.T) {
 // (Options.ContinueRatio) changes no verdict (compareVariants).
 func TestContinueRatio(t *testing.T) {
 	set := func(o *Options, r float64) { o.ContinueRatio = r }
-	compareVariants(t, 41, []float64{0, 1.5, 1}, set, func(seed uint64, eps float64, res []*Result) {
+	compareVariants(t, 41, []float64{0, 1.5, 1}, set, sameVerdicts(t, "continue ratio"))
+}
+
+// sameVerdicts returns a check for compareVariants that logs the node
+// counts and reports every variant (named what) whose verdict differs from
+// the first value's.
+func sameVerdicts(t *testing.T, what string) func(seed uint64, eps float64, res []*Result) {
+	return func(seed uint64, eps float64, res []*Result) {
 		t.Logf("seed %d eps %.4g: %v, nodes %d %d %d", seed, eps, res[0].Status, res[0].Nodes, res[1].Nodes, res[2].Nodes)
 		for i, r := range res[1:] {
 			if r.Status != res[0].Status {
-				t.Errorf("seed %d eps %g: continue ratio %d: %v, without %v", seed, eps, i+1, r.Status, res[0].Status)
+				t.Errorf("seed %d eps %g: %s %d: %v, without %v", seed, eps, what, i+1, r.Status, res[0].Status)
 			}
 		}
-	})
+	}
 }
 
 // compareVariants decides, on random 2-8-8-8-8-2 networks (seeds 1..4 of
@@ -259,12 +266,5 @@ func largestFound(t *testing.T, f, g *nn.Network) float64 {
 // no verdict (compareVariants).
 func TestContinueWinRate(t *testing.T) {
 	set := func(o *Options, r float64) { o.ContinueWinRate = r }
-	compareVariants(t, 42, []float64{0, 0.25, 1}, set, func(seed uint64, eps float64, res []*Result) {
-		t.Logf("seed %d eps %.4g: %v, nodes %d %d %d", seed, eps, res[0].Status, res[0].Nodes, res[1].Nodes, res[2].Nodes)
-		for i, r := range res[1:] {
-			if r.Status != res[0].Status {
-				t.Errorf("seed %d eps %g: continue win rate %d: %v, without %v", seed, eps, i+1, r.Status, res[0].Status)
-			}
-		}
-	})
+	compareVariants(t, 42, []float64{0, 0.25, 1}, set, sameVerdicts(t, "continue win rate"))
 }
