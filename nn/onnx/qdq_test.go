@@ -207,3 +207,36 @@ func argmax(y []float64) int {
 	}
 	return best
 }
+
+// TestORTResidual checks a residual CNN in the ONNX Runtime QDQ layout
+// (testdata/qdq/ort_residual, quantisers inside the residual branch)
+// against the ONNX reference semantics: a model that is read must
+// evaluate exactly as they say, and one that cannot be read as a chain
+// must be refused, never read as another function.
+func TestORTResidual(t *testing.T) {
+	dir := filepath.Join("testdata", "qdq", "ort_residual")
+	path := filepath.Join(dir, "ort_residual.onnx")
+	var s struct {
+		Inputs  [][]float64
+		Outputs [][]float64 `json:"outputs_qdq_float64"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "samples.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Read(path); err != nil {
+		if !errors.Is(err, ErrUnsupportedOp) {
+			t.Fatalf("got %v, want the model read or ErrUnsupportedOp", err)
+		}
+		t.Log(err)
+		return
+	}
+	var samples []sample
+	for i, x := range s.Inputs {
+		samples = append(samples, sample{x, s.Outputs[i]})
+	}
+	checkSamplesAbs(t, path, samples, 1e-12)
+}

@@ -100,6 +100,9 @@ func (b *builder) residual(i, j int) error {
 			return err
 		}
 	}
+	if err := sub.unquantised(); err != nil {
+		return fmt.Errorf("%s: %w", label(j, add), err)
+	}
 	if err := b.carry(sub.layers); err != nil {
 		return fmt.Errorf("%s: %w", label(j, add), err)
 	}
@@ -113,6 +116,22 @@ func (b *builder) residual(i, j int) error {
 		fmt.Sprintf("residual Add of %d values, carried through %d ReLU layer(s)", b.shape.size(), relus))...)
 	b.used[h], b.used[other] = true, true
 	b.data = add.outputs[0]
+	return nil
+}
+
+// unquantised reports a branch with a quantiser on its start, its
+// layers or a DequantizeLinear still to come: the carried skip would pass
+// through the branch's quantisers, so such a block is refused rather than
+// read as another function.
+func (b *builder) unquantised() error {
+	quantised := b.inputQ != nil || b.preQ != nil || b.quant != nil
+	for _, l := range b.layers {
+		quantised = quantised || l.Pre != nil || l.Post != nil
+	}
+	if quantised {
+		return fmt.Errorf("a residual branch with quantisers (QuantizeLinear/DequantizeLinear) is not read as a chain: %w",
+			ErrUnsupportedOp)
+	}
 	return nil
 }
 
