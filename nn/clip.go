@@ -81,9 +81,9 @@ func clipUniform(n int, lo, hi float64) []Layer {
 	}
 	switch {
 	case math.IsInf(lo, -1) && math.IsInf(hi, 1):
-		return []Layer{Affine(eye(), make([]float64, n))}
+		return []Layer{AffineLayer(eye(), make([]float64, n))}
 	case lo == hi:
-		return []Layer{Affine(mat.NewDense(n, n, nil), slices.Repeat([]float64{lo}, n))}
+		return []Layer{AffineLayer(mat.NewDense(n, n, nil), slices.Repeat([]float64{lo}, n))}
 	case lo == 0 && math.IsInf(hi, 1):
 		return []Layer{{W: eye(), B: make([]float64, n), Act: Activation{Kind: ReLU}}}
 	case !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
@@ -112,7 +112,7 @@ func clipHardTanh(lo, hi []float64) []Layer {
 	}
 	return []Layer{
 		{W: w1, B: b1, Act: Activation{Kind: HardTanh, Lo: 0, Hi: 1}},
-		Affine(w2, b2),
+		AffineLayer(w2, b2),
 	}
 }
 
@@ -156,6 +156,6 @@ func clipReLU(lo, hi []float64) []Layer {
 	}
 	return []Layer{
 		{W: w1, B: b1, Act: Activation{Kind: ReLU}},
-		Affine(w2, b2),
+		AffineLayer(w2, b2),
 	}
 }

@@ -10,9 +10,9 @@ import (
 // layers and the fusion of consecutive affine maps (clipping is in
 // clip.go).
 
-// Affine returns the layer x -> W x + b with Identity activation. It does
+// AffineLayer returns the layer x -> W x + b with Identity activation. It does
 // not copy w or b.
-func Affine(w *mat.Dense, b []float64) Layer {
+func AffineLayer(w *mat.Dense, b []float64) Layer {
 	return Layer{W: w, B: b, Act: Activation{Kind: Identity}}
 }
 
@@ -31,7 +31,7 @@ func ScaleShift(scale, shift []float64) (Layer, error) {
 	for i, s := range scale {
 		w.Set(i, i, s)
 	}
-	return Affine(w, append([]float64(nil), shift...)), nil
+	return AffineLayer(w, append([]float64(nil), shift...)), nil
 }
 
 // Compose returns the single layer equal to second(first(x)) when first is

@@ -54,7 +54,7 @@ func TestQuantiserValidate(t *testing.T) {
 // TestQuantisedNetwork checks Eval applies the quantisers where they sit,
 // Clone copies them and RequirePlain refuses the network.
 func TestQuantisedNetwork(t *testing.T) {
-	net := &Network{Layers: []Layer{Affine(mat.NewDense(1, 1, []float64{1}), []float64{0.125})}}
+	net := &Network{Layers: []Layer{AffineLayer(mat.NewDense(1, 1, []float64{1}), []float64{0.125})}}
 	y, _ := net.Eval([]float64{0.25})
 	if y[0] != 0.375 || net.RequirePlain("x") != nil {
 		t.Fatalf("plain: %v", y)
