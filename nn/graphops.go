@@ -210,3 +210,22 @@ func cloneLinear(m Linear) Linear {
 	}
 	return m
 }
+
+// Weights returns the weights of a's map, in place: a dense matrix's
+// entries (row-major), a convolution's kernel or a scaling's factors; nil
+// for maps without parameters (a selection, an average pool).
+func (a *Affine) Weights() []float64 {
+	switch m := a.M.(type) {
+	case DenseMap:
+		raw := m.W.RawMatrix()
+		if raw.Stride != raw.Cols {
+			panic("nn: Affine.Weights of a matrix view") // matrices of nn are never views
+		}
+		return raw.Data[:raw.Rows*raw.Cols]
+	case *Conv2D:
+		return m.Kernel
+	case *Scale:
+		return m.S
+	}
+	return nil
+}
