@@ -66,6 +66,7 @@ func eachParam(g *nn.Graph, fn func(k int, v []float64, weights bool) error) (*n
 		if err := fn(k, a.B, false); err != nil {
 			return nil, fmt.Errorf("quantise: %s biases: %w", q.Label(i), err)
 		}
+		a.Int = nil // the values are no longer those integers times scales
 		k++
 	}
 	return q, nil
