@@ -65,7 +65,8 @@
 //
 // # Two-network properties
 //
-// DecidePair decides a VNN-LIB 2.0 property (vnnlib.Pair) whose outputs
+// DecideProperty decides a two-network property (spec.Property, read from
+// a VNN-LIB 2.0 file by package vnnlib) whose outputs
 // are bounded on both sides, Lo_k <= g_k - f_k <= Hi_k: an asymmetric
 // range becomes |g_k - c_k - f_k| < r_k about its centre, with r_k rounded
 // inwards and the rounding of g's shifted bias taken off it, and a

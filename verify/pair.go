@@ -8,16 +8,15 @@ import (
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
-	"github.com/nnbound/nnbound/vnnlib"
 )
 
-// ErrPairUnsupported reports a VNN-LIB 2.0 property DecidePair cannot
+// ErrPairUnsupported reports a two-network property DecideProperty cannot
 // decide: independent inputs (no X_f == X_g pairing), an output left
 // unbounded on one side, or an asymmetric bound on a network whose last
 // layer is not affine.
 var ErrPairUnsupported = errors.New("property not supported")
 
-// DecidePair decides the VNN-LIB 2.0 property p over f and g,
+// DecideProperty decides the two-network property p over f and g,
 //
 //	Lo_k <= g_k(x) - f_k(x) <= Hi_k  for every bounded output k, x in p.Box,
 //
@@ -30,9 +29,9 @@ var ErrPairUnsupported = errors.New("property not supported")
 // p.Violated agrees; otherwise the result is Unknown with Reason
 // Precision (the point lies in the sliver between r_k and the bound).
 // Properties outside this reading wrap ErrPairUnsupported.
-func DecidePair(ctx context.Context, f, g *nn.Network, p *vnnlib.Pair, opts *Options) (*Result, error) {
-	if err := p.CheckNetworks(f, g); err != nil {
-		return nil, fmt.Errorf("verify: %w", err)
+func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opts *Options) (*Result, error) {
+	if f == nil || g == nil {
+		return nil, fmt.Errorf("verify: a network is nil: %w", nn.ErrDimension)
 	}
 	if !p.Same {
 		return nil, fmt.Errorf("verify: the property's inputs of f and g are independent: %w", ErrPairUnsupported)
@@ -56,7 +55,7 @@ func DecidePair(ctx context.Context, f, g *nn.Network, p *vnnlib.Pair, opts *Opt
 
 // pairViolation evaluates f and g at x and reports the point and whether
 // it violates p as read.
-func pairViolation(f, g *nn.Network, p *vnnlib.Pair, x []float64) (*Point, bool) {
+func pairViolation(f, g *nn.Network, p *spec.Property, x []float64) (*Point, bool) {
 	yf, err1 := f.Eval(x)
 	yg, err2 := g.Eval(x)
 	if err1 != nil || err2 != nil || !p.Box.Contains(x) {
@@ -73,8 +72,8 @@ func pairViolation(f, g *nn.Network, p *vnnlib.Pair, x []float64) (*Point, bool)
 }
 
 // pairQuestion returns g shifted by the bounds' centres and the per-output
-// tolerance of the symmetric question (see DecidePair).
-func pairQuestion(f, g *nn.Network, p *vnnlib.Pair) (*nn.Network, Tolerance, error) {
+// tolerance of the symmetric question (see DecideProperty).
+func pairQuestion(f, g *nn.Network, p *spec.Property) (*nn.Network, Tolerance, error) {
 	m := f.OutputSize()
 	tol := Tolerance{Norm: PerOutput, Eps: make([]float64, m)}
 	for k := range tol.Eps {
@@ -82,6 +81,9 @@ func pairQuestion(f, g *nn.Network, p *vnnlib.Pair) (*nn.Network, Tolerance, err
 	}
 	var shift []float64
 	for _, b := range p.Outputs {
+		if b.K < 0 || b.K >= m || g.OutputSize() != m {
+			return nil, tol, fmt.Errorf("verify: the property bounds output %d (line %d), the networks return %d and %d: %w", b.K, b.Line, m, g.OutputSize(), nn.ErrDimension)
+		}
 		if math.IsInf(b.Lo, 0) || math.IsInf(b.Hi, 0) {
 			return nil, tol, fmt.Errorf("verify: output %d is bounded on one side only (line %d): %w", b.K, b.Line, ErrPairUnsupported)
 		}

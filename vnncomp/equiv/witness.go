@@ -11,7 +11,7 @@ import (
 )
 
 // outcome turns an answer into a VNN-COMP outcome.
-func outcome(ans *Answer, f, g *nn.Network, p *vnnlib.Pair) vnncomp.Outcome {
+func outcome(ans *verify.Answer, f, g *nn.Network, p *vnnlib.Pair) vnncomp.Outcome {
 	r := ans.Result
 	o := vnncomp.Outcome{Time: r.Time, Detail: Detail{Verify: r, Aligned: ans.Aligned}}
 	switch {
