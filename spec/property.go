@@ -54,14 +54,11 @@ func (b OutputBound) Holds(d float64) bool {
 	return lo && hi
 }
 
-// Violated reports whether the outputs yf = f(x_f) and yg = g(x_g)
-// violate the property, and the first output k that does (-1 when none).
-// It panics if yf or yg is shorter than an output index of p.
-func (p *Property) Violated(yf, yg []float64) (bool, int) {
-	for _, b := range p.Outputs {
-		if !b.Holds(yg[b.K] - yf[b.K]) {
-			return true, b.K
-		}
-	}
-	return false, -1
+// Inside reports whether every difference in [lo, hi] satisfies b.
+func (b OutputBound) Inside(lo, hi float64) bool { return b.Holds(lo) && b.Holds(hi) }
+
+// Outside reports whether every difference in [lo, hi] violates b: the
+// whole interval lies past one end of the range.
+func (b OutputBound) Outside(lo, hi float64) bool {
+	return hi < b.Lo || (hi == b.Lo && b.StrictLo) || lo > b.Hi || (lo == b.Hi && b.StrictHi)
 }

@@ -24,11 +24,17 @@ func TestOutputBound(t *testing.T) {
 			t.Errorf("%+v.Holds(%v) = %v", c.b, c.d, got)
 		}
 	}
-	p := &Property{Outputs: []OutputBound{{K: 1, Lo: -1, Hi: 1}}}
-	if v, k := p.Violated([]float64{0, 0}, []float64{5, 1}); v || k != -1 {
-		t.Errorf("Violated = %v, %d", v, k)
-	}
-	if v, k := p.Violated([]float64{0, 0}, []float64{0, 1.5}); !v || k != 1 {
-		t.Errorf("Violated = %v, %d", v, k)
+	for _, c := range []struct {
+		b               OutputBound
+		lo, hi          float64
+		inside, outside bool
+	}{
+		{closed, -0.05, 0.05, true, false}, {closed, 0.05, 0.06, false, false}, {closed, 0.0500001, 1, false, true},
+		{open, 0.05, 0.06, false, true}, {open, -0.06, -0.05, false, false}, {open, -0.06, -0.0500001, false, true},
+		{open, -0.04, 0.049, true, false},
+	} {
+		if in, out := c.b.Inside(c.lo, c.hi), c.b.Outside(c.lo, c.hi); in != c.inside || out != c.outside {
+			t.Errorf("%+v on [%v, %v]: inside %v, outside %v", c.b, c.lo, c.hi, in, out)
+		}
 	}
 }

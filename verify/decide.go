@@ -281,7 +281,8 @@ func (d *decider) found() float64 {
 	if d.worst == nil {
 		return 0
 	}
-	return d.point(d.worst).Measure
+	p, _ := d.point(d.worst)
+	return p.Measure
 }
 
 // result returns the result with status s.
@@ -296,7 +297,7 @@ func (d *decider) result(s Status, r Reason, cex *Point) *Result {
 	}
 	res.Worst = cex
 	if cex == nil && d.worst != nil {
-		res.Worst = d.point(d.worst)
+		res.Worst, _ = d.point(d.worst)
 	}
 	return res
 }

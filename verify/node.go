@@ -84,7 +84,7 @@ func (d *decider) process(n *node) *outcome {
 		}
 	}
 	if o.ratio > 1 {
-		if p := d.point(o.worst); d.tol.exceeds(p.Diff, d.compared) {
+		if p, s := d.point(o.worst); s == Violated {
 			o.violation = p
 			return o
 		}

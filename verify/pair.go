@@ -24,10 +24,11 @@ var ErrPairUnsupported = errors.New("property not supported")
 // c_k = (Lo_k + Hi_k)/2 and a radius r_k a little below (Hi_k - Lo_k)/2,
 // the bias of g's last layer is lowered by c_k (the rounding of that
 // subtraction taken off r_k) and Decide asks whether |g'_k - f_k| < r_k,
-// which implies the property. A counterexample of Decide is evaluated
-// again on f and g themselves and returned as Violated only when
-// p.Violated agrees; otherwise the result is Unknown with Reason
-// Precision (the point lies in the sliver between r_k and the bound).
+// which implies the property. A counterexample of Decide is checked again
+// on f and g themselves against p as read (CheckPoint) and returned as
+// Violated only when that check says so; otherwise the result is Unknown
+// with Reason Precision (the point lies in the sliver between r_k and the
+// bound, or within the rounding of the evaluation).
 // Properties outside this reading wrap ErrPairUnsupported.
 func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opts *Options) (*Result, error) {
 	if f == nil || g == nil {
@@ -44,31 +45,17 @@ func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opt
 	if err != nil || res.Status != Violated {
 		return res, err
 	}
-	pt, ok := pairViolation(f, g, p, res.Counterexample.X)
-	if !ok {
+	x := res.Counterexample.X
+	pt, s, err := CheckPoint(f, g, x, x, PropertyCriterion(p))
+	if err != nil {
+		return nil, err
+	}
+	if s != Violated || !p.Box.Contains(x) {
 		res.Status, res.Reason, res.Counterexample = Unknown, Precision, nil
 		return res, nil
 	}
 	res.Counterexample, res.Worst = pt, pt
 	return res, nil
-}
-
-// pairViolation evaluates f and g at x and reports the point and whether
-// it violates p as read.
-func pairViolation(f, g *nn.Network, p *spec.Property, x []float64) (*Point, bool) {
-	yf, err1 := f.Eval(x)
-	yg, err2 := g.Eval(x)
-	if err1 != nil || err2 != nil || !p.Box.Contains(x) {
-		return nil, false
-	}
-	d := make([]float64, len(yf))
-	m := 0.0
-	for k := range d {
-		d[k] = yg[k] - yf[k]
-		m = max(m, math.Abs(d[k]))
-	}
-	bad, _ := p.Violated(yf, yg)
-	return &Point{X: append([]float64(nil), x...), F: yf, G: yg, Diff: d, Measure: m}, bad
 }
 
 // pairQuestion returns g shifted by the bounds' centres and the per-output

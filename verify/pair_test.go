@@ -54,7 +54,7 @@ func TestDecideProperty(t *testing.T) {
 			x := res.Counterexample.X
 			yf, _ := f.Eval(x)
 			yg, _ := g.Eval(x)
-			if bad, _ := p.Violated(yf, yg); !bad || fmt.Sprint(yg) != fmt.Sprint(res.Counterexample.G) {
+			if c.out.Holds(yg[0]-yf[0]) || fmt.Sprint(yg) != fmt.Sprint(res.Counterexample.G) {
 				t.Errorf("%+v: counterexample %+v does not violate the property", c.out, res.Counterexample)
 			}
 		}

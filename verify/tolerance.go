@@ -136,29 +136,6 @@ func (t Tolerance) ratio(d []float64, open []int) float64 {
 	return r
 }
 
-// exceeds reports whether the difference d violates the tolerance on the
-// outputs compared (PerOutput: some |d_k| > eps_k), with the arithmetic
-// of float64 (for Norm2, by more than norm2's rounding error).
-func (t Tolerance) exceeds(d []float64, compared []int) bool {
-	switch t.Norm {
-	case Norm2: // past the rounding error of norm2, a few units of 2^-53
-		return norm2(d) > t.Eps[0]*(1+1e-14)
-	case NormInf:
-		for _, v := range d {
-			if math.Abs(v) > t.Eps[0] {
-				return true
-			}
-		}
-		return false
-	}
-	for _, k := range compared {
-		if math.Abs(d[k]) > t.eps(k) {
-			return true
-		}
-	}
-	return false
-}
-
 // norm2 returns ||d||_2 as spec.Quantity measures it (overflowing only
 // when the norm does).
 func norm2(d []float64) float64 {

@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/jsonnet"
 )
 
 func TestVerifyCommand(t *testing.T) {
@@ -151,5 +156,41 @@ func TestVerifyReadsPropertyOnce(t *testing.T) {
 		if opens != 1 || eofs != 1 || reads < 1 {
 			t.Errorf("%s: %d opens, %d reads, end reached %d times; want one open read through once", filepath.Base(tc.path), opens, reads, eofs)
 		}
+	}
+}
+
+// writeNetwork writes n to dir/name as JSON and returns the path.
+func writeNetwork(t *testing.T, dir, name string, n *nn.Network) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := jsonnet.Write(&buf, n); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestVerifyPermutationNotViolated is issue 30's starkest case: g a
+// permutation of f's hidden neurons (their difference is exactly 0),
+// epsilon one ulp of 1, norm 2, no alignment. float64 evaluations differ
+// by about 2e-16 there, which is no counterexample: the verdict must not
+// be violated (aligned, it holds).
+func TestVerifyPermutationNotViolated(t *testing.T) {
+	dir := t.TempDir()
+	f := randnet.Paper(3, 1, 2, 8, 2)
+	a := writeNetwork(t, dir, "f.json", f)
+	b := writeNetwork(t, dir, "g.json", randnet.Permuted(f, rand.New(rand.NewPCG(3, 30))))
+	common := []string{"verify", a, b, "--epsilon", "2.220446049250313e-16", "--lo", "-1", "--hi", "1", "--norm", "2"}
+	var stdout, stderr bytes.Buffer
+	code := run(append(common, "--no-align", "--max-nodes", "200"), &stdout, &stderr)
+	if code != exitFail || strings.Contains(stdout.String(), "violated") {
+		t.Errorf("--no-align: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	if code := run(common, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "verdict   holds") {
+		t.Errorf("aligned: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }

@@ -10,7 +10,7 @@
 //	unsat    the property holds on the whole input box (proved)
 //	sat      a counterexample, evaluated again on f and g as read from
 //	         their files (not the aligned copy) and checked against the
-//	         property as read (vnnlib.Pair.Violated) before it is written
+//	         property as read (verify.CheckPoint) before it is written
 //	timeout  the time limit came first
 //	unknown  anything else: a node limit, a property this reading does
 //	         not support, a point in the rounding sliver of a bound
