@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -364,14 +365,13 @@ func (d *decider) prio(mag []float64, open []int) float64 {
 }
 
 // normUp returns an upper bound of the 2-norm of mag over the outputs
-// ks: the float64 value enlarged past its rounding error.
+// ks, every operation rounded up.
 func normUp(mag []float64, ks []int) float64 {
 	s := 0.0
 	for _, k := range ks {
-		s += mag[k] * mag[k]
+		s = outward.AddUp(s, outward.MulUp(mag[k], mag[k]))
 	}
-	r := math.Sqrt(s) * (1 + 4*float64(len(ks)+2)*0x1p-53)
-	return math.Nextafter(r, math.Inf(1))
+	return outward.SqrtUp(s)
 }
 
 // splitCoordinate returns the coordinate of n's box to halve: the one of

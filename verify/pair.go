@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -89,10 +90,8 @@ func pairQuestion(f, g *nn.Network, p *spec.Property) (*nn.Network, Tolerance, e
 		if c != 0 {
 			shift[b.K] = c
 		}
-		// [c - r, c + r] within [Lo, Hi]: each difference rounded, then
-		// lowered by two units in the last place.
-		r := min(b.Hi-c, c-b.Lo)
-		tol.Eps[b.K] = math.Nextafter(math.Nextafter(r, 0), 0)
+		// [c - r, c + r] within [Lo, Hi]: each difference rounded down.
+		tol.Eps[b.K] = min(outward.SubDown(b.Hi, c), outward.SubDown(c, b.Lo))
 	}
 	if len(tol.Outputs) == 0 {
 		return nil, tol, fmt.Errorf("verify: the property bounds no output: %w", ErrPairUnsupported)
@@ -116,13 +115,9 @@ func shiftOutputs(g *nn.Network, shift, eps []float64) (*nn.Network, error) {
 		if c == 0 {
 			continue
 		}
-		b := last.B[k]
-		s := b - c
-		// TwoSum: s + e == b - c exactly.
-		bb := s - b
-		e := (b - (s - bb)) + (-c - bb)
+		s, e := outward.TwoSum(last.B[k], -c) // s + e == b - c exactly
 		last.B[k] = s
-		eps[k] = math.Nextafter(eps[k]-math.Abs(e), 0)
+		eps[k] = outward.SubDown(eps[k], math.Abs(e))
 		if !(eps[k] > 0) {
 			return nil, fmt.Errorf("verify: output %d's range is too narrow for its centre %v: %w", k, c, ErrPairUnsupported)
 		}
