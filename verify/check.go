@@ -117,9 +117,9 @@ func (d *decider) point(x []float64) (*Point, Status) {
 func (t Tolerance) validate(m int) error { return t.Validate(m) }
 
 // measure returns the tolerance's measure of d in float64: max_k |d_k|
-// over the compared outputs (PerOutput, NormInf) or ||d||_2.
+// over the compared outputs (spec.PerOutput, spec.NormInf) or ||d||_2.
 func (t Tolerance) measure(d []float64) float64 {
-	if t.Norm == Norm2 {
+	if t.Norm == spec.Norm2 {
 		return norm2(d)
 	}
 	m := 0.0
@@ -134,7 +134,7 @@ func (t Tolerance) measure(d []float64) float64 {
 // norm's) lower end exceeds its epsilon, Holds when every upper end is
 // below it.
 func (t Tolerance) judge(lo, hi []float64) (mlo, mhi float64, s Status) {
-	if t.Norm == Norm2 {
+	if t.Norm == spec.Norm2 {
 		sLo, sHi := 0.0, 0.0
 		for k := range lo {
 			a, b := absEnclosure(lo[k], hi[k])

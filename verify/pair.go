@@ -63,7 +63,7 @@ func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opt
 // tolerance of the symmetric question (see DecideProperty).
 func pairQuestion(f, g *nn.Network, p *spec.Property) (*nn.Network, Tolerance, error) {
 	m := f.OutputSize()
-	tol := Tolerance{Norm: PerOutput, Eps: make([]float64, m)}
+	tol := Tolerance{Norm: spec.PerOutput, Eps: make([]float64, m)}
 	for k := range tol.Eps {
 		tol.Eps[k] = 1 // not compared unless bounded below
 	}

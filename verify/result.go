@@ -77,7 +77,7 @@ type Point struct {
 	G    []float64 `json:"g"`
 	Diff []float64 `json:"difference"`
 	// Measure is the difference as the tolerance measures it: max_k |Diff_k|
-	// (PerOutput over the compared outputs, NormInf) or ||Diff||_2.
+	// (spec.PerOutput over the compared outputs, spec.NormInf) or ||Diff||_2.
 	Measure float64 `json:"measure"`
 	// DiffLo and DiffHi enclose the exact difference g_k(XG) - f_k(X) of
 	// the real-valued networks, with directed rounding; MeasureLo and
@@ -100,10 +100,10 @@ type Result struct {
 	// Bound is a certified upper bound on the measure of g(x) - f(x) over
 	// the box (see Point.Measure): the largest bound of the leaves of the
 	// search tree, which cover the box, whatever the status. With Holds,
-	// Bound < eps for NormInf and Norm2 and each OutputBounds[k] < Eps[k].
+	// Bound < eps for spec.NormInf and spec.Norm2 and each OutputBounds[k] < Eps[k].
 	Bound float64 `json:"bound"`
 	// OutputBounds[k] is a certified upper bound on |g_k(x) - f_k(x)| over
-	// the box for each output compared (0 for the others; for Norm2,
+	// the box for each output compared (0 for the others; for spec.Norm2,
 	// every output).
 	OutputBounds []float64 `json:"output_bounds"`
 	// Counterexample is set with Violated only: the input where the

@@ -42,7 +42,7 @@ func TestCheckPointRigorous(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 1))
 			for range 40 {
 				x := []float64{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2*rng.Float64() - 1}
-				for _, norm := range []Norm{PerOutput, NormInf, Norm2} {
+				for _, norm := range []spec.Norm{spec.PerOutput, spec.NormInf, spec.Norm2} {
 					// The exact measure is c in every norm (0 on output 1).
 					exact := c
 					var ulp []float64
@@ -91,9 +91,9 @@ func TestDecidePermutationNeverViolated(t *testing.T) {
 	for seed := range uint64(3) {
 		f, g := permutedPair(t, seed, 0)
 		for _, tol := range []Tolerance{
-			{Norm: Norm2, Eps: []float64{2.220446049250313e-16}},
-			{Norm: NormInf, Eps: []float64{outward.Tiny}},
-			{Norm: PerOutput, Eps: []float64{0x1p-52, 0x1p-50}},
+			{Norm: spec.Norm2, Eps: []float64{2.220446049250313e-16}},
+			{Norm: spec.NormInf, Eps: []float64{outward.Tiny}},
+			{Norm: spec.PerOutput, Eps: []float64{0x1p-52, 0x1p-50}},
 		} {
 			res, err := Decide(context.Background(), f, g, spec.Inputs{Box: box}, tol, &opts)
 			if err != nil {
@@ -110,7 +110,7 @@ func TestDecidePermutationNeverViolated(t *testing.T) {
 // evaluation beside the float64 one.
 func TestCheckPointFloat32(t *testing.T) {
 	f, g := permutedPair(t, 1, 0.5)
-	p, s, err := CheckPoint(f, g, []float64{0.25, -0.5, 0.125}, []float64{0.25, -0.5, 0.125}, Tolerance{Norm: PerOutput, Eps: []float64{0.25}})
+	p, s, err := CheckPoint(f, g, []float64{0.25, -0.5, 0.125}, []float64{0.25, -0.5, 0.125}, Tolerance{Norm: spec.PerOutput, Eps: []float64{0.25}})
 	if err != nil {
 		t.Fatal(err)
 	}

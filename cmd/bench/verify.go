@@ -188,7 +188,7 @@ func veriPruneInstances(dir string, eps float64, nets []string) ([]*verifyInstan
 				out = append(out, &verifyInstance{Name: net + " pruned" + p, Box: box,
 					F:   filepath.Join(dir, "veriprune", "onnx", "nets", name+".onnx"),
 					G:   filepath.Join(dir, "veriprune", "onnx", "nets_pruned", name+"_pruned"+p+".onnx"),
-					Tol: verify.Tolerance{Eps: []float64{eps}}})
+					Tol: verify.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}})
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func acasVerifyInstances(dir string, eps float64, props, nets []string) ([]*veri
 	for _, a := range acas {
 		inst := &verifyInstance{Name: "prop " + a.Prop + " net " + a.Net, F: a.F, G: a.FPrime, Core: true,
 			Box: spec.Box{Lo: a.Lo, Hi: a.Hi},
-			Tol: verify.Tolerance{Eps: []float64{eps}, Outputs: []int{a.Target}}, PeerS: -1}
+			Tol: verify.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}, Outputs: []int{a.Target}}, PeerS: -1}
 		if r, ok := peer[a.Prop+"/"+a.Net]; ok {
 			inst.Peer = r["verdict"]
 			fmt.Sscan(r["time_s_timeout_counted"], &inst.PeerS)

@@ -47,7 +47,7 @@ func (f *compareFlags) options(stderr io.Writer) (certjob.Job, error) {
 	if o.Method, err = certify.ParseMethod(f.method); err != nil {
 		return o, usagef("--method %q: want sdp or interval", f.method)
 	}
-	if o.Norm, err = spec.ParseNorm(f.norm); err != nil {
+	if o.Norm, err = spec.ParseNorm(f.norm); err != nil || o.Norm == spec.PerOutput {
 		return o, usagef("--norm %q: want 2 or inf", f.norm)
 	}
 	if f.output < -1 {

@@ -61,7 +61,7 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 	f.model.register(fs)
 	f.input.register(fs)
 	fs.Float64SliceVar(&f.eps, "epsilon", nil, "tolerance `E`: one for all outputs, or one per output (per-output norm)")
-	fs.StringVar(&f.norm, "norm", verify.PerOutput.String(), "how the difference is compared: per-output, inf or 2")
+	fs.StringVar(&f.norm, "norm", spec.PerOutput.String(), "how the difference is compared: per-output, inf or 2")
 	fs.IntVar(&f.output, "output", -1, "compare output `K` only (0-based; per-output norm; -1: all)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop with unknown after this time (0: no limit)")
 	fs.IntVar(&f.maxNodes, "max-nodes", 0, "stop with unknown after bounding this many boxes (0: no limit)")
@@ -81,13 +81,13 @@ func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
 	if len(f.eps) == 0 {
 		return t, usagef("--epsilon is required")
 	}
-	norm, err := verify.ParseNorm(f.norm)
+	norm, err := spec.ParseNorm(f.norm)
 	if err != nil {
 		return t, usagef("--norm %q: want per-output, inf or 2", f.norm)
 	}
 	t = verify.Tolerance{Norm: norm, Eps: f.eps}
 	if f.output >= 0 {
-		if norm != verify.PerOutput {
+		if norm != spec.PerOutput {
 			return t, usagef("--output needs --norm per-output")
 		}
 		t.Outputs = []int{f.output}
