@@ -13,7 +13,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
-	"github.com/nnbound/nnbound/vnncomp/equiv"
+	"github.com/nnbound/nnbound/verify"
 )
 
 // compareFlags are the flags of nnbound compare.
@@ -47,7 +47,7 @@ func (f *compareFlags) options(stderr io.Writer) (certjob.Job, error) {
 	if o.Method, err = certify.ParseMethod(f.method); err != nil {
 		return o, usagef("--method %q: want sdp or interval", f.method)
 	}
-	if o.Norm, err = spec.ParseNorm(f.norm); err != nil {
+	if o.Norm, err = spec.ParseNorm(f.norm); err != nil || o.Norm == spec.PerOutput {
 		return o, usagef("--norm %q: want 2 or inf", f.norm)
 	}
 	if f.output < -1 {
@@ -151,7 +151,7 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 // (package align, which checks that g's function is kept), noting on
 // stderr what moved; g itself when nothing did.
 func alignNoted(f, g *nn.Network, box spec.Box, stderr io.Writer) (*nn.Network, error) {
-	h, rep, err := equiv.Align(f, g, box)
+	h, rep, err := verify.Align(f, g, box)
 	if err != nil {
 		return nil, err
 	}

@@ -14,15 +14,7 @@ import (
 // writeNet writes a seeded random network as JSON and returns its path.
 func writeNet(t *testing.T, dir, name string, seed uint64, layers int) string {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := jsonnet.Write(&buf, randnet.Paper(seed, 1, layers, 5, 1)); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeNetwork(t, dir, name, randnet.Paper(seed, 1, layers, 5, 1))
 }
 
 func TestCompareUsage(t *testing.T) {
