@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -180,7 +181,7 @@ func ReadPairFile(path string) (*Pair, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadPair(f, filepath.Base(path))
+	return ReadPair(f, filepath.Base(f.Name))
 }
 
 // ReadPair reads a VNN-LIB 2.0 two-network property from r; name is the
@@ -228,7 +229,7 @@ func VersionFile(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	return Version(f, filepath.Base(path))
+	return Version(f, filepath.Base(f.Name))
 }
 
 // parseVersion reads (vnnlib-version <2.0>).
@@ -242,15 +243,18 @@ func parseVersion(p *parser, n *node) (string, error) {
 	return "2.0", nil
 }
 
-// openFile opens path for reading, refusing a directory.
-func openFile(path string) (*os.File, error) {
-	f, err := os.Open(path)
+// openFile opens path for reading, refusing a directory. A gzipped file
+// is decompressed (at most gzfile.MaxSize bytes), and path.gz is read
+// instead of path when path is missing or differs from it; see
+// internal/gzfile.
+func openFile(path string) (*gzfile.File, error) {
+	f, err := gzfile.Open(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("vnnlib: %w", err)
 	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
+	if st, err := os.Stat(f.Name); err == nil && st.IsDir() {
 		f.Close()
-		return nil, fmt.Errorf("vnnlib: %s is a directory, not a VNN-LIB file", path)
+		return nil, fmt.Errorf("vnnlib: %s is a directory, not a VNN-LIB file", f.Name)
 	}
 	return f, nil
 }

@@ -32,6 +32,12 @@
 // network f and its compressed copy g, the same input, and a bound on each
 // output difference) are read by ReadPair into a Pair; Version tells the
 // two versions apart. See pair.go for the subset accepted and its reading.
+//
+// The functions reading a file by its path (ReadFile, ReadPairFile,
+// VersionFile) read gzipped files too (s.vnnlib.gz, or any file starting
+// with the gzip magic bytes), and s.vnnlib.gz for s.vnnlib when s.vnnlib
+// is missing or differs from it, as VNN-COMP's benchmark folders ship
+// them (internal/gzfile).
 package vnnlib
 
 import (
@@ -106,7 +112,7 @@ func ReadFile(path string) (*Spec, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, filepath.Base(path))
+	return Read(f, filepath.Base(f.Name))
 }
 
 // Read reads a property from r; name is the file name used in errors.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/internal/interrupt"
 	"github.com/nnbound/nnbound/report"
 )
@@ -71,6 +72,8 @@ func runContext(ctx context.Context, signals func(context.Context) (context.Cont
 			code = exitFail
 		}
 	}()
+	gzfile.SetWarnings(stderr) // a stale x.onnx beside x.onnx.gz
+	defer gzfile.SetWarnings(nil)
 	root := newRootCmd(stdout, stderr, args...)
 	stop := func() {}
 	defer func() { stop() }()
