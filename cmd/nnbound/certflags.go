@@ -8,6 +8,7 @@ import (
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -22,7 +23,7 @@ import (
 //	--samples N               random input pairs for the observed error
 //	--seed S                  seed of that sampling
 //	--max-pieces N            input splitting: most SDPs to solve
-//	--time-budget D           input splitting: stop after this long
+//	--timeout D               input splitting: stop after this long (alias --time-budget)
 //	--requant-slack K         int8 models: widen every re-quantisation by K steps
 //	-v, --verbose             the solver's iteration log and where the time went on stderr
 //
@@ -44,7 +45,7 @@ func (f *certFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.opts.Samples, "samples", f.opts.Samples, "random input pairs evaluated for the observed error")
 	fs.Uint64Var(&f.opts.Seed, "seed", f.opts.Seed, "seed of the observed-error sampling")
 	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "split the input box into at most this many pieces, one SDP each (1: no splitting)")
-	fs.DurationVar(&f.opts.Refine.TimeBudget, "time-budget", f.opts.Refine.TimeBudget, "stop the SDPs after this long, bounding the rest by bound propagation, and skip those that cannot pay (0: no limit, every SDP solved; the result then does not depend on the machine's speed)")
+	duration.Var(fs, &f.opts.Refine.TimeBudget, "timeout", "stop the SDPs after this long, bounding the rest by bound propagation, and skip those that cannot pay (0: no limit, every SDP solved; the result then does not depend on the machine's speed; --time-budget is another name)")
 	fs.Float64Var(&f.opts.RequantSlack, "requant-slack", f.opts.RequantSlack, "int8 (QDQ) models: widen every re-quantisation by `K` steps, for integer kernels that round differently")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the SDP solver's iteration log and where the time went on stderr")
 }
@@ -72,7 +73,7 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 	case o.Refine.MaxPieces < 1:
 		return o, usagef("--max-pieces %d: want 1 or more", o.Refine.MaxPieces)
 	case o.Refine.TimeBudget < 0:
-		return o, usagef("--time-budget %v: want 0 or more", o.Refine.TimeBudget)
+		return o, usagef("--timeout %v: want 0 or more", o.Refine.TimeBudget)
 	}
 	if f.verbose {
 		o.Solver.Log = stderr
@@ -81,13 +82,13 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 	return o, nil
 }
 
-// noTimeBudget makes the default of --time-budget 0, so that the results
+// noTimeBudget makes the default of --timeout 0, so that the results
 // do not depend on the machine's speed, for commands whose output must be
 // reproducible (demo, paper); -h shows that default. Call it after
 // register.
 func (f *certFlags) noTimeBudget(fs *pflag.FlagSet) {
 	f.opts.Refine.TimeBudget = 0
-	fs.Lookup("time-budget").DefValue = f.opts.Refine.TimeBudget.String()
+	fs.Lookup("timeout").DefValue = f.opts.Refine.TimeBudget.String()
 }
 
 // pairFlags choose how the second network's input relates to the first's:

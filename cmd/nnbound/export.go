@@ -74,7 +74,7 @@ soundness check: only "nnbound compare" certifies a bound.`,
 	f.input.register(fs)
 	f.cert.register(fs)
 	f.pair.register(cmd, spec.Independent, f.cert.opts)
-	for _, name := range []string{"samples", "seed", "max-pieces", "time-budget", "verbose"} {
+	for _, name := range []string{"samples", "seed", "max-pieces", "timeout", "verbose"} {
 		fs.MarkHidden(name) // export writes the root SDP: no search, no splitting, no solve
 	}
 	return cmd

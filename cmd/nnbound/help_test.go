@@ -22,7 +22,7 @@ func TestHelpDefaults(t *testing.T) {
 		"samples":     fmt.Sprint(c.Samples),
 		"seed":        fmt.Sprint(c.Seed),
 		"max-pieces":  fmt.Sprint(c.Refine.MaxPieces),
-		"time-budget": c.Refine.TimeBudget.String(),
+		"timeout": c.Refine.TimeBudget.String(),
 		"qc":          c.QC.String(),
 		"weights":     c.Weights.String(),
 	}
@@ -32,8 +32,8 @@ func TestHelpDefaults(t *testing.T) {
 		"export":   {},
 		"quantise": {"frac-bits": fmt.Sprint(q.Weights.FracBits), "int-bits": fmt.Sprint(q.Weights.IntBits), "rounding": q.Weights.Rounding.String()},
 		"prune":    {},
-		"demo":     {"time-budget": "0s"},
-		"paper":    {"time-budget": "0s"},
+		"demo":     {"timeout": "0s"},
+		"paper":    {"timeout": "0s"},
 	}
 	root := newRootCmd(io.Discard, io.Discard)
 	for name, flags := range want {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
@@ -55,7 +56,7 @@ Exit status: 0 when the status is optimal, 1 otherwise or on an error,
 	f.Float64Var(&s.GapTol, "gap-tol", s.GapTol, "relative duality gap below which a feasible point is optimal")
 	f.Float64Var(&s.FeasTol, "feas-tol", s.FeasTol, "relative primal and dual infeasibility counted as feasible")
 	f.IntVar(&s.MaxIter, "max-iter", s.MaxIter, "largest number of interior-point iterations")
-	f.DurationVar(&s.TimeLimit, "time-limit", s.TimeLimit, "stop the solve after this long (0 = no limit)")
+	duration.Var(f, &s.TimeLimit, "timeout", "stop the solve after this long (0: no limit; --time-limit is another name)")
 	return cmd
 }
 
@@ -66,7 +67,7 @@ func settingsFlagError(err error) error {
 		"sdp: Settings.GapTol", "--gap-tol",
 		"sdp: Settings.FeasTol", "--feas-tol",
 		"sdp: Settings.MaxIter", "--max-iter",
-		"sdp: Settings.TimeLimit", "--time-limit",
+		"sdp: Settings.TimeLimit", "--timeout",
 	)
 	return fmt.Errorf("%s", r.Replace(err.Error()))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
@@ -64,7 +65,7 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 	fs.Float64SliceVar(&f.eps, "epsilon", nil, "tolerance `E`: one for all outputs, or one per output (per-output norm)")
 	fs.StringVar(&f.norm, "norm", verify.PerOutput.String(), "how the difference is compared: per-output, inf or 2")
 	fs.IntVar(&f.output, "output", -1, "compare output `K` only (0-based; per-output norm; -1: all)")
-	fs.DurationVar(&f.timeout, "timeout", 0, "stop with unknown after this time (0: no limit)")
+	duration.Var(fs, &f.timeout, "timeout", "stop with unknown after this long (0: no limit)")
 	fs.IntVar(&f.maxNodes, "max-nodes", 0, "stop with unknown after bounding this many boxes (0: no limit)")
 	fs.BoolVar(&f.noAlign, "no-align", false, "do not match g's hidden neurons to f's before deciding")
 	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object (with the alignment)")
