@@ -19,8 +19,15 @@ import (
 // the output against golden files independently of the solver's digits.
 var solveSDP = sdp.Solve
 
+// solveTimeout is the default --timeout of solve: the library's
+// sdp.Settings has no limit, but a command line run should end by itself.
+const solveTimeout = 10 * time.Minute
+
 func newSolveCmd() *cobra.Command {
 	s := sdp.DefaultSettings()
+	if s.TimeLimit == 0 {
+		s.TimeLimit = solveTimeout
+	}
 	var jsonOut, verbose bool
 	cmd := &cobra.Command{
 		Use:   "solve FILE.dat-s",
@@ -33,7 +40,8 @@ SDPLIB) and solves it with nnbound's interior-point solver:
 
 It prints the status, the primal and dual objectives (with SDPA's signs,
 as CSDP and SDPA print them), the final relative gap and infeasibilities,
-the iterations and the solve time in seconds. With --json it prints one
+the iterations and the solve time in seconds. A solve stopped by
+--timeout (default 10 minutes) has the status time_limit. With --json it prints one
 JSON object instead; non-finite numbers are null. With -v the solver's
 iteration log goes to stderr.
 

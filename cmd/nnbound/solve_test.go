@@ -86,7 +86,9 @@ func TestSolveFlags(t *testing.T) {
 	if code := run([]string{"solve", solveFile("maxeig.dat-s")}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit code %d: %s", code, stderr.String())
 	}
-	if want := sdp.DefaultSettings(); got != want {
+	want := sdp.DefaultSettings()
+	want.TimeLimit = solveTimeout // the command's default, not the library's none
+	if got != want {
 		t.Errorf("default settings %+v, want %+v", got, want)
 	}
 	stdout.Reset()
