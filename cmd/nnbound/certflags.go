@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -9,6 +10,7 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/duration"
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -91,44 +93,65 @@ func (f *certFlags) noTimeBudget(fs *pflag.FlagSet) {
 	fs.Lookup("timeout").DefValue = f.opts.Refine.TimeBudget.String()
 }
 
-// pairFlags choose how the second network's input relates to the first's:
+// pairFlags choose how the second network's input relates to the first's,
+// the same way on every command that compares two networks:
 //
-//	--pairing independent|same|quantised   (default independent)
-//	--input-frac-bits FB                   quantised: x2 = q(x1) with FB fractional bits
+//	--pairing same|independent|quantised   (default same: x2 = x1)
+//	--input-frac-bits FB                   quantised: x2 = q(x1) with FB fractional
+//	                                       bits (default: the copy's width)
 //	--input-rounding trunc|nearest|floor   quantised: the rounding of q (default trunc)
 type pairFlags struct {
 	pairing  string
-	fracBits int
+	fracBits int // 0 unless set: the copy's width, see copyWidth
 	rounding string
+	fs       *pflag.FlagSet
 }
 
-func (p *pairFlags) register(cmd *cobra.Command, def spec.Pairing, o certjob.Job) {
-	p.pairing, p.fracBits, p.rounding = def.String(), o.Quant.FracBits, o.Quant.Rounding.String()
+func (p *pairFlags) register(cmd *cobra.Command, o certjob.Job) {
+	p.pairing, p.rounding = spec.SameInput.String(), o.Quant.Rounding.String()
 	f := cmd.Flags()
-	f.StringVar(&p.pairing, "pairing", p.pairing, "how x2 relates to x1: independent, same (x2 = x1) or quantised (x2 = q(x1))")
-	f.IntVar(&p.fracBits, "input-frac-bits", p.fracBits, "fractional bits of the input quantiser q (--pairing quantised; quantise: default --frac-bits)")
-	f.StringVar(&p.rounding, "input-rounding", p.rounding, "rounding of the input quantiser: trunc, nearest or floor")
+	p.fs = f
+	f.StringVar(&p.pairing, "pairing", p.pairing, "how x2 relates to x1: same (x2 = x1), independent (x1 and x2 anywhere in the box) or quantised (x2 = q(x1))")
+	f.IntVar(&p.fracBits, "input-frac-bits", 0, "--pairing quantised: fractional bits `FB` of the input quantiser q (default: the copy's width)")
+	f.StringVar(&p.rounding, "input-rounding", p.rounding, "--pairing quantised: rounding of q: trunc, nearest or floor")
 }
 
-// apply sets the pairing and quantiser of o.
+// apply sets the pairing and quantiser of o; the quantiser's width stays
+// 0 when --input-frac-bits leaves it to the copy (see copyWidth).
 func (p *pairFlags) apply(o *certjob.Job) error {
-	switch p.pairing {
-	case "independent":
-		o.Pairing = spec.Independent
-	case "same":
-		o.Pairing = spec.SameInput
-	case "quantised", "quantized":
-		o.Pairing = spec.QuantisedInput
-	default:
-		return usagef("--pairing %q: want independent, same or quantised", p.pairing)
+	pairing, err := spec.ParsePairing(p.pairing)
+	if p.pairing == "quantized" {
+		pairing, err = spec.QuantisedInput, nil
 	}
+	if err != nil {
+		return usagef("--pairing %q: want same, independent or quantised", p.pairing)
+	}
+	o.Pairing = pairing
 	r, err := quantise.ParseRounding(p.rounding)
 	if err != nil {
 		return usagef("--input-rounding %q: want trunc, nearest or floor", p.rounding)
 	}
-	if p.fracBits < 1 || p.fracBits > quantise.MaxFracBits {
+	if (p.fracBits != 0 || p.fs.Changed("input-frac-bits")) && (p.fracBits < 1 || p.fracBits > quantise.MaxFracBits) {
 		return usagef("--input-frac-bits %d: want 1 to %d", p.fracBits, quantise.MaxFracBits)
 	}
 	o.Quant = quantise.Format{FracBits: p.fracBits, Rounding: r}
+	return nil
+}
+
+// copyWidth gives o's input quantiser, under --pairing quantised without
+// --input-frac-bits, the width of the copy: the fewest fractional bits
+// holding its weights and biases (quantise.GridFracBits). It says so on
+// stderr; a copy on no fixed-point grid is a usage error asking for
+// --input-frac-bits.
+func copyWidth(o *certjob.Job, copy *nn.Network, name string, stderr io.Writer) error {
+	if o.Pairing != spec.QuantisedInput || o.Quant.FracBits != 0 {
+		return nil
+	}
+	fb, ok := quantise.GridFracBits(copy)
+	if !ok {
+		return usagef("--pairing quantised: the weights of %s are on no fixed-point grid of up to %d fractional bits; give --input-frac-bits", name, quantise.MaxFracBits)
+	}
+	o.Quant.FracBits = fb
+	fmt.Fprintf(stderr, "note: --pairing quantised: x2 = q(x1) with %d fractional bits, the width of %s's weights (--input-frac-bits to change)\n", fb, name)
 	return nil
 }

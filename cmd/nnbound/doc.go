@@ -83,11 +83,13 @@
 // inputs, a bound that is not a constant, or an input without both bounds
 // is an error naming the file and line.
 //
-// How the second network's input x2 relates to x1 is the pairing:
-// --pairing independent (x1 and x2 anywhere in the box, the paper's
-// similarity problem; compare's default), same (x2 = x1; quantise's and
-// prune's default) or quantised (x2 = q(x1), the input rounded to
-// --input-frac-bits fractional bits; sweep's, with the weights' FB).
+// How the second network's input x2 relates to x1 is the pairing, the
+// same default on every command: --pairing same (x2 = x1, the default),
+// independent (x1 and x2 anywhere in the box, the paper's similarity
+// problem) or quantised (x2 = q(x1), the input rounded to the copy's
+// fractional bits: quantise's --frac-bits, sweep's FB, or for compare
+// and export the fewest that hold the copy's weights; --input-frac-bits
+// sets them).
 //
 // # Certification
 //

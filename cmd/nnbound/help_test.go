@@ -27,7 +27,7 @@ func TestHelpDefaults(t *testing.T) {
 		"weights":    c.Weights.String(),
 	}
 	want := map[string]map[string]string{
-		"compare":  {"method": c.Method.String(), "norm": c.Norm.String(), "input-frac-bits": fmt.Sprint(c.Quant.FracBits)},
+		"compare":  {"method": c.Method.String(), "norm": c.Norm.String(), "input-frac-bits": "0"},
 		"sweep":    {"rounding": q.Weights.Rounding.String()},
 		"export":   {},
 		"quantise": {"frac-bits": fmt.Sprint(q.Weights.FracBits), "int-bits": fmt.Sprint(q.Weights.IntBits), "rounding": q.Weights.Rounding.String()},
