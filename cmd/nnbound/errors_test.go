@@ -111,6 +111,8 @@ func TestBadInput(t *testing.T) {
 		{"one model for compare", []string{"compare", sin3x}, exitUsage, "compare needs A B (2 argument(s)), got 1"},
 		{"negative timeout", []string{"compare", sin3x, sin3x, "--timeout", "-1s"}, exitUsage, "--timeout -1s: want 0 or more"},
 		{"negative timeout by its old name", []string{"compare", sin3x, sin3x, "--time-budget", "-1"}, exitUsage, "--timeout -1s: want 0 or more"},
+		{"negative epsilon", []string{"verify", sin3x, sin3x, "--epsilon", "-1"}, exitUsage, `invalid argument "-1" for "--epsilon" flag: want a positive number`},
+		{"one epsilon not positive", []string{"verify", tanh2, tanh2, "--epsilon", "0.1,0"}, exitUsage, `"--epsilon" flag: 0 is not a positive number`},
 		{"timeout without a number", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--timeout", "5 s"}, exitUsage, `"5 s" is neither a number of seconds nor a duration`},
 		{"input-frac-bits 0", []string{"compare", sin3x, sin3x, "--input-frac-bits", "0"}, exitUsage, "--input-frac-bits 0: want 1 to 52"},
 		{"input-frac-bits 53", []string{"compare", sin3x, sin3x, "--input-frac-bits", "53"}, exitUsage, "--input-frac-bits 53"},

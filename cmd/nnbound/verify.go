@@ -67,7 +67,7 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 	fs := cmd.Flags()
 	f.model.register(fs)
 	f.input.register(fs)
-	fs.Float64SliceVar(&f.eps, "epsilon", nil, "tolerance `E`: one for all outputs, or one per output (per-output norm)")
+	fs.Var(&positives{p: &f.eps}, "epsilon", "tolerance `E`: one for all outputs, or one per output (per-output norm)")
 	fs.StringVar(&f.norm, "norm", verify.PerOutput.String(), "how the difference is compared: per-output, inf or 2")
 	fs.IntVar(&f.output, "output", -1, "compare output `K` only (0-based; per-output norm; -1: all)")
 	f.timeout = verifyTimeout
