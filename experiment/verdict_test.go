@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -33,6 +34,12 @@ func TestWriteVerdict(t *testing.T) {
 			"verdict   unknown (" + verify.NodeLimit.String() + ")\n" +
 				"bound     2          certified max of the difference over the box; the 2 output ranges of p.vnnlib, each about its centre\n" +
 				"nodes     3 boxes bounded\n" +
+				"time      1 s\n"},
+		{"timeout before any bound", verify.Result{Status: verify.Unknown, Reason: verify.Timeout, Bound: math.Inf(1), Seconds: 1},
+			"epsilon 1",
+			"verdict   unknown (" + verify.Timeout.String() + ")\n" +
+				"bound     none       no finite bound proved over the box; epsilon 1\n" +
+				"nodes     0 boxes bounded\n" +
 				"time      1 s\n"},
 	} {
 		var b strings.Builder
