@@ -31,7 +31,7 @@ func TestHelpDefaults(t *testing.T) {
 		"sweep":    {"rounding": q.Weights.Rounding.String()},
 		"export":   {},
 		"quantise": {"frac-bits": fmt.Sprint(q.Weights.FracBits), "int-bits": fmt.Sprint(q.Weights.IntBits), "rounding": q.Weights.Rounding.String()},
-		"prune":    {},
+		"prune":    {"neurons": "0", "sparsity": "0"}, // one must be given: no default shown
 		"demo":     {"timeout": "0s"},
 		"paper":    {"timeout": "0s"},
 	}
