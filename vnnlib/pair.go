@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/nnbound/nnbound/internal/gzfile"
@@ -243,7 +242,7 @@ func parseVersion(p *parser, n *node) (string, error) {
 	return "2.0", nil
 }
 
-// openFile opens path for reading, refusing a directory. A gzipped file
+// openFile opens path for reading, refusing a directory or a device. A gzipped file
 // is decompressed (at most gzfile.MaxSize bytes), and path.gz is read
 // instead of path when path is missing or differs from it; see
 // internal/gzfile.
@@ -251,10 +250,6 @@ func openFile(path string) (*gzfile.File, error) {
 	f, err := gzfile.Open(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("vnnlib: %w", err)
-	}
-	if st, err := os.Stat(f.Name); err == nil && st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("vnnlib: %s is a directory, not a VNN-LIB file", f.Name)
 	}
 	return f, nil
 }

@@ -35,6 +35,21 @@ const MaxSize = 1 << 30
 // ErrTooLarge reports a file whose decompressed data exceed the limit.
 var ErrTooLarge = errors.New("decompressed data too large")
 
+// NotRegularError reports a path that is a directory, a device or a pipe:
+// Open refuses it before opening it (opening a pipe could block).
+type NotRegularError struct {
+	Path string
+	Dir  bool
+}
+
+// Error returns "path is a directory" or "path is not a regular file".
+func (e *NotRegularError) Error() string {
+	if e.Dir {
+		return e.Path + " is a directory"
+	}
+	return e.Path + " is not a regular file"
+}
+
 // magic starts every gzip stream (RFC 1952).
 var magic = []byte{0x1f, 0x8b}
 
@@ -58,8 +73,9 @@ func (f *File) Close() error { return f.f.Close() }
 // Open opens the file at path (or path.gz, see the package documentation)
 // for reading its content, decompressed when it is gzipped; reading past
 // limit bytes (MaxSize when limit <= 0) is an error wrapping ErrTooLarge.
-// A file that is not gzipped is read as it is, whatever its size. Errors
-// name the file but not this package: callers prefix their own.
+// A file that is not gzipped is read as it is, whatever its size. A path
+// that is not a regular file is a *NotRegularError. Errors name the file
+// but not this package: callers prefix their own.
 func Open(path string, limit int64) (*File, error) {
 	if limit <= 0 {
 		limit = MaxSize
@@ -86,9 +102,16 @@ func ReadFile(path string, limit int64) ([]byte, string, error) {
 	return data, f.Name, nil
 }
 
-// open opens name, with a gzip reader over it when it starts with the
-// magic bytes.
+// open opens name, a regular file, with a gzip reader over it when it
+// starts with the magic bytes.
 func open(name string, limit int64) (*File, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: name, Dir: st.IsDir()}
+	}
 	osf, err := os.Open(name)
 	if err != nil {
 		return nil, err

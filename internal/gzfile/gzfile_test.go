@@ -101,3 +101,20 @@ func TestReadFileErrors(t *testing.T) {
 		t.Errorf("at the limit: %d bytes, %v", len(data), err)
 	}
 }
+
+// TestNotRegular: a directory or a device is refused before it is opened
+// (opening a named pipe would block).
+func TestNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	paths := map[string]bool{dir: true}
+	if st, err := os.Stat(os.DevNull); err == nil && !st.Mode().IsRegular() {
+		paths[os.DevNull] = false
+	}
+	for path, isDir := range paths {
+		_, _, err := ReadFile(path, 0)
+		var nr *NotRegularError
+		if !errors.As(err, &nr) || nr.Dir != isDir || nr.Path != path {
+			t.Errorf("%s: error %v", path, err)
+		}
+	}
+}

@@ -163,7 +163,11 @@ var decoders = [...]func(path string, data []byte, opts Options, info *Info) (*n
 // the content, the path read and the size of the file read.
 func readFile(path string) ([]byte, string, int64, error) {
 	f, err := gzfile.Open(path, MaxFileSize)
-	if err != nil {
+	var notRegular *gzfile.NotRegularError
+	switch {
+	case errors.As(err, &notRegular):
+		return nil, "", 0, fmt.Errorf("modelfile: %w: %w", err, ErrNotModel)
+	case err != nil:
 		return nil, "", 0, fmt.Errorf("modelfile: %w", err)
 	}
 	defer f.Close()
@@ -172,12 +176,7 @@ func readFile(path string) ([]byte, string, int64, error) {
 	if err != nil {
 		return nil, "", 0, fmt.Errorf("modelfile: %w", err)
 	}
-	switch {
-	case st.IsDir():
-		return nil, "", 0, fmt.Errorf("modelfile: %s is a directory: %w", path, ErrNotModel)
-	case !st.Mode().IsRegular():
-		return nil, "", 0, fmt.Errorf("modelfile: %s is not a regular file: %w", path, ErrNotModel)
-	case st.Size() > MaxFileSize:
+	if st.Size() > MaxFileSize {
 		return nil, "", 0, fmt.Errorf("modelfile: %s has %d bytes, more than the %d a model may have: %w", path, st.Size(), MaxFileSize, ErrNotModel)
 	}
 	data, err := io.ReadAll(f)

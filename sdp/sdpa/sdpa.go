@@ -46,7 +46,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/sdp"
@@ -86,9 +85,6 @@ func Read(path string) (*sdp.Problem, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := os.Stat(f.Name); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, want an SDPA sparse file", f.Name)
-	}
 	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, err
