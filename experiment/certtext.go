@@ -93,7 +93,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		pieces = fmt.Sprintf(", input split into %d pieces", len(c.Pieces))
 	}
 	if c.TimeBudgetHit {
-		pieces += fmt.Sprintf(", stopped by the time budget after %d piece(s) (--time-budget; 0 for none)", max(len(c.Pieces), 1))
+		pieces += fmt.Sprintf(", stopped by the time budget after %d piece(s) (--timeout; 0 for none)", max(len(c.Pieces), 1))
 	}
 	if c.SDP.Solves == 0 {
 		why := ""

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/nnbound/nnbound/internal/numtext"
@@ -42,7 +43,11 @@ func (a *Answer) WriteText(w io.Writer, what string) error {
 		verdict += " (" + r.Reason.String() + ")"
 	}
 	fmt.Fprintf(&b, "verdict   %s\n", verdict)
-	fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference over the box; %s\n", r.Bound, what)
+	if math.IsInf(r.Bound, 0) || math.IsNaN(r.Bound) { // JSON's null
+		fmt.Fprintf(&b, "bound     none       no finite bound proved over the box; %s\n", what)
+	} else {
+		fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference over the box; %s\n", r.Bound, what)
+	}
 	if p := r.Worst; p != nil {
 		what := "largest difference found"
 		if r.Status == Violated {

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -31,6 +32,12 @@ func TestWriteText(t *testing.T) {
 			"verdict   unknown (" + NodeLimit.String() + ")\n" +
 				"bound     2          certified max of the difference over the box; the 2 output ranges of p.vnnlib, each about its centre\n" +
 				"nodes     3 boxes bounded\n" +
+				"time      1 s\n"},
+		{"timeout before any bound", Result{Status: Unknown, Reason: Timeout, Bound: math.Inf(1), Seconds: 1},
+			"epsilon 1",
+			"verdict   unknown (" + Timeout.String() + ")\n" +
+				"bound     none       no finite bound proved over the box; epsilon 1\n" +
+				"nodes     0 boxes bounded\n" +
 				"time      1 s\n"},
 	} {
 		var b strings.Builder

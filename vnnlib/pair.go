@@ -3,8 +3,8 @@ package vnnlib
 import (
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -176,18 +176,17 @@ func parseVersion(p *parser, n *node) (string, error) {
 	return "2.0", nil
 }
 
-// Open opens the file at path for reading, refusing a directory.
+// Open opens the file at path for reading (see openFile).
 func Open(path string) (io.ReadCloser, error) { return openFile(path) }
 
-// openFile opens path for reading, refusing a directory.
-func openFile(path string) (*os.File, error) {
-	f, err := os.Open(path)
+// openFile opens path for reading, refusing a directory or a device. A
+// gzipped file is decompressed (at most gzfile.MaxSize bytes), and path.gz
+// is read instead of path when path is missing or differs from it; see
+// internal/gzfile.
+func openFile(path string) (*gzfile.File, error) {
+	f, err := gzfile.Open(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("vnnlib: %w", err)
-	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("vnnlib: %s is a directory, not a VNN-LIB file", path)
 	}
 	return f, nil
 }

@@ -49,14 +49,14 @@ func ReadProperty(r io.Reader, name string) (*Property, error) {
 func ReadPropertyFile(path string) (*Property, error) { return readFile(path, ReadProperty) }
 
 // readFile opens the file at path and reads it with read, naming it by
-// its base name.
+// the base name of the file read (path or path.gz).
 func readFile[T any](path string, read func(io.Reader, string) (*T, error)) (*T, error) {
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return read(f, filepath.Base(path))
+	return read(f, filepath.Base(f.Name))
 }
 
 // commander handles the top-level commands of a file.

@@ -34,6 +34,11 @@
 // declarations and the property they state, a spec.Property, the value
 // package verify decides. ReadProperty reads a file of either version in
 // one pass. See pair.go for the subset accepted and its reading.
+//
+// The functions reading a file by its path read gzipped files too
+// (s.vnnlib.gz, or any file starting with the gzip magic bytes), and
+// s.vnnlib.gz for s.vnnlib when s.vnnlib is missing or differs from it, as
+// VNN-COMP's benchmark folders ship them (internal/gzfile).
 package vnnlib
 
 import (

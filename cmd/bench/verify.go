@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/nn/nnet"
@@ -71,8 +72,8 @@ as loaded; the load average is printed.`,
 	f := cmd.Flags()
 	f.StringVar(&o.Suite, "suite", o.Suite, "veriprune or acasxu")
 	f.Float64Var(&o.Eps, "eps", o.Eps, "tolerance of every compared output")
-	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one instance")
-	f.DurationVar(&o.CPULimit, "cpu-timeout", 0, "also stop an instance after this much process CPU time (0: none; unknown, cancelled), a limit the machine's load does not shorten")
+	duration.Var(f, &o.Timeout, "timeout", "time limit of one instance")
+	duration.Var(f, &o.CPULimit, "cpu-timeout", "also stop an instance after this much process CPU time (0: none; unknown, cancelled), a limit the machine's load does not shorten")
 	f.IntVar(&o.MaxNodes, "max-nodes", 0, "node limit of one instance (0: none)")
 	def := verify.DefaultOptions()
 	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
@@ -28,6 +29,11 @@ type verifyFlags struct {
 	verbose  bool
 }
 
+// verifyTimeout is the default --timeout of verify: a branch and bound
+// that cannot settle (identical networks and a denormal epsilon) would
+// otherwise run, and grow, until killed.
+const verifyTimeout = 5 * time.Minute
+
 func newVerifyCmd() *cobra.Command {
 	var f verifyFlags
 	cmd := &cobra.Command{
@@ -38,8 +44,8 @@ func newVerifyCmd() *cobra.Command {
 VNN-LIB form; --norm inf or 2 compares max_k |G_k - F_k| or ||G - F||_2
 with E instead)? The answer is holds (proved by branch and bound over the
 box, with bound propagation on every piece), violated (with an input
-where the difference exceeds E, evaluated again), or unknown (the time or
-node limit came first).
+where the difference exceeds E, evaluated again), or unknown (the time
+limit, --timeout, 5 minutes unless told, or the node limit came first).
 
 --vnnlib FILE takes the box from a VNN-LIB 1 property, or the whole
 question from a VNN-LIB 2.0 two-network property: its box, X_f == X_g,
@@ -60,10 +66,11 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 	fs := cmd.Flags()
 	f.model.register(fs)
 	f.input.register(fs)
-	fs.Float64SliceVar(&f.eps, "epsilon", nil, "tolerance `E`: one for all outputs, or one per output (per-output norm)")
+	fs.Var(&positives{p: &f.eps}, "epsilon", "tolerance `E`: one for all outputs, or one per output (per-output norm)")
 	fs.StringVar(&f.norm, "norm", spec.PerOutput.String(), "how the difference is compared: per-output, inf or 2")
 	fs.IntVar(&f.output, "output", -1, "compare output `K` only (0-based; per-output norm; -1: all)")
-	fs.DurationVar(&f.timeout, "timeout", 0, "stop with unknown after this time (0: no limit)")
+	f.timeout = verifyTimeout
+	duration.Var(fs, &f.timeout, "timeout", "stop with unknown after this long (0: no limit)")
 	fs.IntVar(&f.maxNodes, "max-nodes", 0, "stop with unknown after bounding this many boxes (0: no limit)")
 	fs.BoolVar(&f.noAlign, "no-align", false, "do not match g's hidden neurons to f's before deciding")
 	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object (with the alignment)")

@@ -33,6 +33,8 @@ func TestVerifyCommand(t *testing.T) {
 		{"far apart", []string{"verify", a, b, "--epsilon", "1e-3"}, exitFail, "verdict   violated"},
 		{"norm 2, one node", []string{"verify", a, b, "--epsilon", "1e6", "--norm", "2", "--max-nodes", "1"}, exitOK, "verdict   holds"},
 		{"node limit", []string{"verify", a, b, "--epsilon", "1e-9", "--output", "0", "--max-nodes", "1", "--json"}, exitFail, "\"verdict\""},
+		// the same network never settles a denormal epsilon: only the limit stops it
+		{"time limit in seconds", []string{"verify", a, a, "--epsilon", "5e-324", "--timeout", "0.05"}, exitFail, "verdict   unknown (timeout)"},
 	}
 	for _, tc := range tests {
 		var stdout, stderr bytes.Buffer

@@ -15,23 +15,18 @@ import (
 // ONNX file by the graph reader, any other format as Load reads it (with
 // Options.Core), the graph being its chain's. Errors are Load's.
 func LoadGraph(path string, opts Options) (*nn.Graph, *nn.Network, *Info, error) {
-	data, size, err := readFile(path)
+	data, info, err := read(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	format := FormatOf(path)
-	if format == Unknown {
-		format = sniff(data)
-	}
-	if format != ONNX {
-		net, info, err := Load(path, opts)
+	if info.Format != ONNX {
+		net, info, err := decode(data, info, opts)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		return net.Graph(), net, info, nil
 	}
-	info := &Info{Path: path, Format: ONNX, Size: size, Sniffed: FormatOf(path) == Unknown}
-	g, oi, err := decodeGraph(data, path)
+	g, oi, err := decodeGraph(data, info.Path)
 	if oi != nil {
 		info.Summary = oi.String()
 	}
