@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -184,6 +185,65 @@ func TestGraphSingleErrors(t *testing.T) {
 	for _, c := range cases {
 		if _, err := GraphSingle(c.g, c.box, c.opts); !errors.Is(err, c.want) {
 			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// graphPairings are the input sets of the pair tests, on box (and, for a
+// saturating input quantiser, on box scaled by 2, part of it beyond the
+// quantiser's limit 1.875).
+func graphPairings(box spec.Box) []spec.Inputs {
+	wide := spec.Box{Lo: make([]float64, box.Dim()), Hi: make([]float64, box.Dim())}
+	for i := range wide.Lo {
+		wide.Lo[i], wide.Hi[i] = 2*box.Lo[i], 2*box.Hi[i]
+	}
+	return []spec.Inputs{
+		{Box: box, Pairing: spec.SameInput},
+		{Box: box, Pairing: spec.Independent},
+		{Box: box, Pairing: spec.QuantisedInput, Quant: quantise.Format{FracBits: 4, Rounding: quantise.Nearest}},
+		{Box: wide, Pairing: spec.QuantisedInput, Quant: quantise.Format{IntBits: 1, FracBits: 3, Saturate: true}},
+	}
+}
+
+// TestGraphPairSound samples pairs of graphs (a graph and a perturbed
+// copy, or two unrelated graphs) under every pairing and checks each
+// output difference and every value of both graphs against its enclosure.
+func TestGraphPairSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 3))
+	for trial := range 12 {
+		g1 := randGraph(rng)
+		g2 := perturbed(rng, g1, 0.01)
+		if trial%4 == 3 {
+			g2 = randGraph(rng)
+		}
+		box := randBox(rng, g1.InputSize(), []float64{0.002, 0.05, 0.4}[trial%3])
+		for _, in := range graphPairings(box) {
+			opts := graphMethods[trial%len(graphMethods)]
+			pb, err := GraphPair(g1, g2, in, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x1 := range boxSamples(rng, in.Box, 40) {
+				x2 := in.X2(x1)
+				if in.Pairing == spec.Independent {
+					x2 = boxSamples(rng, in.Box, 1)[2]
+				}
+				v1, _ := g1.EvalAll(x1)
+				v2, _ := g2.EvalAll(x2)
+				err := errors.Join(insideAll(pb.Net1, v1), insideAll(pb.Net2, v2))
+				y1, y2 := v1[len(v1)-1], v2[len(v2)-1]
+				for j := range y1 {
+					if d := y2[j] - y1[j]; !pb.Diff[j].Contains(d) {
+						err = errors.Join(err, fmt.Errorf("output %d: difference %v outside %v", j, d, pb.Diff[j]))
+					}
+				}
+				if err != nil {
+					t.Fatalf("trial %d, %v: %v", trial, in.Pairing, err)
+				}
+			}
+			if n2, ni := pb.Norm2(), pb.NormInf(); !(ni <= n2) {
+				t.Errorf("trial %d: inf-norm bound %g above the 2-norm bound %g", trial, ni, n2)
+			}
 		}
 	}
 }
