@@ -57,6 +57,10 @@ type GraphOptions struct {
 	// Batch is the number of rows back-substituted together: memory grows
 	// with Batch times the sizes of the values.
 	Batch int
+	// Combined makes GraphPair bound a pair through the combined graph
+	// even when the graphs share their structure (then, by default, it
+	// bounds their differences node by node: graphdiff.go).
+	Combined bool
 	// Workers is the number of goroutines (0: GOMAXPROCS). The bounds do
 	// not depend on it.
 	Workers int
@@ -140,14 +144,14 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
 		}
 		if nonlinear(node.Op) {
 			b.level[v]++
-			b.rel[k] = nodeRelax(node.Op, ins[0])
 		}
+		b.rel[k] = nodeRelax(node.Op, ins) // nil for a linear node
 		if a, ok := node.Op.(*nn.Affine); ok {
 			b.abs[k] = a.M.AbsMap()
 			b.prepare(k)
 		}
 		x := nodeImage(node.Op, b.abs[k], ins)
-		if rows := tightRows(g, readers[v], x, v == nv-1); len(rows) > 0 {
+		if rows := tightRows(b, v, readers[v], x, v == nv-1); len(rows) > 0 {
 			stop := 0
 			switch {
 			case v == nv-1 || opts.Intermediate == IntermediateBacksub:
@@ -169,12 +173,21 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
 // tightRows returns the rows that bound the entries of value v (bounds x)
 // that a nonlinear reader's relaxation depends on (all of them when all
 // is set, for the output): an upper and a lower bound of each.
-func tightRows(g *nn.Graph, readers []int, x []Interval, all bool) []backRow {
+func tightRows(b *graphBack, v int, readers []int, x []Interval, all bool) []backRow {
 	var rows []backRow
 	for i, xi := range x {
 		need := all
 		for _, k := range readers {
-			need = need || needsTight(g.Nodes[k].Op, xi)
+			node := b.g.Nodes[k]
+			switch {
+			case need:
+			case isPair(node.Op) && node.Inputs[1] == v && node.Inputs[0] < v:
+				need = pairNeedsTight(node.Op, b.vals[node.Inputs[0]][i], xi)
+			case isPair(node.Op):
+				need = pairNeedsTight(node.Op, xi, Point(0))
+			default:
+				need = needsTight(node.Op, xi)
+			}
 		}
 		if need {
 			rows = append(rows, backRow{i, 1}, backRow{i, -1})

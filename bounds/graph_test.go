@@ -123,7 +123,7 @@ func TestGraphRelaxSound(t *testing.T) {
 		}
 		ops := []nn.Op{&nn.Quantise{Q: q}, nn.Act{Act: randActivation(rng)}}
 		for _, op := range ops {
-			rel := nodeRelax(op, []Interval{x})
+			rel := nodeRelax(op, [][]Interval{{x}})
 			img := nodeImage(op, nil, [][]Interval{{x}})[0]
 			for k := range 1001 {
 				v := min(x.Lo+float64(k)/1000*(x.Hi-x.Lo), x.Hi)
@@ -219,6 +219,7 @@ func TestGraphPairSound(t *testing.T) {
 		box := randBox(rng, g1.InputSize(), []float64{0.002, 0.05, 0.4}[trial%3])
 		for _, in := range graphPairings(box) {
 			opts := graphMethods[trial%len(graphMethods)]
+			opts.Combined = trial%2 == 1
 			pb, err := GraphPair(g1, g2, in, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -248,10 +248,15 @@ func (w *backWork) affine(k int, op *nn.Affine, lam []float64) {
 func (w *backWork) relax(k int, lam []float64) {
 	b := w.b
 	rel := b.rel[k]
-	v := b.g.Nodes[k].Inputs[0]
+	ins := b.g.Nodes[k].Inputs
+	v := ins[0]
 	n, m := len(rel.up), b.g.Size(v)
 	mag := b.mags[v]
 	dst := w.get(w.rows * m)
+	var dst2, mag2 []float64 // the second input of a pair node
+	if rel.lowB != nil {
+		dst2, mag2 = w.get(w.rows*b.g.Size(ins[1])), b.mags[ins[1]]
+	}
 	relC, tinyC := 2*float64(rel.fanIn+1)*outward.Unit, float64(rel.fanIn)*outward.Tiny
 	for r := range w.rows {
 		row, out := lam[r*n:(r+1)*n], dst[r*m:(r+1)*m]
@@ -260,14 +265,19 @@ func (w *backWork) relax(k int, lam []float64) {
 			if l == 0 {
 				continue
 			}
-			ln, j := rel.low[i], at(rel.lowAt, i)
+			ln, j, lb := rel.low[i], at(rel.lowAt, i), rel.lowB
 			if l >= 0 {
-				ln, j = rel.up[i], at(rel.upAt, i)
+				ln, j, lb = rel.up[i], at(rel.upAt, i), rel.upB
 			}
 			if ln.A != 0 {
 				p := l * ln.A
 				out[j] += p
 				perr += (relC*math.Abs(p) + tinyC) * mag[j]
+			}
+			if lb != nil && lb[i] != 0 {
+				p := l * lb[i]
+				dst2[r*len(mag2)+j] += p
+				perr += (relC*math.Abs(p) + tinyC) * mag2[j]
 			}
 			c := l * ln.C
 			s += c
@@ -278,6 +288,9 @@ func (w *backWork) relax(k int, lam []float64) {
 		w.e[r] = outward.AddUp(w.e[r], err)
 	}
 	w.merge(v, dst)
+	if dst2 != nil {
+		w.merge(ins[1], dst2)
+	}
 }
 
 // merge adds the coefficients add (R x size(v), owned by merge) to those

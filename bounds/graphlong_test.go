@@ -99,18 +99,17 @@ func sampledDiff(rng *rand.Rand, g1, g2 *nn.Graph, box spec.Box, m int) (n2, nIn
 	return n2, nInf
 }
 
-// graphParams returns the number of weights and biases of g's affine
-// nodes.
+// graphParams returns the number of weights and biases of g's
+// convolutions (one bias per channel) and dense maps.
 func graphParams(g *nn.Graph) int {
 	n := 0
 	for _, node := range g.Nodes {
 		if a, ok := node.Op.(*nn.Affine); ok {
-			n += len(a.B)
 			switch m := a.M.(type) {
 			case *nn.Conv2D:
-				n += len(m.Kernel)
+				n += len(m.Kernel) + m.OutC
 			case nn.DenseMap:
-				n += m.In() * m.Out()
+				n += m.In()*m.Out() + len(a.B)
 			}
 		}
 	}

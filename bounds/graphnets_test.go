@@ -36,7 +36,7 @@ func (b *graphBuilder) normals(n int, sd float64) []float64 {
 }
 
 // conv appends a k x k convolution of value v (CHW) to outC channels with
-// He weights and small biases; padding keeps the size at stride 1.
+// He weights and small biases (one per channel); padding keeps the size at stride 1.
 func (b *graphBuilder) conv(v, outC, k, stride int) int {
 	s := b.g.Shape(v)
 	pad := (k - 1) / 2
@@ -44,7 +44,13 @@ func (b *graphBuilder) conv(v, outC, k, stride int) int {
 	c := &nn.Conv2D{InC: s[0], InH: s[1], InW: s[2], OutC: outC, OutH: oh, OutW: ow, KH: k, KW: k,
 		Stride: [2]int{stride, stride}, Pad: [2]int{pad, pad}, Dil: [2]int{1, 1}, Groups: 1,
 		Kernel: b.normals(outC*s[0]*k*k, math.Sqrt(2/float64(s[0]*k*k)))}
-	return b.add(&nn.Affine{M: c, B: b.normals(c.Out(), 0.1)}, []int{outC, oh, ow}, v)
+	bias := make([]float64, 0, c.Out()) // one per channel
+	for _, bc := range b.normals(outC, 0.1) {
+		for range oh * ow {
+			bias = append(bias, bc)
+		}
+	}
+	return b.add(&nn.Affine{M: c, B: bias}, []int{outC, oh, ow}, v)
 }
 
 // dense appends a dense map of value v to out values (He weights).
@@ -96,7 +102,9 @@ func (b *graphBuilder) quantise(v int, s float64, z int64) int {
 
 // randActivation returns an activation of a random kind.
 func randActivation(rng *rand.Rand) nn.Activation {
-	switch rng.IntN(7) {
+	switch rng.IntN(8) {
+	case 5:
+		return nn.Activation{Kind: nn.Identity}
 	case 0:
 		return nn.Activation{Kind: nn.LeakyReLU, Alpha: 0.1}
 	case 1:

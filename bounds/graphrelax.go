@@ -27,9 +27,12 @@ import (
 // of the others (exact, y = x_k, when l_k >= U).
 
 // graphRelax is the relaxation of a nonlinear node (see above); lowAt and
-// upAt nil mean the line of output i reads input i.
+// upAt nil mean the line of output i reads input i. A pair node
+// (graphdiff.go) reads a second input at the same index, with the
+// coefficients lowB and upB (nil for other nodes).
 type graphRelax struct {
 	low, up     []line
+	lowB, upB   []float64
 	lowAt, upAt []int32
 	fanIn       int // the most lines reading one input value, at least 1
 }
@@ -152,8 +155,12 @@ func maxInt(v []int) int {
 }
 
 // nodeRelax returns the relaxation of the nonlinear node op on the bounds
-// x of its input.
-func nodeRelax(op nn.Op, x []Interval) *graphRelax {
+// in of its inputs.
+func nodeRelax(op nn.Op, in [][]Interval) *graphRelax {
+	if isPair(op) {
+		return pairRelax(op, in[0], in[1])
+	}
+	x := in[0]
 	switch o := op.(type) {
 	case *nn.MaxPool:
 		return maxPoolRelax(o.Windows(), x)
@@ -170,7 +177,7 @@ func nodeRelax(op nn.Op, x []Interval) *graphRelax {
 		}
 		return rel
 	}
-	return nil
+	return nil // a linear node
 }
 
 // nonlinear reports whether op is relaxed in back-substitution.
@@ -178,7 +185,7 @@ func nonlinear(op nn.Op) bool {
 	switch o := op.(type) {
 	case nn.Act:
 		return o.Act.Kind != nn.Identity
-	case *nn.Quantise, *nn.MaxPool:
+	case *nn.Quantise, *nn.MaxPool, pairAct, pairQuant, pairMax:
 		return true
 	}
 	return false
@@ -281,6 +288,8 @@ func nodeImage(op nn.Op, abs nn.Linear, in [][]Interval) []Interval {
 		return out
 	case *nn.MaxPool:
 		return maxPoolImage(o.Windows(), in[0])
+	case pairAct, pairQuant, pairMax:
+		return pairImage(op, in[0], in[1])
 	}
 	panic("bounds: unknown graph operation")
 }
