@@ -1,8 +1,10 @@
 package bounds
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
+	"slices"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
@@ -64,6 +66,8 @@ type GraphOptions struct {
 	// Workers is the number of goroutines (0: GOMAXPROCS). The bounds do
 	// not depend on it.
 	Workers int
+
+	noBands bool // back-substitute whole values (for the tests)
 }
 
 // DefaultGraphOptions returns the default settings: a window of two layers
@@ -127,7 +131,7 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
 	nv := len(g.Nodes) + 1
 	b := &graphBack{g: g, vals: make([][]Interval, nv), mags: make([][]float64, nv), magSum: make([]float64, nv),
 		rel: make([]*graphRelax, len(g.Nodes)), abs: make([]nn.Linear, len(g.Nodes)),
-		absMag: make([][]float64, len(g.Nodes)), level: make([]int, nv)}
+		absMag: make([][]float64, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands}
 	readers := g.Readers()
 	net := &GraphNet{}
 	workers := opts.Workers
@@ -192,6 +196,12 @@ func tightRows(b *graphBack, v int, readers []int, x []Interval, all bool) []bac
 		if need {
 			rows = append(rows, backRow{i, 1}, backRow{i, -1})
 		}
+	}
+	// Batches of neighbouring rows of the planes (all channels) keep the
+	// coefficients on narrow bands of rows (graphback.go).
+	if s := b.g.Shape(v); len(s) == 3 {
+		plane := s[1] * s[2]
+		slices.SortStableFunc(rows, func(a, c backRow) int { return cmp.Compare(a.i%plane, c.i%plane) })
 	}
 	return rows
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/nnbound/nnbound/nn"
@@ -244,6 +245,32 @@ func TestGraphPairSound(t *testing.T) {
 			}
 			if n2, ni := pb.Norm2(), pb.NormInf(); !(ni <= n2) {
 				t.Errorf("trial %d: inf-norm bound %g above the 2-norm bound %g", trial, ni, n2)
+			}
+		}
+	}
+}
+
+// TestGraphBands checks that back-substituting on bands of rows gives the
+// bounds of back-substituting whole values, to the bit.
+func TestGraphBands(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 6 {
+		g1 := randGraph(rng)
+		if trial%2 == 0 {
+			g1 = residualCNN(rng, 1, 8, 8, []int{3, 5})
+		}
+		g2 := perturbed(rng, g1, 0.01)
+		in := spec.Inputs{Box: randBox(rng, g1.InputSize(), 0.02)}
+		opts := graphMethods[trial%len(graphMethods)]
+		banded, err := GraphPair(g1, g2, in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.noBands = true
+		whole, _ := GraphPair(g1, g2, in, opts)
+		for v, x := range whole.Combined.Values {
+			if !slices.Equal(x, banded.Combined.Values[v]) {
+				t.Fatalf("trial %d: value %d: banded %v, whole %v", trial, v, banded.Combined.Values[v], x)
 			}
 		}
 	}

@@ -56,6 +56,9 @@ type graphBack struct {
 	abs    []nn.Linear   // |M| per affine node
 	absMag [][]float64   // |M| mag of the node's input, per affine node
 	level  []int         // per value: the most nonlinear nodes on a path from the input
+	// noBands makes every band of rows whole (for the tests: the bounds
+	// must be the same to the bit).
+	noBands bool
 }
 
 // setBounds fixes the bounds of value v: its magnitudes, and for an
@@ -123,6 +126,7 @@ func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) [
 type backWork struct {
 	b    *graphBack
 	buf  [][]float64
+	band []rowBand // per value, the rows of its planes where its coefficients may be non-zero
 	c, e []float64
 	rows int
 	free map[int][][]float64
@@ -148,10 +152,17 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 	r := len(rows)
 	w.rows, w.c, w.e = r, make([]float64, r), make([]float64, r)
 	w.buf = make([][]float64, len(g.Nodes)+1)
+	w.band = make([]rowBand, len(g.Nodes)+1)
 	n := g.Size(t)
 	lam := w.get(r * n)
+	w.band[t] = rowBand{math.MaxInt, 0}
 	for k, row := range rows {
 		lam[k*n+row.i] = row.sign
+		h := planeRow(g.Shape(t), row.i)
+		w.band[t] = w.band[t].union(rowBand{h, h + 1})
+	}
+	if b.noBands {
+		w.band[t] = fullBand(g.Shape(t))
 	}
 	w.buf[t] = lam
 	for k := t - 1; k >= 0; k-- {
@@ -186,6 +197,8 @@ func (w *backWork) step(k int, lam []float64) {
 		w.affine(k, op, lam)
 	case nn.Add:
 		in := node.Inputs
+		band := w.band[k+1]
+		out := w.b.g.Shape(k + 1)
 		a, c := w.get(len(lam)), w.get(len(lam))
 		copy(a, lam)
 		for i, v := range lam {
@@ -195,8 +208,8 @@ func (w *backWork) step(k int, lam []float64) {
 				c[i] = v
 			}
 		}
-		w.merge(in[0], a)
-		w.merge(in[1], c)
+		w.merge(in[0], a, band.to(out, w.b.g.Shape(in[0])))
+		w.merge(in[1], c, band.to(out, w.b.g.Shape(in[1])))
 	case nn.Concat:
 		n, off := len(lam)/w.rows, 0
 		for _, v := range node.Inputs {
@@ -205,7 +218,7 @@ func (w *backWork) step(k int, lam []float64) {
 			for r := range w.rows {
 				copy(dst[r*m:(r+1)*m], lam[r*n+off:r*n+off+m])
 			}
-			w.merge(v, dst)
+			w.merge(v, dst, w.band[k+1].to(w.b.g.Shape(k+1), w.b.g.Shape(v)))
 			off += m
 		}
 	default:
@@ -222,9 +235,22 @@ func (w *backWork) affine(k int, op *nn.Affine, lam []float64) {
 	t := b.absMag[k]
 	relErr := 2 * float64(n+2) * outward.Unit * sumFactor(n)
 	tiny := outward.MulUp(float64(n+2)*outward.Tiny, b.magSum[v])
+	band := w.band[k+1]
+	conv, _ := op.M.(*nn.Conv2D)
+	inBand := band.to(b.g.Shape(k+1), b.g.Shape(v))
+	switch mp := op.M.(type) {
+	case *nn.Conv2D:
+		inBand.lo, inBand.hi = mp.InputRows(band.lo, band.hi)
+	case *nn.AvgPool2D:
+		inBand = poolRows(mp.Pool2D, band)
+	}
 	for r := range w.rows {
 		row := lam[r*n : (r+1)*n]
-		op.M.ApplyTransposed(dst[r*m:(r+1)*m], row)
+		if conv != nil {
+			conv.AddTransposedRows(dst[r*m:(r+1)*m], row, band.lo, band.hi)
+		} else {
+			op.M.ApplyTransposed(dst[r*m:(r+1)*m], row)
+		}
 		s, abs, prop := w.c[r], math.Abs(w.c[r]), 0.0
 		for i, l := range row {
 			if l == 0 {
@@ -241,7 +267,7 @@ func (w *backWork) affine(k int, op *nn.Affine, lam []float64) {
 		err := outward.AddUp(outward.DotErr(abs, n), outward.AddUp(relErr*prop*sumFactor(n), tiny))
 		w.e[r] = outward.AddUp(w.e[r], err)
 	}
-	w.merge(v, dst)
+	w.merge(v, dst, inBand)
 }
 
 // relax steps through the relaxed nonlinear node k.
@@ -287,20 +313,27 @@ func (w *backWork) relax(k int, lam []float64) {
 		err := outward.AddUp(outward.DotErr(abs, n), outward.MulUp(perr, sumFactor(n)))
 		w.e[r] = outward.AddUp(w.e[r], err)
 	}
-	w.merge(v, dst)
+	band := w.band[k+1].to(b.g.Shape(k+1), b.g.Shape(v))
+	if mp, ok := b.g.Nodes[k].Op.(*nn.MaxPool); ok {
+		band = poolRows(mp.Pool2D, w.band[k+1])
+	} else if rel.lowAt != nil {
+		band = fullBand(b.g.Shape(v))
+	}
+	w.merge(v, dst, band)
 	if dst2 != nil {
-		w.merge(ins[1], dst2)
+		w.merge(ins[1], dst2, band.to(b.g.Shape(v), b.g.Shape(ins[1])))
 	}
 }
 
-// merge adds the coefficients add (R x size(v), owned by merge) to those
-// pending on value v.
-func (w *backWork) merge(v int, add []float64) {
+// merge adds the coefficients add (R x size(v), owned by merge, non-zero
+// only on the rows band of v's planes) to those pending on value v.
+func (w *backWork) merge(v int, add []float64, band rowBand) {
 	cur := w.buf[v]
 	if cur == nil {
-		w.buf[v] = add
+		w.buf[v], w.band[v] = add, band
 		return
 	}
+	w.band[v] = w.band[v].union(band)
 	n, mag := len(add)/w.rows, w.b.mags[v]
 	for r := range w.rows {
 		c, a := cur[r*n:(r+1)*n], add[r*n:(r+1)*n]
@@ -336,4 +369,49 @@ func (w *backWork) concretise(lam []float64, v int) {
 		w.c[r] = s
 		w.e[r] = outward.AddUp(w.e[r], outward.DotErr(abs, n))
 	}
+}
+
+// rowBand is the band [lo, hi) of rows of a value's planes (CHW) outside
+// which its coefficients are zero; a value of another shape has one row.
+type rowBand struct{ lo, hi int }
+
+// union returns the smallest band holding a and c.
+func (a rowBand) union(c rowBand) rowBand { return rowBand{min(a.lo, c.lo), max(a.hi, c.hi)} }
+
+// planeRows returns the number of rows of a value's planes (1 unless it
+// is CHW).
+func planeRows(shape []int) int {
+	if len(shape) == 3 {
+		return shape[1]
+	}
+	return 1
+}
+
+// planeRow returns the row of entry i of a value of the shape.
+func planeRow(shape []int, i int) int {
+	if len(shape) == 3 {
+		return i % (shape[1] * shape[2]) / shape[2]
+	}
+	return 0
+}
+
+// fullBand returns every row of a value of the shape.
+func fullBand(shape []int) rowBand { return rowBand{0, planeRows(shape)} }
+
+// to returns the band a on a value of shape from carried to a value of
+// shape to entry by entry (the same band when the planes have the same
+// rows, else every row).
+func (a rowBand) to(from, to []int) rowBand {
+	if len(from) == 3 && len(to) == 3 && from[1] == to[1] && from[2] == to[2] {
+		return a
+	}
+	return fullBand(to)
+}
+
+// poolRows returns the band of input rows the output rows a of a pooling
+// read.
+func poolRows(p nn.Pool2D, a rowBand) rowBand {
+	lo := max(0, a.lo*p.Stride[0]-p.Pad[0])
+	hi := min(p.InH, (a.hi-1)*p.Stride[0]-p.Pad[0]+(p.KH-1)*p.Dil[0]+1)
+	return rowBand{lo, max(lo, hi)}
 }
