@@ -78,3 +78,30 @@ func TestReadPairRelational(t *testing.T) {
 		})
 	}
 }
+
+func TestSpecRelational(t *testing.T) {
+	text := `(declare-const X_0 Real)
+(declare-const X_1 Real)
+(declare-const Y_0 Real)
+(declare-const Y_1 Real)
+(assert (and (<= 0 X_0 1) (<= -1 X_1 1) (>= Y_0 3.5)))
+(assert (or (and (<= Y_0 Y_1)) (and (> Y_1 2))))`
+	s, err := Read(strings.NewReader(text), "p.vnnlib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Relational()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []spec.Conjunction{
+		{{F: []spec.Term{{K: 0, Coef: -1}}, C: 3.5, Line: 5}, {F: []spec.Term{{K: 0, Coef: 1}, {K: 1, Coef: -1}}, Line: 6}},
+		{{F: []spec.Term{{K: 0, Coef: -1}}, C: 3.5, Line: 5}, {F: []spec.Term{{K: 1, Coef: -1}}, C: 2, Strict: true, Line: 6}},
+	}
+	if !r.Single() || !reflect.DeepEqual(r.Unsafe, want) || !reflect.DeepEqual(r.BoxF, s.Box) {
+		t.Errorf("got %+v\nwant %+v", r.Unsafe, want)
+	}
+	if err := r.Validate(2, 0); err != nil {
+		t.Error(err)
+	}
+}
