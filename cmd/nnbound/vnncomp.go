@@ -89,6 +89,7 @@ after keeping the rows already finished.`,
 			return sum.Err(out)
 		},
 	}
+	cmd.AddCommand(newVnncompInstanceCmd(decide))
 	fs := cmd.Flags()
 	fs.StringVar(&out, "out", "vnncomp-results", "write result files and the log to `DIR` (created if missing)")
 	fs.Float64Var(&scale, "timeout-scale", 1, "multiply every row's time limit by `S`")
