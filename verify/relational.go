@@ -241,10 +241,10 @@ func (s *relSearch) process(n *relNode) *relOutcome {
 	for step := range 3 {
 		var lb []float64
 		var err error
-		if step == 1 {
+		if step == 0 {
 			lb, err = s.meanValueBounds(n.lo, n.hi)
 		} else {
-			lb, err = s.atomBounds(n, []bounds.Method{bounds.MethodSymbolic, 0, bounds.MethodOptimised}[step])
+			lb, err = s.atomBounds(n, []bounds.Method{0, bounds.MethodSymbolic, bounds.MethodOptimised}[step])
 		}
 		if err != nil {
 			o.err = err
