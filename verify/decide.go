@@ -136,11 +136,7 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 	next := 1
 	for d.queue.Len() > 0 {
 		if err := ctx.Err(); err != nil {
-			reason := Cancelled
-			if errors.Is(err, context.DeadlineExceeded) {
-				reason = Timeout
-			}
-			return d.result(Unknown, reason, nil), nil
+			return d.result(Unknown, stopReason(err), nil), nil
 		}
 		k := min(d.opts.Batch, d.queue.Len())
 		if d.opts.MaxNodes > 0 {
@@ -188,19 +184,35 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 // before the node was started.
 func (d *decider) processAll(ctx context.Context, batch []*node) []*outcome {
 	outs := make([]*outcome, len(batch))
+	inParallel(ctx, d.opts.Workers, len(batch), func(i int) { outs[i] = d.process(batch[i]) })
+	return outs
+}
+
+// inParallel calls do(i) for i = 0, ..., n-1 on up to workers goroutines,
+// each taking the next index in turn, and starts no further call once
+// ctx is done. It returns when every call started has returned.
+func inParallel(ctx context.Context, workers, n int, do func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(d.opts.Workers, len(batch)) {
+	for range min(workers, n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(batch) && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
-				outs[i] = d.process(batch[i])
+			for i := int(next.Add(1)) - 1; i < n && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
+				do(i)
 			}
 		}()
 	}
 	wg.Wait()
-	return outs
+}
+
+// stopReason returns the reason of a search stopped by the context error
+// err: Timeout for a deadline, Cancelled otherwise.
+func stopReason(err error) Reason {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Timeout
+	}
+	return Cancelled
 }
 
 // merge records the outcome o of node n, queueing its children, and

@@ -1,6 +1,7 @@
 // Package vnncomp runs a benchmark in the conventions of VNN-COMP, the
 // neural-network verification competition, for the two-network
-// (equivalence) benchmarks of VNN-LIB 2.0: it reads the instances file,
+// benchmarks of VNN-LIB 2.0 and the one-network ones of VNN-LIB 1: it
+// reads the instances file,
 // calls a Decider on each row, and writes VNN-COMP's result files, a
 // JSON-lines log and a summary. It knows nothing of networks or of the
 // method that decides an instance: the caller passes that in as a
@@ -41,10 +42,12 @@
 //	Y_g float32 [1]
 //	...
 //
-// (or ((X_0 v) ... (Y_0 v)) for VNN-LIB 1.0, see Syntax). A row that
-// cannot run (malformed, a missing file) or whose decider fails is an
-// error: it is logged and reported, gets no result file, and the other
-// rows still run.
+// (or ((X_0 v) ... (Y_0 v)) for VNN-LIB 1, see Syntax). A sat or unsat
+// found after the row's time limit is written as timeout (Late): the
+// runner measures the wall time of each call itself. A row that cannot
+// run (malformed, a missing file) or whose decider fails is an error: it
+// is logged and reported, gets the result file "error", and the other
+// rows still run; a rerun runs it again.
 //
 // # Resuming and sharding
 //

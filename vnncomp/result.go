@@ -11,9 +11,8 @@ import (
 	"time"
 )
 
-// Result is how an instance ended, in VNN-COMP's words. The first line of
-// a result file is one of Unsat, Sat, Timeout and Unknown; Error is never
-// written to a result file (see Run).
+// Result is how an instance ended, in VNN-COMP's words, and the first
+// line of its result file.
 type Result string
 
 // The results of an instance.

@@ -35,12 +35,14 @@ type Options struct {
 // file order, one at a time, calling decide on each with a context that
 // carries the row's time limit (times TimeoutScale). For each row it
 //
-//   - skips the row if its result file exists (resuming an earlier run);
+//   - skips the row if its result file exists and does not say error
+//     (resuming an earlier run);
 //   - records an Error outcome, without calling decide, if the row is
 //     malformed or names a file that does not exist;
-//   - otherwise writes the result file (ResultFile) atomically, unless the
-//     outcome is Error: an errored row has no result file, so that a
-//     rerun tries it again;
+//   - otherwise writes the result file (ResultFile) atomically; an
+//     outcome Sat or Unsat that took longer than the limit is written
+//     as Timeout (Late). A row that errors, runnable or not, gets the
+//     result file "error", which a rerun does not count as done;
 //   - appends one line to the JSON-lines log (LogFile), written with a
 //     single write to a file opened for appending.
 //
@@ -197,7 +199,7 @@ type runner struct {
 // failure to write the log.
 func (r *runner) row(ctx context.Context, row Row, sum *Summary) error {
 	if row.Err != nil {
-		return r.record(row, Outcome{Result: Error, Err: row.Err}, "", sum)
+		return r.record(row, Outcome{Result: Error, Err: row.Err}, r.writeError(row.Instance), sum)
 	}
 	path := filepath.Join(r.dir, ResultFile(row.Instance))
 	if res, ok := earlier(path); ok {
@@ -206,28 +208,48 @@ func (r *runner) row(ctx context.Context, row Row, sum *Summary) error {
 		return nil
 	}
 	if err := checkFiles(row.Instance); err != nil {
-		return r.record(row, Outcome{Result: Error, Err: fmt.Errorf("%s:%d: %w", r.csv, row.Line, err)}, "", sum)
+		return r.record(row, Outcome{Result: Error, Err: fmt.Errorf("%s:%d: %w", r.csv, row.Line, err)}, r.writeError(row.Instance), sum)
 	}
-	o := r.call(ctx, row.Instance)
+	o, limit := r.call(ctx, row.Instance)
 	if ctx.Err() != nil {
 		sum.Interrupted++
 		fmt.Fprintf(r.report, "row %d: interrupted, nothing written\n", row.Index)
 		return nil
 	}
-	o = vet(o)
-	if o.Result == Error {
-		path = ""
-	} else if err := atomicfile.Write(path, func(w io.Writer) error { return writeResult(w, o.Result, o.Witness) }); err != nil {
+	o = Late(vet(o), limit)
+	if err := atomicfile.Write(path, func(w io.Writer) error { return writeResult(w, o.Result, o.Witness) }); err != nil {
 		o = Outcome{Result: Error, Err: fmt.Errorf("vnncomp: %w", err), Time: o.Time, Detail: o.Detail}
 		path = ""
 	}
 	return r.record(row, o, path, sum)
 }
 
-// call runs the decider on in under the row's time limit, measuring the
-// time when the decider does not report it and turning a panic into an
-// Error outcome.
-func (r *runner) call(ctx context.Context, in Instance) (o Outcome) {
+// Late returns o as Timeout when it took longer than limit: a verdict
+// found after the time limit does not count (VNN-COMP scores it as a
+// timeout), whatever it is. Other outcomes are returned as they are.
+func Late(o Outcome, limit time.Duration) Outcome {
+	if o.Time <= limit || (o.Result != Sat && o.Result != Unsat) {
+		return o
+	}
+	return Outcome{Result: Timeout, Err: fmt.Errorf("%s after %v, past the limit of %v", o.Result, o.Time.Round(time.Millisecond), limit),
+		Time: o.Time, Detail: o.Detail}
+}
+
+// writeError writes the result file "error" of a row that could not run,
+// so that the scorer reads a result for every row (an earlier run's error
+// file does not stop a rerun from trying again).
+func (r *runner) writeError(in Instance) string {
+	path := filepath.Join(r.dir, ResultFile(in))
+	if atomicfile.Write(path, func(w io.Writer) error { return writeResult(w, Error, nil) }) != nil {
+		return ""
+	}
+	return path
+}
+
+// call runs the decider on in under the row's time limit (returned),
+// recording the wall time of the call (the decider's own time is kept
+// only when longer) and turning a panic into an Error outcome.
+func (r *runner) call(ctx context.Context, in Instance) (o Outcome, limit time.Duration) {
 	in.Timeout = time.Duration(float64(in.Timeout) * r.scale)
 	ctx, cancel := context.WithTimeout(ctx, in.Timeout)
 	defer cancel()
@@ -236,11 +258,9 @@ func (r *runner) call(ctx context.Context, in Instance) (o Outcome) {
 		if p := recover(); p != nil {
 			o = Outcome{Result: Error, Err: fmt.Errorf("decider: internal error: %v (a bug)", p)}
 		}
-		if o.Time <= 0 {
-			o.Time = time.Since(start)
-		}
+		o.Time = max(o.Time, time.Since(start))
 	}()
-	return r.decide(ctx, in)
+	return r.decide(ctx, in), in.Timeout
 }
 
 // earlier reads the result of an existing result file; ok is false when
@@ -253,7 +273,10 @@ func earlier(path string) (res Result, ok bool) {
 	defer f.Close()
 	line, _ := bufio.NewReader(f).ReadString('\n')
 	res = Result(strings.TrimSpace(line))
-	if !res.valid() || res == Error {
+	if res == Error {
+		return "", false // run it again
+	}
+	if !res.valid() {
 		res = "?"
 	}
 	return res, true

@@ -88,8 +88,9 @@ func TestRun(t *testing.T) {
 		outcomes    map[int]Outcome // of the stub; Unsat if absent
 		cancelAt    int             // row during which the run is cancelled; -1 for none
 		wantCalls   []int
-		wantFiles   map[int]string // result files after the run, by row; no others
-		wantLog     []int          // rows logged, in order
+		wantFiles   map[int]string    // result files after the run, by row; no others
+		wantOther   map[string]string // result files not named by file(i)
+		wantLog     []int             // rows logged, in order
 		wantCounts  map[Result]int
 		wantResumed map[Result]int
 		wantErr     error
@@ -99,12 +100,12 @@ func TestRun(t *testing.T) {
 		{name: "every result", lines: five, cancelAt: -1,
 			outcomes:   map[int]Outcome{1: sat, 2: {Result: Timeout}, 3: {Result: Unknown}, 4: {Result: Error, Err: errors.New("unsupported op Conv")}},
 			wantCalls:  []int{0, 1, 2, 3, 4},
-			wantFiles:  map[int]string{0: "unsat\n", 1: satFile, 2: "timeout\n", 3: "unknown\n"},
+			wantFiles:  map[int]string{0: "unsat\n", 1: satFile, 2: "timeout\n", 3: "unknown\n", 4: "error\n"},
 			wantLog:    []int{0, 1, 2, 3, 4},
 			wantCounts: map[Result]int{Unsat: 1, Sat: 1, Timeout: 1, Unknown: 1, Error: 1},
 			wantReport: []string{"row 1: sat in 2 s", "row 4: error: unsupported op Conv"}},
-		{name: "resume skips rows with a result and retries none", lines: five, cancelAt: -1,
-			before:      map[int]string{1: "sat\nX_f real [1]\n1\n", 3: "unknown\n", 4: "garbage\n"},
+		{name: "resume skips rows with a result and retries errors", lines: five, cancelAt: -1,
+			before:      map[int]string{1: "sat\nX_f real [1]\n1\n", 2: "error\n", 3: "unknown\n", 4: "garbage\n"},
 			wantCalls:   []int{0, 2},
 			wantFiles:   map[int]string{0: "unsat\n", 1: "sat\nX_f real [1]\n1\n", 2: "unsat\n", 3: "unknown\n", 4: "garbage\n"},
 			wantLog:     []int{0, 2},
@@ -119,13 +120,14 @@ func TestRun(t *testing.T) {
 				`"[('f', 'onnx/a.onnx')",vnnlib/p2.vnnlib,10`, row(3)},
 			wantCalls:  []int{0, 3},
 			wantFiles:  map[int]string{0: "unsat\n", 3: "unsat\n"},
+			wantOther:  map[string]string{"0001_a+missing+p1.txt": "error\n", "0002_.txt": "error\n"},
 			wantLog:    []int{0, 1, 2, 3},
 			wantCounts: map[Result]int{Unsat: 2, Error: 2},
 			wantReport: []string{"row 1: error: ", "missing.onnx does not exist", "row 2: error: ", "instances.csv:3: networks field"}},
 		{name: "decider contradicting itself", lines: five[:2], cancelAt: -1,
 			outcomes:   map[int]Outcome{1: {Result: Sat}},
 			wantCalls:  []int{0, 1},
-			wantFiles:  map[int]string{0: "unsat\n"},
+			wantFiles:  map[int]string{0: "unsat\n", 1: "error\n"},
 			wantLog:    []int{0, 1},
 			wantCounts: map[Result]int{Unsat: 1, Error: 1},
 			wantReport: []string{"row 1: error: decider: result sat without a counterexample"}},
@@ -159,6 +161,12 @@ func TestRun(t *testing.T) {
 			}
 			if !slices.Equal(s.calls, tt.wantCalls) {
 				t.Errorf("decider called on rows %v, want %v", s.calls, tt.wantCalls)
+			}
+			for name, content := range tt.wantOther {
+				if got, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(got) != content {
+					t.Errorf("%s: %q, %v; want %q", name, got, err, content)
+				}
+				os.Remove(filepath.Join(out, name))
 			}
 			checkDir(t, out, tt.wantFiles, tt.shard)
 			checkLog(t, filepath.Join(out, LogFile(sum.Shard)), tt.wantLog)
@@ -351,8 +359,8 @@ func TestRunDeciderPanicIsThatRowsError(t *testing.T) {
 	if err != nil || sum.Counts[Error] != 1 || sum.Counts[Unsat] != 1 {
 		t.Fatalf("summary %+v, err %v", sum, err)
 	}
-	if _, err := os.Stat(filepath.Join(out, file(0))); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("result file written for a row whose decider panicked")
+	if got, err := os.ReadFile(filepath.Join(out, file(0))); err != nil || string(got) != "error\n" {
+		t.Errorf("result file of a row whose decider panicked: %q, %v; want error", got, err)
 	}
 }
 
@@ -396,5 +404,27 @@ func TestRunTimeoutScale(t *testing.T) {
 	}
 	if got != 2500*time.Millisecond {
 		t.Errorf("time limit %v, want 2.5s", got)
+	}
+}
+
+func TestRunVerdictAfterTheLimitIsTimeout(t *testing.T) {
+	csv := bench(t, []string{`"[('f', 'onnx/a.onnx'), ('g', 'onnx/b.onnx')]",vnnlib/p0.vnnlib,0.001`, row(1)})
+	out := t.TempDir()
+	decide := func(ctx context.Context, in Instance) Outcome {
+		if in.Index == 0 {
+			time.Sleep(18 * time.Millisecond) // the decider reports less than it took
+			return Outcome{Result: Unsat, Time: time.Millisecond / 2}
+		}
+		return Outcome{Result: Unsat}
+	}
+	sum, err := Run(context.Background(), csv, decide, Options{Dir: out})
+	if err != nil || sum.Counts[Timeout] != 1 || sum.Counts[Unsat] != 1 {
+		t.Fatalf("summary %+v, err %v", sum, err)
+	}
+	if got, err := os.ReadFile(filepath.Join(out, file(0))); err != nil || string(got) != "timeout\n" {
+		t.Errorf("row 0: %q, %v; want timeout", got, err)
+	}
+	if o := Late(Outcome{Result: Unknown, Time: time.Second}, time.Millisecond); o.Result != Unknown {
+		t.Errorf("Late changed an unknown into %s", o.Result)
 	}
 }

@@ -40,6 +40,7 @@ func (p *parser) assert(e *node) error {
 	if !hasX {
 		if hasY {
 			p.ignored++
+			p.outs = append(p.outs, e)
 			return nil
 		}
 		return p.errorf(e.line, ErrUnsupported, "assertion %s mentions no variable", e)
@@ -63,6 +64,7 @@ func (p *parser) inputConstraint(e *node) error {
 				}
 			case hasY:
 				p.ignored++
+				p.outs = append(p.outs, c)
 			}
 		}
 		return nil

@@ -62,11 +62,20 @@ import (
 // are kept as such in spec.OutputBound.StrictLo and StrictHi; on inputs they
 // are read as closed (a bound over the closure of a set holds on the set).
 //
+// Two readings. A file whose output assertions are a conjunction of
+// bounds on Y_g[k] - Y_f[k], each bounded on both sides, with every input
+// coordinate equated or none (the equivalence benchmarks) is read as
+// above, into Pair.Property. Any other file is read in VNN-LIB's own
+// reading, where the assertions together describe a counterexample, into
+// Pair.Relational (relational.go): one-sided output bounds (Y_g[3] <
+// Y_f[3], the unsafe output of a monotonicity property), disjunctions of
+// output constraints, any linear comparison of outputs, links X_g[i] -
+// X_f[i] rel c on some coordinates, and (equal-to f).
+//
 // Everything else is an *Error naming the line and the construct: a
-// disjunction (or), a comparison mixing inputs and outputs, outputs of one
-// network only, different coordinates (X_f[0] == X_g[1], Y_g[0] - Y_f[1]),
-// an equality between inputs of only some coordinates, shapes of f and g
-// that disagree, an unknown name or index, and any other command.
+// disjunction involving inputs, a comparison mixing inputs and outputs,
+// different coordinates (X_f[0] == X_g[1]), shapes of f and g that
+// disagree, an unknown name or index, and any other command.
 
 // Tensor is a declared input or output of a network.
 type Tensor struct {
@@ -92,15 +101,25 @@ type Network struct {
 	// IsomorphicTo names the network this one is declared isomorphic to
 	// (same architecture), or is "".
 	IsomorphicTo string
-	Line         int
+	// EqualTo names the network this one is declared equal to (the same
+	// network: g is f), or is "".
+	EqualTo string
+	Line    int
 }
 
 // Pair is a VNN-LIB 2.0 property over two networks f and g: the
-// networks' declarations and the property they state (see the reading
-// above).
+// networks' declarations and the property they state. A file of the
+// equivalence subset above is read as spec.Property (the output
+// assertions state what must hold; Relational is nil); any other file
+// VNN-LIB 2.0 allows here is read in VNN-LIB's counterexample reading
+// into Relational (relational.go), and the embedded Property is then
+// empty.
 type Pair struct {
 	F, G Network
 	spec.Property
+	// Relational is the property of a file outside the equivalence
+	// subset, nil for one inside it.
+	Relational *spec.Relational
 }
 
 // CheckNetworks checks that f and g take and return as many values as the

@@ -81,7 +81,11 @@ func (p *pairParser) assert(e *node) error {
 		if len(e.list) == 2 {
 			return p.assert(e.list[1])
 		}
-		return p.errorf(e.line, ErrUnsupported, "disjunction %s is not supported", e)
+		if x, _ := p.mentions(e); x {
+			return p.errorf(e.line, ErrUnsupported, "disjunction %s over inputs is not supported", e)
+		}
+		p.general("a disjunction of output constraints")
+		return p.addUnsafe(e)
 	case "<=", ">=", "<", ">", "==", "=":
 		return p.comparison(op, e)
 	case "":
@@ -122,10 +126,14 @@ func (p *pairParser) constraint(rel string, d linear, e *node) error {
 	if len(vs) == 0 {
 		return p.errorf(e.line, ErrUnsupported, "comparison %s mentions no variable", e)
 	}
-	var hasX, hasY bool
+	var hasX, hasY, unit bool
+	unit = true
 	for _, v := range vs {
 		if w := d.coef[v]; w != 1 && w != -1 {
-			return p.errorf(e.line, ErrUnsupported, "%s: %s has coefficient %v; only +1 and -1 are supported", e, p.elemName(v), w)
+			unit = false
+			if !v.out {
+				return p.errorf(e.line, ErrUnsupported, "%s: %s has coefficient %v; only +1 and -1 are supported", e, p.elemName(v), w)
+			}
 		}
 		hasX, hasY = hasX || !v.out, hasY || v.out
 	}
@@ -137,10 +145,13 @@ func (p *pairParser) constraint(rel string, d linear, e *node) error {
 	case hasX:
 		return p.equality(vs, rel, d, e)
 	}
+	if err := p.addAtoms(rel, d, e); err != nil {
+		return err
+	}
 	f, g := vs[0], vs[len(vs)-1]
-	if len(vs) != 2 || f.net != 0 || g.net != 1 || f.k != g.k || d.coef[f] != -d.coef[g] {
-		return p.errorf(e.line, ErrUnsupported, "output constraint %s is not a bound on %s[k] - %s[k]",
-			e, p.nets[1].Output.Name, p.nets[0].Output.Name)
+	if !unit || len(vs) != 2 || f.net != 0 || g.net != 1 || f.k != g.k || d.coef[f] != -d.coef[g] {
+		p.general("an output constraint other than a bound on Y_g[k] - Y_f[k]")
+		return nil
 	}
 	// d = a (Y_g[k] - Y_f[k]) + c with a = +1 or -1.
 	c := 0 - d.c
@@ -153,8 +164,7 @@ func (p *pairParser) constraint(rel string, d linear, e *node) error {
 		p.outs[g.k] = b
 	}
 	if !tighten(b, e.line, rel, c) {
-		return p.errorf(e.line, ErrIncomplete, "the property on %s - %s can never hold: [%v, %v] is empty",
-			p.elemName(g), p.elemName(f), b.Lo, b.Hi)
+		p.general("an empty range of an output difference")
 	}
 	return nil
 }
@@ -181,16 +191,27 @@ func (p *pairParser) equality(vs []elem, rel string, d linear, e *node) error {
 	}
 	f, g := vs[0], vs[1]
 	switch {
-	case rel != "=":
-		return p.errorf(e.line, ErrUnsupported, "%s: inputs of the two networks may only be equated (==)", e)
 	case f.k != g.k:
 		return p.errorf(e.line, ErrUnsupported, "%s pairs %s with %s: only %s[i] == %s[i] is supported",
 			e, p.elemName(f), p.elemName(g), p.nets[0].Input.Name, p.nets[1].Input.Name)
-	case d.coef[f] != -d.coef[g] || d.c != 0:
-		return p.errorf(e.line, ErrUnsupported, "%s: only %s == %s is supported, with no offset or sign",
-			e, p.elemName(f), p.elemName(g))
+	case d.coef[f] != -d.coef[g]:
+		return p.errorf(e.line, ErrUnsupported, "%s: only %s - %s rel c is supported (no other sign)",
+			e, p.elemName(g), p.elemName(f))
 	case f.k >= len(p.eqLine):
 		return p.errorf(e.line, ErrUnsupported, "%s: %s has no coordinate %d", e, p.nets[0].Input.Name, f.k)
+	}
+	// d = a (X_g[i] - X_f[i]) + c with a = +1 or -1: X_g[i] - X_f[i] rel' c'.
+	c := 0 - d.c
+	lrel := rel
+	if d.coef[g] < 0 {
+		lrel, c = mirror(rel), d.c
+	}
+	if err := p.link(f.k, lrel, c, e.line); err != nil {
+		return err
+	}
+	if rel != "=" || d.c != 0 {
+		p.general("a relation between inputs other than equality")
+		return nil
 	}
 	if p.eqLine[f.k] == 0 {
 		p.eqCount++

@@ -28,11 +28,13 @@ type pairParser struct {
 	eqLine  []int                 // line equating X_f[i] with X_g[i], or 0
 	eqCount int
 	outs    map[int]*spec.OutputBound
+	rel     relState // the relational reading (relational.go)
 }
 
 // newPairParser returns a parser for the file name.
 func newPairParser(name string) *pairParser {
-	return &pairParser{parser: &parser{name: name}, names: map[string]*tensorRef{}, outs: map[int]*spec.OutputBound{}}
+	return &pairParser{parser: &parser{name: name}, names: map[string]*tensorRef{}, outs: map[int]*spec.OutputBound{},
+		rel: relState{links: map[int]*spec.InputLink{}}}
 }
 
 // command handles one top-level form.
@@ -85,10 +87,10 @@ func (p *pairParser) network(n *node) error {
 			err = p.tensor(item, net, &net.Input, false)
 		case "declare-output":
 			err = p.tensor(item, net, &net.Output, true)
-		case "isomorphic-to":
+		case "isomorphic-to", "equal-to":
 			err = p.isomorphic(item, net)
 		default:
-			err = p.errorf(item.line, ErrUnsupported, "%s in declare-network is not supported (want declare-input, declare-output or isomorphic-to)", item)
+			err = p.errorf(item.line, ErrUnsupported, "%s in declare-network is not supported (want declare-input, declare-output, isomorphic-to or equal-to)", item)
 		}
 		if err != nil {
 			return err
@@ -100,7 +102,7 @@ func (p *pairParser) network(n *node) error {
 	case net.Output.Name == "":
 		return p.errorf(n.line, ErrIncomplete, "network %s declares no output", name)
 	}
-	if net.IsomorphicTo != "" {
+	if net.IsomorphicTo != "" || net.EqualTo != "" {
 		o := p.nets[0]
 		if !slices.Equal(o.Input.Shape, net.Input.Shape) || !slices.Equal(o.Output.Shape, net.Output.Shape) {
 			return p.errorf(n.line, ErrUnsupported, "network %s is isomorphic to %s but their shapes disagree (%v -> %v against %v -> %v)",
@@ -118,16 +120,21 @@ func (p *pairParser) network(n *node) error {
 	return nil
 }
 
-// isomorphic handles (isomorphic-to OTHER).
+// isomorphic handles (isomorphic-to OTHER) and (equal-to OTHER).
 func (p *pairParser) isomorphic(n *node, net *Network) error {
+	h := n.head()
 	if len(n.list) != 2 || n.list[1].isList {
-		return p.errorf(n.line, ErrSyntax, "want (isomorphic-to NETWORK), got %s", n)
+		return p.errorf(n.line, ErrSyntax, "want (%s NETWORK), got %s", h, n)
 	}
 	other := n.list[1].atom
 	if len(p.nets) == 0 || p.nets[0].Name != other {
-		return p.errorf(n.line, ErrSyntax, "network %s is isomorphic to %s, which is not declared before it", net.Name, other)
+		return p.errorf(n.line, ErrSyntax, "network %s is %s %s, which is not declared before it", net.Name, strings.ReplaceAll(h, "-", " "), other)
 	}
-	net.IsomorphicTo = other
+	if h == "equal-to" {
+		net.EqualTo = other
+	} else {
+		net.IsomorphicTo = other
+	}
 	return nil
 }
 
@@ -230,8 +237,23 @@ func (p *pairParser) pair() (*Pair, error) {
 		return nil, p.errorf(0, ErrIncomplete, "%d network(s) declared; a two-network property declares two", len(p.nets))
 	}
 	f, g := p.nets[0], p.nets[1]
-	if len(p.outs) == 0 {
+	if len(p.rel.unsafe) == 0 {
 		return nil, p.errorf(0, ErrIncomplete, "no output constraint on %s - %s", g.Output.Name, f.Output.Name)
+	}
+	if p.eqCount > 0 && p.eqCount < len(p.eqLine) {
+		p.general("some input coordinates equated, not all")
+	}
+	for _, b := range p.outs {
+		if math.IsInf(b.Lo, 0) || math.IsInf(b.Hi, 0) {
+			p.general("an output difference bounded on one side")
+		}
+	}
+	if p.rel.general {
+		r, err := p.relational()
+		if err != nil {
+			return nil, err
+		}
+		return &Pair{F: *f, G: *g, Relational: r}, nil
 	}
 	pr := &Pair{F: *f, G: *g, Property: spec.Property{Same: p.eqCount > 0}}
 	if pr.Same {

@@ -90,6 +90,9 @@ type Spec struct {
 	// IgnoredOutputAssertions counts the assertions over outputs only,
 	// which Read skips.
 	IgnoredOutputAssertions int
+	// outs holds those assertions, for Relational; file names the file.
+	outs []*node
+	file string
 }
 
 // Note returns a one-line remark about what Read skipped, or "".
@@ -143,6 +146,7 @@ type parser struct {
 	x       map[int]*input
 	y       map[int]bool
 	ignored int
+	outs    []*node // the assertions over outputs only
 }
 
 // errorf returns an error at line wrapping sentinel.
@@ -247,5 +251,5 @@ func (p *parser) spec() (*Spec, error) {
 		}
 		box.Lo[i], box.Hi[i] = in.lo, in.hi
 	}
-	return &Spec{Box: box, Outputs: len(p.y), IgnoredOutputAssertions: p.ignored}, nil
+	return &Spec{Box: box, Outputs: len(p.y), IgnoredOutputAssertions: p.ignored, outs: p.outs, file: p.name}, nil
 }

@@ -42,14 +42,19 @@ SLURM_ARRAY_TASK_COUNT, SLURM_ARRAY_TASK_MIN) or a Kubernetes Indexed Job
 else it is 0/1, every row. docs/cluster.md has an sbatch script and a Job
 manifest.
 
-Each row is decided by "nnbound verify" on its VNN-LIB 2.0 property,
-after aligning g's hidden neurons to f's (--no-align turns that off),
-with the row's time limit times --timeout-scale; a counterexample is
-evaluated again on the networks as read and checked against the property
-before it is written as sat.
+An equivalence row is decided by "nnbound verify" on its VNN-LIB 2.0
+property, after aligning g's hidden neurons to f's (--no-align turns that
+off); a relational row (monotonicity, disjunctions, input links) or a
+VNN-LIB 1 row of one network by branch and bound over the joint input.
+Each row gets its time limit times --timeout-scale, and a verdict found
+after it is written as timeout; a counterexample is evaluated again on the
+networks as read and checked against the property before it is written as
+sat. "nnbound vnncomp run-instance" decides one instance, as the
+competition's scripts (vnncomp/scripts) call it.
 
 A row that cannot run (a missing file, a malformed line) is reported on
-one line, gets no result file, and the other rows still run.
+one line, gets the result file "error", and the other rows still run; a
+rerun runs it again.
 
 Exit status: 0 every row of the shard ran, 1 a row ended in error (or the
 run failed), 2 usage error; interrupted (SIGINT, SIGTERM), the run stops
@@ -89,6 +94,7 @@ after keeping the rows already finished.`,
 			return sum.Err(out)
 		},
 	}
+	cmd.AddCommand(newVnncompInstanceCmd(decide))
 	fs := cmd.Flags()
 	fs.StringVar(&out, "out", "vnncomp-results", "write result files and the log to `DIR` (created if missing)")
 	fs.Float64Var(&scale, "timeout-scale", 1, "multiply every row's time limit by `S`")

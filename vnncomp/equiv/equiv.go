@@ -15,6 +15,13 @@
 //	unknown  anything else: a node limit, a property this reading does
 //	         not support, a point in the rounding sliver of a bound
 //
+// Rows of other kinds are decided by verify.DecideRelational (see
+// relational.go): a VNN-LIB 2.0 file outside the equivalence subset
+// (monotonicity, a disjunction of output constraints, input links; g is
+// f's network under (equal-to f)) and a VNN-LIB 1 file of one network
+// (its output assertions the unsafe condition, the witness
+// ((X_0 v) ... (Y_0 v))).
+//
 // The witness of sat lists X_f, Y_f, X_g, Y_g (the declared variables in
 // declaration order) with values representable in the declared types: a
 // float32 input is rounded to float32 and the networks evaluated again
@@ -56,7 +63,14 @@ type Detail struct {
 // package doc describes.
 func Decider(opts Options) vnncomp.Decider {
 	return func(ctx context.Context, in vnncomp.Instance) vnncomp.Outcome {
-		p, f, g, err := load(in)
+		prop, err := vnnlib.ReadPropertyFile(in.Spec)
+		if err != nil {
+			return vnncomp.Outcome{Result: vnncomp.Error, Err: err}
+		}
+		if prop.Pair == nil || prop.Pair.Relational != nil {
+			return decideRelational(ctx, in, prop, opts)
+		}
+		p, f, g, err := loadNets(in, prop.Pair)
 		if err != nil {
 			return vnncomp.Outcome{Result: vnncomp.Error, Err: err}
 		}
@@ -75,17 +89,11 @@ func Decider(opts Options) vnncomp.Decider {
 	}
 }
 
-// load reads the instance's property and its networks f and g, matched
-// by the names the property declares (else taken in row order).
-func load(in vnncomp.Instance) (*vnnlib.Pair, *nn.Network, *nn.Network, error) {
-	prop, err := vnnlib.ReadPropertyFile(in.Spec)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	p := prop.Pair
-	if p == nil {
-		return nil, nil, nil, fmt.Errorf("equiv: %s is VNN-LIB %s, want a VNN-LIB 2.0 two-network property", in.Spec, prop.Version())
-	}
+// loadNets reads the instance's networks f and g of the two-network
+// property p, matched by the names the property declares (else taken in
+// row order).
+func loadNets(in vnncomp.Instance, p *vnnlib.Pair) (*vnnlib.Pair, *nn.Network, *nn.Network, error) {
+	var err error
 	if len(in.Networks) != 2 {
 		return nil, nil, nil, fmt.Errorf("equiv: row %d names %d networks, want 2", in.Index, len(in.Networks))
 	}

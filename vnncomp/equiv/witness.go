@@ -53,23 +53,14 @@ func Witness(f, g *nn.Network, p *vnnlib.Pair, x []float64) (*vnncomp.Witness, e
 	if s != verify.Violated {
 		return nil, errors.New("equiv: the counterexample does not violate the property on the networks as read")
 	}
-	yf, yg := pt.F, pt.G
-	w := &vnncomp.Witness{Syntax: vnncomp.VNNLIB2}
-	for _, v := range []struct {
-		t vnnlib.Tensor
-		x []float64
-	}{{p.F.Input, xr}, {p.F.Output, yf}, {p.G.Input, xr}, {p.G.Output, yg}} {
-		vals, err := round(v.x, v.t.Type)
-		if err != nil {
-			return nil, err
-		}
-		w.Vars = append(w.Vars, vnncomp.Var{Name: v.t.Name, Type: v.t.Type, Shape: v.t.Shape, Values: vals})
-	}
-	return w, w.Check()
+	return witness2(p, xr, pt.F, xr, pt.G)
 }
 
-// round returns x rounded to the element type t.
+// round returns x rounded to the element type t (nil for nil).
 func round(x []float64, t string) ([]float64, error) {
+	if x == nil {
+		return nil, nil
+	}
 	out := append([]float64(nil), x...)
 	switch t {
 	case "real", "float64":
