@@ -261,7 +261,7 @@ func (f *linearForm) addNoise(noise []float64, rows []int) {
 // affineStep replaces xi = W v + b + e, where |v_j| <= mag[j] and |e_i| <=
 // noise[i] (noise nil: e = 0).
 func (f *linearForm) affineStep(w *mat.Dense, b, noise []float64, mag []float64) {
-	f.affineLayer(nn.Affine(w, b), noise, mag, nil)
+	f.affineLayer(nn.AffineLayer(w, b), noise, mag, nil)
 }
 
 // affineLayer is affineStep for the layer l, dense or structured (whose

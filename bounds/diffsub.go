@@ -312,7 +312,7 @@ func (dl *layerDiff) radii(z []Interval) []float64 {
 // order may differ from the whole product's in the last bits, which the
 // error bound of affineErr (for 2n products, in any order) covers.
 func (f *linearForm) affineJoint(w *mat.Dense, b, noise, mag []float64, cache *absProduct) {
-	f.affineErr(nn.Affine(w, b), b, noise, mag, cache)
+	f.affineErr(nn.AffineLayer(w, b), b, noise, mag, cache)
 	lam, wr := f.Lam.RawMatrix(), w.RawMatrix()
 	R, n, m := lam.Rows, wr.Rows/2, wr.Cols/2
 	next := newScratch(R, 2*m, false)

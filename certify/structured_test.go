@@ -34,7 +34,7 @@ func TestStructuredSkipsSDP(t *testing.T) {
 	for i := range w {
 		w[i] = rng.NormFloat64() / 4
 	}
-	f1 := &nn.Network{Layers: []nn.Layer{conv, nn.Affine(mat.NewDense(1, 32, w), []float64{0})}}
+	f1 := &nn.Network{Layers: []nn.Layer{conv, nn.AffineLayer(mat.NewDense(1, 32, w), []float64{0})}}
 	qf := quantise.Format{FracBits: 3}
 	f2, err := quantise.Network(f1, quantise.Options{Weights: qf, Biases: qf})
 	if err != nil {

@@ -25,10 +25,10 @@ func pairText(out string) string {
 
 func TestDecidePair(t *testing.T) {
 	// f(x) = x, g(x) = relu(x) + 0.1: the difference is 0.1 on the box.
-	f := &nn.Network{Layers: []nn.Layer{nn.Affine(mat.NewDense(1, 1, []float64{1}), []float64{0})}}
+	f := &nn.Network{Layers: []nn.Layer{nn.AffineLayer(mat.NewDense(1, 1, []float64{1}), []float64{0})}}
 	g := &nn.Network{Layers: []nn.Layer{
 		{W: mat.NewDense(1, 1, []float64{1}), B: []float64{0}, Act: nn.Activation{Kind: nn.ReLU}},
-		nn.Affine(mat.NewDense(1, 1, []float64{1}), []float64{0.1}),
+		nn.AffineLayer(mat.NewDense(1, 1, []float64{1}), []float64{0.1}),
 	}}
 	for _, c := range []struct {
 		out  string
