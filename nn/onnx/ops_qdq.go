@@ -42,7 +42,7 @@ func isIntegerOp(opType string) bool {
 // node: scale (input 1), zero point (input 2, default uint8 0) and the
 // element type of the integers. n is the number of values the data has per
 // sample, for a per-axis quantiser.
-func quantParams(b *builder, n *node, ops operands) (*nn.Quantiser, DataType, error) {
+func quantParams(x shape, n *node, ops operands) (*nn.Quantiser, DataType, error) {
 	if len(ops.consts) < 2 || len(ops.consts) > 3 {
 		return nil, 0, fmt.Errorf("%d inputs, want 2 or 3: %w", len(ops.consts), ErrMalformed)
 	}
@@ -70,7 +70,7 @@ func quantParams(b *builder, n *node, ops operands) (*nn.Quantiser, DataType, er
 	}
 	q := &nn.Quantiser{Scale: scale, Zero: zero, Lo: lo, Hi: hi}
 	if len(scale) > 1 {
-		if err := perAxis(b.shape, n.intAttr("axis", 1), len(scale)); err != nil {
+		if err := perAxis(x, n.intAttr("axis", 1), len(scale)); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -101,7 +101,7 @@ func opQuantize(b *builder, n *node, ops operands) error {
 	if n.intAttr("saturate", 1) != 1 {
 		return fmt.Errorf("QuantizeLinear with saturate = 0: %w", ErrUnsupportedOp)
 	}
-	q, typ, err := quantParams(b, n, ops)
+	q, typ, err := quantParams(b.shape, n, ops)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func opDequantize(b *builder, n *node, ops operands) error {
 	if b.quant == nil {
 		return fmt.Errorf("DequantizeLinear of floating-point data: %w", ErrUnsupportedOp)
 	}
-	q, typ, err := quantParams(b, n, ops)
+	q, typ, err := quantParams(b.shape, n, ops)
 	if err != nil {
 		return err
 	}

@@ -33,8 +33,10 @@ type window struct {
 
 // spatial returns the channel count and the spatial sizes of the data,
 // which must be [N, C, H, W] (or [1, C, H, W] without a batch axis).
-func (b *builder) spatial(op string) (int, [2]int, error) {
-	s := b.shape
+func (b *builder) spatial(op string) (int, [2]int, error) { return spatialOf(b.shape, op) }
+
+// spatialOf is spatial for data of shape s.
+func spatialOf(s shape, op string) (int, [2]int, error) {
 	if s.rank() != 4 || (s.batch != 0 && s.batch != -1) || (s.batch == -1 && s.dims[0] != 1) {
 		return 0, [2]int{}, fmt.Errorf("input of shape %v; nnbound reads 2-D %s on [N,C,H,W]: %w", s, op, ErrUnsupportedOp)
 	}
