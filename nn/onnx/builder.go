@@ -61,6 +61,19 @@ func (b *builder) dataInputs() []Value {
 	return in
 }
 
+// dataInput returns the one data input of the graph.
+func (b *builder) dataInput() (Value, error) {
+	in := b.dataInputs()
+	switch len(in) {
+	case 0:
+		return Value{}, fmt.Errorf("the graph has no data input: %w", ErrNotChain)
+	case 1:
+		return in[0], nil
+	}
+	return Value{}, fmt.Errorf("the graph has %d data inputs (%q, %q, ...); nnbound reads single-input graphs: %w",
+		len(in), in[0].Name, in[1].Name, ErrNotChain)
+}
+
 // constant returns the constant called name, converting an initializer on
 // first use; nil if name is not a constant.
 func (b *builder) constant(name string) (*constant, error) {
@@ -84,20 +97,14 @@ func (b *builder) constant(name string) (*constant, error) {
 
 // run translates the graph.
 func (b *builder) run() (*nn.Network, error) {
-	in := b.dataInputs()
-	switch len(in) {
-	case 0:
-		return nil, fmt.Errorf("the graph has no data input: %w", ErrNotChain)
-	case 1:
-	default:
-		return nil, fmt.Errorf("the graph has %d data inputs (%q, %q, ...); nnbound reads single-input chains: %w",
-			len(in), in[0].Name, in[1].Name, ErrNotChain)
-	}
-	var err error
-	if b.shape, err = inputShape(in[0], b.bud.left); err != nil {
+	in, err := b.dataInput()
+	if err != nil {
 		return nil, err
 	}
-	b.data = in[0].Name
+	if b.shape, err = inputShape(in, b.bud.left); err != nil {
+		return nil, err
+	}
+	b.data = in.Name
 	if err := b.nodes(0, len(b.g.nodes)); err != nil {
 		return nil, err
 	}
@@ -161,21 +168,36 @@ type operands struct {
 	consts []*constant
 }
 
-// node translates one node.
-func (b *builder) node(n *node) error {
+// plainNode checks the domain and the output of n and translates a
+// Constant node; done reports that n was one.
+func (b *builder) plainNode(n *node) (done bool, err error) {
 	if n.domain != "" && n.domain != "ai.onnx" {
-		return fmt.Errorf("operator domain %q: %w", n.domain, ErrUnsupportedOp)
+		return false, fmt.Errorf("operator domain %q: %w", n.domain, ErrUnsupportedOp)
 	}
 	if len(n.outputs) == 0 || n.outputs[0] == "" {
-		return fmt.Errorf("node has no output: %w", ErrMalformed)
+		return false, fmt.Errorf("node has no output: %w", ErrMalformed)
 	}
-	if n.opType == "Constant" {
-		c, err := constantNode(n)
-		if err != nil {
-			return err
-		}
-		b.consts[n.outputs[0]] = c
-		return nil
+	if n.opType != "Constant" {
+		return false, nil
+	}
+	c, err := constantNode(n)
+	b.consts[n.outputs[0]] = c
+	return true, err
+}
+
+// unsupported returns the error of an operator that is not read.
+func unsupported(opType string) error {
+	if isIntegerOp(opType) {
+		return fmt.Errorf("operator %q (integer kernels are not read; export the model in QDQ form): %w",
+			opType, ErrUnsupportedOp)
+	}
+	return fmt.Errorf("operator %q: %w", opType, ErrUnsupportedOp)
+}
+
+// node translates one node.
+func (b *builder) node(n *node) error {
+	if done, err := b.plainNode(n); done || err != nil {
+		return err
 	}
 	ops := operands{data: -1, consts: make([]*constant, len(n.inputs))}
 	for i, name := range n.inputs {
@@ -217,11 +239,8 @@ func (b *builder) node(n *node) error {
 	}
 	op := lookupOp(n.opType)
 	switch {
-	case isIntegerOp(n.opType):
-		return fmt.Errorf("operator %q (integer kernels are not read; export the model in QDQ form): %w",
-			n.opType, ErrUnsupportedOp)
 	case op == nil:
-		return fmt.Errorf("operator %q: %w", n.opType, ErrUnsupportedOp)
+		return unsupported(n.opType)
 	case b.quant != nil && n.opType != "Cast" && n.opType != "DequantizeLinear":
 		return fmt.Errorf("operator %q on the integers of a QuantizeLinear: %w", n.opType, ErrUnsupportedOp)
 	}

@@ -72,6 +72,33 @@
 // so a small file declaring huge shapes fails with ErrTooLarge instead of
 // exhausting memory.
 //
+// # Reading graphs
+//
+// ReadGraph and DecodeGraph translate any DAG from one data input to one
+// output into an nn.Graph of structured operations (graphread.go), with
+// the same decoding, constants, shapes and budget:
+//
+//	Gemm MatMul BatchNormalization        dense and scaling affine nodes
+//	Add Sub Mul Div                       with a constant: a scaling with a
+//	                                      bias; Add and Sub of two computed
+//	                                      tensors of one shape: nn.Add
+//	Conv                                  an nn.Conv2D (never a matrix)
+//	MaxPool AveragePool GlobalAveragePool nn.MaxPool, nn.AvgPool2D (ceil_mode,
+//	                                      count_include_pad, dilations)
+//	Relu LeakyRelu Tanh Sigmoid Elu       activations; PRelu with slopes per
+//	HardSigmoid PRelu Clip Max Min        value as relu(x) - a relu(-x);
+//	                                      clippings with bounds per value
+//	Concat Transpose Pad                  nn.Concat and selections (nn.Gather)
+//	Flatten Reshape Squeeze Unsqueeze     no node: only the shape changes
+//	Identity Dropout Cast                 (Cast of floats and the no-op Cast
+//	                                      of quantised integers)
+//	QuantizeLinear DequantizeLinear       one nn.Quantise node per quantised
+//	                                      tensor, however many nodes read it
+//	Shape, and Gather Concat Unsqueeze Squeeze Reshape of constants: folded
+//
+// Consecutive affine nodes are then merged where that makes nothing larger
+// (nn.Graph.Fuse). Nodes the output does not depend on are dropped.
+//
 // # Writing
 //
 // Write stores a network as IR version 8, opset 13, with DOUBLE

@@ -55,6 +55,7 @@ func TestGraphs(t *testing.T) {
 					t.Fatalf("%s: got error %v, want %s", c.Desc, err, c.Error)
 				}
 				t.Log(err)
+				checkGraphError(t, path)
 				return
 			}
 			var samples []sample
@@ -79,6 +80,25 @@ func TestGraphs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkGraphError checks that ReadGraph of a file that Read refuses either
+// reads it (a graph that is no chain) or gives an error wrapping one of
+// the sentinels.
+func checkGraphError(t *testing.T, path string) {
+	t.Helper()
+	g, _, err := ReadGraph(path)
+	if err == nil {
+		t.Logf("ReadGraph: %s", g.Ops())
+		return
+	}
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			t.Logf("ReadGraph: %v", err)
+			return
+		}
+	}
+	t.Errorf("ReadGraph: %v wraps no sentinel", err)
 }
 
 // TestTorchTestdata checks the PyTorch exports copied into testdata/torch.

@@ -44,10 +44,14 @@ func spatialOf(s shape, op string) (int, [2]int, error) {
 }
 
 // setSpatial sets the data shape to [N, c, out[0], out[1]].
-func (b *builder) setSpatial(c int, out [2]int) {
-	dims := slices.Clone(b.shape.dims)
+func (b *builder) setSpatial(c int, out [2]int) { b.shape = withSpatial(b.shape, c, out) }
+
+// withSpatial returns the shape [N, c, out[0], out[1]] of s's rank and
+// batch axis.
+func withSpatial(s shape, c int, out [2]int) shape {
+	dims := slices.Clone(s.dims)
 	dims[1], dims[2], dims[3] = int64(c), int64(out[0]), int64(out[1])
-	b.shape = shape{dims: dims, batch: b.shape.batch}
+	return shape{dims: dims, batch: s.batch}
 }
 
 // pairAttr returns the 2-element int attribute name, or {def, def}.
