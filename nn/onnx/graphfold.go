@@ -35,7 +35,7 @@ func (b *graphBuilder) fold(n *node, in []gin) (*constant, error) {
 	case "Concat":
 		return foldConcat(n, ops)
 	case "Unsqueeze", "Squeeze", "Reshape", "Flatten":
-		b.shape = shape{dims: x.dims, batch: -1}
+		b.shape, ops.data = shape{dims: x.dims, batch: -1}, 0
 		if err := lookupOp(n.opType)(b.builder, n, ops); err != nil {
 			return nil, err
 		}

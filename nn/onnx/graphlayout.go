@@ -254,8 +254,11 @@ func gopPad(b *graphBuilder, n *node, in []gin) error {
 			return err
 		}
 		p0, p1 := pads[i], pads[i+len(axes)]
-		if ax == x.s.batch && (p0 != 0 || p1 != 0) {
-			return fmt.Errorf("pads %v on the batch axis: %w", pads, ErrShape)
+		if ax == x.s.batch {
+			if p0 != 0 || p1 != 0 {
+				return fmt.Errorf("pads %v on the batch axis: %w", pads, ErrShape)
+			}
+			continue
 		}
 		if p0 < -x.s.dims[ax] || p0 > 1<<20 || p1 < -x.s.dims[ax] || p1 > 1<<20 {
 			return fmt.Errorf("pads %v: %w", pads, ErrShape)

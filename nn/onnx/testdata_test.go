@@ -24,25 +24,33 @@ var sentinels = map[string]error{
 	"ErrNotFinite":     nn.ErrNotFinite,
 }
 
+// testCase is one case of testdata/cases.json or testdata/dag/cases.json:
+// a file with sample inputs and outputs, or the error it must give.
+type testCase struct {
+	File, Desc, Error string
+	Inputs, Outputs   [][]float64
+	Acts              []string
+}
+
+// readCases reads the cases of a cases.json file.
+func readCases(t *testing.T, path string) []testCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct{ Cases []testCase }
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	return file.Cases
+}
+
 // TestGraphs checks the hand-made graphs of testdata/graphs (made by
 // testdata/gen.py) against the outputs of its numpy evaluator, the layer
 // activations they should translate to, or the error they should give.
 func TestGraphs(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []struct {
-			File, Desc, Error string
-			Inputs, Outputs   [][]float64
-			Acts              []string
-		}
-	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range file.Cases {
+	for _, c := range readCases(t, filepath.Join("testdata", "cases.json")) {
 		t.Run(c.File, func(t *testing.T) {
 			path := filepath.Join("testdata", "graphs", c.File)
 			if c.Error != "" {
