@@ -2,7 +2,6 @@ package certify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -13,9 +12,6 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
-
-// ErrDimension reports networks or a box whose sizes do not fit.
-var ErrDimension = errors.New("dimension mismatch")
 
 // Bound certifies an upper bound on the quantity q of f1(x1) - f2(x2) (the
 // 2-norm, the inf-norm or |c^T (f1(x1) - f2(x2))|, see spec.Quantity) for
@@ -294,14 +290,14 @@ func checkInput(f1, f2 *nn.Network, o *task) error {
 	}
 	if f1.InputSize() != box.Dim() || f2.InputSize() != box.Dim() {
 		return fmt.Errorf("certify: networks take %d and %d inputs, box has %d: %w",
-			f1.InputSize(), f2.InputSize(), box.Dim(), ErrDimension)
+			f1.InputSize(), f2.InputSize(), box.Dim(), nn.ErrDimension)
 	}
 	if f1.OutputSize() != f2.OutputSize() {
 		return fmt.Errorf("certify: network 1 has %d outputs, network 2 has %d: %w",
-			f1.OutputSize(), f2.OutputSize(), ErrDimension)
+			f1.OutputSize(), f2.OutputSize(), nn.ErrDimension)
 	}
 	if o.q.C != nil && len(o.q.C) != f1.OutputSize() {
-		return fmt.Errorf("certify: C has %d entries for %d outputs: %w", len(o.q.C), f1.OutputSize(), ErrDimension)
+		return fmt.Errorf("certify: C has %d entries for %d outputs: %w", len(o.q.C), f1.OutputSize(), nn.ErrDimension)
 	}
 	return checkQuant(box, o)
 }

@@ -170,12 +170,12 @@ func TestBoundInputErrors(t *testing.T) {
 		edit   func(*task)
 		want   error
 	}{
-		{"inputs differ", f1, f2, box, nil, ErrDimension},
-		{"outputs differ", f1, f3, box, nil, ErrDimension},
-		{"box dim", f1, f1, spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}, nil, ErrDimension},
+		{"inputs differ", f1, f2, box, nil, nn.ErrDimension},
+		{"outputs differ", f1, f3, box, nil, nn.ErrDimension},
+		{"box dim", f1, f1, spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}, nil, nn.ErrDimension},
 		{"bad box", f1, f1, spec.Box{Lo: []float64{1}, Hi: []float64{-1}}, nil, spec.ErrBox},
-		{"C too long", f1, f1, box, func(o *task) { o.q.C = []float64{1, 1} }, ErrDimension},
-		{"C empty", f1, f1, box, func(o *task) { o.q.C = []float64{} }, ErrDimension},
+		{"C too long", f1, f1, box, func(o *task) { o.q.C = []float64{1, 1} }, nn.ErrDimension},
+		{"C empty", f1, f1, box, func(o *task) { o.q.C = []float64{} }, nn.ErrDimension},
 		{"C not finite", f1, f1, box, func(o *task) { o.q.C = []float64{math.Inf(1)} }, spec.ErrQuantity},
 		{"norm", f1, f1, box, func(o *task) { o.q.Norm = 7 }, spec.ErrQuantity},
 		{"pairing", f1, f1, box, func(o *task) { o.in.Pairing = 7 }, spec.ErrInputs},

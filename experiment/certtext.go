@@ -7,6 +7,7 @@ import (
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/numtext"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -92,7 +93,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		pieces = fmt.Sprintf(", input split into %d pieces", len(c.Pieces))
 	}
 	if c.TimeBudgetHit {
-		pieces += fmt.Sprintf(", stopped by the time budget after %d piece(s) (--time-budget; 0 for none)", max(len(c.Pieces), 1))
+		pieces += fmt.Sprintf(", stopped by the time budget after %d piece(s) (--timeout; 0 for none)", max(len(c.Pieces), 1))
 	}
 	if c.SDP.Solves == 0 {
 		why := ""
@@ -132,23 +133,7 @@ func PairingNote(o certjob.Job) string {
 
 // Vector prints a short vector: "0.749" or "(0.1, -0.2, 0.3)", eliding
 // the middle of long ones.
-func Vector(v []float64) string {
-	if len(v) == 1 {
-		return report.Float(v[0], 4)
-	}
-	parts := make([]string, 0, min(len(v), 4))
-	for i, x := range v {
-		if len(v) > 4 && i == 3 {
-			parts = append(parts, "...")
-			break
-		}
-		parts = append(parts, report.Float(x, 3))
-	}
-	if len(v) > 4 {
-		parts = append(parts, report.Float(v[len(v)-1], 3))
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
-}
+func Vector(v []float64) string { return numtext.Vector(v) }
 
 // floats prints a vector of bounds in full: "0.1234, 5.678, ...".
 func floats(v []float64) string {

@@ -105,7 +105,7 @@ func BudgetNote(rows []SweepRow) string {
 	if len(fbs) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("note: the time budget stopped the SDPs at FB %s (bounds hold, but may be looser; --time-budget 0 for none)",
+	return fmt.Sprintf("note: the time budget stopped the SDPs at FB %s (bounds hold, but may be looser; --timeout 0 for none)",
 		strings.Join(fbs, ", "))
 }
 

@@ -176,3 +176,58 @@ func (g *Graph) Ops() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// EvalFloat32 returns g(x) evaluated as a float32 runtime evaluates the
+// graph: the input rounded to float32, each operation computed on float32
+// values with its float64 result rounded once to float32 (a runtime's own
+// summation order differs from this by at most the float32 rounding of its
+// sums), activations as act32 and quantisers as Quantiser.Apply32, whose
+// division rounds in float32 as ONNX's QuantizeLinear does. Weights are
+// used as stored: a model read from a float32 file holds float32 values.
+// The result is widened to float64 exactly.
+func (g *Graph) EvalFloat32(x []float64) ([]float64, error) {
+	if len(x) != g.InputSize() {
+		return nil, fmt.Errorf("nn: input has %d values, graph takes %d: %w", len(x), g.InputSize(), ErrDimension)
+	}
+	vals := make([][]float64, len(g.Nodes)+1)
+	vals[0] = make([]float64, len(x))
+	for i, v := range x {
+		vals[0][i] = float64(float32(v))
+	}
+	in := make([][]float64, 0, 2)
+	for k, n := range g.Nodes {
+		in = in[:0]
+		for _, v := range n.Inputs {
+			in = append(in, vals[v])
+		}
+		out := make([]float64, shapeSize(n.Shape))
+		switch op := n.Op.(type) {
+		case *Quantise:
+			for i, v := range in[0] {
+				out[i] = float64(op.Q.Apply32(i, float32(v)))
+			}
+		case Act:
+			for i, v := range in[0] {
+				out[i] = float64(act32(op.Act, float32(v)))
+			}
+		default:
+			op.Eval(out, in)
+			for i, v := range out {
+				out[i] = float64(float32(v))
+			}
+		}
+		vals[k+1] = out
+	}
+	return vals[len(g.Nodes)], nil
+}
+
+// NumParams returns the number of weights and biases of g's affine nodes.
+func (g *Graph) NumParams() int {
+	n := 0
+	for _, nd := range g.Nodes {
+		if a, ok := nd.Op.(*Affine); ok {
+			n += len(a.Weights()) + len(a.B)
+		}
+	}
+	return n
+}

@@ -34,9 +34,9 @@ func (n *Network) Graph() *Graph {
 	}
 	for _, l := range n.Layers {
 		if l.Conv != nil {
-			add(&Affine{M: l.Conv, B: l.B}, []int{l.Conv.OutC, l.Conv.OutH, l.Conv.OutW})
+			add(&Affine{M: l.Conv, B: l.B, Int: l.Int}, []int{l.Conv.OutC, l.Conv.OutH, l.Conv.OutW})
 		} else {
-			add(&Affine{M: DenseMap{l.W}, B: l.B}, []int{l.Out()})
+			add(&Affine{M: DenseMap{l.W}, B: l.B, Int: l.Int}, []int{l.Out()})
 		}
 		if l.Pre != nil {
 			add(&Quantise{l.Pre}, shape)
@@ -117,7 +117,7 @@ func chainLayer(a *Affine, in []int) (Layer, error) {
 	if b == nil {
 		b = make([]float64, a.M.Out())
 	}
-	l := Layer{B: b, Act: Activation{Kind: Identity}}
+	l := Layer{B: b, Act: Activation{Kind: Identity}, Int: a.Int}
 	switch m := a.M.(type) {
 	case DenseMap:
 		l.W = m.W

@@ -19,10 +19,13 @@ type Op interface {
 }
 
 // Affine is y = M x + B, M a structured or dense linear map (Linear); B
-// nil means no bias.
+// nil means no bias. Int, if not nil, records that M's weights (a matrix
+// or a kernel, per tensor or per output channel) and B are integers times
+// scales, as an int8 model stores them (see IntParams).
 type Affine struct {
-	M Linear
-	B []float64
+	M   Linear
+	B   []float64
+	Int *IntParams
 }
 
 // Eval sets dst = M x + B; a dense map adds, as Layer.AffineTo, the
@@ -183,7 +186,7 @@ func outSize(op Op, in []int) (int, error) {
 func cloneOp(op Op) Op {
 	switch o := op.(type) {
 	case *Affine:
-		return &Affine{M: cloneLinear(o.M), B: slices.Clone(o.B)}
+		return &Affine{M: cloneLinear(o.M), B: slices.Clone(o.B), Int: o.Int.clone()}
 	case *Quantise:
 		return &Quantise{o.Q.clone()}
 	case *MaxPool:
@@ -209,4 +212,23 @@ func cloneLinear(m Linear) Linear {
 		return &Scale{slices.Clone(l.S)}
 	}
 	return m
+}
+
+// Weights returns the weights of a's map, in place: a dense matrix's
+// entries (row-major), a convolution's kernel or a scaling's factors; nil
+// for maps without parameters (a selection, an average pool).
+func (a *Affine) Weights() []float64 {
+	switch m := a.M.(type) {
+	case DenseMap:
+		raw := m.W.RawMatrix()
+		if raw.Stride != raw.Cols {
+			panic("nn: Affine.Weights of a matrix view") // matrices of nn are never views
+		}
+		return raw.Data[:raw.Rows*raw.Cols]
+	case *Conv2D:
+		return m.Kernel
+	case *Scale:
+		return m.S
+	}
+	return nil
 }

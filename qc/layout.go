@@ -1,14 +1,10 @@
 package qc
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/nnbound/nnbound/nn"
 )
-
-// ErrDimension reports networks or settings whose shapes do not fit.
-var ErrDimension = errors.New("dimension mismatch")
 
 // InputMode says how a coordinate of the second network's input x2 enters
 // eta.
@@ -131,7 +127,7 @@ type Layout struct {
 func NewLayout(cfg Config) (*Layout, error) {
 	n1, n2 := cfg.Nets[0], cfg.Nets[1]
 	if n1 == nil || n2 == nil {
-		return nil, fmt.Errorf("qc: layout needs two networks: %w", ErrDimension)
+		return nil, fmt.Errorf("qc: layout needs two networks: %w", nn.ErrDimension)
 	}
 	for n, net := range cfg.Nets {
 		if err := net.Validate(); err != nil {
@@ -147,24 +143,24 @@ func NewLayout(cfg Config) (*Layout, error) {
 	}
 	nx := n1.InputSize()
 	if n2.InputSize() != nx {
-		return nil, fmt.Errorf("qc: network 1 takes %d inputs, network 2 takes %d: %w", nx, n2.InputSize(), ErrDimension)
+		return nil, fmt.Errorf("qc: network 1 takes %d inputs, network 2 takes %d: %w", nx, n2.InputSize(), nn.ErrDimension)
 	}
 	if n1.OutputSize() != n2.OutputSize() {
-		return nil, fmt.Errorf("qc: network 1 has %d outputs, network 2 has %d: %w", n1.OutputSize(), n2.OutputSize(), ErrDimension)
+		return nil, fmt.Errorf("qc: network 1 has %d outputs, network 2 has %d: %w", n1.OutputSize(), n2.OutputSize(), nn.ErrDimension)
 	}
 	inputs := cfg.X2
 	if inputs == nil {
 		inputs = make([]Input, nx)
 	}
 	if len(inputs) != nx {
-		return nil, fmt.Errorf("qc: %d x2 input modes for %d inputs: %w", len(inputs), nx, ErrDimension)
+		return nil, fmt.Errorf("qc: %d x2 input modes for %d inputs: %w", len(inputs), nx, nn.ErrDimension)
 	}
 	inputs1 := cfg.X1
 	if inputs1 == nil {
 		inputs1 = make([]Input, nx)
 	}
 	if len(inputs1) != nx {
-		return nil, fmt.Errorf("qc: %d x1 input modes for %d inputs: %w", len(inputs1), nx, ErrDimension)
+		return nil, fmt.Errorf("qc: %d x1 input modes for %d inputs: %w", len(inputs1), nx, nn.ErrDimension)
 	}
 	for n := range 2 {
 		if err := checkNeurons(cfg.Nets[n], cfg.Neurons[n]); err != nil {
@@ -190,7 +186,7 @@ func NewLayout(cfg Config) (*Layout, error) {
 		case InputFixed:
 			l.X1[i] = Scaled(in.Value, onePlaceholder)
 		default:
-			return nil, fmt.Errorf("qc: x1[%d] has mode %v, want free or fixed: %w", i, in.Mode, ErrDimension)
+			return nil, fmt.Errorf("qc: x1[%d] has mode %v, want free or fixed: %w", i, in.Mode, nn.ErrDimension)
 		}
 	}
 	l.X2 = make([]Form, nx)
@@ -203,7 +199,7 @@ func NewLayout(cfg Config) (*Layout, error) {
 		case InputFixed:
 			l.X2[i] = Scaled(in.Value, onePlaceholder)
 		default:
-			return nil, fmt.Errorf("qc: x2[%d] has unknown mode %d: %w", i, int(in.Mode), ErrDimension)
+			return nil, fmt.Errorf("qc: x2[%d] has unknown mode %d: %w", i, int(in.Mode), nn.ErrDimension)
 		}
 	}
 	// Interleave the layers of the two networks when numbering.
@@ -374,11 +370,11 @@ func neuronAt(ns [][]Neuron, k, i int) Neuron {
 // checkNeurons reports a neuron table longer than the network.
 func checkNeurons(net *nn.Network, ns [][]Neuron) error {
 	if len(ns) > len(net.Layers) {
-		return fmt.Errorf("%d layers of neuron settings for %d layers: %w", len(ns), len(net.Layers), ErrDimension)
+		return fmt.Errorf("%d layers of neuron settings for %d layers: %w", len(ns), len(net.Layers), nn.ErrDimension)
 	}
 	for k, row := range ns {
 		if row != nil && len(row) != net.Layers[k].Out() {
-			return fmt.Errorf("layer %d: %d neuron settings for %d neurons: %w", k, len(row), net.Layers[k].Out(), ErrDimension)
+			return fmt.Errorf("layer %d: %d neuron settings for %d neurons: %w", k, len(row), net.Layers[k].Out(), nn.ErrDimension)
 		}
 	}
 	return nil

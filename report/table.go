@@ -26,6 +26,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/nnbound/nnbound/internal/numtext"
 )
 
 // Align is the alignment of a table column.
@@ -185,33 +187,7 @@ func looksNumeric(s string) bool {
 // Float formats x with sig significant digits in the shortest of plain or
 // exponent notation, with exponents written without padding ("1.5e-7").
 // Infinities print as "inf" and "-inf", NaN as "NaN".
-func Float(x float64, sig int) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	s := strconv.FormatFloat(x, 'g', sig, 64)
-	if i := strings.IndexByte(s, 'e'); i >= 0 {
-		mant, exp := s[:i], s[i+1:]
-		sign := ""
-		if exp[0] == '-' || exp[0] == '+' {
-			if exp[0] == '-' {
-				sign = "-"
-			}
-			exp = exp[1:]
-		}
-		exp = strings.TrimLeft(exp, "0")
-		if exp == "" {
-			exp = "0"
-		}
-		s = mant + "e" + sign + exp
-	}
-	return s
-}
+func Float(x float64, sig int) string { return numtext.Float(x, sig) }
 
 // Seconds formats a duration in seconds with three significant digits
 // ("0.0123 s", "1.52 s", "153 s").

@@ -16,11 +16,15 @@ type Norm int
 const (
 	Norm2   Norm = iota // Euclidean norm (the paper's)
 	NormInf             // largest absolute component
+	// PerOutput compares each output's difference with a tolerance of
+	// its own, |d_k| < eps_k (the VNN-LIB form): the norm of a
+	// verification tolerance (verify.Tolerance), not of a Quantity.
+	PerOutput
 )
 
-var normNames = [...]string{"2", "inf"}
+var normNames = [...]string{"2", "inf", "per-output"}
 
-// String returns the norm's name: "2" or "inf".
+// String returns the norm's name: "2", "inf" or "per-output".
 func (n Norm) String() string {
 	if n < 0 || int(n) >= len(normNames) {
 		return fmt.Sprintf("Norm(%d)", int(n))
@@ -28,14 +32,14 @@ func (n Norm) String() string {
 	return normNames[n]
 }
 
-// ParseNorm returns the norm named s ("2" or "inf").
+// ParseNorm returns the norm named s ("2", "inf" or "per-output").
 func ParseNorm(s string) (Norm, error) {
 	for i, n := range normNames {
 		if n == s {
 			return Norm(i), nil
 		}
 	}
-	return 0, fmt.Errorf("spec: unknown norm %q (want 2 or inf): %w", s, ErrQuantity)
+	return 0, fmt.Errorf("spec: unknown norm %q (want 2, inf or per-output): %w", s, ErrQuantity)
 }
 
 // Quantity is what is bounded of the output difference d = y1 - y2:
@@ -74,6 +78,9 @@ func (q Quantity) String() string {
 
 // Validate reports an unknown norm or a non-finite weight of C, naming it.
 func (q Quantity) Validate() error {
+	if q.Norm == PerOutput {
+		return fmt.Errorf("spec: norm per-output is a verification tolerance's, not a quantity's (want 2 or inf): %w", ErrQuantity)
+	}
 	if q.Norm < Norm2 || q.Norm > NormInf {
 		return fmt.Errorf("spec: unknown norm %d: %w", int(q.Norm), ErrQuantity)
 	}

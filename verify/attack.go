@@ -54,7 +54,7 @@ func (a *attacker) gradientIn(tr traces, x []float64, open []int) (float64, []fl
 	}
 	r := a.tol.ratio(d, open)
 	v := make([]float64, len(d))
-	if a.tol.Norm == Norm2 {
+	if a.tol.Norm == spec.Norm2 {
 		if n := norm2(d); n > 0 {
 			for k := range v {
 				v[k] = d[k] / (n * a.tol.Eps[0])
@@ -134,7 +134,7 @@ func (a *attacker) attackNode(warm, lo, hi []float64, open []int, steps, starts 
 
 // search runs search.MaxError (random points, corners, local searches
 // and zooming; deterministic for the seed) on the box [lo, hi] for the
-// difference of output k (the 2-norm for Norm2), and returns its best
+// difference of output k (the 2-norm for spec.Norm2), and returns its best
 // point with its ratio over the outputs open.
 func (a *attacker) search(lo, hi []float64, open []int, k int, seed uint64) ([]float64, float64) {
 	in := a.in
@@ -142,7 +142,7 @@ func (a *attacker) search(lo, hi []float64, open []int, k int, seed uint64) ([]f
 	so := search.DefaultOptions()
 	so.Seed, so.Exact = seed, false
 	q := spec.Quantity{Norm: spec.Norm2}
-	if a.tol.Norm != Norm2 {
+	if a.tol.Norm != spec.Norm2 {
 		q.C = make([]float64, a.f.OutputSize())
 		q.C[k] = 1
 	}

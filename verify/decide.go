@@ -89,7 +89,7 @@ type decider struct {
 	nodes     int
 	openVol   float64
 	closedMag []float64 // per output, the largest bound of the boxes it was proved on
-	closedMax float64   // for Norm2, the largest norm bound of the proved boxes
+	closedMax float64   // for spec.Norm2, the largest norm bound of the proved boxes
 	stuck     []*node   // boxes too narrow to halve, unsettled
 	// byDiff bounds g through f and the difference (closeCopy).
 	byDiff bool
@@ -124,7 +124,7 @@ func newDecider(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) *dec
 // run searches the tree, batch by batch.
 func (d *decider) run(ctx context.Context) (*Result, error) {
 	open := d.compared
-	if d.tol.Norm == Norm2 {
+	if d.tol.Norm == spec.Norm2 {
 		open = d.tol.compared(d.m) // every output
 	}
 	mag := make([]float64, d.m)
@@ -222,7 +222,7 @@ func (d *decider) merge(n *node, o *outcome, next *int) *Point {
 	for _, k := range o.closed {
 		d.closedMag[k] = max(d.closedMag[k], o.mag[k])
 	}
-	if d.tol.Norm == Norm2 && len(o.closed) > 0 {
+	if d.tol.Norm == spec.Norm2 && len(o.closed) > 0 {
 		d.closedMax = max(d.closedMax, normUp(o.mag, o.closed))
 	}
 	if len(o.open) == 0 {
@@ -263,7 +263,7 @@ func (d *decider) outputBounds() []float64 {
 
 // bound returns the certified bound of the measure over the box.
 func (d *decider) bound() float64 {
-	if d.tol.Norm == Norm2 {
+	if d.tol.Norm == spec.Norm2 {
 		b := d.closedMax
 		d.leaves(func(n *node) { b = max(b, normUp(n.mag, n.open)) })
 		return b
@@ -281,13 +281,14 @@ func (d *decider) found() float64 {
 	if d.worst == nil {
 		return 0
 	}
-	return d.point(d.worst).Measure
+	p, _ := d.point(d.worst)
+	return p.Measure
 }
 
 // result returns the result with status s.
 func (d *decider) result(s Status, r Reason, cex *Point) *Result {
 	res := &Result{Status: s, Reason: r, Bound: d.bound(), OutputBounds: d.outputBounds(), Counterexample: cex, Nodes: d.nodes}
-	if d.tol.Norm != Norm2 {
+	if d.tol.Norm != spec.Norm2 {
 		keep := make([]float64, d.m)
 		for _, k := range d.compared {
 			keep[k] = res.OutputBounds[k]
@@ -296,7 +297,7 @@ func (d *decider) result(s Status, r Reason, cex *Point) *Result {
 	}
 	res.Worst = cex
 	if cex == nil && d.worst != nil {
-		res.Worst = d.point(d.worst)
+		res.Worst, _ = d.point(d.worst)
 	}
 	return res
 }

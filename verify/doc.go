@@ -25,9 +25,11 @@
 //     worst point, the centre and a few random points (attack.go), or,
 //     where the parent's attack found under Options.AttackRatio of eps,
 //     lightly: from the first two only, with a quarter of the steps. An
-//     input whose difference exceeds eps is evaluated again with
-//     nn.Network.Eval, sharing no code with the attack (check.go), and
-//     only then reported as Violated.
+//     input whose difference exceeds eps is checked again by CheckPoint
+//     (check.go), sharing no code with the attack: the exact difference
+//     there is enclosed with directed rounding, and the input is reported
+//     as Violated only when the whole enclosure is past eps; otherwise
+//     the search goes on.
 //
 //  3. split in two along the coordinate of largest share of the
 //     difference's relaxation widths where f or g straddles 0
@@ -56,6 +58,10 @@
 //
 // # Soundness
 //
+// Violated is returned only with an input where the exact difference of
+// the real-valued networks violates the tolerance (CheckPoint), not one
+// where float64 rounding alone puts it past eps.
+//
 // Holds is returned only when every leaf of the tree, which together cover
 // the box, has a bound strictly below eps for every output left open on
 // it. The bounds of package bounds hold for the exact real-valued networks,
@@ -65,7 +71,8 @@
 //
 // # Two-network properties
 //
-// DecidePair decides a VNN-LIB 2.0 property (vnnlib.Pair) whose outputs
+// DecideProperty decides a two-network property (spec.Property, read from
+// a VNN-LIB 2.0 file by package vnnlib) whose outputs
 // are bounded on both sides, Lo_k <= g_k - f_k <= Hi_k: an asymmetric
 // range becomes |g_k - c_k - f_k| < r_k about its centre, with r_k rounded
 // inwards and the rounding of g's shifted bias taken off it, and a

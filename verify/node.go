@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -14,7 +15,7 @@ import (
 type node struct {
 	id     int
 	lo, hi []float64
-	// open lists the outputs still to be proved on the box (for Norm2,
+	// open lists the outputs still to be proved on the box (for spec.Norm2,
 	// every output); mag[k] is an upper bound of |g_k - f_k| on the box
 	// (+Inf before any bound), inherited from the parent until bounded.
 	open []int
@@ -84,7 +85,7 @@ func (d *decider) process(n *node) *outcome {
 		}
 	}
 	if o.ratio > 1 {
-		if p := d.point(o.worst); d.tol.exceeds(p.Diff, d.compared) {
+		if p, s := d.point(o.worst); s == Violated {
 			o.violation = p
 			return o
 		}
@@ -329,10 +330,10 @@ func closeCopy(f, g *nn.Network) bool {
 }
 
 // settle moves the outputs proved by o.mag from o.open to o.closed (for
-// Norm2, all of them once the norm bound is below eps) and reports whether
+// spec.Norm2, all of them once the norm bound is below eps) and reports whether
 // none is left open.
 func (d *decider) settle(o *outcome) bool {
-	if d.tol.Norm == Norm2 {
+	if d.tol.Norm == spec.Norm2 {
 		if normUp(o.mag, o.open) < d.tol.Eps[0] {
 			o.closed, o.open = append(o.closed, o.open...), nil
 		}
@@ -351,9 +352,9 @@ func (d *decider) settle(o *outcome) bool {
 }
 
 // prio returns the bound of a node in units of the tolerance: max_k
-// mag_k / eps_k over the open outputs, or the norm bound / eps for Norm2.
+// mag_k / eps_k over the open outputs, or the norm bound / eps for spec.Norm2.
 func (d *decider) prio(mag []float64, open []int) float64 {
-	if d.tol.Norm == Norm2 {
+	if d.tol.Norm == spec.Norm2 {
 		return normUp(mag, open) / d.tol.Eps[0]
 	}
 	p := 0.0
@@ -364,14 +365,13 @@ func (d *decider) prio(mag []float64, open []int) float64 {
 }
 
 // normUp returns an upper bound of the 2-norm of mag over the outputs
-// ks: the float64 value enlarged past its rounding error.
+// ks, every operation rounded up.
 func normUp(mag []float64, ks []int) float64 {
 	s := 0.0
 	for _, k := range ks {
-		s += mag[k] * mag[k]
+		s = outward.AddUp(s, outward.MulUp(mag[k], mag[k]))
 	}
-	r := math.Sqrt(s) * (1 + 4*float64(len(ks)+2)*0x1p-53)
-	return math.Nextafter(r, math.Inf(1))
+	return outward.SqrtUp(s)
 }
 
 // splitCoordinate returns the coordinate of n's box to halve: the one of

@@ -6,18 +6,18 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
-	"github.com/nnbound/nnbound/vnnlib"
 )
 
-// ErrPairUnsupported reports a VNN-LIB 2.0 property DecidePair cannot
+// ErrPairUnsupported reports a two-network property DecideProperty cannot
 // decide: independent inputs (no X_f == X_g pairing), an output left
 // unbounded on one side, or an asymmetric bound on a network whose last
 // layer is not affine.
 var ErrPairUnsupported = errors.New("property not supported")
 
-// DecidePair decides the VNN-LIB 2.0 property p over f and g,
+// DecideProperty decides the two-network property p over f and g,
 //
 //	Lo_k <= g_k(x) - f_k(x) <= Hi_k  for every bounded output k, x in p.Box,
 //
@@ -25,14 +25,15 @@ var ErrPairUnsupported = errors.New("property not supported")
 // c_k = (Lo_k + Hi_k)/2 and a radius r_k a little below (Hi_k - Lo_k)/2,
 // the bias of g's last layer is lowered by c_k (the rounding of that
 // subtraction taken off r_k) and Decide asks whether |g'_k - f_k| < r_k,
-// which implies the property. A counterexample of Decide is evaluated
-// again on f and g themselves and returned as Violated only when
-// p.Violated agrees; otherwise the result is Unknown with Reason
-// Precision (the point lies in the sliver between r_k and the bound).
+// which implies the property. A counterexample of Decide is checked again
+// on f and g themselves against p as read (CheckPoint) and returned as
+// Violated only when that check says so; otherwise the result is Unknown
+// with Reason Precision (the point lies in the sliver between r_k and the
+// bound, or within the rounding of the evaluation).
 // Properties outside this reading wrap ErrPairUnsupported.
-func DecidePair(ctx context.Context, f, g *nn.Network, p *vnnlib.Pair, opts *Options) (*Result, error) {
-	if err := p.CheckNetworks(f, g); err != nil {
-		return nil, fmt.Errorf("verify: %w", err)
+func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opts *Options) (*Result, error) {
+	if f == nil || g == nil {
+		return nil, fmt.Errorf("verify: a network is nil: %w", nn.ErrDimension)
 	}
 	if !p.Same {
 		return nil, fmt.Errorf("verify: the property's inputs of f and g are independent: %w", ErrPairUnsupported)
@@ -45,8 +46,12 @@ func DecidePair(ctx context.Context, f, g *nn.Network, p *vnnlib.Pair, opts *Opt
 	if err != nil || res.Status != Violated {
 		return res, err
 	}
-	pt, ok := pairViolation(f, g, p, res.Counterexample.X)
-	if !ok {
+	x := res.Counterexample.X
+	pt, s, err := CheckPoint(f, g, x, x, PropertyCriterion(p))
+	if err != nil {
+		return nil, err
+	}
+	if s != Violated || !p.Box.Contains(x) {
 		res.Status, res.Reason, res.Counterexample = Unknown, Precision, nil
 		return res, nil
 	}
@@ -54,34 +59,19 @@ func DecidePair(ctx context.Context, f, g *nn.Network, p *vnnlib.Pair, opts *Opt
 	return res, nil
 }
 
-// pairViolation evaluates f and g at x and reports the point and whether
-// it violates p as read.
-func pairViolation(f, g *nn.Network, p *vnnlib.Pair, x []float64) (*Point, bool) {
-	yf, err1 := f.Eval(x)
-	yg, err2 := g.Eval(x)
-	if err1 != nil || err2 != nil || !p.Box.Contains(x) {
-		return nil, false
-	}
-	d := make([]float64, len(yf))
-	m := 0.0
-	for k := range d {
-		d[k] = yg[k] - yf[k]
-		m = max(m, math.Abs(d[k]))
-	}
-	bad, _ := p.Violated(yf, yg)
-	return &Point{X: append([]float64(nil), x...), F: yf, G: yg, Diff: d, Measure: m}, bad
-}
-
 // pairQuestion returns g shifted by the bounds' centres and the per-output
-// tolerance of the symmetric question (see DecidePair).
-func pairQuestion(f, g *nn.Network, p *vnnlib.Pair) (*nn.Network, Tolerance, error) {
+// tolerance of the symmetric question (see DecideProperty).
+func pairQuestion(f, g *nn.Network, p *spec.Property) (*nn.Network, Tolerance, error) {
 	m := f.OutputSize()
-	tol := Tolerance{Norm: PerOutput, Eps: make([]float64, m)}
+	tol := Tolerance{Norm: spec.PerOutput, Eps: make([]float64, m)}
 	for k := range tol.Eps {
 		tol.Eps[k] = 1 // not compared unless bounded below
 	}
 	var shift []float64
 	for _, b := range p.Outputs {
+		if b.K < 0 || b.K >= m || g.OutputSize() != m {
+			return nil, tol, fmt.Errorf("verify: the property bounds output %d (line %d), the networks return %d and %d: %w", b.K, b.Line, m, g.OutputSize(), nn.ErrDimension)
+		}
 		if math.IsInf(b.Lo, 0) || math.IsInf(b.Hi, 0) {
 			return nil, tol, fmt.Errorf("verify: output %d is bounded on one side only (line %d): %w", b.K, b.Line, ErrPairUnsupported)
 		}
@@ -100,10 +90,8 @@ func pairQuestion(f, g *nn.Network, p *vnnlib.Pair) (*nn.Network, Tolerance, err
 		if c != 0 {
 			shift[b.K] = c
 		}
-		// [c - r, c + r] within [Lo, Hi]: each difference rounded, then
-		// lowered by two units in the last place.
-		r := min(b.Hi-c, c-b.Lo)
-		tol.Eps[b.K] = math.Nextafter(math.Nextafter(r, 0), 0)
+		// [c - r, c + r] within [Lo, Hi]: each difference rounded down.
+		tol.Eps[b.K] = min(outward.SubDown(b.Hi, c), outward.SubDown(c, b.Lo))
 	}
 	if len(tol.Outputs) == 0 {
 		return nil, tol, fmt.Errorf("verify: the property bounds no output: %w", ErrPairUnsupported)
@@ -127,13 +115,9 @@ func shiftOutputs(g *nn.Network, shift, eps []float64) (*nn.Network, error) {
 		if c == 0 {
 			continue
 		}
-		b := last.B[k]
-		s := b - c
-		// TwoSum: s + e == b - c exactly.
-		bb := s - b
-		e := (b - (s - bb)) + (-c - bb)
+		s, e := outward.TwoSum(last.B[k], -c) // s + e == b - c exactly
 		last.B[k] = s
-		eps[k] = math.Nextafter(eps[k]-math.Abs(e), 0)
+		eps[k] = outward.SubDown(eps[k], math.Abs(e))
 		if !(eps[k] > 0) {
 			return nil, fmt.Errorf("verify: output %d's range is too narrow for its centre %v: %w", k, c, ErrPairUnsupported)
 		}

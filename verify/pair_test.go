@@ -4,68 +4,58 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/vnnlib"
+	"github.com/nnbound/nnbound/spec"
 )
 
-// pairText is a one-input property lo REL Y_g - Y_f REL hi on [0, 1].
-func pairText(out string) string {
-	return `(vnnlib-version <2.0>)
-(declare-network f (declare-input X_f real [1]) (declare-output Y_f real [1]))
-(declare-network g (isomorphic-to f) (declare-input X_g real [1]) (declare-output Y_g real [1]))
-(assert (and (>= X_f[0] 0.0) (<= X_f[0] 1.0)))
-(assert (== X_f[0] X_g[0]))
-` + out + "\n"
-}
-
-func TestDecidePair(t *testing.T) {
+func TestDecideProperty(t *testing.T) {
 	// f(x) = x, g(x) = relu(x) + 0.1: the difference is 0.1 on the box.
 	f := &nn.Network{Layers: []nn.Layer{nn.AffineLayer(mat.NewDense(1, 1, []float64{1}), []float64{0})}}
 	g := &nn.Network{Layers: []nn.Layer{
 		{W: mat.NewDense(1, 1, []float64{1}), B: []float64{0}, Act: nn.Activation{Kind: nn.ReLU}},
 		nn.AffineLayer(mat.NewDense(1, 1, []float64{1}), []float64{0.1}),
 	}}
+	inf := math.Inf(1)
 	for _, c := range []struct {
-		out  string
+		out  spec.OutputBound
 		want Status
 		err  error
 	}{
-		{"(assert (and (<= Y_g[0] (+ Y_f[0] 0.2)) (>= Y_g[0] (+ Y_f[0] 0.05))))", Holds, nil},
-		{"(assert (and (<= Y_g[0] (+ Y_f[0] 0.3)) (>= Y_g[0] (+ Y_f[0] 0.15))))", Violated, nil},
-		{"(assert (and (<= Y_g[0] (+ Y_f[0] 0.2)) (>= Y_g[0] (- Y_f[0] 0.2))))", Holds, nil},
-		{"(assert (and (<= Y_g[0] (+ Y_f[0] 0.05)) (>= Y_g[0] (- Y_f[0] 0.05))))", Violated, nil},
-		{"(assert (and (< Y_g[0] (+ Y_f[0] 0.2)) (> Y_g[0] (- Y_f[0] 0.2))))", Holds, nil},
-		{"(assert (<= Y_g[0] (+ Y_f[0] 0.2)))", Unknown, ErrPairUnsupported},
+		{spec.OutputBound{Lo: 0.05, Hi: 0.2}, Holds, nil},
+		{spec.OutputBound{Lo: 0.15, Hi: 0.3}, Violated, nil},
+		{spec.OutputBound{Lo: -0.2, Hi: 0.2}, Holds, nil},
+		{spec.OutputBound{Lo: -0.05, Hi: 0.05}, Violated, nil},
+		{spec.OutputBound{Lo: -0.2, Hi: 0.2, StrictLo: true, StrictHi: true}, Holds, nil},
+		{spec.OutputBound{Lo: -inf, Hi: 0.2}, Unknown, ErrPairUnsupported},
+		{spec.OutputBound{K: 1, Lo: -0.2, Hi: 0.2}, Unknown, nn.ErrDimension},
 	} {
-		p, err := vnnlib.ReadPair(strings.NewReader(pairText(c.out)), "t.vnnlib")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := DecidePair(context.Background(), f, g, p, nil)
+		// lo REL g - f REL hi on [0, 1], the same input.
+		p := &spec.Property{Box: spec.Box{Lo: []float64{0}, Hi: []float64{1}}, Same: true, Outputs: []spec.OutputBound{c.out}}
+		res, err := DecideProperty(context.Background(), f, g, p, nil)
 		if c.err != nil {
 			if !errors.Is(err, c.err) {
-				t.Errorf("%s: error %v, want %v", c.out, err, c.err)
+				t.Errorf("%+v: error %v, want %v", c.out, err, c.err)
 			}
 			continue
 		}
 		if err != nil {
-			t.Fatalf("%s: %v", c.out, err)
+			t.Fatalf("%+v: %v", c.out, err)
 		}
 		if res.Status != c.want {
-			t.Errorf("%s: %v, want %v", c.out, res.Status, c.want)
+			t.Errorf("%+v: %v, want %v", c.out, res.Status, c.want)
 		}
 		if res.Status == Violated {
 			// The counterexample is on g itself, and violates the property as read.
 			x := res.Counterexample.X
 			yf, _ := f.Eval(x)
 			yg, _ := g.Eval(x)
-			if bad, _ := p.Violated(yf, yg); !bad || fmt.Sprint(yg) != fmt.Sprint(res.Counterexample.G) {
-				t.Errorf("%s: counterexample %+v does not violate the property", c.out, res.Counterexample)
+			if c.out.Holds(yg[0]-yf[0]) || fmt.Sprint(yg) != fmt.Sprint(res.Counterexample.G) {
+				t.Errorf("%+v: counterexample %+v does not violate the property", c.out, res.Counterexample)
 			}
 		}
 	}

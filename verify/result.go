@@ -16,7 +16,8 @@ const (
 	Unknown Status = iota
 	// Holds: proved for every input of the box.
 	Holds
-	// Violated: an input where the tolerance fails, re-evaluated.
+	// Violated: an input where the tolerance fails, re-evaluated with
+	// directed rounding (CheckPoint).
 	Violated
 )
 
@@ -64,9 +65,11 @@ func (r Reason) String() string {
 func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
 // Point is an input with both networks' outputs there, evaluated by
-// nn.Network.Eval (float64), independently of the search that found it.
+// nn.Network.Eval (float64) and enclosed with directed rounding,
+// independently of the search that found it (CheckPoint).
 type Point struct {
-	// X is the input of f; XG that of g (equal to X for same-input pairs).
+	// X is the input of f; XG that of g when it differs from X (omitted
+	// otherwise).
 	X  []float64 `json:"x"`
 	XG []float64 `json:"x_g,omitempty"`
 	// F and G are f(X) and g(XG); Diff is G - F.
@@ -74,8 +77,20 @@ type Point struct {
 	G    []float64 `json:"g"`
 	Diff []float64 `json:"difference"`
 	// Measure is the difference as the tolerance measures it: max_k |Diff_k|
-	// (PerOutput over the compared outputs, NormInf) or ||Diff||_2.
+	// (spec.PerOutput over the compared outputs, spec.NormInf) or ||Diff||_2.
 	Measure float64 `json:"measure"`
+	// DiffLo and DiffHi enclose the exact difference g_k(XG) - f_k(X) of
+	// the real-valued networks, with directed rounding; MeasureLo and
+	// MeasureHi the exact measure (CheckPoint).
+	DiffLo    []float64 `json:"difference_lo"`
+	DiffHi    []float64 `json:"difference_hi"`
+	MeasureLo float64   `json:"measure_lo"`
+	MeasureHi float64   `json:"measure_hi"`
+	// F32 and G32 are f(X) and g(XG) evaluated in float32
+	// (nn.Network.EvalFloat32), as VNN-COMP evaluates a counterexample;
+	// nil where a network cannot be evaluated so.
+	F32 []float64 `json:"f_float32,omitempty"`
+	G32 []float64 `json:"g_float32,omitempty"`
 }
 
 // Result is the outcome of Decide.
@@ -85,10 +100,10 @@ type Result struct {
 	// Bound is a certified upper bound on the measure of g(x) - f(x) over
 	// the box (see Point.Measure): the largest bound of the leaves of the
 	// search tree, which cover the box, whatever the status. With Holds,
-	// Bound < eps for NormInf and Norm2 and each OutputBounds[k] < Eps[k].
+	// Bound < eps for spec.NormInf and spec.Norm2 and each OutputBounds[k] < Eps[k].
 	Bound float64 `json:"bound"`
 	// OutputBounds[k] is a certified upper bound on |g_k(x) - f_k(x)| over
-	// the box for each output compared (0 for the others; for Norm2,
+	// the box for each output compared (0 for the others; for spec.Norm2,
 	// every output).
 	OutputBounds []float64 `json:"output_bounds"`
 	// Counterexample is set with Violated only: the input where the

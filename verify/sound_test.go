@@ -155,11 +155,11 @@ func TestSoundCloseCopies(t *testing.T) {
 // largest attained difference and checks each result (checkResult).
 func soundCase(t *testing.T, seed uint64, kind copyKind, f, g *nn.Network, in spec.Inputs, count map[Status]int) {
 	t.Helper()
-	for _, norm := range []Norm{PerOutput, NormInf, Norm2} {
+	for _, norm := range []spec.Norm{spec.PerOutput, spec.NormInf, spec.Norm2} {
 		so := search.DefaultOptions()
 		so.Samples, so.Grid = 2000, 101
 		q := spec.Quantity{Norm: spec.NormInf}
-		if norm == Norm2 {
+		if norm == spec.Norm2 {
 			q.Norm = spec.Norm2
 		}
 		found, err := search.MaxError(context.Background(), f, g, in, q, so)
@@ -208,7 +208,7 @@ func evalSlack(f, g *nn.Network, x1, x2 []float64) float64 {
 // checkResult asserts what any verdict must satisfy given the attained
 // measure m (a lower bound of the supremum, evaluated in float64 to
 // within slack).
-func checkResult(t *testing.T, name string, f, g *nn.Network, in spec.Inputs, norm Norm, eps, m, slack float64, res *Result) {
+func checkResult(t *testing.T, name string, f, g *nn.Network, in spec.Inputs, norm spec.Norm, eps, m, slack float64, res *Result) {
 	t.Helper()
 	if res.Status == Holds && m >= eps {
 		t.Errorf("%s: holds with bound %g, but a difference of %g >= eps %g is attained", name, res.Bound, m, eps)
@@ -237,7 +237,7 @@ func checkResult(t *testing.T, name string, f, g *nn.Network, in spec.Inputs, no
 		worst = max(worst, math.Abs(d[k]))
 		sq += d[k] * d[k]
 	}
-	if norm == Norm2 {
+	if norm == spec.Norm2 {
 		worst = math.Sqrt(sq)
 	}
 	if !(worst > eps) {

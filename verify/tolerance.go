@@ -11,69 +11,38 @@ import (
 // ErrTolerance reports an ill-formed Tolerance.
 var ErrTolerance = errors.New("invalid tolerance")
 
-// Norm says how the output difference d = g(x) - f(x) is compared with the
-// tolerance.
-type Norm int
-
-// The norms.
-const (
-	// PerOutput: |d_k| < Eps[k] for every output k (the VNN-LIB form; a
-	// single Eps entry applies to every output).
-	PerOutput Norm = iota
-	// NormInf: max_k |d_k| < Eps[0].
-	NormInf
-	// Norm2: ||d||_2 < Eps[0].
-	Norm2
-)
-
-var normNames = [...]string{"per-output", "inf", "2"}
-
-// String returns the norm's name: "per-output", "inf" or "2".
-func (n Norm) String() string {
-	if n < 0 || int(n) >= len(normNames) {
-		return fmt.Sprintf("Norm(%d)", int(n))
-	}
-	return normNames[n]
-}
-
-// ParseNorm returns the norm named s (as printed by String).
-func ParseNorm(s string) (Norm, error) {
-	for i, n := range normNames {
-		if n == s {
-			return Norm(i), nil
-		}
-	}
-	return 0, fmt.Errorf("verify: unknown norm %q (want per-output, inf or 2): %w", s, ErrTolerance)
-}
-
 // Tolerance is the epsilon of epsilon-equivalence: g is within the
 // tolerance of f at x when
 //
-//	PerOutput:  |g_k(x) - f_k(x)| < Eps[k]  for every output k
-//	NormInf:    max_k |g_k(x) - f_k(x)| < Eps[0]
-//	Norm2:      ||g(x) - f(x)||_2 < Eps[0]
+//	spec.PerOutput:  |g_k(x) - f_k(x)| < Eps[k]  for every output k
+//	spec.NormInf:    max_k |g_k(x) - f_k(x)| < Eps[0]
+//	spec.Norm2:      ||g(x) - f(x)||_2 < Eps[0]
 //
 // The inequalities are strict, as in ReluDiff and NeuroDiff
 // (-eps < f'_t - f_t < eps); a violation is an input where one of them
-// fails by a positive amount (for PerOutput, |d_k| > Eps[k]).
+// fails by a positive amount (for spec.PerOutput, |d_k| > Eps[k]).
 type Tolerance struct {
-	Norm Norm
-	// Eps holds the epsilons: for PerOutput one per output, or one for
-	// all; for NormInf and Norm2 exactly one. Each is positive and finite.
+	// Norm is spec.PerOutput, spec.NormInf or spec.Norm2 (the zero
+	// value).
+	Norm spec.Norm
+	// Eps holds the epsilons: for spec.PerOutput one per output, or one
+	// for all; for spec.NormInf and spec.Norm2 exactly one. Each is
+	// positive and finite.
 	Eps []float64
-	// Outputs, if not nil, restricts PerOutput to these outputs (a target
-	// output, as in the peers' ACAS Xu runs); the others are not compared.
+	// Outputs, if not nil, restricts spec.PerOutput to these outputs (a
+	// target output, as in the peers' ACAS Xu runs); the others are not
+	// compared.
 	Outputs []int
 }
 
 // Validate checks the tolerance against a network with m outputs.
 func (t Tolerance) Validate(m int) error {
-	if t.Norm < PerOutput || t.Norm > Norm2 {
+	if t.Norm != spec.PerOutput && t.Norm != spec.NormInf && t.Norm != spec.Norm2 {
 		return fmt.Errorf("verify: unknown norm %d: %w", int(t.Norm), ErrTolerance)
 	}
 	want := "1"
 	ok := len(t.Eps) == 1
-	if t.Norm == PerOutput {
+	if t.Norm == spec.PerOutput {
 		want = fmt.Sprintf("1 or %d", m)
 		ok = ok || len(t.Eps) == m
 	}
@@ -85,7 +54,7 @@ func (t Tolerance) Validate(m int) error {
 			return fmt.Errorf("verify: epsilon %d is %v, want positive and finite: %w", i, e, ErrTolerance)
 		}
 	}
-	if t.Outputs != nil && t.Norm != PerOutput {
+	if t.Outputs != nil && t.Norm != spec.PerOutput {
 		return fmt.Errorf("verify: Outputs given for norm %v, want per-output: %w", t.Norm, ErrTolerance)
 	}
 	if t.Outputs != nil && len(t.Outputs) == 0 {
@@ -101,7 +70,7 @@ func (t Tolerance) Validate(m int) error {
 	return nil
 }
 
-// eps returns the epsilon of output k (PerOutput) or the norm's epsilon.
+// eps returns the epsilon of output k (spec.PerOutput) or the norm's epsilon.
 func (t Tolerance) eps(k int) float64 {
 	if len(t.Eps) == 1 {
 		return t.Eps[0]
@@ -122,11 +91,11 @@ func (t Tolerance) compared(m int) []int {
 }
 
 // ratio returns the measure of the difference d on the outputs open, in
-// units of the tolerance: max_k |d_k| / eps_k for PerOutput and NormInf,
-// ||d||_2 / eps for Norm2 (over every output). The tolerance holds at d
+// units of the tolerance: max_k |d_k| / eps_k for spec.PerOutput and spec.NormInf,
+// ||d||_2 / eps for spec.Norm2 (over every output). The tolerance holds at d
 // exactly when the ratio is below 1.
 func (t Tolerance) ratio(d []float64, open []int) float64 {
-	if t.Norm == Norm2 {
+	if t.Norm == spec.Norm2 {
 		return norm2(d) / t.Eps[0]
 	}
 	r := 0.0
@@ -134,29 +103,6 @@ func (t Tolerance) ratio(d []float64, open []int) float64 {
 		r = max(r, math.Abs(d[k])/t.eps(k))
 	}
 	return r
-}
-
-// exceeds reports whether the difference d violates the tolerance on the
-// outputs compared (PerOutput: some |d_k| > eps_k), with the arithmetic
-// of float64 (for Norm2, by more than norm2's rounding error).
-func (t Tolerance) exceeds(d []float64, compared []int) bool {
-	switch t.Norm {
-	case Norm2: // past the rounding error of norm2, a few units of 2^-53
-		return norm2(d) > t.Eps[0]*(1+1e-14)
-	case NormInf:
-		for _, v := range d {
-			if math.Abs(v) > t.Eps[0] {
-				return true
-			}
-		}
-		return false
-	}
-	for _, k := range compared {
-		if math.Abs(d[k]) > t.eps(k) {
-			return true
-		}
-	}
-	return false
 }
 
 // norm2 returns ||d||_2 as spec.Quantity measures it (overflowing only

@@ -16,8 +16,9 @@
 // the networks as a Python list of (name, path) tuples, the VNN-LIB file
 // and the time limit in seconds; paths are relative to the folder of the
 // instances file. Row i is the i-th record (0-based). VNN-COMP's
-// repositories store the files gzipped; they must be unpacked first
-// (a row naming A.onnx when only A.onnx.gz exists is an error saying so).
+// repositories store the files gzipped: a row naming A.onnx reads
+// A.onnx.gz when A.onnx is missing, or when an unpacked A.onnx beside it
+// differs (then with a warning: the .gz is taken to be the current one).
 //
 // # Results
 //

@@ -256,25 +256,22 @@ func (p *tupleLexer) str() (string, error) {
 	return "", rowErrorf("unterminated string")
 }
 
-// checkFiles reports the first file of in that cannot be used: missing,
-// not a regular file, or compressed. VNN-COMP's benchmark repositories
-// ship models and specifications gzipped (A.onnx.gz for a row naming
-// A.onnx) and expect them unpacked before a run; nnbound reads neither
-// form compressed, and says so.
+// checkFiles reports the first file of in that cannot be used: missing or
+// not a regular file. VNN-COMP's benchmark repositories ship models and
+// specifications gzipped (A.onnx.gz for a row naming A.onnx); nnbound
+// reads them as they are, so a row's file counts as present when either
+// it or its .gz exists (internal/gzfile says which one is read).
 func checkFiles(in Instance) error {
 	paths := make([]string, 0, len(in.Networks)+1)
 	for _, n := range in.Networks {
 		paths = append(paths, n.Path)
 	}
 	for _, p := range append(paths, in.Spec) {
-		if strings.HasSuffix(p, ".gz") {
-			return rowErrorf("%s is compressed: gunzip it first (nnbound reads .onnx and .vnnlib files uncompressed)", p)
-		}
 		st, err := os.Stat(p)
+		if errors.Is(err, os.ErrNotExist) && !strings.HasSuffix(p, ".gz") {
+			st, err = os.Stat(p + ".gz")
+		}
 		if err != nil {
-			if _, gzErr := os.Stat(p + ".gz"); gzErr == nil {
-				return rowErrorf("%s does not exist, but %s.gz does: gunzip it first", p, p)
-			}
 			if errors.Is(err, os.ErrNotExist) {
 				return rowErrorf("%s does not exist", p)
 			}

@@ -114,8 +114,9 @@ func TestCheckFiles(t *testing.T) {
 		{"all present", in("a.onnx", "p.vnnlib"), ""},
 		{"missing network", in("x.onnx", "p.vnnlib"), "x.onnx does not exist"},
 		{"missing spec", in("a.onnx", "q.vnnlib"), "q.vnnlib does not exist"},
-		{"only gzipped copy", in("b.onnx", "p.vnnlib"), "b.onnx.gz does: gunzip it first"},
-		{"gzipped file named", in("c.onnx.gz", "p.vnnlib"), "is compressed: gunzip it first"},
+		{"only gzipped copy", in("b.onnx", "p.vnnlib"), ""},
+		{"gzipped file named", in("c.onnx.gz", "p.vnnlib"), ""},
+		{"gzipped file missing", in("d.onnx.gz", "p.vnnlib"), "d.onnx.gz does not exist"},
 		{"directory", in(".", "p.vnnlib"), "not a regular file"},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package vnncomp
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -74,4 +75,34 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// summaryJSON is the JSON encoding of a Summary.
+type summaryJSON struct {
+	Shard       string         `json:"shard"`
+	Rows        int            `json:"rows"`
+	Mine        int            `json:"shard_rows"`
+	ThisRun     map[Result]int `json:"this_run"`
+	EarlierRuns map[Result]int `json:"earlier_runs"`
+	Interrupted int            `json:"interrupted"`
+	Seconds     float64        `json:"time_s"`
+}
+
+// MarshalJSON encodes the summary as one object with the numbers of
+// WriteTable, every result counted (0 included; "?" among the earlier
+// runs only when some result file was unreadable):
+//
+//	{"shard": "0/2", "rows": 11, "shard_rows": 6,
+//	 "this_run": {"error": 0, "sat": 1, "timeout": 0, "unknown": 0, "unsat": 3},
+//	 "earlier_runs": {...}, "interrupted": 0, "time_s": 12.3}
+func (s *Summary) MarshalJSON() ([]byte, error) {
+	j := summaryJSON{Shard: s.Shard.String(), Rows: s.Rows, Mine: s.Mine, ThisRun: map[Result]int{}, EarlierRuns: map[Result]int{},
+		Interrupted: s.Interrupted, Seconds: s.Time.Seconds()}
+	for _, r := range results {
+		j.ThisRun[r], j.EarlierRuns[r] = s.Counts[r], s.Resumed[r]
+	}
+	if n := s.Resumed["?"]; n > 0 {
+		j.EarlierRuns["?"] = n
+	}
+	return json.Marshal(j)
 }

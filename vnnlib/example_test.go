@@ -46,8 +46,8 @@ func ExampleReadPair() {
 	}
 	eps, _ := pair.Outputs[0].Eps()
 	fmt.Println(pair.Box.Lo, pair.Box.Hi, pair.Same, eps)
-	fmt.Println(pair.Violated([]float64{1}, []float64{1.06}))
+	fmt.Println(pair.Outputs[0].Holds(1.06 - 1))
 	// Output:
 	// [0 -1] [1 1] true 0.05
-	// true 0
+	// false
 }

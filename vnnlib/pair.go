@@ -3,10 +3,8 @@ package vnnlib
 import (
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"path/filepath"
 
+	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -61,7 +59,7 @@ import (
 // counterexample exists) iff some input of the set has, for some
 // constrained k, Y_g[k] - Y_f[k] outside [Lo_k, Hi_k]; it holds ("unsat")
 // iff every input keeps every difference inside. Strict relations (<, >)
-// are kept as such in OutputBound.StrictLo and StrictHi; on inputs they
+// are kept as such in spec.OutputBound.StrictLo and StrictHi; on inputs they
 // are read as closed (a bound over the closure of a set holds on the set).
 //
 // Everything else is an *Error naming the line and the construct: a
@@ -97,60 +95,12 @@ type Network struct {
 	Line         int
 }
 
-// OutputBound is the property on output k:
-//
-//	Lo <= Y_g[k] - Y_f[k] <= Hi,
-//
-// with Lo = -Inf or Hi = +Inf when that side is not constrained, and a
-// strict inequality on a side whose Strict flag is set.
-type OutputBound struct {
-	K                  int // flat (row-major) index of the output
-	Lo, Hi             float64
-	StrictLo, StrictHi bool
-	Line               int // the assertion that set Hi, or Lo if Hi is unset
-}
-
-// Eps returns eps when the bound is |Y_g[k] - Y_f[k]| <= eps (Lo = -Hi,
-// both sides closed), and ok false otherwise.
-func (b OutputBound) Eps() (eps float64, ok bool) {
-	if b.Lo == -b.Hi && !b.StrictLo && !b.StrictHi && !math.IsInf(b.Hi, 0) {
-		return b.Hi, true
-	}
-	return 0, false
-}
-
-// Holds reports whether the difference d = Y_g[k] - Y_f[k] satisfies b.
-func (b OutputBound) Holds(d float64) bool {
-	lo := d > b.Lo || (d == b.Lo && !b.StrictLo)
-	hi := d < b.Hi || (d == b.Hi && !b.StrictHi)
-	return lo && hi
-}
-
-// Pair is a VNN-LIB 2.0 property over two networks f and g: the input set
-// and the output property (see the reading above).
+// Pair is a VNN-LIB 2.0 property over two networks f and g: the
+// networks' declarations and the property they state (see the reading
+// above).
 type Pair struct {
 	F, G Network
-	// Box is the set of f's inputs (flattened row-major).
-	Box spec.Box
-	// Same reports X_f[i] == X_g[i] for every i: g reads f's input.
-	Same bool
-	// BoxG is the set of g's inputs when Same is false (x_f and x_g range
-	// over Box and BoxG independently); empty when Same is true.
-	BoxG spec.Box
-	// Outputs holds one bound per constrained output, in increasing K.
-	Outputs []OutputBound
-}
-
-// Violated reports whether the outputs yf = f(x) and yg = g(x') violate
-// the property, and the first output k that does (-1 when none). It
-// panics if yf or yg is shorter than an output index of p.
-func (p *Pair) Violated(yf, yg []float64) (bool, int) {
-	for _, b := range p.Outputs {
-		if !b.Holds(yg[b.K] - yf[b.K]) {
-			return true, b.K
-		}
-	}
-	return false, -1
+	spec.Property
 }
 
 // CheckNetworks checks that f and g take and return as many values as the
@@ -174,34 +124,28 @@ func (p *Pair) CheckNetworks(f, g *nn.Network) error {
 
 // ReadPairFile reads the VNN-LIB 2.0 two-network property in the file at
 // path. Errors name the file by its base name.
-func ReadPairFile(path string) (*Pair, error) {
-	f, err := openFile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadPair(f, filepath.Base(path))
-}
+func ReadPairFile(path string) (*Pair, error) { return readFile(path, ReadPair) }
 
 // ReadPair reads a VNN-LIB 2.0 two-network property from r; name is the
 // file name used in errors.
 func ReadPair(r io.Reader, name string) (*Pair, error) {
-	p := newPairParser(name)
 	rd := newReader(r, name)
-	for first := true; ; first = false {
-		n, err := rd.next()
-		if err != nil {
-			return nil, err
-		}
-		if n == nil {
-			break
-		}
-		if first && n.head() != "vnnlib-version" {
-			return nil, p.errorf(n.line, ErrUnsupported, "a two-network property starts with (vnnlib-version <2.0>), got %s", n)
-		}
-		if err := p.command(n); err != nil {
-			return nil, err
-		}
+	n, err := rd.next()
+	if err != nil {
+		return nil, err
+	}
+	return readPair(rd, n, name)
+}
+
+// readPair reads a two-network property whose first command, n, rd has
+// read.
+func readPair(rd *reader, n *node, name string) (*Pair, error) {
+	p := newPairParser(name)
+	if n != nil && n.head() != "vnnlib-version" {
+		return nil, p.errorf(n.line, ErrUnsupported, "a two-network property starts with (vnnlib-version <2.0>), got %s", n)
+	}
+	if err := readAll(rd, n, p); err != nil {
+		return nil, err
 	}
 	return p.pair()
 }
@@ -221,16 +165,6 @@ func Version(r io.Reader, name string) (string, error) {
 	return parseVersion(&parser{name: name}, n)
 }
 
-// VersionFile returns the VNN-LIB version of the file at path (see Version).
-func VersionFile(path string) (string, error) {
-	f, err := openFile(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	return Version(f, filepath.Base(path))
-}
-
 // parseVersion reads (vnnlib-version <2.0>).
 func parseVersion(p *parser, n *node) (string, error) {
 	if len(n.list) != 2 || n.list[1].isList {
@@ -242,15 +176,17 @@ func parseVersion(p *parser, n *node) (string, error) {
 	return "2.0", nil
 }
 
-// openFile opens path for reading, refusing a directory.
-func openFile(path string) (*os.File, error) {
-	f, err := os.Open(path)
+// Open opens the file at path for reading (see openFile).
+func Open(path string) (io.ReadCloser, error) { return openFile(path) }
+
+// openFile opens path for reading, refusing a directory or a device. A
+// gzipped file is decompressed (at most gzfile.MaxSize bytes), and path.gz
+// is read instead of path when path is missing or differs from it; see
+// internal/gzfile.
+func openFile(path string) (*gzfile.File, error) {
+	f, err := gzfile.Open(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("vnnlib: %w", err)
-	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("vnnlib: %s is a directory, not a VNN-LIB file", path)
 	}
 	return f, nil
 }

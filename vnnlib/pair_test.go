@@ -10,6 +10,7 @@ import (
 
 	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -39,46 +40,46 @@ func TestReadPair(t *testing.T) {
 		lo, hi  []float64 // f's box
 		same    bool
 		loG     []float64 // g's box when not same
-		outputs []OutputBound
+		outputs []spec.OutputBound
 	}{
 		{"shared form", pairHead + pairBox + "(assert (and (<= Y_g[0] (+ Y_f[0] 0.05)) (>= Y_g[0] (- Y_f[0] 0.05))))",
 			[]float64{0, -1}, []float64{1, 1}, true, nil,
-			[]OutputBound{{K: 0, Lo: -0.05, Hi: 0.05, Line: 13}}},
+			[]spec.OutputBound{{K: 0, Lo: -0.05, Hi: 0.05, Line: 13}}},
 		{"difference on the left", pairHead + pairBox + "(assert (<= (- Y_g[1] Y_f[1]) 0.5))\n(assert (>= (- Y_g[1] Y_f[1]) -0.25))",
 			[]float64{0, -1}, []float64{1, 1}, true, nil,
-			[]OutputBound{{K: 1, Lo: -0.25, Hi: 0.5, Line: 13}}},
+			[]spec.OutputBound{{K: 1, Lo: -0.25, Hi: 0.5, Line: 13}}},
 		{"f first, one-sided", pairHead + pairBox + "(assert (<= Y_f[0] (+ Y_g[0] 0.1)))",
 			[]float64{0, -1}, []float64{1, 1}, true, nil,
-			[]OutputBound{{K: 0, Lo: -0.1, Hi: inf, Line: 13}}},
+			[]spec.OutputBound{{K: 0, Lo: -0.1, Hi: inf, Line: 13}}},
 		{"strict and chain", pairHead + pairBox + "(assert (< (- Y_f[1] 0.5) Y_g[1] (+ Y_f[1] 0.5)))",
 			[]float64{0, -1}, []float64{1, 1}, true, nil,
-			[]OutputBound{{K: 1, Lo: -0.5, Hi: 0.5, StrictLo: true, StrictHi: true, Line: 13}}},
+			[]spec.OutputBound{{K: 1, Lo: -0.5, Hi: 0.5, StrictLo: true, StrictHi: true, Line: 13}}},
 		{"tightest wins", pairHead + pairBox + "(assert (<= Y_g[0] (+ Y_f[0] 1)))\n(assert (<= Y_g[0] (+ Y_f[0] 0.5)))\n(assert (>= Y_g[0] (- Y_f[0] 2)))",
 			[]float64{0, -1}, []float64{1, 1}, true, nil,
-			[]OutputBound{{K: 0, Lo: -2, Hi: 0.5, Line: 14}}},
+			[]spec.OutputBound{{K: 0, Lo: -2, Hi: 0.5, Line: 14}}},
 		{"scaled terms", pairHead + pairBox + "(assert (<= (/ (* 2 Y_g[0]) 2) (- (* (- 1) (- Y_f[0])) (- 1))))",
 			[]float64{0, -1}, []float64{1, 1}, true, nil,
-			[]OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 1, Line: 13}}},
+			[]spec.OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 1, Line: 13}}},
 		{"equality of outputs", pairHead + pairBox + "(assert (== Y_g[1] Y_f[1]))",
 			[]float64{0, -1}, []float64{1, 1}, true, nil,
-			[]OutputBound{{K: 1, Lo: 0, Hi: 0, Line: 13}}},
+			[]spec.OutputBound{{K: 1, Lo: 0, Hi: 0, Line: 13}}},
 		{"g's bounds narrow the box", pairHead + pairBox + "(assert (<= X_g[0] 0.5))\n(assert (== X_g[1] 0))\n(assert (<= Y_g[0] Y_f[0]))",
 			[]float64{0, 0}, []float64{0.5, 0}, true, nil,
-			[]OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 0, Line: 15}}},
+			[]spec.OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 0, Line: 15}}},
 		{"independent inputs", pairHead + "(assert (<= 0 X_f[0] 1))\n(assert (<= 0 X_f[1] 1))\n(assert (<= 2 X_g[0] 3))\n(assert (<= 2 X_g[1] 3))\n(assert (<= Y_g[0] Y_f[0]))",
 			[]float64{0, 0}, []float64{1, 1}, false, []float64{2, 2},
-			[]OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 0, Line: 13}}},
+			[]spec.OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 0, Line: 13}}},
 		{"comments, Real and float32", strings.ReplaceAll(strings.ReplaceAll(pairHead, "X_f real", "X_f Real"), "Y_g real", "Y_g float32") +
 			"; input set\n" + pairBox + "(assert (<= Y_g[0] Y_f[0])) ; property\n",
 			[]float64{0, -1}, []float64{1, 1}, true, nil,
-			[]OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 0, Line: 14}}},
+			[]spec.OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 0, Line: 14}}},
 		{"multi-dimensional", `(vnnlib-version <2.0>)
 (declare-network f (declare-input X_f real [1,2]) (declare-output Y_f real [1]))
 (declare-network g (declare-input X_g real [1,2]) (declare-output Y_g real [1]))
 (assert (and (<= 0 X_f[0,0] 1) (<= 2 X_f[0,1] 3) (== X_f[0,0] X_g[0,0]) (== X_f[0,1] X_g[0,1])))
 (assert (<= (- Y_g[0] Y_f[0]) 1e-3))`,
 			[]float64{0, 2}, []float64{1, 3}, true, nil,
-			[]OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 1e-3, Line: 5}}},
+			[]spec.OutputBound{{K: 0, Lo: math.Inf(-1), Hi: 1e-3, Line: 5}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -218,34 +219,6 @@ func TestReadPairErrors(t *testing.T) {
 	}
 }
 
-func TestOutputBound(t *testing.T) {
-	closed := OutputBound{Lo: -0.05, Hi: 0.05}
-	if eps, ok := closed.Eps(); !ok || eps != 0.05 {
-		t.Errorf("Eps() = %v, %v", eps, ok)
-	}
-	open := OutputBound{Lo: -0.05, Hi: 0.05, StrictHi: true}
-	if _, ok := open.Eps(); ok {
-		t.Error("a strict bound has an eps")
-	}
-	for _, c := range []struct {
-		b    OutputBound
-		d    float64
-		want bool
-	}{{closed, 0.05, true}, {closed, -0.05, true}, {closed, 0.0500001, false}, {open, 0.05, false},
-		{open, 0.049, true}, {open, -0.05, true}, {OutputBound{Lo: math.Inf(-1), Hi: 0}, -1e300, true}} {
-		if got := c.b.Holds(c.d); got != c.want {
-			t.Errorf("%+v.Holds(%v) = %v", c.b, c.d, got)
-		}
-	}
-	p := &Pair{Outputs: []OutputBound{{K: 1, Lo: -1, Hi: 1}}}
-	if v, k := p.Violated([]float64{0, 0}, []float64{5, 1}); v || k != -1 {
-		t.Errorf("Violated = %v, %d", v, k)
-	}
-	if v, k := p.Violated([]float64{0, 0}, []float64{0, 1.5}); !v || k != 1 {
-		t.Errorf("Violated = %v, %d", v, k)
-	}
-}
-
 func TestVersion(t *testing.T) {
 	cases := []struct{ text, want, err string }{
 		{pairHead, "2.0", ""},
@@ -261,7 +234,7 @@ func TestVersion(t *testing.T) {
 			t.Errorf("Version(%.30q) = %q, %v; want %q, %s", c.text, v, err, c.want, c.err)
 		}
 	}
-	if _, err := VersionFile(filepath.Join("testdata", "missing.vnnlib")); err == nil {
+	if _, err := ReadPropertyFile(filepath.Join("testdata", "missing.vnnlib")); err == nil {
 		t.Error("no error for a missing file")
 	}
 }
@@ -290,13 +263,14 @@ func TestCheckNetworks(t *testing.T) {
 // benchmark.
 func TestVeriPrune(t *testing.T) {
 	path := sharedtest.Path(t, "data", "benchmarks", "veriprune", "equivalence_eps0.05.vnnlib")
-	if v, err := VersionFile(path); err != nil || v != "2.0" {
-		t.Fatalf("version %q, %v", v, err)
-	}
-	p, err := ReadPairFile(path)
+	prop, err := ReadPropertyFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if v := prop.Version(); v != "2.0" {
+		t.Fatalf("version %q", v)
+	}
+	p := prop.Pair
 	wantLo := []float64{0.6, -0.5, -0.5, 0.45, -0.45}
 	wantHi := []float64{0.679857769, 0.5, 0.5, 0.5, -0.45}
 	if !reflect.DeepEqual(p.Box.Lo, wantLo) || !reflect.DeepEqual(p.Box.Hi, wantHi) {
@@ -345,4 +319,22 @@ func FuzzReadPair(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadProperty reads both versions through one reader.
+func TestReadProperty(t *testing.T) {
+	v1 := "(declare-const X_0 Real)\n(assert (>= X_0 0))\n(assert (<= X_0 1))\n"
+	v2 := pairHead + pairBox + "(assert (<= Y_g[0] Y_f[0]))"
+	for _, c := range []struct{ text, version string }{{v1, "1"}, {v2, "2.0"}} {
+		p, err := ReadProperty(strings.NewReader(c.text), "p.vnnlib")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Version() != c.version || (p.Spec != nil) == (p.Pair != nil) {
+			t.Errorf("version %s: got %s, %+v", c.version, p.Version(), p)
+		}
+	}
+	if _, err := ReadProperty(strings.NewReader("(vnnlib-version <2.0>)\n(declare-const X_0 Real)"), "p.vnnlib"); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("a 2.0 file with a VNN-LIB 1 command: %v", err)
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/nnbound/nnbound/spec"
 )
 
 // elem is one element of a declared tensor.
@@ -150,7 +152,7 @@ func (p *pairParser) constraint(rel string, d linear, e *node) error {
 		b = infinite(g.k)
 		p.outs[g.k] = b
 	}
-	if !b.tighten(e.line, rel, c) {
+	if !tighten(b, e.line, rel, c) {
 		return p.errorf(e.line, ErrIncomplete, "the property on %s - %s can never hold: [%v, %v] is empty",
 			p.elemName(g), p.elemName(f), b.Lo, b.Hi)
 	}
@@ -215,7 +217,7 @@ func mirror(rel string) string {
 
 // tighten records "Y_g[k] - Y_f[k] rel c" from line and reports whether
 // the bound can still hold.
-func (b *OutputBound) tighten(line int, rel string, c float64) bool {
+func tighten(b *spec.OutputBound, line int, rel string, c float64) bool {
 	strict := rel == "<" || rel == ">"
 	if rel == "<=" || rel == "<" || rel == "=" {
 		if c < b.Hi || (c == b.Hi && strict) {

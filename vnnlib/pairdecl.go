@@ -27,12 +27,12 @@ type pairParser struct {
 	x       [2][]input            // bounds of each network's input
 	eqLine  []int                 // line equating X_f[i] with X_g[i], or 0
 	eqCount int
-	outs    map[int]*OutputBound
+	outs    map[int]*spec.OutputBound
 }
 
 // newPairParser returns a parser for the file name.
 func newPairParser(name string) *pairParser {
-	return &pairParser{parser: &parser{name: name}, names: map[string]*tensorRef{}, outs: map[int]*OutputBound{}}
+	return &pairParser{parser: &parser{name: name}, names: map[string]*tensorRef{}, outs: map[int]*spec.OutputBound{}}
 }
 
 // command handles one top-level form.
@@ -233,7 +233,7 @@ func (p *pairParser) pair() (*Pair, error) {
 	if len(p.outs) == 0 {
 		return nil, p.errorf(0, ErrIncomplete, "no output constraint on %s - %s", g.Output.Name, f.Output.Name)
 	}
-	pr := &Pair{F: *f, G: *g, Same: p.eqCount > 0}
+	pr := &Pair{F: *f, G: *g, Property: spec.Property{Same: p.eqCount > 0}}
 	if pr.Same {
 		if err := p.sameInputs(); err != nil {
 			return nil, err
@@ -252,7 +252,7 @@ func (p *pairParser) pair() (*Pair, error) {
 	for _, b := range p.outs {
 		pr.Outputs = append(pr.Outputs, *b)
 	}
-	slices.SortFunc(pr.Outputs, func(a, b OutputBound) int { return a.K - b.K })
+	slices.SortFunc(pr.Outputs, func(a, b spec.OutputBound) int { return a.K - b.K })
 	return pr, nil
 }
 
@@ -307,6 +307,6 @@ func (t Tensor) index(k int) string {
 }
 
 // infinite returns an output bound on k with no side set.
-func infinite(k int) *OutputBound {
-	return &OutputBound{K: k, Lo: math.Inf(-1), Hi: math.Inf(1)}
+func infinite(k int) *spec.OutputBound {
+	return &spec.OutputBound{K: k, Lo: math.Inf(-1), Hi: math.Inf(1)}
 }

@@ -30,15 +30,21 @@
 //
 // VNN-LIB 2.0 properties over two networks (equivalence benchmarks: a
 // network f and its compressed copy g, the same input, and a bound on each
-// output difference) are read by ReadPair into a Pair; Version tells the
-// two versions apart. See pair.go for the subset accepted and its reading.
+// output difference) are read by ReadPair into a Pair: the networks'
+// declarations and the property they state, a spec.Property, the value
+// package verify decides. ReadProperty reads a file of either version in
+// one pass. See pair.go for the subset accepted and its reading.
+//
+// The functions reading a file by its path read gzipped files too
+// (s.vnnlib.gz, or any file starting with the gzip magic bytes), and
+// s.vnnlib.gz for s.vnnlib when s.vnnlib is missing or differs from it, as
+// VNN-COMP's benchmark folders ship them (internal/gzfile).
 package vnnlib
 
 import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -100,30 +106,24 @@ func (s *Spec) Note() string {
 
 // ReadFile reads the property in the file at path. Errors name the file by
 // its base name.
-func ReadFile(path string) (*Spec, error) {
-	f, err := openFile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Read(f, filepath.Base(path))
-}
+func ReadFile(path string) (*Spec, error) { return readFile(path, Read) }
 
 // Read reads a property from r; name is the file name used in errors.
 func Read(r io.Reader, name string) (*Spec, error) {
-	p := &parser{name: name, x: map[int]*input{}, y: map[int]bool{}}
 	rd := newReader(r, name)
-	for {
-		n, err := rd.next()
-		if err != nil {
-			return nil, err
-		}
-		if n == nil {
-			break
-		}
-		if err := p.command(n); err != nil {
-			return nil, err
-		}
+	n, err := rd.next()
+	if err != nil {
+		return nil, err
+	}
+	return readSpec(rd, n, name)
+}
+
+// readSpec reads a VNN-LIB 1 property whose first command, n, rd has
+// read.
+func readSpec(rd *reader, n *node, name string) (*Spec, error) {
+	p := &parser{name: name, x: map[int]*input{}, y: map[int]bool{}}
+	if err := readAll(rd, n, p); err != nil {
+		return nil, err
 	}
 	return p.spec()
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/search"
 	"github.com/nnbound/nnbound/spec"
@@ -105,8 +106,8 @@ nothing.`,
 	f.StringSliceVar(&o.Props, "props", o.Props, "ACAS Xu properties")
 	f.StringSliceVar(&o.Nets, "nets", nil, "nets i_j (default: every net each property was run on)")
 	f.StringVar(&o.Method, "method", o.Method, "bound: interval, sdp or best")
-	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one instance's bound (best falls back to interval)")
-	f.DurationVar(&o.Search, "search-time", o.Search, "time limit of one instance's search for the largest difference")
+	duration.Var(f, &o.Timeout, "timeout", "time limit of one instance's bound (best falls back to interval)")
+	duration.Var(f, &o.Search, "search-time", "time limit of one instance's search for the largest difference")
 	f.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the searches")
 	f.StringVar(&o.Solver, "solver", o.Solver, "SDP solver of the certificates: nnbound or csdp (the check is the same)")
 	f.StringVar(&o.Bounds, "bounds", o.Bounds, "bound propagation: interval, symbolic or optimised")

@@ -271,6 +271,8 @@ func TestRunUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"sdplib", "--runs", "0", "x.dat-s"},
 		{"sdplib", "--timeout", "0s", "x.dat-s"},
+		{"sdplib", "--timeout", "0", "x.dat-s"}, // a bare number is seconds
+		{"sdplib", "--timeout", "ten", "x.dat-s"},
 		{"sdplib", "--solvers", "mosek", "x.dat-s"},
 		{"sdplib", "--bogus"},
 		{"nosuch"},

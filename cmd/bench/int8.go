@@ -43,7 +43,7 @@ each scheme, certify ||f(x) - f_q(x)||_2 between MODEL/MODEL.onnx and
 MODEL/MODEL_int8_SCHEME.onnx for every x of the box that MODEL/samples.json
 gives (input_box, the box the int8 copy was calibrated for), as
 
-    nnbound compare MODEL.onnx MODEL_int8_SCHEME.onnx --pairing same --time-budget 0 --max-pieces N --lo ... --hi ...
+    nnbound compare MODEL.onnx MODEL_int8_SCHEME.onnx --pairing same --timeout 0 --max-pieces N --lo ... --hi ...
 
 does (with --split, certify.Options.Split, which compare leaves at its
 default: the pieces each bound propagation cuts its piece into; 0 leaves
@@ -93,7 +93,7 @@ func runInt8(ctx context.Context, w io.Writer, f int8Flags) error {
 		return err
 	}
 	defer stop()
-	fmt.Fprintf(w, "compare float int8 --pairing same --time-budget 0 --max-pieces %d, split %d (2-norm of the output difference)\n\n",
+	fmt.Fprintf(w, "compare float int8 --pairing same --timeout 0 --max-pieces %d, split %d (2-norm of the output difference)\n\n",
 		f.maxPieces, f.split)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "model\tscheme\tbox\tbound\tfound\tratio\tsampled\tbound>=sampled\tpieces\tCPU s\t")
@@ -141,7 +141,7 @@ func readInt8Samples(path string) (int8Samples, error) {
 }
 
 // int8Row certifies the float model at path1 against the int8 model at
-// path2 on box, as compare --pairing same --time-budget 0 does (with
+// path2 on box, as compare --pairing same --timeout 0 does (with
 // Options.Split = split), and returns the certificate and its CPU time.
 func int8Row(ctx context.Context, path1, path2 string, box spec.Box, maxPieces, split int) (*certify.Certificate, time.Duration, error) {
 	f1, _, err := onnx.Read(path1)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/internal/gzfile"
 )
 
 // usageError marks an error in the command line (exit code 2).
@@ -21,6 +23,8 @@ var errChecksFailed = errors.New("some checks failed")
 
 // run executes the bench command with args and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
+	gzfile.SetWarnings(stderr)
+	defer gzfile.SetWarnings(nil)
 	root := &cobra.Command{
 		Use:           "bench",
 		Short:         "Benchmark nnbound's SDP solver against CSDP, SDPA and DSDP",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/report"
 )
@@ -42,7 +43,7 @@ func newSDPLIBCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&o.Solvers, "solvers", o.Solvers, "solvers to run (those not installed are skipped)")
-	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one solver run")
+	duration.Var(f, &o.Timeout, "timeout", "time limit of one solver run")
 	f.IntVar(&o.Runs, "runs", o.Runs, "runs per solver and problem, median taken (one if the first takes >= 10 s)")
 	f.BoolVar(&o.JSON, "json", false, "print one JSON object instead of the Markdown table")
 	f.StringVar(&o.Nnbound, "nnbound", "", "use this nnbound binary instead of building one")

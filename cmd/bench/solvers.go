@@ -69,7 +69,7 @@ var singleThread = []string{"OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1", "MKL_
 // is filled in once the binary is built.
 func knownSolvers() map[string]*solver {
 	return map[string]*solver{
-		"nnbound": {Name: "nnbound", Args: func(f, _ string) []string { return []string{"solve", "--json", f} },
+		"nnbound": {Name: "nnbound", Args: func(f, _ string) []string { return []string{"solve", "--json", "--timeout", "0", f} }, // --timeout: the bench's own
 			Env: []string{"GOMAXPROCS=1"}, Parse: parseNnbound},
 		"csdp": {Name: "csdp", Bin: "csdp", Args: func(f, _ string) []string { return []string{f} },
 			Parse: parseCSDP},

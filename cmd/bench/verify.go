@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/nn/nnet"
@@ -71,8 +72,8 @@ as loaded; the load average is printed.`,
 	f := cmd.Flags()
 	f.StringVar(&o.Suite, "suite", o.Suite, "veriprune or acasxu")
 	f.Float64Var(&o.Eps, "eps", o.Eps, "tolerance of every compared output")
-	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "time limit of one instance")
-	f.DurationVar(&o.CPULimit, "cpu-timeout", 0, "also stop an instance after this much process CPU time (0: none; unknown, cancelled), a limit the machine's load does not shorten")
+	duration.Var(f, &o.Timeout, "timeout", "time limit of one instance")
+	duration.Var(f, &o.CPULimit, "cpu-timeout", "also stop an instance after this much process CPU time (0: none; unknown, cancelled), a limit the machine's load does not shorten")
 	f.IntVar(&o.MaxNodes, "max-nodes", 0, "node limit of one instance (0: none)")
 	def := verify.DefaultOptions()
 	f.BoolVar(&o.Forward, "forward", def.Forward, "bound each node first by forward propagation (verify.Options.Forward)")
@@ -188,7 +189,7 @@ func veriPruneInstances(dir string, eps float64, nets []string) ([]*verifyInstan
 				out = append(out, &verifyInstance{Name: net + " pruned" + p, Box: box,
 					F:   filepath.Join(dir, "veriprune", "onnx", "nets", name+".onnx"),
 					G:   filepath.Join(dir, "veriprune", "onnx", "nets_pruned", name+"_pruned"+p+".onnx"),
-					Tol: verify.Tolerance{Eps: []float64{eps}}})
+					Tol: verify.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}})
 			}
 		}
 	}
@@ -223,7 +224,7 @@ func acasVerifyInstances(dir string, eps float64, props, nets []string) ([]*veri
 	for _, a := range acas {
 		inst := &verifyInstance{Name: "prop " + a.Prop + " net " + a.Net, F: a.F, G: a.FPrime, Core: true,
 			Box: spec.Box{Lo: a.Lo, Hi: a.Hi},
-			Tol: verify.Tolerance{Eps: []float64{eps}, Outputs: []int{a.Target}}, PeerS: -1}
+			Tol: verify.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}, Outputs: []int{a.Target}}, PeerS: -1}
 		if r, ok := peer[a.Prop+"/"+a.Net]; ok {
 			inst.Peer = r["verdict"]
 			fmt.Sscan(r["time_s_timeout_counted"], &inst.PeerS)
@@ -312,8 +313,9 @@ func cancelAfterCPU(cancel context.CancelFunc, limit time.Duration) func() {
 	return func() { close(done) }
 }
 
-// checkVerdict re-evaluates the counterexample of a violated verdict and
-// the worst point of any verdict, and checks the bound against it.
+// checkVerdict checks the worst point of any verdict (for Violated, the
+// counterexample) again with verify.CheckPoint against the tolerance,
+// every output with its own epsilon, and the bound against it.
 func checkVerdict(f, g *nn.Network, box spec.Box, tol verify.Tolerance, res *verify.Result) string {
 	p := res.Worst
 	if p == nil {
@@ -322,32 +324,17 @@ func checkVerdict(f, g *nn.Network, box spec.Box, tol verify.Tolerance, res *ver
 	if !box.Contains(p.X) {
 		return "worst point outside the box"
 	}
-	yf, err1 := f.Eval(p.X)
-	yg, err2 := g.Eval(p.X)
-	if err1 != nil || err2 != nil {
+	pt, s, err := verify.CheckPoint(f, g, p.X, p.X, tol)
+	if err != nil {
 		return "evaluation failed"
 	}
-	worst := 0.0
-	over := false
-	for _, k := range tol.Outputs {
-		d := yg[k] - yf[k]
-		worst = max(worst, max(d, -d))
-		over = over || max(d, -d) > tol.Eps[0]
-	}
-	if tol.Outputs == nil {
-		for k := range yf {
-			d := yg[k] - yf[k]
-			worst = max(worst, max(d, -d))
-			over = over || max(d, -d) > tol.Eps[0]
-		}
-	}
 	switch {
-	case res.Status == verify.Violated && !over:
-		return fmt.Sprintf("counterexample's difference %g is not above eps", worst)
-	case res.Status == verify.Holds && over:
-		return fmt.Sprintf("holds, but a difference of %g is attained", worst)
-	case worst > res.Bound:
-		return fmt.Sprintf("difference %g attained above the bound %g", worst, res.Bound)
+	case res.Status == verify.Violated && s != verify.Violated:
+		return fmt.Sprintf("counterexample's difference %g (exactly within [%g, %g]) is not certainly above eps", pt.Measure, pt.MeasureLo, pt.MeasureHi)
+	case res.Status == verify.Holds && s == verify.Violated:
+		return fmt.Sprintf("holds, but a difference of at least %g is attained", pt.MeasureLo)
+	case pt.MeasureLo > res.Bound:
+		return fmt.Sprintf("difference of at least %g attained above the bound %g", pt.MeasureLo, res.Bound)
 	}
 	return "ok"
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/spec"
 )
 
 // compressCert are the certification flags of quantise and prune, which
@@ -40,7 +39,7 @@ func (cc *compressCert) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	cc.input.register(fs)
 	cc.cert.register(fs)
-	cc.pair.register(cmd, spec.SameInput, cc.cert.opts)
+	cc.pair.register(cmd, cc.cert.opts)
 	fs.BoolVar(&cc.certify, "certify", false, "also certify the error between the model and its compressed copy")
 	fs.BoolVar(&cc.json, "json", false, "print the report (and certificate) as one JSON object")
 	fs.StringVar(&cc.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
@@ -92,6 +91,9 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *modelfile.Compresse
 	}
 	box, err := cc.input.boxNoted(m.Net.InputSize(), cmd.ErrOrStderr())
 	if err != nil {
+		return err
+	}
+	if err := copyWidth(&opts, c.Net, "the copy", cmd.ErrOrStderr()); err != nil {
 		return err
 	}
 	cert, err := opts.BoundShowing(cmd.Context(), m.Net, c.Net, box, cmd.ErrOrStderr())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/duration"
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -22,7 +25,7 @@ import (
 //	--samples N               random input pairs for the observed error
 //	--seed S                  seed of that sampling
 //	--max-pieces N            input splitting: most SDPs to solve
-//	--time-budget D           input splitting: stop after this long
+//	--timeout D               input splitting: stop after this long (alias --time-budget)
 //	--requant-slack K         int8 models: widen every re-quantisation by K steps
 //	-v, --verbose             the solver's iteration log and where the time went on stderr
 //
@@ -44,7 +47,7 @@ func (f *certFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.opts.Samples, "samples", f.opts.Samples, "random input pairs evaluated for the observed error")
 	fs.Uint64Var(&f.opts.Seed, "seed", f.opts.Seed, "seed of the observed-error sampling")
 	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "split the input box into at most this many pieces, one SDP each (1: no splitting)")
-	fs.DurationVar(&f.opts.Refine.TimeBudget, "time-budget", f.opts.Refine.TimeBudget, "stop the SDPs after this long, bounding the rest by bound propagation, and skip those that cannot pay (0: no limit, every SDP solved; the result then does not depend on the machine's speed)")
+	duration.Var(fs, &f.opts.Refine.TimeBudget, "timeout", "stop the SDPs after this long, bounding the rest by bound propagation, and skip those that cannot pay (0: no limit, every SDP solved; the result then does not depend on the machine's speed; --time-budget is another name)")
 	fs.Float64Var(&f.opts.RequantSlack, "requant-slack", f.opts.RequantSlack, "int8 (QDQ) models: widen every re-quantisation by `K` steps, for integer kernels that round differently")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the SDP solver's iteration log and where the time went on stderr")
 }
@@ -72,7 +75,7 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 	case o.Refine.MaxPieces < 1:
 		return o, usagef("--max-pieces %d: want 1 or more", o.Refine.MaxPieces)
 	case o.Refine.TimeBudget < 0:
-		return o, usagef("--time-budget %v: want 0 or more", o.Refine.TimeBudget)
+		return o, usagef("--timeout %v: want 0 or more", o.Refine.TimeBudget)
 	}
 	if f.verbose {
 		o.Solver.Log = stderr
@@ -81,53 +84,74 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 	return o, nil
 }
 
-// noTimeBudget makes the default of --time-budget 0, so that the results
+// noTimeBudget makes the default of --timeout 0, so that the results
 // do not depend on the machine's speed, for commands whose output must be
 // reproducible (demo, paper); -h shows that default. Call it after
 // register.
 func (f *certFlags) noTimeBudget(fs *pflag.FlagSet) {
 	f.opts.Refine.TimeBudget = 0
-	fs.Lookup("time-budget").DefValue = f.opts.Refine.TimeBudget.String()
+	fs.Lookup("timeout").DefValue = f.opts.Refine.TimeBudget.String()
 }
 
-// pairFlags choose how the second network's input relates to the first's:
+// pairFlags choose how the second network's input relates to the first's,
+// the same way on every command that compares two networks:
 //
-//	--pairing independent|same|quantised   (default independent)
-//	--input-frac-bits FB                   quantised: x2 = q(x1) with FB fractional bits
+//	--pairing same|independent|quantised   (default same: x2 = x1)
+//	--input-frac-bits FB                   quantised: x2 = q(x1) with FB fractional
+//	                                       bits (default: the copy's width)
 //	--input-rounding trunc|nearest|floor   quantised: the rounding of q (default trunc)
 type pairFlags struct {
 	pairing  string
-	fracBits int
+	fracBits int // 0 unless set: the copy's width, see copyWidth
 	rounding string
+	fs       *pflag.FlagSet
 }
 
-func (p *pairFlags) register(cmd *cobra.Command, def spec.Pairing, o certjob.Job) {
-	p.pairing, p.fracBits, p.rounding = def.String(), o.Quant.FracBits, o.Quant.Rounding.String()
+func (p *pairFlags) register(cmd *cobra.Command, o certjob.Job) {
+	p.pairing, p.rounding = spec.SameInput.String(), o.Quant.Rounding.String()
 	f := cmd.Flags()
-	f.StringVar(&p.pairing, "pairing", p.pairing, "how x2 relates to x1: independent, same (x2 = x1) or quantised (x2 = q(x1))")
-	f.IntVar(&p.fracBits, "input-frac-bits", p.fracBits, "fractional bits of the input quantiser q (--pairing quantised; quantise: default --frac-bits)")
-	f.StringVar(&p.rounding, "input-rounding", p.rounding, "rounding of the input quantiser: trunc, nearest or floor")
+	p.fs = f
+	f.StringVar(&p.pairing, "pairing", p.pairing, "how x2 relates to x1: same (x2 = x1), independent (x1 and x2 anywhere in the box) or quantised (x2 = q(x1))")
+	f.IntVar(&p.fracBits, "input-frac-bits", 0, "--pairing quantised: fractional bits `FB` of the input quantiser q (default: the copy's width)")
+	f.StringVar(&p.rounding, "input-rounding", p.rounding, "--pairing quantised: rounding of q: trunc, nearest or floor")
 }
 
-// apply sets the pairing and quantiser of o.
+// apply sets the pairing and quantiser of o; the quantiser's width stays
+// 0 when --input-frac-bits leaves it to the copy (see copyWidth).
 func (p *pairFlags) apply(o *certjob.Job) error {
-	switch p.pairing {
-	case "independent":
-		o.Pairing = spec.Independent
-	case "same":
-		o.Pairing = spec.SameInput
-	case "quantised", "quantized":
-		o.Pairing = spec.QuantisedInput
-	default:
-		return usagef("--pairing %q: want independent, same or quantised", p.pairing)
+	pairing, err := spec.ParsePairing(p.pairing)
+	if p.pairing == "quantized" {
+		pairing, err = spec.QuantisedInput, nil
 	}
+	if err != nil {
+		return usagef("--pairing %q: want same, independent or quantised", p.pairing)
+	}
+	o.Pairing = pairing
 	r, err := quantise.ParseRounding(p.rounding)
 	if err != nil {
 		return usagef("--input-rounding %q: want trunc, nearest or floor", p.rounding)
 	}
-	if p.fracBits < 1 || p.fracBits > quantise.MaxFracBits {
+	if (p.fracBits != 0 || p.fs.Changed("input-frac-bits")) && (p.fracBits < 1 || p.fracBits > quantise.MaxFracBits) {
 		return usagef("--input-frac-bits %d: want 1 to %d", p.fracBits, quantise.MaxFracBits)
 	}
 	o.Quant = quantise.Format{FracBits: p.fracBits, Rounding: r}
+	return nil
+}
+
+// copyWidth gives o's input quantiser, under --pairing quantised without
+// --input-frac-bits, the width of the copy: the fewest fractional bits
+// holding its weights and biases (quantise.GridFracBits). It says so on
+// stderr; a copy on no fixed-point grid is a usage error asking for
+// --input-frac-bits.
+func copyWidth(o *certjob.Job, copy *nn.Network, name string, stderr io.Writer) error {
+	if o.Pairing != spec.QuantisedInput || o.Quant.FracBits != 0 {
+		return nil
+	}
+	fb, ok := quantise.GridFracBits(copy)
+	if !ok {
+		return usagef("--pairing quantised: the weights of %s are on no fixed-point grid of up to %d fractional bits; give --input-frac-bits", name, quantise.MaxFracBits)
+	}
+	o.Quant.FracBits = fb
+	fmt.Fprintf(stderr, "note: --pairing quantised: x2 = q(x1) with %d fractional bits, the width of %s's weights (--input-frac-bits to change)\n", fb, name)
 	return nil
 }

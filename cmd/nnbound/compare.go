@@ -13,7 +13,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
-	"github.com/nnbound/nnbound/vnncomp/equiv"
+	"github.com/nnbound/nnbound/verify"
 )
 
 // compareFlags are the flags of nnbound compare.
@@ -47,7 +47,7 @@ func (f *compareFlags) options(stderr io.Writer) (certjob.Job, error) {
 	if o.Method, err = certify.ParseMethod(f.method); err != nil {
 		return o, usagef("--method %q: want sdp or interval", f.method)
 	}
-	if o.Norm, err = spec.ParseNorm(f.norm); err != nil {
+	if o.Norm, err = spec.ParseNorm(f.norm); err != nil || o.Norm == spec.PerOutput {
 		return o, usagef("--norm %q: want 2 or inf", f.norm)
 	}
 	if f.output < -1 {
@@ -82,11 +82,11 @@ func newCompareCmd() *cobra.Command {
 		Long: `Certify an upper bound on ||A(x1) - B(x2)||_2 for every input pair of the
 input set, by the SDP of Li, Drummond and Duncan (L4DC 2021), checked
 independently of the solver, next to the largest error found at actual
-inputs. By default x1 and x2 range over the box independently (the paper's
-similarity problem: A and B are any two networks); --pairing same compares
-them on the same input and --pairing quantised feeds B the quantised input.
-(quantise and prune default to same, their copy running on the model's
-input; sweep to quantised, the paper's setting for a quantised copy.) --norm inf
+inputs. By default A and B get the same input (--pairing same, as on every
+command); --pairing independent lets x1 and x2 range over the box apart
+(the paper's similarity problem: A and B are any two networks), and
+--pairing quantised feeds B the input quantised to B's width (the fewest
+fractional bits holding its weights, or --input-frac-bits). --norm inf
 bounds the largest output difference max_k |A_k(x1) - B_k(x2)| instead,
 and --output K the difference of output K alone.
 
@@ -104,7 +104,7 @@ Exit status: 0 certified, 1 not certified (or an error), 2 usage error,
 	f.model.register(fs)
 	f.input.register(fs)
 	f.cert.register(fs)
-	f.pair.register(cmd, spec.Independent, f.cert.opts)
+	f.pair.register(cmd, f.cert.opts)
 	fs.BoolVar(&f.json, "json", false, "print the certificate as one JSON object")
 	fs.BoolVar(&f.noAlign, "no-align", false, "do not match the second network's hidden neurons to the first's (the alignment keeps its function)")
 	fs.StringVar(&f.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
@@ -124,6 +124,9 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	}
 	nets, err := f.model.loadPair(args)
 	if err != nil {
+		return err
+	}
+	if err := copyWidth(&opts, nets[1], args[1], stderr); err != nil {
 		return err
 	}
 	if err := f.selectOutput(&opts, nets[0].OutputSize()); err != nil {
@@ -151,7 +154,7 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 // (package align, which checks that g's function is kept), noting on
 // stderr what moved; g itself when nothing did.
 func alignNoted(f, g *nn.Network, box spec.Box, stderr io.Writer) (*nn.Network, error) {
-	h, rep, err := equiv.Align(f, g, box)
+	h, rep, err := verify.Align(f, g, box)
 	if err != nil {
 		return nil, err
 	}

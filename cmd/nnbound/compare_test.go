@@ -14,15 +14,7 @@ import (
 // writeNet writes a seeded random network as JSON and returns its path.
 func writeNet(t *testing.T, dir, name string, seed uint64, layers int) string {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := jsonnet.Write(&buf, randnet.Paper(seed, 1, layers, 5, 1)); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeNetwork(t, dir, name, randnet.Paper(seed, 1, layers, 5, 1))
 }
 
 func TestCompareUsage(t *testing.T) {
@@ -122,6 +114,40 @@ func TestCompareAligns(t *testing.T) {
 		}
 		if got := bytes.Contains(stderr.Bytes(), []byte("aligned: {0: 5 matched")); got != c.note {
 			t.Errorf("%v: alignment noted %v, want %v; stderr %q", args, got, c.note, stderr.String())
+		}
+	}
+}
+
+// TestComparePairingDefaults: compare gives both networks the same input
+// unless told, and --pairing quantised quantises the input to the copy's
+// width (6 bits here), not to a fixed default; a float copy with no grid
+// of its own needs --input-frac-bits.
+func TestComparePairingDefaults(t *testing.T) {
+	dir := t.TempDir()
+	a := writeNet(t, dir, "a.json", 1, 1)
+	q6 := filepath.Join(dir, "q6.json")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"quantise", a, "--frac-bits", "6", "--save", q6}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("quantise: exit %d: %s", code, stderr.String())
+	}
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		input  string // the input set's line
+		stderr string
+	}{
+		{[]string{a, q6}, exitOK, "x2 = x1", ""},
+		{[]string{a, q6, "--pairing", "quantised"}, exitOK, "the input quantised to 6 fractional bits",
+			"note: --pairing quantised: x2 = q(x1) with 6 fractional bits, the width of " + q6 + "'s weights (--input-frac-bits to change)\n"},
+		{[]string{a, q6, "--pairing", "quantised", "--input-frac-bits", "3"}, exitOK, "the input quantised to 3 fractional bits", ""},
+		{[]string{q6, a, "--pairing", "quantised"}, exitUsage, "", "nnbound: --pairing quantised: the weights of " + a + " are on no fixed-point grid of up to 52 fractional bits; give --input-frac-bits\n"},
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		args := append([]string{"compare", "--max-pieces", "1", "--timeout", "0", "--samples", "50"}, tc.args...)
+		code := run(args, &stdout, &stderr)
+		if code != tc.code || !bytes.Contains(stdout.Bytes(), []byte(tc.input)) || stderr.String() != tc.stderr {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.input, tc.stderr)
 		}
 	}
 }

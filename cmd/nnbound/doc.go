@@ -45,6 +45,16 @@
 // which are the library's (certify.DefaultOptions and the like), so they
 // never disagree with the code.
 //
+// The wall-clock limit of a command is --timeout (--time-budget and
+// --time-limit are older names of it). It and every other length of time
+// take a Go duration (90s, 1m30s, 500ms) or a bare number of seconds
+// (--timeout 60 is a minute, --timeout 0.5 half a second); 0 is no limit.
+//
+// Models, VNN-LIB properties and SDPA files may be gzipped (a.onnx.gz, or
+// any file starting with the gzip magic bytes). Naming a.onnx reads
+// a.onnx.gz when a.onnx is missing, or when a.onnx differs from it (with
+// a warning: the .gz is taken to be the current one).
+//
 // # Models
 //
 // Models are read from ONNX (.onnx; Gemm, MatMul, Add, Sub, Mul, Div,
@@ -73,11 +83,13 @@
 // inputs, a bound that is not a constant, or an input without both bounds
 // is an error naming the file and line.
 //
-// How the second network's input x2 relates to x1 is the pairing:
-// --pairing independent (x1 and x2 anywhere in the box, the paper's
-// similarity problem; compare's default), same (x2 = x1; quantise's and
-// prune's default) or quantised (x2 = q(x1), the input rounded to
-// --input-frac-bits fractional bits; sweep's, with the weights' FB).
+// How the second network's input x2 relates to x1 is the pairing, the
+// same default on every command: --pairing same (x2 = x1, the default),
+// independent (x1 and x2 anywhere in the box, the paper's similarity
+// problem) or quantised (x2 = q(x1), the input rounded to the copy's
+// fractional bits: quantise's --frac-bits, sweep's FB, or for compare
+// and export the fewest that hold the copy's weights; --input-frac-bits
+// sets them).
 //
 // # Certification
 //
@@ -92,9 +104,10 @@
 //	--samples N           random inputs tried for the observed error
 //	--seed S              seed of that sampling
 //	--max-pieces N        split the box into at most N pieces, one SDP each
-//	--time-budget D       stop splitting after D (0: no limit, so that the
+//	--timeout D           stop splitting after D (0: no limit, so that the
 //	                      result does not depend on the machine's speed;
-//	                      demo and paper use 0 unless told otherwise)
+//	                      demo and paper use 0 unless told otherwise);
+//	                      --time-budget is another name
 //	-v, --verbose         the SDP solver's iteration log and where the time went on stderr
 //
 // A certificate holds gammas with

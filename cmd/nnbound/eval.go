@@ -31,7 +31,9 @@ normalised inputs and gives normalised outputs.
 An int8 (QDQ) model is evaluated by the ONNX reference semantics of its
 QuantizeLinear and DequantizeLinear nodes, in float64; with --float32 the
 whole network is evaluated in float32 arithmetic instead, as a float32
-runtime computes it by the same semantics.`,
+runtime computes it by the same semantics: a chain of dense layers sums
+each pre-activation in float32 in input order, any other graph rounds
+each operation's result once to float32.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("input") {
@@ -41,16 +43,19 @@ runtime computes it by the same semantics.`,
 			if err != nil {
 				return err
 			}
-			m, err := mf.load(args[0])
+			m, err := mf.loadGraph(args[0])
 			if err != nil {
 				return err
 			}
-			if len(x) != m.Net.InputSize() {
-				return usagef("--input has %d values but %s takes %d inputs", len(x), args[0], m.Net.InputSize())
+			if len(x) != m.Graph.InputSize() {
+				return usagef("--input has %d values but %s takes %d inputs", len(x), args[0], m.Graph.InputSize())
 			}
-			eval := m.Net.Eval
-			if single {
+			eval := m.Graph.Eval
+			switch {
+			case single && m.Net != nil && !m.Net.Structured():
 				eval = m.Net.EvalFloat32
+			case single:
+				eval = m.Graph.EvalFloat32
 			}
 			y, err := eval(x)
 			if err != nil {

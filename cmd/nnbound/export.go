@@ -12,7 +12,6 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/spec"
 )
 
 // exportFlags are the flags of nnbound export.
@@ -73,8 +72,8 @@ soundness check: only "nnbound compare" certifies a bound.`,
 	f.model.register(fs)
 	f.input.register(fs)
 	f.cert.register(fs)
-	f.pair.register(cmd, spec.Independent, f.cert.opts)
-	for _, name := range []string{"samples", "seed", "max-pieces", "time-budget", "verbose"} {
+	f.pair.register(cmd, f.cert.opts)
+	for _, name := range []string{"samples", "seed", "max-pieces", "timeout", "verbose"} {
 		fs.MarkHidden(name) // export writes the root SDP: no search, no splitting, no solve
 	}
 	return cmd
@@ -135,6 +134,9 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 
 	f1, f2, what, err := f.networks(args, opts.Quant.Rounding)
 	if err != nil {
+		return err
+	}
+	if err := copyWidth(&opts, f2, args[len(args)-1], stderr); err != nil {
 		return err
 	}
 	box, err := f.input.boxNoted(f1.InputSize(), stderr)

@@ -19,21 +19,21 @@ func TestHelpDefaults(t *testing.T) {
 	c := certjob.Default()
 	q := quantise.DefaultOptions()
 	cert := map[string]string{
-		"samples":     fmt.Sprint(c.Samples),
-		"seed":        fmt.Sprint(c.Seed),
-		"max-pieces":  fmt.Sprint(c.Refine.MaxPieces),
-		"time-budget": c.Refine.TimeBudget.String(),
-		"qc":          c.QC.String(),
-		"weights":     c.Weights.String(),
+		"samples":    fmt.Sprint(c.Samples),
+		"seed":       fmt.Sprint(c.Seed),
+		"max-pieces": fmt.Sprint(c.Refine.MaxPieces),
+		"timeout":    c.Refine.TimeBudget.String(),
+		"qc":         c.QC.String(),
+		"weights":    c.Weights.String(),
 	}
 	want := map[string]map[string]string{
-		"compare":  {"method": c.Method.String(), "norm": c.Norm.String(), "input-frac-bits": fmt.Sprint(c.Quant.FracBits)},
+		"compare":  {"method": c.Method.String(), "norm": c.Norm.String(), "input-frac-bits": "0"},
 		"sweep":    {"rounding": q.Weights.Rounding.String()},
 		"export":   {},
 		"quantise": {"frac-bits": fmt.Sprint(q.Weights.FracBits), "int-bits": fmt.Sprint(q.Weights.IntBits), "rounding": q.Weights.Rounding.String()},
-		"prune":    {},
-		"demo":     {"time-budget": "0s"},
-		"paper":    {"time-budget": "0s"},
+		"prune":    {"neurons": "0", "sparsity": "0"}, // one must be given: no default shown
+		"demo":     {"timeout": "0s"},
+		"paper":    {"timeout": "0s"},
 	}
 	root := newRootCmd(io.Discard, io.Discard)
 	for name, flags := range want {
@@ -82,6 +82,32 @@ func TestSubcommandTree(t *testing.T) {
 			if one != whole {
 				t.Errorf("%v: the tree of one subcommand answers\n%s\nthe whole tree\n%s", args, one, whole)
 			}
+		}
+	}
+}
+
+// TestDefaultTimeouts checks that every long-running command stops by
+// itself unless told not to: -h prints a default --timeout that is not 0.
+// demo and paper are small and fixed, and keep 0 for reproducible output;
+// vnncomp takes each row's limit from the instances file.
+func TestDefaultTimeouts(t *testing.T) {
+	want := map[string]string{
+		"verify":   verifyTimeout.String(),
+		"solve":    solveTimeout.String(),
+		"compare":  certjob.Default().Refine.TimeBudget.String(),
+		"quantise": certjob.Default().Refine.TimeBudget.String(),
+		"prune":    certjob.Default().Refine.TimeBudget.String(),
+		"sweep":    certjob.Default().Refine.TimeBudget.String(),
+	}
+	root := newRootCmd(io.Discard, io.Discard)
+	for name, def := range want {
+		cmd, _, err := root.Find([]string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := cmd.Flags().Lookup("timeout")
+		if f == nil || f.DefValue != def || def == "0s" {
+			t.Errorf("%s: --timeout %+v, want default %s", name, f, def)
 		}
 	}
 }

@@ -88,14 +88,7 @@ func (f *inputFlags) box(n int) (spec.Box, string, error) {
 		if err != nil {
 			return spec.Box{}, "", err
 		}
-		if vs.Box.Dim() != n {
-			return spec.Box{}, "", fmt.Errorf("%s declares %d inputs but the network takes %d", f.vnnlib, vs.Box.Dim(), n)
-		}
-		note := vs.Note()
-		if note != "" {
-			note = f.vnnlib + ": " + note
-		}
-		return vs.Box, note, nil
+		return f.specBox(vs, n)
 	}
 	lo, hi, _ := parseRange(f.boxFlag)
 	los, _ := parseBounds("lo", f.lo)
@@ -112,13 +105,38 @@ func (f *inputFlags) box(n int) (spec.Box, string, error) {
 	return b, "", err
 }
 
+// specBox returns the box of vs, the VNN-LIB 1 property read from
+// --vnnlib, for a network with n inputs, and a note to print on stderr.
+func (f *inputFlags) specBox(vs *vnnlib.Spec, n int) (spec.Box, string, error) {
+	if vs.Box.Dim() != n {
+		return spec.Box{}, "", fmt.Errorf("%s declares %d inputs but the network takes %d", f.vnnlib, vs.Box.Dim(), n)
+	}
+	note := vs.Note()
+	if note != "" {
+		note = f.vnnlib + ": " + note
+	}
+	return vs.Box, note, nil
+}
+
 // boxNoted is box, with the note printed on stderr as "nnbound: note".
 func (f *inputFlags) boxNoted(n int, stderr io.Writer) (spec.Box, error) {
-	b, note, err := f.box(n)
-	if err == nil && note != "" {
-		fmt.Fprintln(stderr, "nnbound: "+note)
+	return noted(stderr)(f.box(n))
+}
+
+// specBoxNoted is specBox, with the note printed as boxNoted prints it.
+func (f *inputFlags) specBoxNoted(vs *vnnlib.Spec, n int, stderr io.Writer) (spec.Box, error) {
+	return noted(stderr)(f.specBox(vs, n))
+}
+
+// noted returns the function that prints a box's note on stderr as
+// "nnbound: note" and returns the box.
+func noted(stderr io.Writer) func(spec.Box, string, error) (spec.Box, error) {
+	return func(b spec.Box, note string, err error) (spec.Box, error) {
+		if err == nil && note != "" {
+			fmt.Fprintln(stderr, "nnbound: "+note)
+		}
+		return b, err
 	}
-	return b, err
 }
 
 // assemble builds the box of dimension n from the --box ends and the

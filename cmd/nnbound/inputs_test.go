@@ -50,7 +50,7 @@ func TestInputFlags(t *testing.T) {
 		{"vnnlib and hi", []string{"--hi", "1", "--vnnlib", prop}, 2, nil, nil, false, "--vnnlib and --hi both give the input box: use one", true},
 		{"vnnlib size", []string{"--vnnlib", prop}, 3, nil, nil, false, prop + " declares 2 inputs but the network takes 3", false},
 		{"vnnlib missing", []string{"--vnnlib", filepath.Join(dir, "none.vnnlib")}, 1, nil, nil, false,
-			"vnnlib: open " + filepath.Join(dir, "none.vnnlib") + ": no such file or directory", false},
+			"vnnlib: stat " + filepath.Join(dir, "none.vnnlib") + ": no such file or directory", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

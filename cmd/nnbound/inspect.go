@@ -27,11 +27,14 @@ With --json it prints one object: {file, bytes, format, sniffed, details
 core_sizes, core_parameters, layers [{in, out, parameters, activation}]}.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := mf.load(args[0])
+			m, err := mf.loadGraph(args[0])
 			if err != nil {
 				return err
 			}
-			d := modelfile.Describe(m.Net, m.Info)
+			d := modelfile.DescribeGraph(m.Graph, m.Info)
+			if m.Net != nil {
+				d = modelfile.Describe(m.Net, m.Info)
+			}
 			if asJSON {
 				return report.WriteJSON(cmd.OutOrStdout(), d)
 			}

@@ -23,10 +23,12 @@ func (f *modelFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.core, "core", false, "read an NNet file's normalised core network instead of the raw-units one (clipping and normalisation built in)")
 }
 
-// model is a loaded model file.
+// model is a loaded model file: Net is its chain of layers, nil for a
+// graph that is not one (loadGraph).
 type model struct {
-	Net  *nn.Network
-	Info *modelfile.Info
+	Net   *nn.Network
+	Graph *nn.Graph
+	Info  *modelfile.Info
 }
 
 // load reads the model at path (errors are not usage errors: the command
@@ -37,6 +39,16 @@ func (f *modelFlags) load(path string) (*model, error) {
 		return nil, err
 	}
 	return &model{Net: net, Info: info}, nil
+}
+
+// loadGraph reads the model at path as a computation graph, with its
+// chain of layers where it is one, for the commands that take graphs.
+func (f *modelFlags) loadGraph(path string) (*model, error) {
+	g, net, info, err := modelfile.LoadGraph(path, modelfile.Options{Core: f.core})
+	if err != nil {
+		return nil, err
+	}
+	return &model{Net: net, Graph: g, Info: info}, nil
 }
 
 // loadPair reads the two networks named by args and checks that they take

@@ -53,7 +53,7 @@ certified, the mean certified bound, the mean largest error found, and the
 median of their ratio. It writes the table as Markdown and JSON (every run
 included) and a figure to --out, showing progress on the terminal.
 
-Splitting of the input box has no time budget here unless --time-budget is
+Splitting of the input box has no time budget here unless --timeout is
 given, so that the tables do not depend on the machine's speed.`,
 		Example: `  nnbound paper table1 --runs 100
   nnbound paper table2 --layers 2 --runs 20 --out results

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -126,3 +128,52 @@ func checkOutDir(flag, path string) error {
 	}
 	return nil
 }
+
+// positives is a pflag.Value for a list of positive finite numbers (verify's
+// --epsilon): comma-separated, a repeated flag adding to the list. A value
+// that is not positive is a usage error when the flag is parsed, which
+// names the flag and the value (invalid argument "-1" for "--epsilon"
+// flag: want a positive number), not an index into the list.
+type positives struct {
+	p   *[]float64
+	set bool
+}
+
+// Set parses s and appends its numbers (replacing the default at the
+// first use).
+func (v *positives) Set(s string) error {
+	xs, err := parseList(s, func(p string) (float64, error) {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		switch {
+		case (err != nil || !(x > 0) || math.IsInf(x, 0)) && strings.Contains(s, ","):
+			return 0, fmt.Errorf("%s is not a positive number", strings.TrimSpace(p))
+		case err != nil || !(x > 0) || math.IsInf(x, 0):
+			return 0, errors.New("want a positive number")
+		}
+		return x, nil
+	})
+	if err != nil {
+		return err
+	}
+	if !v.set {
+		*v.p, v.set = nil, true
+	}
+	*v.p = append(*v.p, xs...)
+	return nil
+}
+
+// String returns the list as "[a,b]", or "" when it is empty (-h then
+// prints no default).
+func (v *positives) String() string {
+	if v.p == nil || len(*v.p) == 0 {
+		return ""
+	}
+	parts := make([]string, len(*v.p))
+	for i, x := range *v.p {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// Type names the value in -h.
+func (v *positives) Type() string { return "float64Slice" }

@@ -65,9 +65,12 @@ type pruneFlags struct {
 
 // register adds the flags to fs with the library's defaults.
 func (f *pruneFlags) register(fs *pflag.FlagSet) {
+	// --neurons or --sparsity must be given, so -h shows no default
+	// for either: the amount is the question, not a setting.
 	f.neurons, f.weights = prune.DefaultNeuronOptions(), prune.DefaultWeightOptions()
-	fs.IntVar(&f.neurons.Count, "neurons", f.neurons.Count, "prune `K` hidden neurons: those of the hidden layers after the first with the smallest incoming 2-norms")
-	fs.Float64Var(&f.weights.Sparsity, "sparsity", f.weights.Sparsity, "zero the fraction `S` (0 to 1) of the weights with the smallest magnitudes")
+	f.neurons.Count, f.weights.Sparsity = 0, 0
+	fs.IntVar(&f.neurons.Count, "neurons", 0, "prune `K` hidden neurons: those of the hidden layers after the first with the smallest incoming 2-norms (this or --sparsity is required)")
+	fs.Float64Var(&f.weights.Sparsity, "sparsity", 0, "zero the fraction `S` (0 to 1) of the weights with the smallest magnitudes (this or --neurons is required)")
 	fs.StringVar(&f.scope, "scope", "", fmt.Sprintf("global or per-layer (default %v for --neurons, %v for --sparsity)", f.neurons.Scope, f.weights.Scope))
 	fs.BoolVar(&f.neurons.Remove, "remove", f.neurons.Remove, "with --neurons: delete the neurons (row, bias, outgoing column) instead of zeroing their rows")
 }

@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/internal/interrupt"
 	"github.com/nnbound/nnbound/report"
 )
@@ -71,6 +73,8 @@ func runContext(ctx context.Context, signals func(context.Context) (context.Cont
 			code = exitFail
 		}
 	}()
+	gzfile.SetWarnings(stderr) // a stale x.onnx beside x.onnx.gz
+	defer gzfile.SetWarnings(nil)
 	root := newRootCmd(stdout, stderr, args...)
 	stop := func() {}
 	defer func() { stop() }()
@@ -151,6 +155,7 @@ func newRootCmd(stdout, stderr io.Writer, args ...string) *cobra.Command {
 	for _, sc := range subcommands {
 		if len(args) > 0 && args[0] == sc.name {
 			root.AddCommand(sc.build())
+			root.SetGlobalNormalizationFunc(timeoutAlias)
 			// The completion command (five commands cobra builds at
 			// every start) cannot be the one run: leave it out.
 			root.CompletionOptions.DisableDefaultCmd = true
@@ -160,7 +165,19 @@ func newRootCmd(stdout, stderr io.Writer, args ...string) *cobra.Command {
 	for _, sc := range subcommands {
 		root.AddCommand(sc.build())
 	}
+	root.SetGlobalNormalizationFunc(timeoutAlias)
 	return root
+}
+
+// timeoutAlias makes --time-budget (certifying commands) and --time-limit
+// (solve), the older names of the wall-clock limit, other names of
+// --timeout.
+func timeoutAlias(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	switch name {
+	case "time-budget", "time-limit":
+		name = "timeout"
+	}
+	return pflag.NormalizedName(name)
 }
 
 // exactArgs is cobra.ExactArgs with a usage-error result.

@@ -53,13 +53,13 @@ func TestCancel(t *testing.T) {
 		marker string   // in the -v log; "" for the solver's "iter "
 		want   []string // in stdout
 	}{
-		{"sweep", []string{"sweep", tinyNNet, "--frac-bits", "2,3,4", "--max-pieces", "1", "--time-budget", "0", "--plot", "DIR/s.png"}, 2,
+		{"sweep", []string{"sweep", tinyNNet, "--frac-bits", "2,3,4", "--max-pieces", "1", "--timeout", "0", "--plot", "DIR/s.png"}, 2,
 			"", []string{"cancelled after 1 of 3 rows"}},
-		{"sweep json", []string{"sweep", tinyNNet, "--frac-bits", "2,3,4", "--max-pieces", "1", "--time-budget", "0", "--json"}, 2,
+		{"sweep json", []string{"sweep", tinyNNet, "--frac-bits", "2,3,4", "--max-pieces", "1", "--timeout", "0", "--json"}, 2,
 			"", []string{`"status": "cancelled after 1 of 3 rows"`, `"frac_bits": 2`}},
-		{"quantise root", []string{"quantise", tinyNNet, "--frac-bits", "2", "--certify", "--time-budget", "0"}, 1,
+		{"quantise root", []string{"quantise", tinyNNet, "--frac-bits", "2", "--certify", "--timeout", "0"}, 1,
 			"", []string{"certified       no", "cancelled"}},
-		{"quantise refining", []string{"quantise", actJSON, "--frac-bits", "2", "--certify", "--time-budget", "0", "--save", "DIR/q.json"}, 2,
+		{"quantise refining", []string{"quantise", actJSON, "--frac-bits", "2", "--certify", "--timeout", "0", "--save", "DIR/q.json"}, 2,
 			"", []string{"certified       yes", "saved:"}},
 		{"paper", []string{"paper", "table1", "--runs", "3", "--layers", "1", "--jobs", "1", "--out", "DIR/paper"}, 2,
 			"", []string{"nnbound paper table1"}},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/sdp"
 	"github.com/nnbound/nnbound/sdp/sdpa"
@@ -18,8 +19,15 @@ import (
 // the output against golden files independently of the solver's digits.
 var solveSDP = sdp.Solve
 
+// solveTimeout is the default --timeout of solve: the library's
+// sdp.Settings has no limit, but a command line run should end by itself.
+const solveTimeout = 10 * time.Minute
+
 func newSolveCmd() *cobra.Command {
 	s := sdp.DefaultSettings()
+	if s.TimeLimit == 0 {
+		s.TimeLimit = solveTimeout
+	}
 	var jsonOut, verbose bool
 	cmd := &cobra.Command{
 		Use:   "solve FILE.dat-s",
@@ -32,7 +40,8 @@ SDPLIB) and solves it with nnbound's interior-point solver:
 
 It prints the status, the primal and dual objectives (with SDPA's signs,
 as CSDP and SDPA print them), the final relative gap and infeasibilities,
-the iterations and the solve time in seconds. With --json it prints one
+the iterations and the solve time in seconds. A solve stopped by
+--timeout (default 10 minutes) has the status time_limit. With --json it prints one
 JSON object instead; non-finite numbers are null. With -v the solver's
 iteration log goes to stderr.
 
@@ -55,7 +64,7 @@ Exit status: 0 when the status is optimal, 1 otherwise or on an error,
 	f.Float64Var(&s.GapTol, "gap-tol", s.GapTol, "relative duality gap below which a feasible point is optimal")
 	f.Float64Var(&s.FeasTol, "feas-tol", s.FeasTol, "relative primal and dual infeasibility counted as feasible")
 	f.IntVar(&s.MaxIter, "max-iter", s.MaxIter, "largest number of interior-point iterations")
-	f.DurationVar(&s.TimeLimit, "time-limit", s.TimeLimit, "stop the solve after this long (0 = no limit)")
+	duration.Var(f, &s.TimeLimit, "timeout", "stop the solve after this long (0: no limit; --time-limit is another name)")
 	return cmd
 }
 
@@ -66,7 +75,7 @@ func settingsFlagError(err error) error {
 		"sdp: Settings.GapTol", "--gap-tol",
 		"sdp: Settings.FeasTol", "--feas-tol",
 		"sdp: Settings.MaxIter", "--max-iter",
-		"sdp: Settings.TimeLimit", "--time-limit",
+		"sdp: Settings.TimeLimit", "--timeout",
 	)
 	return fmt.Errorf("%s", r.Replace(err.Error()))
 }

@@ -86,12 +86,14 @@ func TestSolveFlags(t *testing.T) {
 	if code := run([]string{"solve", solveFile("maxeig.dat-s")}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit code %d: %s", code, stderr.String())
 	}
-	if want := sdp.DefaultSettings(); got != want {
+	want := sdp.DefaultSettings()
+	want.TimeLimit = solveTimeout // the command's default, not the library's none
+	if got != want {
 		t.Errorf("default settings %+v, want %+v", got, want)
 	}
 	stdout.Reset()
 	args := []string{"solve", "-v", "--gap-tol", "1e-6", "--feas-tol=1e-7", "--max-iter", "7",
-		"--time-limit", "1m30s", solveFile("maxeig.dat-s")}
+		"--timeout", "90", solveFile("maxeig.dat-s")}
 	if code := run(args, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit code %d: %s", code, stderr.String())
 	}
@@ -128,7 +130,8 @@ func TestSolveBadInput(t *testing.T) {
 		{"gap-tol range", []string{"solve", "--gap-tol", "2", solveFile("maxeig.dat-s")}, exitUsage, "--gap-tol = 2, want in (0, 1)"},
 		{"feas-tol range", []string{"solve", "--feas-tol", "0", solveFile("maxeig.dat-s")}, exitUsage, "--feas-tol = 0"},
 		{"max-iter range", []string{"solve", "--max-iter", "0", solveFile("maxeig.dat-s")}, exitUsage, "--max-iter = 0, want > 0"},
-		{"time-limit range", []string{"solve", "--time-limit", "-1s", solveFile("maxeig.dat-s")}, exitUsage, "--time-limit = -1s"},
+		{"timeout range", []string{"solve", "--timeout", "-1", solveFile("maxeig.dat-s")}, exitUsage, "--timeout = -1s"},
+		{"timeout range by its old name", []string{"solve", "--time-limit", "-1s", solveFile("maxeig.dat-s")}, exitUsage, "--timeout = -1s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -53,9 +53,9 @@ func newSweepCmd() *cobra.Command {
 		Long: `Sweep quantises MODEL to each number of fractional bits FB in --frac-bits
 (weights and biases, rounding toward zero by default) and certifies the
 largest output error of each copy over the input box, next to the largest
-error actually found. The copy is fed the input quantised to the same FB
-(--pairing quantised, the paper's setting) or the same input (--pairing
-same). With --neurons or --sparsity it prunes first, one series per level.
+error actually found. The copy is fed the same input (--pairing same, as
+on every command) or, with --pairing quantised (the paper's setting), the
+input quantised to the copy's FB. With --neurons or --sparsity it prunes first, one series per level.
 
 With --scheme int8 it makes the affine int8 copy instead (quantise
 --scheme int8: integer weights per tensor or, with --per-channel, per
@@ -99,7 +99,7 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 	fs.BoolVar(&f.int8.Symmetric, "symmetric", false, "--scheme int8: symmetric activations (zero point 0)")
 	fs.IntVar(&f.actFracBits, "act-frac-bits", 0, "fixed point: also round every hidden layer's output to `N` fractional bits (nearest; 0: exact activations, the paper's mode)")
 	fs.StringVar(&f.rounding, "rounding", quantise.DefaultOptions().Weights.Rounding.String(), "rounding of weights, biases and input: trunc, nearest or floor")
-	fs.StringVar(&f.pairing, "pairing", "quantised", "input of the quantised copy: quantised (x2 = q(x1), same FB) or same (x2 = x1)")
+	fs.StringVar(&f.pairing, "pairing", "same", "input of the quantised copy: same (x2 = x1) or quantised (x2 = q(x1) with the copy's FB)")
 	fs.StringVar(&f.neurons, "neurons", "", "also prune these numbers of hidden neurons first, `K1,K2,...` (one series each)")
 	fs.StringVar(&f.sparsity, "sparsity", "", "also prune these fractions of the weights first, `S1,S2,...` (one series each)")
 	fs.Float64Var(&f.target, "target-error", 0, "report the smallest FB whose certified bound is at most `E`")

@@ -15,7 +15,7 @@ func TestSweepSaveBest(t *testing.T) {
 	best := filepath.Join(t.TempDir(), "best.json")
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"sweep", sin3x, "--frac-bits", "2:6", "--target-error", "0.5", "--max-pieces", "1",
-		"--time-budget", "0", "--plot", "", "--save-best", best}, &stdout, &stderr)
+		"--timeout", "0", "--plot", "", "--save-best", best}, &stdout, &stderr)
 	if code != exitOK {
 		t.Fatalf("exit code %d: %s", code, stderr.String())
 	}

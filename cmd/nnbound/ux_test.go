@@ -124,7 +124,7 @@ func checkJSON(t *testing.T, s string, keys ...string) {
 // Faster settings for the commands that certify, without a time budget so
 // that the result does not depend on the machine's load (demo keeps its
 // defaults, which have none: it must show what a first-time user sees).
-var quick = []string{"--max-pieces", "8", "--time-budget", "0"}
+var quick = []string{"--max-pieces", "8", "--timeout", "0"}
 
 func TestDemoGolden(t *testing.T) {
 	got, code, tmp := uxRun(t, "demo", "--plot", "TMP/demo.png")

@@ -3,15 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
-	"github.com/nnbound/nnbound/vnncomp/equiv"
 	"github.com/nnbound/nnbound/vnnlib"
 )
 
@@ -29,6 +29,11 @@ type verifyFlags struct {
 	verbose  bool
 }
 
+// verifyTimeout is the default --timeout of verify: a branch and bound
+// that cannot settle (identical networks and a denormal epsilon) would
+// otherwise run, and grow, until killed.
+const verifyTimeout = 5 * time.Minute
+
 func newVerifyCmd() *cobra.Command {
 	var f verifyFlags
 	cmd := &cobra.Command{
@@ -39,8 +44,8 @@ func newVerifyCmd() *cobra.Command {
 VNN-LIB form; --norm inf or 2 compares max_k |G_k - F_k| or ||G - F||_2
 with E instead)? The answer is holds (proved by branch and bound over the
 box, with bound propagation on every piece), violated (with an input
-where the difference exceeds E, evaluated again), or unknown (the time or
-node limit came first).
+where the difference exceeds E, evaluated again), or unknown (the time
+limit, --timeout, 5 minutes unless told, or the node limit came first).
 
 --vnnlib FILE takes the box from a VNN-LIB 1 property, or the whole
 question from a VNN-LIB 2.0 two-network property: its box, X_f == X_g,
@@ -61,10 +66,11 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 	fs := cmd.Flags()
 	f.model.register(fs)
 	f.input.register(fs)
-	fs.Float64SliceVar(&f.eps, "epsilon", nil, "tolerance `E`: one for all outputs, or one per output (per-output norm)")
-	fs.StringVar(&f.norm, "norm", verify.PerOutput.String(), "how the difference is compared: per-output, inf or 2")
+	fs.Var(&positives{p: &f.eps}, "epsilon", "tolerance `E`: one for all outputs, or one per output (per-output norm)")
+	fs.StringVar(&f.norm, "norm", spec.PerOutput.String(), "how the difference is compared: per-output, inf or 2")
 	fs.IntVar(&f.output, "output", -1, "compare output `K` only (0-based; per-output norm; -1: all)")
-	fs.DurationVar(&f.timeout, "timeout", 0, "stop with unknown after this time (0: no limit)")
+	f.timeout = verifyTimeout
+	duration.Var(fs, &f.timeout, "timeout", "stop with unknown after this long (0: no limit)")
 	fs.IntVar(&f.maxNodes, "max-nodes", 0, "stop with unknown after bounding this many boxes (0: no limit)")
 	fs.BoolVar(&f.noAlign, "no-align", false, "do not match g's hidden neurons to f's before deciding")
 	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object (with the alignment)")
@@ -82,13 +88,13 @@ func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
 	if len(f.eps) == 0 {
 		return t, usagef("--epsilon is required")
 	}
-	norm, err := verify.ParseNorm(f.norm)
+	norm, err := spec.ParseNorm(f.norm)
 	if err != nil {
 		return t, usagef("--norm %q: want per-output, inf or 2", f.norm)
 	}
 	t = verify.Tolerance{Norm: norm, Eps: f.eps}
 	if f.output >= 0 {
-		if norm != verify.PerOutput {
+		if norm != spec.PerOutput {
 			return t, usagef("--output needs --norm per-output")
 		}
 		t.Outputs = []int{f.output}
@@ -104,12 +110,12 @@ func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
 // runVerify loads the two models, decides and prints.
 func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	pair, err := f.pair(cmd)
+	prop, err := f.property(cmd)
 	if err != nil {
 		return err
 	}
 	var tol verify.Tolerance
-	if pair == nil {
+	if prop == nil || prop.Pair == nil {
 		if tol, err = f.tolerance(); err != nil {
 			return err
 		}
@@ -127,31 +133,41 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 		defer cancel()
 	}
-	opts := equiv.DefaultOptions()
-	opts.Verify.MaxNodes, opts.NoAlign = f.maxNodes, f.noAlign
+	opts := verify.DefaultOptions()
+	opts.MaxNodes = f.maxNodes
 	if f.verbose {
-		opts.Verify.Progress = func(p verify.Progress) {
+		opts.Progress = func(p verify.Progress) {
 			fmt.Fprintf(stderr, "verify: %d boxes bounded, %.3g of the box open, bound %.5g, found %.5g\n", p.Nodes, p.Open, p.Bound, p.Found)
 		}
 	}
-	var ans *equiv.Answer
+	align := verify.AlignNeurons
+	if f.noAlign {
+		align = verify.KeepNeurons
+	}
+	var ans *verify.Answer
 	what := ""
-	if pair != nil {
+	if prop != nil && prop.Pair != nil {
+		pair := prop.Pair
 		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
 			return err
 		}
-		what = experiment.PairText(pair, f.input.vnnlib)
-		ans, err = equiv.Decide(ctx, nets[0], nets[1], pair, opts)
+		what = verify.PropertyText(&pair.Property, f.input.vnnlib)
+		ans, err = verify.DecidePropertyAligned(ctx, nets[0], nets[1], &pair.Property, align, &opts)
 	} else {
 		if err := tol.Validate(nets[0].OutputSize()); err != nil {
 			return usageError{err}
 		}
 		var box spec.Box
-		if box, err = f.input.boxNoted(nets[0].InputSize(), stderr); err != nil {
+		if prop != nil {
+			box, err = f.input.specBoxNoted(prop.Spec, nets[0].InputSize(), stderr)
+		} else {
+			box, err = f.input.boxNoted(nets[0].InputSize(), stderr)
+		}
+		if err != nil {
 			return err
 		}
-		what = experiment.ToleranceText(tol)
-		ans, err = equiv.DecideBox(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, opts)
+		what = tol.Text()
+		ans, err = verify.DecideAligned(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, align, &opts)
 	}
 	if err != nil {
 		return err
@@ -159,7 +175,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if f.json {
 		err = report.WriteJSON(stdout, ans)
 	} else {
-		err = experiment.WriteVerdict(stdout, ans, what)
+		err = ans.WriteText(stdout, what)
 	}
 	if err != nil {
 		return err
@@ -170,25 +186,34 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	return nil
 }
 
-// pair reads the VNN-LIB 2.0 two-network property named by --vnnlib, or
-// returns nil when --vnnlib is absent or names a VNN-LIB 1 file (a box).
-// The property gives the tolerance, so --epsilon, --norm and --output
-// must then be absent.
-func (f *verifyFlags) pair(cmd *cobra.Command) (*vnnlib.Pair, error) {
+// openProperty opens the file of --vnnlib (a variable, so that a test can
+// count the opens).
+var openProperty = vnnlib.Open
+
+// property reads the VNN-LIB file named by --vnnlib, once, or returns nil
+// when --vnnlib is absent. A VNN-LIB 2.0 two-network property gives the
+// tolerance, so --epsilon, --norm and --output must then be absent; a
+// VNN-LIB 1 file gives the box.
+func (f *verifyFlags) property(cmd *cobra.Command) (*vnnlib.Property, error) {
 	if f.input.vnnlib == "" {
 		return nil, nil
 	}
-	v, err := vnnlib.VersionFile(f.input.vnnlib)
-	if err != nil || v != "2.0" {
+	if err := f.input.check(); err != nil {
 		return nil, err
+	}
+	r, err := openProperty(f.input.vnnlib)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	p, err := vnnlib.ReadProperty(r, filepath.Base(f.input.vnnlib))
+	if err != nil || p.Pair == nil {
+		return p, err
 	}
 	for _, name := range []string{"epsilon", "norm", "output"} {
 		if cmd.Flags().Changed(name) {
 			return nil, usagef("--%s: the VNN-LIB 2.0 property %s gives the output bounds", name, f.input.vnnlib)
 		}
 	}
-	if err := f.input.check(); err != nil {
-		return nil, err
-	}
-	return vnnlib.ReadPairFile(f.input.vnnlib)
+	return p, nil
 }

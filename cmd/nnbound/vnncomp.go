@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/vnncomp"
 	"github.com/nnbound/nnbound/vnncomp/equiv"
 )
@@ -19,6 +21,7 @@ import (
 func newVnncompCmd(decide vnncomp.Decider, getenv func(string) string) *cobra.Command {
 	var out, shard string
 	var scale float64
+	var jsonOut bool
 	eo := equiv.DefaultOptions()
 	cmd := &cobra.Command{
 		Use:   "vnncomp INSTANCES.csv",
@@ -29,7 +32,8 @@ func newVnncompCmd(decide vnncomp.Decider, getenv func(string) string) *cobra.Co
 
 (paths relative to the file's folder), writing one result file per row in
 VNN-COMP's format (unsat, sat with the counterexample, timeout, unknown)
-to --out, a JSON-lines log beside them, and a summary table to stdout.
+to --out, a JSON-lines log beside them, and a summary table to stdout
+(--json: one JSON object).
 Rows that already have a result file are not run again, so rerunning the
 command resumes. --shard K/N runs only the rows i with i mod N == K; when
 absent, the shard comes from a Slurm array job (SLURM_ARRAY_TASK_ID,
@@ -65,7 +69,11 @@ after keeping the rows already finished.`,
 			}
 			sum, err := vnncomp.Run(cmd.Context(), args[0], d, vnncomp.Options{Dir: out, Shard: s, Report: cmd.ErrOrStderr(), TimeoutScale: scale})
 			if sum != nil {
-				if werr := sum.WriteTable(cmd.OutOrStdout()); werr != nil && err == nil {
+				write := sum.WriteTable
+				if jsonOut {
+					write = func(w io.Writer) error { return report.WriteJSON(w, sum) }
+				}
+				if werr := write(cmd.OutOrStdout()); werr != nil && err == nil {
 					err = werr
 				}
 			}
@@ -86,6 +94,7 @@ after keeping the rows already finished.`,
 	fs.Float64Var(&scale, "timeout-scale", 1, "multiply every row's time limit by `S`")
 	fs.BoolVar(&eo.NoAlign, "no-align", false, "do not match g's hidden neurons to f's before deciding")
 	fs.IntVar(&eo.Verify.MaxNodes, "max-nodes", eo.Verify.MaxNodes, "stop a row with unknown after bounding this many boxes (0: no limit)")
+	fs.BoolVar(&jsonOut, "json", false, "print the summary as one JSON object instead of a table")
 	fs.StringVar(&shard, "shard", "", "run shard `K/N`: the rows i with i mod N == K (default: from Slurm or Kubernetes, else 0/1)")
 	return cmd
 }

@@ -54,6 +54,14 @@ func TestVnncompCommand(t *testing.T) {
 	}{
 		{name: "all rows", rows: []string{"ok", "ok", "ok"}, cancelAt: -1, ran: []int{0, 1, 2},
 			stdout: "unsat           3             0", stderr: "row 2: unsat"},
+		{name: "--json", rows: []string{"ok", "missing"}, flags: []string{"--json"}, cancelAt: -1, ran: []int{0}, err: "1 row ended in error",
+			stdout: `"this_run": {
+    "error": 1,
+    "sat": 0,
+    "timeout": 0,
+    "unknown": 0,
+    "unsat": 1
+  },`},
 		{name: "--shard", rows: []string{"ok", "ok", "ok"}, flags: []string{"--shard", "1/2"}, cancelAt: -1, ran: []int{1},
 			stdout: "shard 1/2: 1 of 3 rows"},
 		{name: "shard from Slurm", rows: []string{"ok", "ok", "ok"}, cancelAt: -1, ran: []int{0, 2},

@@ -7,7 +7,7 @@
 //
 //	AddDown(a, b) <= a + b <= AddUp(a, b)      (exact real sum)
 //	MulDown(a, b) <= a * b <= MulUp(a, b)      (exact real product)
-//	sqrt(v) <= SqrtUp(v)
+//	SqrtDown(v) <= sqrt(v) <= SqrtUp(v)
 //
 // and never exceed the float64 result by more than one ulp (near underflow,
 // a few multiples of 2^-1074). The sum's rounding error is exact by
@@ -170,6 +170,9 @@ func AddUpStep(a, b float64) float64 { return Up(a + b) }
 // a, b >= 0 (Tiny covers a product that underflows), without the exactness
 // test of MulUp. The check of a certificate (certify) rounds this way.
 func MulUpStep(a, b float64) float64 { return Up(a*b + Tiny) }
+
+// SqrtDown returns a lower bound of sqrt(v) for v >= 0, never below 0.
+func SqrtDown(v float64) float64 { return max(Down(math.Sqrt(v)), 0) }
 
 // SqrtUp returns an upper bound of sqrt(v) (math.Sqrt is correctly
 // rounded, so one ulp suffices).

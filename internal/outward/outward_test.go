@@ -50,6 +50,9 @@ func TestDirected(t *testing.T) {
 	if AddUpStep(1, 0x1p-60) <= 1 || MulUpStep(0x1p-600, 0x1p-600) <= 0 {
 		t.Error("AddUpStep, MulUpStep: not above the exact value")
 	}
+	if s := SqrtDown(2); s*s >= 2 || SqrtDown(0) != 0 {
+		t.Errorf("SqrtDown(2)^2 = %v, want < 2; SqrtDown(0) = %v", s*s, SqrtDown(0))
+	}
 	if s := SqrtUp(2); s*s <= 2 {
 		t.Errorf("SqrtUp(2)^2 = %v, want > 2", s*s)
 	}

@@ -74,3 +74,27 @@ func Sizes(nx, layers, width, nf int) []int {
 	}
 	return append(s, nf)
 }
+
+// Permuted returns a copy of f with the neurons of every hidden layer
+// shuffled by rng (the rows of the layer and the matching columns of the
+// next): the same function, computed in another order, whose difference
+// from f is exactly 0 in real arithmetic. f must be a dense chain
+// without quantisers (Permuted panics otherwise: a programming error).
+func Permuted(f *nn.Network, rng *rand.Rand) *nn.Network {
+	g := f.Clone()
+	for k := range len(g.Layers) - 1 {
+		cur, next := &g.Layers[k], &g.Layers[k+1]
+		if cur.Pre != nil || cur.Post != nil || cur.W == nil || next.W == nil {
+			panic("randnet: Permuted takes a dense chain without quantisers")
+		}
+		perm := rng.Perm(len(cur.B))
+		w, b := mat.DenseCopyOf(cur.W), append([]float64(nil), cur.B...)
+		wn := mat.DenseCopyOf(next.W)
+		for i, p := range perm {
+			cur.W.SetRow(i, w.RawRowView(p))
+			cur.B[i] = b[p]
+			next.W.SetCol(i, mat.Col(nil, p, wn))
+		}
+	}
+	return g
+}

@@ -19,11 +19,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -44,13 +44,14 @@ type layer struct {
 	Hi         *float64   `json:"hi,omitempty"`
 }
 
-// Read reads the JSON network at path.
+// Read reads the JSON network at path, gzipped or not (see
+// internal/gzfile for when path.gz is read instead).
 func Read(path string) (*nn.Network, error) {
-	data, err := os.ReadFile(path)
+	data, name, err := gzfile.ReadFile(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("jsonnet: %w", err)
 	}
-	return Parse(path, data)
+	return Parse(name, data)
 }
 
 // Parse reads a JSON network from data; name is used in error messages,

@@ -26,6 +26,8 @@ type Description struct {
 	CoreSizes      []int              `json:"core_sizes"`
 	CoreParameters int                `json:"core_parameters"`
 	Layers         []LayerDescription `json:"layers"`
+	// Nodes describes a graph that is not a chain (Layers is then empty).
+	Nodes []NodeDescription `json:"nodes,omitempty"`
 
 	// For WriteText: every line of the details, the input quantiser (if
 	// any) and whether the core differs from the network.
@@ -55,14 +57,7 @@ func Describe(net *nn.Network, info *Info) Description {
 	j := Description{File: info.Path, Bytes: info.Size, Format: info.Format.String(), Sniffed: info.Sniffed,
 		Details: []Detail{}, Inputs: net.InputSize(), Outputs: net.OutputSize(), Sizes: net.Sizes(),
 		Parameters: net.NumParams(), CoreSizes: info.Core.Sizes(), CoreParameters: info.Core.NumParams()}
-	for _, line := range strings.Split(strings.TrimRight(info.Summary, "\n"), "\n") {
-		key, value, ok := strings.Cut(line, ":")
-		d := Detail{Key: key, Value: strings.TrimSpace(value)}
-		if ok {
-			j.Details = append(j.Details, d)
-		}
-		j.lines = append(j.lines, d)
-	}
+	j.addSummary(info.Summary)
 	if net.Input != nil {
 		j.inputQuantiser = fmt.Sprint(net.Input)
 	}
@@ -71,6 +66,18 @@ func Describe(net *nn.Network, info *Info) Description {
 		j.Layers = append(j.Layers, LayerDescription{In: l.In(), Out: l.Out(), Parameters: l.NumParams(), Activation: l.Act.Describe(), Scheme: l.Scheme()})
 	}
 	return j
+}
+
+// addSummary adds the format's "key: value" lines.
+func (d *Description) addSummary(summary string) {
+	for _, line := range strings.Split(strings.TrimRight(summary, "\n"), "\n") {
+		key, value, ok := strings.Cut(line, ":")
+		detail := Detail{Key: key, Value: strings.TrimSpace(value)}
+		if ok {
+			d.Details = append(d.Details, detail)
+		}
+		d.lines = append(d.lines, detail)
+	}
 }
 
 // WriteText prints d for people ("nnbound inspect"): one "key: value" line
@@ -87,7 +94,9 @@ func (d *Description) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "inputs:\t%d\n", d.Inputs)
 	fmt.Fprintf(tw, "outputs:\t%d\n", d.Outputs)
-	fmt.Fprintf(tw, "sizes:\t%s\n", nn.FormatSizes(d.Sizes))
+	if d.Sizes != nil {
+		fmt.Fprintf(tw, "sizes:\t%s\n", nn.FormatSizes(d.Sizes))
+	}
 	fmt.Fprintf(tw, "parameters:\t%d\n", d.Parameters)
 	if d.inputQuantiser != "" {
 		fmt.Fprintf(tw, "input quantiser:\t%s\n", d.inputQuantiser)
@@ -97,6 +106,9 @@ func (d *Description) WriteText(w io.Writer) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if d.Nodes != nil {
+		return d.writeNodes(w)
 	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "layer\tin\tout\tparameters\t  activation\n")

@@ -1,7 +1,9 @@
 // Package modelfile loads and saves networks in whichever file format they
 // come in: ONNX (.onnx), NNet (.nnet) or nnbound's JSON (.json). The format
 // is taken from the extension; a file without a known extension is
-// recognised by its content.
+// recognised by its content. Any of them may be gzip-compressed (a.onnx.gz,
+// or any file starting with the gzip magic bytes); Load reads A.onnx.gz
+// for A.onnx when A.onnx is missing or differs from it (internal/gzfile).
 //
 // Some formats build pre- and post-processing into the network they return
 // (an NNet file's input clipping and normalisation). Info.Core is the
@@ -13,10 +15,12 @@ package modelfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -53,9 +57,10 @@ func (f Format) String() string {
 }
 
 // FormatOf returns the format named by the extension of path (case does
-// not matter), or Unknown.
+// not matter; a final .gz is skipped: a.onnx.gz is ONNX), or Unknown.
 func FormatOf(path string) Format {
-	switch strings.ToLower(filepath.Ext(path)) {
+	path = strings.TrimSuffix(strings.ToLower(path), ".gz")
+	switch filepath.Ext(path) {
 	case ".onnx":
 		return ONNX
 	case ".nnet":
@@ -77,7 +82,7 @@ type Options struct {
 type Info struct {
 	Path    string
 	Format  Format
-	Size    int64 // bytes
+	Size    int64 // bytes of the file read (compressed, if it was)
 	Sniffed bool  // the format was recognised from the content, not the extension
 	// Summary holds the format's details as "key: value" lines.
 	Summary string
@@ -117,11 +122,21 @@ func (i *Info) Transform(f func(core *nn.Network) (*nn.Network, error)) (*nn.Net
 	return out, nil
 }
 
-// Load reads the model at path. Errors name the file; they wrap
+// Load reads the model at path (or path.gz, see the package
+// documentation); Info.Path is the file read. Errors name the file; they wrap
 // ErrNotModel for directories and empty files and ErrUnknownFormat when
 // the format cannot be told, and otherwise come from the format's reader.
 func Load(path string, opts Options) (*nn.Network, *Info, error) {
-	data, size, err := readFile(path)
+	data, info, err := read(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return decode(data, info, opts)
+}
+
+// read reads the model file at path and tells its format.
+func read(path string) ([]byte, *Info, error) {
+	data, path, size, err := readFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -132,8 +147,12 @@ func Load(path string, opts Options) (*nn.Network, *Info, error) {
 		}
 		sniffed = true
 	}
-	info := &Info{Path: path, Format: format, Size: size, Sniffed: sniffed}
-	net, err := decoders[format](path, data, opts, info)
+	return data, &Info{Path: path, Format: format, Size: size, Sniffed: sniffed}, nil
+}
+
+// decode translates the file's data into a network.
+func decode(data []byte, info *Info, opts Options) (*nn.Network, *Info, error) {
+	net, err := decoders[info.Format](info.Path, data, opts, info)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -151,25 +170,36 @@ var decoders = [...]func(path string, data []byte, opts Options, info *Info) (*n
 	JSON: decodeJSON,
 }
 
-// readFile reads a regular, non-empty file of at most MaxFileSize bytes.
-func readFile(path string) ([]byte, int64, error) {
+// readFile reads a regular, non-empty file of at most MaxFileSize bytes,
+// decompressed if it is gzipped (at most MaxFileSize bytes then too; see
+// internal/gzfile for when path.gz is read instead of path). It returns
+// the content, the path read and the size of the file read.
+func readFile(path string) ([]byte, string, int64, error) {
+	f, err := gzfile.Open(path, MaxFileSize)
+	var notRegular *gzfile.NotRegularError
+	switch {
+	case errors.As(err, &notRegular):
+		return nil, "", 0, fmt.Errorf("modelfile: %w: %w", err, ErrNotModel)
+	case err != nil:
+		return nil, "", 0, fmt.Errorf("modelfile: %w", err)
+	}
+	defer f.Close()
+	path = f.Name
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("modelfile: %w", err)
+		return nil, "", 0, fmt.Errorf("modelfile: %w", err)
 	}
+	if st.Size() > MaxFileSize {
+		return nil, "", 0, fmt.Errorf("modelfile: %s has %d bytes, more than the %d a model may have: %w", path, st.Size(), MaxFileSize, ErrNotModel)
+	}
+	data, err := io.ReadAll(f)
 	switch {
-	case st.IsDir():
-		return nil, 0, fmt.Errorf("modelfile: %s is a directory: %w", path, ErrNotModel)
-	case !st.Mode().IsRegular():
-		return nil, 0, fmt.Errorf("modelfile: %s is not a regular file: %w", path, ErrNotModel)
-	case st.Size() == 0:
-		return nil, 0, fmt.Errorf("modelfile: %s is empty: %w", path, ErrNotModel)
-	case st.Size() > MaxFileSize:
-		return nil, 0, fmt.Errorf("modelfile: %s has %d bytes, more than the %d a model may have: %w", path, st.Size(), MaxFileSize, ErrNotModel)
+	case errors.Is(err, gzfile.ErrTooLarge):
+		return nil, "", 0, fmt.Errorf("modelfile: %w: %w", err, ErrNotModel)
+	case err != nil:
+		return nil, "", 0, fmt.Errorf("modelfile: %w", err)
+	case len(data) == 0:
+		return nil, "", 0, fmt.Errorf("modelfile: %s is empty: %w", path, ErrNotModel)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, fmt.Errorf("modelfile: %w", err)
-	}
-	return data, int64(len(data)), nil
+	return data, path, st.Size(), nil
 }

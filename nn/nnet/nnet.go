@@ -37,10 +37,10 @@ package nnet
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -54,13 +54,14 @@ type Options struct {
 	Core bool
 }
 
-// Read reads the NNet file at path. Errors name the file and line.
+// Read reads the NNet file at path, gzipped or not (see internal/gzfile
+// for when path.gz is read instead). Errors name the file read and line.
 func Read(path string, opts Options) (*nn.Network, *Info, error) {
-	data, err := os.ReadFile(path)
+	data, name, err := gzfile.ReadFile(path, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("nnet: %w", err)
 	}
-	return Parse(path, data, opts)
+	return Parse(name, data, opts)
 }
 
 // Parse reads an NNet file from data; name is used in error messages. It

@@ -20,15 +20,9 @@ import (
 // than MaxDenseConvEntries).
 func convNodes(k int, l nn.Layer, h, z string) (nodes, inits [][]byte, err error) {
 	c := l.Conv
-	var end [2]int
-	for ax, n := range [2]int{c.InH, c.InW} {
-		out, kk := [2]int{c.OutH, c.OutW}[ax], [2]int{c.KH, c.KW}[ax]
-		span := (kk-1)*c.Dil[ax] + 1
-		end[ax] = max(0, (out-1)*c.Stride[ax]+span-n-c.Pad[ax])
-		if (n+c.Pad[ax]+end[ax]-span)/c.Stride[ax]+1 != out {
-			return nil, nil, fmt.Errorf("layer %d: a convolution of %d outputs along axis %d, fewer than ONNX's: %w",
-				k, out, ax, ErrNotWritable)
-		}
+	end, err := endPads([2]int{c.InH, c.InW}, [2]int{c.OutH, c.OutW}, [2]int{c.KH, c.KW}, c.Stride, c.Dil, c.Pad)
+	if err != nil {
+		return nil, nil, fmt.Errorf("layer %d: %w", k, err)
 	}
 	shape, wName, bName := fmt.Sprintf("shape%d", k), fmt.Sprintf("W%d", k), fmt.Sprintf("b%d", k)
 	inits = append(inits, encodeInt64s(shape, []int64{-1, int64(c.InC), int64(c.InH), int64(c.InW)}),

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nnbound/nnbound/internal/gzfile/gztest"
 	"github.com/nnbound/nnbound/internal/shared/sharedtest"
 	"github.com/nnbound/nnbound/sdp"
 )
@@ -212,5 +213,30 @@ func TestDecodeCancellingEntries(t *testing.T) {
 	}
 	if p.F[1] != nil {
 		t.Errorf("F1 = %v, want nil", p.F[1])
+	}
+}
+
+// TestReadGzip reads a gzipped file by its name and by its content.
+func TestReadGzip(t *testing.T) {
+	want, err := Read(filepath.Join("testdata", "tiny.dat-s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", "tiny.dat-s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"tiny.dat-s.gz", "tiny.dat-s"} {
+		path := gztest.WriteFile(t, filepath.Join(dir, name), data)
+		p, err := Read(path)
+		if err != nil || !reflect.DeepEqual(p, want) {
+			t.Errorf("%s: %v, %+v", name, err, p)
+		}
+	}
+	z := gztest.Bytes(t, data)
+	os.WriteFile(filepath.Join(dir, "cut.dat-s.gz"), z[:len(z)/2], 0o644)
+	if _, err := Read(filepath.Join(dir, "cut.dat-s.gz")); err == nil || !strings.Contains(err.Error(), "cut.dat-s.gz") {
+		t.Errorf("truncated: err = %v", err)
 	}
 }

@@ -46,8 +46,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/sdp"
 )
 
@@ -75,20 +75,21 @@ func (e *ParseError) Unwrap() []error {
 	return []error{ErrSyntax, e.Err}
 }
 
-// Read reads the SDPA sparse file at path. Errors name the file as path.
+// Read reads the SDPA sparse file at path, which may be gzipped (p.dat-s.gz,
+// or any file starting with the gzip magic bytes; p.dat-s.gz is read for
+// p.dat-s when p.dat-s is missing or differs from it, see internal/gzfile).
+// Errors name the file read.
 func Read(path string) (*sdp.Problem, error) {
-	st, err := os.Stat(path)
+	f, err := gzfile.Open(path, 0)
 	if err != nil {
 		return nil, err
 	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, want an SDPA sparse file", path)
-	}
-	data, err := os.ReadFile(path)
+	defer f.Close()
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, err
 	}
-	return parse(string(data), path)
+	return parse(string(data), f.Name)
 }
 
 // Decode reads an SDPA sparse file from r; name is used in error messages.

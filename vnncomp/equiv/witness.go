@@ -11,7 +11,7 @@ import (
 )
 
 // outcome turns an answer into a VNN-COMP outcome.
-func outcome(ans *Answer, f, g *nn.Network, p *vnnlib.Pair) vnncomp.Outcome {
+func outcome(ans *verify.Answer, f, g *nn.Network, p *vnnlib.Pair) vnncomp.Outcome {
 	r := ans.Result
 	o := vnncomp.Outcome{Time: r.Time, Detail: Detail{Verify: r, Aligned: ans.Aligned}}
 	switch {
@@ -35,7 +35,9 @@ func outcome(ans *Answer, f, g *nn.Network, p *vnnlib.Pair) vnncomp.Outcome {
 // Witness returns the VNN-COMP witness of the input x: X_f, Y_f, X_g,
 // Y_g in declaration order, x rounded to its declared type and f and g
 // evaluated there. It is an error if the rounded x leaves the box, a
-// declared type cannot be written, or the point does not violate p.
+// declared type cannot be written, or the point does not violate p
+// (verify.CheckPoint: the violation must survive the rounding of the
+// evaluation).
 func Witness(f, g *nn.Network, p *vnnlib.Pair, x []float64) (*vnncomp.Witness, error) {
 	xr, err := round(x, p.F.Input.Type)
 	if err != nil {
@@ -44,17 +46,14 @@ func Witness(f, g *nn.Network, p *vnnlib.Pair, x []float64) (*vnncomp.Witness, e
 	if !p.Box.Contains(xr) {
 		return nil, errors.New("equiv: the counterexample rounded to the input type leaves the box")
 	}
-	yf, err := f.Eval(xr)
+	pt, s, err := verify.CheckPoint(f, g, xr, xr, verify.PropertyCriterion(&p.Property))
 	if err != nil {
 		return nil, err
 	}
-	yg, err := g.Eval(xr)
-	if err != nil {
-		return nil, err
-	}
-	if bad, _ := p.Violated(yf, yg); !bad {
+	if s != verify.Violated {
 		return nil, errors.New("equiv: the counterexample does not violate the property on the networks as read")
 	}
+	yf, yg := pt.F, pt.G
 	w := &vnncomp.Witness{Syntax: vnncomp.VNNLIB2}
 	for _, v := range []struct {
 		t vnnlib.Tensor

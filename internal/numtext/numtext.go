@@ -1,0 +1,60 @@
+// Package numtext formats numbers for people, as every printer of nnbound
+// writes them: a few significant figures, exponents without padding
+// ("1e-5", not "1e-05"), and short vectors with their middle elided.
+package numtext
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Float formats x with sig significant digits, without the exponent's
+// padding ("1e-5", not "1e-05"); "inf", "-inf" or "NaN" when not finite.
+func Float(x float64, sig int) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	s := strconv.FormatFloat(x, 'g', sig, 64)
+	if i := strings.IndexByte(s, 'e'); i >= 0 {
+		mant, exp := s[:i], s[i+1:]
+		sign := ""
+		if exp[0] == '-' || exp[0] == '+' {
+			if exp[0] == '-' {
+				sign = "-"
+			}
+			exp = exp[1:]
+		}
+		exp = strings.TrimLeft(exp, "0")
+		if exp == "" {
+			exp = "0"
+		}
+		s = mant + "e" + sign + exp
+	}
+	return s
+}
+
+// Vector prints a short vector: "0.749" or "(0.1, -0.2, 0.3)", eliding
+// the middle of long ones.
+func Vector(v []float64) string {
+	if len(v) == 1 {
+		return Float(v[0], 4)
+	}
+	parts := make([]string, 0, min(len(v), 4))
+	for i, x := range v {
+		if len(v) > 4 && i == 3 {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, Float(x, 3))
+	}
+	if len(v) > 4 {
+		parts = append(parts, Float(v[len(v)-1], 3))
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}

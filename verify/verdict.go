@@ -1,0 +1,66 @@
+package verify
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/nnbound/nnbound/internal/numtext"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// Text describes t as the verdict's bound line prints it:
+// "norm per-output; epsilon 0.01", the epsilons as one number or a list.
+func (t Tolerance) Text() string {
+	eps := fmt.Sprint(t.Eps)
+	if len(t.Eps) == 1 {
+		eps = fmt.Sprint(t.Eps[0])
+	}
+	return fmt.Sprintf("norm %v; epsilon %s", t.Norm, eps)
+}
+
+// PropertyText describes the output ranges of the property p, read from
+// file, as the verdict's bound line prints them.
+func PropertyText(p *spec.Property, file string) string {
+	return fmt.Sprintf("the %d output ranges of %s, each about its centre", len(p.Outputs), file)
+}
+
+// WriteText prints the answer for people, as aligned lines; what
+// describes the question (Tolerance.Text or PropertyText):
+//
+//	verdict   violated
+//	bound     0.5        certified max of the difference over the box; norm inf; epsilon 0.001
+//	found     0.5        counterexample, evaluated again at x = 1
+//	          F(x) = 1, G(x) = 1.5
+//	nodes     1 boxes bounded
+//	time      0.001 s
+func (a *Answer) WriteText(w io.Writer, what string) error {
+	var b strings.Builder
+	r := a.Result
+	verdict := r.Status.String()
+	if r.Reason != NoReason {
+		verdict += " (" + r.Reason.String() + ")"
+	}
+	fmt.Fprintf(&b, "verdict   %s\n", verdict)
+	if math.IsInf(r.Bound, 0) || math.IsNaN(r.Bound) { // JSON's null
+		fmt.Fprintf(&b, "bound     none       no finite bound proved over the box; %s\n", what)
+	} else {
+		fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference over the box; %s\n", r.Bound, what)
+	}
+	if p := r.Worst; p != nil {
+		what := "largest difference found"
+		if r.Status == Violated {
+			what = "counterexample, evaluated again"
+		}
+		fmt.Fprintf(&b, "found     %-10.5g %s at x = %s\n", p.Measure, what, numtext.Vector(p.X))
+		fmt.Fprintf(&b, "          F(x) = %s, G(x) = %s\n", numtext.Vector(p.F), numtext.Vector(p.G))
+	}
+	fmt.Fprintf(&b, "nodes     %d boxes bounded\n", r.Nodes)
+	if a.Aligned != nil {
+		fmt.Fprintf(&b, "neurons   %s\n", a.Aligned)
+	}
+	fmt.Fprintf(&b, "time      %.3g s\n", r.Seconds)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
