@@ -30,7 +30,8 @@ func gopActivation(b *graphBuilder, n *node, in []gin) error {
 	case "Sigmoid":
 		act.Kind = nn.Sigmoid
 	case "LeakyRelu":
-		act = nn.Activation{Kind: nn.LeakyReLU, Alpha: n.floatAttr("alpha", float64(float32(0.01)))}
+		b.leaky(n, x, n.inputs[0], n.floatAttr("alpha", float64(float32(0.01))))
+		return nil
 	case "Elu":
 		act = nn.Activation{Kind: nn.ELU, Alpha: n.floatAttr("alpha", 1)}
 	}
@@ -92,7 +93,7 @@ func gopPRelu(b *graphBuilder, n *node, in []gin) error {
 		uniform = uniform && slope[j] == slope[0]
 	}
 	if uniform {
-		b.set(n, b.emit(n, nn.Act{Act: nn.Activation{Kind: nn.LeakyReLU, Alpha: slope[0]}}, x.s, x.v))
+		b.leaky(n, x, n.inputs[0], slope[0])
 		return nil
 	}
 	relu := nn.Act{Act: nn.Activation{Kind: nn.ReLU}}
@@ -177,6 +178,11 @@ func (b *graphBuilder) clip(n *node, x tval, name string, lo, hi []float64) erro
 			lo[i], hi[i] = c(r.lo[i]), c(r.hi[i])
 		}
 		b.out.Nodes = b.out.Nodes[:r.start]
+		for v := range b.clips {
+			if v > r.start {
+				delete(b.clips, v) // values to be made again
+			}
+		}
 		return b.clip(n, tval{v: r.from, s: x.s}, "", lo, hi)
 	}
 	start := len(b.out.Nodes)
@@ -232,13 +238,18 @@ func (b *graphBuilder) clipAct(n *node, x tval, lo, hi float64) tval {
 	return b.emit(n, nn.Act{Act: act}, x.s, x.v)
 }
 
-// lastClip returns the clipping whose output is x, when that is the last
-// node made and x is read by one node under the name name and by no other
-// under any name; ok false otherwise.
+// lastClip returns the clipping whose output is x, when soleLast.
 func (b *graphBuilder) lastClip(x tval, name string) (clipped, bool) {
 	r, ok := b.clips[x.v]
-	if name == "" || !ok || x.v != len(b.out.Nodes) {
-		return clipped{}, false
+	return r, ok && b.soleLast(x, name)
+}
+
+// soleLast reports whether x is the output of the last node made, read by
+// one node (the one being translated) under the name name and by no other
+// under any name, and no graph output.
+func (b *graphBuilder) soleLast(x tval, name string) bool {
+	if name == "" || x.v == 0 || x.v != len(b.out.Nodes) {
+		return false
 	}
 	for nm, t := range b.vals {
 		readers := len(b.reads[nm])
@@ -246,8 +257,25 @@ func (b *graphBuilder) lastClip(x tval, name string) (clipped, bool) {
 			readers-- // the node being translated
 		}
 		if t.v == x.v && (readers > 0 || b.isOutput(nm)) {
-			return clipped{}, false
+			return false
 		}
 	}
-	return r, true
+	return true
+}
+
+// leaky sets n's output to the LeakyReLU with slope alpha of x, or, when
+// x is the output of an ELU with alpha 1 that nothing else reads, to the
+// ELU with alpha: for s < 0, elu_1(s) = expm1(s) < 0 is scaled by alpha,
+// which is elu_alpha(s) to the bit (the QDQ writer stores an ELU alpha that
+// is not a float32 this way).
+func (b *graphBuilder) leaky(n *node, x tval, name string, alpha float64) {
+	if b.soleLast(x, name) {
+		last := &b.out.Nodes[x.v-1]
+		if a, ok := last.Op.(nn.Act); ok && a.Act == (nn.Activation{Kind: nn.ELU, Alpha: 1}) {
+			last.Op = nn.Act{Act: nn.Activation{Kind: nn.ELU, Alpha: alpha}}
+			b.set(n, x)
+			return
+		}
+	}
+	b.set(n, b.emit(n, nn.Act{Act: nn.Activation{Kind: nn.LeakyReLU, Alpha: alpha}}, x.s, x.v))
 }

@@ -66,12 +66,14 @@ func gopAffine(b *graphBuilder, n *node, in []gin) error {
 		return err
 	}
 	var a *affine
+	var scheme *nn.IntParams
 	out := x.s
 	switch n.opType {
 	case "Gemm":
 		var g *gemmMap
 		if g, err = gemm(x.s, n, ops, b.bud); err == nil {
 			a, out = g.a, g.out
+			scheme = g.intParams(ops.data)
 		}
 	case "MatMul":
 		a, out, err = matmul(x.s, ops, b.bud)
@@ -81,7 +83,9 @@ func gopAffine(b *graphBuilder, n *node, in []gin) error {
 	if err != nil {
 		return err
 	}
-	b.set(n, b.emit(n, affineOp(a), out, x.v))
+	op := affineOp(a)
+	op.Int = scheme
+	b.set(n, b.emit(n, op, out, x.v))
 	return nil
 }
 
@@ -138,6 +142,13 @@ func gopConv(b *graphBuilder, n *node, in []gin) error {
 		}
 	}
 	out := withSpatial(x.s, c.OutC, [2]int{c.OutH, c.OutW})
-	b.set(n, b.emit(n, &nn.Affine{M: c, B: full}, out, x.v))
+	var bc *constant
+	if len(ops.consts) > 2 {
+		bc = ops.consts[2]
+	}
+	// The integer scheme of dequantised int8 weights (per tensor or per
+	// output channel, axis 0) and int32 biases, for the writer.
+	scheme := intParams(ops.consts[1], bc, 0, 1, 1)
+	b.set(n, b.emit(n, &nn.Affine{M: c, B: full, Int: scheme}, out, x.v))
 	return nil
 }

@@ -201,15 +201,33 @@ func (b *graphBuilder) node(n *node) error {
 		b.consts[n.outputs[0]] = c
 		return nil
 	}
-	if quant != nil && n.opType != "Cast" && n.opType != "DequantizeLinear" {
+	op := lookupGraphOp(n.opType)
+	switch {
+	case op == nil:
+		return unsupported(n.opType)
+	case quant != nil && n.opType != "Cast" && n.opType != "DequantizeLinear":
 		return fmt.Errorf("operator %q reads the integers of QuantizeLinear %q (only a no-op Cast and a "+
 			"DequantizeLinear with the same parameters are read): %w", n.opType, quant.name, ErrUnsupportedOp)
 	}
-	op := lookupGraphOp(n.opType)
-	if op == nil {
-		return unsupported(n.opType)
+	before := len(b.out.Nodes)
+	if err := op(b, n, in); err != nil {
+		return err
 	}
-	return op(b, n, in)
+	for _, made := range b.out.Nodes[min(before, len(b.out.Nodes)):] {
+		if err := b.bud.take(shapeSize(made.Shape)); err != nil { // the values evaluation holds
+			return err
+		}
+	}
+	return nil
+}
+
+// shapeSize returns the number of values of a sample of shape s.
+func shapeSize(s []int) int {
+	n := 1
+	for _, d := range s {
+		n *= d
+	}
+	return n
 }
 
 // unary returns the one computed tensor among a node's inputs, which must

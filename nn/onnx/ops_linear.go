@@ -21,14 +21,24 @@ func opGemm(b *builder, n *node, ops operands) error {
 	if err := b.applyAffine(g.a); err != nil {
 		return err
 	}
-	if b.pend == g.a && ops.data == 0 {
-		out := int64(1)
-		if g.rowsOut {
-			out = 0
-		}
-		b.pendInt = intParams(g.w, g.bias, out, g.alpha, g.beta)
+	if b.pend == g.a {
+		b.pendInt = g.intParams(ops.data)
 	}
 	return nil
+}
+
+// intParams returns how the Gemm's weight and bias are stored as integers
+// (see intParams), nil if they are not or the data, at position data, is
+// not the Gemm's A.
+func (g *gemmMap) intParams(data int) *nn.IntParams {
+	if data != 0 {
+		return nil
+	}
+	out := int64(1)
+	if g.rowsOut {
+		out = 0
+	}
+	return intParams(g.w, g.bias, out, g.alpha, g.beta)
 }
 
 // gemmMap is the affine map of a Gemm node on data of shape x, with the

@@ -125,6 +125,10 @@ def step(op, a, v):
     if op == "HardSigmoid":
         al, be = np.float64(np.float32(a.get("alpha", 0.2))), np.float64(np.float32(a.get("beta", 0.5)))
         return np.clip(al * v[0] + be, 0, 1)
+    if op == "LeakyRelu":
+        return np.where(v[0] >= 0, v[0], np.float64(np.float32(a.get("alpha", 0.01))) * v[0])
+    if op == "Elu":
+        return np.where(v[0] >= 0, v[0], np.float64(np.float32(a.get("alpha", 1.0))) * np.expm1(v[0]))
     if op == "Clip":
         return np.minimum(np.maximum(v[0], v[1]), v[2])
     if op in ("MaxPool", "AveragePool"):
@@ -134,7 +138,13 @@ def step(op, a, v):
     if op == "QuantizeLinear":
         return quantise(v[0], v[1], v[2], v[2].dtype)
     if op == "DequantizeLinear":
-        return (v[0].astype(np.float64) - v[2].astype(np.float64)) * v[1]
+        z = v[2].astype(np.float64) if len(v) > 2 else np.zeros_like(v[1])
+        s, ax = v[1], a.get("axis", 1)
+        if np.ndim(s) == 1:  # per axis
+            shape = [1] * v[0].ndim
+            shape[ax] = -1
+            s, z = s.reshape(shape), z.reshape(shape)
+        return (v[0].astype(np.float64) - z) * s
     raise ValueError(op)
 
 
@@ -245,6 +255,14 @@ good("dropout_unused", "Dropout (inference), Identity, and a branch the output d
      [N("Gemm", ["x", "W"], ["g"]), N("Dropout", ["g"], ["d"]), N("Relu", ["g"], ["dead"]),
       N("Identity", ["d"], ["y"])], [t("W", w(3, 2))], ["N", 3])
 
+good("clip_shared", "a Relu read by a Min and by an Add: the clippings stay apart",
+     [N("Relu", ["x"], ["r"]), N("Min", ["r", "one"], ["a"]), N("Add", ["a", "r"], ["y"])], [t("one", 1.0)],
+     ["N", 4])
+
+good("elu_shared", "an Elu read by a LeakyRelu and by an Add: no Elu alpha merge",
+     [N("Elu", ["x"], ["e"]), N("LeakyRelu", ["e"], ["l"], alpha=0.3), N("Add", ["l", "e"], ["y"])], [],
+     ["N", 4])
+
 
 def qdq(x, name, s, z, dtype, cast=False):
     """QuantizeLinear then (a Cast to the same type and) DequantizeLinear."""
@@ -261,12 +279,14 @@ n1, i1 = qdq("x", "xq", 0.02, 128, np.uint8)
 n2, i2 = qdq("g", "gq", 0.05, -3, np.int8, cast=True)
 n3, i3 = qdq("s", "y", 0.04, 0, np.int8)
 Wq = rng.randint(-127, 128, size=(4, 4)).astype(np.int8)
+Ws = rng.uniform(0.01, 0.03, 4).astype(np.float32)
 good("qdq_residual", "int8 QDQ: quantised input, int8 weights per output channel, a quantised tensor "
      "read by a Relu branch and the skip, Casts between",
-     n1 + [N("DequantizeLinear", ["Wq", "Ws", "Wz"], ["W"], axis=1), N("Gemm", ["xq", "W", "b"], ["g"])] + n2 +
+     n1 + [N("DequantizeLinear", ["Wq", "Ws", "Wz"], ["W"], axis=1), N("DequantizeLinear", ["bq", "bs"], ["b"], axis=0),
+           N("Gemm", ["xq", "W", "b"], ["g"])] + n2 +
      [N("Relu", ["gq"], ["r"]), N("Add", ["r", "gq"], ["s"])] + n3,
-     i1 + i2 + i3 + [it("Wq", Wq, np.int8), t("Ws", rng.uniform(0.01, 0.03, 4).astype(np.float32)), it("Wz", np.zeros(4), np.int8),
-                     t("b", w(4))], ["N", 4])
+     i1 + i2 + i3 + [it("Wq", Wq, np.int8), t("Ws", Ws), it("Wz", np.zeros(4), np.int8),
+                     it("bq", rng.randint(-2000, 2000, 4), np.int32), t("bs", np.float32(0.02) * Ws)], ["N", 4])
 
 n4, i4 = qdq("x", "xq", 0.02, 128, np.uint8)
 bad("bad_qdq_params", "a DequantizeLinear with another scale than its QuantizeLinear", "ErrUnsupportedOp",
