@@ -51,17 +51,23 @@ func diffPlanes(act1, act2 nn.Activation, pre1, pre2, dd, post Interval, l1, u1,
 			upper = hi
 		}
 	}
-	// Separate lines: the coefficient on a is a rounded difference; its
-	// error times |a| goes into the constant.
-	aU, aL := u2.A-l1.A, l2.A-u1.A
-	eU := (2*outward.Unit*math.Abs(aU) + outward.Tiny) * ma
-	eL := (2*outward.Unit*math.Abs(aL) + outward.Tiny) * ma
-	pick(plane{aL, l2.A, outward.DownBy(outward.SubDown(l2.C, u1.C), eL)}, plane{aU, u2.A, outward.UpBy(outward.SubUp(u2.C, l1.C), eU)})
+	pick(separatePlanes(ma, l1, u1, l2, u2))
 	if a, ok := sameAct(act1, act2, pre1, pre2); ok {
 		s := SlopeRange(a, pre1.Hull(pre2))
 		pick(slopeChordBelow(s, dd), slopeChordAbove(s, dd))
 	}
 	return lower, upper
+}
+
+// separatePlanes returns the planes L2(a + d) - U1(a) and U2(a + d) -
+// L1(a) below and above phi2(a + d) - phi1(a), for |a| <= ma: the
+// coefficient on a is a rounded difference, whose error times ma goes into
+// the constant.
+func separatePlanes(ma float64, l1, u1, l2, u2 line) (lower, upper plane) {
+	aU, aL := u2.A-l1.A, l2.A-u1.A
+	eU := (2*outward.Unit*math.Abs(aU) + outward.Tiny) * ma
+	eL := (2*outward.Unit*math.Abs(aL) + outward.Tiny) * ma
+	return plane{aL, l2.A, outward.DownBy(outward.SubDown(l2.C, u1.C), eL)}, plane{aU, u2.A, outward.UpBy(outward.SubUp(u2.C, l1.C), eU)}
 }
 
 // sameAct returns an activation a with phi1 = a on pre1 and phi2 = a on

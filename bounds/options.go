@@ -31,10 +31,8 @@ const (
 	// (optimise.go). Each layer's bounds are intersected with
 	// MethodSymbolic's on the same bounds below; since tighter bounds below
 	// change the relaxations above, a bound is not guaranteed to be inside
-	// MethodSymbolic's, but it almost always is (on random networks 6 of
-	// 2713 bounds were looser, by a little) and is much tighter on deep
-	// networks: on ACAS Xu, 35% fewer unstable neurons and a 5-10 times
-	// smaller output difference, at 3-5 times the time (BENCHMARKS.md).
+	// MethodSymbolic's, but it almost always is, and it is much tighter on
+	// deep networks, at a few times the cost (docs/tuning.md).
 	MethodOptimised
 )
 
@@ -84,17 +82,15 @@ type Options struct {
 	// their activation (every neuron of a layer without kinks); the others
 	// keep their interval bounds, on which their relaxations are already
 	// exact. It pays on small boxes where most neurons are stable (branch
-	// and bound, package verify): symbolic Pair on a sixteenth of an ACAS
-	// Xu box 88 -> 14 ms, with the same output bound (BENCHMARKS.md).
+	// and bound, package verify; docs/tuning.md).
 	UnstableOnly bool
 	// PlainPairs relaxes each ReLU neuron of a pair by the separate lines
 	// and planes of its output and its difference (diffrelax.go) in the
 	// back-substitution of the difference, not by the per-row planes of
 	// the two together over their joint range (relupair.go, relupoly.go).
-	// Those are 5-20 % tighter on wide one-shot bounds (MNIST, HAR) but
-	// cost about three times the CPU of a symbolic Pair on ACAS Xu boxes
-	// without reducing branch and bound's nodes, so package verify sets
-	// PlainPairs (BENCHMARKS.md).
+	// Those are tighter on wide one-shot bounds (MNIST, HAR) but cost more
+	// CPU without reducing branch and bound's nodes, so package verify
+	// sets PlainPairs (docs/tuning.md).
 	PlainPairs bool
 	// Within, if not nil, holds bounds of the same pair of networks valid
 	// on a box containing this one (PairBounds.Prior of a parent's, in
@@ -109,11 +105,9 @@ type Options struct {
 	// network 2 itself; with UnstableOnly, network 1's neurons that are
 	// stable but whose network-2 copies straddle a kink are
 	// back-substituted too (within.go, tightenShadows). For a close copy
-	// (float16) that loses little and saves about a third of a Pair: on
-	// ACAS Xu float16 branch and bound
-	// (package verify) 25 % less CPU for 0-15 % more nodes. Not for a
-	// pruned copy, whose differences are wide: VeriPrune 1_1 pruned5 went
-	// from 127 nodes to unknown after 5987 (BENCHMARKS.md). Pair only.
+	// (float16) that loses little and saves about a third of a Pair. Not
+	// for a pruned copy, whose differences are wide (docs/tuning.md).
+	// Pair only.
 	SecondByDifference bool
 	// Goal, if not nil, lets MethodOptimised stop as soon as the goal's
 	// margins answer the caller's question (goal.go), and skip the
@@ -176,7 +170,7 @@ type OptimiseSettings struct {
 }
 
 // DefaultOptimiseSettings returns the defaults, chosen by measurement on
-// the ACAS Xu benchmark (BENCHMARKS.md, section Bounds).
+// the ACAS Xu benchmark (docs/tuning.md).
 func DefaultOptimiseSettings() OptimiseSettings {
 	return OptimiseSettings{Iterations: 20, Step: 0.2}
 }

@@ -90,8 +90,8 @@ func withinLayer(x []Interval, prior [][]Interval, k int) {
 // 1's plus the difference's, and with Options.UnstableOnly network 1's is
 // not back-substituted where it is stable: under Options.Within it stays
 // as wide as an ancestor's, and network 2 straddles a kink it does not
-// reach. On ACAS Xu float16 leaves deep in a search this made the output
-// bound 25 times looser than bounding the box afresh (BENCHMARKS.md).
+// reach, which made the output bound of leaves deep in a search many times
+// looser than bounding the box afresh (docs/tuning.md).
 func (pp *pairProp) tightenShadows(k int) {
 	n1, n2 := pp.pb.Net1.Pre[k], pp.pb.Net2.Pre[k]
 	a1, a2 := pp.f1.Layers[k].Act, pp.f2.Layers[k].Act

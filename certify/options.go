@@ -206,7 +206,7 @@ type Options struct {
 	Method Method
 	// InfJoint certifies the inf-norm (spec.NormInf) by one SDP with a block and gammas
 	// per output, the blocks sharing the multipliers, instead of one SDP
-	// per output (the default; see BENCHMARKS.md for how they compare).
+	// per output (the default).
 	// The input set is then not split.
 	InfJoint bool
 	// QC is the set of quadratic constraints.
@@ -226,7 +226,7 @@ type Options struct {
 	// pre-activation bounds make more neurons stable, so the SDPs are
 	// smaller and tighter and fewer pieces need refining; on the Table 1
 	// and 2 and ACAS Xu instances that is faster as well as tighter
-	// (BENCHMARKS.md).
+	// (docs/tuning.md).
 	Split int
 	// RequantSlack widens every re-quantisation of a quantised (QDQ int8)
 	// network by this many steps (bounds.Options.RequantSlack), so that the
@@ -263,7 +263,7 @@ type Options struct {
 // networks the slope restriction and the box of their output difference.
 //
 // Left out because they bought nothing on the ACAS Xu and Table 1/2
-// instances (BENCHMARKS.md, "What each family of constraints buys"): the
+// instances: the
 // pre- and post-activation boxes and the linear triangle (implied through
 // the complementarity equality), the box of the pre-activation difference,
 // and the chords of the difference's slope restriction.
@@ -338,9 +338,9 @@ func (o *Options) Validate() error {
 // the stacked vector, written in coordinates scaled to [-1, 1] (lmi.problem)
 // and with a constant entry fixed by gamma's weight (1): its entries are
 // of order 1 at most, and I is the scale of a solution. CSDP's start,
-// 10 n I for an LMI with n rows in all, is 2.3e4 I on the root SDP of two
-// 6x50 networks, where it costs 56 iterations against 38 from I
-// (BENCHMARKS.md, "Two different 6x50 networks").
+// 10 n I for an LMI with n rows in all, is four orders of magnitude too
+// large on the root SDP of two 6x50 networks, where it costs half as many
+// iterations again as I (docs/tuning.md).
 func solverDefaults() sdp.Settings {
 	s := sdp.DefaultSettings()
 	s.GapTol, s.FeasTol, s.MaxIter = 1e-5, 1e-6, 100

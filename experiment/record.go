@@ -48,7 +48,7 @@ func NewSummary(c *certify.Certificate, p spec.Pairing) Summary {
 }
 
 // Record is the JSON form of a certificate that nnbound prints with
-// --json (the schema is documented in the README).
+// --json (the schema is documented in docs/json.md).
 type Record struct {
 	Summary
 	// Of says what bound bounds: the norm of the output difference ("2"

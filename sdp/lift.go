@@ -21,9 +21,9 @@ import "math"
 // of Gram matrices of all r factors over n (r^2 n): for a network's
 // quadratic constraints, whose factors mix one neuron's output, its
 // pre-activation (a dense row of weights, one basis vector) and the
-// constant, an iteration costs 3.5 times less on two 6x50 ACAS Xu
-// networks (BENCHMARKS.md), the Cholesky factorisation of the Schur
-// complement then being the largest part.
+// constant, an iteration costs several times less (docs/tuning.md), the
+// Cholesky factorisation of the Schur complement then being the largest
+// part.
 
 // lift is a block's factors in its basis.
 type lift struct {

@@ -157,9 +157,9 @@ func jumpCandidates(in spec.Inputs, lo, hi float64, max int) ([]float64, bool) {
 // quantised input); for QuantisedInput only f1 need be either. For
 // independent inputs it returns the candidates of each network instead
 // (pairs are formed by exactIndependent). ok is false when the instance is
-// not of this kind or has too many pieces.
+// not of this kind (or the networks are graphs) or has too many pieces.
 func exactCandidates(p *problem, maxPieces int) (xs1, xs2 []float64, ok bool) {
-	if p.n != 1 {
+	if p.n != 1 || p.f1 == nil {
 		return nil, nil, false
 	}
 	lo, hi := p.in.Box.Lo[0], p.in.Box.Hi[0]

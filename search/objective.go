@@ -11,6 +11,9 @@ import (
 // the inputs encoded by a point z of the search box (z = x1 in in.Box, or
 // z = (x1, x2) in in.Box x box2 for independent inputs).
 type problem struct {
+	m1, m2 model
+	// f1 and f2 are the networks when both are chains (nil for graphs):
+	// the exact enumeration reads their layers.
 	f1, f2 *nn.Network
 	in     spec.Inputs
 	box2   spec.Box // the box of x2 for independent inputs
@@ -18,16 +21,45 @@ type problem struct {
 	n      int       // input size
 	lo, hi []float64 // the search box
 	evals  int
-	// scratch buffers of value, per network: the outputs of every layer.
-	buf1, buf2 [][]float64
+}
+
+// model is one network of the search, a chain or a graph, evaluated as its
+// Eval evaluates it.
+type model interface {
+	// value returns the output at x, in storage the next call reuses.
+	value(x []float64) []float64
+	// traced returns the output at x and the (sub)gradient map v -> J^T v
+	// there (see problem.gradient for the quantisers).
+	traced(x []float64) ([]float64, func(v []float64) []float64)
+}
+
+// chainModel is a chain with its scratch buffers: the outputs of every
+// layer.
+type chainModel struct {
+	f   *nn.Network
+	buf [][]float64
+}
+
+func (m *chainModel) value(x []float64) []float64 { return forwardInto(m.f, x, m.buf) }
+
+func (m *chainModel) traced(x []float64) ([]float64, func([]float64) []float64) {
+	var t trace
+	y := forward(m.f, x, &t)
+	return y, func(v []float64) []float64 { return backward(m.f, &t, v) }
 }
 
 // newProblem returns the problem of f1, f2 on in (with x2 in box2 for
 // independent inputs), measured by q.
 func newProblem(f1, f2 *nn.Network, in spec.Inputs, box2 spec.Box, q spec.Quantity) *problem {
-	p := &problem{f1: f1, f2: f2, in: in, box2: box2, q: q, n: in.Box.Dim()}
+	p := newModelProblem(&chainModel{f1, buffers(f1)}, &chainModel{f2, buffers(f2)}, in, box2, q)
+	p.f1, p.f2 = f1, f2
+	return p
+}
+
+// newModelProblem returns the problem of the models m1, m2 (see newProblem).
+func newModelProblem(m1, m2 model, in spec.Inputs, box2 spec.Box, q spec.Quantity) *problem {
+	p := &problem{m1: m1, m2: m2, in: in, box2: box2, q: q, n: in.Box.Dim()}
 	p.lo, p.hi = in.Box.Lo, in.Box.Hi
-	p.buf1, p.buf2 = buffers(f1), buffers(f2)
 	if in.Pairing == spec.Independent {
 		p.lo = append(append([]float64(nil), in.Box.Lo...), box2.Lo...)
 		p.hi = append(append([]float64(nil), in.Box.Hi...), box2.Hi...)
@@ -50,7 +82,7 @@ func (p *problem) inputs(z []float64) (x1, x2 []float64) {
 func (p *problem) value(z []float64) float64 {
 	p.evals++
 	x1, x2 := p.inputs(z)
-	return p.q.Measure(forwardInto(p.f1, x1, p.buf1), forwardInto(p.f2, x2, p.buf2))
+	return p.q.Measure(p.m1.value(x1), p.m2.value(x2))
 }
 
 // buffers returns one slice per layer of f, of the layer's width.
@@ -110,15 +142,15 @@ func quantisedAct(l nn.Layer, i int, s float64) float64 {
 func (p *problem) gradient(z []float64) (float64, []float64) {
 	p.evals++
 	x1, x2 := p.inputs(z)
-	var t1, t2 trace
-	y1, y2 := forward(p.f1, x1, &t1), forward(p.f2, x2, &t2)
+	y1, back1 := p.m1.traced(x1)
+	y2, back2 := p.m2.traced(x2)
 	dr := make([]float64, len(y1))
 	v := p.q.MeasureGrad(y1, y2, dr)
-	g1 := backward(p.f1, &t1, dr)
+	g1 := back1(dr)
 	for j := range dr {
 		dr[j] = -dr[j]
 	}
-	g2 := backward(p.f2, &t2, dr)
+	g2 := back2(dr)
 	if p.in.Pairing == spec.Independent {
 		return v, append(g1, g2...)
 	}

@@ -76,7 +76,12 @@ func MaxErrorIndependent(ctx context.Context, f1, f2 *nn.Network, box1, box2 spe
 // in.Box, x2 paired with it by in.Pairing, or anywhere in box2 when
 // in.Pairing is Independent.
 func maxError(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, box2 spec.Box, q spec.Quantity, opts Options) (*Result, error) {
-	s := &searcher{p: newProblem(f1, f2, in, box2, q), opts: opts, ctx: ctx,
+	return run(ctx, newProblem(f1, f2, in, box2, q), opts)
+}
+
+// run runs the phases of the search on the problem p.
+func run(ctx context.Context, p *problem, opts Options) (*Result, error) {
+	s := &searcher{p: p, opts: opts, ctx: ctx,
 		rng: rand.New(rand.NewPCG(opts.Seed, 0x5ea4c4))}
 	if opts.TimeLimit > 0 {
 		s.deadline = time.Now().Add(opts.TimeLimit)

@@ -53,9 +53,8 @@ type Options struct {
 	// bounded together before their children are queued. The result
 	// depends on Batch (not on Workers or scheduling); where the box
 	// holds, only through the attacks' random starts, seeded by node
-	// number. The workers wait for the batch's last node:
-	// with 64 rather than 16, prop 8 / 2_9 kept both cores busy 97.5 % of
-	// its wall time rather than 95 % (BENCHMARKS.md).
+	// number. The workers wait for the batch's last node, so a larger
+	// batch keeps the cores busier (docs/tuning.md).
 	Batch int
 	// OptimiseRatio: a node whose symbolic bound is within this factor of
 	// the tolerance is bounded again with optimised slopes (alpha-CROWN,
@@ -68,9 +67,8 @@ type Options struct {
 	// (with their symbolic bounds). Nodes it does not settle are bounded
 	// as without it. An optimised bound is not always inside the symbolic
 	// one (bounds.MethodOptimised), so the check before the last layers
-	// can settle a node the whole pass would not, never the reverse: on
-	// ACAS Xu float16 prop 8 / 2_9 (eps 0.05) 15929 nodes against 15953,
-	// for 15 % less CPU in the optimised bounds (BENCHMARKS.md). A node
+	// can settle a node the whole pass would not, never the reverse
+	// (docs/tuning.md). A node
 	// it settles keeps a looser bound (below eps), so Result.Bound may be
 	// higher. 0 never.
 	EarlyStopRatio float64
@@ -78,28 +76,22 @@ type Options struct {
 	// the last layers (EarlyStopRatio) also where the bound there is
 	// above this factor of eps: the last two hidden layers and the
 	// output then keep their symbolic bounds (bounds.Goal.Hopeless).
-	// Their optimisation lowered the bound by under 1 % on most nodes of
-	// ACAS Xu float16 prop 7 / 1_9 and rarely settled a node the check
-	// had not: with 1.5, prop 8 / 2_9 (eps 0.05) took 15679 nodes and
-	// 198 s of CPU against 15439 and 239 s, prop 1 about 5 % more nodes
-	// at about the same CPU (BENCHMARKS.md). 0 never.
+	// Their optimisation rarely settles a node the check has not
+	// (docs/tuning.md). 0 never.
 	ContinueRatio float64
 	// ContinueWinRate stops every node's optimised bound at that check,
 	// whatever its bound, while fewer than this fraction of the passes
 	// that went on past it so far settled their node; every 32nd node
 	// goes on regardless (within ContinueRatio), to keep the record
-	// current. On ACAS Xu float16 prop 7 / 1_9 (eps 0.2) 47 of the 2505
-	// passes that went on settled their node, and they took 47 % of the
-	// CPU; on prop 8 / 2_9 about half did (BENCHMARKS.md). 0 never.
+	// current. How often going on pays differs from instance to instance
+	// (docs/tuning.md). 0 never.
 	ContinueWinRate float64
 	// Forward bounds each node first by forward propagation
-	// (bounds.ForwardDiff: 1.5-6.5 ms of CPU on an ACAS Xu pair against
-	// 20-50 ms for bounds.Pair) and skips bounds.Pair when that settles
-	// the node. Only for inputs paired x2 = x and networks of identity and
-	// ReLU layers without quantisers; otherwise ignored. Off by default:
-	// it settled 1-6 % of the nodes of ACAS Xu float16 and VeriPrune
-	// pairs, which bounds.Pair settles with far larger boxes, for 9-24 %
-	// more CPU (BENCHMARKS.md).
+	// (bounds.ForwardDiff, far cheaper than bounds.Pair) and skips
+	// bounds.Pair when that settles the node. Only for inputs paired
+	// x2 = x and networks of identity and ReLU layers without quantisers;
+	// otherwise ignored. Off by default: it settles too few nodes to pay
+	// (docs/tuning.md).
 	Forward bool
 	// UnstableOnly bounds nodes with bounds.Options.UnstableOnly:
 	// back-substitution only for the neurons that straddle a kink.
@@ -110,10 +102,8 @@ type Options struct {
 	OptimiseIterations int
 	// OptimiseStep is Adam's step size in the slope optimisation
 	// (bounds.OptimiseSettings.Step; 0: its default, 0.2, chosen for 20
-	// steps). With 5 steps, 0.5 took 797 nodes against 857 to prove ACAS
-	// Xu float16 property 1 on net 2_5 (eps 0.05), 639 against 717 on
-	// VeriPrune 4_2 pruned10 and 725 against 801 on an eighth of
-	// property 8's box on net 2_9, at the same cost per node.
+	// steps; with verify's 5 steps a larger one saves nodes:
+	// docs/tuning.md).
 	OptimiseStep float64
 	// AttackSteps is the number of sign-gradient steps of each attack;
 	// AttackStarts the number of random starting points per node besides
@@ -134,14 +124,8 @@ type Options struct {
 	// least this fraction of eps are taken first, largest first, to find
 	// violations early; the others best first by bound. Above 1 never.
 	SuspectRatio float64
-	// Split chooses the coordinate to halve. SplitInterval took 743 nodes
-	// to prove ACAS Xu float16 property 1 on net 2_5 (eps 0.05), where
-	// SplitGradient had not after 1227, and 717 against 809 nodes on
-	// VeriPrune 4_2 pruned10; it found 2_3 pruned5's violation later (447
-	// nodes against 127). SplitDifference, the default, took 30279 nodes
-	// and 698 s of CPU on the 143 ACAS Xu float16 instances at eps 0.05
-	// against SplitInterval's 32784 and 732 s, and 5_4 pruned5 in 1041
-	// nodes against 2893 (BENCHMARKS.md).
+	// Split chooses the coordinate to halve; SplitDifference, the default,
+	// takes the fewest nodes on the benchmarks (docs/tuning.md).
 	Split SplitRule
 	// Seed makes the attacks' random starting points.
 	Seed uint64

@@ -122,10 +122,14 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	nets, err := f.model.loadPair(args)
+	ms, err := f.model.loadGraphPair(args)
 	if err != nil {
 		return err
 	}
+	if ms[0].Net == nil || ms[1].Net == nil {
+		return runCompareGraph(cmd, f, opts, ms)
+	}
+	nets := [2]*nn.Network{ms[0].Net, ms[1].Net}
 	if err := copyWidth(&opts, nets[1], args[1], stderr); err != nil {
 		return err
 	}

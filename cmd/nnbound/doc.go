@@ -124,7 +124,7 @@
 // # Output
 //
 // Results go to stdout as aligned text, or as one JSON object with --json
-// (the schema is in the README); notes and errors go to stderr, one line
+// (the schema is in docs/json.md); notes and errors go to stderr, one line
 // each. --plot FILE (.png or .svg) draws a figure: for one input, the
 // error and the bound against the input on a log scale with the
 // quantisation steps marked (the bound at an input is the smallest of the

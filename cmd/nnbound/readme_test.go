@@ -9,37 +9,58 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/shared"
 )
 
-// readmeCommand is one nnbound command of the README: its arguments, with
-// repository files as absolute paths and outputs relative to the working
-// directory.
+// readmeFiles are the pages whose commands are run: the README and the
+// topic pages its examples moved to. docs/cluster.md is left out: its
+// commands name the reader's own benchmark folder.
+var readmeFiles = []string{"README.md", "docs/certify.md", "docs/compression.md", "docs/int8.md", "docs/sdp.md", "docs/verify.md"}
+
+// readmeCommand is one nnbound command of the README or a topic page: its
+// arguments, with repository files as absolute paths and outputs relative
+// to the working directory, and the exit status the page documents.
 type readmeCommand struct {
 	line string
 	args []string
+	exit int
 }
 
-// readmeCommands returns the "go run ./cmd/nnbound ..." commands of the
-// README's sh blocks, in order, joining continued lines, dropping
-// comments and expanding variables set in the block (VAR=value) whose
-// value is under the team's shared folder (the README's ../shared
-// prefix becomes sharedRoot; commands using a variable are dropped
-// when sharedRoot is ""). An argument naming a file or folder of the
-// repository becomes its path under root.
+// exitRE matches the comment that documents a command's exit status
+// ("# exit status 1"); a command without one must exit with 0.
+var exitRE = regexp.MustCompile(`#.*\bexit status ([0-9]+)`)
+
+// readmeCommands returns the "nnbound ..." commands of the sh blocks of
+// the pages of readmeFiles, in order, joining continued lines, dropping
+// comments and expanding variables set in a block (VAR=value) whose value
+// is under the team's shared folder (the pages' ../shared prefix becomes
+// sharedRoot; commands using a variable are dropped when sharedRoot is
+// ""). An argument naming a file or folder of the repository becomes its
+// path under root.
 func readmeCommands(t *testing.T, root, sharedRoot string) []readmeCommand {
 	t.Helper()
-	f, err := os.Open(filepath.Join(root, "README.md"))
+	var cmds []readmeCommand
+	for _, name := range readmeFiles {
+		cmds = append(cmds, pageCommands(t, filepath.Join(root, name), root, sharedRoot)...)
+	}
+	return cmds
+}
+
+// pageCommands returns the commands of one page, as readmeCommands does.
+func pageCommands(t *testing.T, page, root, sharedRoot string) []readmeCommand {
+	t.Helper()
+	f, err := os.Open(page)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var cmds []readmeCommand
 	vars := map[string]string{}
-	inBlock, line := false, ""
+	inBlock, line, exit := false, "", 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		text := sc.Text()
@@ -50,6 +71,9 @@ func readmeCommands(t *testing.T, root, sharedRoot string) []readmeCommand {
 		case !inBlock:
 			continue
 		}
+		if m := exitRE.FindStringSubmatch(text); m != nil {
+			exit, _ = strconv.Atoi(m[1])
+		}
 		if i := strings.Index(text, " #"); i >= 0 {
 			text = text[:i]
 		}
@@ -57,15 +81,17 @@ func readmeCommands(t *testing.T, root, sharedRoot string) []readmeCommand {
 			continue
 		}
 		fields := strings.Fields(line)
-		line = ""
+		code := exit
+		line, exit = "", 0
 		switch {
 		case len(fields) == 1 && strings.Contains(fields[0], "="):
 			name, value, _ := strings.Cut(fields[0], "=")
 			if rest, ok := strings.CutPrefix(value, "../shared/"); ok && sharedRoot != "" {
 				vars[name] = filepath.Join(sharedRoot, rest)
 			}
-		case len(fields) > 3 && strings.Join(fields[:3], " ") == "go run ./cmd/nnbound":
-			if c, ok := readmeArgs(fields[3:], root, vars); ok {
+		case len(fields) > 1 && fields[0] == "nnbound":
+			if c, ok := readmeArgs(fields[1:], root, vars); ok {
+				c.exit = code
 				cmds = append(cmds, c)
 			}
 		}
@@ -80,8 +106,9 @@ func readmeCommands(t *testing.T, root, sharedRoot string) []readmeCommand {
 var readmeOutputs = map[string]bool{"--plot": true, "--save": true, "--save-best": true, "--out": true, "-o": true}
 
 // readmeArgs expands the variables of args and makes the paths of
-// repository files it reads absolute (outputs stay relative); ok is false
-// when a variable is not set.
+// repository files it reads absolute (the subcommand, args[0], and
+// outputs stay as they are: "verify" is also a folder); ok is false when
+// a variable is not set.
 func readmeArgs(args []string, root string, vars map[string]string) (c readmeCommand, ok bool) {
 	c.line = strings.Join(args, " ")
 	for i, a := range args {
@@ -93,7 +120,7 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 				return c, false
 			}
 			a = filepath.Join(v, rest)
-		} else if _, err := os.Stat(filepath.Join(root, a)); err == nil && !output && !strings.HasPrefix(a, "-") {
+		} else if _, err := os.Stat(filepath.Join(root, a)); err == nil && i > 0 && !output && !strings.HasPrefix(a, "-") {
 			a = filepath.Join(root, a)
 		}
 		c.args = append(c.args, a)
@@ -104,8 +131,14 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 // timeRE matches a time as the commands print it ("0.408 s", "1.2 s").
 var timeRE = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(e-?[0-9]+)? s\b`)
 
-// runReadme runs cmds in dir and returns their outputs, times masked and
-// spaces squeezed, and the files they left there.
+// logTimeRE matches a time in a JSON-lines log ("time_s":0.093).
+var logTimeRE = regexp.MustCompile(`"time_s":[0-9.e+-]+`)
+
+// runReadme runs cmds in dir, in-process through run (so each exit status
+// is the one a user of the installed binary sees), checks each status
+// against the one its page documents, and returns their outputs, times
+// masked and spaces squeezed, and the files they left there (times in
+// JSON-lines logs masked).
 func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string, files map[string][]byte) {
 	t.Helper()
 	t.Chdir(dir)
@@ -115,6 +148,9 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 	for _, c := range cmds {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, &stdout, &stderr)
+		if code != c.exit {
+			t.Errorf("nnbound %s: exit status %d, the page documents %d\n%s%s", c.line, code, c.exit, stdout.String(), stderr.String())
+		}
 		out := fmt.Sprintf("%s\nexit %d\n%s%s", c.line, code, stdout.String(), stderr.String())
 		outputs = append(outputs, strings.Join(strings.Fields(timeRE.ReplaceAllString(out, "- s")), " "))
 	}
@@ -124,6 +160,9 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 			return err
 		}
 		b, err := os.ReadFile(p)
+		if strings.HasSuffix(p, ".jsonl") {
+			b = logTimeRE.ReplaceAll(b, []byte(`"time_s":-`))
+		}
 		files[p] = b
 		return err
 	})
@@ -133,13 +172,15 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 	return outputs, files
 }
 
-// TestReadmeTwice runs the README's nnbound commands twice, each time in a
-// fresh directory, and checks that they print the same text (times
-// excepted) and write the same files byte for byte (the commands that
-// refresh docs/ write into the scratch directory's docs/). The
+// TestReadmeTwice runs the nnbound commands of the README and the topic
+// pages (readmeFiles) twice, each time in a fresh directory, and checks
+// that each exits with the status its page documents, and that they print
+// the same text (times excepted) and write the same files byte for byte
+// (the commands that refresh docs/ write into the scratch directory's
+// docs/). The
 // certifications that split the box (quantise --certify, compare: seconds
 // each under load), sweep and paper (minutes) run only with NNBOUND_LONG
-// set; the veriprune command only with the shared folder.
+// set; the commands on the shared folder's data only with the folder.
 func TestReadmeTwice(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -160,7 +201,7 @@ func TestReadmeTwice(t *testing.T) {
 		cmds = append(cmds, c)
 	}
 	if len(cmds) < 5 {
-		t.Fatalf("found %d commands in the README, want at least 5: has its layout changed?", len(cmds))
+		t.Fatalf("found %d commands in the README and topic pages, want at least 5: has their layout changed?", len(cmds))
 	}
 	out1, files1 := runReadme(t, t.TempDir(), cmds)
 	out2, files2 := runReadme(t, t.TempDir(), cmds)

@@ -30,7 +30,7 @@ var allowedInits = map[string]string{
 // this is decided by the build, not by the machine or its load, so it
 // guards the start-up without timing it. It checks that nnbound's own
 // packages run no initialiser (but allowedInits', allocating nothing): one would cost every start of every
-// command (BENCHMARKS.md, "Start-up, third round"). Build tables on first
+// command (docs/tuning.md). Build tables on first
 // use (sync.Once, a switch, an array of static data) rather than in
 // package-level variables. Nor may the packages of droppedInits come back.
 func TestStartupInits(t *testing.T) {

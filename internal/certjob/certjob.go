@@ -60,3 +60,11 @@ func (j Job) BoundShowing(ctx context.Context, f1, f2 *nn.Network, box spec.Box,
 func (j Job) Problem(f1, f2 *nn.Network, box spec.Box) (*certify.RootProblem, error) {
 	return certify.Problem(f1, f2, j.Inputs(box), j.Quantity(), j.Options)
 }
+
+// BoundGraph runs certify.BoundGraph for j on box, with BoundShowing's
+// ticker.
+func (j Job) BoundGraph(ctx context.Context, g1, g2 *nn.Graph, box spec.Box, stderr io.Writer) (*certify.Certificate, error) {
+	stop := progress.StartTicker(stderr, "certifying", &j.Log)
+	defer stop()
+	return certify.BoundGraph(ctx, g1, g2, j.Inputs(box), j.Quantity(), j.Options)
+}

@@ -1,0 +1,222 @@
+package bounds
+
+import (
+	"cmp"
+	"fmt"
+	"runtime"
+	"slices"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// Bound propagation on graphs (nn.Graph): every value of a DAG of
+// structured operations enclosed on a box.
+//
+// Values are bounded in topological order. Each value first gets the image
+// of its node on the bounds of its inputs (interval arithmetic, centre and
+// radius through an affine map). A value read by a nonlinear node (Act,
+// Quantise, MaxPool) whose relaxation depends on its bounds (a neuron
+// straddling a kink, any quantiser or max pool input), and the graph's
+// output, are then bounded by back-substitution (graphback.go) through the
+// relaxations of the nonlinear nodes below, and the two enclosures
+// intersected. GraphOptions.Intermediate chooses how far back the
+// intermediate values are back-substituted; the output always goes to the
+// input.
+
+// GraphIntermediate says how GraphSingle bounds the values read by
+// nonlinear nodes.
+type GraphIntermediate int
+
+const (
+	// IntermediateBacksub back-substitutes them to the input.
+	IntermediateBacksub GraphIntermediate = iota
+	// IntermediateWindow back-substitutes them through at most
+	// GraphOptions.Window layers of nonlinear nodes, then takes the
+	// interval bounds of the values reached.
+	IntermediateWindow
+	// IntermediateInterval takes their interval bounds only.
+	IntermediateInterval
+)
+
+var intermediateNames = [...]string{"backsub", "window", "interval"}
+
+// String returns "backsub", "window" or "interval".
+func (m GraphIntermediate) String() string {
+	if m < 0 || int(m) >= len(intermediateNames) {
+		return fmt.Sprintf("GraphIntermediate(%d)", int(m))
+	}
+	return intermediateNames[m]
+}
+
+// GraphOptions are the method settings of GraphSingle and GraphPair.
+type GraphOptions struct {
+	// Intermediate is how the values read by nonlinear nodes are bounded.
+	Intermediate GraphIntermediate
+	// Window is the number of layers of nonlinear nodes crossed by
+	// IntermediateWindow (at least 1).
+	Window int
+	// Batch is the number of rows back-substituted together: memory grows
+	// with Batch times the sizes of the values.
+	Batch int
+	// Combined makes GraphPair bound a pair through the combined graph
+	// even when the graphs share their structure (then, by default, it
+	// bounds their differences node by node: graphdiff.go).
+	Combined bool
+	// Workers is the number of goroutines (0: GOMAXPROCS). The bounds do
+	// not depend on it.
+	Workers int
+
+	noBands bool // back-substitute whole values (for the tests)
+}
+
+// DefaultGraphOptions returns the default settings: a window of two layers
+// of nonlinear nodes, batches of 128 rows, GOMAXPROCS workers.
+func DefaultGraphOptions() GraphOptions {
+	return GraphOptions{Intermediate: IntermediateWindow, Window: 2, Batch: 128}
+}
+
+// Validate reports a setting out of range, naming it.
+func (o GraphOptions) Validate() error {
+	switch {
+	case o.Intermediate < IntermediateBacksub || o.Intermediate > IntermediateInterval:
+		return fmt.Errorf("bounds: GraphOptions.Intermediate is %v: %w", o.Intermediate, ErrOptions)
+	case o.Intermediate == IntermediateWindow && o.Window < 1:
+		return fmt.Errorf("bounds: GraphOptions.Window is %d, want at least 1: %w", o.Window, ErrOptions)
+	case o.Batch < 1:
+		return fmt.Errorf("bounds: GraphOptions.Batch is %d, want at least 1: %w", o.Batch, ErrOptions)
+	case o.Workers < 0:
+		return fmt.Errorf("bounds: GraphOptions.Workers is %d, want 0 or more: %w", o.Workers, ErrOptions)
+	}
+	return nil
+}
+
+// GraphNet holds sound bounds of every value of a graph on a box:
+// Values[v] encloses value v (0 the input, k+1 node k's output) and
+// Output, the last value, the graph's output.
+type GraphNet struct {
+	Values [][]Interval
+	Output []Interval
+	// Rows is the number of rows back-substituted (two per value bounded).
+	Rows int
+}
+
+// GraphSingle returns sound bounds of every value of g on box.
+func GraphSingle(g *nn.Graph, box spec.Box, opts GraphOptions) (*GraphNet, error) {
+	if err := checkGraph(g, box, "graph"); err != nil {
+		return nil, err
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	return propagateGraph(g, boxIntervals(box), opts), nil
+}
+
+// checkGraph validates g and box and that they fit.
+func checkGraph(g *nn.Graph, box spec.Box, name string) error {
+	if err := box.Validate(); err != nil {
+		return err
+	}
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("bounds: %s: %w", name, err)
+	}
+	if g.InputSize() != box.Dim() {
+		return fmt.Errorf("bounds: %s takes %d inputs, box has %d: %w", name, g.InputSize(), box.Dim(), nn.ErrDimension)
+	}
+	return nil
+}
+
+// propagateGraph bounds the values of the valid graph g on the box in.
+func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
+	nv := len(g.Nodes) + 1
+	b := &graphBack{g: g, vals: make([][]Interval, nv), mags: make([][]float64, nv), magSum: make([]float64, nv),
+		rel: make([]*graphRelax, len(g.Nodes)), abs: make([]nn.Linear, len(g.Nodes)),
+		absMag: make([][]float64, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands}
+	readers := g.Readers()
+	net := &GraphNet{}
+	workers := opts.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	b.setBounds(0, in)
+	for k, node := range g.Nodes {
+		v := k + 1
+		ins := make([][]Interval, len(node.Inputs))
+		for i, u := range node.Inputs {
+			ins[i] = b.vals[u]
+			b.level[v] = max(b.level[v], b.level[u])
+		}
+		if nonlinear(node.Op) {
+			b.level[v]++
+		}
+		b.rel[k] = nodeRelax(node.Op, ins) // nil for a linear node
+		if a, ok := node.Op.(*nn.Affine); ok {
+			b.abs[k] = a.M.AbsMap()
+			b.prepare(k)
+		}
+		x := nodeImage(node.Op, b.abs[k], ins)
+		if rows := tightRows(b, v, readers[v], x, v == nv-1); len(rows) > 0 {
+			stop := 0
+			switch {
+			case v == nv-1 || opts.Intermediate == IntermediateBacksub:
+			case opts.Intermediate == IntermediateWindow:
+				stop = b.level[v] - opts.Window
+			default:
+				rows = nil
+			}
+			b.vals[v] = x // the relaxations below read their inputs only
+			refine(b, v, x, rows, stop, opts.Batch, workers)
+			net.Rows += len(rows)
+		}
+		b.setBounds(v, x)
+	}
+	net.Values, net.Output = b.vals, b.vals[nv-1]
+	return net
+}
+
+// tightRows returns the rows that bound the entries of value v (bounds x)
+// that a nonlinear reader's relaxation depends on (all of them when all
+// is set, for the output): an upper and a lower bound of each.
+func tightRows(b *graphBack, v int, readers []int, x []Interval, all bool) []backRow {
+	var rows []backRow
+	for i, xi := range x {
+		need := all
+		for _, k := range readers {
+			node := b.g.Nodes[k]
+			switch {
+			case need:
+			case isPair(node.Op) && node.Inputs[1] == v && node.Inputs[0] < v:
+				need = pairNeedsTight(node.Op, b.vals[node.Inputs[0]][i], xi)
+			case isPair(node.Op):
+				need = pairNeedsTight(node.Op, xi, Point(0))
+			default:
+				need = needsTight(node.Op, xi)
+			}
+		}
+		if need {
+			rows = append(rows, backRow{i, 1}, backRow{i, -1})
+		}
+	}
+	// Batches of neighbouring rows of the planes (all channels) keep the
+	// coefficients on narrow bands of rows (graphback.go).
+	if s := b.g.Shape(v); len(s) == 3 {
+		plane := s[1] * s[2]
+		slices.SortStableFunc(rows, func(a, c backRow) int { return cmp.Compare(a.i%plane, c.i%plane) })
+	}
+	return rows
+}
+
+// refine intersects the bounds x of value v with those of the
+// back-substituted rows.
+func refine(b *graphBack, v int, x []Interval, rows []backRow, stop, batch, workers int) {
+	up := b.upperRows(v, rows, stop, batch, workers)
+	for r, row := range rows {
+		xi := x[row.i]
+		if row.sign > 0 {
+			xi = xi.Intersect(Interval{xi.Lo, up[r]})
+		} else {
+			xi = xi.Intersect(Interval{-up[r], xi.Hi})
+		}
+		x[row.i] = xi
+	}
+}

@@ -1,0 +1,277 @@
+package bounds
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// graphMethods are the settings the graph tests run under.
+var graphMethods = []GraphOptions{
+	{Intermediate: IntermediateBacksub, Batch: 7, Workers: 2},
+	{Intermediate: IntermediateWindow, Window: 1, Batch: 64},
+	{Intermediate: IntermediateInterval, Batch: 3, Workers: 1},
+}
+
+// randBox returns a box of radius eps around a random point of [-1, 1]^n.
+func randBox(rng *rand.Rand, n int, eps float64) spec.Box {
+	box := spec.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+	for i := range n {
+		c := 2*rng.Float64() - 1
+		box.Lo[i], box.Hi[i] = c-eps, c+eps
+	}
+	return box
+}
+
+// boxSamples returns m points of box: random corners, random interior
+// points and the two extreme corners.
+func boxSamples(rng *rand.Rand, box spec.Box, m int) [][]float64 {
+	pts := [][]float64{box.Lo, box.Hi}
+	for k := range m {
+		x := make([]float64, box.Dim())
+		for i := range x {
+			t := rng.Float64()
+			if k%2 == 0 {
+				t = float64(rng.IntN(2))
+			}
+			x[i] = box.Lo[i] + t*(box.Hi[i]-box.Lo[i])
+		}
+		pts = append(pts, x)
+	}
+	return pts
+}
+
+// insideAll returns an error naming the first value of vals outside its
+// enclosure in net.
+func insideAll(net *GraphNet, vals [][]float64) error {
+	for v, x := range vals {
+		for i, s := range x {
+			if !net.Values[v][i].Contains(s) {
+				return fmt.Errorf("value %d entry %d: %v outside %v", v, i, s, net.Values[v][i])
+			}
+		}
+	}
+	return nil
+}
+
+// TestGraphSingleSound samples random graphs of every operation on boxes
+// of several sizes and checks every value of every sample against its
+// enclosure.
+func TestGraphSingleSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 2))
+	for trial := range 30 {
+		g := randGraph(rng)
+		if err := g.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		eps := []float64{0.001, 0.05, 0.5}[trial%3]
+		box := randBox(rng, g.InputSize(), eps)
+		for _, opts := range graphMethods {
+			net, err := GraphSingle(g, box, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range boxSamples(rng, box, 60) {
+				vals, _ := g.EvalAll(x)
+				if err := insideAll(net, vals); err != nil {
+					t.Fatalf("trial %d (%s, eps %g): %v", trial, opts.Intermediate, eps, err)
+				}
+			}
+		}
+	}
+}
+
+// TestGraphBacksubTighter checks that back-substitution gives an output
+// enclosure no wider than interval arithmetic, and narrower on a residual
+// CNN.
+func TestGraphBacksubTighter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	g := residualCNN(rng, 1, 8, 8, []int{4, 4})
+	box := randBox(rng, g.InputSize(), 0.01)
+	width := func(o GraphOptions) float64 {
+		net, err := GraphSingle(g, box, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := 0.0
+		for _, x := range net.Output {
+			w += x.Width()
+		}
+		return w
+	}
+	iv, win, full := width(graphMethods[2]), width(graphMethods[1]), width(graphMethods[0])
+	if !(full <= win && win <= iv && full < iv) {
+		t.Errorf("output widths: interval %g, window %g, backsub %g", iv, win, full)
+	}
+}
+
+// TestGraphRelaxSound checks the relaxation lines of a quantiser (across
+// both saturation ends), a max pool and the activations on dense grids of
+// their input intervals.
+func TestGraphRelaxSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	q := &nn.Quantiser{Scale: []float64{0.1}, Zero: []int64{3}, Lo: nn.Int8Lo + 120, Hi: nn.Int8Hi - 110}
+	for range 200 {
+		x := Interval{-3 * rng.Float64(), 3 * rng.Float64()}
+		if rng.IntN(4) == 0 {
+			x.Hi = x.Lo + 0.3*rng.Float64()
+		}
+		ops := []nn.Op{&nn.Quantise{Q: q}, nn.Act{Act: randActivation(rng)}}
+		for _, op := range ops {
+			rel := nodeRelax(op, [][]Interval{{x}})
+			img := nodeImage(op, nil, [][]Interval{{x}})[0]
+			for k := range 1001 {
+				v := min(x.Lo+float64(k)/1000*(x.Hi-x.Lo), x.Hi)
+				y := make([]float64, 1)
+				op.Eval(y, [][]float64{{v}})
+				lo, up := rel.low[0], rel.up[0]
+				if y[0] < lo.A*v+lo.C-1e-12 || y[0] > up.A*v+up.C+1e-12 || !img.Contains(y[0]) {
+					t.Fatalf("%s on %v at %v: %v outside lines %v, %v or image %v", op.Describe(), x, v, y[0], lo, up, img)
+				}
+			}
+		}
+	}
+	wins := [][]int{{0, 1, 2}, {1, 2}, {2}}
+	for range 200 {
+		x := make([]Interval, 3)
+		for i := range x {
+			c := rng.NormFloat64()
+			x[i] = Interval{c - rng.Float64(), c + rng.Float64()}
+		}
+		rel := maxPoolRelax(wins, x)
+		img := maxPoolImage(wins, x)
+		for range 300 {
+			p := make([]float64, 3)
+			for i := range p {
+				p[i] = x[i].Lo + rng.Float64()*(x[i].Hi-x[i].Lo)
+			}
+			for o, w := range wins {
+				m := p[w[0]]
+				for _, j := range w {
+					m = max(m, p[j])
+				}
+				lo, up := rel.low[o], rel.up[o]
+				if m < lo.A*p[rel.lowAt[o]]+lo.C-1e-12 || m > up.A*p[rel.upAt[o]]+up.C+1e-12 || !img[o].Contains(m) {
+					t.Fatalf("max pool %v at %v: %v outside lines or image %v", x, p, m, img[o])
+				}
+			}
+		}
+	}
+}
+
+// TestGraphSingleErrors checks that bad input is an error naming it.
+func TestGraphSingleErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	g := randGraph(rng)
+	box := randBox(rng, g.InputSize(), 0.1)
+	cases := []struct {
+		name string
+		g    *nn.Graph
+		box  spec.Box
+		opts GraphOptions
+		want error
+	}{
+		{"box of another size", g, randBox(rng, 3, 0.1), DefaultGraphOptions(), nn.ErrDimension},
+		{"empty graph", &nn.Graph{InputShape: []int{32}}, box, DefaultGraphOptions(), nn.ErrDimension},
+		{"batch 0", g, box, GraphOptions{Batch: 0}, ErrOptions},
+		{"window 0", g, box, GraphOptions{Intermediate: IntermediateWindow, Batch: 1}, ErrOptions},
+		{"unknown method", g, box, GraphOptions{Intermediate: 9, Batch: 1}, ErrOptions},
+	}
+	for _, c := range cases {
+		if _, err := GraphSingle(c.g, c.box, c.opts); !errors.Is(err, c.want) {
+			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// graphPairings are the input sets of the pair tests, on box (and, for a
+// saturating input quantiser, on box scaled by 2, part of it beyond the
+// quantiser's limit 1.875).
+func graphPairings(box spec.Box) []spec.Inputs {
+	wide := spec.Box{Lo: make([]float64, box.Dim()), Hi: make([]float64, box.Dim())}
+	for i := range wide.Lo {
+		wide.Lo[i], wide.Hi[i] = 2*box.Lo[i], 2*box.Hi[i]
+	}
+	return []spec.Inputs{
+		{Box: box, Pairing: spec.SameInput},
+		{Box: box, Pairing: spec.Independent},
+		{Box: box, Pairing: spec.QuantisedInput, Quant: quantise.Format{FracBits: 4, Rounding: quantise.Nearest}},
+		{Box: wide, Pairing: spec.QuantisedInput, Quant: quantise.Format{IntBits: 1, FracBits: 3, Saturate: true}},
+	}
+}
+
+// TestGraphPairSound samples pairs of graphs (a graph and a perturbed
+// copy, or two unrelated graphs) under every pairing and checks each
+// output difference and every value of both graphs against its enclosure.
+func TestGraphPairSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 3))
+	for trial := range 12 {
+		g1 := randGraph(rng)
+		g2 := perturbed(rng, g1, 0.01)
+		if trial%4 == 3 {
+			g2 = randGraph(rng)
+		}
+		box := randBox(rng, g1.InputSize(), []float64{0.002, 0.05, 0.4}[trial%3])
+		for _, in := range graphPairings(box) {
+			opts := graphMethods[trial%len(graphMethods)]
+			opts.Combined = trial%2 == 1
+			pb, err := GraphPair(g1, g2, in, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x1 := range boxSamples(rng, in.Box, 40) {
+				x2 := in.X2(x1)
+				if in.Pairing == spec.Independent {
+					x2 = boxSamples(rng, in.Box, 1)[2]
+				}
+				v1, _ := g1.EvalAll(x1)
+				v2, _ := g2.EvalAll(x2)
+				err := errors.Join(insideAll(pb.Net1, v1), insideAll(pb.Net2, v2))
+				y1, y2 := v1[len(v1)-1], v2[len(v2)-1]
+				for j := range y1 {
+					if d := y2[j] - y1[j]; !pb.Diff[j].Contains(d) {
+						err = errors.Join(err, fmt.Errorf("output %d: difference %v outside %v", j, d, pb.Diff[j]))
+					}
+				}
+				if err != nil {
+					t.Fatalf("trial %d, %v: %v", trial, in.Pairing, err)
+				}
+			}
+			if n2, ni := pb.Norm2(), pb.NormInf(); !(ni <= n2) {
+				t.Errorf("trial %d: inf-norm bound %g above the 2-norm bound %g", trial, ni, n2)
+			}
+		}
+	}
+}
+
+// TestGraphBands checks that back-substituting on bands of rows gives the
+// bounds of back-substituting whole values, to the bit.
+func TestGraphBands(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 6 {
+		g1 := randGraph(rng)
+		if trial%2 == 0 {
+			g1 = residualCNN(rng, 1, 8, 8, []int{3, 5})
+		}
+		g2 := perturbed(rng, g1, 0.01)
+		in := spec.Inputs{Box: randBox(rng, g1.InputSize(), 0.02)}
+		opts := graphMethods[trial%len(graphMethods)]
+		banded, err := GraphPair(g1, g2, in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.noBands = true
+		whole, _ := GraphPair(g1, g2, in, opts)
+		for v, x := range whole.Combined.Values {
+			if !slices.Equal(x, banded.Combined.Values[v]) {
+				t.Fatalf("trial %d: value %d: banded %v, whole %v", trial, v, banded.Combined.Values[v], x)
+			}
+		}
+	}
+}

@@ -1,0 +1,417 @@
+package bounds
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/nnbound/nnbound/internal/outward"
+	"github.com/nnbound/nnbound/nn"
+)
+
+// Back-substitution through a graph (CROWN over a DAG).
+//
+// A batch of R rows bounds targets sign_r t_{i_r} of one value t from above
+// by linear forms in the values below it,
+//
+//	sign_r t_{i_r} <= sum_v Lam_v[r] . x_v + C[r] + E[r],
+//
+// where Lam_v, the coefficients on value v, live in a buffer of R x size(v)
+// floats, C is a float64 constant and E >= 0 bounds the rounding error of
+// every step so far, so the inequality holds for the exact reals. The
+// nodes below t are visited in reverse topological order; when node k is
+// reached every reader of its value has been visited, so Lam_{k+1} is
+// complete and is replaced by coefficients on the node's inputs:
+//
+//   - Affine y = M x + B: Lam_x += M^T Lam_y (ApplyTransposed, row by
+//     row), C += Lam_y . B;
+//   - Add, Concat: Lam_y routed to the inputs (negated for a Sub);
+//   - Act, Quantise, MaxPool: y_i replaced by its upper line where
+//     Lam_y[r,i] >= 0, its lower line where it is negative (graphRelax);
+//
+// or, at a stopping value (a window of back-substitution), and at the
+// input, replaced by its largest value over the value's bounds
+// (concretised). A value read by two nodes receives the sum of their
+// coefficients. Memory grows with R times the sizes of the values whose
+// coefficients are pending, never with their square.
+//
+// Rounding. With |x_j| <= mag_j on each value: M^T Lam computed in any
+// order of at most n = M.Out() terms per entry is within
+// 2 (n+2) u |Lam| |M| of the exact product (Higham, eq. 3.13), plus
+// (n+2) 2^-1074 per unit of mag for underflow; a product Lam_i A of a
+// relaxation line and the sums of at most fanIn of them at one input are
+// within 2 (fanIn+1) u |Lam_i A| + fanIn 2^-1074; the sum of two buffers
+// at a shared input within u |sum|; every dot product into C within
+// outward.DotErr. Each error is weighted by mag and added to E, rounded up.
+
+// graphBack is what back-substitution reads of a graph being bounded:
+// the bounds of its values (final below the target), the relaxations of
+// its nonlinear nodes, and |M| mag of its affine nodes.
+type graphBack struct {
+	g      *nn.Graph
+	vals   [][]Interval
+	mags   [][]float64
+	magSum []float64
+	rel    []*graphRelax // per node; nil for a linear node
+	abs    []nn.Linear   // |M| per affine node
+	absMag [][]float64   // |M| mag of the node's input, per affine node
+	level  []int         // per value: the most nonlinear nodes on a path from the input
+	// noBands makes every band of rows whole (for the tests: the bounds
+	// must be the same to the bit).
+	noBands bool
+}
+
+// setBounds fixes the bounds of value v: its magnitudes, and for an
+// affine node reading it, nothing yet (absMag is computed on first use).
+func (b *graphBack) setBounds(v int, x []Interval) {
+	b.vals[v] = x
+	b.mags[v] = mags(x)
+	s := 0.0
+	for _, m := range b.mags[v] {
+		s += m
+	}
+	b.magSum[v] = outward.MulUp(s, sumFactor(len(x)))
+}
+
+// prepare computes |M| mag for affine node k (its input's bounds final).
+func (b *graphBack) prepare(k int) {
+	a, ok := b.g.Nodes[k].Op.(*nn.Affine)
+	if !ok {
+		return
+	}
+	t := make([]float64, a.M.Out())
+	b.abs[k].Apply(t, b.mags[b.g.Nodes[k].Inputs[0]])
+	b.absMag[k] = t
+}
+
+// backRow is one target row: sign times value t's entry i.
+type backRow struct {
+	i    int
+	sign float64
+}
+
+// upperRows returns upper bounds of sign_r t_{i_r} for every row, in
+// batches of batch rows on workers goroutines. Back-substitution stops at
+// the outputs of nonlinear nodes of level at most stop (0: never). The
+// result does not depend on the number of workers.
+func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) []float64 {
+	out := make([]float64, len(rows))
+	nb := (len(rows) + batch - 1) / batch
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int, nb)
+	for s := range nb {
+		next <- s
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(workers, nb) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := &backWork{b: b, free: map[int][][]float64{}}
+			for s := range next {
+				lo, hi := s*batch, min((s+1)*batch, len(rows))
+				w.batch(t, rows[lo:hi], stop, out[lo:hi])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// backWork is one worker's state: the pending coefficient buffers and
+// spare ones by size.
+type backWork struct {
+	b    *graphBack
+	buf  [][]float64
+	band []rowBand // per value, the rows of its planes where its coefficients may be non-zero
+	c, e []float64
+	rows int
+	free map[int][][]float64
+}
+
+// get returns a zeroed buffer of n floats.
+func (w *backWork) get(n int) []float64 {
+	if l := w.free[n]; len(l) > 0 {
+		s := l[len(l)-1]
+		w.free[n] = l[:len(l)-1]
+		clear(s)
+		return s
+	}
+	return make([]float64, n)
+}
+
+// put returns a buffer for reuse.
+func (w *backWork) put(s []float64) { w.free[len(s)] = append(w.free[len(s)], s) }
+
+// batch sets dst to the upper bounds of the rows of one batch.
+func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
+	b, g := w.b, w.b.g
+	r := len(rows)
+	w.rows, w.c, w.e = r, make([]float64, r), make([]float64, r)
+	w.buf = make([][]float64, len(g.Nodes)+1)
+	w.band = make([]rowBand, len(g.Nodes)+1)
+	n := g.Size(t)
+	lam := w.get(r * n)
+	w.band[t] = rowBand{math.MaxInt, 0}
+	for k, row := range rows {
+		lam[k*n+row.i] = row.sign
+		h := planeRow(g.Shape(t), row.i)
+		w.band[t] = w.band[t].union(rowBand{h, h + 1})
+	}
+	if b.noBands {
+		w.band[t] = fullBand(g.Shape(t))
+	}
+	w.buf[t] = lam
+	for k := t - 1; k >= 0; k-- {
+		v := k + 1
+		lam := w.buf[v]
+		if lam == nil {
+			continue
+		}
+		w.buf[v] = nil
+		if b.rel[k] != nil && b.level[v] <= stop {
+			w.concretise(lam, v)
+		} else {
+			w.step(k, lam)
+		}
+		w.put(lam)
+	}
+	if w.buf[0] != nil {
+		w.concretise(w.buf[0], 0)
+		w.put(w.buf[0])
+	}
+	for k := range dst {
+		dst[k] = outward.UpBy(w.c[k], w.e[k])
+	}
+}
+
+// step replaces the coefficients lam on node k's output by coefficients
+// on its inputs.
+func (w *backWork) step(k int, lam []float64) {
+	node := w.b.g.Nodes[k]
+	switch op := node.Op.(type) {
+	case *nn.Affine:
+		w.affine(k, op, lam)
+	case nn.Add:
+		in := node.Inputs
+		band := w.band[k+1]
+		out := w.b.g.Shape(k + 1)
+		a, c := w.get(len(lam)), w.get(len(lam))
+		copy(a, lam)
+		for i, v := range lam {
+			if op.Negate {
+				c[i] = -v
+			} else {
+				c[i] = v
+			}
+		}
+		w.merge(in[0], a, band.to(out, w.b.g.Shape(in[0])))
+		w.merge(in[1], c, band.to(out, w.b.g.Shape(in[1])))
+	case nn.Concat:
+		n, off := len(lam)/w.rows, 0
+		for _, v := range node.Inputs {
+			m := w.b.g.Size(v)
+			dst := w.get(w.rows * m)
+			for r := range w.rows {
+				copy(dst[r*m:(r+1)*m], lam[r*n+off:r*n+off+m])
+			}
+			w.merge(v, dst, w.band[k+1].to(w.b.g.Shape(k+1), w.b.g.Shape(v)))
+			off += m
+		}
+	default:
+		w.relax(k, lam)
+	}
+}
+
+// affine steps through y = M x + B (node k).
+func (w *backWork) affine(k int, op *nn.Affine, lam []float64) {
+	b := w.b
+	v := b.g.Nodes[k].Inputs[0]
+	n, m := op.M.Out(), op.M.In()
+	dst := w.get(w.rows * m)
+	t := b.absMag[k]
+	relErr := 2 * float64(n+2) * outward.Unit * sumFactor(n)
+	tiny := outward.MulUp(float64(n+2)*outward.Tiny, b.magSum[v])
+	band := w.band[k+1]
+	conv, _ := op.M.(*nn.Conv2D)
+	inBand := band.to(b.g.Shape(k+1), b.g.Shape(v))
+	switch mp := op.M.(type) {
+	case *nn.Conv2D:
+		inBand.lo, inBand.hi = mp.InputRows(band.lo, band.hi)
+	case *nn.AvgPool2D:
+		inBand = poolRows(mp.Pool2D, band)
+	}
+	for r := range w.rows {
+		row := lam[r*n : (r+1)*n]
+		if conv != nil {
+			conv.AddTransposedRows(dst[r*m:(r+1)*m], row, band.lo, band.hi)
+		} else {
+			op.M.ApplyTransposed(dst[r*m:(r+1)*m], row)
+		}
+		s, abs, prop := w.c[r], math.Abs(w.c[r]), 0.0
+		for i, l := range row {
+			if l == 0 {
+				continue
+			}
+			if op.B != nil {
+				p := l * op.B[i]
+				s += p
+				abs += math.Abs(p)
+			}
+			prop += math.Abs(l) * t[i]
+		}
+		w.c[r] = s
+		err := outward.AddUp(outward.DotErr(abs, n), outward.AddUp(relErr*prop*sumFactor(n), tiny))
+		w.e[r] = outward.AddUp(w.e[r], err)
+	}
+	w.merge(v, dst, inBand)
+}
+
+// relax steps through the relaxed nonlinear node k.
+func (w *backWork) relax(k int, lam []float64) {
+	b := w.b
+	rel := b.rel[k]
+	ins := b.g.Nodes[k].Inputs
+	v := ins[0]
+	n, m := len(rel.up), b.g.Size(v)
+	mag := b.mags[v]
+	dst := w.get(w.rows * m)
+	var dst2, mag2 []float64 // the second input of a pair node
+	if rel.lowB != nil {
+		dst2, mag2 = w.get(w.rows*b.g.Size(ins[1])), b.mags[ins[1]]
+	}
+	relC, tinyC := 2*float64(rel.fanIn+1)*outward.Unit, float64(rel.fanIn)*outward.Tiny
+	for r := range w.rows {
+		row, out := lam[r*n:(r+1)*n], dst[r*m:(r+1)*m]
+		s, abs, perr := w.c[r], math.Abs(w.c[r]), 0.0
+		for i, l := range row {
+			if l == 0 {
+				continue
+			}
+			ln, j, lb := rel.low[i], at(rel.lowAt, i), rel.lowB
+			if l >= 0 {
+				ln, j, lb = rel.up[i], at(rel.upAt, i), rel.upB
+			}
+			if ln.A != 0 {
+				p := l * ln.A
+				out[j] += p
+				perr += (relC*math.Abs(p) + tinyC) * mag[j]
+			}
+			if lb != nil && lb[i] != 0 {
+				p := l * lb[i]
+				dst2[r*len(mag2)+j] += p
+				perr += (relC*math.Abs(p) + tinyC) * mag2[j]
+			}
+			c := l * ln.C
+			s += c
+			abs += math.Abs(c)
+		}
+		w.c[r] = s
+		err := outward.AddUp(outward.DotErr(abs, n), outward.MulUp(perr, sumFactor(n)))
+		w.e[r] = outward.AddUp(w.e[r], err)
+	}
+	band := w.band[k+1].to(b.g.Shape(k+1), b.g.Shape(v))
+	if mp, ok := b.g.Nodes[k].Op.(*nn.MaxPool); ok {
+		band = poolRows(mp.Pool2D, w.band[k+1])
+	} else if rel.lowAt != nil {
+		band = fullBand(b.g.Shape(v))
+	}
+	w.merge(v, dst, band)
+	if dst2 != nil {
+		w.merge(ins[1], dst2, band.to(b.g.Shape(v), b.g.Shape(ins[1])))
+	}
+}
+
+// merge adds the coefficients add (R x size(v), owned by merge, non-zero
+// only on the rows band of v's planes) to those pending on value v.
+func (w *backWork) merge(v int, add []float64, band rowBand) {
+	cur := w.buf[v]
+	if cur == nil {
+		w.buf[v], w.band[v] = add, band
+		return
+	}
+	w.band[v] = w.band[v].union(band)
+	n, mag := len(add)/w.rows, w.b.mags[v]
+	for r := range w.rows {
+		c, a := cur[r*n:(r+1)*n], add[r*n:(r+1)*n]
+		err := 0.0
+		for j, x := range a {
+			if x != 0 {
+				c[j] += x
+				err += math.Abs(c[j]) * mag[j]
+			}
+		}
+		// |fl(a + b) - (a + b)| <= u |fl(a + b)|, doubled for the sum's own rounding.
+		w.e[r] = outward.AddUp(w.e[r], outward.MulUp(2*outward.Unit*err, sumFactor(n)))
+	}
+	w.put(add)
+}
+
+// concretise replaces the coefficients lam on value v by their largest
+// value over v's bounds.
+func (w *backWork) concretise(lam []float64, v int) {
+	x := w.b.vals[v]
+	n := len(x)
+	for r := range w.rows {
+		row := lam[r*n : (r+1)*n]
+		s, abs := w.c[r], math.Abs(w.c[r])
+		for j, l := range row {
+			if l == 0 {
+				continue
+			}
+			t := max(l*x[j].Lo, l*x[j].Hi)
+			s += t
+			abs += math.Abs(t)
+		}
+		w.c[r] = s
+		w.e[r] = outward.AddUp(w.e[r], outward.DotErr(abs, n))
+	}
+}
+
+// rowBand is the band [lo, hi) of rows of a value's planes (CHW) outside
+// which its coefficients are zero; a value of another shape has one row.
+type rowBand struct{ lo, hi int }
+
+// union returns the smallest band holding a and c.
+func (a rowBand) union(c rowBand) rowBand { return rowBand{min(a.lo, c.lo), max(a.hi, c.hi)} }
+
+// planeRows returns the number of rows of a value's planes (1 unless it
+// is CHW).
+func planeRows(shape []int) int {
+	if len(shape) == 3 {
+		return shape[1]
+	}
+	return 1
+}
+
+// planeRow returns the row of entry i of a value of the shape.
+func planeRow(shape []int, i int) int {
+	if len(shape) == 3 {
+		return i % (shape[1] * shape[2]) / shape[2]
+	}
+	return 0
+}
+
+// fullBand returns every row of a value of the shape.
+func fullBand(shape []int) rowBand { return rowBand{0, planeRows(shape)} }
+
+// to returns the band a on a value of shape from carried to a value of
+// shape to entry by entry (the same band when the planes have the same
+// rows, else every row).
+func (a rowBand) to(from, to []int) rowBand {
+	if len(from) == 3 && len(to) == 3 && from[1] == to[1] && from[2] == to[2] {
+		return a
+	}
+	return fullBand(to)
+}
+
+// poolRows returns the band of input rows the output rows a of a pooling
+// read.
+func poolRows(p nn.Pool2D, a rowBand) rowBand {
+	lo := max(0, a.lo*p.Stride[0]-p.Pad[0])
+	hi := min(p.InH, (a.hi-1)*p.Stride[0]-p.Pad[0]+(p.KH-1)*p.Dil[0]+1)
+	return rowBand{lo, max(lo, hi)}
+}

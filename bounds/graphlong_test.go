@@ -1,0 +1,117 @@
+package bounds
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// TestGraphLong measures GraphPair on residual CNNs against a perturbed
+// copy (relative 1e-3): the time, the memory allocated, and the bounds of
+// ||g2(x) - g1(x)|| against the largest difference found by sampling. It
+// runs only with NNBOUND_LONG=1 and reports figures without asserting on
+// them; NNBOUND_GRAPH_MODELS picks models (small,cifar; default small)
+// and NNBOUND_GRAPH_METHODS methods (interval,window1,window2,backsub).
+func TestGraphLong(t *testing.T) {
+	if os.Getenv("NNBOUND_LONG") != "1" {
+		t.Skip("set NNBOUND_LONG=1 to measure")
+	}
+	models := map[string]func(*rand.Rand) (*nn.Graph, float64){
+		"small": func(rng *rand.Rand) (*nn.Graph, float64) { return residualCNN(rng, 1, 8, 8, []int{16, 16}), 2.0 / 255 },
+		"cifar": func(rng *rand.Rand) (*nn.Graph, float64) {
+			return residualCNN(rng, 3, 32, 32, []int{16, 32, 64}), 1.0 / 255
+		},
+	}
+	methods := map[string]GraphOptions{
+		"interval": {Intermediate: IntermediateInterval, Batch: 128},
+		"window1":  {Intermediate: IntermediateWindow, Window: 1, Batch: 128},
+		"window2":  {Intermediate: IntermediateWindow, Window: 2, Batch: 128},
+		"backsub":  {Intermediate: IntermediateBacksub, Batch: 128},
+	}
+	for _, name := range envList("NNBOUND_GRAPH_MODELS", "small") {
+		rng := rand.New(rand.NewPCG(2026, 12))
+		g1, eps := models[name](rng)
+		g2 := perturbed(rng, g1, 1e-3)
+		centre := make([]float64, g1.InputSize())
+		for i := range centre {
+			centre[i] = rng.Float64()
+		}
+		box := spec.Box{Lo: make([]float64, len(centre)), Hi: make([]float64, len(centre))}
+		for i, c := range centre {
+			box.Lo[i], box.Hi[i] = c-eps, c+eps
+		}
+		found2, foundInf := sampledDiff(rng, g1, g2, box, 300)
+		t.Logf("%s: %d parameters, %d inputs, eps %.4g; sampled ||d||_2 %.4g, ||d||_inf %.4g",
+			name, graphParams(g1), len(centre), eps, found2, foundInf)
+		for _, m := range envList("NNBOUND_GRAPH_METHODS", "interval,window1,window2,backsub") {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			pb, err := GraphPair(g1, g2, spec.Inputs{Box: box}, methods[m])
+			if err != nil {
+				t.Fatal(err)
+			}
+			el := time.Since(start)
+			runtime.ReadMemStats(&after)
+			t.Logf("%s %-8s %8.2fs alloc %6.0f MB rows %7d  ||d||_2 <= %.4g (x%.3g)  ||d||_inf <= %.4g (x%.3g)",
+				name, m, el.Seconds(), float64(after.TotalAlloc-before.TotalAlloc)/1e6, pb.Combined.Rows,
+				pb.Norm2(), pb.Norm2()/found2, pb.NormInf(), pb.NormInf()/foundInf)
+		}
+	}
+}
+
+// envList returns the comma-separated list in the environment variable
+// name, or def.
+func envList(name, def string) []string {
+	if v := os.Getenv(name); v != "" {
+		return strings.Split(v, ",")
+	}
+	return strings.Split(def, ",")
+}
+
+// sampledDiff returns the largest ||g2(x) - g1(x)|| over m random points
+// and corners of box, each followed by a few steps of coordinate-sign
+// ascent on the 2-norm.
+func sampledDiff(rng *rand.Rand, g1, g2 *nn.Graph, box spec.Box, m int) (n2, nInf float64) {
+	diff := func(x []float64) (float64, float64) {
+		y1, _ := g1.Eval(x)
+		y2, _ := g2.Eval(x)
+		s, mx := 0.0, 0.0
+		for j := range y1 {
+			d := y2[j] - y1[j]
+			s += d * d
+			mx = max(mx, math.Abs(d))
+		}
+		return math.Sqrt(s), mx
+	}
+	for _, x := range boxSamples(rng, box, m) {
+		a, b := diff(x)
+		n2, nInf = max(n2, a), max(nInf, b)
+	}
+	return n2, nInf
+}
+
+// graphParams returns the number of weights and biases of g's
+// convolutions (one bias per channel) and dense maps.
+func graphParams(g *nn.Graph) int {
+	n := 0
+	for _, node := range g.Nodes {
+		if a, ok := node.Op.(*nn.Affine); ok {
+			switch m := a.M.(type) {
+			case *nn.Conv2D:
+				n += len(m.Kernel) + m.OutC
+			case nn.DenseMap:
+				n += m.In()*m.Out() + len(a.B)
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,296 @@
+package bounds
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// GraphPairBounds holds sound bounds for two graphs g1, g2 on paired
+// inputs (x1, x2) (spec.Inputs):
+//
+//	Diff[j] ⊇ {g2_j(x2) - g1_j(x1)}
+//
+// over every pair, and the bounds of every value of each graph (Net1 on
+// the box, Net2 on the set of x2).
+//
+// They come from one combined graph (Combined): its input x (or [x1; x2]
+// for spec.Independent, [x; e] with x2 = x + e for spec.QuantisedInput),
+// g1's nodes reading x1, g2's reading x2, and a last node g2(x2) -
+// g1(x1), bounded by GraphSingle's propagation. Back-substitution from
+// that difference reaches the shared input through both graphs, so where
+// their relaxations are exact (stable neurons) the linear parts cancel.
+type GraphPairBounds struct {
+	Diff       []Interval
+	Net1, Net2 *GraphNet
+	Combined   *GraphNet
+}
+
+// Norm2 returns an upper bound of ||g2(x2) - g1(x1)||_2 over the pairs.
+func (pb *GraphPairBounds) Norm2() float64 { return norm2Up(pb.Diff) }
+
+// NormInf returns an upper bound of ||g2(x2) - g1(x1)||_inf over the pairs.
+func (pb *GraphPairBounds) NormInf() float64 {
+	m := 0.0
+	for _, d := range pb.Diff {
+		m = max(m, d.Mag())
+	}
+	return m
+}
+
+// GraphPair returns sound bounds of g2(x2) - g1(x1) for the input pairs
+// of in. The graphs must take in.Box.Dim() inputs and have the same number
+// of outputs; their nodes may differ.
+func GraphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairBounds, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkGraph(g1, in.Box, "graph 1"); err != nil {
+		return nil, err
+	}
+	if err := checkGraph(g2, in.Box, "graph 2"); err != nil {
+		return nil, err
+	}
+	if g1.OutputSize() != g2.OutputSize() {
+		return nil, fmt.Errorf("bounds: graph 1 has %d outputs, graph 2 has %d: %w",
+			g1.OutputSize(), g2.OutputSize(), nn.ErrDimension)
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if !opts.Combined {
+		if pg, err := newDiffGraph(g1, g2, in); err == nil {
+			return pg.diffBounds(propagateGraph(pg.g, pg.box, opts)), nil
+		}
+	}
+	pg := newPairGraph(g1, g2, in)
+	net := propagateGraph(pg.g, pg.box, opts)
+	return &GraphPairBounds{
+		Diff:     net.Output,
+		Net1:     pg.view(net, pg.x1, pg.off1, len(g1.Nodes)),
+		Net2:     pg.view(net, pg.x2, pg.off2, len(g2.Nodes)),
+		Combined: net,
+	}, nil
+}
+
+// pairGraph is the combined graph of a pair (see GraphPairBounds) with the
+// box of its input: x1 and x2 are the values of the two inputs, and value
+// v > 0 of g1 (g2) is value v + off1 (v + off2).
+//
+// A difference graph (newDiffGraph) sets zmap and dmap instead.
+type pairGraph struct {
+	g          *nn.Graph
+	box        []Interval
+	x1, x2     int
+	off1, off2 int
+	zmap, dmap []int
+}
+
+// newPairGraph builds the combined graph of g1 and g2 on in.
+func newPairGraph(g1, g2 *nn.Graph, in spec.Inputs) *pairGraph {
+	n := g1.InputSize()
+	x := boxIntervals(in.Box)
+	pg := &pairGraph{g: &nn.Graph{InputShape: slices.Clone(g1.InputShape)}, box: x}
+	half := func(from int) int {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = from + i
+		}
+		return pg.add(nn.Node{Op: &nn.Affine{M: &nn.Gather{N: 2 * n, Index: idx}}, Inputs: []int{0}, Shape: g1.InputShape})
+	}
+	switch in.Pairing {
+	case spec.Independent:
+		pg.g.InputShape, pg.box = []int{2 * n}, append(x, x...)
+		pg.x1, pg.x2 = half(0), half(n)
+	case spec.QuantisedInput:
+		// x2 = x + e with e in the enclosure of the rounding error.
+		e := make([]Interval, n)
+		for i, xi := range x {
+			e[i] = quantError(in, xi)
+		}
+		pg.g.InputShape, pg.box = []int{2 * n}, append(x, e...)
+		pg.x1 = half(0)
+		pg.x2 = pg.add(nn.Node{Op: nn.Add{}, Inputs: []int{pg.x1, half(n)}, Shape: g1.InputShape})
+	}
+	pg.off1 = pg.appendGraph(g1, pg.x1)
+	pg.off2 = pg.appendGraph(g2, pg.x2)
+	out1, out2 := pg.off1+len(g1.Nodes), pg.off2+len(g2.Nodes)
+	pg.add(nn.Node{Op: nn.Add{Negate: true}, Inputs: []int{out2, out1}, Shape: g2.Nodes[len(g2.Nodes)-1].Shape, Name: "difference"})
+	return pg
+}
+
+// add appends node and returns its value.
+func (pg *pairGraph) add(node nn.Node) int {
+	pg.g.Nodes = append(pg.g.Nodes, node)
+	return len(pg.g.Nodes)
+}
+
+// appendGraph appends the nodes of g with its input read from value x,
+// and returns the offset of g's values.
+func (pg *pairGraph) appendGraph(g *nn.Graph, x int) int {
+	off := len(pg.g.Nodes)
+	for _, node := range g.Nodes {
+		ins := make([]int, len(node.Inputs))
+		for i, v := range node.Inputs {
+			ins[i] = v + off
+			if v == 0 {
+				ins[i] = x
+			}
+		}
+		pg.add(nn.Node{Op: node.Op, Inputs: ins, Shape: node.Shape, Name: node.Name})
+	}
+	return off
+}
+
+// view returns the bounds of one graph's values within net.
+func (pg *pairGraph) view(net *GraphNet, x, off, nodes int) *GraphNet {
+	vals := make([][]Interval, nodes+1)
+	vals[0] = net.Values[x]
+	copy(vals[1:], net.Values[off+1:off+1+nodes])
+	return &GraphNet{Values: vals, Output: vals[nodes]}
+}
+
+// diffBounds returns the pair bounds of the difference graph's bounds net.
+func (pg *pairGraph) diffBounds(net *GraphNet) *GraphPairBounds {
+	n := len(pg.zmap)
+	v1, v2 := make([][]Interval, n), make([][]Interval, n)
+	for v := range n {
+		v1[v] = net.Values[pg.zmap[v]]
+		v2[v] = addAll(v1[v], net.Values[pg.dmap[v]])
+	}
+	return &GraphPairBounds{
+		Diff:     net.Values[pg.dmap[n-1]],
+		Net1:     &GraphNet{Values: v1, Output: v1[n-1]},
+		Net2:     &GraphNet{Values: v2, Output: v2[n-1]},
+		Combined: net,
+	}
+}
+
+// newDiffGraph builds the difference graph of g1 and g2 on in
+// (graphdiff.go): its input is [x1; x2 - x1] in the box of x1 and an
+// enclosure of x2 - x1; value v of g1 is value zmap[v] and its difference
+// in g2 value dmap[v]. It returns an error if the graphs differ in
+// structure or a difference of their parameters is not exact.
+func newDiffGraph(g1, g2 *nn.Graph, in spec.Inputs) (*pairGraph, error) {
+	if len(g1.Nodes) != len(g2.Nodes) {
+		return nil, fmt.Errorf("bounds: graphs of %d and %d nodes", len(g1.Nodes), len(g2.Nodes))
+	}
+	n := g1.InputSize()
+	x := boxIntervals(in.Box)
+	d := make([]Interval, n)
+	for i, xi := range x {
+		switch in.Pairing {
+		case spec.Independent:
+			d[i] = xi.Sub(xi)
+		case spec.QuantisedInput:
+			d[i] = quantError(in, xi)
+		}
+	}
+	pg := &pairGraph{g: &nn.Graph{InputShape: []int{2 * n}}, box: append(x, d...)}
+	pg.zmap, pg.dmap = make([]int, len(g1.Nodes)+1), make([]int, len(g1.Nodes)+1)
+	pg.zmap[0], pg.dmap[0] = pg.half(n, 0, g1.InputShape), pg.half(n, n, g1.InputShape)
+	for k, n1 := range g1.Nodes {
+		n2 := g2.Nodes[k]
+		if !slices.Equal(n1.Inputs, n2.Inputs) || !slices.Equal(n1.Shape, n2.Shape) {
+			return nil, fmt.Errorf("bounds: %s and %s read or give other values", g1.Label(k), g2.Label(k))
+		}
+		z, dz := pg.remap(n1.Inputs, pg.zmap), pg.remap(n1.Inputs, pg.dmap)
+		pg.zmap[k+1] = pg.add(nn.Node{Op: n1.Op, Inputs: z, Shape: n1.Shape, Name: n1.Name})
+		dv, err := pg.diffNode(n1.Op, n2.Op, z, dz, n1.Shape)
+		if err != nil {
+			return nil, fmt.Errorf("%w (%s)", err, g1.Label(k))
+		}
+		pg.dmap[k+1] = dv
+	}
+	if last := len(g1.Nodes); pg.dmap[last] != len(pg.g.Nodes) { // the output difference must be the last value
+		ones := make([]float64, g1.OutputSize())
+		for i := range ones {
+			ones[i] = 1
+		}
+		pg.dmap[last] = pg.add(nn.Node{Op: &nn.Affine{M: &nn.Scale{S: ones}}, Inputs: []int{pg.dmap[last]}, Shape: g1.Nodes[last-1].Shape})
+	}
+	return pg, nil
+}
+
+// half appends the selection of n inputs from the first and returns its
+// value.
+func (pg *pairGraph) half(n, first int, shape []int) int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = first + i
+	}
+	return pg.add(nn.Node{Op: &nn.Affine{M: &nn.Gather{N: pg.g.InputSize(), Index: idx}}, Inputs: []int{0}, Shape: shape})
+}
+
+// remap returns the values m[v] of the values vs.
+func (pg *pairGraph) remap(vs, m []int) []int {
+	out := make([]int, len(vs))
+	for i, v := range vs {
+		out[i] = m[v]
+	}
+	return out
+}
+
+// diffNode appends the nodes giving the difference of op2 and op1 on the
+// values z of g1 and d of the differences, and returns its value.
+func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, shape []int) (int, error) {
+	fail := fmt.Errorf("bounds: operations %s and %s differ", op1.Describe(), op2.Describe())
+	switch o1 := op1.(type) {
+	case *nn.Affine:
+		o2, ok := op2.(*nn.Affine)
+		if !ok {
+			return 0, fail
+		}
+		dm, zero, err := linearDiff(o1.M, o2.M)
+		if err != nil {
+			return 0, err
+		}
+		db, bZero, ok := exactDiff(o1.B, o2.B, o1.M.Out())
+		if !ok {
+			return 0, fmt.Errorf("bounds: a bias difference is not exact")
+		}
+		if bZero {
+			db = nil
+		}
+		v := pg.add(nn.Node{Op: &nn.Affine{M: o2.M, B: db}, Inputs: d, Shape: shape})
+		if zero {
+			return v, nil
+		}
+		u := pg.add(nn.Node{Op: &nn.Affine{M: dm}, Inputs: z, Shape: shape})
+		return pg.add(nn.Node{Op: nn.Add{}, Inputs: []int{v, u}, Shape: shape}), nil
+	case nn.Act:
+		o2, ok := op2.(nn.Act)
+		if !ok {
+			return 0, fail
+		}
+		if o1.Act.Kind == nn.Identity && o2.Act.Kind == nn.Identity {
+			return d[0], nil
+		}
+		return pg.add(nn.Node{Op: pairAct{o1.Act, o2.Act}, Inputs: []int{z[0], d[0]}, Shape: shape}), nil
+	case *nn.Quantise:
+		o2, ok := op2.(*nn.Quantise)
+		if !ok {
+			return 0, fail
+		}
+		return pg.add(nn.Node{Op: pairQuant{o1.Q, o2.Q}, Inputs: []int{z[0], d[0]}, Shape: shape}), nil
+	case *nn.MaxPool:
+		o2, ok := op2.(*nn.MaxPool)
+		if !ok || o1.Pool2D != o2.Pool2D {
+			return 0, fail
+		}
+		return pg.add(nn.Node{Op: pairMax{o1.Windows()}, Inputs: []int{z[0], d[0]}, Shape: shape}), nil
+	case nn.Add:
+		if o2, ok := op2.(nn.Add); !ok || o1 != o2 {
+			return 0, fail
+		}
+		return pg.add(nn.Node{Op: o1, Inputs: d, Shape: shape}), nil
+	case nn.Concat:
+		if _, ok := op2.(nn.Concat); !ok {
+			return 0, fail
+		}
+		return pg.add(nn.Node{Op: o1, Inputs: d, Shape: shape}), nil
+	}
+	return 0, fail
+}

@@ -1,0 +1,235 @@
+package certify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/outward"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// BoundGraph certifies an upper bound on the quantity q of f1(x1) - f2(x2)
+// for every input pair of in, for networks given as graphs (nn.Graph:
+// residual joins, concatenations, max pools, int8 quantisers anywhere) by
+// bound propagation through the graphs (bounds.GraphPair), refined by
+// splitting the input box, and reports the largest error observed at
+// actual inputs (search.MaxErrorGraph) next to it. The SDP of the paper is
+// built for chains of layers and is not used: Certificate.SDPSkipped says
+// so. Chains should go to Bound, which has the SDP and the tuned chain
+// propagation.
+//
+// The refinement splits the piece with the largest bound along its widest
+// input (relative to the box) while the bound is above TargetRatio times
+// the observed error, and stops when the pieces reach Refine.MaxPieces,
+// when the last graphStall splits improved the bound by less than 1 %, or
+// when Refine.TimeBudget runs out (TimeBudgetHit). Independent inputs are
+// not split.
+func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error) {
+	start := time.Now()
+	if err := checkGraphInput(g1, g2, in, q, &opts); err != nil {
+		return nil, err
+	}
+	c := &Certificate{Norm: q.Norm, C: slices.Clone(q.C), Method: opts.Method, Source: MethodPropagation,
+		SDPBound: math.Inf(1), Trivial: math.Inf(1),
+		SDPSkipped: "the networks are computation graphs, not chains of layers: the bound is bound propagation's"}
+	so := search.DefaultOptions()
+	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals
+	so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
+	t0 := time.Now()
+	res, err := search.MaxErrorGraph(ctx, g1, g2, in, q, so)
+	c.Timing.Search = time.Since(t0)
+	if err != nil && res == nil {
+		return nil, err
+	}
+	c.ObservedError, c.X1, c.X2 = res.Error, res.X1, res.X2
+	t0 = time.Now()
+	root, err := graphPiece(g1, g2, in, q)
+	c.Timing.Propagation = time.Since(t0)
+	if err != nil {
+		return nil, err
+	}
+	c.IntervalBound, c.RootBound = root.bound, root.bound
+	pieces := refineGraph(ctx, g1, g2, in, q, opts, root, c, start)
+	c.Bound = 0
+	for _, p := range pieces {
+		c.Bound = max(c.Bound, p.bound)
+	}
+	if len(pieces) > 1 {
+		for _, p := range pieces {
+			c.Pieces = append(c.Pieces, Piece{Lo1: p.in.Box.Lo, Hi1: p.in.Box.Hi, Lo2: p.in.Box.Lo, Hi2: p.in.Box.Hi, Bound: p.bound})
+		}
+	}
+	c.Gammas = Gammas{Gamma: outward.MulUp(c.Bound, c.Bound)}
+	c.Certified, c.Status = true, Certified
+	if ctx.Err() != nil {
+		c.Reason = "stopped by a signal: the bound holds, refinement was cut short"
+	}
+	if c.ObservedError > c.Bound {
+		checkAttained(c)
+	}
+	c.Time = time.Since(start)
+	return c, nil
+}
+
+// graphSearchEvals is the number of evaluations of the observed-error
+// search on graphs: a fixed count, so that the result does not depend on
+// the machine.
+const graphSearchEvals = 4000
+
+// graphStall is the number of splits without 1 % of improvement after
+// which the refinement of a graph's bound stops.
+const graphStall = 16
+
+// graphBound is one piece of the input set with its certified bound.
+type graphBound struct {
+	in    spec.Inputs
+	bound float64
+}
+
+// graphPiece bounds the quantity on the input set in.
+func graphPiece(g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity) (graphBound, error) {
+	pb, err := bounds.GraphPair(g1, g2, in, bounds.DefaultGraphOptions())
+	if err != nil {
+		return graphBound{}, err
+	}
+	return graphBound{in: in, bound: quantityBound(pb.Diff, q)}, nil
+}
+
+// quantityBound returns an upper bound of q over the enclosures d of the
+// output differences, rounded outward.
+func quantityBound(d []bounds.Interval, q spec.Quantity) float64 {
+	switch {
+	case q.C != nil:
+		lo, hi := 0.0, 0.0
+		for j, c := range q.C {
+			a, b := outward.MulDown(c, d[j].Lo), outward.MulUp(c, d[j].Hi)
+			if c < 0 {
+				a, b = outward.MulDown(c, d[j].Hi), outward.MulUp(c, d[j].Lo)
+			}
+			lo, hi = outward.AddDown(lo, a), outward.AddUp(hi, b)
+		}
+		return max(-lo, hi)
+	case q.Norm == spec.NormInf:
+		m := 0.0
+		for _, iv := range d {
+			m = max(m, iv.Mag())
+		}
+		return m
+	}
+	s := 0.0
+	for _, iv := range d {
+		m := iv.Mag()
+		s = outward.AddUp(s, outward.MulUp(m, m))
+	}
+	return outward.SqrtUp(s)
+}
+
+// refineGraph splits the input set of root (see BoundGraph) and returns
+// the pieces, recording in c whether the time budget stopped it.
+func refineGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts Options,
+	root graphBound, c *Certificate, start time.Time) []graphBound {
+	pieces := []graphBound{root}
+	if in.Pairing == spec.Independent {
+		return pieces
+	}
+	best, stall := root.bound, 0
+	for ctx.Err() == nil {
+		if c.ObservedError > 0 && best <= opts.Refine.TargetRatio*c.ObservedError {
+			break
+		}
+		if (opts.Refine.MaxPieces > 0 && len(pieces) >= opts.Refine.MaxPieces) || stall >= graphStall {
+			break
+		}
+		if opts.Refine.TimeBudget > 0 && time.Since(start) > opts.Refine.TimeBudget {
+			c.TimeBudgetHit = true
+			break
+		}
+		k := 0
+		for i, p := range pieces {
+			if p.bound > pieces[k].bound {
+				k = i
+			}
+		}
+		a, b, ok := splitWidest(pieces[k].in, in.Box)
+		if !ok {
+			break // the worst piece is a point
+		}
+		pa, errA := graphPiece(g1, g2, a, q)
+		pb, errB := graphPiece(g1, g2, b, q)
+		if err := errors.Join(errA, errB); err != nil {
+			c.Reason = fmt.Sprintf("refinement stopped: %v", err)
+			break
+		}
+		pieces[k] = pa
+		pieces = append(pieces, pb)
+		now := 0.0
+		for _, p := range pieces {
+			now = max(now, p.bound)
+		}
+		if now < 0.99*best {
+			stall = 0
+		} else {
+			stall++
+		}
+		best = min(best, now)
+	}
+	return pieces
+}
+
+// splitWidest halves the box of in along its widest input relative to the
+// whole box's width.
+func splitWidest(in spec.Inputs, whole spec.Box) (a, b spec.Inputs, ok bool) {
+	k, widest := -1, 0.0
+	for i := range in.Box.Lo {
+		if w := whole.Hi[i] - whole.Lo[i]; w > 0 {
+			if r := (in.Box.Hi[i] - in.Box.Lo[i]) / w; r > widest {
+				k, widest = i, r
+			}
+		}
+	}
+	if k < 0 {
+		return in, in, false
+	}
+	mid := in.Box.Lo[k] + (in.Box.Hi[k]-in.Box.Lo[k])/2
+	a, b = in, in
+	a.Box = spec.Box{Lo: slices.Clone(in.Box.Lo), Hi: slices.Clone(in.Box.Hi)}
+	b.Box = spec.Box{Lo: slices.Clone(in.Box.Lo), Hi: slices.Clone(in.Box.Hi)}
+	a.Box.Hi[k], b.Box.Lo[k] = mid, mid
+	return a, b, true
+}
+
+// checkGraphInput reports graphs that do not fit each other or the input
+// set, an invalid quantity or invalid options.
+func checkGraphInput(g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts *Options) error {
+	if err := opts.Validate(); err != nil {
+		return err
+	}
+	if err := q.Validate(); err != nil {
+		return fmt.Errorf("certify: %w", err)
+	}
+	if err := in.Validate(); err != nil {
+		return fmt.Errorf("certify: %w", err)
+	}
+	for i, g := range []*nn.Graph{g1, g2} {
+		if err := g.Validate(); err != nil {
+			return fmt.Errorf("certify: network %d: %w", i+1, err)
+		}
+		if g.InputSize() != in.Box.Dim() {
+			return fmt.Errorf("certify: network %d takes %d inputs, the box has %d: %w", i+1, g.InputSize(), in.Box.Dim(), nn.ErrDimension)
+		}
+	}
+	if g1.OutputSize() != g2.OutputSize() {
+		return fmt.Errorf("certify: network 1 has %d outputs, network 2 has %d: %w", g1.OutputSize(), g2.OutputSize(), nn.ErrDimension)
+	}
+	if q.C != nil && len(q.C) != g1.OutputSize() {
+		return fmt.Errorf("certify: C has %d entries for %d outputs: %w", len(q.C), g1.OutputSize(), nn.ErrDimension)
+	}
+	return nil
+}

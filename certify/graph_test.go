@@ -1,0 +1,78 @@
+package certify
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// residualGraph returns the graph of a random 3-8-8-2 ReLU chain with a
+// residual join around its second layer, and its FB = 4 copy.
+func residualGraph(t *testing.T, seed uint64) (g1, g2 *nn.Graph) {
+	t.Helper()
+	f := randnet.Paper(seed, 3, 3, 8, 2)
+	g1 = f.Graph()
+	// nodes: affine, relu, affine, relu, affine, relu, affine: join the
+	// output of the first relu (value 2) to that of the second (value 4).
+	join := nn.Node{Op: nn.Add{}, Inputs: []int{2, 4}, Shape: []int{8}}
+	nodes := append([]nn.Node(nil), g1.Nodes[:4]...)
+	nodes = append(nodes, join)
+	for _, n := range g1.Nodes[4:] {
+		n.Inputs = []int{n.Inputs[0] + 1}
+		nodes = append(nodes, n)
+	}
+	g1.Nodes = nodes
+	if err := g1.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	qo := quantise.DefaultOptions()
+	qo.Weights.FracBits, qo.Biases.FracBits = 4, 4
+	g2, err := quantise.Graph(g1, qo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g1, g2
+}
+
+// TestBoundGraphSound certifies residual graphs against their fixed-point
+// copies, for each quantity and pairing, and checks the bound against
+// sampled inputs.
+func TestBoundGraphSound(t *testing.T) {
+	box := spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}
+	for _, q := range []spec.Quantity{{Norm: spec.Norm2}, {Norm: spec.NormInf}, {C: []float64{1, -2}}} {
+		for _, pairing := range []spec.Pairing{spec.SameInput, spec.Independent} {
+			g1, g2 := residualGraph(t, 11)
+			in := spec.Inputs{Box: box, Pairing: pairing}
+			o := DefaultOptions()
+			o.Refine.TimeBudget, o.Refine.MaxPieces = 0, 16
+			c, err := BoundGraph(context.Background(), g1, g2, in, q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.Certified || c.SDPSkipped == "" || c.ObservedError > c.Bound {
+				t.Fatalf("%v %v: certified %v, bound %v, observed %v, SDP skipped %q", q, pairing, c.Certified, c.Bound, c.ObservedError, c.SDPSkipped)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			for range 2000 {
+				x1, x2 := make([]float64, 3), make([]float64, 3)
+				for i := range x1 {
+					x1[i], x2[i] = 2*rng.Float64()-1, 2*rng.Float64()-1
+				}
+				if pairing == spec.SameInput {
+					x2 = x1
+				}
+				y1, _ := g1.Eval(x1)
+				y2, _ := g2.Eval(x2)
+				if e := q.Measure(y1, y2); e > c.Bound {
+					t.Fatalf("%v %v: error %v at %v, %v above the bound %v", q, pairing, e, x1, x2, c.Bound)
+				}
+			}
+			t.Logf("%v %v: bound %.4g, observed %.4g, %d pieces", q, pairing, c.Bound, c.ObservedError, max(1, len(c.Pieces)))
+		}
+	}
+}
