@@ -49,18 +49,27 @@ func CheckPoint(f, g *nn.Network, x, xg []float64, c Criterion) (*Point, Status,
 	if err != nil {
 		return nil, Unknown, fmt.Errorf("verify: network 2: %w", err)
 	}
-	if len(yf) != len(yg) {
-		return nil, Unknown, fmt.Errorf("verify: network 1 has %d outputs, network 2 has %d: %w", len(yf), len(yg), nn.ErrDimension)
-	}
-	if err := c.validate(len(yf)); err != nil {
-		return nil, Unknown, err
-	}
 	ef, err := enclose(f, x)
 	if err != nil {
 		return nil, Unknown, err
 	}
 	eg, err := enclose(g, xg)
 	if err != nil {
+		return nil, Unknown, err
+	}
+	f32, _ := f.EvalFloat32(x)
+	g32, _ := g.EvalFloat32(xg)
+	return judgePoint(x, xg, yf, yg, ef, eg, f32, g32, c)
+}
+
+// judgePoint returns the point of x and xg with the float64 outputs yf,
+// yg, their enclosures ef, eg and their float32 evaluations (nil where
+// there are none), and c's judgement of the enclosed difference.
+func judgePoint(x, xg, yf, yg []float64, ef, eg []bounds.Interval, f32, g32 []float64, c Criterion) (*Point, Status, error) {
+	if len(yf) != len(yg) {
+		return nil, Unknown, fmt.Errorf("verify: network 1 has %d outputs, network 2 has %d: %w", len(yf), len(yg), nn.ErrDimension)
+	}
+	if err := c.validate(len(yf)); err != nil {
 		return nil, Unknown, err
 	}
 	p := &Point{X: append([]float64(nil), x...), F: yf, G: yg, Diff: make([]float64, len(yf)),
@@ -76,10 +85,8 @@ func CheckPoint(f, g *nn.Network, x, xg []float64, c Criterion) (*Point, Status,
 	p.Measure = c.measure(p.Diff)
 	var s Status
 	p.MeasureLo, p.MeasureHi, s = c.judge(p.DiffLo, p.DiffHi)
-	if f32, err := f.EvalFloat32(x); err == nil {
-		if g32, err := g.EvalFloat32(xg); err == nil {
-			p.F32, p.G32 = f32, g32
-		}
+	if f32 != nil && g32 != nil {
+		p.F32, p.G32 = f32, g32
 	}
 	return p, s, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/duration"
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
@@ -120,10 +121,11 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 			return err
 		}
 	}
-	nets, err := f.model.loadPair(args)
+	ms, err := f.model.loadGraphPair(args)
 	if err != nil {
 		return err
 	}
+	nets := [2]*nn.Network{ms[0].Net, ms[1].Net}
 	ctx := cmd.Context()
 	if ctx == nil {
 		ctx = context.Background()
@@ -146,7 +148,11 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	}
 	var ans *verify.Answer
 	what := ""
-	if prop != nil && prop.Pair != nil {
+	if nets[0] == nil || nets[1] == nil {
+		if ans, what, err = f.decideGraphs(ctx, ms, prop, tol, &opts, stderr); err != nil {
+			return err
+		}
+	} else if prop != nil && prop.Pair != nil {
 		pair := prop.Pair
 		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
 			return err
@@ -168,9 +174,9 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		}
 		what = tol.Text()
 		ans, err = verify.DecideAligned(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, align, &opts)
-	}
-	if err != nil {
-		return err
+		if err != nil {
+			return err
+		}
 	}
 	if f.json {
 		err = report.WriteJSON(stdout, ans)

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+	"github.com/nnbound/nnbound/verify"
+	"github.com/nnbound/nnbound/vnnlib"
 )
 
 // loadGraphPair reads the two models named by args as graphs and checks
@@ -48,4 +53,34 @@ func runCompareGraph(cmd *cobra.Command, f *compareFlags, opts certjob.Job, ms [
 		return err
 	}
 	return emitCertificate(stdout, c, box, opts, f.json, nil, "", nil)
+}
+
+// decideGraphs decides the tolerance of verify for two models of which
+// one at least is a graph that is not a chain (verify.DecideGraph; no
+// neuron alignment), and returns the answer with the description of the
+// question.
+func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnlib.Property, tol verify.Tolerance,
+	opts *verify.Options, stderr io.Writer) (*verify.Answer, string, error) {
+	if prop != nil && prop.Pair != nil {
+		return nil, "", usagef("two-network VNN-LIB properties of graph networks are not decided yet: give --epsilon and the box")
+	}
+	n := ms[0].Graph.InputSize()
+	if err := tol.Validate(ms[0].Graph.OutputSize()); err != nil {
+		return nil, "", usageError{err}
+	}
+	var box spec.Box
+	var err error
+	if prop != nil {
+		box, err = f.input.specBoxNoted(prop.Spec, n, stderr)
+	} else {
+		box, err = f.input.boxNoted(n, stderr)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := verify.DecideGraph(ctx, ms[0].Graph, ms[1].Graph, spec.Inputs{Box: box}, tol, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	return &verify.Answer{Result: r}, tol.Text(), nil
 }

@@ -1,0 +1,269 @@
+package verify
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// DecideGraph decides the tolerance tol for networks given as graphs
+// (nn.Graph: residual joins, concatenations, max pools, quantisers), by
+// branch and bound over the input box: each box is bounded by
+// bounds.GraphPair; a box whose difference enclosure meets tol is settled;
+// otherwise its centre and the best point of a short search
+// (search.MaxErrorGraph) are checked with CheckPointGraph, and the box is
+// halved along its widest input (relative to the whole box). The box with
+// the largest bound is taken first, so Result.Bound falls as the search
+// goes on; the tree does not depend on scheduling or the clock (only the
+// deadline of ctx and opts.MaxNodes stop it). Options other than MaxNodes,
+// Seed and Progress are for chains (Decide) and are ignored.
+func DecideGraph(ctx context.Context, f, g *nn.Graph, in spec.Inputs, tol Tolerance, opts *Options) (*Result, error) {
+	start := time.Now()
+	if opts == nil {
+		o := DefaultOptions()
+		opts = &o
+	}
+	if err := checkGraphs(f, g, in, tol); err != nil {
+		return nil, err
+	}
+	d := &graphDecider{f: f, g: g, in: in, tol: tol, opts: opts, whole: in.Box}
+	r := d.run(ctx)
+	r.Time = time.Since(start)
+	r.Seconds = r.Time.Seconds()
+	return r, nil
+}
+
+// checkGraphs reports graphs that do not fit each other, the input set or
+// the tolerance.
+func checkGraphs(f, g *nn.Graph, in spec.Inputs, tol Tolerance) error {
+	if err := in.Validate(); err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if in.Pairing == spec.Independent {
+		return fmt.Errorf("verify: independent inputs of graphs are not decided yet: %w", ErrTolerance)
+	}
+	for i, n := range []*nn.Graph{f, g} {
+		if err := n.Validate(); err != nil {
+			return fmt.Errorf("verify: network %d: %w", i+1, err)
+		}
+		if n.InputSize() != in.Box.Dim() {
+			return fmt.Errorf("verify: network %d takes %d inputs, the box has %d: %w", i+1, n.InputSize(), in.Box.Dim(), nn.ErrDimension)
+		}
+	}
+	if f.OutputSize() != g.OutputSize() {
+		return fmt.Errorf("verify: network 1 has %d outputs, network 2 has %d: %w", f.OutputSize(), g.OutputSize(), nn.ErrDimension)
+	}
+	return tol.Validate(f.OutputSize())
+}
+
+// graphDecider is one DecideGraph run.
+type graphDecider struct {
+	f, g  *nn.Graph
+	in    spec.Inputs
+	tol   Tolerance
+	opts  *Options
+	whole spec.Box
+	res   Result
+	found *Point // the largest measure checked so far
+}
+
+// graphNode is an open box with the bound of the box it came from.
+type graphNode struct {
+	box   spec.Box
+	bound float64
+	seq   int // creation order: ties are taken oldest first
+}
+
+// graphQueue is a max-heap of open boxes by bound.
+type graphQueue []graphNode
+
+func (q graphQueue) Len() int { return len(q) }
+func (q graphQueue) Less(i, j int) bool {
+	if q[i].bound != q[j].bound {
+		return q[i].bound > q[j].bound
+	}
+	return q[i].seq < q[j].seq
+}
+func (q graphQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *graphQueue) Push(x any)   { *q = append(*q, x.(graphNode)) }
+func (q *graphQueue) Pop() any {
+	old := *q
+	n := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return n
+}
+
+// run searches the tree and returns the result (Time unset).
+func (d *graphDecider) run(ctx context.Context) *Result {
+	m := d.f.OutputSize()
+	settled := make([]float64, m) // the largest bound of each output over the settled boxes
+	q := &graphQueue{{box: d.whole, bound: math.Inf(1)}}
+	seq := 1
+	finish := func(s Status, why Reason) *Result {
+		d.res.Status, d.res.Reason = s, why
+		d.res.OutputBounds = slices.Clone(settled)
+		d.res.Bound = d.tol.measure(settled)
+		for _, n := range *q {
+			d.res.Bound = max(d.res.Bound, n.bound)
+		}
+		d.res.Worst = d.found
+		return &d.res
+	}
+	for q.Len() > 0 {
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			return finish(Unknown, Timeout)
+		case ctx.Err() != nil:
+			return finish(Unknown, Cancelled)
+		case d.opts.MaxNodes > 0 && d.res.Nodes >= d.opts.MaxNodes:
+			return finish(Unknown, NodeLimit)
+		}
+		n := heap.Pop(q).(graphNode)
+		d.res.Nodes++
+		lo, hi, err := d.enclose(n.box)
+		if err != nil {
+			return finish(Unknown, Precision)
+		}
+		_, mhi, s := d.tol.judge(lo, hi)
+		if s == Holds {
+			for k := range settled {
+				settled[k] = max(settled[k], max(-lo[k], hi[k]))
+			}
+			continue
+		}
+		if p := d.attack(ctx, n.box, d.res.Nodes); p != nil {
+			heap.Push(q, graphNode{box: n.box, bound: mhi, seq: seq}) // its bound counts in Result.Bound
+			d.res.Counterexample = p
+			d.found = p
+			return finish(Violated, NoReason)
+		}
+		a, b, ok := halve(n.box, d.whole)
+		if !ok {
+			heap.Push(q, graphNode{box: n.box, bound: mhi, seq: seq})
+			return finish(Unknown, Precision)
+		}
+		heap.Push(q, graphNode{box: a, bound: mhi, seq: seq})
+		heap.Push(q, graphNode{box: b, bound: mhi, seq: seq + 1})
+		seq += 2
+		if d.opts.Progress != nil && d.res.Nodes%64 == 0 {
+			found := 0.0
+			if d.found != nil {
+				found = d.found.Measure
+			}
+			d.opts.Progress(Progress{Nodes: d.res.Nodes, Bound: (*q)[0].bound, Found: found})
+		}
+	}
+	return finish(Holds, NoReason)
+}
+
+// enclose returns enclosures [lo_k, hi_k] of g_k(x2) - f_k(x1) over the
+// pairs of box.
+func (d *graphDecider) enclose(box spec.Box) (lo, hi []float64, err error) {
+	in := d.in
+	in.Box = box
+	pb, err := bounds.GraphPair(d.f, d.g, in, bounds.DefaultGraphOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	lo, hi = make([]float64, len(pb.Diff)), make([]float64, len(pb.Diff))
+	for k, iv := range pb.Diff {
+		lo[k], hi[k] = iv.Lo, iv.Hi
+	}
+	return lo, hi, nil
+}
+
+// attack checks the centre of box and the best point a short search
+// finds there (seeded by the node's number k), and returns the first that
+// CheckPointGraph finds Violated, or nil.
+func (d *graphDecider) attack(ctx context.Context, box spec.Box, k int) *Point {
+	centre := make([]float64, box.Dim())
+	for i := range centre {
+		centre[i] = box.Lo[i] + (box.Hi[i]-box.Lo[i])/2
+	}
+	points := [][]float64{centre}
+	so := search.DefaultOptions()
+	so.Grid, so.Samples, so.MaxCorners, so.Restarts, so.Iters = 0, 16, 16, 1, 20
+	so.ZoomStarts, so.ZoomRounds, so.ZoomSamples = 0, 0, 0
+	so.Seed = d.opts.Seed + 0x9e3779b97f4a7c15*uint64(k)
+	in := d.in
+	in.Box = box
+	q := spec.Quantity{Norm: spec.NormInf}
+	if d.tol.Norm == spec.Norm2 {
+		q.Norm = spec.Norm2
+	}
+	if res, err := search.MaxErrorGraph(ctx, d.f, d.g, in, q, so); err == nil {
+		points = append(points, res.X1)
+	}
+	for _, x := range points {
+		p, s, err := CheckPointGraph(d.f, d.g, x, d.in.X2(x), d.tol)
+		if err != nil {
+			continue
+		}
+		if d.found == nil || p.Measure > d.found.Measure {
+			d.found = p
+		}
+		if s == Violated {
+			return p
+		}
+	}
+	return nil
+}
+
+// halve splits box in two along its widest input relative to whole.
+func halve(box, whole spec.Box) (a, b spec.Box, ok bool) {
+	k, widest := -1, 0.0
+	for i := range box.Lo {
+		if w := whole.Hi[i] - whole.Lo[i]; w > 0 {
+			if r := (box.Hi[i] - box.Lo[i]) / w; r > widest {
+				k, widest = i, r
+			}
+		}
+	}
+	if k < 0 {
+		return box, box, false
+	}
+	mid := box.Lo[k] + (box.Hi[k]-box.Lo[k])/2
+	if !(mid > box.Lo[k] && mid < box.Hi[k]) {
+		return box, box, false
+	}
+	a = spec.Box{Lo: slices.Clone(box.Lo), Hi: slices.Clone(box.Hi)}
+	b = spec.Box{Lo: slices.Clone(box.Lo), Hi: slices.Clone(box.Hi)}
+	a.Hi[k], b.Lo[k] = mid, mid
+	return a, b, true
+}
+
+// CheckPointGraph is CheckPoint for graphs: f evaluated at x and g at xg
+// by nn.Graph.Eval, each exact output enclosed by bound propagation on the
+// point (bounds.GraphSingle on the box [x, x], rounded outward), the
+// enclosure of the difference judged by c, and both evaluated in float32
+// (nn.Graph.EvalFloat32).
+func CheckPointGraph(f, g *nn.Graph, x, xg []float64, c Criterion) (*Point, Status, error) {
+	yf, err := f.Eval(x)
+	if err != nil {
+		return nil, Unknown, fmt.Errorf("verify: network 1: %w", err)
+	}
+	yg, err := g.Eval(xg)
+	if err != nil {
+		return nil, Unknown, fmt.Errorf("verify: network 2: %w", err)
+	}
+	ef, err := bounds.GraphSingle(f, spec.Box{Lo: x, Hi: x}, bounds.DefaultGraphOptions())
+	if err != nil {
+		return nil, Unknown, fmt.Errorf("verify: network 1: %w", err)
+	}
+	eg, err := bounds.GraphSingle(g, spec.Box{Lo: xg, Hi: xg}, bounds.DefaultGraphOptions())
+	if err != nil {
+		return nil, Unknown, fmt.Errorf("verify: network 2: %w", err)
+	}
+	f32, _ := f.EvalFloat32(x)
+	g32, _ := g.EvalFloat32(xg)
+	return judgePoint(x, xg, yf, yg, ef.Output, eg.Output, f32, g32, c)
+}

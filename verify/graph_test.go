@@ -1,0 +1,102 @@
+package verify
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// residualPair returns a random 2-8-8-2 ReLU chain's graph with a
+// residual join around its second layer, and the copy with weights and
+// biases in fixed point with fb fractional bits.
+func residualPair(t *testing.T, seed uint64, fb int) (f, g *nn.Graph) {
+	t.Helper()
+	f = randnet.Paper(seed, 2, 3, 8, 2).Graph()
+	nodes := append([]nn.Node(nil), f.Nodes[:4]...)
+	nodes = append(nodes, nn.Node{Op: nn.Add{}, Inputs: []int{2, 4}, Shape: []int{8}})
+	for _, n := range f.Nodes[4:] {
+		n.Inputs = []int{n.Inputs[0] + 1}
+		nodes = append(nodes, n)
+	}
+	f.Nodes = nodes
+	qo := quantise.DefaultOptions()
+	qo.Weights.FracBits, qo.Biases.FracBits = fb, fb
+	g, err := quantise.Graph(f, qo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, g
+}
+
+// TestDecideGraph decides residual graphs against their fixed-point
+// copies at twice and half the largest difference sampled: holds must
+// not be contradicted by sampling, violated must come with a re-checked
+// counterexample, and both must be decided.
+func TestDecideGraph(t *testing.T) {
+	box := spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
+	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+	for seed := uint64(1); seed <= 3; seed++ {
+		f, g := residualPair(t, seed, 6)
+		rng := rand.New(rand.NewPCG(seed, 9))
+		worst := 0.0
+		tol := Tolerance{Norm: spec.NormInf}
+		for range 4000 {
+			x := []float64{2*rng.Float64() - 1, 2*rng.Float64() - 1}
+			yf, _ := f.Eval(x)
+			yg, _ := g.Eval(x)
+			d := make([]float64, len(yf))
+			for k := range d {
+				d[k] = yg[k] - yf[k]
+			}
+			worst = max(worst, tol.measure(d))
+		}
+		for _, c := range []struct {
+			eps  float64
+			want Status
+		}{{2 * worst, Holds}, {worst / 2, Violated}} {
+			opts := DefaultOptions()
+			opts.MaxNodes = 20000
+			r, err := DecideGraph(context.Background(), f, g, in, Tolerance{Norm: spec.NormInf, Eps: []float64{c.eps}}, &opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != c.want {
+				t.Fatalf("seed %d eps %v: %v (%v) after %d nodes, want %v", seed, c.eps, r.Status, r.Reason, r.Nodes, c.want)
+			}
+			if r.Status == Holds && r.Bound < worst {
+				t.Fatalf("seed %d: holds with bound %v below the sampled %v", seed, r.Bound, worst)
+			}
+			if r.Status == Violated && !(r.Counterexample.MeasureLo > c.eps) {
+				t.Fatalf("seed %d: counterexample's measure %v is not past %v", seed, r.Counterexample.MeasureLo, c.eps)
+			}
+			t.Logf("seed %d eps %.4g: %v, %d nodes, bound %.4g", seed, c.eps, r.Status, r.Nodes, r.Bound)
+		}
+	}
+}
+
+// TestCheckPointGraphOfChain checks that a chain's graph gets CheckPoint's
+// verdict at the same points.
+func TestCheckPointGraphOfChain(t *testing.T) {
+	f, g := randnet.Paper(4, 2, 2, 6, 2), randnet.Paper(5, 2, 2, 6, 2)
+	tol := Tolerance{Norm: spec.NormInf, Eps: []float64{1}}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 200 {
+		x := []float64{2*rng.Float64() - 1, 2*rng.Float64() - 1}
+		pc, sc, err := CheckPoint(f, g, x, x, tol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pg, sg, err := CheckPointGraph(f.Graph(), g.Graph(), x, x, tol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc != sg || pc.Measure != pg.Measure {
+			t.Fatalf("at %v: chain %v (%v), graph %v (%v)", x, sc, pc.Measure, sg, pg.Measure)
+		}
+	}
+}
