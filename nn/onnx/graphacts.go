@@ -139,6 +139,9 @@ func gopClip(b *graphBuilder, n *node, in []gin) error {
 		if err != nil {
 			return err
 		}
+		if n.opType == "Clip" && len(v) != 1 {
+			return fmt.Errorf("Clip bound of shape %v, want a scalar: %w", c.dims, ErrShape)
+		}
 		out, xi, ci, err := broadcastConst(x.s, c.dims, size)
 		if err != nil || out.size() != size || !isRange(xi) {
 			return fmt.Errorf("bound of shape %v for data %v: %w", c.dims, x.s, ErrShape)

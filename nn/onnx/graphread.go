@@ -23,9 +23,15 @@ func ReadGraph(path string) (*nn.Graph, *Info, error) {
 // DecodeGraph is ReadGraph for a model held in memory; name (usually the
 // file name) prefixes error messages.
 func DecodeGraph(data []byte, name string) (*nn.Graph, *Info, error) {
+	g, info, _, err := translateGraph(data, name)
+	return g, info, err
+}
+
+// translateGraph is DecodeGraph, also returning the decoded model.
+func translateGraph(data []byte, name string) (*nn.Graph, *Info, *model, error) {
 	m, err := decodeModel(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("onnx: %s: %w", name, err)
+		return nil, nil, nil, fmt.Errorf("onnx: %s: %w", name, err)
 	}
 	b := newGraphBuilder(m.graph, newBudget(len(data)))
 	info := m.info(b.dataInputs())
@@ -35,10 +41,10 @@ func DecodeGraph(data []byte, name string) (*nn.Graph, *Info, error) {
 		err = g.Validate()
 	}
 	if err != nil {
-		return nil, info, fmt.Errorf("onnx: %s: %w", name, err)
+		return nil, info, m, fmt.Errorf("onnx: %s: %w", name, err)
 	}
 	info.Graph = g
-	return g, info, nil
+	return g, info, m, nil
 }
 
 // fuseEntries is the largest dense matrix, in entries, that the fusion of

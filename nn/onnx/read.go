@@ -21,23 +21,54 @@ func Read(path string) (*nn.Network, *Info, error) {
 }
 
 // Decode is Read for a model held in memory; name (usually the file name)
-// prefixes error messages.
+// prefixes error messages. It is DecodeGraph, then the graph's chain
+// (nn.Graph.Chain; a graph that is no chain is ErrNotChain), with small
+// convolutions and average pools lowered to dense maps (lowerSmall) and
+// layers with no activation fused into the next (nn.FuseLayers).
 func Decode(data []byte, name string) (*nn.Network, *Info, error) {
-	m, err := decodeModel(data)
+	g, info, m, err := translateGraph(data, name)
 	if err != nil {
-		return nil, nil, fmt.Errorf("onnx: %s: %w", name, err)
+		return nil, info, err
 	}
-	b := newBuilder(m.graph, newBudget(len(data)))
-	info := m.info(b.dataInputs())
-	net, err := b.run()
-	info.Lowered = b.lowerings
-	if err == nil {
+	info.Graph = nil
+	bud := newBudget(len(data))
+	if info.Lowered, err = lowerSmall(g, bud); err != nil {
+		return nil, info, fmt.Errorf("onnx: %s: %w", name, err)
+	}
+	net, err := g.Chain()
+	if err != nil {
+		return nil, info, fmt.Errorf("onnx: %s: %w", name, notChain(g, m, err))
+	}
+	if net.Layers, err = nn.FuseLayers(net.Layers); err == nil {
 		err = net.Validate()
+	}
+	if err == nil && net.NumParams() > bud.left {
+		err = fmt.Errorf("the network's %d parameters exceed the budget of %d values: %w", net.NumParams(), bud.left, ErrTooLarge)
 	}
 	if err != nil {
 		return nil, info, fmt.Errorf("onnx: %s: %w", name, err)
 	}
 	return net, info, nil
+}
+
+// notChain returns the error of a graph g of model m that is no chain
+// (err, Chain's): it names the ONNX node of the first join or max pool, whose
+// operator a chain of layers does not hold.
+func notChain(g *nn.Graph, m *model, err error) error {
+	for _, n := range g.Nodes {
+		switch n.Op.(type) {
+		case nn.Add, nn.Concat, *nn.MaxPool:
+		default:
+			continue
+		}
+		for i, o := range m.graph.nodes {
+			if n.Name != "" && o.name == n.Name {
+				return fmt.Errorf("%s: operator %q: %w in a chain of layers (ReadGraph reads the model as a graph): %w",
+					label(i, o), o.opType, ErrUnsupportedOp, ErrNotChain)
+			}
+		}
+	}
+	return fmt.Errorf("%w: %w", ErrNotChain, err)
 }
 
 // info collects the format details of m; inputs are the data inputs.

@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -52,10 +53,6 @@ func relErr(got, want []float64) float64 {
 // (ReadGraph), and checks both against the samples.
 func checkSamples(t *testing.T, path string, samples []sample, tol float64) {
 	t.Helper()
-	net, info, err := Read(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	g, _, err := ReadGraph(path)
 	if err != nil {
 		t.Fatalf("ReadGraph: %v", err)
@@ -63,10 +60,29 @@ func checkSamples(t *testing.T, path string, samples []sample, tol float64) {
 	if len(samples) == 0 {
 		t.Fatal("no samples")
 	}
-	worst := checkEval(t, "network", net.Eval, samples, tol)
-	t.Logf("%s: %s, %d samples, worst relative error %.3g", filepath.Base(path), describe(net, info), len(samples), worst)
-	worst = checkEval(t, "graph", g.Eval, samples, tol)
+	net, info, err := Read(path)
+	switch {
+	case errors.Is(err, ErrNotChain) && hasJoin(g):
+		t.Logf("%s: a graph with joins, no chain (%v)", filepath.Base(path), err)
+	case err != nil:
+		t.Fatal(err)
+	default:
+		worst := checkEval(t, "network", net.Eval, samples, tol)
+		t.Logf("%s: %s, %d samples, worst relative error %.3g", filepath.Base(path), describe(net, info), len(samples), worst)
+	}
+	worst := checkEval(t, "graph", g.Eval, samples, tol)
 	t.Logf("%s: graph of %s, worst relative error %.3g", filepath.Base(path), g.Ops(), worst)
+}
+
+// hasJoin reports whether g has a node reading two values (a residual
+// join, a concatenation).
+func hasJoin(g *nn.Graph) bool {
+	for _, n := range g.Nodes {
+		if len(n.Inputs) > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // checkEval checks eval against the samples to the relative tolerance tol

@@ -30,6 +30,7 @@ type testCase struct {
 	File, Desc, Error string
 	Inputs, Outputs   [][]float64
 	Acts              []string
+	NotChain          bool `json:"not_chain"` // a graph that Read refuses (ErrNotChain)
 }
 
 // readCases reads the cases of a cases.json file.
@@ -48,7 +49,8 @@ func readCases(t *testing.T, path string) []testCase {
 
 // TestGraphs checks the hand-made graphs of testdata/graphs (made by
 // testdata/gen.py) against the outputs of its numpy evaluator, the layer
-// activations they should translate to, or the error they should give.
+// activations they should translate to, or the error they should give;
+// graphs that are no chain by ReadGraph alone.
 func TestGraphs(t *testing.T) {
 	for _, c := range readCases(t, filepath.Join("testdata", "cases.json")) {
 		t.Run(c.File, func(t *testing.T) {
@@ -69,6 +71,17 @@ func TestGraphs(t *testing.T) {
 			var samples []sample
 			for i, x := range c.Inputs {
 				samples = append(samples, sample{x, c.Outputs[i]})
+			}
+			if c.NotChain {
+				if _, _, err := Read(path); !errors.Is(err, ErrNotChain) {
+					t.Errorf("%s: Read gave %v, want ErrNotChain", c.Desc, err)
+				}
+				g, _, err := ReadGraph(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkEval(t, "graph", g.Eval, samples, 1e-12)
+				return
 			}
 			checkSamples(t, path, samples, 1e-12)
 			if c.Acts != nil {

@@ -1,0 +1,98 @@
+package onnx
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/nnbound/nnbound/nn"
+)
+
+// lowerSmall replaces, for Decode's chain, each convolution and scaling
+// whose dense matrix has at most MaxDenseConvEntries entries and each
+// average pool of at most MaxLoweredEntries by that matrix, as the consumers that need
+// dense layers (the SDP, the writers of other formats) can then read
+// them, within the budget (raised by what the lowered matrices need, up to
+// maxGranted). It returns the descriptions of Info.Lowered.
+func lowerSmall(g *nn.Graph, bud *budget) ([]string, error) {
+	var lowered []string
+	for k, n := range g.Nodes {
+		a, ok := n.Op.(*nn.Affine)
+		if !ok {
+			continue
+		}
+		var w *mat.Dense
+		var what string
+		in, out := a.M.In(), a.M.Out()
+		switch m := a.M.(type) {
+		case *nn.Conv2D:
+			what = fmt.Sprintf("Conv %dx%dx%d -> %dx%dx%d", m.InC, m.InH, m.InW, m.OutC, m.OutH, m.OutW)
+			if out > MaxDenseConvEntries/in {
+				lowered = append(lowered, fmt.Sprintf("%s (structured, %d kernel values)", what, len(m.Kernel)))
+				continue
+			}
+			if err := grantDense(bud, out, in); err != nil {
+				return nil, err
+			}
+			w = m.Dense()
+		case *nn.AvgPool2D:
+			what = fmt.Sprintf("AveragePool %dx%dx%d -> %dx%dx%d", m.C, m.InH, m.InW, m.C, m.OutH, m.OutW)
+			if out > MaxLoweredEntries/in {
+				continue // the chain holds it as a depthwise convolution, or refuses it
+			}
+			if err := grantDense(bud, out, in); err != nil {
+				return nil, err
+			}
+			w = poolDense(m)
+		case *nn.Scale:
+			if out > MaxDenseConvEntries/in {
+				continue // the chain holds it as a depthwise convolution, or refuses it
+			}
+			if err := grantDense(bud, out, in); err != nil {
+				return nil, err
+			}
+			w = mat.NewDense(out, in, nil)
+			for i, v := range m.S {
+				w.Set(i, i, v)
+			}
+		default:
+			continue
+		}
+		if what == "" {
+			g.Nodes[k].Op = &nn.Affine{M: nn.DenseMap{W: w}, B: a.B, Int: a.Int}
+			continue
+		}
+		g.Nodes[k].Op = &nn.Affine{M: nn.DenseMap{W: w}, B: a.B, Int: a.Int}
+		lowered = append(lowered, fmt.Sprintf("%s (%d x %d)", what, out, in))
+	}
+	return lowered, nil
+}
+
+// grantDense raises the budget by, and takes, the r x c entries of a
+// lowered matrix.
+func grantDense(bud *budget, r, c int) error {
+	if err := bud.grant(r * c); err != nil {
+		return err
+	}
+	return bud.take(r * c)
+}
+
+// poolDense returns the matrix of the average pool p.
+func poolDense(p *nn.AvgPool2D) *mat.Dense {
+	w := mat.NewDense(p.Out(), p.In(), nil)
+	in, out := p.InH*p.InW, p.OutH*p.OutW
+	var win []int
+	for o := range out {
+		win = p.Window(o, win[:0])
+		v := 1 / float64(len(win))
+		if p.CountPad {
+			v = 1 / float64(p.KH*p.KW)
+		}
+		for c := range p.C {
+			for _, j := range win {
+				w.Set(c*out+o, c*in+j, v)
+			}
+		}
+	}
+	return w
+}
