@@ -8,12 +8,30 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
+// MaxDenseConvEntries is the largest dense matrix, in entries, that Read
+// lowers a Conv node to: 2^20 float64 values, 8 MiB. A larger Conv is a
+// structured layer (nn.Layer.Conv).
+const MaxDenseConvEntries = 1 << 20
+
+// MaxLoweredEntries is the largest dense matrix, in entries, that Read
+// lowers one AveragePool or GlobalAveragePool node to: 2^24 float64
+// values, 128 MiB. A larger one stays a pool in the graph (ReadGraph), and
+// is a depthwise convolution in the chain where it counts the padding,
+// ErrNotChain otherwise.
+const MaxLoweredEntries = 1 << 24
+
+// maxGranted bounds the values that the lowered nodes of one file may add
+// to its budget (512 MiB of float64): the lowered matrices are justified by
+// the declared shapes, not by the size of the file.
+const maxGranted = 1 << 26
+
 // lowerSmall replaces, for Decode's chain, each convolution and scaling
 // whose dense matrix has at most MaxDenseConvEntries entries and each
-// average pool of at most MaxLoweredEntries by that matrix, as the consumers that need
-// dense layers (the SDP, the writers of other formats) can then read
-// them, within the budget (raised by what the lowered matrices need, up to
-// maxGranted). It returns the descriptions of Info.Lowered.
+// average pool of at most MaxLoweredEntries by that matrix, as the
+// consumers that need dense layers (the SDP, the writers of other formats)
+// can then read them, within the budget (raised by what the lowered
+// matrices need, up to maxGranted). It returns the descriptions of
+// Info.Lowered.
 func lowerSmall(g *nn.Graph, bud *budget) ([]string, error) {
 	var lowered []string
 	for k, n := range g.Nodes {
@@ -95,4 +113,14 @@ func poolDense(p *nn.AvgPool2D) *mat.Dense {
 		}
 	}
 	return w
+}
+
+// grant raises the budget by n values, within maxGranted over the file.
+func (b *budget) grant(n int) error {
+	if n < 0 || n > maxGranted-b.granted {
+		return fmt.Errorf("the lowered operators need more than %d values in all: %w", maxGranted, ErrTooLarge)
+	}
+	b.granted += n
+	b.left += n
+	return nil
 }

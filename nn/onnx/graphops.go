@@ -47,12 +47,9 @@ func lookupGraphOp(opType string) graphOpFunc {
 	return nil
 }
 
-// affineOp returns the graph operation of the chain builder's map a.
+// affineOp returns the graph operation of the map a.
 func affineOp(a *affine) *nn.Affine {
-	switch {
-	case a.conv != nil:
-		return &nn.Affine{M: a.conv, B: a.b}
-	case a.w != nil:
+	if a.w != nil {
 		return &nn.Affine{M: nn.DenseMap{W: a.w}, B: a.b}
 	}
 	return &nn.Affine{M: &nn.Scale{S: a.diag}, B: a.b}

@@ -78,7 +78,7 @@ type gin struct {
 }
 
 // graphBuilder translates an ONNX graph into an nn.Graph node by node. It
-// shares the chain builder's constants, initializers and budget.
+// embeds the shared state (builder): constants, initializers, budget.
 type graphBuilder struct {
 	*builder
 	vals   map[string]tval
@@ -237,8 +237,8 @@ func shapeSize(s []int) int {
 }
 
 // unary returns the one computed tensor among a node's inputs, which must
-// be at position 0 unless any is true, and the operands as the chain
-// builder's functions take them.
+// be at position 0 unless any is true, and the operands as the shared
+// operator translations take them.
 func unary(n *node, in []gin, any bool) (tval, operands, error) {
 	ops := operands{data: -1, consts: make([]*constant, len(in))}
 	for i, g := range in {

@@ -7,21 +7,6 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// opBatchNorm translates BatchNormalization in inference mode, per
-// channel c (axis 1 of [N,C,...]):
-//
-//	y = s_c (x - mean_c) + B_c,   s_c = scale_c / sqrt(var_c + epsilon),
-//
-// an elementwise affine map that fuses, in float64, with the affine map
-// before it (a Conv or Gemm: its rows are scaled) or after it.
-func opBatchNorm(b *builder, n *node, ops operands) error {
-	a, err := batchNorm(b.shape, n, ops, b.bud)
-	if err != nil {
-		return err
-	}
-	return b.applyAffine(a)
-}
-
 // batchNorm returns the elementwise affine map of a BatchNormalization
 // node on data of shape x.
 func batchNorm(x shape, n *node, ops operands, bud *budget) (*affine, error) {

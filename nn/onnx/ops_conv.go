@@ -7,32 +7,11 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// opConv translates a 2-D Conv,
-//
-//	Y[m, oh, ow] = B[m] + sum_{c, th, tw} W[m, c, th, tw] X[g*C/G + c, ih, iw]
-//
-// with g = m / (M/G) the group of output channel m, (ih, iw) the input
-// position of output position (oh, ow) at kernel offset (th, tw) (see
-// window), and padding reading zeros: an nn.Conv2D, lowered to a dense
-// affine map when that is small (convMap, structured.go).
-func opConv(b *builder, n *node, ops operands) error {
-	conv, bias, err := convOf(b.shape, n, ops)
-	if err != nil {
-		return err
-	}
-	a, err := b.convMap(conv, bias)
-	if err != nil {
-		return err
-	}
-	b.setSpatial(conv.OutC, [2]int{conv.OutH, conv.OutW})
-	return b.applyAffine(a)
-}
-
 // convOf returns the convolution of a Conv node on data of shape x and its
 // bias per output channel (nil: none).
 func convOf(x shape, n *node, ops operands) (*nn.Conv2D, []float64, error) {
 	if ops.data != 0 {
-		return nil, nil, fmt.Errorf("the weight is the chain's data: %w", ErrNotConstant)
+		return nil, nil, fmt.Errorf("the weight is a computed tensor: %w", ErrNotConstant)
 	}
 	c, in, err := spatialOf(x, "Conv")
 	if err != nil {

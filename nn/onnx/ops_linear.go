@@ -8,25 +8,6 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// opGemm translates Gemm, Y = alpha A' B' + beta C with A' = A or A^T
-// (transA) and B' = B or B^T (transB). The data is A or B; the other one is
-// the weight. With the data as A, each row of A' is a sample; with the data
-// as B, each column of B' is.
-func opGemm(b *builder, n *node, ops operands) error {
-	g, err := gemm(b.shape, n, ops, b.bud)
-	if err != nil {
-		return err
-	}
-	b.shape = g.out
-	if err := b.applyAffine(g.a); err != nil {
-		return err
-	}
-	if b.pend == g.a {
-		b.pendInt = g.intParams(ops.data)
-	}
-	return nil
-}
-
 // intParams returns how the Gemm's weight and bias are stored as integers
 // (see intParams), nil if they are not or the data, at position data, is
 // not the Gemm's A.
@@ -70,7 +51,7 @@ func gemm(x shape, n *node, ops operands, bud *budget) (*gemmMap, error) {
 	case 1:
 		w, wv, err = ops.constFloats(0)
 	default:
-		return nil, fmt.Errorf("the bias C is the chain's data: %w", ErrNotConstant)
+		return nil, fmt.Errorf("the bias C is a computed tensor: %w", ErrNotConstant)
 	}
 	if err == nil {
 		err = finite(wv)
@@ -175,18 +156,6 @@ func contracted(x shape, axis int, k, m int64, pos int, at func(j, i int64) floa
 	return a, c.out, nil
 }
 
-// opMatMul translates MatMul (numpy semantics) with one constant operand W,
-// 2-D or with leading unit axes, or 1-D. X W acts on the last axis of X,
-// W X on the second-last (the only one if X is 1-D).
-func opMatMul(b *builder, n *node, ops operands) error {
-	a, out, err := matmul(b.shape, ops, b.bud)
-	if err != nil {
-		return err
-	}
-	b.shape = out
-	return b.applyAffine(a)
-}
-
 // matmul returns the affine map of a MatMul node on data of shape x, and
 // the output shape.
 func matmul(x shape, ops operands, bud *budget) (*affine, shape, error) {
@@ -249,17 +218,6 @@ func matmul(x shape, ops operands, bud *budget) (*affine, shape, error) {
 		}
 	}
 	return a, x, nil
-}
-
-// opArith translates Add, Sub, Mul and Div with a constant operand on
-// either side: an elementwise affine map. Div by the data is not affine.
-func opArith(b *builder, n *node, ops operands) error {
-	a, out, err := arith(b.shape, n, ops, b.bud)
-	if err != nil {
-		return err
-	}
-	b.shape = out
-	return b.applyAffine(a)
 }
 
 // arith returns the elementwise affine map of an Add, Sub, Mul or Div node
