@@ -33,7 +33,7 @@ func LoadGraph(path string, opts Options) (*nn.Graph, *nn.Network, *Info, error)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	net, err := g.Chain()
+	net, err := onnx.ChainOf(g)
 	if err != nil {
 		net = nil // not a chain: the graph serves
 	}

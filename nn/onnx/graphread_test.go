@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nnbound/nnbound/nn"
 )
 
 // TestDAG checks the graphs of testdata/dag (made by testdata/gen_dag.py:
@@ -37,6 +39,39 @@ func TestDAG(t *testing.T) {
 			}
 			if info.Graph != g {
 				t.Error("Info.Graph is not the graph read")
+			}
+		})
+	}
+}
+
+// TestChainOf checks that ChainOf gives the chain Read gives, layer for
+// layer, and leaves the graph as it was.
+func TestChainOf(t *testing.T) {
+	for _, path := range []string{
+		filepath.Join("testdata", "cnn", "cnn_avgpool", "cnn_avgpool.onnx"),
+		filepath.Join("testdata", "cnn", "cnn_mnist28", "cnn_mnist28.onnx"),
+		filepath.Join("testdata", "qdq", "digits_relu", "digits_relu_int8_perchannel.onnx"),
+		filepath.Join("testdata", "graphs", "minmax_vector.onnx"),
+	} {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			net, _, err := Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _, err := ReadGraph(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := g.Ops()
+			chain, err := ChainOf(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !nn.Equal(chain, net) {
+				t.Error("ChainOf differs from Read")
+			}
+			if g.Ops() != before {
+				t.Errorf("ChainOf changed the graph: %s, was %s", g.Ops(), before)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -22,22 +23,48 @@ func Read(path string) (*nn.Network, *Info, error) {
 
 // Decode is Read for a model held in memory; name (usually the file name)
 // prefixes error messages. It is DecodeGraph, then the graph's chain
-// (nn.Graph.Chain; a graph that is no chain is ErrNotChain), with small
-// convolutions and average pools lowered to dense maps (lowerSmall) and
-// layers with no activation fused into the next (nn.FuseLayers).
+// (ChainOf; a graph that is no chain is ErrNotChain, naming the ONNX node
+// of the first join or max pool).
 func Decode(data []byte, name string) (*nn.Network, *Info, error) {
 	g, info, m, err := translateGraph(data, name)
 	if err != nil {
 		return nil, info, err
 	}
 	info.Graph = nil
-	bud := newBudget(len(data))
-	if info.Lowered, err = lowerSmall(g, bud); err != nil {
+	net, lowered, err := chainOf(g, newBudget(len(data)))
+	info.Lowered = lowered
+	switch {
+	case errors.Is(err, nn.ErrNotChain):
+		return nil, info, fmt.Errorf("onnx: %s: %w", name, notChain(g, m, err))
+	case err != nil:
 		return nil, info, fmt.Errorf("onnx: %s: %w", name, err)
+	}
+	return net, info, nil
+}
+
+// ChainOf returns the chain of layers of a graph that ReadGraph read, as
+// Read gives it: small convolutions, scalings and average pools lowered to
+// dense maps (lowerSmall), nn.Graph.Chain, and the layers without
+// activation fused into the next (nn.FuseLayers). g is left as it is. The
+// error wraps nn.ErrNotChain for a graph that is no chain.
+func ChainOf(g *nn.Graph) (*nn.Network, error) {
+	net, _, err := chainOf(g.Clone(), newBudget(0))
+	if err != nil {
+		return nil, fmt.Errorf("onnx: %w", err)
+	}
+	return net, nil
+}
+
+// chainOf is ChainOf on g, which it changes, within bud; it also returns
+// the descriptions of the lowered nodes.
+func chainOf(g *nn.Graph, bud *budget) (*nn.Network, []string, error) {
+	lowered, err := lowerSmall(g, bud)
+	if err != nil {
+		return nil, lowered, err
 	}
 	net, err := g.Chain()
 	if err != nil {
-		return nil, info, fmt.Errorf("onnx: %s: %w", name, notChain(g, m, err))
+		return nil, lowered, err
 	}
 	if net.Layers, err = nn.FuseLayers(net.Layers); err == nil {
 		err = net.Validate()
@@ -46,9 +73,9 @@ func Decode(data []byte, name string) (*nn.Network, *Info, error) {
 		err = fmt.Errorf("the network's %d parameters exceed the budget of %d values: %w", net.NumParams(), bud.left, ErrTooLarge)
 	}
 	if err != nil {
-		return nil, info, fmt.Errorf("onnx: %s: %w", name, err)
+		return nil, lowered, err
 	}
-	return net, info, nil
+	return net, lowered, nil
 }
 
 // notChain returns the error of a graph g of model m that is no chain
