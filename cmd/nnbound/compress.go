@@ -17,6 +17,9 @@ import (
 // chose it.
 type compression struct {
 	apply func(*nn.Network) (*nn.Network, error)
+	// applyGraph compresses a graph that is not a chain (nil: not
+	// supported for graphs).
+	applyGraph func(*nn.Graph) (*nn.Graph, error)
 	what  string // for the report: "fixed point <inf,4> trunc"
 	// neurons, if not nil, returns the neurons pruned, once apply has run.
 	neurons func() []prune.Neuron
@@ -61,7 +64,17 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 		if save == "" && !cc.certify {
 			return usagef("--save OUT is missing: where to write the network (.onnx or .json); with --certify it is optional")
 		}
-		m, c, err := compressAndSave(&mf, args[0], save, comp.apply, func(m *model) error {
+		if err := checkSavePath("--save", save); err != nil {
+			return err
+		}
+		gm, err := mf.loadGraph(args[0])
+		if err != nil {
+			return err
+		}
+		if gm.Net == nil {
+			return compressGraph(cmd, &cc, gm, comp, save)
+		}
+		m, c, err := compressAndSave(gm, save, comp.apply, func(m *model) error {
 			if !cc.certify {
 				return nil
 			}
@@ -112,19 +125,12 @@ func newCompressJSON(m *model, comp compression, c *modelfile.Compressed, saved 
 	return experiment.NewCompressionRecord(m.Info, comp.what, c, saved, pruned)
 }
 
-// compressAndSave loads the model at path, applies the compression f to its
-// core network and saves the result to save (checked first, so a bad name
-// fails before any work; "" saves nothing), after check has accepted
-// the model (for flags that depend on it). It returns the model and its compressed copy, for
-// the command to print (or certify).
-func compressAndSave(mf *modelFlags, path, save string, f func(*nn.Network) (*nn.Network, error), check func(*model) error) (*model, *modelfile.Compressed, error) {
-	if err := checkSavePath("--save", save); err != nil {
-		return nil, nil, err
-	}
-	m, err := mf.load(path)
-	if err != nil {
-		return nil, nil, err
-	}
+// compressAndSave applies the compression f to the core network of the
+// loaded model m and saves the result to save ("" saves nothing), after
+// check has accepted the model (for flags that depend on it). It returns
+// the model and its compressed copy, for the command to print (or
+// certify).
+func compressAndSave(m *model, save string, f func(*nn.Network) (*nn.Network, error), check func(*model) error) (*model, *modelfile.Compressed, error) {
 	if err := check(m); err != nil {
 		return nil, nil, err
 	}

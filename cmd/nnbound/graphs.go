@@ -7,8 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnnlib"
@@ -83,4 +86,54 @@ func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnl
 		return nil, "", err
 	}
 	return &verify.Answer{Result: r}, tol.Text(), nil
+}
+
+// compressGraph compresses a model that is a graph, not a chain, saves the
+// copy as ONNX (onnx.WriteGraph) and, with --certify, certifies it
+// (certify.BoundGraph).
+func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compression, save string) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if comp.applyGraph == nil {
+		return fmt.Errorf("%s is a computation graph, not a chain of layers: %s of graphs is not supported yet "+
+			"(quantise --frac-bits and --float16 are)", m.Info.Path, comp.what)
+	}
+	if save != "" && modelfile.FormatOf(save) != modelfile.ONNX {
+		return usagef("--save %q: a graph is saved as .onnx", save)
+	}
+	opts, err := cc.check()
+	if err != nil {
+		return err
+	}
+	copyGraph, err := comp.applyGraph(m.Graph)
+	if err != nil {
+		return err
+	}
+	if save != "" {
+		if err := atomicfile.Write(save, func(w io.Writer) error { return onnx.WriteGraph(w, copyGraph) }); err != nil {
+			return err
+		}
+	}
+	if !cc.json {
+		fmt.Fprintf(stdout, "model     %s (graph of %d nodes, %d parameters)\ncopy      %s", m.Info.Path, len(m.Graph.Nodes),
+			m.Graph.NumParams(), comp.what)
+		if save != "" {
+			fmt.Fprintf(stdout, ", saved to %s", save)
+		}
+		fmt.Fprintln(stdout)
+	}
+	if !cc.certify {
+		return nil
+	}
+	box, err := cc.input.boxNoted(m.Graph.InputSize(), stderr)
+	if err != nil {
+		return err
+	}
+	c, err := opts.BoundGraph(cmd.Context(), m.Graph, copyGraph, box, stderr)
+	if err != nil {
+		return err
+	}
+	if !cc.json {
+		fmt.Fprintln(stdout)
+	}
+	return emitCertificate(stdout, c, box, opts, cc.json, nil, "", nil)
 }

@@ -124,7 +124,8 @@ func (f *quantiseFlags) compression(fs *pflag.FlagSet) (compression, error) {
 				return compression{}, usagef("--float16 and --%s do not go together", name)
 			}
 		}
-		return compression{apply: quantise.Float16, what: "float16 (IEEE half precision, round to nearest even)"}, nil
+		return compression{apply: quantise.Float16, applyGraph: quantise.Float16Graph,
+			what: "float16 (IEEE half precision, round to nearest even)"}, nil
 	}
 	r, err := quantise.ParseRounding(f.rounding)
 	if err != nil {
@@ -155,5 +156,6 @@ func (f *quantiseFlags) compression(fs *pflag.FlagSet) (compression, error) {
 		what = fmt.Sprintf("fixed point %v", w)
 	}
 	return compression{what: what, inputFracBits: w.FracBits,
-		apply: func(net *nn.Network) (*nn.Network, error) { return quantise.Network(net, opts) }}, nil
+		apply:      func(net *nn.Network) (*nn.Network, error) { return quantise.Network(net, opts) },
+		applyGraph: func(g *nn.Graph) (*nn.Graph, error) { return quantise.Graph(g, opts) }}, nil
 }
