@@ -218,33 +218,9 @@ func gopPad(b *graphBuilder, n *node, in []gin) error {
 	if a := n.attr("mode"); a != nil {
 		mode = a.s
 	}
-	pads, value := []int64(nil), n.floatAttr("value", 0)
-	if a := n.attr("pads"); a != nil {
-		pads = a.ints
-	}
-	if p, err := ops.constInts(1); err != nil || p != nil {
-		pads = p
-		if err != nil {
-			return fmt.Errorf("pads: %w", err)
-		}
-	}
-	if len(ops.consts) > 2 && ops.consts[2] != nil {
-		if value, err = ops.consts[2].scalar(); err != nil {
-			return fmt.Errorf("constant_value: %w", err)
-		}
-	}
-	axes := make([]int64, x.s.rank())
-	for i := range axes {
-		axes[i] = int64(i)
-	}
-	if a, err := ops.constInts(3); err != nil || a != nil {
-		axes = a
-		if err != nil {
-			return fmt.Errorf("axes: %w", err)
-		}
-	}
-	if len(pads) != 2*len(axes) {
-		return fmt.Errorf("%d pads for %d axes: %w", len(pads), len(axes), ErrShape)
+	pads, axes, value, err := padParams(n, ops, x.s.rank())
+	if err != nil {
+		return err
 	}
 	begin := make([]int64, x.s.rank())
 	out := shape{dims: slices.Clone(x.s.dims), batch: x.s.batch}
@@ -299,6 +275,41 @@ func gopPad(b *graphBuilder, n *node, in []gin) error {
 	}
 	b.set(n, b.emit(n, &nn.Affine{M: &nn.Gather{N: x.s.size(), Index: idx}, B: bias}, out, x.v))
 	return nil
+}
+
+// padParams returns the pads of a Pad node (from input 1 or, before opset
+// 11, the attribute), the axes they apply to (input 3, opset 18; all by
+// default) and the pad value (input 2 or the attribute value).
+func padParams(n *node, ops operands, rank int) (pads, axes []int64, value float64, err error) {
+	value = n.floatAttr("value", 0)
+	if a := n.attr("pads"); a != nil {
+		pads = a.ints
+	}
+	if p, err := ops.constInts(1); err != nil || p != nil {
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("pads: %w", err)
+		}
+		pads = p
+	}
+	if len(ops.consts) > 2 && ops.consts[2] != nil {
+		if value, err = ops.consts[2].scalar(); err != nil {
+			return nil, nil, 0, fmt.Errorf("constant_value: %w", err)
+		}
+	}
+	axes = make([]int64, rank)
+	for i := range axes {
+		axes[i] = int64(i)
+	}
+	if a, err := ops.constInts(3); err != nil || a != nil {
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("axes: %w", err)
+		}
+		axes = a
+	}
+	if len(pads) != 2*len(axes) {
+		return nil, nil, 0, fmt.Errorf("%d pads for %d axes: %w", len(pads), len(axes), ErrShape)
+	}
+	return pads, axes, value, nil
 }
 
 // padSource returns, for a Pad mode, the input position along an axis of
