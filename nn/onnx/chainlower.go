@@ -2,6 +2,8 @@ package onnx
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -113,6 +115,41 @@ func poolDense(p *nn.AvgPool2D) *mat.Dense {
 		}
 	}
 	return w
+}
+
+// halfClips returns layers with each hardtanh that has a bound of the
+// largest float64 magnitude (the graph's exact clipping with one infinite
+// bound, min(x, hi) or max(x, lo)) replaced by its affine map and
+// nn.Clip's ReLU layers, exact in real arithmetic: the SDP's quadratic
+// constraints of a hardtanh use both bounds, which must be of moderate
+// size. A quantiser before the activation stays with the map, one after it
+// goes to the last clipping layer.
+func halfClips(layers []nn.Layer) ([]nn.Layer, error) {
+	out := make([]nn.Layer, 0, len(layers))
+	for _, l := range layers {
+		a := l.Act
+		if a.Kind != nn.HardTanh || (a.Lo != -math.MaxFloat64 && a.Hi != math.MaxFloat64) {
+			out = append(out, l)
+			continue
+		}
+		lo, hi := a.Lo, a.Hi
+		if lo == -math.MaxFloat64 {
+			lo = math.Inf(-1)
+		}
+		if hi == math.MaxFloat64 {
+			hi = math.Inf(1)
+		}
+		n := l.Out()
+		clip, err := nn.Clip(slices.Repeat([]float64{lo}, n), slices.Repeat([]float64{hi}, n))
+		if err != nil {
+			return nil, err
+		}
+		post := l.Post
+		l.Act, l.Post = nn.Activation{Kind: nn.Identity}, nil
+		clip[len(clip)-1].Post = post
+		out = append(append(out, l), clip...)
+	}
+	return out, nil
 }
 
 // grant raises the budget by n values, within maxGranted over the file.

@@ -44,8 +44,9 @@ func Decode(data []byte, name string) (*nn.Network, *Info, error) {
 
 // ChainOf returns the chain of layers of a graph that ReadGraph read, as
 // Read gives it: small convolutions, scalings and average pools lowered to
-// dense maps (lowerSmall), nn.Graph.Chain, and the layers without
-// activation fused into the next (nn.FuseLayers). g is left as it is. The
+// dense maps (lowerSmall), nn.Graph.Chain, clippings with one infinite
+// bound written with ReLU (halfClips), and the layers without activation
+// fused into the next (nn.FuseLayers). g is left as it is. The
 // error wraps nn.ErrNotChain for a graph that is no chain.
 func ChainOf(g *nn.Graph) (*nn.Network, error) {
 	net, _, err := chainOf(g.Clone(), newBudget(0))
@@ -66,7 +67,10 @@ func chainOf(g *nn.Graph, bud *budget) (*nn.Network, []string, error) {
 	if err != nil {
 		return nil, lowered, err
 	}
-	if net.Layers, err = nn.FuseLayers(net.Layers); err == nil {
+	if net.Layers, err = halfClips(net.Layers); err == nil {
+		net.Layers, err = nn.FuseLayers(net.Layers)
+	}
+	if err == nil {
 		err = net.Validate()
 	}
 	if err == nil && net.NumParams() > bud.left {
