@@ -29,10 +29,11 @@
 //	              activation (gathered, concatenated and put back)
 //	Concat        along the channels: nn.Concat; another axis adds a
 //	              selection (nn.Gather)
-//	Transpose Pad (constant, edge, reflect, wrap)  selections
+//	Transpose Slice Pad (constant, edge, reflect, wrap)  selections
 //	Flatten Reshape Squeeze Unsqueeze Identity Dropout  no node: values
 //	              are stored flat, only the shape changes
-//	Shape, and Gather Concat Unsqueeze Squeeze Reshape of constants  folded
+//	Shape, and Gather Slice Concat Unsqueeze Squeeze Reshape of constants:
+//	              folded
 //	QuantizeLinear DequantizeLinear Cast ConstantOfShape   (QDQ int8 models)
 //
 // Consecutive affine nodes are merged where nothing gets larger

@@ -32,6 +32,8 @@ func (b *graphBuilder) fold(n *node, in []gin) (*constant, error) {
 		return x, nil
 	case "Gather":
 		return b.foldGather(n, ops)
+	case "Slice":
+		return b.foldSlice(n, ops)
 	case "Concat":
 		return foldConcat(n, ops)
 	case "Unsqueeze", "Squeeze", "Reshape", "Flatten":

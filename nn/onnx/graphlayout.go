@@ -131,6 +131,28 @@ func (b *graphBuilder) gather(out shape, src func(index []int64) int) ([]int, er
 	return idx, nil
 }
 
+// selection returns, for each value of a sample of shape out, the value
+// of a sample of x at the positions pos(a, i) along each axis a, i the
+// position along a in out (-1 on any axis: none).
+func (b *graphBuilder) selection(out, x shape, pos func(a int, i int64) int64) ([]int, error) {
+	st := strides(x.sampleDims())
+	return b.gather(out, func(o []int64) int {
+		j, k := 0, 0
+		for a := range out.dims {
+			if a == out.batch {
+				continue
+			}
+			p := pos(a, o[k])
+			if p < 0 {
+				return -1
+			}
+			j += int(p) * st[k]
+			k++
+		}
+		return j
+	})
+}
+
 // gopConcat translates Concat of computed tensors: an nn.Concat when the
 // axis is the outermost of a sample (every axis before it of size 1),
 // followed by a Gather that interleaves the inputs otherwise.
@@ -245,22 +267,7 @@ func gopPad(b *graphBuilder, n *node, in []gin) error {
 	if !ok {
 		return fmt.Errorf("Pad mode %q: %w", mode, ErrUnsupportedOp)
 	}
-	dims, st := x.s.sampleDims(), strides(x.s.sampleDims())
-	idx, err := b.gather(out, func(o []int64) int {
-		j, k := 0, 0
-		for a := range out.dims {
-			if a == out.batch {
-				continue
-			}
-			i := src(o[k]-begin[a], dims[k])
-			if i < 0 {
-				return -1
-			}
-			j += int(i) * st[k]
-			k++
-		}
-		return j
-	})
+	idx, err := b.selection(out, x.s, func(a int, i int64) int64 { return src(i-begin[a], x.s.dims[a]) })
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,8 @@ func lookupGraphOp(opType string) graphOpFunc {
 		return gopTranspose
 	case "Pad":
 		return gopPad
+	case "Slice":
+		return gopSlice
 	case "Flatten", "Reshape", "Squeeze", "Unsqueeze", "Identity", "Dropout":
 		return gopReshape
 	case "Shape":

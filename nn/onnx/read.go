@@ -67,6 +67,14 @@ func chainOf(g *nn.Graph, bud *budget) (*nn.Network, []string, error) {
 	if err != nil {
 		return nil, lowered, err
 	}
+	for i, l := range net.Layers { // the chain's own maps: an identity before an activation
+		if c := l.Conv; c != nil && c.Out() <= MaxDenseConvEntries/c.In() {
+			if err := grantDense(bud, c.Out(), c.In()); err != nil {
+				return nil, lowered, err
+			}
+			net.Layers[i].W, net.Layers[i].Conv = c.Dense(), nil
+		}
+	}
 	if net.Layers, err = halfClips(net.Layers); err == nil {
 		net.Layers, err = nn.FuseLayers(net.Layers)
 	}

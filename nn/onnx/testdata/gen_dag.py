@@ -133,6 +133,14 @@ def step(op, a, v):
         return np.minimum(np.maximum(v[0], v[1]), v[2])
     if op in ("MaxPool", "AveragePool"):
         return pool(a, v[0], op)
+    if op == "Slice":
+        starts, ends = [int(v) for v in v[1]], [int(v) for v in v[2]]
+        axes = [int(a) for a in v[3]] if len(v) > 3 and v[3] is not None else list(range(len(starts)))
+        steps = [int(a) for a in v[4]] if len(v) > 4 and v[4] is not None else [1] * len(starts)
+        index = [slice(None)] * v[0].ndim
+        for st, en, ax, sp in zip(starts, ends, axes, steps):
+            index[ax] = slice(st, en, sp)  # numpy clamps as ONNX does
+        return v[0][tuple(index)]
     if op == "Dropout":
         return v[0]
     if op == "QuantizeLinear":
@@ -262,6 +270,18 @@ good("clip_shared", "a Relu read by a Min and by an Add: the clippings stay apar
 good("elu_shared", "an Elu read by a LeakyRelu and by an Add: no Elu alpha merge",
      [N("Elu", ["x"], ["e"]), N("LeakyRelu", ["e"], ["l"], alpha=0.3), N("Add", ["l", "e"], ["y"])], [],
      ["N", 4])
+
+good("slice", "Slice of a computed tensor: axes 2 and 3, a negative start, an end past the axis, steps 1 and 2",
+     [N("Conv", ["x", "K"], ["c"], pads=[1, 1, 1, 1]), N("Slice", ["c", "st", "en", "ax", "sp"], ["y"])],
+     [t("K", w(2, 1, 3, 3)), it("st", [1, -4]), it("en", [4, 100]), it("ax", [2, 3]), it("sp", [1, 2])],
+     ["N", 1, 5, 5])
+good("slice_reverse", "Slice with a negative step (reversing the width) and INT64 limits",
+     [N("Slice", ["x", "st", "en", "ax", "sp"], ["y"])],
+     [it("st", [-1]), it("en", [-2**63]), it("ax", [-1]), it("sp", [-1])], ["N", 2, 3])
+good("slice_shape", "Shape, Slice of it, Concat with -1, Reshape: a flatten the exporters write",
+     [N("Relu", ["x"], ["r"]), N("Shape", ["r"], ["s"]), N("Slice", ["s", "zero", "one"], ["n"]),
+      N("Concat", ["n", "minus1"], ["shp"], axis=0), N("Reshape", ["r", "shp"], ["y"])],
+     [it("zero", [0]), it("one", [1]), it("minus1", [-1])], ["N", 2, 3, 2])
 
 
 def qdq(x, name, s, z, dtype, cast=False):
