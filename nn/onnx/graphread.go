@@ -177,17 +177,17 @@ func (b *graphBuilder) node(n *node) error {
 		return err
 	}
 	in := make([]gin, len(n.inputs))
-	computed, quant := false, (*qval)(nil)
+	fromData, quant := false, (*qval)(nil)
 	for i, name := range n.inputs {
 		if name == "" {
 			continue
 		}
 		if t, ok := b.vals[name]; ok {
-			in[i].t, computed = &t, true
+			in[i].t, fromData = &t, true
 			continue
 		}
 		if q := b.quants[name]; q != nil {
-			in[i].q, computed, quant = q, true, q
+			in[i].q, fromData, quant = q, true, q
 			continue
 		}
 		c, err := b.constant(name)
@@ -199,7 +199,7 @@ func (b *graphBuilder) node(n *node) error {
 		}
 		in[i].c = c
 	}
-	if !computed {
+	if !fromData {
 		c, err := b.fold(n, in)
 		if err != nil {
 			return err
@@ -237,9 +237,9 @@ func shapeSize(s []int) int {
 }
 
 // unary returns the one computed tensor among a node's inputs, which must
-// be at position 0 unless any is true, and the operands as the shared
+// be at position 0 unless anywhere is true, and the operands as the shared
 // operator translations take them.
-func unary(n *node, in []gin, any bool) (tval, operands, error) {
+func unary(n *node, in []gin, anywhere bool) (tval, operands, error) {
 	ops := operands{data: -1, consts: make([]*constant, len(in))}
 	for i, g := range in {
 		switch {
@@ -252,7 +252,10 @@ func unary(n *node, in []gin, any bool) (tval, operands, error) {
 		}
 		ops.consts[i] = g.c
 	}
-	if ops.data != 0 && !any {
+	if ops.data < 0 {
+		return tval{}, ops, fmt.Errorf("%s reads no computed tensor: %w", n.opType, ErrMalformed)
+	}
+	if ops.data != 0 && !anywhere {
 		return tval{}, ops, fmt.Errorf("input %d of %s is a computed tensor, want a constant: %w", ops.data, n.opType, ErrNotConstant)
 	}
 	return *in[ops.data].t, ops, nil

@@ -117,8 +117,8 @@ type Info struct {
 	// values)"); empty when none was.
 	Lowered []string
 	// Graph is the translated graph (ReadGraph), for inspect to describe
-	// (nn.Graph.Summary); nil when the model was read as a chain or the
-	// translation failed.
+	// (nn.Graph.Ops, its nodes and their shapes); nil when the model was
+	// read as a chain (Read) or the translation failed.
 	Graph *nn.Graph
 }
 
