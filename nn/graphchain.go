@@ -57,13 +57,35 @@ func (n *Network) Graph() *Graph {
 // map a Layer cannot hold (a selection, a scaling, an average pool) becomes
 // a convolution where it is one per channel, a dense matrix where that is
 // small, and an error otherwise; an activation with no map before it gets
-// an identity map. The network shares g's parameters. The error wraps
+// an identity map; a clipping with bounds per value (graphclip.go)
+// becomes a selection and Clip's layers, exact in real arithmetic but not
+// to the bit. The
+// network shares g's parameters. The error wraps
 // ErrNotChain and names the first node off the pattern.
 func (g *Graph) Chain() (*Network, error) {
 	net := &Network{}
 	var cur *Layer // the layer being filled
 	stage := 0     // of cur: 1 after the map, 2 after Pre, 3 after Act, 4 after Post
-	for k, n := range g.Nodes {
+	readers := g.Readers()
+	for k := 0; k < len(g.Nodes); k++ {
+		n := g.Nodes[k]
+		if src, lo, hi, span, ok := g.clipGroup(k, readers); ok {
+			sel, err := chainLayer(&Affine{M: &Gather{N: g.Size(k), Index: src}}, g.Shape(k))
+			var layers []Layer
+			if err == nil {
+				layers, err = Clip(lo, hi)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("nn: %s: %w", g.Label(k), err)
+			}
+			net.Layers = append(append(net.Layers, sel), layers...)
+			cur, stage = &net.Layers[len(net.Layers)-1], 3
+			if cur.Act.Kind == Identity {
+				stage = 1
+			}
+			k += span - 1
+			continue
+		}
 		if len(n.Inputs) != 1 || n.Inputs[0] != k {
 			return nil, fmt.Errorf("nn: %s reads values %v: %w", g.Label(k), n.Inputs, ErrNotChain)
 		}

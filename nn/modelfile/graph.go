@@ -26,28 +26,19 @@ func LoadGraph(path string, opts Options) (*nn.Graph, *nn.Network, *Info, error)
 		}
 		return net.Graph(), net, info, nil
 	}
-	g, oi, err := decodeGraph(data, info.Path)
+	g, oi, err := onnx.DecodeGraph(data, info.Path)
 	if oi != nil {
 		info.Summary = oi.String()
 	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	net, err := g.Chain()
+	net, err := onnx.ChainOf(g)
 	if err != nil {
 		net = nil // not a chain: the graph serves
 	}
 	info.Core = net
 	return g, net, info, nil
-}
-
-// decodeGraph reads an ONNX model as a graph.
-func decodeGraph(data []byte, path string) (*nn.Graph, *onnx.Info, error) {
-	net, info, err := onnx.Decode(data, path)
-	if err != nil {
-		return nil, info, err
-	}
-	return net.Graph(), info, nil
 }
 
 // NodeDescription describes one node of a graph.

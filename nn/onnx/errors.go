@@ -15,9 +15,10 @@ var (
 	// value that nnbound does not translate.
 	ErrUnsupportedOp = errors.New("unsupported operator")
 
-	// ErrNotChain reports a graph that is not a single chain from one data
-	// input to one output: two data inputs, a branch, a node off the chain,
-	// an output that is not the end of the chain.
+	// ErrNotChain reports a graph that is not a DAG from one data input to
+	// one output (two data inputs, an output that is not computed from the
+	// input), or, for Read, a graph that is no chain of layers (a residual
+	// join, a concatenation, a max pool).
 	ErrNotChain = errors.New("graph is not a chain")
 
 	// ErrNotConstant reports a data-dependent operand where the

@@ -2,6 +2,8 @@ package onnx
 
 import (
 	"fmt"
+
+	"github.com/nnbound/nnbound/nn"
 	"strconv"
 	"strings"
 )
@@ -114,6 +116,10 @@ type Info struct {
 	// structured layer ("Conv 8x28x28 -> 16x14x14 (structured, 1152 kernel
 	// values)"); empty when none was.
 	Lowered []string
+	// Graph is the translated graph (ReadGraph), for inspect to describe
+	// (nn.Graph.Ops, its nodes and their shapes); nil when the model was
+	// read as a chain (Read) or the translation failed.
+	Graph *nn.Graph
 }
 
 // String returns a multi-line summary of the format details.

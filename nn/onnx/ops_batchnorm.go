@@ -7,26 +7,21 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// opBatchNorm translates BatchNormalization in inference mode, per
-// channel c (axis 1 of [N,C,...]):
-//
-//	y = s_c (x - mean_c) + B_c,   s_c = scale_c / sqrt(var_c + epsilon),
-//
-// an elementwise affine map that fuses, in float64, with the affine map
-// before it (a Conv or Gemm: its rows are scaled) or after it.
-func opBatchNorm(b *builder, n *node, ops operands) error {
+// batchNorm returns the elementwise affine map of a BatchNormalization
+// node on data of shape x.
+func batchNorm(x shape, n *node, ops operands, bud *budget) (*affine, error) {
 	if ops.data != 0 || len(ops.consts) != 5 {
-		return fmt.Errorf("%d inputs with the data at %d, want X, scale, B, mean, var: %w", len(ops.consts), ops.data, ErrMalformed)
+		return nil, fmt.Errorf("%d inputs with the data at %d, want X, scale, B, mean, var: %w", len(ops.consts), ops.data, ErrMalformed)
 	}
 	if n.intAttr("training_mode", 0) != 0 || len(n.outputs) > 1 {
-		return fmt.Errorf("training mode (running statistics as outputs): %w", ErrUnsupportedOp)
+		return nil, fmt.Errorf("training mode (running statistics as outputs): %w", ErrUnsupportedOp)
 	}
 	if n.intAttr("spatial", 1) == 0 {
-		return fmt.Errorf("spatial = 0 (per-value statistics, opset < 9): %w", ErrUnsupportedOp)
+		return nil, fmt.Errorf("spatial = 0 (per-value statistics, opset < 9): %w", ErrUnsupportedOp)
 	}
-	s := b.shape
+	s := x
 	if s.rank() < 2 || (s.batch != 0 && s.batch != -1) || (s.batch == -1 && s.dims[0] != 1) {
-		return fmt.Errorf("input of shape %v; BatchNormalization needs [N,C,...]: %w", s, ErrShape)
+		return nil, fmt.Errorf("input of shape %v; BatchNormalization needs [N,C,...]: %w", s, ErrShape)
 	}
 	c := int(s.dims[1])
 	var p [4][]float64 // scale, B, mean, var
@@ -36,36 +31,36 @@ func opBatchNorm(b *builder, n *node, ops operands) error {
 			err = finite(p[i])
 		}
 		if err != nil {
-			return fmt.Errorf("input %d: %w", i+1, err)
+			return nil, fmt.Errorf("input %d: %w", i+1, err)
 		}
 		if len(p[i]) != c {
-			return fmt.Errorf("input %d has %d values for %d channels: %w", i+1, len(p[i]), c, ErrShape)
+			return nil, fmt.Errorf("input %d has %d values for %d channels: %w", i+1, len(p[i]), c, ErrShape)
 		}
 	}
 	eps := n.floatAttr("epsilon", float64(float32(1e-5)))
 	size := s.size()
 	inner := size / c
-	scale, err := b.bud.vec(size)
+	scale, err := bud.vec(size)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	shift, err := b.bud.vec(size)
+	shift, err := bud.vec(size)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for ch := range c {
 		d := p[3][ch] + eps
 		if !(d > 0) {
-			return fmt.Errorf("channel %d: var + epsilon = %v is not positive: %w", ch, d, nn.ErrNotFinite)
+			return nil, fmt.Errorf("channel %d: var + epsilon = %v is not positive: %w", ch, d, nn.ErrNotFinite)
 		}
 		sc := p[0][ch] / math.Sqrt(d)
 		for v := ch * inner; v < (ch+1)*inner; v++ {
 			scale[v], shift[v] = sc, p[1][ch]-sc*p[2][ch]
 		}
 	}
-	a, err := elementwise(size, nil, scale, shift, b.bud)
+	a, err := elementwise(size, nil, scale, shift, bud)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return b.applyAffine(a)
+	return a, nil
 }

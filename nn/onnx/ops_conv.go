@@ -7,48 +7,42 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// opConv translates a 2-D Conv,
-//
-//	Y[m, oh, ow] = B[m] + sum_{c, th, tw} W[m, c, th, tw] X[g*C/G + c, ih, iw]
-//
-// with g = m / (M/G) the group of output channel m, (ih, iw) the input
-// position of output position (oh, ow) at kernel offset (th, tw) (see
-// window), and padding reading zeros: an nn.Conv2D, lowered to a dense
-// affine map when that is small (convMap, structured.go).
-func opConv(b *builder, n *node, ops operands) error {
+// convOf returns the convolution of a Conv node on data of shape x and its
+// bias per output channel (nil: none).
+func convOf(x shape, n *node, ops operands) (*nn.Conv2D, []float64, error) {
 	if ops.data != 0 {
-		return fmt.Errorf("the weight is the chain's data: %w", ErrNotConstant)
+		return nil, nil, fmt.Errorf("the weight is a computed tensor: %w", ErrNotConstant)
 	}
-	c, in, err := b.spatial("Conv")
+	c, in, err := spatialOf(x, "Conv")
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	w, wv, err := ops.constFloats(1)
 	if err == nil {
 		err = finite(wv)
 	}
 	if err != nil {
-		return fmt.Errorf("weight: %w", err)
+		return nil, nil, fmt.Errorf("weight: %w", err)
 	}
 	if len(w.dims) != 4 {
-		return fmt.Errorf("weight of shape %v; nnbound reads 2-D Conv: %w", w.dims, ErrUnsupportedOp)
+		return nil, nil, fmt.Errorf("weight of shape %v; nnbound reads 2-D Conv: %w", w.dims, ErrUnsupportedOp)
 	}
 	for _, d := range w.dims {
 		if d < 1 || d > 1<<20 {
-			return fmt.Errorf("weight of shape %v: %w", w.dims, ErrShape)
+			return nil, nil, fmt.Errorf("weight of shape %v: %w", w.dims, ErrShape)
 		}
 	}
 	m, cg, kernel := int(w.dims[0]), int(w.dims[1]), [2]int{int(w.dims[2]), int(w.dims[3])}
 	group := n.intAttr("group", 1)
 	if group < 1 || int64(c)%group != 0 || int64(m)%group != 0 || int64(cg)*group != int64(c) {
-		return fmt.Errorf("weight of shape %v with group %d does not fit %d input channels: %w", w.dims, group, c, ErrShape)
+		return nil, nil, fmt.Errorf("weight of shape %v with group %d does not fit %d input channels: %w", w.dims, group, c, ErrShape)
 	}
 	if ks := n.attr("kernel_shape"); ks != nil && !slices.Equal(ks.ints, w.dims[2:]) {
-		return fmt.Errorf("kernel_shape %v but weight of shape %v: %w", ks.ints, w.dims, ErrShape)
+		return nil, nil, fmt.Errorf("kernel_shape %v but weight of shape %v: %w", ks.ints, w.dims, ErrShape)
 	}
 	win, err := newWindow(n, in, kernel)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	var bias []float64
 	if len(ops.consts) > 2 && ops.consts[2] != nil {
@@ -56,19 +50,14 @@ func opConv(b *builder, n *node, ops operands) error {
 			err = finite(bias)
 		}
 		if err != nil {
-			return fmt.Errorf("bias: %w", err)
+			return nil, nil, fmt.Errorf("bias: %w", err)
 		}
 		if len(bias) != m {
-			return fmt.Errorf("%d biases for %d output channels: %w", len(bias), m, ErrShape)
+			return nil, nil, fmt.Errorf("%d biases for %d output channels: %w", len(bias), m, ErrShape)
 		}
 	}
 	conv := &nn.Conv2D{InC: c, InH: in[0], InW: in[1], OutC: m, OutH: win.out[0], OutW: win.out[1],
 		KH: kernel[0], KW: kernel[1], Stride: win.stride, Dil: win.dil, Pad: [2]int{win.pad[0], win.pad[1]},
 		Groups: int(group), Kernel: wv}
-	a, err := b.convMap(conv, bias)
-	if err != nil {
-		return err
-	}
-	b.setSpatial(m, win.out)
-	return b.applyAffine(a)
+	return conv, bias, nil
 }

@@ -8,16 +8,37 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// opGemm translates Gemm, Y = alpha A' B' + beta C with A' = A or A^T
-// (transA) and B' = B or B^T (transB). The data is A or B; the other one is
-// the weight. With the data as A, each row of A' is a sample; with the data
-// as B, each column of B' is.
-func opGemm(b *builder, n *node, ops operands) error {
-	if len(ops.consts) < 2 {
-		return fmt.Errorf("%d inputs, want 2 or 3: %w", len(ops.consts), ErrMalformed)
+// intParams returns how the Gemm's weight and bias are stored as integers
+// (see intParams), nil if they are not or the data, at position data, is
+// not the Gemm's A.
+func (g *gemmMap) intParams(data int) *nn.IntParams {
+	if data != 0 {
+		return nil
 	}
-	if b.shape.rank() != 2 {
-		return fmt.Errorf("input of shape %v, Gemm needs 2-D: %w", b.shape, ErrShape)
+	out := int64(1)
+	if g.rowsOut {
+		out = 0
+	}
+	return intParams(g.w, g.bias, out, g.alpha, g.beta)
+}
+
+// gemmMap is the affine map of a Gemm node on data of shape x, with the
+// output shape and the constants it came from.
+type gemmMap struct {
+	a           *affine
+	out         shape
+	w, bias     *constant
+	rowsOut     bool
+	alpha, beta float64
+}
+
+// gemm returns the affine map of a Gemm node on data of shape x.
+func gemm(x shape, n *node, ops operands, bud *budget) (*gemmMap, error) {
+	if len(ops.consts) < 2 {
+		return nil, fmt.Errorf("%d inputs, want 2 or 3: %w", len(ops.consts), ErrMalformed)
+	}
+	if x.rank() != 2 {
+		return nil, fmt.Errorf("input of shape %v, Gemm needs 2-D: %w", x, ErrShape)
 	}
 	alpha, beta := n.floatAttr("alpha", 1), n.floatAttr("beta", 1)
 	transA, transB := n.intAttr("transA", 0) != 0, n.intAttr("transB", 0) != 0
@@ -30,16 +51,16 @@ func opGemm(b *builder, n *node, ops operands) error {
 	case 1:
 		w, wv, err = ops.constFloats(0)
 	default:
-		return fmt.Errorf("the bias C is the chain's data: %w", ErrNotConstant)
+		return nil, fmt.Errorf("the bias C is a computed tensor: %w", ErrNotConstant)
 	}
 	if err == nil {
 		err = finite(wv)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(w.dims) != 2 {
-		return fmt.Errorf("weight of shape %v, Gemm needs 2-D: %w", w.dims, ErrShape)
+		return nil, fmt.Errorf("weight of shape %v, Gemm needs 2-D: %w", w.dims, ErrShape)
 	}
 	// M[j,i] maps input i of a sample to output j. With the data as A,
 	// the samples are the rows of A' and the weight B' is k x m; with the
@@ -65,33 +86,23 @@ func opGemm(b *builder, n *node, ops operands) error {
 		m, k = r, c
 		at = func(j, i int64) float64 { return alpha * wv[j*c+i] }
 	}
-	a, err := b.contracted(axis, k, m, pos, at)
+	a, out, err := contracted(x, axis, k, m, pos, at, bud)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var bias *constant
+	g := &gemmMap{a: a, out: out, w: w, rowsOut: rowsOut, alpha: alpha, beta: beta}
 	if len(ops.consts) > 2 && ops.consts[2] != nil {
-		bias = ops.consts[2]
-		if err := b.addBias(a, bias, beta); err != nil {
-			return err
+		g.bias = ops.consts[2]
+		if err := addBias(out, a, g.bias, beta); err != nil {
+			return nil, err
 		}
 	}
-	if err := b.applyAffine(a); err != nil {
-		return err
-	}
-	if b.pend == a && ops.data == 0 {
-		out := int64(1)
-		if rowsOut {
-			out = 0
-		}
-		b.pendInt = intParams(w, bias, out, alpha, beta)
-	}
-	return nil
+	return g, nil
 }
 
 // addBias adds beta*C, broadcast (unidirectionally) to the data shape, to
 // the shift of a.
-func (b *builder) addBias(a *affine, c *constant, beta float64) error {
+func addBias(x shape, a *affine, c *constant, beta float64) error {
 	v, err := c.floats()
 	if err == nil {
 		err = finite(v)
@@ -99,12 +110,12 @@ func (b *builder) addBias(a *affine, c *constant, beta float64) error {
 	if err != nil {
 		return fmt.Errorf("bias: %w", err)
 	}
-	out, xi, ci, err := broadcastConst(b.shape, c.dims, b.bud.left)
+	out, xi, ci, err := broadcastConst(x, c.dims, x.size())
 	if err != nil {
 		return fmt.Errorf("bias: %w", err)
 	}
-	if !slices.Equal(out.dims, b.shape.dims) {
-		return fmt.Errorf("bias of shape %v does not broadcast to the output %v: %w", c.dims, b.shape, ErrShape)
+	if !slices.Equal(out.dims, x.dims) {
+		return fmt.Errorf("bias of shape %v does not broadcast to the output %v: %w", c.dims, x, ErrShape)
 	}
 	for o, j := range ci {
 		a.b[xi[o]] = beta * v[j] // xi is one-to-one: the bias does not broadcast the data
@@ -112,27 +123,26 @@ func (b *builder) addBias(a *affine, c *constant, beta float64) error {
 	return nil
 }
 
-// contracted returns the affine map of a contraction of the data along
-// axis (of size k) to a new axis of size m at pos (see contract), with
-// matrix entries at(j, i), and sets b.shape to the result's shape.
-func (b *builder) contracted(axis int, k, m int64, pos int, at func(j, i int64) float64) (*affine, error) {
-	x := b.shape
+// contracted returns the affine map of a contraction of data of shape x
+// along axis (of size k) to a new axis of size m at pos (see contract),
+// with matrix entries at(j, i), and the result's shape.
+func contracted(x shape, axis int, k, m int64, pos int, at func(j, i int64) float64, bud *budget) (*affine, shape, error) {
 	if axis >= x.rank() || x.dims[axis] != k {
-		return nil, fmt.Errorf("input of shape %v does not fit a weight with %d inputs: %w", x, k, ErrShape)
+		return nil, shape{}, fmt.Errorf("input of shape %v does not fit a weight with %d inputs: %w", x, k, ErrShape)
 	}
 	if m < 1 {
-		return nil, fmt.Errorf("weight with %d outputs: %w", m, ErrShape)
+		return nil, shape{}, fmt.Errorf("weight with %d outputs: %w", m, ErrShape)
 	}
-	c, err := contract(x, axis, m, pos, b.bud.left)
+	c, err := contract(x, axis, m, pos, bud.left)
 	if err != nil {
-		return nil, err
+		return nil, shape{}, err
 	}
 	a := &affine{in: x.size(), out: c.out.size()}
-	if a.w, err = b.bud.dense(a.out, a.in); err != nil {
-		return nil, err
+	if a.w, err = bud.dense(a.out, a.in); err != nil {
+		return nil, shape{}, err
 	}
-	if a.b, err = b.bud.vec(a.out); err != nil {
-		return nil, err
+	if a.b, err = bud.vec(a.out); err != nil {
+		return nil, shape{}, err
 	}
 	for q, ib := range c.inBase {
 		ob := c.outBase[q]
@@ -143,43 +153,41 @@ func (b *builder) contracted(axis int, k, m int64, pos int, at func(j, i int64) 
 			}
 		}
 	}
-	b.shape = c.out
-	return a, nil
+	return a, c.out, nil
 }
 
-// opMatMul translates MatMul (numpy semantics) with one constant operand W,
-// 2-D or with leading unit axes, or 1-D. X W acts on the last axis of X,
-// W X on the second-last (the only one if X is 1-D).
-func opMatMul(b *builder, n *node, ops operands) error {
+// matmul returns the affine map of a MatMul node on data of shape x, and
+// the output shape.
+func matmul(x shape, ops operands, bud *budget) (*affine, shape, error) {
 	wi, err := ops.other()
 	if err != nil {
-		return err
+		return nil, shape{}, err
 	}
 	w, wv, err := ops.constFloats(wi)
 	if err == nil {
 		err = finite(wv)
 	}
 	if err != nil {
-		return err
+		return nil, shape{}, err
 	}
 	rw := len(w.dims)
 	if rw == 0 {
-		return fmt.Errorf("MatMul with a scalar: %w", ErrShape)
+		return nil, shape{}, fmt.Errorf("MatMul with a scalar: %w", ErrShape)
 	}
 	for _, d := range w.dims[:max(rw-2, 0)] {
 		if d != 1 {
-			return fmt.Errorf("weight of shape %v is a batch of matrices: %w", w.dims, ErrUnsupportedOp)
+			return nil, shape{}, fmt.Errorf("weight of shape %v is a batch of matrices: %w", w.dims, ErrUnsupportedOp)
 		}
 	}
 	if rw > 2 {
-		if b.shape.rank() == 1 {
-			return fmt.Errorf("1-D input with a weight of shape %v: %w", w.dims, ErrUnsupportedOp)
+		if x.rank() == 1 {
+			return nil, shape{}, fmt.Errorf("1-D input with a weight of shape %v: %w", w.dims, ErrUnsupportedOp)
 		}
-		for b.shape.rank() < rw {
-			b.shape, _ = unsqueeze(b.shape, []int64{0})
+		for x.rank() < rw {
+			x, _ = unsqueeze(x, []int64{0})
 		}
 	}
-	rx := b.shape.rank()
+	rx := x.rank()
 	vector := rw == 1 // the contracted axis disappears
 	var axis int
 	var k, m int64
@@ -199,49 +207,49 @@ func opMatMul(b *builder, n *node, ops operands) error {
 		}
 		at = func(j, i int64) float64 { return wv[j*k+i] }
 	}
-	a, err := b.contracted(axis, k, m, axis, at)
+	a, x, err := contracted(x, axis, k, m, axis, at, bud)
 	if err != nil {
-		return err
+		return nil, shape{}, err
 	}
 	if vector {
-		b.shape, err = squeeze(b.shape, []int64{int64(axis)})
+		x, err = squeeze(x, []int64{int64(axis)})
 		if err != nil {
-			return err
+			return nil, shape{}, err
 		}
 	}
-	return b.applyAffine(a)
+	return a, x, nil
 }
 
-// opArith translates Add, Sub, Mul and Div with a constant operand on
-// either side: an elementwise affine map. Div by the data is not affine.
-func opArith(b *builder, n *node, ops operands) error {
+// arith returns the elementwise affine map of an Add, Sub, Mul or Div node
+// with a constant on data of shape x, and the output shape.
+func arith(x shape, n *node, ops operands, bud *budget) (*affine, shape, error) {
 	ci, err := ops.other()
 	if err != nil {
-		return err
+		return nil, shape{}, err
 	}
 	c, v, err := ops.constFloats(ci)
 	if err == nil {
 		err = finite(v)
 	}
 	if err != nil {
-		return err
+		return nil, shape{}, err
 	}
 	dataFirst := ops.data == 0
 	if n.opType == "Div" && !dataFirst {
-		return fmt.Errorf("division by the data is not affine: %w", ErrUnsupportedOp)
+		return nil, shape{}, fmt.Errorf("division by the data is not affine: %w", ErrUnsupportedOp)
 	}
-	in := b.shape.size()
-	out, xi, cidx, err := broadcastConst(b.shape, c.dims, b.bud.left)
+	in := x.size()
+	out, xi, cidx, err := broadcastConst(x, c.dims, bud.left)
 	if err != nil {
-		return err
+		return nil, shape{}, err
 	}
-	scale, err := b.bud.vec(len(cidx))
+	scale, err := bud.vec(len(cidx))
 	if err != nil {
-		return err
+		return nil, shape{}, err
 	}
-	shift, err := b.bud.vec(len(cidx))
+	shift, err := bud.vec(len(cidx))
 	if err != nil {
-		return err
+		return nil, shape{}, err
 	}
 	for o, j := range cidx {
 		scale[o] = 1
@@ -258,15 +266,14 @@ func opArith(b *builder, n *node, ops operands) error {
 			scale[o] = v[j]
 		case "Div":
 			if v[j] == 0 || math.IsNaN(v[j]) {
-				return fmt.Errorf("division by %v: %w", v[j], nn.ErrNotFinite)
+				return nil, shape{}, fmt.Errorf("division by %v: %w", v[j], nn.ErrNotFinite)
 			}
 			scale[o] = 1 / v[j]
 		}
 	}
-	a, err := elementwise(in, xi, scale, shift, b.bud)
+	a, err := elementwise(in, xi, scale, shift, bud)
 	if err != nil {
-		return err
+		return nil, shape{}, err
 	}
-	b.shape = out
-	return b.applyAffine(a)
+	return a, out, nil
 }

@@ -1,31 +1,19 @@
 package onnx
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
 	"github.com/nnbound/nnbound/nn"
 )
 
-// QDQ int8 models (PyTorch, onnxruntime, TensorRT): on the chain,
-//
-//	QuantizeLinear(s, z) -> [Cast to the same type] -> DequantizeLinear(s, z)
-//
-// is one nn.Quantiser, kept as such: on the network's input, on a layer's
-// pre-activation (after its Gemm/MatMul) or on a layer's output (after its
-// activation). DequantizeLinear, Cast and ConstantOfShape of constants are
-// folded, so int8 weights and int32 biases become the exact float values
-// (k - z) * s. Any other operator on the integers between a QuantizeLinear
-// and its DequantizeLinear is an error, as are the integer-kernel operators
-// (QLinearMatMul, QLinearConv, MatMulInteger, ...).
-
-// pendingQuant is a QuantizeLinear whose DequantizeLinear is still to come:
-// the chain's data is integers of type typ.
-type pendingQuant struct {
-	q   *nn.Quantiser
-	typ DataType
-}
+// QDQ int8 models (PyTorch, onnxruntime, TensorRT): the parameters of
+// QuantizeLinear and DequantizeLinear (the pair is one nn.Quantiser,
+// graphqdq.go), and the folding of DequantizeLinear, Cast and
+// ConstantOfShape of constants, so int8 weights and int32 biases become
+// the exact float values (k - z) * s, with their integer scheme
+// (nn.IntParams) for the writers. The integer-kernel operators
+// (QLinearMatMul, QLinearConv, MatMulInteger, ...) are not read.
 
 // isIntegerOp says whether opType is an operator of integer kernels,
 // which nnbound does not read (their QDQ export is read).
@@ -42,7 +30,7 @@ func isIntegerOp(opType string) bool {
 // node: scale (input 1), zero point (input 2, default uint8 0) and the
 // element type of the integers. n is the number of values the data has per
 // sample, for a per-axis quantiser.
-func quantParams(b *builder, n *node, ops operands) (*nn.Quantiser, DataType, error) {
+func quantParams(x shape, n *node, ops operands) (*nn.Quantiser, DataType, error) {
 	if len(ops.consts) < 2 || len(ops.consts) > 3 {
 		return nil, 0, fmt.Errorf("%d inputs, want 2 or 3: %w", len(ops.consts), ErrMalformed)
 	}
@@ -54,7 +42,7 @@ func quantParams(b *builder, n *node, ops operands) (*nn.Quantiser, DataType, er
 	zero := make([]int64, len(scale))
 	if len(ops.consts) == 3 && ops.consts[2] != nil {
 		if ops.data == 2 {
-			return nil, 0, fmt.Errorf("zero point is the chain's data: %w", ErrNotConstant)
+			return nil, 0, fmt.Errorf("zero point is a computed tensor: %w", ErrNotConstant)
 		}
 		typ = ops.consts[2].typ
 		if zero, err = ops.consts[2].integers(); err != nil {
@@ -70,7 +58,7 @@ func quantParams(b *builder, n *node, ops operands) (*nn.Quantiser, DataType, er
 	}
 	q := &nn.Quantiser{Scale: scale, Zero: zero, Lo: lo, Hi: hi}
 	if len(scale) > 1 {
-		if err := perAxis(b.shape, n.intAttr("axis", 1), len(scale)); err != nil {
+		if err := perAxis(x, n.intAttr("axis", 1), len(scale)); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -89,88 +77,6 @@ func perAxis(s shape, axis int64, m int) error {
 	if axis < 0 || axis >= int64(s.rank()) || int(axis) == s.batch || s.dims[axis] != int64(m) || s.size() != m {
 		return fmt.Errorf("per-axis quantiser of %d values on axis %d of data %v: %w", m, axis, s, ErrUnsupportedOp)
 	}
-	return nil
-}
-
-// opQuantize translates QuantizeLinear of the data: the chain's data becomes
-// integers until the matching DequantizeLinear.
-func opQuantize(b *builder, n *node, ops operands) error {
-	if ops.data != 0 {
-		return fmt.Errorf("QuantizeLinear of a constant: %w", ErrNotConstant)
-	}
-	if n.intAttr("saturate", 1) != 1 {
-		return fmt.Errorf("QuantizeLinear with saturate = 0: %w", ErrUnsupportedOp)
-	}
-	q, typ, err := quantParams(b, n, ops)
-	if err != nil {
-		return err
-	}
-	b.quant = &pendingQuant{q: q, typ: typ}
-	return nil
-}
-
-// opDequantize translates DequantizeLinear of the data, which must be the
-// integers of a QuantizeLinear with the same scale and zero point.
-func opDequantize(b *builder, n *node, ops operands) error {
-	if ops.data != 0 {
-		return fmt.Errorf("DequantizeLinear of a constant: %w", ErrNotConstant)
-	}
-	if b.quant == nil {
-		return fmt.Errorf("DequantizeLinear of floating-point data: %w", ErrUnsupportedOp)
-	}
-	q, typ, err := quantParams(b, n, ops)
-	if err != nil {
-		return err
-	}
-	if typ != b.quant.typ || !q.Equal(b.quant.q) {
-		return fmt.Errorf("DequantizeLinear with other parameters than its QuantizeLinear: %w", ErrUnsupportedOp)
-	}
-	b.quant = nil
-	return b.attachQuant(q)
-}
-
-// opCast translates Cast of the data: only the no-op cast of quantised
-// integers to their own type.
-func opCast(b *builder, n *node, ops operands) error {
-	to := DataType(n.intAttr("to", 0))
-	if b.quant == nil || to != b.quant.typ {
-		return fmt.Errorf("Cast to %v of the chain's data (only a no-op cast of quantised integers is read): %w",
-			to, ErrUnsupportedOp)
-	}
-	return nil
-}
-
-// errTwoQuantisers reports quantisers that follow each other directly.
-var errTwoQuantisers = errors.New("two quantisers in a row")
-
-// attachQuant places q where the chain is: on the pending affine map's
-// output (a pre-activation quantiser), on the network's input, or on the
-// last layer's output.
-func (b *builder) attachQuant(q *nn.Quantiser) error {
-	if err := b.flushClip(); err != nil {
-		return err
-	}
-	if b.pend != nil {
-		if b.preQ == nil {
-			b.preQ = q
-			return nil
-		}
-		if err := b.emit(nn.Activation{Kind: nn.Identity}); err != nil {
-			return err
-		}
-	}
-	if len(b.layers) == 0 {
-		if b.inputQ != nil {
-			return fmt.Errorf("%w on the input: %w", errTwoQuantisers, ErrUnsupportedOp)
-		}
-		b.inputQ = q
-		return nil
-	}
-	last := &b.layers[len(b.layers)-1]
-	if last.Post != nil {
-		return fmt.Errorf("%w after layer %d: %w", errTwoQuantisers, len(b.layers)-1, ErrUnsupportedOp)
-	}
-	last.Post = q
 	return nil
 }
 

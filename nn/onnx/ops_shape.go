@@ -20,7 +20,7 @@ func opFlatten(b *builder, n *node, ops operands) error {
 // input 1 (opset >= 5) or the shape attribute (opset 1).
 func opReshape(b *builder, n *node, ops operands) error {
 	if ops.data != 0 {
-		return fmt.Errorf("the target shape is the chain's data: %w", ErrNotConstant)
+		return fmt.Errorf("the target shape is a computed tensor: %w", ErrNotConstant)
 	}
 	target, err := ops.constInts(1)
 	if err != nil {
@@ -48,7 +48,7 @@ func opReshape(b *builder, n *node, ops operands) error {
 // (opset >= 13) or the axes attribute; nil if neither is given.
 func axesOf(n *node, ops operands) ([]int64, error) {
 	if ops.data != 0 {
-		return nil, fmt.Errorf("the axes are the chain's data: %w", ErrNotConstant)
+		return nil, fmt.Errorf("the axes are a computed tensor: %w", ErrNotConstant)
 	}
 	axes, err := ops.constInts(1)
 	if err != nil || axes != nil {

@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -21,23 +22,92 @@ func Read(path string) (*nn.Network, *Info, error) {
 }
 
 // Decode is Read for a model held in memory; name (usually the file name)
-// prefixes error messages.
+// prefixes error messages. It is DecodeGraph, then the graph's chain
+// (ChainOf; a graph that is no chain is ErrNotChain, naming the ONNX node
+// of the first join or max pool).
 func Decode(data []byte, name string) (*nn.Network, *Info, error) {
-	m, err := decodeModel(data)
+	g, info, m, err := translateGraph(data, name)
 	if err != nil {
-		return nil, nil, fmt.Errorf("onnx: %s: %w", name, err)
+		return nil, info, err
 	}
-	b := newBuilder(m.graph, newBudget(len(data)))
-	info := m.info(b.dataInputs())
-	net, err := b.run()
-	info.Lowered = b.lowerings
-	if err == nil {
-		err = net.Validate()
-	}
-	if err != nil {
+	info.Graph = nil
+	net, lowered, err := chainOf(g, newBudget(len(data)))
+	info.Lowered = lowered
+	switch {
+	case errors.Is(err, nn.ErrNotChain):
+		return nil, info, fmt.Errorf("onnx: %s: %w", name, notChain(g, m, err))
+	case err != nil:
 		return nil, info, fmt.Errorf("onnx: %s: %w", name, err)
 	}
 	return net, info, nil
+}
+
+// ChainOf returns the chain of layers of a graph that ReadGraph read, as
+// Read gives it: small convolutions, scalings and average pools lowered to
+// dense maps (lowerSmall), nn.Graph.Chain, clippings with one infinite
+// bound written with ReLU (halfClips), and the layers without activation
+// fused into the next (nn.FuseLayers). g is left as it is. The
+// error wraps nn.ErrNotChain for a graph that is no chain.
+func ChainOf(g *nn.Graph) (*nn.Network, error) {
+	net, _, err := chainOf(g.Clone(), newBudget(0))
+	if err != nil {
+		return nil, fmt.Errorf("onnx: %w", err)
+	}
+	return net, nil
+}
+
+// chainOf is ChainOf on g, which it changes, within bud; it also returns
+// the descriptions of the lowered nodes.
+func chainOf(g *nn.Graph, bud *budget) (*nn.Network, []string, error) {
+	lowered, err := lowerSmall(g, bud)
+	if err != nil {
+		return nil, lowered, err
+	}
+	net, err := g.Chain()
+	if err != nil {
+		return nil, lowered, err
+	}
+	for i, l := range net.Layers { // the chain's own maps: an identity before an activation
+		if c := l.Conv; c != nil && c.Out() <= MaxDenseConvEntries/c.In() {
+			if err := grantDense(bud, c.Out(), c.In()); err != nil {
+				return nil, lowered, err
+			}
+			net.Layers[i].W, net.Layers[i].Conv = c.Dense(), nil
+		}
+	}
+	if net.Layers, err = halfClips(net.Layers); err == nil {
+		net.Layers, err = nn.FuseLayers(net.Layers)
+	}
+	if err == nil {
+		err = net.Validate()
+	}
+	if err == nil && net.NumParams() > bud.left {
+		err = fmt.Errorf("the network's %d parameters exceed the budget of %d values: %w", net.NumParams(), bud.left, ErrTooLarge)
+	}
+	if err != nil {
+		return nil, lowered, err
+	}
+	return net, lowered, nil
+}
+
+// notChain returns the error of a graph g of model m that is no chain
+// (err, Chain's): it names the ONNX node of the first join or max pool, whose
+// operator a chain of layers does not hold.
+func notChain(g *nn.Graph, m *model, err error) error {
+	for _, n := range g.Nodes {
+		switch n.Op.(type) {
+		case nn.Add, nn.Concat, *nn.MaxPool:
+		default:
+			continue
+		}
+		for i, o := range m.graph.nodes {
+			if n.Name != "" && o.name == n.Name {
+				return fmt.Errorf("%s: operator %q: %w in a chain of layers (ReadGraph reads the model as a graph): %w",
+					label(i, o), o.opType, ErrUnsupportedOp, ErrNotChain)
+			}
+		}
+	}
+	return fmt.Errorf("%w: %w", ErrNotChain, err)
 }
 
 // info collects the format details of m; inputs are the data inputs.

@@ -27,6 +27,11 @@ func reshape(x shape, target []int64, allowZero bool) (shape, error) {
 			if j == x.batch {
 				copied = j
 			}
+		case d == batchDim: // a folded Shape's batch size
+			if x.batch < 0 || copied >= 0 {
+				return shape{}, fmt.Errorf("reshape target %v has a batch size but %v no batch axis: %w", target, x, ErrShape)
+			}
+			t[j], copied = x.dims[x.batch], j
 		case d == -1:
 			infer++
 		case d < 0:

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// shape is the shape of the data tensor flowing along the chain.
+// shape is the shape of a computed tensor.
 //
 // The network nnbound builds acts on one sample: the data tensor with the
 // batch axis removed, flattened in row-major order. The batch axis is the
@@ -80,7 +80,7 @@ func (s shape) check(limit int) error {
 	return nil
 }
 
-// inputShape returns the chain's starting shape for the declared shape of
+// inputShape returns the shape of the data input for the declared shape of
 // the data input.
 func inputShape(v Value, limit int) (shape, error) {
 	if v.Shape == nil {

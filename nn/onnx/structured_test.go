@@ -2,13 +2,10 @@ package onnx
 
 import (
 	"errors"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/nnbound/nnbound/nn"
 )
@@ -80,74 +77,5 @@ func TestStructuredQuantisedNotWritable(t *testing.T) {
 	var buf strings.Builder
 	if err := Write(&buf, net); !errors.Is(err, ErrNotWritable) {
 		t.Errorf("got %v, want ErrNotWritable", err)
-	}
-}
-
-// TestStructuredFold checks the compositions of a structured convolution
-// with elementwise maps (structured.go) against the same compositions of
-// its dense matrix: a per-channel map after it (BatchNormalization) and
-// one before it fold into the kernel, any other map lowers it.
-func TestStructuredFold(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	c := &nn.Conv2D{InC: 2, InH: 5, InW: 4, OutC: 4, OutH: 3, OutW: 2, KH: 3, KW: 2, Stride: [2]int{2, 2},
-		Dil: [2]int{1, 1}, Pad: [2]int{1, 0}, Groups: 2, Kernel: make([]float64, 4*1*3*2)}
-	for i := range c.Kernel {
-		c.Kernel[i] = rng.NormFloat64()
-	}
-	bias := func(n int) []float64 {
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = rng.NormFloat64()
-		}
-		return v
-	}
-	perChannel := func(ch, plane int) []float64 {
-		v := make([]float64, ch*plane)
-		for i := range v {
-			v[i] = float64(i/plane) + 0.5
-		}
-		return v
-	}
-	bud := &budget{left: 1 << 20}
-	conv := &affine{in: c.In(), out: c.Out(), conv: c, b: bias(c.Out())}
-	dense := &affine{in: c.In(), out: c.Out(), w: c.Dense(), b: conv.b}
-	after, _ := elementwise(c.Out(), nil, perChannel(4, 6), bias(c.Out()), bud)
-	before, _ := elementwise(c.In(), nil, perChannel(2, 20), bias(c.In()), bud)
-	mixed, _ := elementwise(c.Out(), nil, bias(c.Out()), bias(c.Out()), bud)
-	for _, tc := range []struct {
-		name       string
-		got, want  func() (*affine, error)
-		structured bool
-	}{
-		{"per-channel after", func() (*affine, error) { return conv.then(after, bud) },
-			func() (*affine, error) { return dense.then(after, bud) }, true},
-		{"per-channel before", func() (*affine, error) { return before.then(conv, bud) },
-			func() (*affine, error) { return before.then(dense, bud) }, true},
-		{"not per channel", func() (*affine, error) { return conv.then(mixed, bud) },
-			func() (*affine, error) { return dense.then(mixed, bud) }, false},
-	} {
-		got, err := tc.got()
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := tc.want()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if (got.conv != nil) != tc.structured {
-			t.Errorf("%s: structured %v, want %v", tc.name, got.conv != nil, tc.structured)
-		}
-		gw := got.w
-		if got.conv != nil {
-			gw = got.conv.Dense()
-		}
-		if !mat.EqualApprox(gw, want.w, 1e-12) {
-			t.Errorf("%s: matrices differ", tc.name)
-		}
-		for i := range want.b {
-			if math.Abs(got.b[i]-want.b[i]) > 1e-12*(1+math.Abs(want.b[i])) {
-				t.Fatalf("%s: bias %d is %v, want %v", tc.name, i, got.b[i], want.b[i])
-			}
-		}
 	}
 }

@@ -24,25 +24,35 @@ var sentinels = map[string]error{
 	"ErrNotFinite":     nn.ErrNotFinite,
 }
 
-// TestGraphs checks the hand-made graphs of testdata/graphs (made by
-// testdata/gen.py) against the outputs of its numpy evaluator, the layer
-// activations they should translate to, or the error they should give.
-func TestGraphs(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
+// testCase is one case of testdata/cases.json or testdata/dag/cases.json:
+// a file with sample inputs and outputs, or the error it must give.
+type testCase struct {
+	File, Desc, Error string
+	Inputs, Outputs   [][]float64
+	Acts              []string
+	NotChain          bool `json:"not_chain"` // a graph that Read refuses (ErrNotChain)
+}
+
+// readCases reads the cases of a cases.json file.
+func readCases(t *testing.T, path string) []testCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var file struct {
-		Cases []struct {
-			File, Desc, Error string
-			Inputs, Outputs   [][]float64
-			Acts              []string
-		}
-	}
+	var file struct{ Cases []testCase }
 	if err := json.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range file.Cases {
+	return file.Cases
+}
+
+// TestGraphs checks the hand-made graphs of testdata/graphs (made by
+// testdata/gen.py) against the outputs of its numpy evaluator, the layer
+// activations they should translate to, or the error they should give;
+// graphs that are no chain by ReadGraph alone.
+func TestGraphs(t *testing.T) {
+	for _, c := range readCases(t, filepath.Join("testdata", "cases.json")) {
 		t.Run(c.File, func(t *testing.T) {
 			path := filepath.Join("testdata", "graphs", c.File)
 			if c.Error != "" {
@@ -55,11 +65,23 @@ func TestGraphs(t *testing.T) {
 					t.Fatalf("%s: got error %v, want %s", c.Desc, err, c.Error)
 				}
 				t.Log(err)
+				checkGraphError(t, path)
 				return
 			}
 			var samples []sample
 			for i, x := range c.Inputs {
 				samples = append(samples, sample{x, c.Outputs[i]})
+			}
+			if c.NotChain {
+				if _, _, err := Read(path); !errors.Is(err, ErrNotChain) {
+					t.Errorf("%s: Read gave %v, want ErrNotChain", c.Desc, err)
+				}
+				g, _, err := ReadGraph(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkEval(t, "graph", g.Eval, samples, 1e-12)
+				return
 			}
 			checkSamples(t, path, samples, 1e-12)
 			if c.Acts != nil {
@@ -79,6 +101,25 @@ func TestGraphs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkGraphError checks that ReadGraph of a file that Read refuses either
+// reads it (a graph that is no chain) or gives an error wrapping one of
+// the sentinels.
+func checkGraphError(t *testing.T, path string) {
+	t.Helper()
+	g, _, err := ReadGraph(path)
+	if err == nil {
+		t.Logf("ReadGraph: %s", g.Ops())
+		return
+	}
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			t.Logf("ReadGraph: %v", err)
+			return
+		}
+	}
+	t.Errorf("ReadGraph: %v wraps no sentinel", err)
 }
 
 // TestTorchTestdata checks the PyTorch exports copied into testdata/torch.

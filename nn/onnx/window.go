@@ -31,21 +31,20 @@ type window struct {
 	out    [2]int // output size
 }
 
-// spatial returns the channel count and the spatial sizes of the data,
-// which must be [N, C, H, W] (or [1, C, H, W] without a batch axis).
-func (b *builder) spatial(op string) (int, [2]int, error) {
-	s := b.shape
+// spatialOf is spatial for data of shape s.
+func spatialOf(s shape, op string) (int, [2]int, error) {
 	if s.rank() != 4 || (s.batch != 0 && s.batch != -1) || (s.batch == -1 && s.dims[0] != 1) {
 		return 0, [2]int{}, fmt.Errorf("input of shape %v; nnbound reads 2-D %s on [N,C,H,W]: %w", s, op, ErrUnsupportedOp)
 	}
 	return int(s.dims[1]), [2]int{int(s.dims[2]), int(s.dims[3])}, nil
 }
 
-// setSpatial sets the data shape to [N, c, out[0], out[1]].
-func (b *builder) setSpatial(c int, out [2]int) {
-	dims := slices.Clone(b.shape.dims)
+// withSpatial returns the shape [N, c, out[0], out[1]] of s's rank and
+// batch axis.
+func withSpatial(s shape, c int, out [2]int) shape {
+	dims := slices.Clone(s.dims)
 	dims[1], dims[2], dims[3] = int64(c), int64(out[0]), int64(out[1])
-	b.shape = shape{dims: dims, batch: b.shape.batch}
+	return shape{dims: dims, batch: s.batch}
 }
 
 // pairAttr returns the 2-element int attribute name, or {def, def}.
@@ -121,30 +120,3 @@ func newWindow(n *node, in, kernel [2]int) (window, error) {
 
 // span returns the extent (k-1)*d + 1 of the dilated kernel along ax.
 func (w window) span(ax int) int { return (w.kernel[ax]-1)*w.dil[ax] + 1 }
-
-// at returns the input position read by output position o at kernel
-// offset t along ax, and whether it lies inside the input (not padding).
-func (w window) at(ax, o, t int) (int, bool) {
-	i := o*w.stride[ax] - w.pad[ax] + t*w.dil[ax]
-	return i, i >= 0 && i < w.in[ax]
-}
-
-// each calls fn for every output position (oh, ow) and kernel offset
-// (th, tw) whose input position (ih, iw) is inside the input.
-func (w window) each(fn func(oh, ow, th, tw, ih, iw int)) {
-	for oh := range w.out[0] {
-		for ow := range w.out[1] {
-			for th := range w.kernel[0] {
-				ih, okH := w.at(0, oh, th)
-				if !okH {
-					continue
-				}
-				for tw := range w.kernel[1] {
-					if iw, okW := w.at(1, ow, tw); okW {
-						fn(oh, ow, th, tw, ih, iw)
-					}
-				}
-			}
-		}
-	}
-}

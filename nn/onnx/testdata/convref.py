@@ -58,9 +58,19 @@ def conv(a, x, W, B=None):
 
 
 def average_pool(a, x):
-    """ONNX AveragePool (floor mode) on x [N,C,H,W]."""
+    """ONNX AveragePool on x [N,C,H,W]; with ceil_mode, the windows past the
+    end padding read padding, which count_include_pad 0 does not count."""
     kernel = list(a["kernel_shape"])
     strides, dil, pads, xp, out = _geometry(a, x, kernel)
+    if a.get("ceil_mode", 0):
+        for ax in range(2):
+            full = x.shape[2 + ax] + pads[ax] + pads[ax + 2] - ((kernel[ax] - 1) * dil[ax] + 1)
+            o = -(-full // strides[ax]) + 1
+            if (o - 1) * strides[ax] >= x.shape[2 + ax] + pads[ax]:
+                o -= 1
+            pads[ax + 2] += (o - out[ax]) * strides[ax]
+            out[ax] = o
+        xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
     ones = np.pad(np.ones(x.shape[2:]), ((pads[0], pads[2]), (pads[1], pads[3])))
     s, cnt = 0.0, 0.0
     for th, tw, view in _windows(xp, kernel, strides, dil, out):

@@ -162,11 +162,12 @@ def model(name, nodes, inits, in_shape, out_shape, opset=13, ir=None, dtype=F32,
 
 
 def good(name, desc, nodes, inits, in_shape, out_shape, acts=None, batch_out=0, n=5, x=None,
-         fixed_batch=False, **kw):
+         fixed_batch=False, chain=True, **kw):
     """A supported graph: evaluate it on n samples. The entry "N" of in_shape
     is the batch axis (or, with fixed_batch, the first axis); batch_out is
     the batch axis of the output. Without a batch axis the graph is
-    evaluated sample by sample."""
+    evaluated sample by sample. A graph that is no chain (chain=False) is
+    read by ReadGraph only; Read must refuse it."""
     m = model(name, nodes, inits, in_shape, out_shape, **kw)
     if fixed_batch:
         n = in_shape[0]
@@ -184,6 +185,8 @@ def good(name, desc, nodes, inits, in_shape, out_shape, acts=None, batch_out=0, 
          "inputs": x.reshape(len(x), -1).tolist(), "outputs": y.tolist()}
     if acts is not None:
         c["acts"] = acts
+    if not chain:
+        c["not_chain"] = True
     cases.append(c)
 
 
@@ -369,21 +372,28 @@ good("constant_value_floats", "Constant value_float / value_floats attributes (o
 bad("bad_two_inputs", "two data inputs", "ErrNotChain",
     [N("Add", ["x", "z"], ["y"])], [], ["N", 3], ["N", 3],
     extra_inputs=[helper.make_tensor_value_info("z", F32, ["N", 3])])
-bad("bad_branch", "a value read by two nodes", "ErrNotChain",
-    [N("Relu", ["x"], ["h"]), N("Gemm", ["h", "W"], ["a"], transB=1), N("Gemm", ["h", "W"], ["b"], transB=1),
-     N("Add", ["a", "b"], ["y"])], [tensor("W", w(3, 3))], ["N", 3], ["N", 3])
-bad("bad_data_twice", "Add(x, x) reads the data twice", "ErrNotChain",
-    [N("Add", ["x", "x"], ["y"])], [], ["N", 3], ["N", 3])
-bad("bad_output_not_end", "the output is not the end of the chain", "ErrNotChain",
-    [N("Relu", ["x"], ["y"]), N("Tanh", ["y"], ["t"])], [], ["N", 3], ["N", 3])
-bad("bad_constant_folding", "a node computing on constants only", "ErrNotChain",
+# Graphs that are no chain, and the inputs of the cases that were errors
+# of the chain reader (their own generator, so that the other cases keep
+# their random values).
+rng_graph = np.random.RandomState(20261206)
+good("bad_branch", "a value read by two nodes (a graph, no chain)",
+     [N("Relu", ["x"], ["h"]), N("Gemm", ["h", "W"], ["a"], transB=1), N("Gemm", ["h", "W"], ["b"], transB=1),
+      N("Add", ["a", "b"], ["y"])], [tensor("W", w(3, 3))], ["N", 3], ["N", 3], chain=False,
+     x=rng_graph.uniform(-2, 2, (5, 3)))
+good("bad_data_twice", "Add(x, x) reads the data twice (a graph, no chain)",
+     [N("Add", ["x", "x"], ["y"])], [], ["N", 3], ["N", 3], chain=False, x=rng_graph.uniform(-2, 2, (5, 3)))
+good("bad_output_not_end", "the output is not the last node: the nodes after it are dropped",
+     [N("Relu", ["x"], ["y"]), N("Tanh", ["y"], ["t"])], [], ["N", 3], ["N", 3], acts=["relu"],
+     x=rng_graph.uniform(-2, 2, (5, 3)))
+bad("bad_constant_folding", "a node computing on constants only (Add is not folded)", "ErrUnsupportedOp",
     [N("Add", ["a", "a"], ["c"]), N("Add", ["x", "c"], ["y"])], [tensor("a", w(3))], ["N", 3], ["N", 3])
 bad("bad_unsupported_op", "Softmax", "ErrUnsupportedOp",
     [N("Softmax", ["x"], ["y"])], [], ["N", 3], ["N", 3])
 bad("bad_div_by_data", "Div(c, x) is not affine", "ErrUnsupportedOp",
     [N("Div", ["c", "x"], ["y"])], [tensor("c", w(3))], ["N", 3], ["N", 3])
-bad("bad_prelu_channels", "PRelu with per-channel slopes", "ErrUnsupportedOp",
-    [N("PRelu", ["x", "s"], ["y"])], [tensor("s", [0.1, 0.2, 0.3])], ["N", 3], ["N", 3])
+good("bad_prelu_channels", "PRelu with per-channel slopes: relu(x) - a relu(-x), a graph",
+     [N("PRelu", ["x", "s"], ["y"])], [tensor("s", [0.1, 0.2, 0.3])], ["N", 3], ["N", 3], chain=False,
+     x=rng_graph.uniform(-2, 2, (5, 3)))
 bad("bad_domain", "an operator of another domain", "ErrUnsupportedOp",
     [N("Relu", ["x"], ["y"], domain="com.example")], [], ["N", 3], ["N", 3], check=False,
     domain_opsets=[("com.example", 1)])
