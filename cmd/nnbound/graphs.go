@@ -97,6 +97,9 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 		return fmt.Errorf("%s is a computation graph, not a chain of layers: %s of graphs is not supported yet "+
 			"(quantise --frac-bits and --float16 are)", m.Info.Path, comp.what)
 	}
+	if cc.plot != "" {
+		return usagef("--plot is not supported for graph networks yet")
+	}
 	if save != "" && modelfile.FormatOf(save) != modelfile.ONNX {
 		return usagef("--save %q: a graph is saved as .onnx", save)
 	}
