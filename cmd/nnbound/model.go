@@ -1,10 +1,14 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/nn/onnx"
 )
 
 // modelFlags are the flags of every command that reads a model:
@@ -35,6 +39,9 @@ type model struct {
 // line was fine, the file is not).
 func (f *modelFlags) load(path string) (*model, error) {
 	net, info, err := modelfile.Load(path, modelfile.Options{Core: f.core})
+	if errors.Is(err, onnx.ErrNotChain) {
+		return nil, fmt.Errorf("%w\n(this command reads chains of layers so far; eval, inspect, compare, quantise and verify read computation graphs)", err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func notChain(g *nn.Graph, m *model, err error) error {
 		}
 		for i, o := range m.graph.nodes {
 			if n.Name != "" && o.name == n.Name {
-				return fmt.Errorf("%s: operator %q: %w in a chain of layers (ReadGraph reads the model as a graph): %w",
+				return fmt.Errorf("%s: operator %q joins or pools values, which a chain of layers does not hold: %w: %w",
 					label(i, o), o.opType, ErrUnsupportedOp, ErrNotChain)
 			}
 		}
