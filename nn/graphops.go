@@ -8,8 +8,8 @@ import (
 )
 
 // Op is one operation of a Graph. The operations are a closed set, which
-// bound propagation switches on: *Affine, Act, *Quantise, Add, Concat and
-// *MaxPool.
+// bound propagation switches on: *Affine, Act, *Quantise, Add, Concat,
+// *MaxPool, and for transformers Unary and Mul.
 type Op interface {
 	// Eval sets dst to the operation's output for the inputs in, in
 	// float64 with the operator's ONNX semantics.
@@ -55,6 +55,8 @@ func (a *Affine) Describe() string {
 		return fmt.Sprintf("gather %d->%d", m.In(), m.Out())
 	case *Scale:
 		return fmt.Sprintf("scale %d", m.In())
+	case *Sparse:
+		return fmt.Sprintf("sparse %d->%d", m.In(), m.Out())
 	}
 	return fmt.Sprintf("linear %d->%d", a.M.In(), a.M.Out())
 }
@@ -132,7 +134,7 @@ func (Concat) Describe() string { return "concat" }
 // opInputs returns how many inputs op takes (-1: two or more).
 func opInputs(op Op) int {
 	switch op.(type) {
-	case Add:
+	case Add, Mul:
 		return 2
 	case Concat:
 		return -1
@@ -159,7 +161,9 @@ func outSize(op Op, in []int) (int, error) {
 		return in[0], o.Act.Validate()
 	case *Quantise:
 		return in[0], o.Q.Validate(in[0])
-	case Add:
+	case Unary:
+		return in[0], o.Validate()
+	case Add, Mul:
 		if in[0] != in[1] {
 			return 0, fmt.Errorf("nn: %s of %d and %d values: %w", o.Describe(), in[0], in[1], ErrDimension)
 		}
@@ -210,6 +214,8 @@ func cloneLinear(m Linear) Linear {
 		return &Gather{N: l.N, Index: slices.Clone(l.Index)}
 	case *Scale:
 		return &Scale{slices.Clone(l.S)}
+	case *Sparse:
+		return l.clone()
 	}
 	return m
 }

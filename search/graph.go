@@ -56,7 +56,7 @@ func (m graphModel) traced(x []float64) ([]float64, func([]float64) []float64) {
 // values are vals (nn.Graph.EvalAll): the derivatives of forward and
 // backward, through a quantiser straight through where it does not
 // saturate (0 where it does), through a max pool to the first largest
-// input of each window.
+// input of each window, through a product by the product rule.
 func graphBackward(g *nn.Graph, vals [][]float64, v []float64) []float64 {
 	grad := make([][]float64, len(vals))
 	grad[len(vals)-1] = append([]float64(nil), v...)
@@ -102,6 +102,22 @@ func graphBackward(g *nn.Graph, vals [][]float64, v []float64) []float64 {
 				}
 			}
 			acc(n.Inputs[1], d)
+		case nn.Unary:
+			d := make([]float64, len(x))
+			for i, s := range x {
+				if gout[i] != 0 {
+					d[i] = gout[i] * op.Deriv(s)
+				}
+			}
+			acc(n.Inputs[0], d)
+		case nn.Mul:
+			y := vals[n.Inputs[1]]
+			da, db := make([]float64, len(x)), make([]float64, len(x))
+			for i, g := range gout {
+				da[i], db[i] = g*y[i], g*x[i]
+			}
+			acc(n.Inputs[0], da)
+			acc(n.Inputs[1], db)
 		case nn.Concat:
 			off := 0
 			for _, in := range n.Inputs {

@@ -45,6 +45,20 @@ func lookupGraphOp(opType string) graphOpFunc {
 		return gopDequantize
 	case "Cast":
 		return gopCast
+	case "Exp", "Sqrt", "Reciprocal", "Erf", "Neg":
+		return gopUnaryFn
+	case "Pow":
+		return gopPow
+	case "ReduceMean", "ReduceSum":
+		return gopReduceMean
+	case "Softmax":
+		return gopSoftmax
+	case "Split":
+		return gopSplit
+	case "Gather":
+		return gopGather
+	case "LayerNormalization":
+		return gopLayerNorm
 	}
 	return nil
 }
@@ -60,6 +74,9 @@ func affineOp(a *affine) *nn.Affine {
 // gopAffine translates Gemm, MatMul with a constant, and
 // BatchNormalization: one affine node.
 func gopAffine(b *graphBuilder, n *node, in []gin) error {
+	if ts, all := computed(in); len(ts) == 2 && all && n.opType == "MatMul" {
+		return b.matmul2(n, ts[0], ts[1])
+	}
 	x, ops, err := unary(n, in, n.opType != "BatchNormalization")
 	if err != nil {
 		return err
@@ -93,8 +110,8 @@ func gopAffine(b *graphBuilder, n *node, in []gin) error {
 // same shape (a residual join).
 func gopArith(b *graphBuilder, n *node, in []gin) error {
 	if ts, all := computed(in); len(ts) == 2 && all {
-		if n.opType != "Add" && n.opType != "Sub" {
-			return fmt.Errorf("%s of two computed tensors is not affine: %w", n.opType, ErrUnsupportedOp)
+		if n.opType == "Mul" || n.opType == "Div" || !sameSample(ts[0].s, ts[1].s) {
+			return b.binary(n, ts[0], ts[1])
 		}
 		if !sameSample(ts[0].s, ts[1].s) || ts[0].s.batch != ts[1].s.batch {
 			return fmt.Errorf("%s of tensors of shapes %v and %v (broadcasting computed tensors is not read): %w",

@@ -169,6 +169,10 @@ func (w *graphWriter) op(op nn.Op, in []string, s []int) (string, error) {
 		return w.node("Add", "add", in), nil
 	case nn.Concat:
 		return w.node("Concat", "concat", in, encodeIntAttr("axis", 1)), nil
+	case nn.Unary:
+		return w.unary(o, in[0])
+	case nn.Mul:
+		return w.node("Mul", "mul", in), nil
 	case *nn.MaxPool:
 		return w.pool("MaxPool", &o.Pool2D, in[0], encodeIntsAttr("dilations", int64(o.Dil[0]), int64(o.Dil[1])))
 	}
@@ -228,6 +232,12 @@ func (w *graphWriter) affine(a *nn.Affine, h string, s []int) (string, error) {
 			return "", err
 		}
 		h = w.node("Mul", "mul", []string{h, f})
+	case *nn.Sparse:
+		out, err := w.sparse(m, h)
+		if err != nil {
+			return "", err
+		}
+		h = out
 	default:
 		return "", fmt.Errorf("%s: %w", w.g.Label(w.k), ErrNotWritable)
 	}

@@ -63,6 +63,7 @@ func TestWriteGraphOfRead(t *testing.T) {
 		filepath.Join("testdata", "cnn", "cnn_residual", "cnn_residual.onnx"),
 		filepath.Join("testdata", "dag", "inception.onnx"),
 		filepath.Join("testdata", "dag", "qdq_residual.onnx"),
+		filepath.Join("..", "..", "testdata", "graphs", "vit_digits.onnx"),
 	}
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {

@@ -1,7 +1,7 @@
 """A small, independent numpy evaluator of ONNX graphs (the reference for testdata/graphs).
 
 Walks the graph node by node and implements each operator from the ONNX operator documentation
-(ai.onnx, opset 13), in float64 or float32 arithmetic:
+(ai.onnx, opset 13; LayerNormalization of opset 17), in float64 or float32 arithmetic:
 
   evaluate(model, x, dtype=np.float64)        -> the graph's first output for the batch x
   evaluate_all(model, x, dtype=np.float64)    -> every tensor of the graph, by name
@@ -307,7 +307,68 @@ def run_node(n, v, dtype):
                 s, e = min(max(s, -1), d - 1), min(max(e, -1), d - 1)
             sl[ax] = slice(s, e if e >= 0 else None, st)
         return [x[tuple(sl)]]
+    r = _transformer_op(op, n, a, v, dtype)
+    if r is not None:
+        return r
     raise NotImplementedError("operator %s" % op)
+
+
+def _axes(x, axes):
+    return tuple(sorted(int(i) + x.ndim if i < 0 else int(i) for i in np.asarray(axes).ravel()))
+
+
+def _erf(x):
+    """erf from math.erf element by element (float64), rounded to the working type."""
+    import math
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+def _transformer_op(op, n, a, v, dtype):
+    """The operators of small transformers (ONNX docs, opsets 13 and 17), or None for another op."""
+    x = v[0] if v else None
+    if op == "ReduceMean":
+        axes = a.get("axes")                       # opset 13: an attribute; all axes when absent
+        axes = tuple(range(x.ndim)) if axes is None else _axes(x, axes)
+        keep = bool(a.get("keepdims", 1))
+        return [(np.sum(x, axis=axes, keepdims=keep) / dtype(np.prod([x.shape[i] for i in axes]))).astype(dtype)]
+    if op == "Pow":
+        e = np.asarray(v[1])
+        if e.size == 1 and float(e.ravel()[0]) == 2.0:
+            return [(x * x).astype(dtype)]
+        if e.size == 1 and float(e.ravel()[0]) == 3.0:
+            return [(x * x * x).astype(dtype)]
+        return [np.power(x, e.astype(dtype)).astype(dtype)]
+    if op == "Sqrt":
+        return [np.sqrt(x)]
+    if op == "Exp":
+        return [np.exp(x)]
+    if op == "Neg":
+        return [-x]
+    if op == "Reciprocal":
+        return [(dtype(1) / x).astype(dtype)]
+    if op == "Erf":
+        return [_erf(x).astype(dtype)]
+    if op == "Softmax":
+        ax = a.get("axis", -1)                     # opset 13: along one axis
+        e = np.exp(x - np.max(x, axis=ax, keepdims=True))
+        return [(e / np.sum(e, axis=ax, keepdims=True)).astype(dtype)]
+    if op == "Split":
+        ax = a.get("axis", 0); ax = ax + x.ndim if ax < 0 else ax
+        parts = v[1] if len(v) > 1 and v[1] is not None else a.get("split")
+        if parts is None:
+            parts = [x.shape[ax] // len(n.output)] * len(n.output)
+        cuts = np.cumsum([int(p) for p in np.asarray(parts).ravel()])[:-1]
+        return list(np.split(x, cuts, axis=ax))
+    if op == "LayerNormalization":
+        ax = a.get("axis", -1); ax = ax + x.ndim if ax < 0 else ax
+        axes = tuple(range(ax, x.ndim)); eps = dtype(a.get("epsilon", 1e-5))
+        mu = np.mean(x, axis=axes, keepdims=True)
+        var = np.mean((x - mu) ** 2, axis=axes, keepdims=True)
+        y = (x - mu) / np.sqrt(var + eps) * v[1]
+        if len(v) > 2 and v[2] is not None:
+            y = y + v[2]
+        return [y.astype(dtype)]
+    return None
 
 
 def evaluate_all(model, x, dtype=np.float64):

@@ -313,8 +313,8 @@ bad("bad_qdq_params", "a DequantizeLinear with another scale than its QuantizeLi
     [n4[0], N("DequantizeLinear", ["xq_q", "other", "xq_z"], ["y"])], i4 + [t("other", np.float32(0.03))], ["N", 4])
 bad("bad_qdq_reader", "the integers of a QuantizeLinear read by a Relu", "ErrUnsupportedOp",
     [n4[0], N("Relu", ["xq_q"], ["y"])], i4, ["N", 4])
-bad("bad_mul_data", "Mul of two computed tensors is not affine", "ErrUnsupportedOp",
-    [N("Relu", ["x"], ["a"]), N("Mul", ["a", "x"], ["y"])], [], ["N", 4])
+bad("bad_pow_data", "Pow of a computed tensor by 1.5 (only 1, 2, 3, 0.5 and -1 are read)", "ErrUnsupportedOp",
+    [N("Relu", ["x"], ["a"]), N("Pow", ["a", "e"], ["y"])], [numpy_helper.from_array(np.array(1.5), "e")], ["N", 4])
 
 with open(os.path.join(OUT, "cases.json"), "w") as f:
     json.dump({"note": "made by gen_dag.py; outputs evaluated in float64 numpy", "cases": cases}, f, indent=1)
