@@ -24,7 +24,7 @@ import (
 //
 //   - relaxStep: replace each v_i = phi(xi_i) by its upper relaxation line
 //     where Lam[r,i] >= 0 and its lower one where Lam[r,i] < 0;
-//   - affineStep: replace xi = W u + b by the layer below;
+//   - affineLayer: replace xi = W u + b by the layer below;
 //   - concretise: maximise over a box of v.
 //
 // A float64 product p = fl(x y) satisfies |p - x y| <= u |p| + outward.Tiny (u =
@@ -258,13 +258,8 @@ func (f *linearForm) addNoise(noise []float64, rows []int) {
 	}
 }
 
-// affineStep replaces xi = W v + b + e, where |v_j| <= mag[j] and |e_i| <=
-// noise[i] (noise nil: e = 0).
-func (f *linearForm) affineStep(w *mat.Dense, b, noise []float64, mag []float64) {
-	f.affineLayer(nn.AffineLayer(w, b), noise, mag, nil)
-}
-
-// affineLayer is affineStep for the layer l, dense or structured (whose
+// affineLayer replaces xi = W v + b + e, where |v_j| <= mag[j] and |e_i| <=
+// noise[i] (noise nil: e = 0), for the layer l, dense or structured (whose
 // transposed map is applied to each row of Lam).
 func (f *linearForm) affineLayer(l nn.Layer, noise []float64, mag []float64, cache *absProduct) {
 	f.affineMap(l, l.B, noise, mag, l.W, cache)
@@ -280,7 +275,7 @@ type linearMap interface {
 	MulTransVec(dst, y []float64)
 }
 
-// affineMap is affineStep for the map xi = W v + b + e with the linear
+// affineMap is affineLayer for the map xi = W v + b + e with the linear
 // part w; dense, if not nil, is its matrix, multiplied by gonum.
 func (f *linearForm) affineMap(w linearMap, b, noise, mag []float64, dense *mat.Dense, cache *absProduct) {
 	f.affineErr(w, b, noise, mag, cache)

@@ -301,7 +301,7 @@ func (dl *layerDiff) radii(z []Interval) []float64 {
 	return out
 }
 
-// affineJoint is affineStep for the substitution matrix of a joint level
+// affineJoint is affineLayer for the substitution matrix of a joint level
 // (jointRelax), w = [[W1, 0], [W2 - W1, W2]] of 2n x 2m, with the product
 // taken by blocks of rows,
 //

@@ -22,7 +22,7 @@ import (
 // a quantised network is enclosed by a plain one whose layers add to their
 // pre-activations a bounded perturbation e (the noise: |e_i| <= r_i) and
 // clamp, which bound propagation handles like a bias known only to lie in
-// an interval (single.go affine, backsub.go affineStep, pair.go layerDiff):
+// an interval (single.go affine, backsub.go affineLayer, pair.go layerDiff):
 //
 //   - a layer act(Pre(W x + b)) becomes act'(W x + b + e) with act' the
 //     composition of act and the clamp (identity, ReLU and hard-tanh
