@@ -9,7 +9,8 @@ import (
 
 // Interval images and linear relaxations of the operations of a graph.
 //
-// Every nonlinear node (nn.Act, *nn.Quantise, *nn.MaxPool) is relaxed, per
+// Every nonlinear node (nn.Act, *nn.Quantise, *nn.MaxPool, nn.Unary and
+// nn.Mul: graphunary.go) is relaxed, per
 // output value i, by two lines, each in one value of the node's input:
 //
 //	low[i].A x[lowAt[i]] + low[i].C  <=  y_i  <=  up[i].A x[upAt[i]] + up[i].C
@@ -176,6 +177,21 @@ func nodeRelax(op nn.Op, in [][]Interval) *graphRelax {
 			rel.low[i], rel.up[i] = quantLines(o.Q, i, v)
 		}
 		return rel
+	case nn.Unary:
+		rel := &graphRelax{low: make([]line, len(x)), up: make([]line, len(x)), fanIn: 1}
+		for i, v := range x {
+			rel.low[i], rel.up[i] = unaryLines(o, v)
+		}
+		return rel
+	case nn.Mul:
+		n := len(x)
+		rel := &graphRelax{low: make([]line, n), up: make([]line, n), lowB: make([]float64, n), upB: make([]float64, n), fanIn: 1}
+		for i, v := range x {
+			lo, up := mulLines(v, in[1][i])
+			rel.low[i], rel.lowB[i] = line{lo.A, lo.C}, lo.B
+			rel.up[i], rel.upB[i] = line{up.A, up.C}, up.B
+		}
+		return rel
 	}
 	return nil // a linear node
 }
@@ -185,7 +201,7 @@ func nonlinear(op nn.Op) bool {
 	switch o := op.(type) {
 	case nn.Act:
 		return o.Act.Kind != nn.Identity
-	case *nn.Quantise, *nn.MaxPool, pairAct, pairQuant, pairMax:
+	case *nn.Quantise, *nn.MaxPool, pairAct, pairQuant, pairMax, nn.Unary, nn.Mul:
 		return true
 	}
 	return false
@@ -206,7 +222,7 @@ func needsTight(op nn.Op, x Interval) bool {
 			return x.Lo < 0
 		}
 		return straddlesKink(o.Act, x)
-	case *nn.Quantise, *nn.MaxPool:
+	case *nn.Quantise, *nn.MaxPool, nn.Unary, nn.Mul:
 		return true
 	}
 	return false
@@ -288,6 +304,18 @@ func nodeImage(op nn.Op, abs nn.Linear, in [][]Interval) []Interval {
 		return out
 	case *nn.MaxPool:
 		return maxPoolImage(o.Windows(), in[0])
+	case nn.Unary:
+		out := make([]Interval, len(in[0]))
+		for i, v := range in[0] {
+			out[i] = unaryImage(o, v)
+		}
+		return out
+	case nn.Mul:
+		out := make([]Interval, len(in[0]))
+		for i, v := range in[0] {
+			out[i] = mulImage(v, in[1][i])
+		}
+		return out
 	case pairAct, pairQuant, pairMax:
 		return pairImage(op, in[0], in[1])
 	}
