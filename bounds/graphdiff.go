@@ -99,6 +99,10 @@ func pairImage(op nn.Op, z, d []Interval) []Interval {
 		for i := range z {
 			out[i] = quantImage(o.q2, i, z[i].Add(d[i])).Sub(quantImage(o.q1, i, z[i]))
 		}
+	case pairUnary:
+		for i := range z {
+			out[i] = unaryDiffImage(o.u, z[i], d[i])
+		}
 	}
 	return out
 }
@@ -147,6 +151,11 @@ func pairRelax(op nn.Op, z, d []Interval) *graphRelax {
 			l1, u1 := quantLines(o.q1, i, z[i])
 			l2, u2 := quantLines(o.q2, i, z[i].Add(d[i]))
 			lo, up := separatePlanes(z[i].Mag(), l1, u1, l2, u2)
+			set(i, betterPlane(lo, post[i].Lo, z[i], d[i], false), betterPlane(up, post[i].Hi, z[i], d[i], true))
+		}
+	case pairUnary:
+		for i := range n {
+			lo, up := unaryDiffPlanes(o.u, z[i], d[i])
 			set(i, betterPlane(lo, post[i].Lo, z[i], d[i], false), betterPlane(up, post[i].Hi, z[i], d[i], true))
 		}
 	case pairMax:
@@ -198,7 +207,7 @@ func dominatesIn(j int, w []int, x []Interval) bool {
 // isPair reports whether op is a pair node.
 func isPair(op nn.Op) bool {
 	switch op.(type) {
-	case pairAct, pairQuant, pairMax:
+	case pairAct, pairQuant, pairMax, pairUnary:
 		return true
 	}
 	return false

@@ -291,6 +291,16 @@ func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, shape []int) (int, err
 			return 0, fail
 		}
 		return pg.add(nn.Node{Op: o1, Inputs: d, Shape: shape}), nil
+	case nn.Unary:
+		if o2, ok := op2.(nn.Unary); !ok || o1 != o2 {
+			return 0, fail
+		}
+		return pg.add(nn.Node{Op: pairUnary{o1}, Inputs: []int{z[0], d[0]}, Shape: shape}), nil
+	case nn.Mul:
+		if _, ok := op2.(nn.Mul); !ok {
+			return 0, fail
+		}
+		return pg.mulDiff(z, d, shape), nil
 	}
 	return 0, fail
 }

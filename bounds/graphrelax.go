@@ -201,7 +201,7 @@ func nonlinear(op nn.Op) bool {
 	switch o := op.(type) {
 	case nn.Act:
 		return o.Act.Kind != nn.Identity
-	case *nn.Quantise, *nn.MaxPool, pairAct, pairQuant, pairMax, nn.Unary, nn.Mul:
+	case *nn.Quantise, *nn.MaxPool, pairAct, pairQuant, pairMax, pairUnary, nn.Unary, nn.Mul:
 		return true
 	}
 	return false
@@ -316,7 +316,7 @@ func nodeImage(op nn.Op, abs nn.Linear, in [][]Interval) []Interval {
 			out[i] = mulImage(v, in[1][i])
 		}
 		return out
-	case pairAct, pairQuant, pairMax:
+	case pairAct, pairQuant, pairMax, pairUnary:
 		return pairImage(op, in[0], in[1])
 	}
 	panic("bounds: unknown graph operation")

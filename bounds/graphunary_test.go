@@ -81,7 +81,8 @@ func TestMulLinesSound(t *testing.T) {
 // TestAttentionSound bounds random attention blocks (widths 4 to 16, one
 // or two heads, 2 to 4 tokens) on random boxes, alone and paired with a
 // perturbed copy, and checks every value at sampled points and corners of
-// the box. NNBOUND_LONG=1 runs 2,000 certificates, else 40.
+// the box; the pairs alternate between the difference graph and the
+// combined graph. NNBOUND_LONG=1 runs 2,000 certificates, else 40.
 func TestAttentionSound(t *testing.T) {
 	runs := 40
 	if os.Getenv("NNBOUND_LONG") == "1" {
@@ -115,6 +116,7 @@ func TestAttentionSound(t *testing.T) {
 			t.Fatal(err)
 		}
 		g2 := perturbed(r, g, 1e-3)
+		opts.Combined = run%2 == 1 // else the difference graph
 		pair, err := GraphPair(g, g2, spec.Inputs{Box: box}, opts)
 		if err != nil {
 			t.Fatal(err)
