@@ -271,6 +271,13 @@ func linearDiff(m1, m2 nn.Linear) (nn.Linear, bool, error) {
 		}
 		s, zero, ok := exactDiff(a.S, b.S, len(a.S))
 		return &nn.Scale{S: s}, zero, okErr(ok, fail)
+	case *nn.Sparse:
+		b, ok := m2.(*nn.Sparse)
+		if !ok || a.N != b.N || !slices.Equal(a.Start, b.Start) || !slices.Equal(a.Col, b.Col) {
+			return nil, false, fail
+		}
+		w, zero, ok := exactDiff(a.W, b.W, len(a.W))
+		return &nn.Sparse{N: a.N, Start: a.Start, Col: a.Col, W: w}, zero, okErr(ok, fail)
 	}
 	if sameMap(m1, m2) {
 		return nil, true, nil

@@ -40,9 +40,9 @@ const unaryPieces = 16
 
 // unaryLines returns lines below and above u.F on x.
 func unaryLines(u nn.Unary, x Interval) (lower, upper line) {
-	free := func() (line, line) { return line{0, math.Inf(-1)}, line{0, math.Inf(1)} }
-	if !unaryDomain(u, x) {
-		return free()
+	if !unaryDomain(u, x) { // the image's constant lines
+		img := unaryImage(u, x)
+		return line{0, img.Lo}, line{0, img.Hi}
 	}
 	if !(x.Hi > x.Lo) {
 		return line{0, unaryVal(u, x.Lo, false)}, line{0, unaryVal(u, x.Hi, true)}
@@ -53,15 +53,25 @@ func unaryLines(u nn.Unary, x Interval) (lower, upper line) {
 	}
 	lo, hi := -psiMax(u, a, x, -1), psiMax(u, a, x, 1)
 	if lo != lo || hi != hi {
-		return free()
+		return line{0, math.Inf(-1)}, line{0, math.Inf(1)}
 	}
 	return line{a, lo}, line{a, hi}
 }
 
-// unaryImage returns an enclosure of u.F over x.
+// unaryImage returns an enclosure of u.F over x; x may be unbounded for
+// the monotone functions (exp of [l, +Inf] is [exp(l), +Inf], a
+// reciprocal of [l > 0, +Inf] is [0, 1/l]).
 func unaryImage(u nn.Unary, x Interval) Interval {
-	if !unaryDomain(u, x) {
-		return Interval{math.Inf(-1), math.Inf(1)}
+	free := Interval{math.Inf(-1), math.Inf(1)}
+	switch {
+	case x.Lo != x.Lo || x.Hi != x.Hi:
+		return free
+	case u.F == nn.Sqrt && x.Lo < 0, u.F == nn.Reciprocal && !(x.Lo > 0 || x.Hi < 0):
+		return free
+	case u.F == nn.Square || u.F == nn.GELU:
+		if !finiteInterval(x) {
+			return free
+		}
 	}
 	if !(x.Hi > x.Lo) {
 		return Interval{unaryVal(u, x.Lo, false), unaryVal(u, x.Hi, true)}
@@ -69,7 +79,9 @@ func unaryImage(u nn.Unary, x Interval) Interval {
 	var out Interval
 	f := func(t float64, up bool) float64 { return unaryVal(u, t, up) }
 	switch u.F {
-	case nn.Exp, nn.Sqrt, nn.Cube, nn.Erf: // increasing
+	case nn.Exp, nn.Sqrt: // increasing, never negative
+		out = Interval{max(f(x.Lo, false), 0), f(x.Hi, true)}
+	case nn.Cube, nn.Erf: // increasing
 		out = Interval{f(x.Lo, false), f(x.Hi, true)}
 	case nn.Reciprocal: // decreasing on each side of 0
 		out = Interval{f(x.Hi, false), f(x.Lo, true)}

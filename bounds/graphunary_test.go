@@ -153,3 +153,45 @@ func TestAttentionSound(t *testing.T) {
 	}
 	t.Logf("%d certificates (single and pair), %d violations", 2*runs, violations)
 }
+
+// TestUnaryUnbounded checks the images and lines of unbounded intervals
+// and of intervals outside a function's domain.
+func TestUnaryUnbounded(t *testing.T) {
+	inf := math.Inf(1)
+	cases := []struct {
+		u    nn.Unary
+		x    Interval
+		want Interval // an enclosure the image must lie in, and contain the samples
+	}{
+		{nn.Unary{F: nn.Exp}, Interval{-1, inf}, Interval{0.36, inf}},
+		{nn.Unary{F: nn.Exp}, Interval{-inf, 800}, Interval{0, inf}},
+		{nn.Unary{F: nn.Reciprocal}, Interval{2, inf}, Interval{-1e-300, 0.5000001}},
+		{nn.Unary{F: nn.Reciprocal}, Interval{-inf, -4}, Interval{-0.2500001, 1e-300}},
+		{nn.Unary{F: nn.Sqrt}, Interval{4, inf}, Interval{1.999999, inf}},
+		{nn.Unary{F: nn.Erf}, Interval{-inf, inf}, Interval{-1.0000001, 1.0000001}},
+	}
+	for _, c := range cases {
+		img := unaryImage(c.u, c.x)
+		lo, up := unaryLines(c.u, c.x)
+		if img.Lo < c.want.Lo || img.Hi > c.want.Hi {
+			t.Errorf("%s on %v: image %v, want within %v", c.u.Describe(), c.x, img, c.want)
+		}
+		for _, s := range []float64{c.x.Lo, c.x.Hi, 5, 1e300, -1e300} {
+			if !c.x.Contains(s) {
+				continue
+			}
+			f := c.u.Apply(s)
+			if !img.Contains(f) || lo.A != 0 || up.A != 0 || f < lo.C || f > up.C {
+				t.Errorf("%s at %v = %v: image %v, lines %v %v", c.u.Describe(), s, f, img, lo, up)
+			}
+		}
+	}
+	for _, x := range []Interval{{-1, 1}, {0, 0}} {
+		if img := unaryImage(nn.Unary{F: nn.Reciprocal}, x); !math.IsInf(img.Lo, -1) || !math.IsInf(img.Hi, 1) {
+			t.Errorf("reciprocal of %v: image %v, want unbounded", x, img)
+		}
+	}
+	if img := unaryImage(nn.Unary{F: nn.Sqrt}, Interval{-1e-9, 1}); !math.IsInf(img.Hi, 1) {
+		t.Errorf("sqrt of an interval below 0: image %v, want unbounded (NaN possible)", img)
+	}
+}
