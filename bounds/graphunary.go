@@ -253,3 +253,19 @@ func mulImage(x, y Interval) Interval {
 
 // finiteInterval reports whether both ends of x are finite.
 func finiteInterval(x Interval) bool { return x.Lo-x.Lo == 0 && x.Hi-x.Hi == 0 }
+
+// GraphOptionsFor returns the default settings for bounding g: those of
+// DefaultGraphOptions, with full back-substitution (IntermediateBacksub)
+// for a graph with products of computed values (a transformer), whose
+// relaxations depend on both factors' bounds: a window of two nonlinear
+// layers there spans less than one LayerNorm and leaves the bounds of
+// vit_digits' logits unbounded or hundreds of times wider.
+func GraphOptionsFor(g *nn.Graph) GraphOptions {
+	o := DefaultGraphOptions()
+	for _, n := range g.Nodes {
+		if _, ok := n.Op.(nn.Mul); ok {
+			o.Intermediate = IntermediateBacksub
+		}
+	}
+	return o
+}

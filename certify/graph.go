@@ -95,7 +95,7 @@ type graphBound struct {
 
 // graphPiece bounds the quantity on the input set in.
 func graphPiece(g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity) (graphBound, error) {
-	pb, err := bounds.GraphPair(g1, g2, in, bounds.DefaultGraphOptions())
+	pb, err := bounds.GraphPair(g1, g2, in, bounds.GraphOptionsFor(g1))
 	if err != nil {
 		return graphBound{}, err
 	}

@@ -170,7 +170,7 @@ func (d *graphDecider) run(ctx context.Context) *Result {
 func (d *graphDecider) enclose(box spec.Box) (lo, hi []float64, err error) {
 	in := d.in
 	in.Box = box
-	pb, err := bounds.GraphPair(d.f, d.g, in, bounds.DefaultGraphOptions())
+	pb, err := bounds.GraphPair(d.f, d.g, in, bounds.GraphOptionsFor(d.f))
 	if err != nil {
 		return nil, nil, err
 	}
