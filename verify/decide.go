@@ -3,11 +3,9 @@ package verify
 import (
 	"container/heap"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nnbound/nnbound/nn"
@@ -136,11 +134,7 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 	next := 1
 	for d.queue.Len() > 0 {
 		if err := ctx.Err(); err != nil {
-			reason := Cancelled
-			if errors.Is(err, context.DeadlineExceeded) {
-				reason = Timeout
-			}
-			return d.result(Unknown, reason, nil), nil
+			return d.result(Unknown, stopReason(err), nil), nil
 		}
 		k := min(d.opts.Batch, d.queue.Len())
 		if d.opts.MaxNodes > 0 {
@@ -153,7 +147,7 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 		for i := range batch {
 			batch[i] = heap.Pop(&d.queue).(*node)
 		}
-		outs := d.processAll(ctx, batch)
+		outs := processBatch(ctx, d.opts.Workers, batch, d.process)
 		for i, o := range outs {
 			if o == nil { // ctx ended first: the node stays queued
 				heap.Push(&d.queue, batch[i])
@@ -181,26 +175,6 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 		return d.result(Unknown, Precision, nil), nil
 	}
 	return d.result(Holds, NoReason, nil), nil
-}
-
-// processAll processes the nodes of a batch on d.opts.Workers goroutines;
-// outcome i is node i's, whatever the scheduling, or nil if ctx ended
-// before the node was started.
-func (d *decider) processAll(ctx context.Context, batch []*node) []*outcome {
-	outs := make([]*outcome, len(batch))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(d.opts.Workers, len(batch)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(batch) && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
-				outs[i] = d.process(batch[i])
-			}
-		}()
-	}
-	wg.Wait()
-	return outs
 }
 
 // merge records the outcome o of node n, queueing its children, and
