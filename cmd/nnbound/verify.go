@@ -163,12 +163,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err := tol.Validate(nets[0].OutputSize()); err != nil {
 			return usageError{err}
 		}
-		var box spec.Box
-		if prop != nil {
-			box, err = f.input.specBoxNoted(prop.Spec, nets[0].InputSize(), stderr)
-		} else {
-			box, err = f.input.boxNoted(nets[0].InputSize(), stderr)
-		}
+		box, err := f.box(prop, nets[0].InputSize(), stderr)
 		if err != nil {
 			return err
 		}
@@ -190,6 +185,15 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		return errNotCertified
 	}
 	return nil
+}
+
+// box returns the input box of the flags, or of the VNN-LIB 1 property
+// prop when not nil, for n inputs, with any note on stderr.
+func (f *verifyFlags) box(prop *vnnlib.Property, n int, stderr io.Writer) (spec.Box, error) {
+	if prop != nil {
+		return f.input.specBoxNoted(prop.Spec, n, stderr)
+	}
+	return f.input.boxNoted(n, stderr)
 }
 
 // context returns the command's context, with the deadline of --timeout.

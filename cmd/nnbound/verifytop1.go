@@ -34,12 +34,7 @@ func runVerifyTop1(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if err != nil {
 		return err
 	}
-	var box spec.Box
-	if prop != nil {
-		box, err = f.input.specBoxNoted(prop.Spec, nets[0].InputSize(), stderr)
-	} else {
-		box, err = f.input.boxNoted(nets[0].InputSize(), stderr)
-	}
+	box, err := f.box(prop, nets[0].InputSize(), stderr)
 	if err != nil {
 		return err
 	}
