@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -25,12 +24,31 @@ func readNpyFile(path string) ([][]float64, error) {
 	return rows, nil
 }
 
-// npyDescr matches the header fields readNpy needs.
-var (
-	npyDescr   = regexp.MustCompile(`'descr'\s*:\s*'([^']*)'`)
-	npyFortran = regexp.MustCompile(`'fortran_order'\s*:\s*(True|False)`)
-	npyShape   = regexp.MustCompile(`'shape'\s*:\s*\(([^)]*)\)`)
-)
+// npyField returns the text of the value of key in the header h (a
+// Python dict literal) up to the first of the bytes in end, without its
+// opening delimiter open (0: none), and whether it was found.
+func npyField(h, key string, open byte, end string) (string, bool) {
+	_, rest, ok := strings.Cut(h, "'"+key+"'")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimSpace(rest)
+	if !strings.HasPrefix(rest, ":") {
+		return "", false
+	}
+	rest = strings.TrimSpace(rest[1:])
+	if open != 0 {
+		if rest == "" || rest[0] != open {
+			return "", false
+		}
+		rest = rest[1:]
+	}
+	i := strings.IndexAny(rest, end)
+	if i < 0 {
+		return "", false
+	}
+	return rest[:i], true
+}
 
 // readNpy decodes a .npy array (format versions 1 to 3) in C order of
 // shape (N, d1, d2, ...) into N rows of d1*d2*... values, or of shape
@@ -56,21 +74,23 @@ func readNpy(b []byte) ([][]float64, error) {
 		return nil, fmt.Errorf(".npy header cut short: %w", ErrData)
 	}
 	h := string(b[start : start+hlen])
-	d, f, s := npyDescr.FindStringSubmatch(h), npyFortran.FindStringSubmatch(h), npyShape.FindStringSubmatch(h)
-	if d == nil || f == nil || s == nil {
+	descr, ok1 := npyField(h, "descr", '\'', "'")
+	fortran, ok2 := npyField(h, "fortran_order", 0, ",}")
+	shapeText, ok3 := npyField(h, "shape", '(', ")")
+	if !ok1 || !ok2 || !ok3 {
 		return nil, fmt.Errorf(".npy header %q lacks descr, fortran_order or shape: %w", strings.TrimSpace(h), ErrData)
 	}
-	if f[1] == "True" {
+	if strings.TrimSpace(fortran) == "True" {
 		return nil, fmt.Errorf(".npy array in Fortran order (save it in C order): %w", ErrData)
 	}
 	var shape []int
-	for _, t := range strings.Split(s[1], ",") {
+	for _, t := range strings.Split(shapeText, ",") {
 		if t = strings.TrimSpace(t); t == "" {
 			continue
 		}
 		n, err := strconv.Atoi(t)
 		if err != nil || n < 0 {
-			return nil, fmt.Errorf(".npy shape (%s): %w", s[1], ErrData)
+			return nil, fmt.Errorf(".npy shape (%s): %w", shapeText, ErrData)
 		}
 		shape = append(shape, n)
 	}
@@ -81,13 +101,13 @@ func readNpy(b []byte) ([][]float64, error) {
 	for _, n := range shape[1:] {
 		width *= n
 	}
-	size, read, err := npyElement(d[1])
+	size, read, err := npyElement(descr)
 	if err != nil {
 		return nil, err
 	}
 	data := b[start+hlen:]
 	if len(data) < shape[0]*width*size {
-		return nil, fmt.Errorf(".npy data has %d bytes, shape (%s) of %s needs %d: %w", len(data), s[1], d[1], shape[0]*width*size, ErrData)
+		return nil, fmt.Errorf(".npy data has %d bytes, shape (%s) of %s needs %d: %w", len(data), shapeText, descr, shape[0]*width*size, ErrData)
 	}
 	rows := make([][]float64, shape[0])
 	r := bytes.NewReader(data)

@@ -98,6 +98,11 @@ func notMax(lo, hi []float64, k int) bool {
 	return false
 }
 
+// Class returns a classifier's class for the outputs y: the index of the
+// largest value, the first on a tie (-1 for an empty y). A tie is a
+// disagreement for DecideTop1 whatever Class says.
+func Class(y []float64) int { return argmax(y) }
+
 // argmax returns the index of the largest value of y, the first on a tie
 // (-1 for an empty y).
 func argmax(y []float64) int {

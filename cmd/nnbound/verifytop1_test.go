@@ -8,6 +8,27 @@ import (
 	"testing"
 )
 
+// commandCase is a command line, the exit status it must end with and
+// a text its standard output must hold.
+type commandCase struct {
+	name string
+	args []string
+	code int
+	want string
+}
+
+// runCommandCases runs every case and reports those that fail.
+func runCommandCases(t *testing.T, tests []commandCase) {
+	t.Helper()
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String(), tc.want) {
+			t.Errorf("%s: exit %d (want %d), stdout %q, stderr %q", tc.name, code, tc.code, stdout.String(), stderr.String())
+		}
+	}
+}
+
 // digitsDir holds the digits MLP and its int8 copies.
 const digitsDir = "../../nn/onnx/testdata/qdq/digits_relu/"
 
@@ -22,24 +43,13 @@ func TestVerifyTop1Command(t *testing.T) {
 		hi = append(hi, strconv.FormatFloat(min(1, v/16+1.0/255), 'g', -1, 64))
 	}
 	ball := []string{"--lo", strings.Join(lo, ","), "--hi", strings.Join(hi, ",")}
-	tests := []struct {
-		name string
-		args []string
-		code int
-		want string
-	}{
+	tests := []commandCase{
 		{"agrees on a small ball", append([]string{"verify", f, g, "--property", "top1"}, ball...), exitOK, "verdict   holds"},
 		{"disagrees on the cube", []string{"verify", f, g, "--property", "top1", "--box", "0:1"}, exitFail, "verdict   violated"},
 		{"epsilon", []string{"verify", f, g, "--property", "top1", "--epsilon", "1"}, exitUsage, ""},
 		{"unknown property", []string{"verify", f, g, "--property", "top5"}, exitUsage, ""},
 	}
-	for _, tc := range tests {
-		var stdout, stderr bytes.Buffer
-		code := run(tc.args, &stdout, &stderr)
-		if code != tc.code || !strings.Contains(stdout.String(), tc.want) {
-			t.Errorf("%s: exit %d (want %d), stdout %q, stderr %q", tc.name, code, tc.code, stdout.String(), stderr.String())
-		}
-	}
+	runCommandCases(t, tests)
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"verify", f, g, "--property", "top1", "--box", "0:1", "--json"}, &stdout, &stderr); code != exitFail {
 		t.Fatalf("--json: exit %d, stderr %q", code, stderr.String())
