@@ -217,6 +217,15 @@ func (t *top1) evalF(x []float64) []float64 {
 	return y
 }
 
+// evalG returns g(X2(x)) in float64.
+func (t *top1) evalG(x []float64) []float64 {
+	y, err := t.g.Eval(t.in.X2(x))
+	if err != nil {
+		panic(err) // the dimensions were checked by DecideTop1
+	}
+	return y
+}
+
 // top1Queue is a min-heap of nodes by prio (the parent's smallest margin
 // bound: the most doubtful boxes first), ties to the smaller id.
 type top1Queue []*top1Node

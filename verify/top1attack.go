@@ -2,6 +2,7 @@ package verify
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/nnbound/nnbound/search"
 )
@@ -15,28 +16,28 @@ type top1Traces struct{ f, g *search.Trace }
 // quantiser, as if q(x) = x), and whether the networks' float64 classes
 // differ there.
 func (t *top1) marginGradients(tr top1Traces, x []float64, c, j int) (mf, mg float64, df, dg []float64) {
-	mf, mg, df, dg, _ = t.marginStep(tr, x, c, j)
+	mf, mg, df, dg, _, _ = t.marginStep(tr, x, c, j)
 	return mf, mg, df, dg
 }
 
-// marginStep is marginGradients, also reporting whether the float64
-// classes of f and g differ at x.
-func (t *top1) marginStep(tr top1Traces, x []float64, c, j int) (mf, mg float64, df, dg []float64, differ bool) {
+// marginStep is marginGradients, also returning the float64 classes of f
+// and g at x.
+func (t *top1) marginStep(tr top1Traces, x []float64, c, j int) (mf, mg float64, df, dg []float64, cf, cg int) {
 	yf, err := tr.f.Reforward(x)
 	if err != nil {
 		panic(err) // the dimensions were checked by DecideTop1
 	}
-	mf, cf := yf[c]-yf[j], argmax(yf)
+	mf, cf = yf[c]-yf[j], argmax(yf)
 	yg, err := tr.g.Reforward(t.in.X2(x))
 	if err != nil {
 		panic(err)
 	}
-	mg, cg := yg[c]-yg[j], argmax(yg)
+	mg, cg = yg[c]-yg[j], argmax(yg)
 	v := make([]float64, t.m)
 	v[c], v[j] = 1, -1
 	df = append([]float64(nil), tr.f.Backward(v)...)
 	dg = append([]float64(nil), tr.g.Backward(v)...)
-	return mf, mg, df, dg, cf != cg
+	return mf, mg, df, dg, cf, cg
 }
 
 // attack searches n's box for an input where f and g pick different
@@ -71,40 +72,94 @@ func (t *top1) attack(n *top1Node, c int, targets []int, starts int, rng *rand.R
 	tr := top1Traces{search.NewTrace(t.f), search.NewTrace(t.g)}
 	var best []float64
 	bestV := 0.0
+	var flipped [][]float64
 	for _, j := range targets {
 		for _, gMoves := range []bool{true, false} {
 			for _, p := range points {
-				x, v, cex := t.ascendTop1(tr, p, n.lo, n.hi, c, j, gMoves)
+				x, v, fl, cex := t.ascendTop1(tr, p, n.lo, n.hi, c, j, gMoves)
 				if cex != nil {
 					return x, cex
 				}
 				if best == nil || v > bestV {
 					best, bestV = x, v
 				}
+				if fl != nil && len(flipped) < maxBisections {
+					flipped = append(flipped, fl)
+				}
 			}
+		}
+	}
+	x0 := centre(n.lo, n.hi)
+	for _, fl := range flipped {
+		if cex := t.bisect(x0, fl, c); cex != nil {
+			return cex.X, cex
 		}
 	}
 	return best, nil
 }
 
+// maxBisections is the number of points where both networks left the
+// centre's class that a node's attack bisects towards (bisect).
+const maxBisections = 4
+
+// bisect searches the segment from a, where f's class is c and g agrees,
+// to b, where both networks pick another class, for a disagreement, by
+// bisection on f's class: the two networks change class at different
+// points of the segment (where g is constant on the cells of an input
+// quantiser, necessarily: within the cell of f's change g keeps one
+// class), and the search closes in on f's change until a midpoint
+// falls between the two, which CheckTop1 must then prove.
+func (t *top1) bisect(a, b []float64, c int) *Top1Point {
+	a, b = slices.Clone(a), slices.Clone(b)
+	m := make([]float64, len(a))
+	for range 60 {
+		for i := range m {
+			m[i] = a[i]/2 + b[i]/2
+		}
+		if slices.Equal(m, a) || slices.Equal(m, b) {
+			return nil
+		}
+		yf, yg := t.evalF(m), t.evalG(m)
+		cf := argmax(yf)
+		if cf != argmax(yg) {
+			p, s, err := CheckTop1(t.f, t.g, m, t.in.X2(m))
+			if err != nil {
+				panic(err) // the dimensions were checked by DecideTop1
+			}
+			if s == Violated {
+				return p
+			}
+		}
+		if cf == c {
+			copy(a, m)
+		} else {
+			copy(b, m)
+		}
+	}
+	return nil
+}
+
 // ascendTop1 runs Options.AttackSteps steps of sign-gradient ascent on
 // the objective of attack from x in [lo, hi], with steps shrinking from a
 // quarter of the box's widths, and returns the best point and its value,
-// or a point CheckTop1 proves a disagreement at.
-func (t *top1) ascendTop1(tr top1Traces, x, lo, hi []float64, c, j int, gMoves bool) ([]float64, float64, *Top1Point) {
+// the first point where both networks left class c for the same class
+// (nil if none), or a point CheckTop1 proves a disagreement at.
+func (t *top1) ascendTop1(tr top1Traces, x, lo, hi []float64, c, j int, gMoves bool) (best []float64, bestV float64, flipped []float64, cex *Top1Point) {
 	cur := append([]float64(nil), x...)
-	best := append([]float64(nil), x...)
-	bestV := 0.0
+	best = append([]float64(nil), x...)
 	steps := t.opts.AttackSteps
 	for s := 0; ; s++ {
-		mf, mg, df, dg, differ := t.marginStep(tr, cur, c, j)
-		if differ {
+		mf, mg, df, dg, cf, cg := t.marginStep(tr, cur, c, j)
+		if cf != c && cf == cg && flipped == nil {
+			flipped = append([]float64(nil), cur...)
+		}
+		if cf != cg {
 			p, st, err := CheckTop1(t.f, t.g, cur, t.in.X2(cur))
 			if err != nil {
 				panic(err) // the dimensions were checked by DecideTop1
 			}
 			if st == Violated {
-				return cur, 0, p
+				return cur, 0, flipped, p
 			}
 		}
 		// value and gradient of min(a, b): the active term's
@@ -121,7 +176,7 @@ func (t *top1) ascendTop1(tr top1Traces, x, lo, hi []float64, c, j int, gMoves b
 			copy(best, cur)
 		}
 		if s == steps {
-			return best, bestV, nil
+			return best, bestV, flipped, nil
 		}
 		alpha := 0.25 * (1 - float64(s)/float64(steps))
 		for i := range cur {
