@@ -2,18 +2,24 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/agree"
 	"github.com/nnbound/nnbound/agree/top1"
+	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/report"
@@ -35,6 +41,7 @@ type agreeFlags struct {
 	maxNodes int
 	json     bool
 	verbose  bool
+	report   string
 }
 
 // agreeTimeout and agreeNodes are the default limits of one ball: most
@@ -73,6 +80,11 @@ resumes. --shard K/N decides only the samples i with i mod N == K (when
 absent, from Slurm or Kubernetes as for vnncomp, else every sample); a
 run with --shard 0/1 after the shards sums up their logs.
 
+--report DIR writes DIR/index.html: the table of results, a figure of
+the verdicts and one of the boxes bounded per ball, the disagreements
+(sample and witness drawn as images when the input size is a square),
+and the command, versions and SHA-256 of the input files.
+
 Exit status: 0 every ball decided and agreeing, 1 a disagreement, an
 unknown ball or an error, 2 usage error; interrupted (SIGINT, SIGTERM),
 the run stops after logging the finished samples.`,
@@ -94,6 +106,7 @@ the run stops after logging the finished samples.`,
 	duration.Var(fs, &f.timeout, "timeout", "stop a ball with unknown after this long (0: no limit)")
 	fs.IntVar(&f.maxNodes, "max-nodes", agreeNodes, "stop a ball with unknown after bounding this many boxes (0: no limit)")
 	fs.BoolVar(&f.json, "json", false, "print the summary as one JSON object")
+	fs.StringVar(&f.report, "report", "", "also write the results as a web page, `DIR`/index.html (HTML and SVG, no script)")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print each sample's verdict on stderr as it is logged")
 	return cmd
 }
@@ -201,6 +214,9 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 			err = werr
 		}
 	}
+	if sum != nil && f.report != "" && err == nil {
+		err = writeAgreeReport(cmd, args, f, sum, samples)
+	}
 	switch {
 	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("agree: interrupted; finished samples are logged in %s, run the same command again to resume: %w", f.out, context.Canceled)
@@ -210,6 +226,40 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 		return errNotCertified
 	}
 	return nil
+}
+
+// writeAgreeReport writes the page of --report.
+func writeAgreeReport(cmd *cobra.Command, args []string, f *agreeFlags, sum *agree.Summary, samples []agree.Sample) error {
+	line := append([]string{"nnbound", "agree"}, args...)
+	cmd.Flags().Visit(func(fl *pflag.Flag) { line = append(line, "--"+fl.Name+"="+fl.Value.String()) })
+	p := agree.Provenance{Command: shellQuote(line), Version: report.Version(), GoVersion: runtime.Version()}
+	for _, name := range append(slices.Clone(args), f.data, f.labels) {
+		if name == "" {
+			continue
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("agree: --report: %w", err)
+		}
+		p.Files = append(p.Files, agree.File{Name: filepath.Base(name), SHA256: fmt.Sprintf("%x", sha256.Sum256(b))})
+	}
+	if err := os.MkdirAll(f.report, 0o755); err != nil {
+		return fmt.Errorf("agree: --report: %w", err)
+	}
+	return atomicfile.Write(filepath.Join(f.report, "index.html"), func(w io.Writer) error { return sum.WriteHTML(w, samples, p) })
+}
+
+// shellQuote joins words into a command line a POSIX shell reads back.
+func shellQuote(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+") == "" {
+			out[i] = w
+		} else {
+			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // barWriter advances a progress bar by one for every line written to it.
