@@ -43,8 +43,9 @@ limits came first.</p>
 <tr><td colspan="3">no labels</td></tr>
 {{- end}}
 </table>
-<p id="times">Shard {{.S.Shard}}; {{.S.Resumed}} balls from earlier runs. This run: wall {{printf "%.3g" .S.WallSeconds}} s,
-CPU {{printf "%.3g" .S.CPUSeconds}} s; the balls' decisions sum to {{printf "%.3g" .S.BallSeconds}} s.</p>
+<p id="shard">Shard {{.S.Shard}}; {{.S.Resumed}} balls from earlier runs. (The times, which depend
+on the machine, are in the log and the command's summary, not on this page, so that the same run
+makes the same page.)</p>
 
 <h2>Figures</h2>
 <figure>{{.Bar}}<figcaption>Figure 1. Verdicts of the balls.</figcaption></figure>
