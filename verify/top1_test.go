@@ -6,12 +6,14 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/onnx"
+	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -153,6 +155,52 @@ func TestTop1RandomPairs(t *testing.T) {
 	t.Logf("verdicts %v", seen)
 	if seen[Holds] == 0 {
 		t.Errorf("verdicts %v: want some agreement proved", seen)
+	}
+}
+
+// TestTop1QuantisedInput decides random pairs where g reads f's input
+// quantised to 3 fractional bits, checking each verdict at sampled
+// inputs x with g fed q(x).
+func TestTop1QuantisedInput(t *testing.T) {
+	seen := map[Status]int{}
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		f, err := randnet.New(rng, []int{2, 8, 8, 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := boundstest.Perturb(rng, f, 0.02)
+		x := []float64{rng.Float64(), rng.Float64()}
+		in := spec.Inputs{Box: ball(x, 0.02+0.2*rng.Float64()), Pairing: spec.QuantisedInput,
+			Quant: quantise.Format{FracBits: 3, Rounding: quantise.Nearest}}
+		o := DefaultOptions()
+		o.MaxNodes = 300
+		res, err := DecideTop1(context.Background(), f, g, in, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[res.Status]++
+		switch res.Status {
+		case Violated:
+			p := res.Counterexample
+			if _, s, err := CheckTop1(f, g, p.X, in.X2(p.X)); err != nil || s != Violated || !slices.Equal(p.XG, in.X2(p.X)) {
+				t.Fatalf("seed %d: counterexample checks %v, %v", seed, s, err)
+			}
+		case Holds:
+			for range 500 {
+				p := make([]float64, 2)
+				for i := range p {
+					p[i] = in.Box.Lo[i] + rng.Float64()*(in.Box.Hi[i]-in.Box.Lo[i])
+				}
+				if _, s, err := CheckTop1(f, g, p, in.X2(p)); err != nil || s == Violated {
+					t.Fatalf("seed %d: certified, but the networks disagree at %v", seed, p)
+				}
+			}
+		}
+	}
+	t.Logf("verdicts %v", seen)
+	if seen[Holds] == 0 || seen[Violated] == 0 {
+		t.Errorf("verdicts %v: want both", seen)
 	}
 }
 
