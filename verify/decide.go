@@ -43,6 +43,15 @@ func Decide(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol Tolerance
 
 // check validates the arguments of Decide.
 func check(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) error {
+	if err := checkPair(f, g, in, o, true); err != nil {
+		return err
+	}
+	return tol.Validate(f.OutputSize())
+}
+
+// checkPair validates the networks, inputs and options of a decision,
+// and with dense that the networks have no structured layers.
+func checkPair(f, g *nn.Network, in spec.Inputs, o Options, dense bool) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
@@ -59,7 +68,7 @@ func check(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) error {
 		if err := n.Validate(); err != nil {
 			return fmt.Errorf("verify: network %d: %w", i+1, err)
 		}
-		if err := n.RequireDense("verify"); err != nil {
+		if err := n.RequireDense("verify"); dense && err != nil {
 			return fmt.Errorf("verify: network %d: %w", i+1, err)
 		}
 		if n.InputSize() != in.Box.Dim() {
@@ -69,7 +78,7 @@ func check(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) error {
 	if f.OutputSize() != g.OutputSize() {
 		return fmt.Errorf("verify: network 1 has %d outputs, network 2 has %d: %w", f.OutputSize(), g.OutputSize(), nn.ErrDimension)
 	}
-	return tol.Validate(f.OutputSize())
+	return nil
 }
 
 // decider holds one decision's question and state.

@@ -56,7 +56,8 @@ type Top1Result struct {
 // not on Options.Workers or the scheduling; only the node limit, ctx's
 // deadline or its cancellation stop the search early, with Unknown.
 // It returns an error for invalid networks, inputs or options;
-// independent pairings are not supported.
+// independent pairings are not supported. Unlike Decide, it takes
+// networks with convolutional layers.
 func DecideTop1(ctx context.Context, f, g *nn.Network, in spec.Inputs, opts *Options) (*Top1Result, error) {
 	start := time.Now()
 	o := DefaultOptions()
@@ -81,7 +82,7 @@ func DecideTop1(ctx context.Context, f, g *nn.Network, in spec.Inputs, opts *Opt
 
 // checkTop1 validates the arguments of DecideTop1.
 func checkTop1(f, g *nn.Network, in spec.Inputs, o Options) error {
-	if err := check(f, g, in, Tolerance{Norm: spec.NormInf, Eps: []float64{1}}, o); err != nil {
+	if err := checkPair(f, g, in, o, false); err != nil {
 		return err
 	}
 	if f.OutputSize() < 2 {

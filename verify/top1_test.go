@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
@@ -201,6 +203,57 @@ func TestTop1QuantisedInput(t *testing.T) {
 	t.Logf("verdicts %v", seen)
 	if seen[Holds] == 0 || seen[Violated] == 0 {
 		t.Errorf("verdicts %v: want both", seen)
+	}
+}
+
+// smallCNN returns a random 1x8x8 -> conv 3x3 (4 channels) -> ReLU ->
+// dense 10 network and its copy with weights on 4 fractional bits and
+// activations on 6.
+func smallCNN(t *testing.T, seed uint64) (f, g *nn.Network) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 2))
+	conv := &nn.Conv2D{InC: 1, InH: 8, InW: 8, OutC: 4, OutH: 8, OutW: 8, KH: 3, KW: 3, Stride: [2]int{1, 1},
+		Dil: [2]int{1, 1}, Pad: [2]int{1, 1}, Groups: 1, Kernel: make([]float64, 36)}
+	for i := range conv.Kernel {
+		conv.Kernel[i] = rng.NormFloat64() / 3
+	}
+	w := mat.NewDense(10, 256, nil)
+	for i := range 10 {
+		for j := range 256 {
+			w.Set(i, j, rng.NormFloat64()/16)
+		}
+	}
+	f = &nn.Network{Layers: []nn.Layer{{Conv: conv, B: make([]float64, 256), Act: nn.Activation{Kind: nn.ReLU}}, nn.AffineLayer(w, make([]float64, 10))}}
+	qo := quantise.DefaultOptions()
+	qo.Weights.FracBits, qo.ActFracBits = 4, 6
+	g, err := quantise.Network(f, qo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, g
+}
+
+// TestTop1Convolutional decides balls about digits images for a small
+// convolutional network and its fixed-point copy, checking every verdict.
+func TestTop1Convolutional(t *testing.T) {
+	_, _, xs := digitsPair(t)
+	f, g := smallCNN(t, 1)
+	rng := rand.New(rand.NewPCG(5, 6))
+	seen := map[Status]int{}
+	for i := range 12 {
+		box := ball(xs[i], 2.0/255)
+		o := DefaultOptions()
+		o.MaxNodes = 100
+		res, err := DecideTop1(context.Background(), f, g, spec.Inputs{Box: box}, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[res.Status]++
+		checkTop1Result(t, "cnn", f, g, box, res, rng)
+	}
+	t.Logf("verdicts %v", seen)
+	if seen[Holds] == 0 {
+		t.Errorf("verdicts %v: want some agreement proved", seen)
 	}
 }
 
