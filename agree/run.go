@@ -126,6 +126,10 @@ func Run(ctx context.Context, samples []Sample, decide Decider, opts Options) (*
 		got[i] = true
 		for ; next < len(recs) && got[next] && recs[next] != nil; next++ {
 			if err := sum.log(logf, opts.Report, *recs[next]); err != nil {
+				go func() { // let the workers finish
+					for range ready {
+					}
+				}()
 				return sum.finish(start, cpu0), err
 			}
 		}

@@ -192,7 +192,18 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 	}
 	vo := verify.DefaultOptions()
 	vo.Workers, vo.MaxNodes = 1, f.maxNodes
-	text := fmt.Sprintf("%s vs %s on %s, L-inf radius %v in [%v, %v]", filepath.Base(args[0]), filepath.Base(args[1]), filepath.Base(f.data), q.Radius, q.Lo, q.Hi)
+	files, err := agreeInputs(args, f)
+	if err != nil {
+		return err
+	}
+	digest := sha256.New()
+	for _, fl := range files {
+		digest.Write([]byte(fl.SHA256))
+	}
+	// The digest of the inputs keeps a rerun from resuming another
+	// pair's or another test set's log of the same names.
+	text := fmt.Sprintf("%s vs %s on %s, L-inf radius %v in [%v, %v] (inputs %x)", filepath.Base(args[0]), filepath.Base(args[1]),
+		filepath.Base(f.data), q.Radius, q.Lo, q.Hi, digest.Sum(nil)[:6])
 	bar := progress.New(stderr, "agree", (len(samples)-shard.K+shard.N-1)/shard.N)
 	var lines io.Writer = barWriter{bar}
 	if f.verbose {
@@ -215,7 +226,7 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 		}
 	}
 	if sum != nil && f.report != "" && err == nil {
-		err = writeAgreeReport(cmd, args, f, sum, samples)
+		err = writeAgreeReport(cmd, args, f, sum, samples, files)
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -228,21 +239,28 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 	return nil
 }
 
-// writeAgreeReport writes the page of --report.
-func writeAgreeReport(cmd *cobra.Command, args []string, f *agreeFlags, sum *agree.Summary, samples []agree.Sample) error {
-	line := append([]string{"nnbound", "agree"}, args...)
-	cmd.Flags().Visit(func(fl *pflag.Flag) { line = append(line, "--"+fl.Name+"="+fl.Value.String()) })
-	p := agree.Provenance{Command: shellQuote(line), Version: report.Version(), GoVersion: runtime.Version()}
+// agreeInputs returns the input files of agree (the networks, the test
+// set and its labels) with their SHA-256.
+func agreeInputs(args []string, f *agreeFlags) ([]agree.File, error) {
+	var files []agree.File
 	for _, name := range append(slices.Clone(args), f.data, f.labels) {
 		if name == "" {
 			continue
 		}
 		b, err := os.ReadFile(name)
 		if err != nil {
-			return fmt.Errorf("agree: --report: %w", err)
+			return nil, fmt.Errorf("agree: %w", err)
 		}
-		p.Files = append(p.Files, agree.File{Name: filepath.Base(name), SHA256: fmt.Sprintf("%x", sha256.Sum256(b))})
+		files = append(files, agree.File{Name: filepath.Base(name), SHA256: fmt.Sprintf("%x", sha256.Sum256(b))})
 	}
+	return files, nil
+}
+
+// writeAgreeReport writes the page of --report.
+func writeAgreeReport(cmd *cobra.Command, args []string, f *agreeFlags, sum *agree.Summary, samples []agree.Sample, files []agree.File) error {
+	line := append([]string{"nnbound", "agree"}, args...)
+	cmd.Flags().Visit(func(fl *pflag.Flag) { line = append(line, "--"+fl.Name+"="+fl.Value.String()) })
+	p := agree.Provenance{Command: shellQuote(line), Version: report.Version(), GoVersion: runtime.Version(), Files: files}
 	if err := os.MkdirAll(f.report, 0o755); err != nil {
 		return fmt.Errorf("agree: --report: %w", err)
 	}
