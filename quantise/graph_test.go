@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
 )
 
 // TestGraphMatchesNetwork checks that quantising a chain's graph gives the
@@ -49,3 +50,18 @@ func TestGraphMatchesNetwork(t *testing.T) {
 
 // must returns v, dropping the error.
 func must(v []float64, _ error) []float64 { return v }
+
+// TestSampleRangesConv checks that calibrating a network with a
+// convolution reads its structured layer instead of failing.
+func TestSampleRangesConv(t *testing.T) {
+	conv := &nn.Conv2D{InC: 1, InH: 3, InW: 3, OutC: 1, OutH: 2, OutW: 2, KH: 2, KW: 2,
+		Stride: [2]int{1, 1}, Dil: [2]int{1, 1}, Groups: 1, Kernel: []float64{1, -1, 0.5, 2}}
+	net := &nn.Network{Layers: []nn.Layer{{Conv: conv, B: make([]float64, 4), Act: nn.Activation{Kind: nn.ReLU}}}}
+	r, err := SampleRanges(net, [][]float64{{1, 0, 0, 0, 1, 0, 0, 0, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pre[0] != [2]float64{-1, 3} {
+		t.Errorf("pre-activation range %v, want [-1, 3]", r.Pre[0])
+	}
+}

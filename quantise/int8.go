@@ -96,13 +96,9 @@ func SampleRanges(net *nn.Network, xs [][]float64) (Ranges, error) {
 			widen(&r.Input, v)
 		}
 		for k, l := range net.Layers {
-			raw := l.W.RawMatrix()
-			out := make([]float64, raw.Rows)
-			for i := range out {
-				s := l.B[i]
-				for j, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
-					s += w * h[j]
-				}
+			out := make([]float64, l.Out())
+			l.AffineTo(out, h) // dense or structured, as Eval computes it
+			for i, s := range out {
 				widen(&r.Pre[k], s)
 				out[i] = l.Act.Apply(s)
 			}

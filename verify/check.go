@@ -41,19 +41,7 @@ type Criterion interface {
 // evaluates a counterexample again. It is an error if x or xg has the
 // wrong size.
 func CheckPoint(f, g *nn.Network, x, xg []float64, c Criterion) (*Point, Status, error) {
-	yf, err := f.Eval(x)
-	if err != nil {
-		return nil, Unknown, fmt.Errorf("verify: network 1: %w", err)
-	}
-	yg, err := g.Eval(xg)
-	if err != nil {
-		return nil, Unknown, fmt.Errorf("verify: network 2: %w", err)
-	}
-	ef, err := enclose(f, x)
-	if err != nil {
-		return nil, Unknown, err
-	}
-	eg, err := enclose(g, xg)
+	yf, yg, ef, eg, err := evalPair(f, g, x, xg)
 	if err != nil {
 		return nil, Unknown, err
 	}
@@ -89,6 +77,28 @@ func judgePoint(x, xg, yf, yg []float64, ef, eg []bounds.Interval, f32, g32 []fl
 		p.F32, p.G32 = f32, g32
 	}
 	return p, s, nil
+}
+
+// evalPair returns f(x) and g(xg) in float64 (nn.Network.Eval) and
+// enclosures of their exact values (enclose); an error if a size is wrong
+// or the output counts differ.
+func evalPair(f, g *nn.Network, x, xg []float64) (yf, yg []float64, ef, eg []bounds.Interval, err error) {
+	if yf, err = f.Eval(x); err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("verify: network 1: %w", err)
+	}
+	if yg, err = g.Eval(xg); err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("verify: network 2: %w", err)
+	}
+	if len(yf) != len(yg) {
+		return nil, nil, nil, nil, fmt.Errorf("verify: network 1 has %d outputs, network 2 has %d: %w", len(yf), len(yg), nn.ErrDimension)
+	}
+	if ef, err = enclose(f, x); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if eg, err = enclose(g, xg); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return yf, yg, ef, eg, nil
 }
 
 // enclose returns enclosures of the exact outputs of f at x.

@@ -3,11 +3,9 @@ package verify
 import (
 	"container/heap"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nnbound/nnbound/nn"
@@ -45,6 +43,15 @@ func Decide(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol Tolerance
 
 // check validates the arguments of Decide.
 func check(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) error {
+	if err := checkPair(f, g, in, o, true); err != nil {
+		return err
+	}
+	return tol.Validate(f.OutputSize())
+}
+
+// checkPair validates the networks, inputs and options of a decision,
+// and with dense that the networks have no structured layers.
+func checkPair(f, g *nn.Network, in spec.Inputs, o Options, dense bool) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
@@ -61,7 +68,7 @@ func check(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) error {
 		if err := n.Validate(); err != nil {
 			return fmt.Errorf("verify: network %d: %w", i+1, err)
 		}
-		if err := n.RequireDense("verify"); err != nil {
+		if err := n.RequireDense("verify"); dense && err != nil {
 			return fmt.Errorf("verify: network %d: %w", i+1, err)
 		}
 		if n.InputSize() != in.Box.Dim() {
@@ -71,7 +78,7 @@ func check(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) error {
 	if f.OutputSize() != g.OutputSize() {
 		return fmt.Errorf("verify: network 1 has %d outputs, network 2 has %d: %w", f.OutputSize(), g.OutputSize(), nn.ErrDimension)
 	}
-	return tol.Validate(f.OutputSize())
+	return nil
 }
 
 // decider holds one decision's question and state.
@@ -149,7 +156,7 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 		for i := range batch {
 			batch[i] = heap.Pop(&d.queue).(*node)
 		}
-		outs := d.processAll(ctx, batch)
+		outs := processBatch(ctx, d.opts.Workers, batch, d.process)
 		for i, o := range outs {
 			if o == nil { // ctx ended first: the node stays queued
 				heap.Push(&d.queue, batch[i])
@@ -177,42 +184,6 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 		return d.result(Unknown, Precision, nil), nil
 	}
 	return d.result(Holds, NoReason, nil), nil
-}
-
-// processAll processes the nodes of a batch on d.opts.Workers goroutines;
-// outcome i is node i's, whatever the scheduling, or nil if ctx ended
-// before the node was started.
-func (d *decider) processAll(ctx context.Context, batch []*node) []*outcome {
-	outs := make([]*outcome, len(batch))
-	inParallel(ctx, d.opts.Workers, len(batch), func(i int) { outs[i] = d.process(batch[i]) })
-	return outs
-}
-
-// inParallel calls do(i) for i = 0, ..., n-1 on up to workers goroutines,
-// each taking the next index in turn, and starts no further call once
-// ctx is done. It returns when every call started has returned.
-func inParallel(ctx context.Context, workers, n int, do func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < n && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
-				do(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// stopReason returns the reason of a search stopped by the context error
-// err: Timeout for a deadline, Cancelled otherwise.
-func stopReason(err error) Reason {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return Timeout
-	}
-	return Cancelled
 }
 
 // merge records the outcome o of node n, queueing its children, and

@@ -77,4 +77,18 @@
 // range becomes |g_k - c_k - f_k| < r_k about its centre, with r_k rounded
 // inwards and the rounding of g's shifted bias taken off it, and a
 // counterexample is kept only if the property as read is violated there.
+//
+// # Top-1 agreement
+//
+// DecideTop1 decides a weaker question, the one a classifier's user asks:
+// does g pick f's class at every input of the box,
+//
+//	argmax_k g_k(x) = argmax_k f_k(x)   for every x,
+//
+// a tie in either counting as a disagreement? On each box of its branch
+// and bound it bounds the margins f_c - f_j and g_c - g_j, c f's class at
+// the box's centre, each back-substituted through its own network; the
+// box is settled when every lower bound is positive. A disagreement is
+// reported only where CheckTop1's enclosures of both networks' outputs
+// prove it. Its tree, like Decide's, does not depend on the scheduling.
 package verify

@@ -382,24 +382,7 @@ func normUp(mag []float64, ks []int) float64 {
 func (d *decider) splitCoordinate(n *node, worst []float64) int {
 	_, gw := d.att.gradient(worst, n.open)
 	_, gc := d.att.gradient(centre(n.lo, n.hi), n.open)
-	best, arg, bestW, argW := 0.0, -1, -1.0, -1
-	for i := range n.lo {
-		mid := n.lo[i]/2 + n.hi[i]/2
-		if !(n.lo[i] < mid && mid < n.hi[i]) {
-			continue
-		}
-		w := n.hi[i] - n.lo[i]
-		if s := w * (math.Abs(gw[i]) + math.Abs(gc[i])); s > best {
-			best, arg = s, i
-		}
-		if s := w * d.colWeight[i]; s > bestW {
-			bestW, argW = s, i
-		}
-	}
-	if arg < 0 {
-		return argW
-	}
-	return arg
+	return splitBySmear(n.lo, n.hi, gw, gc, d.colWeight)
 }
 
 // children returns the two halves of n along coordinate i, with the next

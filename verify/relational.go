@@ -172,7 +172,7 @@ func (s *relSearch) run(ctx context.Context) (*RelationalResult, error) {
 		for i := range batch {
 			batch[i] = heap.Pop(&s.queue).(*relNode)
 		}
-		outs := s.processAll(ctx, batch)
+		outs := processBatch(ctx, s.opts.Workers, batch, s.process)
 		for i, o := range outs {
 			if o == nil {
 				heap.Push(&s.queue, batch[i])
@@ -200,14 +200,6 @@ func (s *relSearch) run(ctx context.Context) (*RelationalResult, error) {
 // result returns the result with status st.
 func (s *relSearch) result(st Status, r Reason, cex *RelationalPoint) *RelationalResult {
 	return &RelationalResult{Status: st, Reason: r, Counterexample: cex, Nodes: s.nodes, Open: s.queue.Len() + s.stuck}
-}
-
-// processAll processes a batch on Options.Workers goroutines; outcome i
-// is node i's whatever the scheduling, or nil if ctx ended first.
-func (s *relSearch) processAll(ctx context.Context, batch []*relNode) []*relOutcome {
-	outs := make([]*relOutcome, len(batch))
-	inParallel(ctx, s.opts.Workers, len(batch), func(i int) { outs[i] = s.process(batch[i]) })
-	return outs
 }
 
 // merge queues the children of a node left open.

@@ -10,6 +10,7 @@ import (
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/nnet"
@@ -41,7 +42,7 @@ func (cfg *acasConfig) bench(ctx context.Context, inst *acasInstance) (*acasRow,
 
 	bctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	iv, pb, err := intervalBound(f, fp, in, c, cfg.bounds)
 	if err != nil {
 		return nil, err
@@ -67,7 +68,7 @@ func (cfg *acasConfig) bench(ctx context.Context, inst *acasInstance) (*acasRow,
 		}
 		found = sd.found
 	}
-	row.CPUSeconds = (cpuTime() - cpu).Seconds()
+	row.CPUSeconds = (cputime.Process() - cpu).Seconds()
 	if row.Method == "" {
 		row.Status, row.Reason = row.SDP.Status, row.SDP.Reason
 	}

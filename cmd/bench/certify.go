@@ -19,6 +19,7 @@ import (
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/internal/csdp"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/sdp"
@@ -265,12 +266,12 @@ func (b *certBench) defaultVsPaper(ctx context.Context, layers []int) error {
 					return err
 				}
 				fmt.Fprintf(b.log, "default table %d l=%d run %d\n", table, l, i)
-				c0 := cpuTime()
+				c0 := cputime.Process()
 				cd, err := b.bound(ctx, f1, f2, o)
 				if err != nil {
 					return err
 				}
-				dc := cpuTime() - c0
+				dc := cputime.Process() - c0
 				cpu, cpuMax = cpu+dc, max(cpuMax, dc)
 				o.QC = certify.QCPaper
 				cp, err := b.paperBound(ctx, f1, f2, o)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/cputime"
 )
 
 // boundsConfig is a choice of pre-activation bounds for the default set.
@@ -37,12 +38,12 @@ func (b *certBench) boundsChoices(ctx context.Context, layers []int) error {
 					}
 					o.Bounds, o.Split = bc.method, bc.split
 					fmt.Fprintf(b.log, "bounds table %d l=%d %v split %d run %d\n", table, l, bc.method, bc.split, i)
-					c0 := cpuTime()
+					c0 := cputime.Process()
 					c, err := b.bound(ctx, f1, f2, o)
 					if err != nil {
 						return err
 					}
-					dc := cpuTime() - c0
+					dc := cputime.Process() - c0
 					cpu, cpuMax, wall = cpu+dc, max(cpuMax, dc), wall+c.Time
 					ratio, ratioMax = ratio+c.Ratio(), max(ratioMax, c.Ratio())
 					solves += c.SDP.Solves

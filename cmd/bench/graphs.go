@@ -16,6 +16,7 @@ import (
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
@@ -81,7 +82,7 @@ func runGraphs(ctx context.Context, stdout, stderr io.Writer, f graphsFlags) err
 		ctx = context.Background()
 	}
 	opts := experiment.GraphOptions{Certify: certify.DefaultOptions(), Verify: f.verify}
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	var rows []*experiment.GraphRow
 	for _, name := range f.pairs {
 		p, err := loadGraphPair(f.dir, name, f.balls)
@@ -97,7 +98,7 @@ func runGraphs(ctx context.Context, stdout, stderr io.Writer, f graphsFlags) err
 			rows = append(rows, r)
 		}
 	}
-	return writeGraphs(stdout, rows, cpuTime()-cpu0)
+	return writeGraphs(stdout, rows, cputime.Process()-cpu0)
 }
 
 // loadGraphPair reads the pair called name and the centres of its first

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -154,9 +155,9 @@ func int8Row(ctx context.Context, path1, path2 string, box spec.Box, maxPieces, 
 	}
 	o := certify.DefaultOptions()
 	o.Refine.TimeBudget, o.Refine.MaxPieces, o.Split = 0, maxPieces, split
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	c, err := certify.Bound(ctx, f1, f2, spec.Inputs{Box: box, Pairing: spec.SameInput}, spec.Quantity{Norm: spec.Norm2}, o)
-	return c, cpuTime() - cpu, err
+	return c, cputime.Process() - cpu, err
 }
 
 // boxString returns "[lo,hi]" when every coordinate of box has the same

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/sdp"
@@ -128,12 +129,12 @@ func runRootSDP(ctx context.Context, stdout, stderr io.Writer, o *rootOptions) e
 	}
 	defer stop()
 	resetPeakRSS()
-	cpu0, t0 := cpuTime(), time.Now()
+	cpu0, t0 := cputime.Process(), time.Now()
 	res, err := sdp.Solve(ctx, rp.Problem, &set)
 	if err != nil {
 		return err
 	}
-	wall, cpu := time.Since(t0), cpuTime()-cpu0
+	wall, cpu := time.Since(t0), cputime.Process()-cpu0
 	return writeRootSDP(stdout, o, rp, res, wall, cpu)
 }
 

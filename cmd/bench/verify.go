@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
@@ -257,7 +258,7 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	if o.CPULimit > 0 {
-		stop := cancelAfterCPU(cancel, cpuTime()+o.CPULimit)
+		stop := cancelAfterCPU(cancel, cputime.Process()+o.CPULimit)
 		defer stop()
 	}
 	opts := verify.DefaultOptions()
@@ -280,9 +281,9 @@ func (inst *verifyInstance) decide(ctx context.Context, o *verifyOptions) error 
 	default:
 		return usageError{fmt.Errorf("--split %q: want gradient, interval or difference", o.Split)}
 	}
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	res, err := verify.Decide(dctx, f, g, spec.Inputs{Box: inst.Box}, inst.Tol, &opts)
-	inst.CPU = (cpuTime() - cpu).Seconds()
+	inst.CPU = (cputime.Process() - cpu).Seconds()
 	if err != nil {
 		return fmt.Errorf("%s: %w", inst.Name, err)
 	}
@@ -303,7 +304,7 @@ func cancelAfterCPU(cancel context.CancelFunc, limit time.Duration) func() {
 			case <-done:
 				return
 			case <-t.C:
-				if cpuTime() >= limit {
+				if cputime.Process() >= limit {
 					cancel()
 					return
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/nnet"
@@ -223,7 +224,7 @@ func wideBound(f, fp *nn.Network, in *wideInstance, opts bounds.Options) (*wideR
 	}
 	c[in.Target] = 1
 	box := spec.Inputs{Box: spec.Box{Lo: in.Lo, Hi: in.Hi}, Pairing: spec.SameInput}
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), cputime.Process()
 	pb, err := bounds.Pair(f, fp, box, opts)
 	if err != nil {
 		return nil, err
@@ -233,7 +234,7 @@ func wideBound(f, fp *nn.Network, in *wideInstance, opts bounds.Options) (*wideR
 		return nil, err
 	}
 	row := &wideRow{Net: in.Net, Prop: in.Prop, Target: in.Target, Lo: m.Lo, Hi: m.Hi, Bound: report.Number(m.Mag()),
-		Wall: time.Since(start).Seconds(), CPU: (cpuTime() - cpu0).Seconds(),
+		Wall: time.Since(start).Seconds(), CPU: (cputime.Process() - cpu0).Seconds(),
 		NeuroDiff: report.Number(in.NeuroDiff), NDTime: report.Number(in.NeuroDiffTime)}
 	// Proved: -eps < lo and hi < eps, strictly, as the peers check.
 	row.Proved = -in.Eps < m.Lo && m.Hi < in.Eps

@@ -30,7 +30,11 @@
 //	           meets a target
 //	verify     decide whether G stays within epsilon of F on the box:
 //	           holds (proved by branch and bound), violated (with an input,
-//	           evaluated again) or unknown (time or node limit)
+//	           evaluated again) or unknown (time or node limit); with
+//	           --property top1, whether G picks F's class on the whole box
+//	agree      over a test set, how many balls about the samples G is
+//	           certified to classify as F does, how many hold a
+//	           disagreement, how many are unknown, and both accuracies
 //	vnncomp    run a VNN-COMP two-network benchmark (instances CSV, VNN-LIB
 //	           2.0 properties), resumably, on one shard of its rows
 //	export     write the certificate's SDP for other solvers (SDPA .dat-s
@@ -148,7 +152,7 @@
 //
 // 0 when the command succeeded (for certifying commands: the bound is
 // certified; for sweep with --target-error: some bit width meets it; for
-// verify: holds), 1 when a bound could not be certified, verify's answer
+// verify: holds; for agree: every ball agrees), 1 when a bound could not be certified, verify's answer
 // is violated or unknown, or an error occurred (the output says which), 2 for a usage
 // error (unknown flag, bad flag value, wrong number of arguments), 130
 // when SIGINT or SIGTERM stopped it: every command then stops its solver,
@@ -167,6 +171,8 @@
 //	nnbound compare a.onnx b.onnx --vnnlib prop.vnnlib --json
 //	nnbound verify f.onnx g.onnx --epsilon 0.05 --lo 0,0 --hi 1,1
 //	nnbound verify f.onnx g.onnx --vnnlib equivalence.vnnlib --json
+//	nnbound verify f.onnx g-int8.onnx --property top1 --box 0:1
+//	nnbound agree f.onnx g-int8.onnx --data test_set.json --radius 2/255
 //	nnbound vnncomp instances.csv --out results --shard 0/4
 //	nnbound export model.onnx --frac-bits 4 -o problem.dat-s
 //	nnbound paper table1 --runs 100 --out results

@@ -123,6 +123,7 @@ var subcommands = []struct {
 	{"eval", newEvalCmd},
 	{"verify", newVerifyCmd},
 	{"vnncomp", func() *cobra.Command { return newVnncompCmd(nil, os.Getenv) }},
+	{"agree", func() *cobra.Command { return newAgreeCmd(os.Getenv) }},
 	{"solve", newSolveCmd},
 	{"export", newExportCmd},
 	{"version", newVersionCmd},

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -27,6 +28,7 @@ type verifyFlags struct {
 	maxNodes int
 	json     bool
 	noAlign  bool
+	property string
 	verbose  bool
 }
 
@@ -58,6 +60,13 @@ Before deciding, g's hidden neurons are matched to f's and g permuted
 accordingly (which keeps g's function; --no-align turns it off); the
 alignment is printed, and is "alignment" in --json.
 
+--property top1 asks instead whether G picks F's class at every input of
+the box (argmax G(x) = argmax F(x), a tie counting as a disagreement):
+holds when both networks provably keep one class on every piece of the
+box, violated with an input where they pick different classes
+(evaluated again with directed rounding). It takes no --epsilon, --norm
+or --output; the box comes from --box, --lo/--hi or a VNN-LIB 1 file.
+
 Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -73,6 +82,7 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 	f.timeout = verifyTimeout
 	duration.Var(fs, &f.timeout, "timeout", "stop with unknown after this long (0: no limit)")
 	fs.IntVar(&f.maxNodes, "max-nodes", 0, "stop with unknown after bounding this many boxes (0: no limit)")
+	fs.StringVar(&f.property, "property", "epsilon", "what is decided: epsilon (|G - F| within --epsilon) or top1 (the same class)")
 	fs.BoolVar(&f.noAlign, "no-align", false, "do not match g's hidden neurons to f's before deciding")
 	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object (with the alignment)")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the search's progress on stderr after each batch of boxes")
@@ -111,7 +121,14 @@ func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
 // runVerify loads the two models, decides and prints.
 func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	prop, err := f.property(cmd)
+	switch f.property {
+	case "top1":
+		return runVerifyTop1(cmd, args, f)
+	case "epsilon":
+	default:
+		return usagef("--property %q: want epsilon or top1", f.property)
+	}
+	prop, err := f.readProperty(cmd)
 	if err != nil {
 		return err
 	}
@@ -126,22 +143,11 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		return err
 	}
 	nets := [2]*nn.Network{ms[0].Net, ms[1].Net}
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if f.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, f.timeout)
-		defer cancel()
-	}
-	opts := verify.DefaultOptions()
-	opts.MaxNodes = f.maxNodes
-	if f.verbose {
-		opts.Progress = func(p verify.Progress) {
-			fmt.Fprintf(stderr, "verify: %d boxes bounded, %.3g of the box open, bound %.5g, found %.5g\n", p.Nodes, p.Open, p.Bound, p.Found)
-		}
-	}
+	ctx, cancel := f.context(cmd)
+	defer cancel()
+	opts := f.options(stderr, func(p verify.Progress) string {
+		return fmt.Sprintf(", bound %.5g, found %.5g", p.Bound, p.Found)
+	})
 	align := verify.AlignNeurons
 	if f.noAlign {
 		align = verify.KeepNeurons
@@ -163,12 +169,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err := tol.Validate(nets[0].OutputSize()); err != nil {
 			return usageError{err}
 		}
-		var box spec.Box
-		if prop != nil {
-			box, err = f.input.specBoxNoted(prop.Spec, nets[0].InputSize(), stderr)
-		} else {
-			box, err = f.input.boxNoted(nets[0].InputSize(), stderr)
-		}
+		box, err := f.box(prop, nets[0].InputSize(), stderr)
 		if err != nil {
 			return err
 		}
@@ -192,15 +193,49 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	return nil
 }
 
+// box returns the input box of the flags, or of the VNN-LIB 1 property
+// prop when not nil, for n inputs, with any note on stderr.
+func (f *verifyFlags) box(prop *vnnlib.Property, n int, stderr io.Writer) (spec.Box, error) {
+	if prop != nil {
+		return f.input.specBoxNoted(prop.Spec, n, stderr)
+	}
+	return f.input.boxNoted(n, stderr)
+}
+
+// context returns the command's context, with the deadline of --timeout.
+func (f *verifyFlags) context(cmd *cobra.Command) (context.Context, context.CancelFunc) {
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if f.timeout > 0 {
+		return context.WithTimeout(ctx, f.timeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+// options returns the search's options of the flags; under --verbose its
+// progress goes to stderr, one line per batch, ending with more(p).
+func (f *verifyFlags) options(stderr io.Writer, more func(verify.Progress) string) verify.Options {
+	opts := verify.DefaultOptions()
+	opts.MaxNodes = f.maxNodes
+	if f.verbose {
+		opts.Progress = func(p verify.Progress) {
+			fmt.Fprintf(stderr, "verify: %d boxes bounded, %.3g of the box open%s\n", p.Nodes, p.Open, more(p))
+		}
+	}
+	return opts
+}
+
 // openProperty opens the file of --vnnlib (a variable, so that a test can
 // count the opens).
 var openProperty = vnnlib.Open
 
-// property reads the VNN-LIB file named by --vnnlib, once, or returns nil
+// readProperty reads the VNN-LIB file named by --vnnlib, once, or returns nil
 // when --vnnlib is absent. A VNN-LIB 2.0 two-network property gives the
 // tolerance, so --epsilon, --norm and --output must then be absent; a
 // VNN-LIB 1 file gives the box.
-func (f *verifyFlags) property(cmd *cobra.Command) (*vnnlib.Property, error) {
+func (f *verifyFlags) readProperty(cmd *cobra.Command) (*vnnlib.Property, error) {
 	if f.input.vnnlib == "" {
 		return nil, nil
 	}

@@ -19,12 +19,7 @@ func TestVerifyCommand(t *testing.T) {
 	dir := t.TempDir()
 	a := writeNet(t, dir, "a.json", 1, 2)
 	b := writeNet(t, dir, "b.json", 2, 2)
-	tests := []struct {
-		name string
-		args []string
-		code int
-		want string
-	}{
+	tests := []commandCase{
 		{"no epsilon", []string{"verify", a, b}, exitUsage, ""},
 		{"bad norm", []string{"verify", a, b, "--epsilon", "1", "--norm", "1"}, exitUsage, ""},
 		{"zero epsilon", []string{"verify", a, b, "--epsilon", "0"}, exitUsage, ""},
@@ -36,13 +31,7 @@ func TestVerifyCommand(t *testing.T) {
 		// the same network never settles a denormal epsilon: only the limit stops it
 		{"time limit in seconds", []string{"verify", a, a, "--epsilon", "5e-324", "--timeout", "0.05"}, exitFail, "verdict   unknown (timeout)"},
 	}
-	for _, tc := range tests {
-		var stdout, stderr bytes.Buffer
-		code := run(tc.args, &stdout, &stderr)
-		if code != tc.code || !strings.Contains(stdout.String(), tc.want) {
-			t.Errorf("%s: exit %d (want %d), stdout %q, stderr %q", tc.name, code, tc.code, stdout.String(), stderr.String())
-		}
-	}
+	runCommandCases(t, tests)
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"verify", a, b, "--epsilon", "1e-3", "--json"}, &stdout, &stderr); code != exitFail {
 		t.Fatalf("--json: exit %d, stderr %q", code, stderr.String())

@@ -1,16 +1,16 @@
 //go:build unix
 
-package main
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user and system) the process has used, to
+// Process returns the CPU time (user and system) the process has used, to
 // time runs on a machine shared with other work, where wall time counts
 // the waits for a core.
-func cpuTime() time.Duration {
+func Process() time.Duration {
 	var r syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &r) != nil {
 		return 0
