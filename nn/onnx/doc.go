@@ -13,8 +13,8 @@
 //	MatMul        X W or W X, W 2-D (or with leading unit axes) or 1-D
 //	Add Sub Mul   with a constant on either side, broadcast (scalars,
 //	Div           per-feature vectors): a scaling with a bias; Div only by
-//	              a constant; Add and Sub of two computed tensors of one
-//	              shape: nn.Add (a residual join)
+//	              a constant; Add and Sub of two computed tensors:
+//	              nn.Add (a residual join), broadcast by selections
 //	BatchNormalization  inference mode: a scaling with a bias
 //	Conv          2-D on [N,C,H,W]: strides, pads (also asymmetric),
 //	              dilations, group (depthwise too), with or without bias,
@@ -35,6 +35,14 @@
 //	Shape, and Gather Slice Concat Unsqueeze Squeeze Reshape of constants:
 //	              folded
 //	QuantizeLinear DequantizeLinear Cast ConstantOfShape   (QDQ int8 models)
+//	Transformers (graphattn.go; batch size 1): Mul and Div of two computed
+//	              tensors, broadcasting by selections: nn.Mul (Div times a
+//	              reciprocal); MatMul of two: selections, nn.Mul and an
+//	              nn.Sparse sum; Softmax on any axis (opset 13) as
+//	              1 / sum_j exp(x_j - x_i); ReduceMean ReduceSum: nn.Sparse;
+//	              Exp Sqrt Reciprocal Erf, Pow by 2, 3, 0.5, -1: nn.Unary;
+//	              Neg; Split; Gather of a computed tensor: a selection;
+//	              LayerNormalization (opset 17) as its decomposition
 //
 // Consecutive affine nodes are merged where nothing gets larger
 // (nn.Graph.Fuse: BatchNormalization into a Conv, scalings, dense
