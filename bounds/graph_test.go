@@ -275,3 +275,49 @@ func TestGraphBands(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphDiffTighter checks that bounding a perturbed copy through the
+// differences node by node is tighter than through the combined graph
+// (both are sampled for soundness in TestGraphPairSound).
+func TestGraphDiffTighter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	g1 := residualCNN(rng, 1, 8, 8, []int{4, 4})
+	g2 := perturbed(rng, g1, 1e-3)
+	in := spec.Inputs{Box: randBox(rng, g1.InputSize(), 0.01)}
+	opts := GraphOptions{Intermediate: IntermediateBacksub, Batch: 64}
+	diff, err := GraphPair(g1, g2, in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Combined = true
+	comb, err := GraphPair(g1, g2, in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, c := diff.Norm2(), comb.Norm2(); !(d < c/2) {
+		t.Errorf("2-norm bound through the differences %g, through the combined graph %g", d, c)
+	}
+}
+
+// TestGraphPairErrors checks that bad input is an error naming it.
+func TestGraphPairErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	g := randGraph(rng)
+	box := randBox(rng, g.InputSize(), 0.1)
+	other := residualCNN(rng, 2, 4, 4, []int{2})
+	cases := []struct {
+		name   string
+		g1, g2 *nn.Graph
+		in     spec.Inputs
+		want   error
+	}{
+		{"outputs differ", g, other, spec.Inputs{Box: box}, nn.ErrDimension},
+		{"box of another size", g, g, spec.Inputs{Box: randBox(rng, 5, 0.1)}, nn.ErrDimension},
+		{"bad pairing", g, g, spec.Inputs{Box: box, Pairing: 7}, spec.ErrInputs},
+	}
+	for _, c := range cases {
+		if _, err := GraphPair(c.g1, c.g2, c.in, DefaultGraphOptions()); !errors.Is(err, c.want) {
+			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
+		}
+	}
+}
