@@ -3,8 +3,10 @@ package bounds
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
+	"time"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
@@ -66,6 +68,10 @@ type GraphOptions struct {
 	// Workers is the number of goroutines (0: GOMAXPROCS). The bounds do
 	// not depend on it.
 	Workers int
+
+	// Log, if not nil, receives a line per value bounded by
+	// back-substitution: its node, size, rows and time.
+	Log io.Writer
 
 	noBands bool // back-substitute whole values (for the tests)
 }
@@ -131,7 +137,7 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
 	nv := len(g.Nodes) + 1
 	b := &graphBack{g: g, vals: make([][]Interval, nv), mags: make([][]float64, nv), magSum: make([]float64, nv),
 		rel: make([]*graphRelax, len(g.Nodes)), abs: make([]nn.Linear, len(g.Nodes)),
-		absMag: make([][]float64, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands}
+		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands}
 	readers := g.Readers()
 	net := &GraphNet{}
 	workers := opts.Workers
@@ -165,7 +171,12 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
 				rows = nil
 			}
 			b.vals[v] = x // the relaxations below read their inputs only
+			start := time.Now()
 			refine(b, v, x, rows, stop, opts.Batch, workers)
+			if opts.Log != nil {
+				fmt.Fprintf(opts.Log, "value %5d  %-22s  size %6d  rows %6d  level %3d  %8.3fs\n",
+					v, node.Op.Describe(), len(x), len(rows), b.level[v], time.Since(start).Seconds())
+			}
 			net.Rows += len(rows)
 		}
 		b.setBounds(v, x)

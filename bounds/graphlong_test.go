@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,14 +18,18 @@ import (
 // copy (relative 1e-3): the time, the memory allocated, and the bounds of
 // ||g2(x) - g1(x)|| against the largest difference found by sampling. It
 // runs only with NNBOUND_LONG=1 and reports figures without asserting on
-// them; NNBOUND_GRAPH_MODELS picks models (small,cifar; default small)
-// and NNBOUND_GRAPH_METHODS methods (interval,window1,window2,backsub).
+// them; NNBOUND_GRAPH_MODELS picks models (small,cifar1,cifar; default
+// small), NNBOUND_GRAPH_METHODS methods (interval,window1,window2,backsub), and
+// NNBOUND_GRAPH_LOG=1 logs each value bounded.
 func TestGraphLong(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") != "1" {
 		t.Skip("set NNBOUND_LONG=1 to measure")
 	}
 	models := map[string]func(*rand.Rand) (*nn.Graph, float64){
 		"small": func(rng *rand.Rand) (*nn.Graph, float64) { return residualCNN(rng, 1, 8, 8, []int{16, 16}), 2.0 / 255 },
+		"cifar1": func(rng *rand.Rand) (*nn.Graph, float64) { // the stem and first stage of cifar
+			return residualCNN(rng, 3, 32, 32, []int{16}), 1.0 / 255
+		},
 		"cifar": func(rng *rand.Rand) (*nn.Graph, float64) {
 			return residualCNN(rng, 3, 32, 32, []int{16, 32, 64}), 1.0 / 255
 		},
@@ -54,15 +59,20 @@ func TestGraphLong(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
+			cpu0 := cpuSeconds()
 			start := time.Now()
-			pb, err := GraphPair(g1, g2, spec.Inputs{Box: box}, methods[m])
+			opts := methods[m]
+			if os.Getenv("NNBOUND_GRAPH_LOG") == "1" {
+				opts.Log = os.Stderr
+			}
+			pb, err := GraphPair(g1, g2, spec.Inputs{Box: box}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			el := time.Since(start)
+			el, cpu := time.Since(start), cpuSeconds()-cpu0
 			runtime.ReadMemStats(&after)
-			t.Logf("%s %-8s %8.2fs alloc %6.0f MB rows %7d  ||d||_2 <= %.4g (x%.3g)  ||d||_inf <= %.4g (x%.3g)",
-				name, m, el.Seconds(), float64(after.TotalAlloc-before.TotalAlloc)/1e6, pb.Combined.Rows,
+			t.Logf("%s %-8s %7.2fs (cpu %7.2fs) alloc %6.0f MB heap %5.0f MB rows %7d  ||d||_2 <= %.4g (x%.3g)  ||d||_inf <= %.4g (x%.3g)",
+				name, m, el.Seconds(), cpu, float64(after.TotalAlloc-before.TotalAlloc)/1e6, float64(after.HeapSys)/1e6, pb.Combined.Rows,
 				pb.Norm2(), pb.Norm2()/found2, pb.NormInf(), pb.NormInf()/foundInf)
 		}
 	}
@@ -114,4 +124,13 @@ func graphParams(g *nn.Graph) int {
 		}
 	}
 	return n
+}
+
+// cpuSeconds returns the user and system CPU time of the process.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return math.NaN()
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
