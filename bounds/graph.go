@@ -39,11 +39,15 @@ const (
 	IntermediateWindow
 	// IntermediateInterval takes their interval bounds only.
 	IntermediateInterval
+	// IntermediateAdaptive back-substitutes them through Window layers,
+	// then, for the entries whose relaxation still depends on their
+	// bounds, through twice as many, and so on to the input.
+	IntermediateAdaptive
 )
 
-var intermediateNames = [...]string{"backsub", "window", "interval"}
+var intermediateNames = [...]string{"backsub", "window", "interval", "adaptive"}
 
-// String returns "backsub", "window" or "interval".
+// String returns "backsub", "window", "interval" or "adaptive".
 func (m GraphIntermediate) String() string {
 	if m < 0 || int(m) >= len(intermediateNames) {
 		return fmt.Sprintf("GraphIntermediate(%d)", int(m))
@@ -56,7 +60,8 @@ type GraphOptions struct {
 	// Intermediate is how the values read by nonlinear nodes are bounded.
 	Intermediate GraphIntermediate
 	// Window is the number of layers of nonlinear nodes crossed by
-	// IntermediateWindow (at least 1).
+	// IntermediateWindow, and first crossed by IntermediateAdaptive (at
+	// least 1).
 	Window int
 	// Batch is the number of rows back-substituted together: memory grows
 	// with Batch times the sizes of the values.
@@ -85,9 +90,9 @@ func DefaultGraphOptions() GraphOptions {
 // Validate reports a setting out of range, naming it.
 func (o GraphOptions) Validate() error {
 	switch {
-	case o.Intermediate < IntermediateBacksub || o.Intermediate > IntermediateInterval:
+	case o.Intermediate < IntermediateBacksub || o.Intermediate > IntermediateAdaptive:
 		return fmt.Errorf("bounds: GraphOptions.Intermediate is %v: %w", o.Intermediate, ErrOptions)
-	case o.Intermediate == IntermediateWindow && o.Window < 1:
+	case (o.Intermediate == IntermediateWindow || o.Intermediate == IntermediateAdaptive) && o.Window < 1:
 		return fmt.Errorf("bounds: GraphOptions.Window is %d, want at least 1: %w", o.Window, ErrOptions)
 	case o.Batch < 1:
 		return fmt.Errorf("bounds: GraphOptions.Batch is %d, want at least 1: %w", o.Batch, ErrOptions)
@@ -161,28 +166,46 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
 			b.prepare(k)
 		}
 		x := nodeImage(node.Op, b.abs[k], ins)
-		if rows := tightRows(b, v, readers[v], x, v == nv-1); len(rows) > 0 {
-			stop := 0
-			switch {
-			case v == nv-1 || opts.Intermediate == IntermediateBacksub:
-			case opts.Intermediate == IntermediateWindow:
-				stop = b.level[v] - opts.Window
-			default:
-				rows = nil
-			}
-			b.vals[v] = x // the relaxations below read their inputs only
-			start := time.Now()
-			refine(b, v, x, rows, stop, opts.Batch, workers)
-			if opts.Log != nil {
-				fmt.Fprintf(opts.Log, "value %5d  %-22s  size %6d  rows %6d  level %3d  %8.3fs\n",
-					v, node.Op.Describe(), len(x), len(rows), b.level[v], time.Since(start).Seconds())
-			}
-			net.Rows += len(rows)
-		}
+		b.vals[v] = x // the relaxations below read their inputs only
+		net.Rows += tighten(b, v, x, readers[v], v == nv-1, opts, workers)
 		b.setBounds(v, x)
 	}
 	net.Values, net.Output = b.vals, b.vals[nv-1]
 	return net
+}
+
+// tighten bounds the entries of value v (bounds x, updated) that its
+// readers' relaxations depend on by back-substitution as opts says (to
+// the input for the output, all set), and returns the number of rows
+// back-substituted. The adaptive method goes back through window layers,
+// then twice as many, and so on to the input, each time for the entries
+// still needed.
+func tighten(b *graphBack, v int, x []Interval, readers []int, all bool, opts GraphOptions, workers int) int {
+	rows := tightRows(b, v, readers, x, all)
+	window := opts.Window
+	switch {
+	case all || opts.Intermediate == IntermediateBacksub:
+		window = b.level[v]
+	case opts.Intermediate == IntermediateInterval:
+		return 0
+	}
+	total := 0
+	for len(rows) > 0 {
+		start := time.Now()
+		stop := max(0, b.level[v]-window)
+		refine(b, v, x, rows, stop, opts.Batch, workers)
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, "value %5d  %-22s  size %6d  rows %6d  level %3d  stop %3d  %8.3fs\n",
+				v, b.g.Nodes[v-1].Op.Describe(), len(x), len(rows), b.level[v], stop, time.Since(start).Seconds())
+		}
+		total += len(rows)
+		if stop == 0 || opts.Intermediate != IntermediateAdaptive {
+			break
+		}
+		window *= 2
+		rows = tightRows(b, v, readers, x, false)
+	}
+	return total
 }
 
 // tightRows returns the rows that bound the entries of value v (bounds x)

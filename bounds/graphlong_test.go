@@ -19,7 +19,8 @@ import (
 // ||g2(x) - g1(x)|| against the largest difference found by sampling. It
 // runs only with NNBOUND_LONG=1 and reports figures without asserting on
 // them; NNBOUND_GRAPH_MODELS picks models (small,cifar1,cifar; default
-// small), NNBOUND_GRAPH_METHODS methods (interval,window1,window2,backsub), and
+// small), NNBOUND_GRAPH_METHODS methods
+// (interval,window1,window2,backsub,adaptive), and
 // NNBOUND_GRAPH_LOG=1 logs each value bounded.
 func TestGraphLong(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") != "1" {
@@ -39,6 +40,7 @@ func TestGraphLong(t *testing.T) {
 		"window1":  {Intermediate: IntermediateWindow, Window: 1, Batch: 128},
 		"window2":  {Intermediate: IntermediateWindow, Window: 2, Batch: 128},
 		"backsub":  {Intermediate: IntermediateBacksub, Batch: 128},
+		"adaptive": {Intermediate: IntermediateAdaptive, Window: 1, Batch: 128},
 	}
 	for _, name := range envList("NNBOUND_GRAPH_MODELS", "small") {
 		rng := rand.New(rand.NewPCG(2026, 12))
@@ -55,7 +57,7 @@ func TestGraphLong(t *testing.T) {
 		found2, foundInf := sampledDiff(rng, g1, g2, box, 300)
 		t.Logf("%s: %d parameters, %d inputs, eps %.4g; sampled ||d||_2 %.4g, ||d||_inf %.4g",
 			name, graphParams(g1), len(centre), eps, found2, foundInf)
-		for _, m := range envList("NNBOUND_GRAPH_METHODS", "interval,window1,window2,backsub") {
+		for _, m := range envList("NNBOUND_GRAPH_METHODS", "interval,window1,window2,backsub,adaptive") {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
