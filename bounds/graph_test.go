@@ -215,7 +215,15 @@ func TestGraphPairSound(t *testing.T) {
 	for trial := range 12 {
 		g1 := randGraph(rng)
 		g2 := perturbed(rng, g1, 0.01)
-		if trial%4 == 3 {
+		switch trial % 4 {
+		case 2: // other quantisers
+			for _, n := range g2.Nodes {
+				if q, ok := n.Op.(*nn.Quantise); ok {
+					q.Q.Scale[0] *= 1.07
+					q.Q.Zero[0] = min(q.Q.Zero[0]+1, q.Q.Hi)
+				}
+			}
+		case 3:
 			g2 = randGraph(rng)
 		}
 		box := randBox(rng, g1.InputSize(), []float64{0.002, 0.05, 0.4}[trial%3])
@@ -363,6 +371,56 @@ func TestConvT(t *testing.T) {
 				for i, w := range want {
 					if !closeTo(w, got[r*c.In()+i]) {
 						t.Fatalf("%+v band %v row %d input %d: %v, want %v", *c, band, r, i, got[r*c.In()+i], w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGraphPairRelaxSound checks the planes of the pair nodes (the
+// difference of two activations, of two quantisers, of two max pools) at
+// random points of random boxes of (z, d).
+func TestGraphPairRelaxSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	q1 := &nn.Quantiser{Scale: []float64{0.1}, Zero: []int64{3}, Lo: -8, Hi: 17}
+	q2 := &nn.Quantiser{Scale: []float64{0.11}, Zero: []int64{2}, Lo: -8, Hi: 17}
+	wins := [][]int{{0, 1, 2}, {1, 2}, {2}, {0, 2}}
+	for range 300 {
+		a1 := randActivation(rng)
+		a2 := a1
+		if rng.IntN(3) == 0 {
+			a2 = randActivation(rng)
+		}
+		ops := []nn.Op{pairAct{a1, a2}, pairQuant{q1, q2}, pairQuant{q1, q1}, pairMax{wins}}
+		z, d := make([]Interval, 3), make([]Interval, 3)
+		for i := range z {
+			c, r := 2*rng.NormFloat64(), 3*rng.Float64()*rng.Float64()
+			z[i] = Interval{c - r, c + r}
+			dc, dr := 0.1*rng.NormFloat64(), 0.2*rng.Float64()*rng.Float64()
+			d[i] = Interval{dc - dr, dc + dr}
+		}
+		for _, op := range ops {
+			rel := nodeRelax(op, [][]Interval{z, d})
+			img := nodeImage(op, nil, [][]Interval{z, d})
+			for range 200 {
+				zs, ds := make([]float64, 3), make([]float64, 3)
+				for i := range zs {
+					zs[i] = z[i].Lo + rng.Float64()*(z[i].Hi-z[i].Lo)
+					ds[i] = d[i].Lo + rng.Float64()*(d[i].Hi-d[i].Lo)
+					if rng.IntN(4) == 0 {
+						zs[i], ds[i] = z[i].Lo, d[i].Hi // a corner
+					}
+				}
+				y := make([]float64, len(img))
+				op.Eval(y, [][]float64{zs, ds})
+				for o, v := range y {
+					jl, ju := at(rel.lowAt, o), at(rel.upAt, o)
+					lo := rel.low[o].A*zs[jl] + rel.lowB[o]*ds[jl] + rel.low[o].C
+					hi := rel.up[o].A*zs[ju] + rel.upB[o]*ds[ju] + rel.up[o].C
+					// Eval rounds z + d: allow for it.
+					if v < max(lo, img[o].Lo)-1e-12 || v > min(hi, img[o].Hi)+1e-12 {
+						t.Fatalf("%s at z %v, d %v: output %d is %v, planes give [%v, %v], image %v", op.Describe(), zs, ds, o, v, lo, hi, img[o])
 					}
 				}
 			}
