@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -108,7 +109,79 @@ func sampledDiff(rng *rand.Rand, g1, g2 *nn.Graph, box spec.Box, m int) (n2, nIn
 		a, b := diff(x)
 		n2, nInf = max(n2, a), max(nInf, b)
 	}
+	// Signed gradient ascent on each output difference from the centre.
+	centre := make([]float64, box.Dim())
+	for i := range centre {
+		centre[i] = box.Lo[i]/2 + box.Hi[i]/2
+	}
+	for j := range g1.OutputSize() {
+		for _, sign := range []float64{1, -1} {
+			x := slices.Clone(centre)
+			for range 5 {
+				g := graphGrad(g2, x, j)
+				for i, v := range graphGrad(g1, x, j) {
+					g[i] = sign * (g[i] - v)
+				}
+				for i := range x {
+					step := (box.Hi[i] - box.Lo[i]) / 2
+					x[i] = min(max(x[i]+math.Copysign(step, g[i]), box.Lo[i]), box.Hi[i])
+				}
+				a, b := diff(x)
+				n2, nInf = max(n2, a), max(nInf, b)
+			}
+		}
+	}
 	return n2, nInf
+}
+
+// graphGrad returns the gradient of output j of g at x, for graphs of
+// affine maps, piecewise linear activations and joins (a test's reverse
+// pass; the kink's left derivative).
+func graphGrad(g *nn.Graph, x []float64, j int) []float64 {
+	vals, _ := g.EvalAll(x)
+	adj := make([][]float64, len(vals))
+	adj[len(vals)-1] = make([]float64, len(vals[len(vals)-1]))
+	adj[len(vals)-1][j] = 1
+	add := func(v int, a []float64) {
+		if adj[v] == nil {
+			adj[v] = make([]float64, len(vals[v]))
+		}
+		for i, t := range a {
+			adj[v][i] += t
+		}
+	}
+	for k := len(g.Nodes) - 1; k >= 0; k-- {
+		a, n := adj[k+1], g.Nodes[k]
+		if a == nil {
+			continue
+		}
+		switch op := n.Op.(type) {
+		case *nn.Affine:
+			t := make([]float64, op.M.In())
+			op.M.ApplyTransposed(t, a)
+			add(n.Inputs[0], t)
+		case nn.Act:
+			t := make([]float64, len(a))
+			for i, v := range vals[n.Inputs[0]] {
+				s := 1.0
+				if v <= 0 && op.Act.Kind == nn.ReLU {
+					s = 0
+				}
+				t[i] = s * a[i]
+			}
+			add(n.Inputs[0], t)
+		case nn.Add:
+			add(n.Inputs[0], a)
+			b := slices.Clone(a)
+			if op.Negate {
+				for i := range b {
+					b[i] = -b[i]
+				}
+			}
+			add(n.Inputs[1], b)
+		}
+	}
+	return adj[0]
 }
 
 // graphParams returns the number of weights and biases of g's
