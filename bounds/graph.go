@@ -81,10 +81,11 @@ type GraphOptions struct {
 	noBands bool // back-substitute whole values (for the tests)
 }
 
-// DefaultGraphOptions returns the default settings: a window of two layers
-// of nonlinear nodes, batches of 128 rows, GOMAXPROCS workers.
+// DefaultGraphOptions returns the default settings: back-substitution to
+// the input for every value, batches of 128 rows, GOMAXPROCS workers
+// (Window 1 for the other methods).
 func DefaultGraphOptions() GraphOptions {
-	return GraphOptions{Intermediate: IntermediateWindow, Window: 2, Batch: 128}
+	return GraphOptions{Intermediate: IntermediateBacksub, Window: 1, Batch: 128}
 }
 
 // Validate reports a setting out of range, naming it.
@@ -179,7 +180,8 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
 // the input for the output, all set), and returns the number of rows
 // back-substituted. The adaptive method goes back through window layers,
 // then twice as many, and so on to the input, each time for the entries
-// still needed.
+// still needed; after a window that leaves more than nine tenths of them,
+// straight to the input.
 func tighten(b *graphBack, v int, x []Interval, readers []int, all bool, opts GraphOptions, workers int) int {
 	rows := tightRows(b, v, readers, x, all)
 	window := opts.Window
@@ -203,7 +205,11 @@ func tighten(b *graphBack, v int, x []Interval, readers []int, all bool, opts Gr
 			break
 		}
 		window *= 2
-		rows = tightRows(b, v, readers, x, false)
+		next := tightRows(b, v, readers, x, false)
+		if 10*len(next) > 9*len(rows) { // a window that settles few entries: go to the input
+			window = b.level[v]
+		}
+		rows = next
 	}
 	return total
 }
