@@ -16,10 +16,14 @@ import (
 // over every pair, and the bounds of every value of each graph (Net1 on
 // the box, Net2 on the set of x2).
 //
-// They come from one combined graph (Combined): its input x (or [x1; x2]
-// for spec.Independent, [x; e] with x2 = x + e for spec.QuantisedInput),
-// g1's nodes reading x1, g2's reading x2, and a last node g2(x2) -
-// g1(x1), bounded by GraphSingle's propagation. Back-substitution from
+// They come from one graph bounded by GraphSingle's propagation, whose
+// bounds are Combined. When g1 and g2 have the same structure (a
+// perturbed or quantised-weight copy) it is their difference graph
+// (graphdiff.go): the values of g1 and their differences in g2, node by
+// node. Otherwise (or with GraphOptions.Combined) it is the combined
+// graph: its input x (or [x1; x2] for spec.Independent, [x; e] with
+// x2 = x + e for spec.QuantisedInput), g1's nodes reading x1, g2's
+// reading x2, and a last node g2(x2) - g1(x1); back-substitution from
 // that difference reaches the shared input through both graphs, so where
 // their relaxations are exact (stable neurons) the linear parts cancel.
 type GraphPairBounds struct {
