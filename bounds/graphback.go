@@ -185,12 +185,15 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 		}
 		w.buf[v] = nil
 		sp := w.spans(v, w.band[v])
+		kept := false
 		if b.rel[k] != nil && b.level[v] <= stop {
 			w.concretise(lam, v, sp)
 		} else {
-			w.step(k, lam, sp)
+			kept = w.step(k, lam, sp)
 		}
-		w.put(lam, sp)
+		if !kept {
+			w.put(lam, sp)
+		}
 	}
 	if w.buf[0] != nil {
 		sp := w.spans(0, w.band[0])
@@ -203,8 +206,8 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 }
 
 // step replaces the coefficients lam on node k's output by coefficients
-// on its inputs.
-func (w *backWork) step(k int, lam []float64, sp [][2]int) {
+// on its inputs, and reports whether it kept lam (passed it on).
+func (w *backWork) step(k int, lam []float64, sp [][2]int) bool {
 	node := w.b.g.Nodes[k]
 	switch op := node.Op.(type) {
 	case *nn.Affine:
@@ -213,22 +216,21 @@ func (w *backWork) step(k int, lam []float64, sp [][2]int) {
 		in := node.Inputs
 		band := w.band[k+1]
 		out := w.b.g.Shape(k + 1)
-		a, c := w.get(len(lam)), w.get(len(lam))
+		c := w.get(len(lam))
 		sign, n := 1.0, len(lam)/w.rows
 		if op.Negate {
 			sign = -1
 		}
 		for r := range w.rows {
 			for _, p := range sp {
-				lo, hi := r*n+p[0], r*n+p[1]
-				copy(a[lo:hi], lam[lo:hi])
-				for i := lo; i < hi; i++ {
+				for i := r*n + p[0]; i < r*n+p[1]; i++ {
 					c[i] = sign * lam[i]
 				}
 			}
 		}
-		w.merge(in[0], a, band.to(out, w.b.g.Shape(in[0])))
 		w.merge(in[1], c, band.to(out, w.b.g.Shape(in[1])))
+		w.merge(in[0], lam, band.to(out, w.b.g.Shape(in[0])))
+		return true
 	case nn.Concat:
 		n, off := len(lam)/w.rows, 0
 		for _, v := range node.Inputs {
@@ -243,6 +245,7 @@ func (w *backWork) step(k int, lam []float64, sp [][2]int) {
 	default:
 		w.relax(k, lam, sp)
 	}
+	return false
 }
 
 // affine steps through y = M x + B (node k).

@@ -99,8 +99,15 @@ func (t *convT) scatter(dst, z []float64, nr int, band rowBand) {
 						}
 						zs := zr[r*p+(oh-band.lo)*c.OutW:]
 						base := ih*c.InW + tw*c.Dil[1] - c.Pad[1]
-						for ow := ow0; ow < ow1; ow++ {
-							d[base+ow*c.Stride[1]] += zs[ow]
+						if s1 := c.Stride[1]; s1 != 1 {
+							for ow := ow0; ow < ow1; ow++ {
+								d[base+ow*s1] += zs[ow]
+							}
+							continue
+						}
+						dd, zz := d[base+ow0:base+ow1], zs[ow0:ow1]
+						for i, v := range zz {
+							dd[i] += v
 						}
 					}
 				}
