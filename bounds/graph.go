@@ -195,12 +195,12 @@ func tighten(b *graphBack, v int, x []Interval, readers []int, all bool, opts Gr
 	for len(rows) > 0 {
 		start := time.Now()
 		stop := max(0, b.level[v]-window)
-		refine(b, v, x, rows, stop, opts.Batch, workers)
+		n := refineSides(b, v, x, rows, readers, stop, opts.Batch, workers)
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "value %5d  %-22s  size %6d  rows %6d  level %3d  stop %3d  %8.3fs\n",
-				v, b.g.Nodes[v-1].Op.Describe(), len(x), len(rows), b.level[v], stop, time.Since(start).Seconds())
+				v, b.g.Nodes[v-1].Op.Describe(), len(x), n, b.level[v], stop, time.Since(start).Seconds())
 		}
-		total += len(rows)
+		total += n
 		if stop == 0 || opts.Intermediate != IntermediateAdaptive {
 			break
 		}
@@ -244,6 +244,60 @@ func tightRows(b *graphBack, v int, readers []int, x []Interval, all bool) []bac
 		slices.SortStableFunc(rows, func(a, c backRow) int { return cmp.Compare(a.i%plane, c.i%plane) })
 	}
 	return rows
+}
+
+// refineSides refines the rows of value v as refine does, but bounds an
+// entry whose readers all have a kink at 0 only (ReLU, leaky ReLU, or
+// their pair) on the side more likely to settle it first (the upper bound
+// when it straddles 0 mostly below), and on the other side only if it
+// still straddles 0. It returns the number of rows back-substituted.
+func refineSides(b *graphBack, v int, x []Interval, rows []backRow, readers []int, stop, batch, workers int) int {
+	if !zeroKinks(b, v, readers) {
+		refine(b, v, x, rows, stop, batch, workers)
+		return len(rows)
+	}
+	var first, second []backRow
+	for _, r := range rows {
+		xi := x[r.i]
+		if (r.sign > 0) == (-xi.Lo > xi.Hi) {
+			first = append(first, r)
+		} else {
+			second = append(second, r)
+		}
+	}
+	refine(b, v, x, first, stop, batch, workers)
+	still := second[:0]
+	for _, r := range second {
+		if x[r.i].Straddles() {
+			still = append(still, r)
+		}
+	}
+	refine(b, v, x, still, stop, batch, workers)
+	return len(first) + len(still)
+}
+
+// zeroKinks reports whether every reader of value v is a ReLU or leaky
+// ReLU, or the pair of two, reading v as the first network's value.
+func zeroKinks(b *graphBack, v int, readers []int) bool {
+	kink0 := func(a nn.Activation) bool { return a.Kind == nn.ReLU || a.Kind == nn.LeakyReLU }
+	for _, k := range readers {
+		node := b.g.Nodes[k]
+		switch op := node.Op.(type) {
+		case nn.Act:
+			if !kink0(op.Act) {
+				return false
+			}
+		case pairAct:
+			if node.Inputs[0] != v || !kink0(op.act1) || !kink0(op.act2) {
+				return false
+			}
+		default:
+			if nonlinear(op) {
+				return false
+			}
+		}
+	}
+	return len(readers) > 0
 }
 
 // refine intersects the bounds x of value v with those of the
