@@ -74,6 +74,12 @@ type GraphOptions struct {
 	// not depend on it.
 	Workers int
 
+	// IntervalWeightTerms makes GraphPair bound the terms (M2 - M1) z1 of
+	// a difference graph (graphdiff.go) by interval arithmetic (centre and
+	// radius) in the bounds of intermediate values, rather than
+	// back-substitute them: cheaper rows, looser bounds. The output's
+	// bounds always back-substitute them.
+	IntervalWeightTerms bool
 	// Log, if not nil, receives a line per value bounded by
 	// back-substitution: its node, size, rows and time.
 	Log io.Writer
@@ -121,7 +127,7 @@ func GraphSingle(g *nn.Graph, box spec.Box, opts GraphOptions) (*GraphNet, error
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	return propagateGraph(g, boxIntervals(box), opts), nil
+	return propagateGraph(g, boxIntervals(box), opts, nil), nil
 }
 
 // checkGraph validates g and box and that they fit.
@@ -138,12 +144,14 @@ func checkGraph(g *nn.Graph, box spec.Box, name string) error {
 	return nil
 }
 
-// propagateGraph bounds the values of the valid graph g on the box in.
-func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
+// propagateGraph bounds the values of the valid graph g on the box in;
+// the rows of values other than the output concretise the values marked in
+// cut (nil: none).
+func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions, cut []bool) *GraphNet {
 	nv := len(g.Nodes) + 1
 	b := &graphBack{g: g, vals: make([][]Interval, nv), mags: make([][]float64, nv), magSum: make([]float64, nv),
 		rel: make([]*graphRelax, len(g.Nodes)), abs: make([]nn.Linear, len(g.Nodes)),
-		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands}
+		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands, cut: cut}
 	readers := g.Readers()
 	net := &GraphNet{}
 	workers := opts.Workers

@@ -17,6 +17,7 @@ var graphMethods = []GraphOptions{
 	{Intermediate: IntermediateWindow, Window: 1, Batch: 64},
 	{Intermediate: IntermediateInterval, Batch: 3, Workers: 1},
 	{Intermediate: IntermediateAdaptive, Window: 1, Batch: 32},
+	{Intermediate: IntermediateBacksub, Batch: 16, IntervalWeightTerms: true},
 }
 
 // randBox returns a box of radius eps around a random point of [-1, 1]^n.

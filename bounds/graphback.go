@@ -60,6 +60,9 @@ type graphBack struct {
 	// noBands makes every band of rows whole (for the tests: the bounds
 	// must be the same to the bit).
 	noBands bool
+	// cut marks values whose coefficients are concretised rather than
+	// substituted in the rows of every value but the output (nil: none).
+	cut []bool
 }
 
 // setBounds fixes the bounds of value v: its magnitudes, and for an
@@ -186,7 +189,7 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 		w.buf[v] = nil
 		sp := w.spans(v, w.band[v])
 		kept := false
-		if b.rel[k] != nil && b.level[v] <= stop {
+		if (b.rel[k] != nil && b.level[v] <= stop) || (b.cut != nil && b.cut[v] && t != len(g.Nodes)) {
 			w.concretise(lam, v, sp)
 		} else {
 			kept = w.step(k, lam, sp)

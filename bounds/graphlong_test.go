@@ -21,7 +21,7 @@ import (
 // runs only with NNBOUND_LONG=1 and reports figures without asserting on
 // them; NNBOUND_GRAPH_MODELS picks models (small,cifar1,cifar; default
 // small), NNBOUND_GRAPH_METHODS methods
-// (interval,window1,window2,backsub,adaptive), and
+// (interval,window1,window2,backsub,adaptive,weights), and
 // NNBOUND_GRAPH_LOG=1 logs each value bounded.
 func TestGraphLong(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") != "1" {
@@ -42,6 +42,7 @@ func TestGraphLong(t *testing.T) {
 		"window2":  {Intermediate: IntermediateWindow, Window: 2, Batch: 128},
 		"backsub":  {Intermediate: IntermediateBacksub, Batch: 128},
 		"adaptive": {Intermediate: IntermediateAdaptive, Window: 1, Batch: 128},
+		"weights":  {Intermediate: IntermediateBacksub, Batch: 128, IntervalWeightTerms: true},
 	}
 	for _, name := range envList("NNBOUND_GRAPH_MODELS", "small") {
 		rng := rand.New(rand.NewPCG(2026, 12))
@@ -58,7 +59,7 @@ func TestGraphLong(t *testing.T) {
 		found2, foundInf := sampledDiff(rng, g1, g2, box, 300)
 		t.Logf("%s: %d parameters, %d inputs, eps %.4g; sampled ||d||_2 %.4g, ||d||_inf %.4g",
 			name, graphParams(g1), len(centre), eps, found2, foundInf)
-		for _, m := range envList("NNBOUND_GRAPH_METHODS", "interval,window1,window2,backsub,adaptive") {
+		for _, m := range envList("NNBOUND_GRAPH_METHODS", "interval,window1,window2,backsub,adaptive,weights") {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)

@@ -66,11 +66,15 @@ func GraphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairB
 	}
 	if !opts.Combined {
 		if pg, err := newDiffGraph(g1, g2, in); err == nil {
-			return pg.diffBounds(propagateGraph(pg.g, pg.box, opts)), nil
+			var cut []bool
+			if opts.IntervalWeightTerms {
+				cut = pg.weightTerms
+			}
+			return pg.diffBounds(propagateGraph(pg.g, pg.box, opts, cut)), nil
 		}
 	}
 	pg := newPairGraph(g1, g2, in)
-	net := propagateGraph(pg.g, pg.box, opts)
+	net := propagateGraph(pg.g, pg.box, opts, nil)
 	return &GraphPairBounds{
 		Diff:     net.Output,
 		Net1:     pg.view(net, pg.x1, pg.off1, len(g1.Nodes)),
@@ -90,6 +94,8 @@ type pairGraph struct {
 	x1, x2     int
 	off1, off2 int
 	zmap, dmap []int
+	// weightTerms marks the values (M2 - M1) z1 of a difference graph.
+	weightTerms []bool
 }
 
 // newPairGraph builds the combined graph of g1 and g2 on in.
@@ -215,6 +221,7 @@ func newDiffGraph(g1, g2 *nn.Graph, in spec.Inputs) (*pairGraph, error) {
 		}
 		pg.dmap[last] = pg.add(nn.Node{Op: &nn.Affine{M: &nn.Scale{S: ones}}, Inputs: []int{pg.dmap[last]}, Shape: g1.Nodes[last-1].Shape})
 	}
+	pg.weightTerms = append(pg.weightTerms, make([]bool, len(pg.g.Nodes)+1-len(pg.weightTerms))...)
 	return pg, nil
 }
 
@@ -263,6 +270,8 @@ func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, shape []int) (int, err
 			return v, nil
 		}
 		u := pg.add(nn.Node{Op: &nn.Affine{M: dm}, Inputs: z, Shape: shape})
+		pg.weightTerms = append(pg.weightTerms, make([]bool, u+1-len(pg.weightTerms))...)
+		pg.weightTerms[u] = true
 		return pg.add(nn.Node{Op: nn.Add{}, Inputs: []int{v, u}, Shape: shape}), nil
 	case nn.Act:
 		o2, ok := op2.(nn.Act)
