@@ -41,7 +41,7 @@ func convNet(rng *rand.Rand) *nn.Network {
 	for i := range w {
 		w[i] = rng.NormFloat64()
 	}
-	net.Layers = append(net.Layers, nn.Affine(mat.NewDense(2, 8, w), []float64{0, 1}))
+	net.Layers = append(net.Layers, nn.AffineLayer(mat.NewDense(2, 8, w), []float64{0, 1}))
 	return net
 }
 

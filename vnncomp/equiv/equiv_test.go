@@ -28,7 +28,7 @@ func testPair() (f, g *nn.Network) {
 	w2 := []float64{1, -2, 0.5}
 	f = &nn.Network{Layers: []nn.Layer{
 		{W: mat.NewDense(3, 2, w1), B: b1, Act: relu},
-		nn.Affine(mat.NewDense(1, 3, w2), []float64{0}),
+		nn.AffineLayer(mat.NewDense(1, 3, w2), []float64{0}),
 	}}
 	perm := []int{2, 0, 1}
 	pw1 := make([]float64, 6)
@@ -40,7 +40,7 @@ func testPair() (f, g *nn.Network) {
 	}
 	g = &nn.Network{Layers: []nn.Layer{
 		{W: mat.NewDense(3, 2, pw1), B: pb1, Act: relu},
-		nn.Affine(mat.NewDense(1, 3, pw2), []float64{0.1}),
+		nn.AffineLayer(mat.NewDense(1, 3, pw2), []float64{0.1}),
 	}}
 	return f, g
 }
