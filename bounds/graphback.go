@@ -65,8 +65,8 @@ type graphBack struct {
 	cut []bool
 }
 
-// setBounds fixes the bounds of value v: its magnitudes, and for an
-// affine node reading it, nothing yet (absMag is computed on first use).
+// setBounds fixes the bounds of value v and their magnitudes (for the
+// rounding margins of the steps through v).
 func (b *graphBack) setBounds(v int, x []Interval) {
 	b.vals[v] = x
 	b.mags[v] = mags(x)
@@ -77,7 +77,8 @@ func (b *graphBack) setBounds(v int, x []Interval) {
 	b.magSum[v] = outward.MulUp(s, sumFactor(len(x)))
 }
 
-// prepare computes |M| mag for affine node k (its input's bounds final).
+// prepare computes |M| mag for affine node k (its input's bounds final)
+// and, for a convolution, its kernel for the batched product.
 func (b *graphBack) prepare(k int) {
 	a, ok := b.g.Nodes[k].Op.(*nn.Affine)
 	if !ok {

@@ -103,13 +103,7 @@ func newPairGraph(g1, g2 *nn.Graph, in spec.Inputs) *pairGraph {
 	n := g1.InputSize()
 	x := boxIntervals(in.Box)
 	pg := &pairGraph{g: &nn.Graph{InputShape: slices.Clone(g1.InputShape)}, box: x}
-	half := func(from int) int {
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = from + i
-		}
-		return pg.add(nn.Node{Op: &nn.Affine{M: &nn.Gather{N: 2 * n, Index: idx}}, Inputs: []int{0}, Shape: g1.InputShape})
-	}
+	half := func(from int) int { return pg.half(n, from, g1.InputShape) }
 	switch in.Pairing {
 	case spec.Independent:
 		pg.g.InputShape, pg.box = []int{2 * n}, append(x, x...)
