@@ -21,7 +21,7 @@ import (
 // runs only with NNBOUND_LONG=1 and reports figures without asserting on
 // them; NNBOUND_GRAPH_MODELS picks models (small,cifar1,cifar; default
 // small), NNBOUND_GRAPH_METHODS methods
-// (interval,window1,window2,backsub,adaptive,weights), and
+// (interval,window1,window2,backsub,adaptive,weights,combined), and
 // NNBOUND_GRAPH_LOG=1 logs each value bounded.
 func TestGraphLong(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") != "1" {
@@ -43,6 +43,7 @@ func TestGraphLong(t *testing.T) {
 		"backsub":  {Intermediate: IntermediateBacksub, Batch: 128},
 		"adaptive": {Intermediate: IntermediateAdaptive, Window: 1, Batch: 128},
 		"weights":  {Intermediate: IntermediateBacksub, Batch: 128, IntervalWeightTerms: true},
+		"combined": {Intermediate: IntermediateBacksub, Batch: 128, Combined: true},
 	}
 	for _, name := range envList("NNBOUND_GRAPH_MODELS", "small") {
 		rng := rand.New(rand.NewPCG(2026, 12))
@@ -59,7 +60,7 @@ func TestGraphLong(t *testing.T) {
 		found2, foundInf := sampledDiff(rng, g1, g2, box, 300)
 		t.Logf("%s: %d parameters, %d inputs, eps %.4g; sampled ||d||_2 %.4g, ||d||_inf %.4g",
 			name, graphParams(g1), len(centre), eps, found2, foundInf)
-		for _, m := range envList("NNBOUND_GRAPH_METHODS", "interval,window1,window2,backsub,adaptive,weights") {
+		for _, m := range envList("NNBOUND_GRAPH_METHODS", "interval,window1,window2,backsub,adaptive,weights,combined") {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
