@@ -115,7 +115,8 @@ func (o GraphOptions) Validate() error {
 type GraphNet struct {
 	Values [][]Interval
 	Output []Interval
-	// Rows is the number of rows back-substituted (two per value bounded).
+	// Rows is the number of rows back-substituted (each an upper or a
+	// lower bound of one entry of a value).
 	Rows int
 }
 

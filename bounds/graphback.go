@@ -371,34 +371,6 @@ func (w *backWork) relax(k int, lam []float64, sp [][2]int) {
 	}
 }
 
-// merge adds the coefficients add (R x size(v), owned by merge, non-zero
-// only on the rows band of v's planes) to those pending on value v.
-func (w *backWork) merge(v int, add []float64, band rowBand) {
-	cur := w.buf[v]
-	if cur == nil {
-		w.buf[v], w.band[v] = add, band
-		return
-	}
-	w.band[v] = w.band[v].union(band)
-	n, mag := len(add)/w.rows, w.b.mags[v]
-	sp := w.spans(v, band)
-	for r := range w.rows {
-		c, a := cur[r*n:(r+1)*n], add[r*n:(r+1)*n]
-		err := 0.0
-		for _, p := range sp {
-			for j := p[0]; j < p[1]; j++ {
-				if x := a[j]; x != 0 {
-					c[j] += x
-					err += math.Abs(c[j]) * mag[j]
-				}
-			}
-		}
-		// |fl(a + b) - (a + b)| <= u |fl(a + b)|, doubled for the sum's own rounding.
-		w.e[r] = outward.AddUp(w.e[r], outward.MulUp(2*outward.Unit*err, sumFactor(n)))
-	}
-	w.put(add, sp)
-}
-
 // concretise replaces the coefficients lam on value v, zero outside the
 // spans sp of each row, by their largest value over v's bounds.
 func (w *backWork) concretise(lam []float64, v int, sp [][2]int) {

@@ -1,13 +1,18 @@
 package bounds
 
-import "github.com/nnbound/nnbound/nn"
+import (
+	"math"
+
+	"github.com/nnbound/nnbound/internal/outward"
+	"github.com/nnbound/nnbound/nn"
+)
 
 // Bands of rows. A batch of back-substituted rows of neighbouring entries
 // of a CHW value has coefficients that are zero outside a band of rows of
 // every plane; a convolution or a pool widens the band by its kernel, an
 // elementwise node keeps it, a dense map or a selection makes it the
 // whole value. Each pending buffer of coefficients carries its band
-// (graphback.go), and is zero outside it.
+// (graphback.go), and is zero outside it; merge sums two of them.
 
 // spans returns the ranges of entries of value v on the band a of rows:
 // one per channel of a CHW value, the whole value otherwise.
@@ -67,4 +72,32 @@ func poolRows(p nn.Pool2D, a rowBand) rowBand {
 	lo := max(0, a.lo*p.Stride[0]-p.Pad[0])
 	hi := min(p.InH, (a.hi-1)*p.Stride[0]-p.Pad[0]+(p.KH-1)*p.Dil[0]+1)
 	return rowBand{lo, max(lo, hi)}
+}
+
+// merge adds the coefficients add (R x size(v), owned by merge, non-zero
+// only on the rows band of v's planes) to those pending on value v.
+func (w *backWork) merge(v int, add []float64, band rowBand) {
+	cur := w.buf[v]
+	if cur == nil {
+		w.buf[v], w.band[v] = add, band
+		return
+	}
+	w.band[v] = w.band[v].union(band)
+	n, mag := len(add)/w.rows, w.b.mags[v]
+	sp := w.spans(v, band)
+	for r := range w.rows {
+		c, a := cur[r*n:(r+1)*n], add[r*n:(r+1)*n]
+		err := 0.0
+		for _, p := range sp {
+			for j := p[0]; j < p[1]; j++ {
+				if x := a[j]; x != 0 {
+					c[j] += x
+					err += math.Abs(c[j]) * mag[j]
+				}
+			}
+		}
+		// |fl(a + b) - (a + b)| <= u |fl(a + b)|, doubled for the sum's own rounding.
+		w.e[r] = outward.AddUp(w.e[r], outward.MulUp(2*outward.Unit*err, sumFactor(n)))
+	}
+	w.put(add, sp)
 }
