@@ -232,10 +232,16 @@ func TestConvT(t *testing.T) {
 		{InC: 2, InH: 8, InW: 8, OutC: 5, OutH: 4, OutW: 4, KH: 3, KW: 3, Stride: [2]int{2, 2}, Pad: [2]int{1, 1}, Dil: [2]int{1, 1}, Groups: 1},
 		{InC: 2, InH: 8, InW: 9, OutC: 3, OutH: 4, OutW: 5, KH: 1, KW: 1, Stride: [2]int{2, 2}, Dil: [2]int{1, 1}, Groups: 1},
 		{InC: 2, InH: 9, InW: 9, OutC: 2, OutH: 5, OutW: 5, KH: 3, KW: 2, Stride: [2]int{1, 2}, Pad: [2]int{0, 1}, Dil: [2]int{2, 1}, Groups: 1},
+		{InC: 2, InH: 9, InW: 9, OutC: 3, OutH: 5, OutW: 10, KH: 3, KW: 2, Stride: [2]int{1, 1}, Pad: [2]int{0, 1}, Dil: [2]int{2, 1}, Groups: 1},
+		{InC: 3, InH: 6, InW: 6, OutC: 2, OutH: 5, OutW: 5, KH: 3, KW: 3, Stride: [2]int{1, 1}, Pad: [2]int{1, 1}, Dil: [2]int{1, 1}, Groups: 1},
+		{InC: 3, InH: 4, InW: 5, OutC: 4, OutH: 4, OutW: 5, KH: 1, KW: 1, Stride: [2]int{1, 1}, Dil: [2]int{1, 1}, Groups: 1},
 	} {
 		c.Kernel = make([]float64, c.OutC*c.InC*c.KH*c.KW)
 		for i := range c.Kernel {
 			c.Kernel[i] = rng.NormFloat64()
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
 		}
 		ct := newConvT(c)
 		var y, z []float64
