@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -265,6 +266,34 @@ func TestConvT(t *testing.T) {
 						t.Fatalf("%+v band %v row %d input %d: %v, want %v", *c, band, r, i, got[r*c.In()+i], w)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestGraphSingleMatchesChain checks that back-substitution on a chain's
+// graph gives the chain engine's symbolic bounds (up to rounding margins).
+func TestGraphSingleMatchesChain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, sizes := range [][]int{{5, 20, 20, 20, 3}, {10, 50, 50, 50, 50, 5}} {
+		net, err := randnet.New(rng, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		box := randBox(rng, sizes[0], 0.05)
+		opts := DefaultOptions()
+		opts.Method = MethodSymbolic
+		chain, err := Single(net, box, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		graph, err := GraphSingle(net.Graph(), box, DefaultGraphOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range chain.Post[len(chain.Post)-1] {
+			if got := graph.Output[i]; !closeTo(want.Lo, got.Lo) || !closeTo(want.Hi, got.Hi) {
+				t.Errorf("%v output %d: graph %v, chain %v", sizes, i, got, want)
 			}
 		}
 	}
