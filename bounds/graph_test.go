@@ -298,3 +298,30 @@ func TestGraphSingleMatchesChain(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphWorkers checks that the bounds do not depend on the number of
+// workers.
+func TestGraphWorkers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	g1 := residualCNN(rng, 1, 8, 8, []int{3, 5})
+	g2 := perturbed(rng, g1, 0.01)
+	in := spec.Inputs{Box: randBox(rng, g1.InputSize(), 0.02)}
+	var first *GraphPairBounds
+	for _, workers := range []int{1, 3} {
+		pb, err := GraphPair(g1, g2, in, GraphOptions{Batch: 8, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = pb
+			continue
+		}
+		for v, x := range pb.Combined.Values {
+			for i := range x {
+				if x[i] != first.Combined.Values[v][i] {
+					t.Fatalf("value %d entry %d: %v with %d workers, %v with 1", v, i, x[i], workers, first.Combined.Values[v][i])
+				}
+			}
+		}
+	}
+}
