@@ -88,10 +88,10 @@ type GraphOptions struct {
 }
 
 // DefaultGraphOptions returns the default settings: back-substitution to
-// the input for every value, batches of 128 rows, GOMAXPROCS workers
+// the input for every value, batches of 16 rows, GOMAXPROCS workers
 // (Window 1 for the other methods).
 func DefaultGraphOptions() GraphOptions {
-	return GraphOptions{Intermediate: IntermediateBacksub, Window: 1, Batch: 128}
+	return GraphOptions{Intermediate: IntermediateBacksub, Window: 1, Batch: 16}
 }
 
 // Validate reports a setting out of range, naming it.

@@ -37,13 +37,13 @@ func TestGraphLong(t *testing.T) {
 		},
 	}
 	methods := map[string]GraphOptions{
-		"interval": {Intermediate: IntermediateInterval, Batch: 128},
-		"window1":  {Intermediate: IntermediateWindow, Window: 1, Batch: 128},
-		"window2":  {Intermediate: IntermediateWindow, Window: 2, Batch: 128},
-		"backsub":  {Intermediate: IntermediateBacksub, Batch: 128},
-		"adaptive": {Intermediate: IntermediateAdaptive, Window: 1, Batch: 128},
-		"weights":  {Intermediate: IntermediateBacksub, Batch: 128, IntervalWeightTerms: true},
-		"combined": {Intermediate: IntermediateBacksub, Batch: 128, Combined: true},
+		"interval": {Intermediate: IntermediateInterval, Batch: 16},
+		"window1":  {Intermediate: IntermediateWindow, Window: 1, Batch: 16},
+		"window2":  {Intermediate: IntermediateWindow, Window: 2, Batch: 16},
+		"backsub":  {Intermediate: IntermediateBacksub, Batch: 16},
+		"adaptive": {Intermediate: IntermediateAdaptive, Window: 1, Batch: 16},
+		"weights":  {Intermediate: IntermediateBacksub, Batch: 16, IntervalWeightTerms: true},
+		"combined": {Intermediate: IntermediateBacksub, Batch: 16, Combined: true},
 	}
 	for _, name := range envList("NNBOUND_GRAPH_MODELS", "small") {
 		rng := rand.New(rand.NewPCG(2026, 12))
