@@ -12,6 +12,16 @@
 //	(*PairBounds).Norm2()       -> float64      ||f2(x2) - f1(x1)||_2 (largest over the pieces)
 //	NewForwardDiff(f, g)        -> *ForwardDiff a reusable workspace for
 //	(*ForwardDiff).Bound(box)   -> []Interval   g(x) - f(x), forward only
+//	GraphSingle(g, box, opts)   -> *GraphNet    every value of an nn.Graph on a box
+//	GraphPair(g1, g2, in, opts) -> *GraphPairBounds  g2(x2) - g1(x1) for two graphs
+//
+// The graph entry points (graph.go) take any DAG of nn.Graph's operations
+// (convolutions, pools, residual joins, concatenations, max pools,
+// quantisers) and bound it by interval arithmetic and back-substitution in
+// batches of rows, without a dense matrix of any structured map; two
+// graphs of one structure are bounded through their differences node by
+// node (graphdiff.go). The chain entry points above remain the tuned
+// engine for nn.Network.
 //
 // The input set is a spec.Inputs (package spec states the question): x2 =
 // x1 (spec.SameInput), x2 = q(x1) for an input quantiser q

@@ -3,8 +3,10 @@ package bounds
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
+	"time"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
@@ -37,11 +39,15 @@ const (
 	IntermediateWindow
 	// IntermediateInterval takes their interval bounds only.
 	IntermediateInterval
+	// IntermediateAdaptive back-substitutes them through Window layers,
+	// then, for the entries whose relaxation still depends on their
+	// bounds, through twice as many, and so on to the input.
+	IntermediateAdaptive
 )
 
-var intermediateNames = [...]string{"backsub", "window", "interval"}
+var intermediateNames = [...]string{"backsub", "window", "interval", "adaptive"}
 
-// String returns "backsub", "window" or "interval".
+// String returns "backsub", "window", "interval" or "adaptive".
 func (m GraphIntermediate) String() string {
 	if m < 0 || int(m) >= len(intermediateNames) {
 		return fmt.Sprintf("GraphIntermediate(%d)", int(m))
@@ -54,7 +60,8 @@ type GraphOptions struct {
 	// Intermediate is how the values read by nonlinear nodes are bounded.
 	Intermediate GraphIntermediate
 	// Window is the number of layers of nonlinear nodes crossed by
-	// IntermediateWindow (at least 1).
+	// IntermediateWindow, and first crossed by IntermediateAdaptive (at
+	// least 1).
 	Window int
 	// Batch is the number of rows back-substituted together: memory grows
 	// with Batch times the sizes of the values.
@@ -67,21 +74,32 @@ type GraphOptions struct {
 	// not depend on it.
 	Workers int
 
+	// IntervalWeightTerms makes GraphPair bound the terms (M2 - M1) z1 of
+	// a difference graph (graphdiff.go) by interval arithmetic (centre and
+	// radius) in the bounds of intermediate values, rather than
+	// back-substitute them: cheaper rows, looser bounds. The output's
+	// bounds always back-substitute them.
+	IntervalWeightTerms bool
+	// Log, if not nil, receives a line per value bounded by
+	// back-substitution: its node, size, rows and time.
+	Log io.Writer
+
 	noBands bool // back-substitute whole values (for the tests)
 }
 
-// DefaultGraphOptions returns the default settings: a window of two layers
-// of nonlinear nodes, batches of 128 rows, GOMAXPROCS workers.
+// DefaultGraphOptions returns the default settings: back-substitution to
+// the input for every value, batches of 16 rows, GOMAXPROCS workers
+// (Window 1 for the other methods).
 func DefaultGraphOptions() GraphOptions {
-	return GraphOptions{Intermediate: IntermediateWindow, Window: 2, Batch: 128}
+	return GraphOptions{Intermediate: IntermediateBacksub, Window: 1, Batch: 16}
 }
 
 // Validate reports a setting out of range, naming it.
 func (o GraphOptions) Validate() error {
 	switch {
-	case o.Intermediate < IntermediateBacksub || o.Intermediate > IntermediateInterval:
+	case o.Intermediate < IntermediateBacksub || o.Intermediate > IntermediateAdaptive:
 		return fmt.Errorf("bounds: GraphOptions.Intermediate is %v: %w", o.Intermediate, ErrOptions)
-	case o.Intermediate == IntermediateWindow && o.Window < 1:
+	case (o.Intermediate == IntermediateWindow || o.Intermediate == IntermediateAdaptive) && o.Window < 1:
 		return fmt.Errorf("bounds: GraphOptions.Window is %d, want at least 1: %w", o.Window, ErrOptions)
 	case o.Batch < 1:
 		return fmt.Errorf("bounds: GraphOptions.Batch is %d, want at least 1: %w", o.Batch, ErrOptions)
@@ -97,7 +115,8 @@ func (o GraphOptions) Validate() error {
 type GraphNet struct {
 	Values [][]Interval
 	Output []Interval
-	// Rows is the number of rows back-substituted (two per value bounded).
+	// Rows is the number of rows back-substituted (each an upper or a
+	// lower bound of one entry of a value).
 	Rows int
 }
 
@@ -109,7 +128,7 @@ func GraphSingle(g *nn.Graph, box spec.Box, opts GraphOptions) (*GraphNet, error
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	return propagateGraph(g, boxIntervals(box), opts), nil
+	return propagateGraph(g, boxIntervals(box), opts, nil), nil
 }
 
 // checkGraph validates g and box and that they fit.
@@ -126,12 +145,14 @@ func checkGraph(g *nn.Graph, box spec.Box, name string) error {
 	return nil
 }
 
-// propagateGraph bounds the values of the valid graph g on the box in.
-func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
+// propagateGraph bounds the values of the valid graph g on the box in;
+// the rows of values other than the output concretise the values marked in
+// cut (nil: none).
+func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions, cut []bool) *GraphNet {
 	nv := len(g.Nodes) + 1
 	b := &graphBack{g: g, vals: make([][]Interval, nv), mags: make([][]float64, nv), magSum: make([]float64, nv),
 		rel: make([]*graphRelax, len(g.Nodes)), abs: make([]nn.Linear, len(g.Nodes)),
-		absMag: make([][]float64, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands}
+		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands, cut: cut}
 	readers := g.Readers()
 	net := &GraphNet{}
 	workers := opts.Workers
@@ -155,23 +176,51 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions) *GraphNet {
 			b.prepare(k)
 		}
 		x := nodeImage(node.Op, b.abs[k], ins)
-		if rows := tightRows(b, v, readers[v], x, v == nv-1); len(rows) > 0 {
-			stop := 0
-			switch {
-			case v == nv-1 || opts.Intermediate == IntermediateBacksub:
-			case opts.Intermediate == IntermediateWindow:
-				stop = b.level[v] - opts.Window
-			default:
-				rows = nil
-			}
-			b.vals[v] = x // the relaxations below read their inputs only
-			refine(b, v, x, rows, stop, opts.Batch, workers)
-			net.Rows += len(rows)
-		}
+		b.vals[v] = x // the relaxations below read their inputs only
+		net.Rows += tighten(b, v, x, readers[v], v == nv-1, opts, workers)
 		b.setBounds(v, x)
 	}
 	net.Values, net.Output = b.vals, b.vals[nv-1]
 	return net
+}
+
+// tighten bounds the entries of value v (bounds x, updated) that its
+// readers' relaxations depend on by back-substitution as opts says (to
+// the input for the output, all set), and returns the number of rows
+// back-substituted. The adaptive method goes back through window layers,
+// then twice as many, and so on to the input, each time for the entries
+// still needed; after a window that leaves more than nine tenths of them,
+// straight to the input.
+func tighten(b *graphBack, v int, x []Interval, readers []int, all bool, opts GraphOptions, workers int) int {
+	rows := tightRows(b, v, readers, x, all)
+	window := opts.Window
+	switch {
+	case all || opts.Intermediate == IntermediateBacksub:
+		window = b.level[v]
+	case opts.Intermediate == IntermediateInterval:
+		return 0
+	}
+	total := 0
+	for len(rows) > 0 {
+		start := time.Now()
+		stop := max(0, b.level[v]-window)
+		n := refineSides(b, v, x, rows, readers, stop, opts.Batch, workers)
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, "value %5d  %-22s  size %6d  rows %6d  level %3d  stop %3d  %8.3fs\n",
+				v, b.g.Nodes[v-1].Op.Describe(), len(x), n, b.level[v], stop, time.Since(start).Seconds())
+		}
+		total += n
+		if stop == 0 || opts.Intermediate != IntermediateAdaptive {
+			break
+		}
+		window *= 2
+		next := tightRows(b, v, readers, x, false)
+		if 10*len(next) > 9*len(rows) { // a window that settles few entries: go to the input
+			window = b.level[v]
+		}
+		rows = next
+	}
+	return total
 }
 
 // tightRows returns the rows that bound the entries of value v (bounds x)
@@ -204,6 +253,60 @@ func tightRows(b *graphBack, v int, readers []int, x []Interval, all bool) []bac
 		slices.SortStableFunc(rows, func(a, c backRow) int { return cmp.Compare(a.i%plane, c.i%plane) })
 	}
 	return rows
+}
+
+// refineSides refines the rows of value v as refine does, but bounds an
+// entry whose readers all have a kink at 0 only (ReLU, leaky ReLU, or
+// their pair) on the side more likely to settle it first (the upper bound
+// when it straddles 0 mostly below), and on the other side only if it
+// still straddles 0. It returns the number of rows back-substituted.
+func refineSides(b *graphBack, v int, x []Interval, rows []backRow, readers []int, stop, batch, workers int) int {
+	if !zeroKinks(b, v, readers) {
+		refine(b, v, x, rows, stop, batch, workers)
+		return len(rows)
+	}
+	var first, second []backRow
+	for _, r := range rows {
+		xi := x[r.i]
+		if (r.sign > 0) == (-xi.Lo > xi.Hi) {
+			first = append(first, r)
+		} else {
+			second = append(second, r)
+		}
+	}
+	refine(b, v, x, first, stop, batch, workers)
+	still := second[:0]
+	for _, r := range second {
+		if x[r.i].Straddles() {
+			still = append(still, r)
+		}
+	}
+	refine(b, v, x, still, stop, batch, workers)
+	return len(first) + len(still)
+}
+
+// zeroKinks reports whether every reader of value v is a ReLU or leaky
+// ReLU, or the pair of two, reading v as the first network's value.
+func zeroKinks(b *graphBack, v int, readers []int) bool {
+	kink0 := func(a nn.Activation) bool { return a.Kind == nn.ReLU || a.Kind == nn.LeakyReLU }
+	for _, k := range readers {
+		node := b.g.Nodes[k]
+		switch op := node.Op.(type) {
+		case nn.Act:
+			if !kink0(op.Act) {
+				return false
+			}
+		case pairAct:
+			if node.Inputs[0] != v || !kink0(op.act1) || !kink0(op.act2) {
+				return false
+			}
+		default:
+			if nonlinear(op) {
+				return false
+			}
+		}
+	}
+	return len(readers) > 0
 }
 
 // refine intersects the bounds x of value v with those of the

@@ -55,14 +55,18 @@ type graphBack struct {
 	rel    []*graphRelax // per node; nil for a linear node
 	abs    []nn.Linear   // |M| per affine node
 	absMag [][]float64   // |M| mag of the node's input, per affine node
+	convT  []*convT      // per convolution node (one group), its kernel for the batched product
 	level  []int         // per value: the most nonlinear nodes on a path from the input
 	// noBands makes every band of rows whole (for the tests: the bounds
 	// must be the same to the bit).
 	noBands bool
+	// cut marks values whose coefficients are concretised rather than
+	// substituted in the rows of every value but the output (nil: none).
+	cut []bool
 }
 
-// setBounds fixes the bounds of value v: its magnitudes, and for an
-// affine node reading it, nothing yet (absMag is computed on first use).
+// setBounds fixes the bounds of value v and their magnitudes (for the
+// rounding margins of the steps through v).
 func (b *graphBack) setBounds(v int, x []Interval) {
 	b.vals[v] = x
 	b.mags[v] = mags(x)
@@ -73,7 +77,8 @@ func (b *graphBack) setBounds(v int, x []Interval) {
 	b.magSum[v] = outward.MulUp(s, sumFactor(len(x)))
 }
 
-// prepare computes |M| mag for affine node k (its input's bounds final).
+// prepare computes |M| mag for affine node k (its input's bounds final)
+// and, for a convolution, its kernel for the batched product.
 func (b *graphBack) prepare(k int) {
 	a, ok := b.g.Nodes[k].Op.(*nn.Affine)
 	if !ok {
@@ -82,6 +87,9 @@ func (b *graphBack) prepare(k int) {
 	t := make([]float64, a.M.Out())
 	b.abs[k].Apply(t, b.mags[b.g.Nodes[k].Inputs[0]])
 	b.absMag[k] = t
+	if c, ok := a.M.(*nn.Conv2D); ok {
+		b.convT[k] = newConvT(c)
+	}
 }
 
 // backRow is one target row: sign times value t's entry i.
@@ -130,6 +138,7 @@ type backWork struct {
 	c, e []float64
 	rows int
 	free map[int][][]float64
+	y, z []float64 // scratch of the batched convolution
 }
 
 // get returns a zeroed buffer of n floats.
@@ -137,14 +146,21 @@ func (w *backWork) get(n int) []float64 {
 	if l := w.free[n]; len(l) > 0 {
 		s := l[len(l)-1]
 		w.free[n] = l[:len(l)-1]
-		clear(s)
-		return s
+		return s // put left it zero
 	}
 	return make([]float64, n)
 }
 
-// put returns a buffer for reuse.
-func (w *backWork) put(s []float64) { w.free[len(s)] = append(w.free[len(s)], s) }
+// put returns a buffer for reuse, zero outside the spans sp of each row.
+func (w *backWork) put(s []float64, sp [][2]int) {
+	n := len(s) / w.rows
+	for r := range w.rows {
+		for _, p := range sp {
+			clear(s[r*n+p[0] : r*n+p[1]])
+		}
+	}
+	w.free[len(s)] = append(w.free[len(s)], s)
+}
 
 // batch sets dst to the upper bounds of the rows of one batch.
 func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
@@ -172,16 +188,21 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 			continue
 		}
 		w.buf[v] = nil
-		if b.rel[k] != nil && b.level[v] <= stop {
-			w.concretise(lam, v)
+		sp := w.spans(v, w.band[v])
+		kept := false
+		if (b.rel[k] != nil && b.level[v] <= stop) || (b.cut != nil && b.cut[v] && t != len(g.Nodes)) {
+			w.concretise(lam, v, sp)
 		} else {
-			w.step(k, lam)
+			kept = w.step(k, lam, sp)
 		}
-		w.put(lam)
+		if !kept {
+			w.put(lam, sp)
+		}
 	}
 	if w.buf[0] != nil {
-		w.concretise(w.buf[0], 0)
-		w.put(w.buf[0])
+		sp := w.spans(0, w.band[0])
+		w.concretise(w.buf[0], 0, sp)
+		w.put(w.buf[0], sp)
 	}
 	for k := range dst {
 		dst[k] = outward.UpBy(w.c[k], w.e[k])
@@ -189,27 +210,31 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 }
 
 // step replaces the coefficients lam on node k's output by coefficients
-// on its inputs.
-func (w *backWork) step(k int, lam []float64) {
+// on its inputs, and reports whether it kept lam (passed it on).
+func (w *backWork) step(k int, lam []float64, sp [][2]int) bool {
 	node := w.b.g.Nodes[k]
 	switch op := node.Op.(type) {
 	case *nn.Affine:
-		w.affine(k, op, lam)
+		w.affine(k, op, lam, sp)
 	case nn.Add:
 		in := node.Inputs
 		band := w.band[k+1]
 		out := w.b.g.Shape(k + 1)
-		a, c := w.get(len(lam)), w.get(len(lam))
-		copy(a, lam)
-		for i, v := range lam {
-			if op.Negate {
-				c[i] = -v
-			} else {
-				c[i] = v
+		c := w.get(len(lam))
+		sign, n := 1.0, len(lam)/w.rows
+		if op.Negate {
+			sign = -1
+		}
+		for r := range w.rows {
+			for _, p := range sp {
+				for i := r*n + p[0]; i < r*n+p[1]; i++ {
+					c[i] = sign * lam[i]
+				}
 			}
 		}
-		w.merge(in[0], a, band.to(out, w.b.g.Shape(in[0])))
 		w.merge(in[1], c, band.to(out, w.b.g.Shape(in[1])))
+		w.merge(in[0], lam, band.to(out, w.b.g.Shape(in[0])))
+		return true
 	case nn.Concat:
 		n, off := len(lam)/w.rows, 0
 		for _, v := range node.Inputs {
@@ -222,46 +247,61 @@ func (w *backWork) step(k int, lam []float64) {
 			off += m
 		}
 	default:
-		w.relax(k, lam)
+		w.relax(k, lam, sp)
 	}
+	return false
 }
 
 // affine steps through y = M x + B (node k).
-func (w *backWork) affine(k int, op *nn.Affine, lam []float64) {
+func (w *backWork) affine(k int, op *nn.Affine, lam []float64, sp [][2]int) {
 	b := w.b
 	v := b.g.Nodes[k].Inputs[0]
 	n, m := op.M.Out(), op.M.In()
 	dst := w.get(w.rows * m)
 	t := b.absMag[k]
-	relErr := 2 * float64(n+2) * outward.Unit * sumFactor(n)
-	tiny := outward.MulUp(float64(n+2)*outward.Tiny, b.magSum[v])
+	terms := n
+	if conv, ok := op.M.(*nn.Conv2D); ok {
+		terms += conv.KH * conv.KW // the batched product sums in another order (graphconv.go)
+	}
+	relErr := 2 * float64(terms+2) * outward.Unit * sumFactor(terms)
+	tiny := outward.MulUp(float64(terms+2)*outward.Tiny, b.magSum[v])
 	band := w.band[k+1]
 	conv, _ := op.M.(*nn.Conv2D)
-	inBand := band.to(b.g.Shape(k+1), b.g.Shape(v))
+	inBand := fullBand(b.g.Shape(v)) // a dense map or a selection reaches any entry
 	switch mp := op.M.(type) {
 	case *nn.Conv2D:
 		inBand.lo, inBand.hi = mp.InputRows(band.lo, band.hi)
 	case *nn.AvgPool2D:
 		inBand = poolRows(mp.Pool2D, band)
+	case *nn.Scale:
+		inBand = band.to(b.g.Shape(k+1), b.g.Shape(v))
+	}
+	if ct := b.convT[k]; ct != nil {
+		ct.addTransposed(dst, lam, w.rows, band, &w.y, &w.z)
 	}
 	for r := range w.rows {
 		row := lam[r*n : (r+1)*n]
-		if conv != nil {
+		switch {
+		case b.convT[k] != nil:
+		case conv != nil:
 			conv.AddTransposedRows(dst[r*m:(r+1)*m], row, band.lo, band.hi)
-		} else {
+		default:
 			op.M.ApplyTransposed(dst[r*m:(r+1)*m], row)
 		}
 		s, abs, prop := w.c[r], math.Abs(w.c[r]), 0.0
-		for i, l := range row {
-			if l == 0 {
-				continue
+		for _, p := range sp {
+			for i := p[0]; i < p[1]; i++ {
+				l := row[i]
+				if l == 0 {
+					continue
+				}
+				if op.B != nil {
+					p := l * op.B[i]
+					s += p
+					abs += math.Abs(p)
+				}
+				prop += math.Abs(l) * t[i]
 			}
-			if op.B != nil {
-				p := l * op.B[i]
-				s += p
-				abs += math.Abs(p)
-			}
-			prop += math.Abs(l) * t[i]
 		}
 		w.c[r] = s
 		err := outward.AddUp(outward.DotErr(abs, n), outward.AddUp(relErr*prop*sumFactor(n), tiny))
@@ -271,7 +311,7 @@ func (w *backWork) affine(k int, op *nn.Affine, lam []float64) {
 }
 
 // relax steps through the relaxed nonlinear node k.
-func (w *backWork) relax(k int, lam []float64) {
+func (w *backWork) relax(k int, lam []float64, sp [][2]int) {
 	b := w.b
 	rel := b.rel[k]
 	ins := b.g.Nodes[k].Inputs
@@ -279,35 +319,41 @@ func (w *backWork) relax(k int, lam []float64) {
 	n, m := len(rel.up), b.g.Size(v)
 	mag := b.mags[v]
 	dst := w.get(w.rows * m)
-	var dst2, mag2 []float64 // the second input of a pair node
+	var dst2, mag2, out2 []float64 // the second input of a pair node
 	if rel.lowB != nil {
 		dst2, mag2 = w.get(w.rows*b.g.Size(ins[1])), b.mags[ins[1]]
 	}
 	relC, tinyC := 2*float64(rel.fanIn+1)*outward.Unit, float64(rel.fanIn)*outward.Tiny
 	for r := range w.rows {
 		row, out := lam[r*n:(r+1)*n], dst[r*m:(r+1)*m]
+		if dst2 != nil {
+			out2 = dst2[r*len(mag2) : (r+1)*len(mag2)]
+		}
 		s, abs, perr := w.c[r], math.Abs(w.c[r]), 0.0
-		for i, l := range row {
-			if l == 0 {
-				continue
+		for _, p := range sp {
+			for i := p[0]; i < p[1]; i++ {
+				l := row[i]
+				if l == 0 {
+					continue
+				}
+				ln, j, lb := rel.low[i], at(rel.lowAt, i), rel.lowB
+				if l >= 0 {
+					ln, j, lb = rel.up[i], at(rel.upAt, i), rel.upB
+				}
+				if ln.A != 0 {
+					p := l * ln.A
+					out[j] += p
+					perr += (relC*math.Abs(p) + tinyC) * mag[j]
+				}
+				if lb != nil && lb[i] != 0 {
+					p := l * lb[i]
+					out2[j] += p
+					perr += (relC*math.Abs(p) + tinyC) * mag2[j]
+				}
+				c := l * ln.C
+				s += c
+				abs += math.Abs(c)
 			}
-			ln, j, lb := rel.low[i], at(rel.lowAt, i), rel.lowB
-			if l >= 0 {
-				ln, j, lb = rel.up[i], at(rel.upAt, i), rel.upB
-			}
-			if ln.A != 0 {
-				p := l * ln.A
-				out[j] += p
-				perr += (relC*math.Abs(p) + tinyC) * mag[j]
-			}
-			if lb != nil && lb[i] != 0 {
-				p := l * lb[i]
-				dst2[r*len(mag2)+j] += p
-				perr += (relC*math.Abs(p) + tinyC) * mag2[j]
-			}
-			c := l * ln.C
-			s += c
-			abs += math.Abs(c)
 		}
 		w.c[r] = s
 		err := outward.AddUp(outward.DotErr(abs, n), outward.MulUp(perr, sumFactor(n)))
@@ -325,93 +371,26 @@ func (w *backWork) relax(k int, lam []float64) {
 	}
 }
 
-// merge adds the coefficients add (R x size(v), owned by merge, non-zero
-// only on the rows band of v's planes) to those pending on value v.
-func (w *backWork) merge(v int, add []float64, band rowBand) {
-	cur := w.buf[v]
-	if cur == nil {
-		w.buf[v], w.band[v] = add, band
-		return
-	}
-	w.band[v] = w.band[v].union(band)
-	n, mag := len(add)/w.rows, w.b.mags[v]
-	for r := range w.rows {
-		c, a := cur[r*n:(r+1)*n], add[r*n:(r+1)*n]
-		err := 0.0
-		for j, x := range a {
-			if x != 0 {
-				c[j] += x
-				err += math.Abs(c[j]) * mag[j]
-			}
-		}
-		// |fl(a + b) - (a + b)| <= u |fl(a + b)|, doubled for the sum's own rounding.
-		w.e[r] = outward.AddUp(w.e[r], outward.MulUp(2*outward.Unit*err, sumFactor(n)))
-	}
-	w.put(add)
-}
-
-// concretise replaces the coefficients lam on value v by their largest
-// value over v's bounds.
-func (w *backWork) concretise(lam []float64, v int) {
+// concretise replaces the coefficients lam on value v, zero outside the
+// spans sp of each row, by their largest value over v's bounds.
+func (w *backWork) concretise(lam []float64, v int, sp [][2]int) {
 	x := w.b.vals[v]
 	n := len(x)
 	for r := range w.rows {
 		row := lam[r*n : (r+1)*n]
 		s, abs := w.c[r], math.Abs(w.c[r])
-		for j, l := range row {
-			if l == 0 {
-				continue
+		for _, p := range sp {
+			for j := p[0]; j < p[1]; j++ {
+				l := row[j]
+				if l == 0 {
+					continue
+				}
+				t := max(l*x[j].Lo, l*x[j].Hi)
+				s += t
+				abs += math.Abs(t)
 			}
-			t := max(l*x[j].Lo, l*x[j].Hi)
-			s += t
-			abs += math.Abs(t)
 		}
 		w.c[r] = s
 		w.e[r] = outward.AddUp(w.e[r], outward.DotErr(abs, n))
 	}
-}
-
-// rowBand is the band [lo, hi) of rows of a value's planes (CHW) outside
-// which its coefficients are zero; a value of another shape has one row.
-type rowBand struct{ lo, hi int }
-
-// union returns the smallest band holding a and c.
-func (a rowBand) union(c rowBand) rowBand { return rowBand{min(a.lo, c.lo), max(a.hi, c.hi)} }
-
-// planeRows returns the number of rows of a value's planes (1 unless it
-// is CHW).
-func planeRows(shape []int) int {
-	if len(shape) == 3 {
-		return shape[1]
-	}
-	return 1
-}
-
-// planeRow returns the row of entry i of a value of the shape.
-func planeRow(shape []int, i int) int {
-	if len(shape) == 3 {
-		return i % (shape[1] * shape[2]) / shape[2]
-	}
-	return 0
-}
-
-// fullBand returns every row of a value of the shape.
-func fullBand(shape []int) rowBand { return rowBand{0, planeRows(shape)} }
-
-// to returns the band a on a value of shape from carried to a value of
-// shape to entry by entry (the same band when the planes have the same
-// rows, else every row).
-func (a rowBand) to(from, to []int) rowBand {
-	if len(from) == 3 && len(to) == 3 && from[1] == to[1] && from[2] == to[2] {
-		return a
-	}
-	return fullBand(to)
-}
-
-// poolRows returns the band of input rows the output rows a of a pooling
-// read.
-func poolRows(p nn.Pool2D, a rowBand) rowBand {
-	lo := max(0, a.lo*p.Stride[0]-p.Pad[0])
-	hi := min(p.InH, (a.hi-1)*p.Stride[0]-p.Pad[0]+(p.KH-1)*p.Dil[0]+1)
-	return rowBand{lo, max(lo, hi)}
 }

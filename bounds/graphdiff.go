@@ -161,13 +161,16 @@ func pairRelax(op nn.Op, z, d []Interval) *graphRelax {
 	case pairMax:
 		rel.lowAt, rel.upAt = make([]int32, n), make([]int32, n)
 		z2 := addAll(z, d)
+		reads := make([]int, len(z))
 		for k, w := range o.wins {
 			set(k, plane{0, 0, post[k].Lo}, plane{0, 0, post[k].Hi})
 			if j, ok := dominant(w, z); ok && dominatesIn(j, w, z2) {
 				set(k, plane{0, 1, 0}, plane{0, 1, 0}) // d' = d_j exactly
 				rel.lowAt[k], rel.upAt[k] = int32(j), int32(j)
+				reads[j] += 2
 			}
 		}
+		rel.fanIn = max(1, maxInt(reads)) // windows may share their dominant input
 	}
 	return rel
 }

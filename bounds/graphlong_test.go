@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,23 +19,31 @@ import (
 // copy (relative 1e-3): the time, the memory allocated, and the bounds of
 // ||g2(x) - g1(x)|| against the largest difference found by sampling. It
 // runs only with NNBOUND_LONG=1 and reports figures without asserting on
-// them; NNBOUND_GRAPH_MODELS picks models (small,cifar; default small)
-// and NNBOUND_GRAPH_METHODS methods (interval,window1,window2,backsub).
+// them; NNBOUND_GRAPH_MODELS picks models (small,cifar1,cifar; default
+// small), NNBOUND_GRAPH_METHODS methods
+// (interval,window1,window2,backsub,adaptive,weights,combined), and
+// NNBOUND_GRAPH_LOG=1 logs each value bounded.
 func TestGraphLong(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") != "1" {
 		t.Skip("set NNBOUND_LONG=1 to measure")
 	}
 	models := map[string]func(*rand.Rand) (*nn.Graph, float64){
 		"small": func(rng *rand.Rand) (*nn.Graph, float64) { return residualCNN(rng, 1, 8, 8, []int{16, 16}), 2.0 / 255 },
+		"cifar1": func(rng *rand.Rand) (*nn.Graph, float64) { // the stem and first stage of cifar
+			return residualCNN(rng, 3, 32, 32, []int{16}), 1.0 / 255
+		},
 		"cifar": func(rng *rand.Rand) (*nn.Graph, float64) {
 			return residualCNN(rng, 3, 32, 32, []int{16, 32, 64}), 1.0 / 255
 		},
 	}
 	methods := map[string]GraphOptions{
-		"interval": {Intermediate: IntermediateInterval, Batch: 128},
-		"window1":  {Intermediate: IntermediateWindow, Window: 1, Batch: 128},
-		"window2":  {Intermediate: IntermediateWindow, Window: 2, Batch: 128},
-		"backsub":  {Intermediate: IntermediateBacksub, Batch: 128},
+		"interval": {Intermediate: IntermediateInterval, Batch: 16},
+		"window1":  {Intermediate: IntermediateWindow, Window: 1, Batch: 16},
+		"window2":  {Intermediate: IntermediateWindow, Window: 2, Batch: 16},
+		"backsub":  {Intermediate: IntermediateBacksub, Batch: 16},
+		"adaptive": {Intermediate: IntermediateAdaptive, Window: 1, Batch: 16},
+		"weights":  {Intermediate: IntermediateBacksub, Batch: 16, IntervalWeightTerms: true},
+		"combined": {Intermediate: IntermediateBacksub, Batch: 16, Combined: true},
 	}
 	for _, name := range envList("NNBOUND_GRAPH_MODELS", "small") {
 		rng := rand.New(rand.NewPCG(2026, 12))
@@ -50,19 +60,24 @@ func TestGraphLong(t *testing.T) {
 		found2, foundInf := sampledDiff(rng, g1, g2, box, 300)
 		t.Logf("%s: %d parameters, %d inputs, eps %.4g; sampled ||d||_2 %.4g, ||d||_inf %.4g",
 			name, graphParams(g1), len(centre), eps, found2, foundInf)
-		for _, m := range envList("NNBOUND_GRAPH_METHODS", "interval,window1,window2,backsub") {
+		for _, m := range envList("NNBOUND_GRAPH_METHODS", "interval,window1,window2,backsub,adaptive,weights,combined") {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
+			cpu0 := cpuSeconds()
 			start := time.Now()
-			pb, err := GraphPair(g1, g2, spec.Inputs{Box: box}, methods[m])
+			opts := methods[m]
+			if os.Getenv("NNBOUND_GRAPH_LOG") == "1" {
+				opts.Log = os.Stderr
+			}
+			pb, err := GraphPair(g1, g2, spec.Inputs{Box: box}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			el := time.Since(start)
+			el, cpu := time.Since(start), cpuSeconds()-cpu0
 			runtime.ReadMemStats(&after)
-			t.Logf("%s %-8s %8.2fs alloc %6.0f MB rows %7d  ||d||_2 <= %.4g (x%.3g)  ||d||_inf <= %.4g (x%.3g)",
-				name, m, el.Seconds(), float64(after.TotalAlloc-before.TotalAlloc)/1e6, pb.Combined.Rows,
+			t.Logf("%s %-8s %7.2fs (cpu %7.2fs) alloc %6.0f MB heap %5.0f MB rows %7d  ||d||_2 <= %.4g (x%.3g)  ||d||_inf <= %.4g (x%.3g)",
+				name, m, el.Seconds(), cpu, float64(after.TotalAlloc-before.TotalAlloc)/1e6, float64(after.HeapSys)/1e6, pb.Combined.Rows,
 				pb.Norm2(), pb.Norm2()/found2, pb.NormInf(), pb.NormInf()/foundInf)
 		}
 	}
@@ -96,7 +111,79 @@ func sampledDiff(rng *rand.Rand, g1, g2 *nn.Graph, box spec.Box, m int) (n2, nIn
 		a, b := diff(x)
 		n2, nInf = max(n2, a), max(nInf, b)
 	}
+	// Signed gradient ascent on each output difference from the centre.
+	centre := make([]float64, box.Dim())
+	for i := range centre {
+		centre[i] = box.Lo[i]/2 + box.Hi[i]/2
+	}
+	for j := range g1.OutputSize() {
+		for _, sign := range []float64{1, -1} {
+			x := slices.Clone(centre)
+			for range 5 {
+				g := graphGrad(g2, x, j)
+				for i, v := range graphGrad(g1, x, j) {
+					g[i] = sign * (g[i] - v)
+				}
+				for i := range x {
+					step := (box.Hi[i] - box.Lo[i]) / 2
+					x[i] = min(max(x[i]+math.Copysign(step, g[i]), box.Lo[i]), box.Hi[i])
+				}
+				a, b := diff(x)
+				n2, nInf = max(n2, a), max(nInf, b)
+			}
+		}
+	}
 	return n2, nInf
+}
+
+// graphGrad returns the gradient of output j of g at x, for graphs of
+// affine maps, piecewise linear activations and joins (a test's reverse
+// pass; the kink's left derivative).
+func graphGrad(g *nn.Graph, x []float64, j int) []float64 {
+	vals, _ := g.EvalAll(x)
+	adj := make([][]float64, len(vals))
+	adj[len(vals)-1] = make([]float64, len(vals[len(vals)-1]))
+	adj[len(vals)-1][j] = 1
+	add := func(v int, a []float64) {
+		if adj[v] == nil {
+			adj[v] = make([]float64, len(vals[v]))
+		}
+		for i, t := range a {
+			adj[v][i] += t
+		}
+	}
+	for k := len(g.Nodes) - 1; k >= 0; k-- {
+		a, n := adj[k+1], g.Nodes[k]
+		if a == nil {
+			continue
+		}
+		switch op := n.Op.(type) {
+		case *nn.Affine:
+			t := make([]float64, op.M.In())
+			op.M.ApplyTransposed(t, a)
+			add(n.Inputs[0], t)
+		case nn.Act:
+			t := make([]float64, len(a))
+			for i, v := range vals[n.Inputs[0]] {
+				s := 1.0
+				if v <= 0 && op.Act.Kind == nn.ReLU {
+					s = 0
+				}
+				t[i] = s * a[i]
+			}
+			add(n.Inputs[0], t)
+		case nn.Add:
+			add(n.Inputs[0], a)
+			b := slices.Clone(a)
+			if op.Negate {
+				for i := range b {
+					b[i] = -b[i]
+				}
+			}
+			add(n.Inputs[1], b)
+		}
+	}
+	return adj[0]
 }
 
 // graphParams returns the number of weights and biases of g's
@@ -114,4 +201,13 @@ func graphParams(g *nn.Graph) int {
 		}
 	}
 	return n
+}
+
+// cpuSeconds returns the user and system CPU time of the process.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return math.NaN()
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

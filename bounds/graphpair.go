@@ -16,10 +16,14 @@ import (
 // over every pair, and the bounds of every value of each graph (Net1 on
 // the box, Net2 on the set of x2).
 //
-// They come from one combined graph (Combined): its input x (or [x1; x2]
-// for spec.Independent, [x; e] with x2 = x + e for spec.QuantisedInput),
-// g1's nodes reading x1, g2's reading x2, and a last node g2(x2) -
-// g1(x1), bounded by GraphSingle's propagation. Back-substitution from
+// They come from one graph bounded by GraphSingle's propagation, whose
+// bounds are Combined. When g1 and g2 have the same structure (a
+// perturbed or quantised-weight copy) it is their difference graph
+// (graphdiff.go): the values of g1 and their differences in g2, node by
+// node. Otherwise (or with GraphOptions.Combined) it is the combined
+// graph: its input x (or [x1; x2] for spec.Independent, [x; e] with
+// x2 = x + e for spec.QuantisedInput), g1's nodes reading x1, g2's
+// reading x2, and a last node g2(x2) - g1(x1); back-substitution from
 // that difference reaches the shared input through both graphs, so where
 // their relaxations are exact (stable neurons) the linear parts cancel.
 type GraphPairBounds struct {
@@ -62,11 +66,15 @@ func GraphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairB
 	}
 	if !opts.Combined {
 		if pg, err := newDiffGraph(g1, g2, in); err == nil {
-			return pg.diffBounds(propagateGraph(pg.g, pg.box, opts)), nil
+			var cut []bool
+			if opts.IntervalWeightTerms {
+				cut = pg.weightTerms
+			}
+			return pg.diffBounds(propagateGraph(pg.g, pg.box, opts, cut)), nil
 		}
 	}
 	pg := newPairGraph(g1, g2, in)
-	net := propagateGraph(pg.g, pg.box, opts)
+	net := propagateGraph(pg.g, pg.box, opts, nil)
 	return &GraphPairBounds{
 		Diff:     net.Output,
 		Net1:     pg.view(net, pg.x1, pg.off1, len(g1.Nodes)),
@@ -86,6 +94,8 @@ type pairGraph struct {
 	x1, x2     int
 	off1, off2 int
 	zmap, dmap []int
+	// weightTerms marks the values (M2 - M1) z1 of a difference graph.
+	weightTerms []bool
 }
 
 // newPairGraph builds the combined graph of g1 and g2 on in.
@@ -93,13 +103,7 @@ func newPairGraph(g1, g2 *nn.Graph, in spec.Inputs) *pairGraph {
 	n := g1.InputSize()
 	x := boxIntervals(in.Box)
 	pg := &pairGraph{g: &nn.Graph{InputShape: slices.Clone(g1.InputShape)}, box: x}
-	half := func(from int) int {
-		idx := make([]int, n)
-		for i := range idx {
-			idx[i] = from + i
-		}
-		return pg.add(nn.Node{Op: &nn.Affine{M: &nn.Gather{N: 2 * n, Index: idx}}, Inputs: []int{0}, Shape: g1.InputShape})
-	}
+	half := func(from int) int { return pg.half(n, from, g1.InputShape) }
 	switch in.Pairing {
 	case spec.Independent:
 		pg.g.InputShape, pg.box = []int{2 * n}, append(x, x...)
@@ -211,6 +215,7 @@ func newDiffGraph(g1, g2 *nn.Graph, in spec.Inputs) (*pairGraph, error) {
 		}
 		pg.dmap[last] = pg.add(nn.Node{Op: &nn.Affine{M: &nn.Scale{S: ones}}, Inputs: []int{pg.dmap[last]}, Shape: g1.Nodes[last-1].Shape})
 	}
+	pg.weightTerms = append(pg.weightTerms, make([]bool, len(pg.g.Nodes)+1-len(pg.weightTerms))...)
 	return pg, nil
 }
 
@@ -259,6 +264,8 @@ func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, shape []int) (int, err
 			return v, nil
 		}
 		u := pg.add(nn.Node{Op: &nn.Affine{M: dm}, Inputs: z, Shape: shape})
+		pg.weightTerms = append(pg.weightTerms, make([]bool, u+1-len(pg.weightTerms))...)
+		pg.weightTerms[u] = true
 		return pg.add(nn.Node{Op: nn.Add{}, Inputs: []int{v, u}, Shape: shape}), nil
 	case nn.Act:
 		o2, ok := op2.(nn.Act)

@@ -149,6 +149,11 @@ func (c *Conv2D) ApplyTransposed(dst, y []float64) {
 // accumulate adds K x to y (or, transposed, K^T y to x), where dst is y
 // (x) and src is x (y).
 func (c *Conv2D) accumulate(dst, src []float64, transposed bool) {
+	c.accumulateRows(dst, src, transposed, 0, c.OutH)
+}
+
+// accumulateRows is accumulate on the output rows [oh0, oh1) only.
+func (c *Conv2D) accumulateRows(dst, src []float64, transposed bool, oh0, oh1 int) {
 	inPlane, outPlane := c.InH*c.InW, c.OutH*c.OutW
 	sw := c.Stride[1]
 	c.each(func(k, m, ci, th, tw int) {
@@ -162,7 +167,7 @@ func (c *Conv2D) accumulate(dst, src []float64, transposed bool) {
 			return
 		}
 		n := w1 - w0
-		for oh := h0; oh < h1; oh++ {
+		for oh := max(h0, oh0); oh < min(h1, oh1); oh++ {
 			ih := ih0 + (oh-h0)*c.Stride[0]
 			o := m*outPlane + oh*c.OutW + w0
 			in := ci*inPlane + ih*c.InW + iw0

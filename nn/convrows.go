@@ -10,26 +10,7 @@ func (c *Conv2D) AddTransposedRows(dst, y []float64, oh0, oh1 int) (ih0, ih1 int
 	if oh0 >= oh1 {
 		return 0, 0
 	}
-	inPlane, outPlane := c.InH*c.InW, c.OutH*c.OutW
-	sw := c.Stride[1]
-	c.each(func(k, m, ci, th, tw int) {
-		w := c.Kernel[k]
-		if w == 0 {
-			return
-		}
-		h0, h1, ih := c.span(0, th)
-		w0, w1, iw0 := c.span(1, tw)
-		if w0 >= w1 {
-			return
-		}
-		n := w1 - w0
-		lo, hi := max(h0, oh0), min(h1, oh1)
-		for oh := lo; oh < hi; oh++ {
-			o := m*outPlane + oh*c.OutW + w0
-			in := ci*inPlane + (ih+(oh-h0)*c.Stride[0])*c.InW + iw0
-			axpy(y[o:o+n], dst[in:in+(n-1)*sw+1], w, sw, true)
-		}
-	})
+	c.accumulateRows(dst, y, true, oh0, oh1)
 	return c.InputRows(oh0, oh1)
 }
 

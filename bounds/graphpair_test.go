@@ -1,0 +1,176 @@
+package bounds
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// graphPairings are the input sets of the pair tests, on box (and, for a
+// saturating input quantiser, on box scaled by 2, part of it beyond the
+// quantiser's limit 1.875).
+func graphPairings(box spec.Box) []spec.Inputs {
+	wide := spec.Box{Lo: make([]float64, box.Dim()), Hi: make([]float64, box.Dim())}
+	for i := range wide.Lo {
+		wide.Lo[i], wide.Hi[i] = 2*box.Lo[i], 2*box.Hi[i]
+	}
+	return []spec.Inputs{
+		{Box: box, Pairing: spec.SameInput},
+		{Box: box, Pairing: spec.Independent},
+		{Box: box, Pairing: spec.QuantisedInput, Quant: quantise.Format{FracBits: 4, Rounding: quantise.Nearest}},
+		{Box: wide, Pairing: spec.QuantisedInput, Quant: quantise.Format{IntBits: 1, FracBits: 3, Saturate: true}},
+	}
+}
+
+// TestGraphPairSound samples pairs of graphs (a graph and a perturbed
+// copy, or two unrelated graphs) under every pairing and checks each
+// output difference and every value of both graphs against its enclosure.
+func TestGraphPairSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 3))
+	for trial := range 12 {
+		g1 := randGraph(rng)
+		g2 := perturbed(rng, g1, 0.01)
+		switch trial % 4 {
+		case 2: // other quantisers
+			for _, n := range g2.Nodes {
+				if q, ok := n.Op.(*nn.Quantise); ok {
+					q.Q.Scale[0] *= 1.07
+					q.Q.Zero[0] = min(q.Q.Zero[0]+1, q.Q.Hi)
+				}
+			}
+		case 3:
+			g2 = randGraph(rng)
+		}
+		box := randBox(rng, g1.InputSize(), []float64{0.002, 0.05, 0.4}[trial%3])
+		for _, in := range graphPairings(box) {
+			opts := graphMethods[trial%len(graphMethods)]
+			opts.Combined = trial%2 == 1
+			pb, err := GraphPair(g1, g2, in, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x1 := range boxSamples(rng, in.Box, 40) {
+				x2 := in.X2(x1)
+				if in.Pairing == spec.Independent {
+					x2 = boxSamples(rng, in.Box, 1)[2]
+				}
+				v1, _ := g1.EvalAll(x1)
+				v2, _ := g2.EvalAll(x2)
+				err := errors.Join(insideAll(pb.Net1, v1), insideAll(pb.Net2, v2))
+				y1, y2 := v1[len(v1)-1], v2[len(v2)-1]
+				for j := range y1 {
+					if d := y2[j] - y1[j]; !pb.Diff[j].Contains(d) {
+						err = errors.Join(err, fmt.Errorf("output %d: difference %v outside %v", j, d, pb.Diff[j]))
+					}
+				}
+				if err != nil {
+					t.Fatalf("trial %d, %v: %v", trial, in.Pairing, err)
+				}
+			}
+			if n2, ni := pb.Norm2(), pb.NormInf(); !(ni <= n2) {
+				t.Errorf("trial %d: inf-norm bound %g above the 2-norm bound %g", trial, ni, n2)
+			}
+		}
+	}
+}
+
+// TestGraphDiffTighter checks that bounding a perturbed copy through the
+// differences node by node is tighter than through the combined graph
+// (both are sampled for soundness in TestGraphPairSound).
+func TestGraphDiffTighter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	g1 := residualCNN(rng, 1, 8, 8, []int{4, 4})
+	g2 := perturbed(rng, g1, 1e-3)
+	in := spec.Inputs{Box: randBox(rng, g1.InputSize(), 0.01)}
+	opts := GraphOptions{Intermediate: IntermediateBacksub, Batch: 64}
+	diff, err := GraphPair(g1, g2, in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Combined = true
+	comb, err := GraphPair(g1, g2, in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, c := diff.Norm2(), comb.Norm2(); !(d < c/2) {
+		t.Errorf("2-norm bound through the differences %g, through the combined graph %g", d, c)
+	}
+}
+
+// TestGraphPairErrors checks that bad input is an error naming it.
+func TestGraphPairErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	g := randGraph(rng)
+	box := randBox(rng, g.InputSize(), 0.1)
+	other := residualCNN(rng, 2, 4, 4, []int{2})
+	cases := []struct {
+		name   string
+		g1, g2 *nn.Graph
+		in     spec.Inputs
+		want   error
+	}{
+		{"outputs differ", g, other, spec.Inputs{Box: box}, nn.ErrDimension},
+		{"box of another size", g, g, spec.Inputs{Box: randBox(rng, 5, 0.1)}, nn.ErrDimension},
+		{"bad pairing", g, g, spec.Inputs{Box: box, Pairing: 7}, spec.ErrInputs},
+	}
+	for _, c := range cases {
+		if _, err := GraphPair(c.g1, c.g2, c.in, DefaultGraphOptions()); !errors.Is(err, c.want) {
+			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// TestGraphPairRelaxSound checks the planes of the pair nodes (the
+// difference of two activations, of two quantisers, of two max pools) at
+// random points of random boxes of (z, d).
+func TestGraphPairRelaxSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	q1 := &nn.Quantiser{Scale: []float64{0.1}, Zero: []int64{3}, Lo: -8, Hi: 17}
+	q2 := &nn.Quantiser{Scale: []float64{0.11}, Zero: []int64{2}, Lo: -8, Hi: 17}
+	wins := [][]int{{0, 1, 2}, {1, 2}, {2}, {0, 2}}
+	for range 300 {
+		a1 := randActivation(rng)
+		a2 := a1
+		if rng.IntN(3) == 0 {
+			a2 = randActivation(rng)
+		}
+		ops := []nn.Op{pairAct{a1, a2}, pairQuant{q1, q2}, pairQuant{q1, q1}, pairMax{wins}}
+		z, d := make([]Interval, 3), make([]Interval, 3)
+		for i := range z {
+			c, r := 2*rng.NormFloat64(), 3*rng.Float64()*rng.Float64()
+			z[i] = Interval{c - r, c + r}
+			dc, dr := 0.1*rng.NormFloat64(), 0.2*rng.Float64()*rng.Float64()
+			d[i] = Interval{dc - dr, dc + dr}
+		}
+		for _, op := range ops {
+			rel := nodeRelax(op, [][]Interval{z, d})
+			img := nodeImage(op, nil, [][]Interval{z, d})
+			for range 200 {
+				zs, ds := make([]float64, 3), make([]float64, 3)
+				for i := range zs {
+					zs[i] = z[i].Lo + rng.Float64()*(z[i].Hi-z[i].Lo)
+					ds[i] = d[i].Lo + rng.Float64()*(d[i].Hi-d[i].Lo)
+					if rng.IntN(4) == 0 {
+						zs[i], ds[i] = z[i].Lo, d[i].Hi // a corner
+					}
+				}
+				y := make([]float64, len(img))
+				op.Eval(y, [][]float64{zs, ds})
+				for o, v := range y {
+					jl, ju := at(rel.lowAt, o), at(rel.upAt, o)
+					lo := rel.low[o].A*zs[jl] + rel.lowB[o]*ds[jl] + rel.low[o].C
+					hi := rel.up[o].A*zs[ju] + rel.upB[o]*ds[ju] + rel.up[o].C
+					// Eval rounds z + d: allow for it.
+					if v < max(lo, img[o].Lo)-1e-12 || v > min(hi, img[o].Hi)+1e-12 {
+						t.Fatalf("%s at z %v, d %v: output %d is %v, planes give [%v, %v], image %v", op.Describe(), zs, ds, o, v, lo, hi, img[o])
+					}
+				}
+			}
+		}
+	}
+}
