@@ -82,8 +82,8 @@ func runInt8(ctx context.Context, w io.Writer, f int8Flags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if f.maxPieces < 1 {
-		return usageError{fmt.Errorf("--max-pieces %d, want >= 1", f.maxPieces)}
+	if f.maxPieces < 0 {
+		return usageError{fmt.Errorf("--max-pieces %d, want >= 0 (0: no cap)", f.maxPieces)}
 	}
 	if f.split < 0 {
 		return usageError{fmt.Errorf("--split %d, want >= 0", f.split)}

@@ -1,0 +1,148 @@
+package certify
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/nnbound/nnbound/spec"
+)
+
+// Stop says why the refinement of the input set ended (Certificate.Stopped).
+type Stop int
+
+// The reasons a refinement stops.
+const (
+	// StopNone: there was no refinement (one piece asked for, a QC set or
+	// a method that does not split).
+	StopNone Stop = iota
+	// StopTarget: bound / observed error reached Refine.TargetRatio.
+	StopTarget
+	// StopNoGain: the last doublings of the pieces each shrank the gap
+	// bound - observed error by less than Refine.MinGain (gainRule).
+	StopNoGain
+	// StopCap: the next split would certify more than Refine.MaxPieces
+	// pieces.
+	StopCap
+	// StopBudget: Refine.TimeBudget ran out (the bound then depends on
+	// the machine's speed).
+	StopBudget
+	// StopExhausted: no piece can be split further.
+	StopExhausted
+	// StopCancelled: the context was cancelled.
+	StopCancelled
+	// StopCostly: the root's SDP has more than MaxRefineVariables
+	// variables and no cap of pieces was set: the pieces' SDPs would cost
+	// seconds each, so the input set was not split.
+	StopCostly
+)
+
+// MaxRefineVariables is the largest number of variables of the root SDP
+// that Bound refines by splitting when Refine.MaxPieces is 0 (no cap):
+// the halves of a larger one (ACAS Xu, 6 x 50: 600 to 950 variables)
+// cost about as much as the root, seconds each, for a few tens of per cent
+// per doubling. The rule uses sizes alone; a cap (MaxPieces > 1) splits
+// whatever the size.
+const MaxRefineVariables = 400
+
+var stopNames = [...]string{"none", "target reached", "nothing left to gain", "piece cap", "time budget", "nothing left to split", "cancelled",
+	"SDPs too costly to split"}
+
+// String returns the reason in words ("target reached", ...).
+func (s Stop) String() string {
+	if s < 0 || int(s) >= len(stopNames) {
+		return fmt.Sprintf("Stop(%d)", int(s))
+	}
+	return stopNames[s]
+}
+
+// Progress is the state of a refinement after a round (Options.Progress).
+type Progress struct {
+	// Bound is the certified bound so far, Observed the largest error
+	// found so far.
+	Bound, Observed float64
+	// Pieces is the number of pieces the input set is split into, Solves
+	// the number of pieces certified (SDPs or bound propagations).
+	Pieces, Solves int
+}
+
+// gainRule is the clock-independent end of the refinement: at every
+// doubling of the pieces certified, the gap bound - observed error should
+// have shrunk by Refine.MinGain since the last doubling; after patience
+// doublings in a row that did not, refining stops (StopNoGain). Halving
+// the widest coordinate gains little until every free coordinate has been
+// halved, so on a box of d <= MaxSplitInputs free coordinates the first
+// check waits for about d splits, and two misses in a row end it; on a
+// box of more (HAR, MNIST), where halving a few of many coordinates buys
+// nothing, one miss ends it.
+type gainRule struct {
+	next     int     // the solves at which to check next
+	gap      float64 // the gap at the last check
+	misses   int     // doublings in a row that gained too little
+	patience int
+}
+
+// newGainRule starts the rule after the root, whose certificate has used
+// solves pieces, with the gap of the root, on a box of free free
+// coordinates.
+func newGainRule(solves int, gap float64, free int) gainRule {
+	g := gainRule{next: 2 * max(1, solves), gap: gap, patience: 1}
+	if free <= MaxSplitInputs {
+		g.next, g.patience = max(g.next, 1+2*free), 2
+	}
+	return g
+}
+
+// stop reports whether refining should end with solves pieces certified
+// and the gap now.
+func (g *gainRule) stop(solves int, gap float64, r *Refine) bool {
+	if solves < g.next {
+		return false
+	}
+	// An infinite gap (no bound yet) always goes on.
+	if math.IsInf(gap, 1) || gap <= (1-r.MinGain)*g.gap {
+		g.misses = 0
+	} else {
+		g.misses++
+	}
+	g.next, g.gap = 2*solves, gap
+	return g.misses >= g.patience
+}
+
+// freeCoords returns the number of coordinates of positive width of the
+// region's boxes (of both for independent inputs).
+func (r *region) freeCoords() int {
+	n := 0
+	for i := range r.Box1.Lo {
+		if r.Box1.Lo[i] < r.Box1.Hi[i] {
+			n++
+		}
+		if r.Pairing == spec.Independent && r.Box2.Lo[i] < r.Box2.Hi[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// currentBound returns the bound of the pieces done and on h so far: the
+// largest piece bound, or +Inf when a piece has none; root, the bound of
+// the whole set, when smaller.
+func currentBound(root float64, done []piece, h pieceHeap) float64 {
+	b := 0.0
+	for _, ps := range [2][]piece{done, h} {
+		for _, p := range ps {
+			if !p.ok {
+				return root
+			}
+			b = max(b, p.bound)
+		}
+	}
+	return min(root, b)
+}
+
+// progress calls Options.Progress, if set, with the state of a
+// refinement.
+func (o *task) progress(bound float64, ob *observation, pieces, solves int) {
+	if o.Progress != nil {
+		o.Progress(Progress{Bound: bound, Observed: ob.err, Pieces: pieces, Solves: solves})
+	}
+}
