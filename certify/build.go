@@ -31,7 +31,7 @@ type regionBounds struct {
 // objective and as the fallback bound, so it keeps symbolic bounds on the
 // whole box: its SDP stays the one the tests compare with CSDP's.
 func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
-	opts := bounds.Options{Method: o.Bounds, Split: o.splitFor(r.Box1), RequantSlack: o.RequantSlack}
+	opts := bounds.Options{Method: o.Bounds, Split: o.splitFor(r.Box1), RequantSlack: o.RequantSlack, Optimise: o.Optimise}
 	if o.QC == QCPaper {
 		opts = bounds.Options{Method: bounds.MethodSymbolic, RequantSlack: o.RequantSlack}
 	}

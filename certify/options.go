@@ -239,8 +239,10 @@ type Options struct {
 	Weights WeightMode
 	Custom  Gammas
 	// Bounds is the method of the pre-activation bounds (QCDefault) and
-	// of MethodPropagation.
-	Bounds bounds.Method
+	// of MethodPropagation; Optimise tunes bounds.MethodOptimised (zero:
+	// the defaults).
+	Bounds   bounds.Method
+	Optimise bounds.OptimiseSettings
 	// Split cuts the input box of every bound propagation into this many
 	// pieces (bounds.Options.Split; 0 or 1: none) when at most
 	// MaxSplitInputs of its coordinates have a positive width; a box of
