@@ -168,6 +168,9 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	ro := opts
 	ro.observed = ob.err // the root's SDP is skipped when propagation is already close to it
 	rp := certifyRegion(ctx, f1, f2, &root, &ro)
+	if rp.iters > 0 && !(rp.ok && rp.bound <= opts.Refine.TargetRatio*ob.err) {
+		ob.searchMore(ctx, f1, f2, box, &opts)
+	}
 	c.TimeBudgetHit = rp.budgetHit
 	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1, Iterations: rp.iters, Time: rp.time,
 		Status: rp.sdpStatus, Objective: rp.objective}

@@ -46,3 +46,16 @@ func TestStopString(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveLarge checks that Refine.SolveLarge (an explicit --method
+// sdp) lifts the size rules of a time budget, and only it.
+func TestSolveLarge(t *testing.T) {
+	o := task{Options: DefaultOptions()}
+	if sdpTooLarge(MaxBudgetOrder+1, &o) == "" || sdpTooMany(MaxBudgetVariables+1, &o) == "" {
+		t.Fatal("an SDP over the size limits is attempted under the default budget")
+	}
+	o.Refine.SolveLarge = true
+	if why := sdpTooLarge(10*MaxBudgetOrder, &o) + sdpTooMany(10*MaxBudgetVariables, &o); why != "" {
+		t.Errorf("SolveLarge: skipped: %s", why)
+	}
+}
