@@ -189,6 +189,8 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	switch {
 	case opts.QC != QCDefault || opts.Refine.MaxPieces == 1:
+	case rp.budgetHit:
+		c.Stopped = StopBudget
 	case opts.Refine.MaxPieces == 0 && rp.vars > MaxRefineVariables && !rp.skipped &&
 		!(rp.ok && rp.bound <= opts.Refine.TargetRatio*ob.err):
 		c.Stopped = StopCostly
