@@ -191,9 +191,6 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	case opts.QC != QCDefault || opts.Refine.MaxPieces == 1:
 	case rp.budgetHit:
 		c.Stopped = StopBudget
-	case opts.Refine.MaxPieces == 0 && rp.vars > MaxRefineVariables && !rp.skipped &&
-		!(rp.ok && rp.bound <= opts.Refine.TargetRatio*ob.err):
-		c.Stopped = StopCostly
 	default:
 		leaves, c.Stopped = refine(ctx, f1, f2, root, rp, &opts, &ob, c, start)
 	}

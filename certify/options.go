@@ -169,20 +169,25 @@ type Refine struct {
 	// wider box), refining ends (StopNoGain). The rule counts pieces, not
 	// time, so the result does not depend on the machine. Default 0.05.
 	MinGain float64
+	// MaxSDPWork bounds, when MaxPieces is 0, the work of the pieces
+	// bounded by SDPs: iterations times the cube of the variables of each
+	// solve (sdpWork) plus an estimate of the piece's bound propagation
+	// (propWork), so that a refinement whose pieces cost seconds each
+	// (ACAS Xu, 6 x 50: SDPs of 200 to 950 variables, bound propagation
+	// on 16 sub-boxes) stops at once while one of small SDPs (a 2-16-16-2
+	// tanh network: 404 variables, a fifth of a second) goes on. Pieces
+	// bounded by propagation alone (int8 networks, wide ones whose SDPs
+	// are skipped) are cheap and not counted. A split is not started when it would exceed it, taken to
+	// cost what the last did (the first: twice the root's). Like MinGain
+	// it counts work, not time. 0 sets no limit. Default 5e9 (a few
+	// seconds of solves).
+	MaxSDPWork float64
 	// SolveLarge attempts every SDP whatever its size (an explicit
 	// request for the SDP): without it, under a time budget, an SDP too
 	// large for the budget (MaxBudgetOrder, MaxBudgetVariables) is
 	// skipped and bound propagation bounds its piece. The budget still
 	// stops a solve that runs out of time.
 	SolveLarge bool
-}
-
-// maxPieces returns the cap of pieces (MaxPieces, or no cap for 0).
-func (r *Refine) maxPieces() int {
-	if r.MaxPieces == 0 {
-		return math.MaxInt
-	}
-	return r.MaxPieces
 }
 
 // Method is how Bound computes its number.
@@ -312,7 +317,7 @@ func DefaultOptions() Options {
 		Weights: WeightsWorstCase,
 		Bounds:  bounds.MethodOptimised,
 		Split:   16,
-		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05},
+		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9},
 		Samples: 2000,
 		Seed:    1,
 		Solver:  solverDefaults(),
@@ -328,6 +333,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Weights = %d is unknown: %w", int(o.Weights), ErrOptions)
 	case o.Refine.MaxPieces < 0:
 		return fmt.Errorf("certify: Options.Refine.MaxPieces = %d, want >= 0 (0: no cap): %w", o.Refine.MaxPieces, ErrOptions)
+	case !(o.Refine.MaxSDPWork >= 0):
+		return fmt.Errorf("certify: Options.Refine.MaxSDPWork = %v, want >= 0: %w", o.Refine.MaxSDPWork, ErrOptions)
 	case !(o.Refine.MinGain >= 0 && o.Refine.MinGain < 1):
 		return fmt.Errorf("certify: Options.Refine.MinGain = %v, want 0 <= MinGain < 1: %w", o.Refine.MinGain, ErrOptions)
 	case o.Refine.TimeBudget < 0:

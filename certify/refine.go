@@ -85,11 +85,14 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		rootBound = rp.bound
 	}
 	var done []piece
-	searched := 0 // pieces searched for the observed error
+	searched := 0           // pieces searched for the observed error
+	work := 0.0             // of the pieces' SDPs (sdpWork)
+	last := 2 * sdpWork(rp) // of the last split: its two halves
 	gain := newGainRule(c.SDP.Solves, rootBound-ob.err, root.freeCoords())
 	o.progress(rootBound, ob, 1, c.SDP.Solves)
 	for {
-		batch, final, stop := takeBatch(ctx, f1, f2, h, root, o, ob, c, start)
+		// The next split is taken to cost what the last did.
+		batch, final, stop := takeBatch(ctx, f1, f2, h, root, o, ob, c, start, work+last)
 		done = append(done, final...)
 		if len(batch) == 0 {
 			switch {
@@ -114,6 +117,8 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			c.SDP.Solves += 2
 			c.TimeBudgetHit = c.TimeBudgetHit || ra.budgetHit || rb.budgetHit
 			c.SDP.Iterations += ra.iters + rb.iters
+			last = pieceWork(f1, f2, s, o)
+			work += last
 			c.SDP.Time += ra.time + rb.time
 			ob.keep(s.found[0])
 			ob.keep(s.found[1])
@@ -131,6 +136,19 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			return append(done, (*h)...), StopNoGain
 		}
 	}
+}
+
+// pieceWork returns the work (sdpWork, propWork) of the halves of s
+// whose SDPs were solved: those of pieces bounded by propagation alone
+// (quantised networks, SDPs skipped) are cheap and not counted.
+func pieceWork(f1, f2 *nn.Network, s *halving, o *task) float64 {
+	w := 0.0
+	for k, r := range s.res {
+		if r.iters > 0 {
+			w += sdpWork(r) + propWork(f1, f2, &s.halves[k], o)
+		}
+	}
+	return w
 }
 
 // keepCases pushes the piece of s, a re-bounding by its cases, back on
@@ -193,11 +211,12 @@ func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, k
 
 // takeBatch pops the pieces to split next off h: up to batchSize of them,
 // while the largest bound is above Refine.TargetRatio times the observed
-// error and the cap of pieces and the time budget allow; when it takes
-// none for one of those, stop says which. A piece that cannot be split
+// error and the cap of pieces, the SDP work (work: with the batch's,
+// estimated) and the time budget allow; when it takes none for one of
+// those, stop says which. A piece that cannot be split
 // is returned in final.
 func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root region, o *task, ob *observation, c *Certificate,
-	start time.Time) (batch []*halving, final []piece, stop Stop) {
+	start time.Time, work float64) (batch []*halving, final []piece, stop Stop) {
 	size := batchSize(h.Len())
 	solves := c.SDP.Solves // with the batch's
 	for len(batch) < size && h.Len() > 0 {
@@ -207,6 +226,8 @@ func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root regio
 			stop = StopTarget
 		case solves+2 > o.Refine.maxPieces():
 			stop = StopCap
+		case len(batch) == 0 && o.Refine.costly(work):
+			stop = StopCostly
 		case ctx.Err() != nil:
 			stop = StopCancelled
 		case o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -30,25 +31,52 @@ const (
 	StopExhausted
 	// StopCancelled: the context was cancelled.
 	StopCancelled
-	// StopCostly: the root's SDP has more than MaxRefineVariables
-	// variables and no cap of pieces was set: the pieces' SDPs would cost
-	// seconds each, so the input set was not split.
+	// StopCostly: no cap of pieces was set and the next split would take
+	// the work of the pieces bounded by SDPs over Refine.MaxSDPWork.
 	StopCostly
 )
 
-// MaxRefineVariables is the largest number of variables of the root SDP
-// that Bound refines by splitting when Refine.MaxPieces is 0 (no cap).
-// An interior-point iteration costs about the cube of the variables: the
-// root SDP of a 2-16-16-2 tanh network against its 8-bit copy (404
-// variables) solves in a fifth of a second and its pieces are cheaper
-// still, while the halves of an ACAS Xu one (6 x 50, 590 to 950
-// variables) cost about as much as the root, seconds each, for a few tens
-// of per cent per doubling. The rule uses sizes alone; a cap (MaxPieces >
-// 1) splits whatever the size.
-const MaxRefineVariables = 500
+// costly reports whether SDP work of the pieces is over MaxSDPWork, which
+// applies with no cap of pieces only.
+func (r *Refine) costly(work float64) bool {
+	return r.MaxPieces == 0 && r.MaxSDPWork > 0 && work > r.MaxSDPWork
+}
+
+// maxPieces returns the cap of pieces (MaxPieces, or no cap for 0).
+func (r *Refine) maxPieces() int {
+	if r.MaxPieces == 0 {
+		return math.MaxInt
+	}
+	return r.MaxPieces
+}
+
+// propWork returns the estimated work of bound propagation on one piece
+// r, in the units of sdpWork: the sub-boxes of its split (Options.Split)
+// times the parameters and the hidden neurons of both networks (each
+// neuron's symbolic bound is back-substituted through the parameters)
+// times 8 (the optimised slopes' steps): on ACAS Xu (6 x 50, 16 sub-boxes)
+// about 2e9, as much as an SDP of 400 variables, and as slow.
+func propWork(f1, f2 *nn.Network, r *region, o *task) float64 {
+	hidden := 0
+	for _, f := range [2]*nn.Network{f1, f2} {
+		for _, n := range f.HiddenSizes() {
+			hidden += n
+		}
+	}
+	return 8 * float64(max(1, o.splitFor(r.Box1))) * float64(f1.NumParams()+f2.NumParams()) * float64(hidden)
+}
+
+// sdpWork returns the work of the SDP solve of r, in the units of
+// Refine.MaxSDPWork: iterations times the cube of the variables (an
+// interior-point iteration forms and factors a Schur complement of that
+// order).
+func sdpWork(r regionResult) float64 {
+	v := float64(r.vars)
+	return float64(r.iters) * v * v * v
+}
 
 var stopNames = [...]string{"none", "target reached", "nothing left to gain", "piece cap", "time budget", "nothing left to split", "cancelled",
-	"SDPs too costly to split"}
+	"SDP pieces too costly to go on"}
 
 // String returns the reason in words ("target reached", ...).
 func (s Stop) String() string {

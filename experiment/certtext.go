@@ -186,7 +186,7 @@ func stopNote(c *certify.Certificate) string {
 	case certify.StopBudget:
 		return "(" + n + ": --timeout; 0 for none)"
 	case certify.StopCostly:
-		return "(" + n + ": the root SDP is too large for its pieces' SDPs to pay; --max-pieces N splits anyway)"
+		return "(" + n + ": the pieces' SDPs would cost too much for what they gain; --max-pieces N splits anyway)"
 	}
 	return "(" + n + ")"
 }
