@@ -69,7 +69,8 @@ func batchSize(n int) int {
 // pieces with the largest bounds (batchSize of them) are split in two and
 // each half certified, until the largest bound is within
 // Refine.TargetRatio of the observed error, a doubling of the pieces
-// gains too little (gainRule), or the cap of pieces or the time budget is
+// gains too little (gainRule), or the cap of pieces, the work of the
+// pieces bounded by SDPs (Refine.MaxSDPWork) or the time budget is
 // reached; it returns the pieces and why it stopped. A piece whose halves
 // cannot both be certified keeps its own bound. The pieces cover the root
 // region, so the largest bound over them is a bound on the whole set. The
@@ -85,9 +86,12 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		rootBound = rp.bound
 	}
 	var done []piece
-	searched := 0           // pieces searched for the observed error
-	work := 0.0             // of the pieces' SDPs (sdpWork)
-	last := 2 * sdpWork(rp) // of the last split: its two halves
+	searched := 0 // pieces searched for the observed error
+	work := 0.0   // of the pieces bounded by SDPs (pieceWork)
+	last := 0.0   // of the last split: the first is taken to cost the root twice
+	if rp.iters > 0 {
+		last = 2 * (sdpWork(rp) + propWork(f1, f2, &root, o))
+	}
 	gain := newGainRule(c.SDP.Solves, rootBound-ob.err, root.freeCoords())
 	o.progress(rootBound, ob, 1, c.SDP.Solves)
 	for {
