@@ -11,6 +11,7 @@ import (
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // piece is a leaf of the refinement.
@@ -92,7 +93,12 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 	if rp.iters > 0 {
 		last = 2 * (sdpWork(rp) + propWork(f1, f2, &root, o))
 	}
-	gain := newGainRule(c.SDP.Solves, rootBound-ob.err, root.freeCoords())
+	free := root.freeCoords()
+	if o.Refine.MaxPieces == 0 && free > MaxRefineInputs && root.Pairing != spec.QuantisedInput &&
+		!(rp.ok && rp.bound <= o.Refine.TargetRatio*ob.err) {
+		return []piece{(*h)[0]}, StopNoGain
+	}
+	gain := newGainRule(c.SDP.Solves, rootBound-ob.err, free)
 	o.progress(rootBound, ob, 1, c.SDP.Solves)
 	for {
 		// The next split is taken to cost what the last did.

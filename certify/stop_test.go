@@ -1,9 +1,13 @@
 package certify
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestGainRule checks when the refinement ends for lack of gain: on a
@@ -57,5 +61,38 @@ func TestSolveLarge(t *testing.T) {
 	o.Refine.SolveLarge = true
 	if why := sdpTooLarge(10*MaxBudgetOrder, &o) + sdpTooMany(10*MaxBudgetVariables, &o); why != "" {
 		t.Errorf("SolveLarge: skipped: %s", why)
+	}
+}
+
+// TestWideBoxNotSplit checks that a box of more than MaxRefineInputs free
+// coordinates is not split by default (halving one of them buys
+// nothing), and is when a cap of pieces is given.
+func TestWideBoxNotSplit(t *testing.T) {
+	n := MaxRefineInputs + 1
+	f1, f2 := randnet.Paper(3, n, 1, 4, 1), randnet.Paper(4, n, 1, 4, 1)
+	box := spec.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+	for i := range n {
+		box.Lo[i], box.Hi[i] = -1, 1
+	}
+	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+	opts := DefaultOptions()
+	opts.Refine.TimeBudget, opts.Samples = 0, 100
+	c, err := Bound(context.Background(), f1, f2, in, spec.Quantity{}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Certified || len(c.Pieces) != 0 || (c.Stopped != StopNoGain && c.Stopped != StopTarget) {
+		t.Fatalf("default: certified %v, %d pieces, stopped by %v; want the first bound alone", c.Certified, len(c.Pieces), c.Stopped)
+	}
+	if c.Stopped == StopTarget {
+		t.Skip("the first bound is within the target: nothing to split")
+	}
+	opts.Refine.MaxPieces = 5
+	c, err = Bound(context.Background(), f1, f2, in, spec.Quantity{}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Certified || len(c.Pieces) < 2 {
+		t.Errorf("--max-pieces 5: certified %v, %d pieces; want a split", c.Certified, len(c.Pieces))
 	}
 }
