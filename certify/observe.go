@@ -44,8 +44,8 @@ func searchErrorWith(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *t
 
 // searchMore searches the whole box again, with another seed and
 // sdpSearchWork, after a root SDP was solved: that cost seconds, and a
-// search of as much finds errors the first pass's cheap one missed (ACAS
-// Xu), so that the ratio printed is not the search's shortfall.
+// search of as much finds errors the first pass's cheap one missed, so
+// that the ratio printed is not the search's shortfall.
 func (ob *observation) searchMore(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task) {
 	work := float64(max(1, f1.NumParams()+f2.NumParams()))
 	evals := max(searchEvals(f1, f2, box.Dim()), int(min(sdpSearchWork/work, 1<<30)))

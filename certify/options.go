@@ -173,14 +173,12 @@ type Refine struct {
 	// bounded by SDPs: iterations times the cube of the variables of each
 	// solve (sdpWork) plus an estimate of the piece's bound propagation
 	// (propWork), so that a refinement whose pieces cost seconds each
-	// (ACAS Xu, 6 x 50: SDPs of 200 to 950 variables, bound propagation
-	// on 16 sub-boxes) stops at once while one of small SDPs (a 2-16-16-2
-	// tanh network: 404 variables, a fifth of a second) goes on. Pieces
+	// (ACAS Xu) stops at once while one of small SDPs goes on. Pieces
 	// bounded by propagation alone (int8 networks, wide ones whose SDPs
-	// are skipped) are cheap and not counted. A split is not started when it would exceed it, taken to
-	// cost what the last did (the first: twice the root's). Like MinGain
-	// it counts work, not time. 0 sets no limit. Default 5e9 (a few
-	// seconds of solves).
+	// are skipped) are cheap and not counted. A split is not started when
+	// it would exceed it, taken to cost what the last did (the first:
+	// twice the root). Like MinGain it counts work, not time. 0 sets no
+	// limit. Default 5e9 (a few seconds of solves; docs/tuning.md).
 	MaxSDPWork float64
 	// SolveLarge attempts every SDP whatever its size (an explicit
 	// request for the SDP): without it, under a time budget, an SDP too

@@ -113,9 +113,8 @@ const searchWork = 4e8
 // on a box of dim inputs (search.Options.MaxEvals): searchWork divided by
 // the multiply-adds of one evaluation of both networks (their
 // parameters), but at least 100 + dim/2, so that a larger box never gets
-// fewer evaluations than a few per coordinate. It does not bind on small
-// networks and keeps the search on wide ones (HAR, 561-500-6; MNIST
-// 3x100) to a few hundred evaluations.
+// fewer evaluations than a few per coordinate. It keeps the search on
+// wide networks (HAR, MNIST) to a few hundred evaluations.
 func searchEvals(f1, f2 *nn.Network, dim int) int {
 	work := float64(max(1, f1.NumParams()+f2.NumParams()))
 	return max(100+dim/2, int(min(searchWork/work, 1<<30)))

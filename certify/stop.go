@@ -54,8 +54,7 @@ func (r *Refine) maxPieces() int {
 // r, in the units of sdpWork: the sub-boxes of its split (Options.Split)
 // times the parameters and the hidden neurons of both networks (each
 // neuron's symbolic bound is back-substituted through the parameters)
-// times 8 (the optimised slopes' steps): on ACAS Xu (6 x 50, 16 sub-boxes)
-// about 2e9, as much as an SDP of 400 variables, and as slow.
+// times 8 (the optimised slopes' steps).
 func propWork(f1, f2 *nn.Network, r *region, o *task) float64 {
 	hidden := 0
 	for _, f := range [2]*nn.Network{f1, f2} {
@@ -70,8 +69,7 @@ func propWork(f1, f2 *nn.Network, r *region, o *task) float64 {
 // box that Bound splits when Refine.MaxPieces is 0 (no cap) and the
 // second input is not quantised (whose cells are worth splitting): each
 // split halves one coordinate, and halving a few of hundreds buys nothing
-// (HAR, 561 inputs: 27 pieces took the bound from 0.001246 to 0.001242;
-// MNIST, 784: 64 pieces, 0.03 %). Such a box stops at the first bound
+// (HAR, MNIST: docs/tuning.md). Such a box stops at the first bound
 // (StopNoGain); a cap (MaxPieces > 1) splits it anyway.
 const MaxRefineInputs = 64
 
