@@ -115,7 +115,7 @@ Exit status: 0 certified, 1 not certified (or an error), 2 usage error,
 	fs.BoolVar(&f.noAlign, "no-align", false, "do not match the second network's hidden neurons to the first's (the alignment keeps its function)")
 	fs.StringVar(&f.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
 	def := certjob.Default()
-	fs.StringVar(&f.method, "method", def.Method.String(), "how to bound: sdp (the paper's SDP, checked) or interval (bound propagation alone)")
+	fs.StringVar(&f.method, "method", def.Method.String(), "how to bound: sdp (the paper's SDP, checked; given explicitly, attempted whatever its size, the --timeout stopping it) or interval (bound propagation alone)")
 	fs.StringVar(&f.norm, "norm", def.Norm.String(), "norm of the output difference: 2 or inf")
 	fs.IntVar(&f.output, "output", -1, "bound |A_K(x1) - B_K(x2)| for output `K` only (0-based; -1: all outputs, by --norm)")
 	return cmd
