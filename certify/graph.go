@@ -2,7 +2,6 @@ package certify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -25,12 +24,11 @@ import (
 // so. Chains should go to Bound, which has the SDP and the tuned chain
 // propagation.
 //
-// The refinement splits the piece with the largest bound along its widest
-// input (relative to the box) while the bound is above TargetRatio times
-// the observed error, and stops when the pieces reach Refine.MaxPieces,
-// when the last graphStall splits improved the bound by less than 1 %, or
-// when Refine.TimeBudget runs out (TimeBudgetHit). Independent inputs are
-// not split.
+// The first pass of bound propagation over the whole input set gives the
+// certificate; refinement then splits the piece with the largest bound
+// along its widest input (relative to the box) only while it pays and fits
+// the time budget (graphrefine.go), and Certificate.Reason says why it
+// stopped. Every piece bounded writes a line to Options.Log.
 func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error) {
 	start := time.Now()
 	if err := checkGraphInput(g1, g2, in, q, &opts); err != nil {
@@ -56,7 +54,9 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 		return nil, err
 	}
 	c.IntervalBound, c.RootBound = root.bound, root.bound
-	pieces := refineGraph(ctx, g1, g2, in, q, opts, root, c, start)
+	r := &graphRefiner{g1: g1, g2: g2, whole: in.Box, q: q, opts: opts, c: c, start: start, pass: c.Timing.Propagation}
+	r.logPiece(1, root.bound)
+	pieces := r.run(ctx, root, in.Pairing)
 	c.Bound = 0
 	for _, p := range pieces {
 		c.Bound = max(c.Bound, p.bound)
@@ -68,9 +68,6 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	}
 	c.Gammas = Gammas{Gamma: outward.MulUp(c.Bound, c.Bound)}
 	c.Certified, c.Status = true, Certified
-	if ctx.Err() != nil {
-		c.Reason = "stopped by a signal: the bound holds, refinement was cut short"
-	}
 	if c.ObservedError > c.Bound {
 		checkAttained(c)
 	}
@@ -82,10 +79,6 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 // search on graphs: a fixed count, so that the result does not depend on
 // the machine.
 const graphSearchEvals = 4000
-
-// graphStall is the number of splits without 1 % of improvement after
-// which the refinement of a graph's bound stops.
-const graphStall = 16
 
 // graphBound is one piece of the input set with its certified bound.
 type graphBound struct {
@@ -129,80 +122,6 @@ func quantityBound(d []bounds.Interval, q spec.Quantity) float64 {
 		s = outward.AddUp(s, outward.MulUp(m, m))
 	}
 	return outward.SqrtUp(s)
-}
-
-// refineGraph splits the input set of root (see BoundGraph) and returns
-// the pieces, recording in c whether the time budget stopped it.
-func refineGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts Options,
-	root graphBound, c *Certificate, start time.Time) []graphBound {
-	pieces := []graphBound{root}
-	if in.Pairing == spec.Independent {
-		return pieces
-	}
-	best, stall := root.bound, 0
-	for ctx.Err() == nil {
-		if c.ObservedError > 0 && best <= opts.Refine.TargetRatio*c.ObservedError {
-			break
-		}
-		if (opts.Refine.MaxPieces > 0 && len(pieces) >= opts.Refine.MaxPieces) || stall >= graphStall {
-			break
-		}
-		if opts.Refine.TimeBudget > 0 && time.Since(start) > opts.Refine.TimeBudget {
-			c.TimeBudgetHit = true
-			break
-		}
-		k := 0
-		for i, p := range pieces {
-			if p.bound > pieces[k].bound {
-				k = i
-			}
-		}
-		a, b, ok := splitWidest(pieces[k].in, in.Box)
-		if !ok {
-			break // the worst piece is a point
-		}
-		pa, errA := graphPiece(g1, g2, a, q)
-		pb, errB := graphPiece(g1, g2, b, q)
-		if err := errors.Join(errA, errB); err != nil {
-			c.Reason = fmt.Sprintf("refinement stopped: %v", err)
-			break
-		}
-		pieces[k] = pa
-		pieces = append(pieces, pb)
-		now := 0.0
-		for _, p := range pieces {
-			now = max(now, p.bound)
-		}
-		if now < 0.99*best {
-			stall = 0
-		} else {
-			stall++
-		}
-		best = min(best, now)
-	}
-	return pieces
-}
-
-// splitWidest halves the box of in along its widest input relative to the
-// whole box's width.
-func splitWidest(in spec.Inputs, whole spec.Box) (a, b spec.Inputs, ok bool) {
-	k, widest := -1, 0.0
-	for i := range in.Box.Lo {
-		if w := whole.Hi[i] - whole.Lo[i]; w > 0 {
-			if r := (in.Box.Hi[i] - in.Box.Lo[i]) / w; r > widest {
-				k, widest = i, r
-			}
-		}
-	}
-	if k < 0 {
-		return in, in, false
-	}
-	mid := in.Box.Lo[k] + (in.Box.Hi[k]-in.Box.Lo[k])/2
-	a, b = in, in
-	a.Box = spec.Box{Lo: slices.Clone(in.Box.Lo), Hi: slices.Clone(in.Box.Hi)}
-	b.Box = spec.Box{Lo: slices.Clone(in.Box.Lo), Hi: slices.Clone(in.Box.Hi)}
-	a.Box.Hi[k], b.Box.Lo[k] = mid, mid
-	return a, b, true
 }
 
 // checkGraphInput reports graphs that do not fit each other or the input

@@ -67,7 +67,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		}
 		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
 	}
-	if c.Certified && c.Reason != "" && c.SDP.Solves > 0 {
+	if c.Certified && c.Reason != "" && (c.SDP.Solves > 0 || c.SDPSkipped != "") {
 		line("note", c.Reason, "")
 	}
 	if c.IsTrivial() {

@@ -64,7 +64,7 @@ func (j Job) Problem(f1, f2 *nn.Network, box spec.Box) (*certify.RootProblem, er
 // BoundGraph runs certify.BoundGraph for j on box, with BoundShowing's
 // ticker.
 func (j Job) BoundGraph(ctx context.Context, g1, g2 *nn.Graph, box spec.Box, stderr io.Writer) (*certify.Certificate, error) {
-	stop := progress.StartTicker(stderr, "certifying", &j.Log)
+	stop := progress.StartCounting(stderr, "certifying", "passes of bound propagation", &j.Log)
 	defer stop()
 	return certify.BoundGraph(ctx, g1, g2, j.Inputs(box), j.Quantity(), j.Options)
 }

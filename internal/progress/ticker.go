@@ -24,6 +24,7 @@ type ticker struct {
 	mu    sync.Mutex
 	w     io.Writer
 	label string
+	noun  string // what the log's lines count: "SDPs certified"
 	start time.Time
 	sdps  int
 	done  chan struct{}
@@ -35,11 +36,19 @@ type ticker struct {
 // returns the function that stops it. Off a terminal, or with *log
 // already set, it does nothing.
 func StartTicker(stderr io.Writer, label string, log *io.Writer) (stop func()) {
+	return StartCounting(stderr, label, "SDPs certified", log)
+}
+
+// StartCounting is StartTicker counting the log's "certify:" lines as
+// noun ("passes of bound propagation"):
+//
+//	certifying  3 passes of bound propagation  0:41
+func StartCounting(stderr io.Writer, label, noun string, log *io.Writer) (stop func()) {
 	f, ok := stderr.(*os.File)
 	if !ok || *log != nil || !term.IsTerminal(int(f.Fd())) {
 		return func() {}
 	}
-	t := &ticker{w: stderr, label: label, start: time.Now(), done: make(chan struct{})}
+	t := &ticker{w: stderr, label: label, noun: noun, start: time.Now(), done: make(chan struct{})}
 	*log = t
 	t.wg.Add(1)
 	go t.loop()
@@ -73,7 +82,7 @@ func (t *ticker) loop() {
 			n := t.sdps
 			t.mu.Unlock()
 			s := int(now.Sub(t.start).Seconds())
-			fmt.Fprintf(t.w, "\r%s  %d SDPs certified  %d:%02d\x1b[K", t.label, n, s/60, s%60)
+			fmt.Fprintf(t.w, "\r%s  %d %s  %d:%02d\x1b[K", t.label, n, t.noun, s/60, s%60)
 		}
 	}
 }
