@@ -34,9 +34,12 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	if err := checkGraphInput(g1, g2, in, q, &opts); err != nil {
 		return nil, err
 	}
-	c := &Certificate{Norm: q.Norm, C: slices.Clone(q.C), Method: opts.Method, Source: MethodPropagation,
+	c := &Certificate{Norm: q.Norm, C: slices.Clone(q.C), Method: opts.Method, Source: MethodPropagation, Arith: opts.Arith,
 		SDPBound: math.Inf(1), Trivial: math.Inf(1),
 		SDPSkipped: "the networks are computation graphs, not chains of layers: the bound is bound propagation's"}
+	if opts.Arith == ArithFloat32 {
+		c.SDPSkipped = "float32 evaluation is bounded by bound propagation through the graphs: the SDP models real arithmetic"
+	}
 	so := search.DefaultOptions()
 	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals
 	so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
@@ -48,7 +51,7 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	}
 	c.ObservedError, c.X1, c.X2 = res.Error, res.X1, res.X2
 	t0 = time.Now()
-	root, err := graphPiece(g1, g2, in, q)
+	root, err := graphPiece(g1, g2, in, q, opts.Arith)
 	c.Timing.Propagation = time.Since(t0)
 	if err != nil {
 		return nil, err
@@ -86,9 +89,11 @@ type graphBound struct {
 	bound float64
 }
 
-// graphPiece bounds the quantity on the input set in.
-func graphPiece(g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity) (graphBound, error) {
-	pb, err := bounds.GraphPair(g1, g2, in, bounds.GraphOptionsFor(g1))
+// graphPiece bounds the quantity on the input set in, in the arithmetic a.
+func graphPiece(g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, a Arith) (graphBound, error) {
+	bo := bounds.GraphOptionsFor(g1)
+	bo.Float32 = a == ArithFloat32
+	pb, err := bounds.GraphPair(g1, g2, in, bo)
 	if err != nil {
 		return graphBound{}, err
 	}

@@ -131,7 +131,7 @@ func (r *graphRefiner) stop(ctx context.Context, best float64, pieces, stall, li
 // piece bounds the quantity on in, the piece numbered n, timing the pass.
 func (r *graphRefiner) piece(in spec.Inputs, n int) (graphBound, error) {
 	t0 := time.Now()
-	p, err := graphPiece(r.g1, r.g2, in, r.q)
+	p, err := graphPiece(r.g1, r.g2, in, r.q, r.opts.Arith)
 	el := time.Since(t0)
 	r.pass = max(r.pass, el)
 	r.c.Timing.Propagation += el
