@@ -21,8 +21,8 @@ import (
 //   - while it pays: the refinement stops after graphStallLimit(n)
 //     consecutive splits that improved the bound by less than 1 %, a limit
 //     that falls with the number n of inputs free to vary, since halving
-//     one of n inputs gains about 1/n of what halving them all does, so
-//     a wide input (an image) rarely pays for a split at all;
+//     one of n inputs gains about 1/n of what halving them all does; past
+//     graphStall^2 inputs (an image) the limit is 0 and nothing is split;
 //   - with a time budget (Refine.TimeBudget > 0), when its two passes fit
 //     in what is left of the budget, each pass estimated to cost as long as
 //     the slowest pass so far (the first pass, at the start).
@@ -39,12 +39,12 @@ const graphStall = 16
 
 // graphStallLimit returns the consecutive splits without 1 % of
 // improvement allowed for n free inputs: graphStall up to graphStall
-// inputs, then graphStall^2 / n, at least 1.
+// inputs, then graphStall^2 / n (0, no split, past graphStall^2).
 func graphStallLimit(n int) int {
 	if n <= graphStall {
 		return graphStall
 	}
-	return max(1, graphStall*graphStall/n)
+	return graphStall * graphStall / n
 }
 
 // graphRefiner is the state of the refinement of one certificate.
@@ -118,6 +118,8 @@ func (r *graphRefiner) stop(ctx context.Context, best float64, pieces, stall, li
 		return fmt.Sprintf("refinement stopped: the bound is within %g times the observed error", ref.TargetRatio)
 	case ref.MaxPieces > 0 && pieces >= ref.MaxPieces:
 		return fmt.Sprintf("refinement stopped: %d pieces (--max-pieces)", pieces)
+	case limit == 0:
+		return fmt.Sprintf("not refined: %d inputs vary, too many for halving one at a time to gain 1 %%", freeInputs(r.whole))
 	case stall >= limit:
 		return fmt.Sprintf("refinement stopped: %d split(s) in a row gained less than 1 %% (%d inputs vary)", stall, freeInputs(r.whole))
 	case ref.TimeBudget > 0 && time.Since(r.start)+2*r.pass > ref.TimeBudget:

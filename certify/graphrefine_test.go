@@ -13,7 +13,7 @@ import (
 // TestGraphStallLimit checks that the splits allowed without gain fall
 // with the number of inputs that vary.
 func TestGraphStallLimit(t *testing.T) {
-	for _, c := range []struct{ n, want int }{{1, 16}, {16, 16}, {17, 15}, {64, 4}, {256, 1}, {3072, 1}} {
+	for _, c := range []struct{ n, want int }{{1, 16}, {16, 16}, {17, 15}, {64, 4}, {256, 1}, {257, 0}, {3072, 0}} {
 		if got := graphStallLimit(c.n); got != c.want {
 			t.Errorf("graphStallLimit(%d) = %d, want %d", c.n, got, c.want)
 		}
