@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
@@ -132,30 +131,21 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 }
 
 // intervalBound returns the bound of bound propagation alone: the value of
-// the output difference enclosure of bounds.Pair (enclosureValue).
+// the output difference enclosure of the whole input set (boundsOf, the
+// same single pass as the first bound of sdpBound).
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
 	t0 := time.Now()
-	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: box, Pairing: opts.in.Pairing, Quant: opts.in.Quant},
-		bounds.Options{Method: opts.Bounds, Split: opts.splitFor(box), RequantSlack: opts.RequantSlack})
+	root := rootRegion(box, &opts)
+	rb, err := boundsOf(f1, f2, &root, &opts)
 	add(&opts.timing.Propagation, t0)
 	if err == nil {
-		var margin *bounds.Interval
-		if opts.q.C != nil {
-			var m bounds.Interval
-			m, err = pb.Margin(opts.q.C)
-			margin = &m
-		} else {
-			for _, iv := range pb.Output {
+		if opts.q.C == nil {
+			for _, iv := range rb.Output {
 				c.Outputs = append(c.Outputs, iv.Mag())
 			}
 		}
-		if err == nil {
-			var n2 float64
-			if n2, err = norm2Of(f1, f2, pb, opts.q); err == nil {
-				c.Bound = enclosureValue(pb.Output, margin, n2, opts.q)
-			}
-		}
+		c.Bound = rb.intervalValue(&opts)
 	}
 	if err != nil || math.IsNaN(c.Bound) || math.IsInf(c.Bound, 0) {
 		c.Status, c.Reason = CheckFailed, "bound propagation gave no finite bound"
@@ -181,6 +171,9 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	ro := opts
 	ro.observed = ob.err // the root's SDP is skipped when propagation is already close to it
 	rp := certifyRegion(ctx, f1, f2, &root, &ro)
+	if rp.iters > 0 && !(rp.ok && rp.bound <= opts.Refine.TargetRatio*ob.err) {
+		ob.searchMore(ctx, f1, f2, box, &opts)
+	}
 	c.TimeBudgetHit = rp.budgetHit
 	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1, Iterations: rp.iters, Time: rp.time,
 		Status: rp.sdpStatus, Objective: rp.objective}
@@ -197,8 +190,12 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	}
 
 	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
-	if opts.QC == QCDefault && opts.Refine.MaxPieces > 1 {
-		leaves = refine(ctx, f1, f2, root, rp, &opts, &ob, c, start)
+	switch {
+	case opts.QC != QCDefault || opts.Refine.MaxPieces == 1:
+	case rp.budgetHit:
+		c.Stopped = StopBudget
+	default:
+		leaves, c.Stopped = refine(ctx, f1, f2, root, rp, &opts, &ob, c, start)
 	}
 	c.Bound = 0
 	allOK := true

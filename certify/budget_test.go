@@ -29,8 +29,8 @@ func TestTimeBudgetHit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.TimeBudgetHit {
-			t.Fatalf("seed %d: no budget, but TimeBudgetHit", seed)
+		if c.TimeBudgetHit || c.Stopped == StopBudget {
+			t.Fatalf("seed %d: no budget, but TimeBudgetHit %v, stopped by %v", seed, c.TimeBudgetHit, c.Stopped)
 		}
 		if len(c.Pieces) < 2 {
 			continue // not split: the budget would not be consulted
@@ -40,8 +40,8 @@ func TestTimeBudgetHit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !c.TimeBudgetHit || !c.Certified {
-			t.Errorf("seed %d: budget of 1 ns: TimeBudgetHit %v, certified %v", seed, c.TimeBudgetHit, c.Certified)
+		if !c.TimeBudgetHit || !c.Certified || c.Stopped != StopBudget {
+			t.Errorf("seed %d: budget of 1 ns: TimeBudgetHit %v, certified %v, stopped by %v", seed, c.TimeBudgetHit, c.Certified, c.Stopped)
 		}
 		return
 	}

@@ -130,6 +130,9 @@ type Certificate struct {
 	// it depends on the machine's speed, and a larger budget (or none) may
 	// find a smaller one.
 	TimeBudgetHit bool
+	// Stopped says why the refinement of the input set ended (StopNone
+	// when there was none).
+	Stopped Stop
 	// SDPGammas are the root SDP's own checked gammas, in the same
 	// inequality as Gammas (Gamma includes the check's margin), whenever
 	// that SDP solved and passed the check (SDPBound is then finite), and

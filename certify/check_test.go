@@ -139,7 +139,7 @@ func TestOptionsValidate(t *testing.T) {
 		{"qc", func(o *Options) { o.QC = 9 }},
 		{"weights", func(o *Options) { o.Weights = -1 }},
 		{"custom weight", func(o *Options) { o.Weights, o.Custom = WeightsCustom, Gammas{Gamma: math.NaN()} }},
-		{"pieces", func(o *Options) { o.Refine.MaxPieces = 0 }},
+		{"pieces", func(o *Options) { o.Refine.MaxPieces = -1 }},
 		{"budget", func(o *Options) { o.Refine.TimeBudget = -1 }},
 		{"ratio", func(o *Options) { o.Refine.TargetRatio = 0.5 }},
 		{"samples", func(o *Options) { o.Samples = -1 }},

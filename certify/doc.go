@@ -36,9 +36,11 @@
 // Split), eliminates stable neurons from eta (and inputs whose box has zero
 // width), adds local constraints for the unstable ones (DefaultKinds:
 // about six multipliers per unstable neuron), and splits the input set
-// (branch and bound over quantisation cells and halves of the box) until
-// the bound is within Refine.TargetRatio of the observed error or the
-// budget is spent. The bound of a split set is the largest over its
+// (branch and bound over quantisation cells and halves of the box), an
+// anytime loop, until the bound is within Refine.TargetRatio of the
+// observed error, splitting no longer pays (Refine.MinGain, a rule on
+// pieces, not time), the cap of pieces or the budget is reached
+// (Certificate.Stopped says which). The bound of a split set is the largest over its
 // pieces; the gammas are those of the root SDP. The output enclosure of
 // bound propagation is a bound too: every piece keeps the smaller of the
 // two, or the enclosure alone when its SDP fails; Certificate.Source says

@@ -50,6 +50,9 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 		return nil, err
 	}
 	c.ObservedError, c.X1, c.X2 = res.Error, res.X1, res.X2
+	if opts.Progress != nil { // no bound before the first pass
+		opts.Progress(Progress{Bound: math.Inf(1), Observed: c.ObservedError, Pieces: 1})
+	}
 	t0 = time.Now()
 	root, err := graphPiece(g1, g2, in, q, opts.Arith)
 	c.Timing.Propagation = time.Since(t0)

@@ -14,38 +14,17 @@ import (
 // Refinement of a graph's certificate (BoundGraph), anytime: the first
 // pass over the whole input set is already a certificate, and every split
 // replaces a piece by its two halves, each bounded by a pass of its own,
-// so the bound after any number of splits holds. A split is started only
-//
-//   - while the bound is above Refine.TargetRatio times the observed error
-//     and the pieces number fewer than Refine.MaxPieces;
-//   - while it pays: the refinement stops after graphStallLimit(n)
-//     consecutive splits that improved the bound by less than 1 %, a limit
-//     that falls with the number n of inputs free to vary, since halving
-//     one of n inputs gains about 1/n of what halving them all does; past
-//     graphStall^2 inputs (an image) the limit is 0 and nothing is split;
-//   - with a time budget (Refine.TimeBudget > 0), when its two passes fit
-//     in what is left of the budget, each pass estimated to cost as long as
-//     the slowest pass so far (the first pass, at the start).
-//
-// Without a time budget the rules do not read the clock, so the
-// certificate does not depend on the machine's speed. Certificate.Reason
-// says which rule stopped the refinement; TimeBudgetHit says when the
-// budget did.
-
-// graphStall is the most consecutive splits without 1 % of improvement
-// after which the refinement of a graph's bound stops, for inputs of few
-// dimensions.
-const graphStall = 16
-
-// graphStallLimit returns the consecutive splits without 1 % of
-// improvement allowed for n free inputs: graphStall up to graphStall
-// inputs, then graphStall^2 / n (0, no split, past graphStall^2).
-func graphStallLimit(n int) int {
-	if n <= graphStall {
-		return graphStall
-	}
-	return graphStall * graphStall / n
-}
+// so the bound after any number of splits holds. The rules are Bound's
+// (Refine, Certificate.Stopped): a split is started only while the bound
+// is above Refine.TargetRatio times the observed error (StopTarget),
+// within Refine.MaxPieces (StopCap), while splitting pays (the gain rule
+// on Refine.MinGain, StopNoGain; with no cap of pieces, a box of more than
+// MaxRefineInputs free inputs, such as an image, is not split at all),
+// and, with a time budget, when its two passes fit in what is left of it,
+// each estimated to take as long as the slowest pass so far, the first
+// pass at the start (StopBudget). Without a time budget the rules do not
+// read the clock, so the certificate does not depend on the machine's
+// speed.
 
 // graphRefiner is the state of the refinement of one certificate.
 type graphRefiner struct {
@@ -61,35 +40,45 @@ type graphRefiner struct {
 }
 
 // run refines the input set of root and returns the pieces, setting
-// c.Reason (and c.TimeBudgetHit) to why it stopped.
+// c.Stopped (and c.TimeBudgetHit) to why it stopped.
 func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pairing) []graphBound {
 	pieces := []graphBound{root}
+	r.progress(root.bound, 1)
 	if pairing == spec.Independent {
-		r.c.Reason = "not refined: independent inputs are not split"
+		return pieces // independent inputs are not split: StopNone
+	}
+	ob := r.c.ObservedError
+	free := freeInputs(r.whole)
+	if r.opts.Refine.MaxPieces == 0 && free > MaxRefineInputs && pairing != spec.QuantisedInput && !(root.bound <= r.opts.Refine.TargetRatio*ob) {
+		r.c.Stopped = StopNoGain
 		return pieces
 	}
-	limit := graphStallLimit(freeInputs(r.whole))
-	best, stall := root.bound, 0
+	gain := newGainRule(1, root.bound-ob, free)
 	for {
-		if why := r.stop(ctx, best, len(pieces), stall, limit); why != "" {
-			r.c.Reason = why
-			return pieces
-		}
+		best := 0.0
 		k := 0
 		for i, p := range pieces {
+			best = max(best, p.bound)
 			if p.bound > pieces[k].bound {
 				k = i
 			}
 		}
+		if r.c.Stopped = r.stop(ctx, best, len(pieces)); r.c.Stopped != StopNone {
+			return pieces
+		}
+		if len(pieces) > 1 && gain.stop(len(pieces), best-ob, &r.opts.Refine) {
+			r.c.Stopped = StopNoGain
+			return pieces
+		}
 		a, b, ok := splitWidest(pieces[k].in, r.whole)
 		if !ok {
-			r.c.Reason = "refinement stopped: the piece with the largest bound is a point"
+			r.c.Stopped = StopExhausted
 			return pieces
 		}
 		pa, errA := r.piece(a, len(pieces))
 		pb, errB := r.piece(b, len(pieces)+1)
 		if err := errors.Join(errA, errB); err != nil {
-			r.c.Reason = fmt.Sprintf("refinement stopped: %v", err)
+			r.c.Reason, r.c.Stopped = fmt.Sprintf("refinement stopped: %v", err), StopExhausted
 			return pieces
 		}
 		pieces[k] = pa
@@ -98,36 +87,34 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 		for _, p := range pieces {
 			now = max(now, p.bound)
 		}
-		if now < 0.99*best {
-			stall = 0
-		} else {
-			stall++
-		}
-		best = min(best, now)
+		r.progress(now, len(pieces))
 	}
 }
 
-// stop returns why the refinement stops before the next split, or "" to
-// go on.
-func (r *graphRefiner) stop(ctx context.Context, best float64, pieces, stall, limit int) string {
+// stop returns why the refinement stops before the next split of pieces
+// whose largest bound is best, or StopNone to go on.
+func (r *graphRefiner) stop(ctx context.Context, best float64, pieces int) Stop {
 	ref := r.opts.Refine
 	switch {
 	case ctx.Err() != nil:
-		return "stopped by a signal: the bound holds, refinement was cut short"
+		r.c.Reason = "stopped by a signal: the bound holds, refinement was cut short"
+		return StopCancelled
 	case r.c.ObservedError > 0 && best <= ref.TargetRatio*r.c.ObservedError:
-		return fmt.Sprintf("refinement stopped: the bound is within %g times the observed error", ref.TargetRatio)
-	case ref.MaxPieces > 0 && pieces >= ref.MaxPieces:
-		return fmt.Sprintf("refinement stopped: %d pieces (--max-pieces)", pieces)
-	case limit == 0:
-		return fmt.Sprintf("not refined: %d inputs vary, too many for halving one at a time to gain 1 %%", freeInputs(r.whole))
-	case stall >= limit:
-		return fmt.Sprintf("refinement stopped: %d split(s) in a row gained less than 1 %% (%d inputs vary)", stall, freeInputs(r.whole))
+		return StopTarget
+	case ref.MaxPieces > 0 && pieces+1 > ref.MaxPieces:
+		return StopCap
 	case ref.TimeBudget > 0 && time.Since(r.start)+2*r.pass > ref.TimeBudget:
 		r.c.TimeBudgetHit = true
-		return fmt.Sprintf("refinement stopped: a split's two passes (%.3g s each so far) would not finish within the time budget",
-			r.pass.Seconds())
+		return StopBudget
 	}
-	return ""
+	return StopNone
+}
+
+// progress calls Options.Progress, if set, with the bound of the pieces.
+func (r *graphRefiner) progress(bound float64, pieces int) {
+	if r.opts.Progress != nil {
+		r.opts.Progress(Progress{Bound: bound, Observed: r.c.ObservedError, Pieces: pieces, Solves: r.passes})
+	}
 }
 
 // piece bounds the quantity on in, the piece numbered n, timing the pass.

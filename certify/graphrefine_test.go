@@ -7,22 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
 
-// TestGraphStallLimit checks that the splits allowed without gain fall
-// with the number of inputs that vary.
-func TestGraphStallLimit(t *testing.T) {
-	for _, c := range []struct{ n, want int }{{1, 16}, {16, 16}, {17, 15}, {64, 4}, {256, 1}, {257, 0}, {3072, 0}} {
-		if got := graphStallLimit(c.n); got != c.want {
-			t.Errorf("graphStallLimit(%d) = %d, want %d", c.n, got, c.want)
-		}
-	}
-}
-
 // TestBoundGraphBudget checks that a budget smaller than two passes
 // stops the refinement after the first pass with a certificate that says
-// so, and that without a budget the refinement says why it stopped.
+// so, that without a budget the refinement says why it stopped, and that
+// a wide box is not split.
 func TestBoundGraphBudget(t *testing.T) {
 	g1, g2 := residualGraph(t, 11)
 	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}, Pairing: spec.SameInput}
@@ -34,8 +28,8 @@ func TestBoundGraphBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Certified || !c.TimeBudgetHit || len(c.Pieces) != 0 || !strings.Contains(c.Reason, "time budget") {
-		t.Fatalf("1 ns budget: certified %v, budget hit %v, %d pieces, reason %q", c.Certified, c.TimeBudgetHit, len(c.Pieces), c.Reason)
+	if !c.Certified || !c.TimeBudgetHit || len(c.Pieces) != 0 || c.Stopped != StopBudget {
+		t.Fatalf("1 ns budget: certified %v, budget hit %v, %d pieces, stopped %v", c.Certified, c.TimeBudgetHit, len(c.Pieces), c.Stopped)
 	}
 	if n := strings.Count(log.String(), "certify: graph pass"); n != 1 {
 		t.Errorf("log has %d passes, want 1:\n%s", n, log.String())
@@ -45,8 +39,35 @@ func TestBoundGraphBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.TimeBudgetHit || !strings.HasPrefix(c.Reason, "refinement stopped") {
-		t.Fatalf("no budget: budget hit %v, reason %q", c.TimeBudgetHit, c.Reason)
+	if c.TimeBudgetHit || c.Stopped == StopNone || c.Stopped == StopBudget {
+		t.Fatalf("no budget: budget hit %v, stopped %v", c.TimeBudgetHit, c.Stopped)
 	}
-	t.Logf("no budget: bound %.4g, observed %.4g, %d pieces: %s", c.Bound, c.ObservedError, len(c.Pieces), c.Reason)
+	t.Logf("no budget: bound %.4g, observed %.4g, %d pieces: %v", c.Bound, c.ObservedError, len(c.Pieces), c.Stopped)
+	// A box of more free inputs than MaxRefineInputs is not split.
+	g1, g2 = wideGraphs(t)
+	wide := spec.Box{Lo: make([]float64, MaxRefineInputs+1), Hi: make([]float64, MaxRefineInputs+1)}
+	for i := range wide.Hi {
+		wide.Hi[i] = 1
+	}
+	c, err = BoundGraph(context.Background(), g1, g2, spec.Inputs{Box: wide, Pairing: spec.SameInput}, spec.Quantity{Norm: spec.Norm2}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Pieces) != 0 || (c.Stopped != StopNoGain && c.Stopped != StopTarget) {
+		t.Fatalf("%d inputs: %d pieces, stopped %v", wide.Dim(), len(c.Pieces), c.Stopped)
+	}
+}
+
+// wideGraphs returns the graphs of a random (MaxRefineInputs+1)-8-2 ReLU
+// chain and its FB = 4 copy.
+func wideGraphs(t *testing.T) (g1, g2 *nn.Graph) {
+	t.Helper()
+	g1 = randnet.Paper(5, MaxRefineInputs+1, 1, 8, 2).Graph()
+	qo := quantise.DefaultOptions()
+	qo.Weights.FracBits, qo.Biases.FracBits = 4, 4
+	g2, err := quantise.Graph(g1, qo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g1, g2
 }

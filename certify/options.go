@@ -139,27 +139,53 @@ func gammasOf(v [4]float64) Gammas { return Gammas{v[0], v[1], v[2], v[3]} }
 var PaperWeights = Gammas{Gamma: 1e6, GammaX1: (0.1 + 0.25) * (0.1 + 0.25), GammaX2: 0.01, GammaX: 0.0625}
 
 // Refine controls the input splitting (branch and bound) of the default
-// QC set: the input set is split into pieces, each certified by its own
-// small SDP, and the bound is the largest over the pieces. Only pieces whose
-// bound exceeds TargetRatio times the largest error observed so far are
-// split again.
+// QC set, an anytime loop: the first bound is the whole input set's (one
+// pass of bound propagation, and its SDP where that can pay); then the
+// input set is split into pieces, each certified by its own small SDP or
+// by bound propagation, the bound being the largest over the pieces.
+// Only pieces whose bound exceeds TargetRatio times the largest error
+// observed so far are split again. It stops at the first of: the target
+// ratio reached, nothing left to gain (MinGain), the cap of pieces, the
+// time budget, or no piece left to split; Certificate.Stopped says which.
 type Refine struct {
-	// MaxPieces caps the number of SDPs solved; 1 disables splitting.
-	// Default 64.
+	// MaxPieces caps the number of pieces certified (SDPs or bound
+	// propagations); 0 (the default) sets no cap and refines while it
+	// pays, 1 disables splitting.
 	MaxPieces int
-	// TimeBudget bounds the time of Bound's SDPs (0: no limit): refining
+	// TimeBudget bounds the time of Bound (0: no limit): refining
 	// stops once it has run out, and an SDP still being built or solved
 	// then is dropped, its piece bounded by bound propagation instead
-	// (Certificate.TimeBudgetHit says so). It applies to every QC set.
-	// Default 2 min: a guard against runaway SDPs (the paper's QC set on
-	// wide networks), not a trade-off, since MaxPieces and TargetRatio
-	// end the splitting first on the README's examples and the shared
-	// torch models (measured at FB 8 on a loaded 2-core machine: at most
-	// 112 s, tanh_2in, which a 2 s budget left at ratio 2.85, not 1.31).
+	// (Certificate.TimeBudgetHit and Stopped say so). It applies to every
+	// QC set. Default 2 min: a guard against runaway SDPs, not what
+	// usually ends a run (TargetRatio and MinGain do).
 	TimeBudget time.Duration
 	// TargetRatio stops refining once bound / observed error is at most
-	// this. Default 1.02.
+	// this. Default 1.1.
 	TargetRatio float64
+	// MinGain is how much the gap bound - observed error must shrink, as
+	// a fraction of it, over each doubling of the pieces certified for
+	// refining to go on: after doublings that shrink it less (two in a
+	// row on a box of at most MaxSplitInputs free coordinates, one on a
+	// wider box), refining ends (StopNoGain). The rule counts pieces, not
+	// time, so the result does not depend on the machine. Default 0.05.
+	MinGain float64
+	// MaxSDPWork bounds, when MaxPieces is 0, the work of the pieces
+	// bounded by SDPs: iterations times the cube of the variables of each
+	// solve (sdpWork) plus an estimate of the piece's bound propagation
+	// (propWork), so that a refinement whose pieces cost seconds each
+	// (ACAS Xu) stops at once while one of small SDPs goes on. Pieces
+	// bounded by propagation alone (int8 networks, wide ones whose SDPs
+	// are skipped) are cheap and not counted. A split is not started when
+	// it would exceed it, taken to cost what the last did (the first:
+	// twice the root). Like MinGain it counts work, not time. 0 sets no
+	// limit. Default 5e9 (a few seconds of solves; docs/tuning.md).
+	MaxSDPWork float64
+	// SolveLarge attempts every SDP whatever its size (an explicit
+	// request for the SDP): without it, under a time budget, an SDP too
+	// large for the budget (MaxBudgetOrder, MaxBudgetVariables) is
+	// skipped and bound propagation bounds its piece. The budget still
+	// stops a solve that runs out of time.
+	SolveLarge bool
 }
 
 // Method is how Bound computes its number.
@@ -216,8 +242,10 @@ type Options struct {
 	Weights WeightMode
 	Custom  Gammas
 	// Bounds is the method of the pre-activation bounds (QCDefault) and
-	// of MethodPropagation.
-	Bounds bounds.Method
+	// of MethodPropagation; Optimise tunes bounds.MethodOptimised (zero:
+	// the defaults).
+	Bounds   bounds.Method
+	Optimise bounds.OptimiseSettings
 	// Split cuts the input box of every bound propagation into this many
 	// pieces (bounds.Options.Split; 0 or 1: none) when at most
 	// MaxSplitInputs of its coordinates have a positive width; a box of
@@ -248,6 +276,9 @@ type Options struct {
 	Solver sdp.Settings
 	// Log, when not nil, receives one line per certified piece.
 	Log io.Writer
+	// Progress, when not nil, is called from Bound's goroutine after the
+	// first bound and after every round of the refinement.
+	Progress func(Progress)
 	// Solve, when not nil, replaces sdp.Solve (to compare solvers on the
 	// same SDPs; the check of every solution is the same). It is the one
 	// way to swap the solver. Refinement calls it from several goroutines
@@ -277,7 +308,9 @@ func DefaultKinds() qc.KindSet {
 }
 
 // DefaultOptions returns the defaults: the default QC set, worst-case
-// weights, optimised bounds on 16 pieces of the box, refinement up to 64 pieces or 2 s, 2000 samples, and the solver's
+// weights, optimised bounds on 16 pieces of the box, refinement to
+// within 1.1 of the observed error while it pays, under a budget of 2
+// min, 2000 samples, and the solver's
 // defaults with looser tolerances (see solverDefaults).
 func DefaultOptions() Options {
 	return Options{
@@ -285,7 +318,7 @@ func DefaultOptions() Options {
 		Weights: WeightsWorstCase,
 		Bounds:  bounds.MethodOptimised,
 		Split:   16,
-		Refine:  Refine{MaxPieces: 64, TimeBudget: 2 * time.Minute, TargetRatio: 1.02},
+		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9},
 		Samples: 2000,
 		Seed:    1,
 		Solver:  solverDefaults(),
@@ -299,8 +332,12 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.QC = %d is unknown: %w", int(o.QC), ErrOptions)
 	case o.Weights < WeightsWorstCase || o.Weights > WeightsCustom:
 		return fmt.Errorf("certify: Options.Weights = %d is unknown: %w", int(o.Weights), ErrOptions)
-	case o.Refine.MaxPieces < 1:
-		return fmt.Errorf("certify: Options.Refine.MaxPieces = %d, want >= 1: %w", o.Refine.MaxPieces, ErrOptions)
+	case o.Refine.MaxPieces < 0:
+		return fmt.Errorf("certify: Options.Refine.MaxPieces = %d, want >= 0 (0: no cap): %w", o.Refine.MaxPieces, ErrOptions)
+	case !(o.Refine.MaxSDPWork >= 0):
+		return fmt.Errorf("certify: Options.Refine.MaxSDPWork = %v, want >= 0: %w", o.Refine.MaxSDPWork, ErrOptions)
+	case !(o.Refine.MinGain >= 0 && o.Refine.MinGain < 1):
+		return fmt.Errorf("certify: Options.Refine.MinGain = %v, want 0 <= MinGain < 1: %w", o.Refine.MinGain, ErrOptions)
 	case o.Refine.TimeBudget < 0:
 		return fmt.Errorf("certify: Options.Refine.TimeBudget = %v, want >= 0: %w", o.Refine.TimeBudget, ErrOptions)
 	case !(o.Refine.TargetRatio >= 1):

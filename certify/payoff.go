@@ -64,7 +64,8 @@ func add(d *time.Duration, start time.Time) time.Time {
 // order 728 (HAR, 561-500-6) did not solve in 150 s on two cores, while
 // those of order up to ~100 (ACAS Xu) solve in about a second. Above it
 // the SDP is skipped and the bound is bound propagation's, which says so;
-// with no time budget (0) every SDP is attempted. The rule uses sizes
+// with no time budget (0), or with Refine.SolveLarge, every SDP is
+// attempted. The rule uses sizes
 // alone, so the result does not depend on the machine's load.
 const MaxBudgetOrder = 400
 
@@ -87,7 +88,7 @@ var errSDPSkipped = errors.New("SDP skipped")
 // sdpTooLarge returns why the SDP of order n is skipped, or "" when it is
 // attempted (see MaxBudgetOrder).
 func sdpTooLarge(n int, o *task) string {
-	if o.Refine.TimeBudget <= 0 || n <= MaxBudgetOrder {
+	if o.Refine.TimeBudget <= 0 || o.Refine.SolveLarge || n <= MaxBudgetOrder {
 		return ""
 	}
 	return fmt.Sprintf("LMI of order %d over the limit %d of a time budget (certify.MaxBudgetOrder)", n, MaxBudgetOrder)
@@ -96,27 +97,33 @@ func sdpTooLarge(n int, o *task) string {
 // sdpTooMany returns why an SDP with vars variables is skipped, or ""
 // when it is attempted (see MaxBudgetVariables).
 func sdpTooMany(vars int, o *task) string {
-	if o.Refine.TimeBudget <= 0 || vars <= MaxBudgetVariables {
+	if o.Refine.TimeBudget <= 0 || o.Refine.SolveLarge || vars <= MaxBudgetVariables {
 		return ""
 	}
 	return fmt.Sprintf("%d SDP variables over the limit %d of a time budget (certify.MaxBudgetVariables)", vars, MaxBudgetVariables)
 }
 
 // searchWork is the work, in multiply-adds of the two networks, that the
-// observed-error search may spend beyond its evaluation floor (searchEvals).
-const searchWork = 2e9
+// observed-error search of the first pass may spend beyond its evaluation
+// floor (searchEvals): a fraction of a second, so that the first bound
+// and the first ratio come at once.
+const searchWork = 4e8
 
 // searchEvals returns the evaluation budget of the observed-error search
 // on a box of dim inputs (search.Options.MaxEvals): searchWork divided by
 // the multiply-adds of one evaluation of both networks (their
-// parameters), but at least 1000 + 2 dim, so that a larger box never gets
-// fewer evaluations than a few per coordinate. It does not bind on small
-// networks (ACAS Xu: ~77,000 beside the ~66,000 the search spends) and
-// keeps the search on HAR (561-500-6) to a few seconds (~3,500
-// evaluations).
+// parameters), but at least 100 + dim/2, so that a larger box never gets
+// fewer evaluations than a few per coordinate. It keeps the search on
+// wide networks (HAR, MNIST) to a few hundred evaluations.
 func searchEvals(f1, f2 *nn.Network, dim int) int {
 	work := float64(max(1, f1.NumParams()+f2.NumParams()))
-	return max(1000+2*dim, int(min(searchWork/work, 1<<30)))
+	return max(100+dim/2, int(min(searchWork/work, 1<<30)))
+}
+
+// pieceEvals returns the evaluation budget of the search on one piece of
+// the refinement: a quarter of the first pass's (searchEvals).
+func pieceEvals(f1, f2 *nn.Network, dim int) int {
+	return max(1, searchEvals(f1, f2, dim)/4)
 }
 
 // logTiming writes one line to w saying where the time of c went.

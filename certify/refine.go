@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"container/heap"
 	"context"
+	"math"
 	"runtime"
 	"sync"
 	"time"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // piece is a leaf of the refinement.
@@ -55,8 +57,8 @@ func (h *pieceHeap) Pop() any {
 const maxBatch = 16
 
 // batchSize returns how many of the n pieces of the refinement are split
-// at once: one while there are fewer than 32, so that a small budget of
-// pieces (the default, 64 solves) is spent best first, then up to
+// at once: one while there are fewer than 32, so that a small number of
+// pieces is spent best first, then up to
 // maxBatch, a sixteenth of the pieces. It depends on n alone, never on
 // the number of processors, so that the pieces and the bound are the
 // same on any machine.
@@ -64,27 +66,50 @@ func batchSize(n int) int {
 	return max(1, min(maxBatch, n/16))
 }
 
-// refine splits the input set (branch and bound): the pieces with the
-// largest bounds (batchSize of them) are split in two and each half
-// certified, until the largest bound is within Refine.TargetRatio of the
-// observed error, or the budget of solves or time is used. A piece whose
-// halves cannot both be certified keeps its own bound. The pieces cover
-// the root region, so the largest bound over them is a bound on the whole
-// set. The halves of a batch are certified and searched in parallel, on
-// up to GOMAXPROCS goroutines, and their results taken in a fixed order:
-// the outcome does not depend on the number of processors or on timing
-// (but for the time budget).
+// refine splits the input set (branch and bound), an anytime loop: the
+// pieces with the largest bounds (batchSize of them) are split in two and
+// each half certified, until the largest bound is within
+// Refine.TargetRatio of the observed error, a doubling of the pieces
+// gains too little (gainRule), or the cap of pieces, the work of the
+// pieces bounded by SDPs (Refine.MaxSDPWork) or the time budget is
+// reached; it returns the pieces and why it stopped. A piece whose halves
+// cannot both be certified keeps its own bound. The pieces cover the root
+// region, so the largest bound over them is a bound on the whole set. The
+// halves of a batch are certified and searched in parallel, on up to
+// GOMAXPROCS goroutines, and their results taken in a fixed order: the
+// outcome does not depend on the number of processors or on timing (but
+// for the time budget).
 func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *task,
-	ob *observation, c *Certificate, start time.Time) []piece {
+	ob *observation, c *Certificate, start time.Time) ([]piece, Stop) {
 	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack, cased: true}}
+	rootBound := math.Inf(1)
+	if rp.ok {
+		rootBound = rp.bound
+	}
 	var done []piece
 	searched := 0 // pieces searched for the observed error
+	work := 0.0   // of the pieces bounded by SDPs (pieceWork)
+	last := 0.0   // of the last split: the first is taken to cost the root twice
+	if rp.iters > 0 {
+		last = 2 * (sdpWork(rp) + propWork(f1, f2, &root, o))
+	}
+	free := root.freeCoords()
+	if o.Refine.MaxPieces == 0 && free > MaxRefineInputs && root.Pairing != spec.QuantisedInput &&
+		!(rp.ok && rp.bound <= o.Refine.TargetRatio*ob.err) {
+		return []piece{(*h)[0]}, StopNoGain
+	}
+	gain := newGainRule(c.SDP.Solves, rootBound-ob.err, free)
+	o.progress(rootBound, ob, 1, c.SDP.Solves)
 	for {
-		batch, final := takeBatch(ctx, f1, f2, h, root, o, ob, c, start)
+		// The next split is taken to cost what the last did.
+		batch, final, stop := takeBatch(ctx, f1, f2, h, root, o, ob, c, start, work+last)
 		done = append(done, final...)
 		if len(batch) == 0 {
-			if len(final) == 0 {
-				break
+			switch {
+			case stop != StopNone:
+				return append(done, (*h)...), stop
+			case len(final) == 0:
+				return append(done, (*h)...), StopExhausted
 			}
 			continue
 		}
@@ -102,6 +127,8 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			c.SDP.Solves += 2
 			c.TimeBudgetHit = c.TimeBudgetHit || ra.budgetHit || rb.budgetHit
 			c.SDP.Iterations += ra.iters + rb.iters
+			last = pieceWork(f1, f2, s, o)
+			work += last
 			c.SDP.Time += ra.time + rb.time
 			ob.keep(s.found[0])
 			ob.keep(s.found[1])
@@ -113,8 +140,25 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			heap.Push(h, s.top.half(s.halves[0], ra))
 			heap.Push(h, s.top.half(s.halves[1], rb))
 		}
+		b := currentBound(rootBound, done, *h)
+		o.progress(b, ob, len(done)+h.Len(), c.SDP.Solves)
+		if gain.stop(c.SDP.Solves, b-ob.err, &o.Refine) && !(b <= o.Refine.TargetRatio*ob.err) {
+			return append(done, (*h)...), StopNoGain
+		}
 	}
-	return append(done, (*h)...)
+}
+
+// pieceWork returns the work (sdpWork, propWork) of the halves of s
+// whose SDPs were solved: those of pieces bounded by propagation alone
+// (quantised networks, SDPs skipped) are cheap and not counted.
+func pieceWork(f1, f2 *nn.Network, s *halving, o *task) float64 {
+	w := 0.0
+	for k, r := range s.res {
+		if r.iters > 0 {
+			w += sdpWork(r) + propWork(f1, f2, &s.halves[k], o)
+		}
+	}
+	return w
 }
 
 // keepCases pushes the piece of s, a re-bounding by its cases, back on
@@ -170,27 +214,37 @@ func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, k
 	if s.res[k].ok && s.res[k].bound <= known {
 		return // no error on r is larger than one found already
 	}
-	s.found[k] = searchPiece(ctx, f1, f2, r, &ok, pieceSearch(&ok, s.seeds[k]))
+	so := pieceSearch(&ok, s.seeds[k])
+	so.MaxEvals = pieceEvals(f1, f2, r.Box1.Dim())
+	s.found[k] = searchPiece(ctx, f1, f2, r, &ok, so)
 }
 
 // takeBatch pops the pieces to split next off h: up to batchSize of them,
 // while the largest bound is above Refine.TargetRatio times the observed
-// error and the budgets of solves and time allow. A piece that cannot be
-// split is returned in final.
+// error and the cap of pieces, the SDP work (work: with the batch's,
+// estimated) and the time budget allow; when it takes none for one of
+// those, stop says which. A piece that cannot be split
+// is returned in final.
 func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root region, o *task, ob *observation, c *Certificate,
-	start time.Time) (batch []*halving, final []piece) {
+	start time.Time, work float64) (batch []*halving, final []piece, stop Stop) {
 	size := batchSize(h.Len())
 	solves := c.SDP.Solves // with the batch's
 	for len(batch) < size && h.Len() > 0 {
 		top := (*h)[0]
-		if top.ok && top.bound <= o.Refine.TargetRatio*ob.err {
-			break
-		}
-		if solves+2 > o.Refine.MaxPieces || ctx.Err() != nil {
-			break
-		}
-		if o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget {
+		switch {
+		case top.ok && top.bound <= o.Refine.TargetRatio*ob.err:
+			stop = StopTarget
+		case solves+2 > o.Refine.maxPieces():
+			stop = StopCap
+		case len(batch) == 0 && o.Refine.costly(work):
+			stop = StopCostly
+		case ctx.Err() != nil:
+			stop = StopCancelled
+		case o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget:
 			c.TimeBudgetHit = true
+			stop = StopBudget
+		}
+		if stop != StopNone {
 			break
 		}
 		heap.Pop(h)
@@ -208,7 +262,7 @@ func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root regio
 		solves += 2
 		batch = append(batch, &halving{top: top, halves: [2]region{a, b}})
 	}
-	return batch, final
+	return batch, final, stop
 }
 
 // runBatch certifies and searches the halves of every split of batch, on

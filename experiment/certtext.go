@@ -48,6 +48,9 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	if c.Certified {
 		line("ratio", report.Ratio(c.Ratio()), "bound / observed error (1 is tight)")
 	}
+	if c.Stopped != certify.StopNone {
+		line("stopped", c.Stopped.String(), stopNote(c))
+	}
 	if c.Certified && c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
 	}
@@ -67,7 +70,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		}
 		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
 	}
-	if c.Certified && c.Reason != "" && (c.SDP.Solves > 0 || c.SDPSkipped != "") {
+	if c.Certified && c.Reason != "" && c.SDP.Solves > 0 {
 		line("note", c.Reason, "")
 	}
 	if c.IsTrivial() {
@@ -169,4 +172,22 @@ func rootNote(line func(key, value, note string), c *certify.Certificate) {
 	if len(c.Pieces) > 1 && c.RootBound > c.Bound {
 		line("", "(the whole input set's inequality, at most "+report.Float(c.RootBound, 4)+" there: the split pieces give the bound above)", "")
 	}
+}
+
+// stopNote says what ended the refinement of c and after how many pieces.
+func stopNote(c *certify.Certificate) string {
+	n := fmt.Sprintf("after %d piece(s)", max(len(c.Pieces), 1))
+	switch c.Stopped {
+	case certify.StopTarget:
+		return "(" + n + ": bound / observed error within --target-ratio)"
+	case certify.StopNoGain:
+		return "(" + n + ": doubling the pieces no longer shrinks the gap to the observed error enough)"
+	case certify.StopCap:
+		return "(" + n + ": --max-pieces)"
+	case certify.StopBudget:
+		return "(" + n + ": --timeout; 0 for none)"
+	case certify.StopCostly:
+		return "(" + n + ": the pieces' SDPs would cost too much for what they gain; --max-pieces N splits anyway)"
+	}
+	return "(" + n + ")"
 }

@@ -78,6 +78,9 @@ type Record struct {
 	// TimeBudgetHit reports that the time budget stopped the splitting
 	// (certify.Certificate.TimeBudgetHit); absent otherwise.
 	TimeBudgetHit bool `json:"time_budget_hit,omitempty"`
+	// Stopped says why the refinement ended (certify.Stop); absent when
+	// there was none.
+	Stopped string `json:"stopped,omitempty"`
 	// SDPSkipped says why the SDP was not attempted under the time budget
 	// (certify.Certificate.SDPSkipped); absent when it was.
 	SDPSkipped string      `json:"sdp_skipped,omitempty"`
@@ -154,6 +157,7 @@ func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
 		RootBound:     report.Number(c.RootBound),
 		Pieces:        max(len(c.Pieces), 1),
 		TimeBudgetHit: c.TimeBudgetHit,
+		Stopped:       stopped(c.Stopped),
 		SDPSkipped:    c.SDPSkipped,
 		WorstX1:       orEmpty(c.X1),
 		WorstX2:       orEmpty(c.X2),
@@ -208,3 +212,11 @@ func oneHot(c []float64) int {
 
 // nan returns a NaN number (null in JSON).
 func nan() report.Number { return report.Number(math.NaN()) }
+
+// stopped returns s in words, or "" for StopNone.
+func stopped(s certify.Stop) string {
+	if s == certify.StopNone {
+		return ""
+	}
+	return s.String()
+}

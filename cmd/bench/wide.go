@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/internal/shared"
 	"github.com/nnbound/nnbound/nn"
@@ -49,8 +50,8 @@ func newWideCmd() *cobra.Command {
 and NeuroDiff (f the network, f' its 16-bit copy, the same input x in the
 instance's box, computed in float32 as the peers do), compute the one-shot
 sound bound on |f'_t(x) - f_t(x)| over the whole box by bound propagation
-(bounds.Pair, same-input pairing, --bounds interval|symbolic|optimised) and
-say "proved" when it is below the instance's eps. The Markdown table puts
+(certify.Propagate, the first pass of nnbound compare: same-input pairing,
+--bounds interval|symbolic|optimised) and say "proved" when it is below the instance's eps. The Markdown table puts
 each bound and its time (wall and CPU) beside NeuroDiff's first-pass bound
 and its time to prove the instance; the summary gives the proved count,
 the median and total times, the median ratio bound / NeuroDiff's first
@@ -145,9 +146,10 @@ func runWide(ctx context.Context, stdout, stderr io.Writer, o *wideOptions) erro
 		}
 		runs = append(runs, wn)
 	}
-	opts := bounds.DefaultOptions()
-	opts.Method = bm
-	opts.Optimise.Iterations, opts.Optimise.Differences, opts.Split = o.Iterations, o.Differences, o.Split
+	opts := certify.DefaultOptions()
+	opts.Bounds, opts.Split = bm, o.Split
+	opts.Optimise = bounds.DefaultOptimiseSettings()
+	opts.Optimise.Iterations, opts.Optimise.Differences = o.Iterations, o.Differences
 	stop, err := startCPUProfile(o.Profile)
 	if err != nil {
 		return err
@@ -216,8 +218,9 @@ func loadWideNet(dir, suite, name string, limit int) (*wideNet, error) {
 	return &wideNet{f: f, fp: fp, insts: insts}, nil
 }
 
-// wideBound bounds f'_t - f_t over the box of in with opts and times it.
-func wideBound(f, fp *nn.Network, in *wideInstance, opts bounds.Options) (*wideRow, error) {
+// wideBound bounds f'_t - f_t over the box of in with opts and times it,
+// by certify.Propagate: the first pass of nnbound compare.
+func wideBound(f, fp *nn.Network, in *wideInstance, opts certify.Options) (*wideRow, error) {
 	c := make([]float64, f.OutputSize())
 	if in.Target < 0 || in.Target >= len(c) {
 		return nil, fmt.Errorf("target output %d of a network with %d outputs", in.Target, len(c))
@@ -225,21 +228,19 @@ func wideBound(f, fp *nn.Network, in *wideInstance, opts bounds.Options) (*wideR
 	c[in.Target] = 1
 	box := spec.Inputs{Box: spec.Box{Lo: in.Lo, Hi: in.Hi}, Pairing: spec.SameInput}
 	start, cpu0 := time.Now(), cputime.Process()
-	pb, err := bounds.Pair(f, fp, box, opts)
+	e, err := certify.Propagate(f, fp, box, spec.Quantity{C: c}, opts)
 	if err != nil {
 		return nil, err
 	}
-	m, err := pb.Margin(c)
-	if err != nil {
-		return nil, err
-	}
-	row := &wideRow{Net: in.Net, Prop: in.Prop, Target: in.Target, Lo: m.Lo, Hi: m.Hi, Bound: report.Number(m.Mag()),
+	m := *e.Margin
+	row := &wideRow{Net: in.Net, Prop: in.Prop, Target: in.Target, Lo: m.Lo, Hi: m.Hi, Bound: report.Number(e.Bound),
 		Wall: time.Since(start).Seconds(), CPU: (cputime.Process() - cpu0).Seconds(),
 		NeuroDiff: report.Number(in.NeuroDiff), NDTime: report.Number(in.NeuroDiffTime)}
 	// Proved: -eps < lo and hi < eps, strictly, as the peers check.
-	row.Proved = -in.Eps < m.Lo && m.Hi < in.Eps
-	row.Ratio = report.Number(m.Mag() / in.NeuroDiff)
-	row.Found, row.Violated = report.Number(in.Found), in.Found > m.Mag()
+	// |f'_t - f_t| <= Bound < eps proves it too.
+	row.Proved = -in.Eps < m.Lo && m.Hi < in.Eps || e.Bound < in.Eps
+	row.Ratio = report.Number(e.Bound / in.NeuroDiff)
+	row.Found, row.Violated = report.Number(in.Found), in.Found > e.Bound
 	row.Searched = report.Number(math.NaN())
 	return row, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -24,7 +25,8 @@ import (
 //	--weights MODE            objective weights: worst-case, unit or paper
 //	--samples N               random input pairs for the observed error
 //	--seed S                  seed of that sampling
-//	--max-pieces N            input splitting: most SDPs to solve
+//	--max-pieces N            input splitting: most pieces to certify (0: no cap)
+//	--target-ratio R          input splitting: stop at bound / observed error <= R
 //	--timeout D               input splitting: stop after this long (alias --time-budget)
 //	--requant-slack K         int8 models: widen every re-quantisation by K steps
 //	-v, --verbose             the solver's iteration log and where the time went on stderr
@@ -46,7 +48,8 @@ func (f *certFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.weights, "weights", f.weights, "objective weights of the gammas: worst-case, unit or paper")
 	fs.IntVar(&f.opts.Samples, "samples", f.opts.Samples, "random input pairs evaluated for the observed error")
 	fs.Uint64Var(&f.opts.Seed, "seed", f.opts.Seed, "seed of the observed-error sampling")
-	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "split the input box into at most this many pieces, one SDP each (1: no splitting)")
+	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "split the input box into at most this many pieces, one SDP each (0: no cap, splitting goes on while it pays; 1: no splitting)")
+	fs.Float64Var(&f.opts.Refine.TargetRatio, "target-ratio", f.opts.Refine.TargetRatio, "stop refining once bound / observed error is at most this (>= 1)")
 	duration.Var(fs, &f.opts.Refine.TimeBudget, "timeout", "stop the SDPs after this long, bounding the rest by bound propagation, and skip those that cannot pay (0: no limit, every SDP solved; the result then does not depend on the machine's speed; --time-budget is another name)")
 	fs.Float64Var(&f.opts.RequantSlack, "requant-slack", f.opts.RequantSlack, "int8 (QDQ) models: widen every re-quantisation by `K` steps, for integer kernels that round differently")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print the SDP solver's iteration log and where the time went on stderr")
@@ -72,8 +75,10 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 	switch {
 	case o.Samples < 0:
 		return o, usagef("--samples %d: want 0 or more", o.Samples)
-	case o.Refine.MaxPieces < 1:
-		return o, usagef("--max-pieces %d: want 1 or more", o.Refine.MaxPieces)
+	case o.Refine.MaxPieces < 0:
+		return o, usagef("--max-pieces %d: want 0 (no cap) or more", o.Refine.MaxPieces)
+	case !(o.Refine.TargetRatio >= 1) || math.IsInf(o.Refine.TargetRatio, 1):
+		return o, usagef("--target-ratio %v: want a number >= 1", o.Refine.TargetRatio)
 	case o.Refine.TimeBudget < 0:
 		return o, usagef("--timeout %v: want 0 or more", o.Refine.TimeBudget)
 	}
@@ -172,8 +177,13 @@ func (a *arithFlag) register(fs *pflag.FlagSet) {
 		"(also float32 evaluation as onnxruntime and torch run it; bound propagation through the graphs, no SDP, also for chains)")
 }
 
-// apply sets o.Arith, or returns a usage error.
+// apply sets o.Arith (real when the flag was not registered), or
+// returns a usage error.
 func (a *arithFlag) apply(o *certjob.Job) error {
+	if a.name == "" {
+		o.Arith = certify.ArithReal
+		return nil
+	}
 	ar, err := certify.ParseArith(a.name)
 	if err != nil {
 		return usagef("--arith %q: want real or float32", a.name)

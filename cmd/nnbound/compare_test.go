@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn/jsonnet"
@@ -185,6 +188,31 @@ func TestCompareArith(t *testing.T) {
 		}
 		if j.Arith != "float32" || !j.Certified || j.SDPSkipped == "" {
 			t.Errorf("%v: arith %q, certified %v, sdp_skipped %q", args, j.Arith, j.Certified, j.SDPSkipped)
+		}
+	}
+}
+
+// TestExplicitMethodSDP checks that --method sdp given explicitly asks
+// for every SDP whatever its size (certify.Refine.SolveLarge), and that
+// the default method does not.
+func TestExplicitMethodSDP(t *testing.T) {
+	for _, tc := range []struct {
+		method string
+		set    bool
+		want   bool
+	}{{"sdp", false, false}, {"sdp", true, true}, {"interval", true, false}} {
+		var f compareFlags
+		cmd := &cobra.Command{}
+		f.input.register(cmd.Flags())
+		f.cert.register(cmd.Flags())
+		f.pair.register(cmd, f.cert.opts)
+		f.method, f.methodSet, f.norm, f.output = tc.method, tc.set, "2", -1
+		o, err := f.options(io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Refine.SolveLarge != tc.want {
+			t.Errorf("--method %s (given %v): SolveLarge %v, want %v", tc.method, tc.set, o.Refine.SolveLarge, tc.want)
 		}
 	}
 }

@@ -110,6 +110,8 @@ func TestBadInput(t *testing.T) {
 		{"bad runs", []string{"paper", "table1", "--runs", "0", "--out", out}, exitUsage, "--runs"},
 		{"one model for compare", []string{"compare", sin3x}, exitUsage, "compare needs A B (2 argument(s)), got 1"},
 		{"negative timeout", []string{"compare", sin3x, sin3x, "--timeout", "-1s"}, exitUsage, "--timeout -1s: want 0 or more"},
+		{"negative max-pieces", []string{"compare", sin3x, sin3x, "--max-pieces", "-1"}, exitUsage, "--max-pieces -1: want 0 (no cap) or more"},
+		{"target ratio below 1", []string{"compare", sin3x, sin3x, "--target-ratio", "0.5"}, exitUsage, "--target-ratio 0.5: want a number >= 1"},
 		{"negative timeout by its old name", []string{"compare", sin3x, sin3x, "--time-budget", "-1"}, exitUsage, "--timeout -1s: want 0 or more"},
 		{"negative epsilon", []string{"verify", sin3x, sin3x, "--epsilon", "-1"}, exitUsage, `invalid argument "-1" for "--epsilon" flag: want a positive number`},
 		{"one epsilon not positive", []string{"verify", tanh2, tanh2, "--epsilon", "0.1,0"}, exitUsage, `"--epsilon" flag: 0 is not a positive number`},

@@ -19,12 +19,13 @@ func TestHelpDefaults(t *testing.T) {
 	c := certjob.Default()
 	q := quantise.DefaultOptions()
 	cert := map[string]string{
-		"samples":    fmt.Sprint(c.Samples),
-		"seed":       fmt.Sprint(c.Seed),
-		"max-pieces": fmt.Sprint(c.Refine.MaxPieces),
-		"timeout":    c.Refine.TimeBudget.String(),
-		"qc":         c.QC.String(),
-		"weights":    c.Weights.String(),
+		"samples":      fmt.Sprint(c.Samples),
+		"seed":         fmt.Sprint(c.Seed),
+		"max-pieces":   fmt.Sprint(c.Refine.MaxPieces),
+		"target-ratio": fmt.Sprint(c.Refine.TargetRatio),
+		"timeout":      c.Refine.TimeBudget.String(),
+		"qc":           c.QC.String(),
+		"weights":      c.Weights.String(),
 	}
 	want := map[string]map[string]string{
 		"compare":  {"method": c.Method.String(), "norm": c.Norm.String(), "input-frac-bits": "0"},

@@ -8,6 +8,7 @@ package certjob
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/nnbound/nnbound/certify"
@@ -47,13 +48,24 @@ func (j Job) Bound(ctx context.Context, f1, f2 *nn.Network, box spec.Box) (*cert
 	return certify.Bound(ctx, f1, f2, j.Inputs(box), j.Quantity(), j.Options)
 }
 
-// BoundShowing is Bound with a ticker on stderr while it runs
-// (progress.StartTicker: on a terminal, and with no log of j's own, the
-// count of SDPs certified so far).
+// BoundShowing is Bound with a status line on stderr while it runs
+// (progress.StartStatus: on a terminal, and with no log of j's own, after
+// two seconds): the bound so far, the largest error found, their ratio
+// and the pieces of the input set.
 func (j Job) BoundShowing(ctx context.Context, f1, f2 *nn.Network, box spec.Box, stderr io.Writer) (*certify.Certificate, error) {
-	stop := progress.StartTicker(stderr, "certifying", &j.Log)
+	stop, status := progress.StartStatus(stderr, "certifying", &j.Log)
 	defer stop()
+	if j.Progress == nil {
+		j.Progress = func(p certify.Progress) { status(StatusLine(p)) }
+	}
 	return j.Bound(ctx, f1, f2, box)
+}
+
+// StatusLine returns the state p of a refinement in words:
+//
+//	bound 0.0123, found 0.0101, ratio 1.22, 31 pieces
+func StatusLine(p certify.Progress) string {
+	return fmt.Sprintf("bound %.4g, found %.4g, ratio %.3g, %d pieces", p.Bound, p.Observed, p.Bound/p.Observed, p.Pieces)
 }
 
 // Problem returns certify.Problem for j on box.
@@ -62,9 +74,12 @@ func (j Job) Problem(f1, f2 *nn.Network, box spec.Box) (*certify.RootProblem, er
 }
 
 // BoundGraph runs certify.BoundGraph for j on box, with BoundShowing's
-// ticker.
+// status line (shown from two seconds on, while the first pass runs too).
 func (j Job) BoundGraph(ctx context.Context, g1, g2 *nn.Graph, box spec.Box, stderr io.Writer) (*certify.Certificate, error) {
-	stop := progress.StartCounting(stderr, "certifying", "passes of bound propagation", &j.Log)
+	stop, status := progress.StartStatus(stderr, "certifying", &j.Log)
 	defer stop()
+	if j.Progress == nil {
+		j.Progress = func(p certify.Progress) { status(StatusLine(p)) }
+	}
 	return certify.BoundGraph(ctx, g1, g2, j.Inputs(box), j.Quantity(), j.Options)
 }

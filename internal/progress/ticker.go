@@ -24,11 +24,12 @@ type ticker struct {
 	mu    sync.Mutex
 	w     io.Writer
 	label string
-	noun  string // what the log's lines count: "SDPs certified"
 	start time.Time
 	sdps  int
-	done  chan struct{}
-	wg    sync.WaitGroup
+	// status, when set (SetStatus), is shown instead of the count.
+	status string
+	done   chan struct{}
+	wg     sync.WaitGroup
 }
 
 // StartTicker starts a ticker on stderr for a certification whose log
@@ -36,27 +37,39 @@ type ticker struct {
 // returns the function that stops it. Off a terminal, or with *log
 // already set, it does nothing.
 func StartTicker(stderr io.Writer, label string, log *io.Writer) (stop func()) {
-	return StartCounting(stderr, label, "SDPs certified", log)
+	stop, _ = StartStatus(stderr, label, log)
+	return stop
 }
 
-// StartCounting is StartTicker counting the log's "certify:" lines as
-// noun ("passes of bound propagation"):
+// StartStatus is StartTicker that also returns a function setting the
+// status shown in place of the count of SDPs (the bound so far, say),
 //
-//	certifying  3 passes of bound propagation  0:41
-func StartCounting(stderr io.Writer, label, noun string, log *io.Writer) (stop func()) {
+//	certifying  bound 0.0123, found 0.0101, ratio 1.22, 31 pieces  0:12
+//
+// first drawn after two seconds, so that quick runs print nothing. Off a
+// terminal, or with *log already set, both functions do nothing.
+func StartStatus(stderr io.Writer, label string, log *io.Writer) (stop func(), status func(string)) {
 	f, ok := stderr.(*os.File)
 	if !ok || *log != nil || !term.IsTerminal(int(f.Fd())) {
-		return func() {}
+		return func() {}, func(string) {}
 	}
-	t := &ticker{w: stderr, label: label, noun: noun, start: time.Now(), done: make(chan struct{})}
+	t := &ticker{w: stderr, label: label, start: time.Now(), done: make(chan struct{})}
 	*log = t
 	t.wg.Add(1)
 	go t.loop()
-	return func() {
+	stop = func() {
 		close(t.done)
 		t.wg.Wait()
 		fmt.Fprint(t.w, "\r\x1b[K")
 	}
+	return stop, t.setStatus
+}
+
+// setStatus sets the status shown.
+func (t *ticker) setStatus(s string) {
+	t.mu.Lock()
+	t.status = s
+	t.mu.Unlock()
 }
 
 // Write counts the certify log's lines of certified SDPs.
@@ -67,8 +80,8 @@ func (t *ticker) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// loop redraws the line until stopped, first after a second so that
-// quick runs print nothing.
+// loop redraws the line every second until stopped, first after two
+// seconds so that quick runs print nothing.
 func (t *ticker) loop() {
 	defer t.wg.Done()
 	tick := time.NewTicker(time.Second)
@@ -78,11 +91,17 @@ func (t *ticker) loop() {
 		case <-t.done:
 			return
 		case now := <-tick.C:
-			t.mu.Lock()
-			n := t.sdps
-			t.mu.Unlock()
 			s := int(now.Sub(t.start).Seconds())
-			fmt.Fprintf(t.w, "\r%s  %d %s  %d:%02d\x1b[K", t.label, n, t.noun, s/60, s%60)
+			if s < 2 {
+				continue
+			}
+			t.mu.Lock()
+			what := t.status
+			if what == "" {
+				what = fmt.Sprintf("%d SDPs certified", t.sdps)
+			}
+			t.mu.Unlock()
+			fmt.Fprintf(t.w, "\r%s  %s  %d:%02d\x1b[K", t.label, what, s/60, s%60)
 		}
 	}
 }

@@ -1,0 +1,98 @@
+package certify
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// TestGainRule checks when the refinement ends for lack of gain: on a
+// wide box at the first doubling that shrinks the gap too little, on a
+// box of few coordinates only after about one split per coordinate and
+// two such doublings in a row.
+func TestGainRule(t *testing.T) {
+	r := Refine{MinGain: 0.05}
+	type step struct {
+		solves int
+		gap    float64
+		stop   bool
+	}
+	cases := []struct {
+		name  string
+		free  int
+		steps []step
+	}{
+		{"wide box, no gain", 561, []step{{3, 0.99, true}}},
+		{"wide box, gain", 561, []step{{3, 0.9, false}, {5, 0.5, false}, {7, 0.88, true}}},
+		{"narrow box waits", 4, []step{{3, 1, false}, {7, 1, false}, {9, 1, false}, {19, 1, true}}},
+		{"narrow box, a gain resets", 4, []step{{9, 1, false}, {19, 0.9, false}, {39, 0.9, false}, {79, 0.8, false}}},
+		{"no bound yet", 561, []step{{3, math.Inf(1), false}}},
+	}
+	for _, tc := range cases {
+		g := newGainRule(1, 1, tc.free)
+		for i, s := range tc.steps {
+			if got := g.stop(s.solves, s.gap, &r); got != s.stop {
+				t.Errorf("%s: step %d (%d solves, gap %v): stop %v, want %v", tc.name, i, s.solves, s.gap, got, s.stop)
+			}
+		}
+	}
+}
+
+// TestStopString checks that every reason has a name.
+func TestStopString(t *testing.T) {
+	for s := StopNone; s <= StopCostly; s++ {
+		if n := s.String(); n == "" || n == fmt.Sprintf("Stop(%d)", int(s)) {
+			t.Errorf("Stop(%d) has no name: %q", int(s), n)
+		}
+	}
+}
+
+// TestSolveLarge checks that Refine.SolveLarge (an explicit --method
+// sdp) lifts the size rules of a time budget, and only it.
+func TestSolveLarge(t *testing.T) {
+	o := task{Options: DefaultOptions()}
+	if sdpTooLarge(MaxBudgetOrder+1, &o) == "" || sdpTooMany(MaxBudgetVariables+1, &o) == "" {
+		t.Fatal("an SDP over the size limits is attempted under the default budget")
+	}
+	o.Refine.SolveLarge = true
+	if why := sdpTooLarge(10*MaxBudgetOrder, &o) + sdpTooMany(10*MaxBudgetVariables, &o); why != "" {
+		t.Errorf("SolveLarge: skipped: %s", why)
+	}
+}
+
+// TestWideBoxNotSplit checks that a box of more than MaxRefineInputs free
+// coordinates is not split by default (halving one of them buys
+// nothing), and is when a cap of pieces is given.
+func TestWideBoxNotSplit(t *testing.T) {
+	n := MaxRefineInputs + 1
+	f1, f2 := randnet.Paper(3, n, 1, 4, 1), randnet.Paper(4, n, 1, 4, 1)
+	box := spec.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+	for i := range n {
+		box.Lo[i], box.Hi[i] = -1, 1
+	}
+	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+	opts := DefaultOptions()
+	opts.Refine.TimeBudget, opts.Samples = 0, 100
+	c, err := Bound(context.Background(), f1, f2, in, spec.Quantity{}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Certified || len(c.Pieces) != 0 || (c.Stopped != StopNoGain && c.Stopped != StopTarget) {
+		t.Fatalf("default: certified %v, %d pieces, stopped by %v; want the first bound alone", c.Certified, len(c.Pieces), c.Stopped)
+	}
+	if c.Stopped == StopTarget {
+		t.Skip("the first bound is within the target: nothing to split")
+	}
+	opts.Refine.MaxPieces = 5
+	c, err = Bound(context.Background(), f1, f2, in, spec.Quantity{}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Certified || len(c.Pieces) < 2 {
+		t.Errorf("--max-pieces 5: certified %v, %d pieces; want a split", c.Certified, len(c.Pieces))
+	}
+}
