@@ -63,6 +63,29 @@ type graphBack struct {
 	// cut marks values whose coefficients are concretised rather than
 	// substituted in the rows of every value but the output (nil: none).
 	cut []bool
+	// idle holds the workers of finished upperRows calls, whose spare
+	// buffers the next call reuses.
+	mu   sync.Mutex
+	idle []*backWork
+}
+
+// worker returns an idle worker, or a new one.
+func (b *graphBack) worker() *backWork {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n := len(b.idle); n > 0 {
+		w := b.idle[n-1]
+		b.idle = b.idle[:n-1]
+		return w
+	}
+	return &backWork{b: b, free: map[int][][]float64{}}
+}
+
+// release makes w idle.
+func (b *graphBack) release(w *backWork) {
+	b.mu.Lock()
+	b.idle = append(b.idle, w)
+	b.mu.Unlock()
 }
 
 // setBounds fixes the bounds of value v and their magnitudes (for the
@@ -118,7 +141,8 @@ func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) [
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &backWork{b: b, free: map[int][][]float64{}}
+			w := b.worker()
+			defer b.release(w)
 			for s := range next {
 				lo, hi := s*batch, min((s+1)*batch, len(rows))
 				w.batch(t, rows[lo:hi], stop, out[lo:hi])

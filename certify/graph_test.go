@@ -31,13 +31,19 @@ func residualGraph(t *testing.T, seed uint64) (g1, g2 *nn.Graph) {
 	if err := g1.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	return g1, fixedCopy(t, g1)
+}
+
+// fixedCopy returns the FB = 4 copy of g.
+func fixedCopy(t *testing.T, g *nn.Graph) *nn.Graph {
+	t.Helper()
 	qo := quantise.DefaultOptions()
 	qo.Weights.FracBits, qo.Biases.FracBits = 4, 4
-	g2, err := quantise.Graph(g1, qo)
+	c, err := quantise.Graph(g, qo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g1, g2
+	return c
 }
 
 // TestBoundGraphSound certifies residual graphs against their fixed-point
