@@ -271,7 +271,7 @@ func (w *backWork) step(k int, lam []float64, sp [][2]int) bool {
 			off += m
 		}
 	default:
-		w.relax(k, lam, sp)
+		return w.relax(k, lam, sp)
 	}
 	return false
 }
@@ -332,67 +332,6 @@ func (w *backWork) affine(k int, op *nn.Affine, lam []float64, sp [][2]int) {
 		w.e[r] = outward.AddUp(w.e[r], err)
 	}
 	w.merge(v, dst, inBand)
-}
-
-// relax steps through the relaxed nonlinear node k.
-func (w *backWork) relax(k int, lam []float64, sp [][2]int) {
-	b := w.b
-	rel := b.rel[k]
-	ins := b.g.Nodes[k].Inputs
-	v := ins[0]
-	n, m := len(rel.up), b.g.Size(v)
-	mag := b.mags[v]
-	dst := w.get(w.rows * m)
-	var dst2, mag2, out2 []float64 // the second input of a pair node
-	if rel.lowB != nil {
-		dst2, mag2 = w.get(w.rows*b.g.Size(ins[1])), b.mags[ins[1]]
-	}
-	relC, tinyC := 2*float64(rel.fanIn+1)*outward.Unit, float64(rel.fanIn)*outward.Tiny
-	for r := range w.rows {
-		row, out := lam[r*n:(r+1)*n], dst[r*m:(r+1)*m]
-		if dst2 != nil {
-			out2 = dst2[r*len(mag2) : (r+1)*len(mag2)]
-		}
-		s, abs, perr := w.c[r], math.Abs(w.c[r]), 0.0
-		for _, p := range sp {
-			for i := p[0]; i < p[1]; i++ {
-				l := row[i]
-				if l == 0 {
-					continue
-				}
-				ln, j, lb := rel.low[i], at(rel.lowAt, i), rel.lowB
-				if l >= 0 {
-					ln, j, lb = rel.up[i], at(rel.upAt, i), rel.upB
-				}
-				if ln.A != 0 {
-					p := l * ln.A
-					out[j] += p
-					perr += (relC*math.Abs(p) + tinyC) * mag[j]
-				}
-				if lb != nil && lb[i] != 0 {
-					p := l * lb[i]
-					out2[j] += p
-					perr += (relC*math.Abs(p) + tinyC) * mag2[j]
-				}
-				c := l * ln.C
-				s += c
-				abs += math.Abs(c)
-			}
-		}
-		w.c[r] = s
-		err := outward.AddUp(outward.DotErr(abs, n), outward.MulUp(perr, sumFactor(n)))
-		w.e[r] = outward.AddUp(w.e[r], err)
-	}
-	band := w.band[k+1].to(b.g.Shape(k+1), b.g.Shape(v))
-	if mp, ok := b.g.Nodes[k].Op.(*nn.MaxPool); ok {
-		band = poolRows(mp.Pool2D, w.band[k+1])
-	} else if rel.lowAt != nil {
-		band = fullBand(b.g.Shape(v))
-	}
-	w.merge(v, dst, band)
-	if dst2 != nil {
-		w.merge(ins[1], dst2, band.to(b.g.Shape(v), b.g.Shape(ins[1])))
-	}
 }
 
 // concretise replaces the coefficients lam on value v, zero outside the
