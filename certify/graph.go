@@ -41,7 +41,7 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 		c.SDPSkipped = "float32 evaluation is bounded by bound propagation through the graphs: the SDP models real arithmetic"
 	}
 	so := search.DefaultOptions()
-	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals
+	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals(g1, g2)
 	so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
 	t0 := time.Now()
 	res, err := search.MaxErrorGraph(ctx, g1, g2, in, q, so)
@@ -81,10 +81,44 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	return c, nil
 }
 
-// graphSearchEvals is the number of evaluations of the observed-error
-// search on graphs: a fixed count, so that the result does not depend on
-// the machine.
-const graphSearchEvals = 4000
+// graphSearchEvals returns the number of evaluations of the
+// observed-error search on graphs: graphSearchMaxEvals, fewer for graphs
+// whose evaluation costs more than graphSearchMACs / graphSearchMaxEvals
+// multiply-adds (a CIFAR ResNet: about 300), at least
+// graphSearchMinEvals. A count of operations, not of seconds, so that
+// the result does not depend on the machine.
+func graphSearchEvals(g1, g2 *nn.Graph) int {
+	macs := float64(graphMACs(g1) + graphMACs(g2))
+	return int(max(graphSearchMinEvals, min(graphSearchMaxEvals, graphSearchMACs/max(macs, 1))))
+}
+
+// The observed-error search's evaluations (graphSearchEvals).
+const (
+	graphSearchMaxEvals = 4000
+	graphSearchMinEvals = 256
+	graphSearchMACs     = 8e9
+)
+
+// graphMACs returns the multiply-adds of one evaluation of g's affine
+// nodes.
+func graphMACs(g *nn.Graph) int {
+	n := 0
+	for _, node := range g.Nodes {
+		a, ok := node.Op.(*nn.Affine)
+		if !ok {
+			continue
+		}
+		switch m := a.M.(type) {
+		case *nn.Conv2D:
+			n += m.Out() * m.KH * m.KW * m.InC / max(m.Groups, 1)
+		case nn.DenseMap:
+			n += m.In() * m.Out()
+		default:
+			n += m.Out()
+		}
+	}
+	return n
+}
 
 // graphBound is one piece of the input set with its certified bound.
 type graphBound struct {
