@@ -26,8 +26,11 @@ import (
 //	Add, Mul           r = u |y|
 //	leaky ReLU,        r = gamma_2 |y|   (the slope or the ends rounded)
 //	  hard-tanh
-//	tanh, sigmoid,     r = lib32Rel |y| + 2^-126  (a library's float32
-//	  ELU, nn.Unary         function: an assumed error, see lib32Rel)
+//	tanh, sigmoid,     r = lib32Rel (|y| + |x| + 1 + |alpha|) + 2^-126
+//	  ELU, nn.Unary        (a library's float32 function: an assumed
+//	                       error, see lib32Rel; the absolute terms cover
+//	                       formulas that cancel, exp(x) - 1 for ELU,
+//	                       1 + erf(x) for GELU, near 0 or for large |x|)
 //	quantiser          before it r = gamma_2 |v| (fl(v / fl(s)) = (v / s)
 //	                   (1 + theta), |theta| <= gamma_2, so a near-tie may
 //	                   round either way), after it r = gamma_2 |y| (the
@@ -173,44 +176,54 @@ func float32Graph(g *nn.Graph) (*nn.Graph, []int) {
 		}
 		y := add(nn.Node{Op: node.Op, Inputs: ins, Shape: node.Shape, Name: node.Name})
 		vmap[k+1] = y
-		if t, ok := rounding(node.Op); ok {
+		if ts := rounding(node.Op); ts != nil {
 			in := []int{y}
-			if t.ins[0] == 1 {
-				in = append(in, ins[0])
+			for _, t := range ts {
+				if t.ins[0] == 1 && len(in) == 1 {
+					in = append(in, ins[0])
+				}
 			}
-			vmap[k+1] = add(nn.Node{Op: roundOff{[]roundTerm{t}}, Inputs: in, Shape: node.Shape, Name: node.Name + " float32"})
+			vmap[k+1] = add(nn.Node{Op: roundOff{ts}, Inputs: in, Shape: node.Shape, Name: node.Name + " float32"})
 		}
 	}
 	return h, vmap
 }
 
-// rounding returns the rounding term of op's float32 evaluation (its
-// input at position 1 of the roundOff node, its output at 0), and false
-// for an exact operation.
-func rounding(op nn.Op) (roundTerm, bool) {
+// rounding returns the terms of the rounding of op's float32 evaluation
+// (reading its first input at position 1 of the roundOff node, its output
+// at 0), or nil for an exact operation.
+func rounding(op nn.Op) []roundTerm {
+	one := func(t roundTerm) []roundTerm { return []roundTerm{t} }
 	switch o := op.(type) {
 	case *nn.Affine:
 		if _, ok := o.M.(*nn.Gather); ok && o.B == nil {
-			return roundTerm{}, false
+			return nil
 		}
 		n := affineTerms(o.M)
-		return roundTerm{abs: o.M.AbsMap(), bias: o.B, gamma: gamma32(n + 2), tiny: float64(n+2) * tiny32, ins: []int{1}}, true
+		return one(roundTerm{abs: o.M.AbsMap(), bias: o.B, gamma: gamma32(n + 2), tiny: float64(n+2) * tiny32, ins: []int{1}})
 	case nn.Act:
 		switch o.Act.Kind {
 		case nn.Identity, nn.ReLU:
-			return roundTerm{}, false
+			return nil
 		case nn.LeakyReLU, nn.HardTanh:
-			return selfTerm(gamma32(2), tiny32), true
+			return one(selfTerm(gamma32(2), tiny32))
 		}
-		return selfTerm(lib32Rel, lib32Abs), true
+		return libTerms(math.Abs(o.Act.Alpha))
 	case nn.Unary:
-		return selfTerm(lib32Rel, lib32Abs), true
+		return libTerms(0)
 	case *nn.Quantise:
-		return selfTerm(gamma32(2), tiny32), true
+		return one(selfTerm(gamma32(2), tiny32))
 	case nn.Add, nn.Mul:
-		return selfTerm(unit32, tiny32), true
+		return one(selfTerm(unit32, tiny32))
 	}
-	return roundTerm{}, false // max pool, concat
+	return nil // max pool, concat
+}
+
+// libTerms returns the terms of a float32 library function y = f(x):
+// lib32Rel (|y| + |x| + 1 + alpha) + lib32Abs.
+func libTerms(alpha float64) []roundTerm {
+	abs := outward.AddUp(outward.MulUp(lib32Rel, 1+alpha), lib32Abs)
+	return []roundTerm{selfTerm(lib32Rel, abs), {gamma: lib32Rel, ins: []int{1}}}
 }
 
 // affineTerms returns the most products summed into one output of m.

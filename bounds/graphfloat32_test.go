@@ -3,6 +3,7 @@ package bounds
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -13,8 +14,9 @@ import (
 // eval32All returns every value of g at x evaluated in float32 as a
 // runtime might: the input and weights rounded to float32, each affine
 // output the float32 sum of the float32 products, in input order or
-// reversed, plus the bias; every other operation on float32 values, its
-// result rounded to float32 (a quantiser as Quantiser.Apply32).
+// reversed (then with naive activations, act32), plus the bias; every
+// other operation on float32 values, its result rounded to float32 (a
+// quantiser as Quantiser.Apply32).
 func eval32All(g *nn.Graph, x []float64, reversed bool) [][]float64 {
 	vals := make([][]float64, len(g.Nodes)+1)
 	vals[0] = make([]float64, len(x))
@@ -36,12 +38,7 @@ func eval32All(g *nn.Graph, x []float64, reversed bool) [][]float64 {
 			}
 		case nn.Act:
 			for i, v := range in[0] {
-				s := float32(v)
-				if op.Act.Kind == nn.LeakyReLU && s < 0 {
-					out[i] = float64(float32(op.Act.Alpha) * s)
-				} else {
-					out[i] = float64(float32(op.Act.Apply(float64(s))))
-				}
+				out[i] = float64(act32(op.Act, float32(v), reversed))
 			}
 		default:
 			op.Eval(out, in)
@@ -52,6 +49,22 @@ func eval32All(g *nn.Graph, x []float64, reversed bool) [][]float64 {
 		vals[k+1] = out
 	}
 	return vals
+}
+
+// act32 returns a(s) in float32: the float64 value rounded, or with
+// naive, cancelling formulas for ELU (exp(s) - 1) and tanh
+// ((e^2s - 1) / (e^2s + 1)), as a library might compute them.
+func act32(a nn.Activation, s float32, naive bool) float32 {
+	switch {
+	case a.Kind == nn.LeakyReLU && s < 0:
+		return float32(a.Alpha) * s
+	case naive && a.Kind == nn.ELU && s < 0:
+		return float32(a.Alpha) * (float32(math.Exp(float64(s))) - 1)
+	case naive && a.Kind == nn.Tanh && math.Abs(float64(s)) < 9:
+		e := float32(math.Exp(2 * float64(s)))
+		return (e - 1) / (e + 1)
+	}
+	return float32(a.Apply(float64(s)))
 }
 
 // affine32 sets out = M x + B in float32 (see eval32All), M's entries
@@ -198,5 +211,27 @@ func TestGraphFloat32QuantiserTie(t *testing.T) {
 	f32, _ := f.EvalFloat32(x)
 	if d := y32[0] - f32[0]; !pb.Diff[0].Contains(d) {
 		t.Fatalf("float32 difference %v outside %v", d, pb.Diff[0])
+	}
+}
+
+// TestGraphFloat32Cancelling checks activations evaluated by formulas
+// that cancel near 0 (act32's naive ELU and tanh), whose error is far
+// above a relative bound there.
+func TestGraphFloat32Cancelling(t *testing.T) {
+	opts := DefaultGraphOptions()
+	opts.Float32 = true
+	for _, a := range []nn.Activation{{Kind: nn.ELU, Alpha: 1}, {Kind: nn.Tanh}} {
+		g := &nn.Graph{InputShape: []int{1}, Nodes: []nn.Node{{Op: nn.Act{Act: a}, Inputs: []int{0}, Shape: []int{1}}}}
+		for _, x := range []float64{-3e-5, -1e-4, 2e-4, -0.3} {
+			box := spec.Box{Lo: []float64{x}, Hi: []float64{x}}
+			net, err := GraphSingle(g, box, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			y := float64(act32(a, float32(x), true))
+			if !net.Output[0].Contains(y) {
+				t.Errorf("%v at %v: naive float32 %v outside %v (exact %v)", a.Kind, x, y, net.Output[0], a.Apply(x))
+			}
+		}
 	}
 }

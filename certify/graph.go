@@ -27,8 +27,11 @@ import (
 // The first pass of bound propagation over the whole input set gives the
 // certificate; refinement then splits the piece with the largest bound
 // along its widest input (relative to the box) only while it pays and fits
-// the time budget (graphrefine.go), and Certificate.Reason says why it
-// stopped. Every piece bounded writes a line to Options.Log.
+// the time budget (graphrefine.go), and Certificate.Stopped says why it
+// stopped. Every piece bounded writes a line to Options.Log, and
+// Options.Progress is called before the first pass and after each one.
+// Options.Arith chooses the arithmetic the bound covers (ArithFloat32:
+// also float32 evaluation, bounds.GraphOptions.Float32).
 func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error) {
 	start := time.Now()
 	if err := checkGraphInput(g1, g2, in, q, &opts); err != nil {
