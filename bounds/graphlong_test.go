@@ -194,7 +194,7 @@ func sampledDiff(rng *rand.Rand, g1, g2 *nn.Graph, box spec.Box, m int) (n2, nIn
 
 // graphGrad returns the gradient of output j of g at x, for graphs of
 // affine maps, piecewise linear activations and joins (a test's reverse
-// pass; the kink's left derivative).
+// pass; the kink's left derivative, quantisers passed straight through).
 func graphGrad(g *nn.Graph, x []float64, j int) []float64 {
 	vals, _ := g.EvalAll(x)
 	adj := make([][]float64, len(vals))
@@ -228,6 +228,8 @@ func graphGrad(g *nn.Graph, x []float64, j int) []float64 {
 				t[i] = s * a[i]
 			}
 			add(n.Inputs[0], t)
+		case *nn.Quantise: // straight through
+			add(n.Inputs[0], a)
 		case nn.Add:
 			add(n.Inputs[0], a)
 			b := slices.Clone(a)
@@ -238,6 +240,9 @@ func graphGrad(g *nn.Graph, x []float64, j int) []float64 {
 			}
 			add(n.Inputs[1], b)
 		}
+	}
+	if adj[0] == nil {
+		return make([]float64, len(vals[0]))
 	}
 	return adj[0]
 }

@@ -26,6 +26,9 @@ import (
 // reading x2, and a last node g2(x2) - g1(x1); back-substitution from
 // that difference reaches the shared input through both graphs, so where
 // their relaxations are exact (stable neurons) the linear parts cancel.
+// With GraphOptions.Float32 the two graphs first get their rounding nodes
+// (graphfloat32.go), which Combined then holds; Net1 and Net2 are indexed
+// by the values of g1 and g2 all the same.
 type GraphPairBounds struct {
 	Diff       []Interval
 	Net1, Net2 *GraphNet
