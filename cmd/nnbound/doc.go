@@ -28,6 +28,8 @@
 //	sweep      certified bound and observed error for each number of
 //	           fractional bits; --target-error names the smallest that
 //	           meets a target
+//	allocate   fractional bits per layer for the fewest weight bits
+//	           whose certified bound meets --target-error; saves the copy
 //	verify     decide whether G stays within epsilon of F on the box:
 //	           holds (proved by branch and bound), violated (with an input,
 //	           evaluated again) or unknown (time or node limit); with

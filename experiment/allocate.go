@@ -1,0 +1,363 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/progress"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// Allocation chooses the fractional bits of each layer of a fixed-point
+// copy so as to spend the fewest weight bits while the certified bound on
+// the output error stays at most Target (nnbound allocate).
+//
+// It starts where a width sweep would stop: the smallest single width W
+// of Widths whose certified bound is at most Target (WidthSweep, in
+// batches of Jobs widths, ascending). From every layer at W it lowers
+// one layer's fractional bits at a time. Each round certifies, for every
+// layer still free, the copy with that layer one bit lower; a candidate
+// whose certified bound exceeds Target (or is not certified) freezes its
+// layer, and of the others it keeps the one that saves the most weight
+// bits per unit of bound increase,
+//
+//	score = saved bits / max(bound - current bound, 0)   (+Inf when the bound does not grow)
+//
+// ties going to the larger saving, then the smaller bound, then the
+// lower layer. It stops when every layer is frozen or at 1 fractional
+// bit. Every allocation it reports is one whose certificate it holds.
+type Allocation struct {
+	// Widths are the single widths tried for the start, ascending.
+	Widths []int
+	// Rounding of weights and biases.
+	Rounding quantise.Rounding
+	// Target is the largest certified bound accepted (> 0).
+	Target float64
+	// Opts are the certification options; the input set must not depend
+	// on the copy's width (no spec.QuantisedInput).
+	Opts certjob.Job
+	// Jobs is the number of copies certified at once.
+	Jobs int
+}
+
+// Rebuild returns the network to certify and save from a compressed core
+// network (modelfile.Info.Transform's processing put back around it).
+type Rebuild func(core *nn.Network) (*nn.Network, error)
+
+// LayerWidth is one layer of a fixed-point allocation. Its weight bits
+// are
+//
+//	Bits = (Weights + Biases) * (1 + IntBits + FracBits)
+//
+// a sign bit, IntBits integer bits and FracBits fractional bits for every
+// weight and bias, IntBits the fewest with every quantised value v of the
+// layer inside the format, |v| <= 2^IntBits - 2^-FracBits
+// (quantise.Format.Limit).
+type LayerWidth struct {
+	Layer    int `json:"layer"`
+	Weights  int `json:"weights"`
+	Biases   int `json:"biases"`
+	IntBits  int `json:"int_bits"`
+	FracBits int `json:"frac_bits"`
+	Bits     int `json:"bits"`
+}
+
+// AllocationStep is one accepted step of the greedy search: Layer went
+// down to FracBits, for a total of TotalBits and a certified Bound.
+type AllocationStep struct {
+	Layer     int           `json:"layer"`
+	FracBits  int           `json:"frac_bits"`
+	Bound     report.Number `json:"bound"`
+	TotalBits int           `json:"total_bits"`
+}
+
+// AllocationResult is what nnbound allocate prints (its --json output,
+// with the certificate of the chosen copy beside it).
+type AllocationResult struct {
+	Model       string        `json:"model"`
+	Input       InputRecord   `json:"input"`
+	QC          string        `json:"qc"`
+	TargetError report.Number `json:"target_error"`
+	// Sweep are the single widths certified to find the start.
+	Sweep []SweepRow `json:"sweep"`
+	// Single is the smallest single width meeting the target (FracBits 0:
+	// none did, and there is no allocation), SingleLayers its layers and
+	// SingleBits their total.
+	Single       SweepChoice  `json:"single"`
+	SingleLayers []LayerWidth `json:"single_layers,omitempty"`
+	SingleBits   int          `json:"single_bits,omitempty"`
+	// Layers is the allocation chosen, TotalBits its total and Bound its
+	// certified bound.
+	Layers    []LayerWidth     `json:"layers,omitempty"`
+	TotalBits int              `json:"total_bits,omitempty"`
+	Bound     report.Number    `json:"bound"`
+	Steps     []AllocationStep `json:"steps,omitempty"`
+	// Candidates is the number of per-layer copies certified.
+	Candidates int `json:"candidates"`
+	// TimeBudgetHit reports that the time budget stopped some SDP of a
+	// candidate: the choice may then depend on the machine's speed.
+	TimeBudgetHit bool `json:"time_budget_hit,omitempty"`
+	// Saved is the file the chosen copy was saved to, if any.
+	Saved string `json:"saved,omitempty"`
+	// Record is the certificate of the chosen copy (NewRecord).
+	Record *Record `json:"certificate,omitempty"`
+
+	// Net is the chosen copy and Certificate its certificate; nil when
+	// no single width meets the target.
+	Net         *nn.Network          `json:"-"`
+	Certificate *certify.Certificate `json:"-"`
+}
+
+// Met reports whether an allocation meeting the target was found.
+func (r *AllocationResult) Met() bool { return r.Certificate != nil }
+
+// candidate is one per-layer allocation with its certificate.
+type candidate struct {
+	fbs    []int
+	layers []LayerWidth
+	net    *nn.Network
+	cert   *certify.Certificate
+}
+
+// bits returns the total weight bits of c.
+func (c *candidate) bits() int { return TotalBits(c.layers) }
+
+// TotalBits returns the sum of the layers' Bits.
+func TotalBits(layers []LayerWidth) int {
+	t := 0
+	for _, l := range layers {
+		t += l.Bits
+	}
+	return t
+}
+
+// Run allocates the fractional bits of core's layers (core is the network
+// f1 without its format's processing, which rebuild puts back), the
+// copies certified against f1 over box, showing progress on stderr.
+// Not meeting the target is a result (Met false), not an error.
+func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebuild, box spec.Box, stderr io.Writer) (*AllocationResult, error) {
+	if !(a.Target > 0) || math.IsInf(a.Target, 1) {
+		return nil, fmt.Errorf("experiment: allocation target %v, want a positive number", a.Target)
+	}
+	if a.Opts.Pairing == spec.QuantisedInput {
+		return nil, fmt.Errorf("experiment: allocation with quantised inputs: the input quantiser would depend on the layer widths")
+	}
+	if len(a.Widths) == 0 || !slices.IsSorted(a.Widths) {
+		return nil, fmt.Errorf("experiment: allocation widths %v, want some, ascending", a.Widths)
+	}
+	r := &AllocationResult{TargetError: report.Number(a.Target), Bound: nan(),
+		Input: InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: a.Opts.Pairing.String()}, QC: a.Opts.QC.String()}
+	w, err := a.start(ctx, f1, core, rebuild, box, stderr, r)
+	if err != nil || w == 0 {
+		return r, err
+	}
+	cur, err := a.candidate(core, rebuild, uniform(len(core.Layers), w))
+	if err != nil {
+		return nil, err
+	}
+	r.SingleLayers, r.SingleBits = cur.layers, cur.bits()
+	frozen := make([]bool, len(core.Layers))
+	for {
+		next, err := a.round(ctx, f1, core, rebuild, box, stderr, cur, frozen, r)
+		if err != nil {
+			return nil, err
+		}
+		if next == nil {
+			break
+		}
+		k := changed(cur.fbs, next.fbs)
+		cur = next
+		r.Steps = append(r.Steps, AllocationStep{Layer: k, FracBits: cur.fbs[k], Bound: report.Number(cur.cert.Bound), TotalBits: cur.bits()})
+	}
+	if cur.cert == nil { // no step taken: certify the single width's copy itself
+		if cur.cert, err = a.Opts.Bound(ctx, f1, cur.net, box); err != nil {
+			return nil, err
+		}
+		r.Candidates++
+		if !cur.cert.Certified || cur.cert.Bound > a.Target { // the start's bound did not hold on a rerun
+			return nil, fmt.Errorf("experiment: the copy at %d fractional bits certified %v once, %v (%v) on a rerun", w, r.Single.Bound, cur.cert.Bound, cur.cert.Status)
+		}
+	}
+	r.Layers, r.TotalBits, r.Bound = cur.layers, cur.bits(), report.Number(cur.cert.Bound)
+	r.Net, r.Certificate = cur.net, cur.cert
+	rec := NewRecord(cur.cert, box, a.Opts)
+	r.Record = &rec
+	return r, nil
+}
+
+// start certifies the single widths in batches of Jobs, ascending, until
+// one meets the target, records the rows in r and returns that width (0
+// for none).
+func (a *Allocation) start(ctx context.Context, f1, core *nn.Network, rebuild Rebuild, box spec.Box, stderr io.Writer, r *AllocationResult) (int, error) {
+	copyOf := func(_ PruneLevel, q quantise.Format) (*nn.Network, error) {
+		c, err := quantise.Network(core, quantise.Options{Weights: q, Biases: q})
+		if err != nil {
+			return nil, err
+		}
+		return rebuild(c)
+	}
+	levels := []PruneLevel{{}}
+	jobs := max(a.Jobs, 1)
+	r.Single = SweepChoice{Prune: levels[0].String(), Bound: nan()}
+	for i := 0; i < len(a.Widths); i += jobs {
+		s := WidthSweep{Widths: a.Widths[i:min(i+jobs, len(a.Widths))], Levels: levels, Rounding: a.Rounding, Opts: a.Opts, Jobs: jobs}
+		rows, err := s.Run(ctx, f1, box, copyOf, stderr)
+		if err != nil {
+			return 0, err
+		}
+		r.Sweep = append(r.Sweep, rows...)
+		for _, row := range rows {
+			r.TimeBudgetHit = r.TimeBudgetHit || row.TimeBudgetHit
+		}
+		if c := SmallestWidths(rows, levels, a.Target)[0]; c.FracBits > 0 {
+			r.Single = c
+			return c.FracBits, nil
+		}
+	}
+	return 0, nil
+}
+
+// round certifies, for each layer not frozen and above 1 fractional bit,
+// cur with that layer one bit lower; it freezes the layers whose
+// candidate misses the target and returns the best of the others (nil
+// if none).
+func (a *Allocation) round(ctx context.Context, f1, core *nn.Network, rebuild Rebuild, box spec.Box, stderr io.Writer,
+	cur *candidate, frozen []bool, r *AllocationResult) (*candidate, error) {
+	var cands []*candidate
+	for k := range cur.fbs {
+		if frozen[k] || cur.fbs[k] <= 1 {
+			continue
+		}
+		fbs := slices.Clone(cur.fbs)
+		fbs[k]--
+		c, err := a.candidate(core, rebuild, fbs)
+		if err != nil {
+			return nil, err
+		}
+		cands = append(cands, c)
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	bar := progress.New(stderr, fmt.Sprintf("allocate %d bits", cur.bits()), len(cands))
+	defer bar.Done()
+	err := Parallel(ctx, len(cands), max(a.Jobs, 1), func(ctx context.Context, i int) error {
+		c, err := a.Opts.Bound(ctx, f1, cands[i].net, box)
+		cands[i].cert = c
+		bar.Add(1)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.Candidates += len(cands)
+	curBound := float64(r.Single.Bound)
+	if cur.cert != nil {
+		curBound = cur.cert.Bound
+	}
+	var best *candidate
+	bestScore := 0.0
+	for _, c := range cands {
+		r.TimeBudgetHit = r.TimeBudgetHit || c.cert.TimeBudgetHit
+		if !c.cert.Certified || !(c.cert.Bound <= a.Target) {
+			frozen[changed(cur.fbs, c.fbs)] = true
+			continue
+		}
+		saved := float64(cur.bits() - c.bits())
+		score := math.Inf(1)
+		if grow := c.cert.Bound - curBound; grow > 0 {
+			score = saved / grow
+		}
+		if best == nil || better(score, saved, c.cert.Bound, bestScore, float64(cur.bits()-best.bits()), best.cert.Bound) {
+			best, bestScore = c, score
+		}
+	}
+	return best, nil
+}
+
+// better reports whether a candidate of score s, saving saved bits at
+// bound b, beats the best so far (score s0, saving saved0, bound b0);
+// on a full tie the earlier (lower) layer stays.
+func better(s, saved, b, s0, saved0, b0 float64) bool {
+	switch {
+	case s != s0:
+		return s > s0
+	case saved != saved0:
+		return saved > saved0
+	}
+	return b < b0
+}
+
+// candidate quantises core with fbs[k] fractional bits in layer k and
+// measures its weight bits.
+func (a *Allocation) candidate(core *nn.Network, rebuild Rebuild, fbs []int) (*candidate, error) {
+	o := quantise.Options{Layers: make([]quantise.LayerFormats, len(fbs))}
+	for k, fb := range fbs {
+		f := quantise.Format{FracBits: fb, Rounding: a.Rounding}
+		o.Layers[k] = quantise.LayerFormats{Weights: f, Biases: f}
+	}
+	q, err := quantise.Network(core, o)
+	if err != nil {
+		return nil, err
+	}
+	net, err := rebuild(q)
+	if err != nil {
+		return nil, err
+	}
+	return &candidate{fbs: fbs, layers: LayerWidths(q, fbs), net: net}, nil
+}
+
+// LayerWidths returns the layers of the fixed-point network q whose layer
+// k has fbs[k] fractional bits, with their weight bits (LayerWidth).
+func LayerWidths(q *nn.Network, fbs []int) []LayerWidth {
+	out := make([]LayerWidth, len(q.Layers))
+	for k, l := range q.Layers {
+		var w []float64 // the weights: W's entries, or a convolution's kernel
+		if l.Conv != nil {
+			w = l.Conv.Kernel
+		} else {
+			w = l.W.RawMatrix().Data
+		}
+		peak := 0.0
+		for _, v := range w {
+			peak = max(peak, math.Abs(v))
+		}
+		for _, v := range l.B {
+			peak = max(peak, math.Abs(v))
+		}
+		ib := 0
+		for math.Ldexp(1, ib)-math.Ldexp(1, -fbs[k]) < peak {
+			ib++
+		}
+		n := len(w) + len(l.B)
+		out[k] = LayerWidth{Layer: k, Weights: len(w), Biases: len(l.B), IntBits: ib, FracBits: fbs[k], Bits: n * (1 + ib + fbs[k])}
+	}
+	return out
+}
+
+// uniform returns n copies of fb.
+func uniform(n, fb int) []int {
+	out := make([]int, n)
+	for k := range out {
+		out[k] = fb
+	}
+	return out
+}
+
+// changed returns the layer at which a and b differ.
+func changed(a, b []int) int {
+	for k := range a {
+		if a[k] != b[k] {
+			return k
+		}
+	}
+	panic("experiment: candidate equal to the current allocation")
+}
