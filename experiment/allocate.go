@@ -33,7 +33,9 @@ import (
 //
 // ties going to the larger saving, then the smaller bound, then the
 // lower layer. It stops when every layer is frozen or at 1 fractional
-// bit. Every allocation it reports is one whose certificate it holds.
+// bit. With Starts > 1 it descends again from W+1, W+2, ... and keeps
+// the descent ending with the fewest bits. Every allocation it reports
+// is one whose certificate it holds.
 type Allocation struct {
 	// Widths are the single widths tried for the start, ascending.
 	Widths []int
@@ -46,6 +48,11 @@ type Allocation struct {
 	Opts certjob.Job
 	// Jobs is the number of copies certified at once.
 	Jobs int
+	// Starts is the number of greedy descents, from every layer at W,
+	// W+1, ..., W+Starts-1 fractional bits; the one with the fewest
+	// weight bits is kept. 1 (or 0) is the plain greedy from W; a higher
+	// start leaves more slack to spread over the layers.
+	Starts int
 }
 
 // Rebuild returns the network to certify and save from a compressed core
@@ -96,10 +103,13 @@ type AllocationResult struct {
 	SingleBits   int          `json:"single_bits,omitempty"`
 	// Layers is the allocation chosen, TotalBits its total and Bound its
 	// certified bound.
-	Layers    []LayerWidth     `json:"layers,omitempty"`
-	TotalBits int              `json:"total_bits,omitempty"`
-	Bound     report.Number    `json:"bound"`
-	Steps     []AllocationStep `json:"steps,omitempty"`
+	Layers    []LayerWidth  `json:"layers,omitempty"`
+	TotalBits int           `json:"total_bits,omitempty"`
+	Bound     report.Number `json:"bound"`
+	// Start is the single width the chosen descent started from, Steps
+	// the steps it took.
+	Start int              `json:"start_frac_bits,omitempty"`
+	Steps []AllocationStep `json:"steps,omitempty"`
 	// Candidates is the number of per-layer copies certified.
 	Candidates int `json:"candidates"`
 	// TimeBudgetHit reports that the time budget stopped some SDP of a
@@ -159,38 +169,63 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	if err != nil || w == 0 {
 		return r, err
 	}
-	cur, err := a.candidate(core, rebuild, uniform(len(core.Layers), w))
+	single, err := a.candidate(core, rebuild, uniform(len(core.Layers), w))
 	if err != nil {
 		return nil, err
 	}
-	r.SingleLayers, r.SingleBits = cur.layers, cur.bits()
-	frozen := make([]bool, len(core.Layers))
-	for {
-		next, err := a.round(ctx, f1, core, rebuild, box, stderr, cur, frozen, r)
+	r.SingleLayers, r.SingleBits = single.layers, single.bits()
+	var cur *candidate
+	for fb := w; fb < w+max(a.Starts, 1) && fb <= quantise.MaxFracBits; fb++ {
+		end, steps, err := a.descend(ctx, f1, core, rebuild, box, stderr, fb, r)
 		if err != nil {
 			return nil, err
 		}
-		if next == nil {
-			break
+		if end == nil { // W+1 and above may fail to certify where W did not
+			continue
 		}
-		k := changed(cur.fbs, next.fbs)
-		cur = next
-		r.Steps = append(r.Steps, AllocationStep{Layer: k, FracBits: cur.fbs[k], Bound: report.Number(cur.cert.Bound), TotalBits: cur.bits()})
+		if cur == nil || end.bits() < cur.bits() || end.bits() == cur.bits() && end.cert.Bound < cur.cert.Bound {
+			cur, r.Start, r.Steps = end, fb, steps
+		}
 	}
-	if cur.cert == nil { // no step taken: certify the single width's copy itself
-		if cur.cert, err = a.Opts.Bound(ctx, f1, cur.net, box); err != nil {
-			return nil, err
-		}
-		r.Candidates++
-		if !cur.cert.Certified || cur.cert.Bound > a.Target { // the start's bound did not hold on a rerun
-			return nil, fmt.Errorf("experiment: the copy at %d fractional bits certified %v once, %v (%v) on a rerun", w, r.Single.Bound, cur.cert.Bound, cur.cert.Status)
-		}
+	if cur == nil { // the copy at W certified once, not on a rerun
+		return nil, fmt.Errorf("experiment: the copy at %d fractional bits certified %v in the sweep, not on a rerun", w, r.Single.Bound)
 	}
 	r.Layers, r.TotalBits, r.Bound = cur.layers, cur.bits(), report.Number(cur.cert.Bound)
 	r.Net, r.Certificate = cur.net, cur.cert
 	rec := NewRecord(cur.cert, box, a.Opts)
 	r.Record = &rec
 	return r, nil
+}
+
+// descend certifies the copy with every layer at fb fractional bits and,
+// if it meets the target, lowers its layers greedily (round) until none
+// can go lower; it returns the last copy and the steps taken, or nil if
+// the start does not meet the target.
+func (a *Allocation) descend(ctx context.Context, f1, core *nn.Network, rebuild Rebuild, box spec.Box, stderr io.Writer,
+	fb int, r *AllocationResult) (*candidate, []AllocationStep, error) {
+	cur, err := a.candidate(core, rebuild, uniform(len(core.Layers), fb))
+	if err != nil {
+		return nil, nil, err
+	}
+	if cur.cert, err = a.Opts.Bound(ctx, f1, cur.net, box); err != nil {
+		return nil, nil, err
+	}
+	r.Candidates++
+	r.TimeBudgetHit = r.TimeBudgetHit || cur.cert.TimeBudgetHit
+	if !cur.cert.Certified || !(cur.cert.Bound <= a.Target) {
+		return nil, nil, nil
+	}
+	var steps []AllocationStep
+	frozen := make([]bool, len(core.Layers))
+	for {
+		next, err := a.round(ctx, f1, core, rebuild, box, stderr, cur, frozen, r)
+		if err != nil || next == nil {
+			return cur, steps, err
+		}
+		k := changed(cur.fbs, next.fbs)
+		cur = next
+		steps = append(steps, AllocationStep{Layer: k, FracBits: cur.fbs[k], Bound: report.Number(cur.cert.Bound), TotalBits: cur.bits()})
+	}
 }
 
 // start certifies the single widths in batches of Jobs, ascending, until
@@ -259,10 +294,7 @@ func (a *Allocation) round(ctx context.Context, f1, core *nn.Network, rebuild Re
 		return nil, err
 	}
 	r.Candidates += len(cands)
-	curBound := float64(r.Single.Bound)
-	if cur.cert != nil {
-		curBound = cur.cert.Bound
-	}
+	curBound := cur.cert.Bound
 	var best *candidate
 	bestScore := 0.0
 	for _, c := range cands {

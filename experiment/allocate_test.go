@@ -25,7 +25,7 @@ func allocationCase(target float64) (*nn.Network, spec.Box, *Allocation) {
 	o.Refine.TimeBudget = 0
 	o.Refine.MaxPieces = 4
 	o.Samples = 200
-	return f1, box, &Allocation{Widths: []int{2, 3, 4, 5, 6, 7, 8, 9, 10}, Target: target, Opts: o, Jobs: 2}
+	return f1, box, &Allocation{Widths: []int{2, 3, 4, 5, 6, 7, 8, 9, 10}, Target: target, Opts: o, Jobs: 2, Starts: 2}
 }
 
 func identity(q *nn.Network) (*nn.Network, error) { return q, nil }

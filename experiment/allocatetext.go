@@ -41,7 +41,7 @@ func (r *AllocationResult) WriteText(w io.Writer, t AllocationText) error {
 	fewer := 100 * float64(r.SingleBits-r.TotalBits) / float64(r.SingleBits)
 	fmt.Fprintf(w, "\nweight bits of a layer: (weights + biases) x (1 + IB + FB), a sign bit, IB integer bits, FB fractional bits each\n")
 	fmt.Fprintf(w, "total weight bits: %d per layer, %d at the single FB %d (%.1f%% fewer)\n", r.TotalBits, r.SingleBits, r.Single.FracBits, fewer)
-	fmt.Fprintf(w, "certified bound %s <= %s; %d per-layer copies certified, %d steps taken\n", report.Float(float64(r.Bound), 4), target, r.Candidates, len(r.Steps))
+	fmt.Fprintf(w, "certified bound %s <= %s; %d copies certified, %d steps taken down from FB %d\n", report.Float(float64(r.Bound), 4), target, r.Candidates, len(r.Steps), r.Start)
 	if r.TimeBudgetHit {
 		fmt.Fprintf(w, "note: the time budget stopped some SDPs (bounds hold, but the choice may depend on the machine's speed; --timeout 0 for none)\n")
 	}

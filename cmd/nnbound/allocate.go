@@ -25,6 +25,7 @@ type allocateFlags struct {
 	save     string
 	json     bool
 	jobs     int
+	starts   int
 }
 
 func newAllocateCmd() *cobra.Command {
@@ -43,8 +44,10 @@ It starts as sweep --target-error would: the smallest single FB of
 one layer's FB at a time: each round certifies every layer one bit lower
 and keeps the candidate that saves the most weight bits per unit of bound
 increase among those whose certified bound is at most E; a layer whose
-candidate misses E stays where it is. Every allocation it reports is
-certified.
+candidate misses E stays where it is. It descends so from the smallest
+FB and from the --starts - 1 widths above it (more slack to spread over
+the layers) and keeps the allocation with the fewest weight bits. Every
+allocation it reports is certified.
 
 The weight bits of a layer are (weights + biases) x (1 + IB + FB): a sign
 bit, IB integer bits (the fewest holding the layer's largest quantised
@@ -66,6 +69,7 @@ or on an error, 2 usage error.`,
 	fs.Float64Var(&f.target, "target-error", 0, "the largest certified bound `E` accepted (required)")
 	fs.StringVar(&f.save, "save", "", "save the chosen copy to `OUT` (.onnx or .json)")
 	fs.BoolVar(&f.json, "json", false, "print the allocation and its certificate as JSON")
+	fs.IntVar(&f.starts, "starts", 3, "greedy descents, from the smallest single FB meeting the target and the widths above it")
 	fs.IntVar(&f.jobs, "jobs", experiment.DefaultJobs(), "certify this many copies at once")
 	f.model.register(fs)
 	f.input.register(fs)
@@ -87,6 +91,9 @@ func (f *allocateFlags) allocation(cmd *cobra.Command) (*experiment.Allocation, 
 	if !(f.target > 0) || math.IsInf(f.target, 1) {
 		return nil, usagef("--target-error %v: want a positive number", f.target)
 	}
+	if f.starts < 1 {
+		return nil, usagef("--starts %d: want 1 or more", f.starts)
+	}
 	if f.jobs < 1 {
 		return nil, usagef("--jobs %d: want 1 or more", f.jobs)
 	}
@@ -105,7 +112,7 @@ func (f *allocateFlags) allocation(cmd *cobra.Command) (*experiment.Allocation, 
 	if f.cert.verbose {
 		jobs = 1 // one solver log at a time
 	}
-	return &experiment.Allocation{Widths: sortedUnique(widths), Rounding: rounding, Target: f.target, Opts: opts, Jobs: jobs}, nil
+	return &experiment.Allocation{Widths: sortedUnique(widths), Rounding: rounding, Target: f.target, Opts: opts, Jobs: jobs, Starts: f.starts}, nil
 }
 
 // runAllocate allocates the layers' widths of the model at path and
