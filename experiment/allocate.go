@@ -115,6 +115,9 @@ type AllocationResult struct {
 	// TimeBudgetHit reports that the time budget stopped some SDP of a
 	// candidate: the choice may then depend on the machine's speed.
 	TimeBudgetHit bool `json:"time_budget_hit,omitempty"`
+	// Status is "cancelled ..." when a signal stopped the search: the
+	// allocation is then the best certified before it, if any.
+	Status string `json:"status,omitempty"`
 	// Saved is the file the chosen copy was saved to, if any.
 	Saved string `json:"saved,omitempty"`
 	// Record is the certificate of the chosen copy (NewRecord).
@@ -125,6 +128,9 @@ type AllocationResult struct {
 	Net         *nn.Network          `json:"-"`
 	Certificate *certify.Certificate `json:"-"`
 }
+
+// cancelled is the Status of a search a signal stopped.
+const cancelled = "cancelled by a signal: the allocation is the best certified before it"
 
 // Met reports whether an allocation meeting the target was found.
 func (r *AllocationResult) Met() bool { return r.Certificate != nil }
@@ -166,6 +172,10 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	r := &AllocationResult{TargetError: report.Number(a.Target), Bound: nan(),
 		Input: InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: a.Opts.Pairing.String()}, QC: a.Opts.QC.String()}
 	w, err := a.start(ctx, f1, core, rebuild, box, stderr, r)
+	if ctx.Err() != nil {
+		r.Status = cancelled
+		return r, nil
+	}
 	if err != nil || w == 0 {
 		return r, err
 	}
@@ -177,17 +187,23 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	var cur *candidate
 	for fb := w; fb < w+max(a.Starts, 1) && fb <= quantise.MaxFracBits; fb++ {
 		end, steps, err := a.descend(ctx, f1, core, rebuild, box, stderr, fb, r)
-		if err != nil {
+		if err != nil && ctx.Err() == nil {
 			return nil, err
 		}
-		if end == nil { // W+1 and above may fail to certify where W did not
-			continue
-		}
-		if cur == nil || end.bits() < cur.bits() || end.bits() == cur.bits() && end.cert.Bound < cur.cert.Bound {
+		// end is certified even when a signal stopped the descent; W+1 and
+		// above may fail to certify where W did not (end nil)
+		if end != nil && (cur == nil || end.bits() < cur.bits() || end.bits() == cur.bits() && end.cert.Bound < cur.cert.Bound) {
 			cur, r.Start, r.Steps = end, fb, steps
 		}
+		if ctx.Err() != nil {
+			r.Status = cancelled
+			break
+		}
 	}
-	if cur == nil { // the copy at W certified once, not on a rerun
+	switch {
+	case cur == nil && r.Status != "":
+		return r, nil
+	case cur == nil: // the copy at W certified once, not on a rerun
 		return nil, fmt.Errorf("experiment: the copy at %d fractional bits certified %v in the sweep, not on a rerun", w, r.Single.Bound)
 	}
 	r.Layers, r.TotalBits, r.Bound = cur.layers, cur.bits(), report.Number(cur.cert.Bound)
@@ -213,7 +229,7 @@ func (a *Allocation) descend(ctx context.Context, f1, core *nn.Network, rebuild 
 	r.Candidates++
 	r.TimeBudgetHit = r.TimeBudgetHit || cur.cert.TimeBudgetHit
 	if !cur.cert.Certified || !(cur.cert.Bound <= a.Target) {
-		return nil, nil, nil
+		return nil, nil, ctx.Err()
 	}
 	var steps []AllocationStep
 	frozen := make([]bool, len(core.Layers))
@@ -300,6 +316,9 @@ func (a *Allocation) round(ctx context.Context, f1, core *nn.Network, rebuild Re
 	for _, c := range cands {
 		r.TimeBudgetHit = r.TimeBudgetHit || c.cert.TimeBudgetHit
 		if !c.cert.Certified || !(c.cert.Bound <= a.Target) {
+			if c.cert.Status == certify.Cancelled {
+				continue // a signal, not the candidate, stopped it
+			}
 			frozen[changed(cur.fbs, c.fbs)] = true
 			continue
 		}

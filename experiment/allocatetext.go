@@ -30,11 +30,19 @@ func (r *AllocationResult) WriteText(w io.Writer, t AllocationText) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	if r.Single.FracBits == 0 {
+	switch {
+	case r.Single.FracBits > 0:
+		fmt.Fprintf(w, "smallest single FB with certified bound <= %s: %d (bound %s)\n", target, r.Single.FracBits, report.Float(float64(r.Single.Bound), 4))
+	case r.Status == "":
 		fmt.Fprintf(w, "no single FB tried has a certified bound <= %s: nothing to allocate from\n", target)
+	}
+	if r.Status != "" {
+		fmt.Fprintf(w, "%s\n", r.Status)
+	}
+	if !r.Met() {
 		return nil
 	}
-	fmt.Fprintf(w, "smallest single FB with certified bound <= %s: %d (bound %s)\n\n", target, r.Single.FracBits, report.Float(float64(r.Single.Bound), 4))
+	fmt.Fprintln(w)
 	if err := AllocationTable(r.Layers, r.SingleLayers).WriteText(w); err != nil {
 		return err
 	}

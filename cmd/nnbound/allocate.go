@@ -131,9 +131,6 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 		return m.Info.Transform(func(*nn.Network) (*nn.Network, error) { return q, nil })
 	}
 	r, err := a.Run(cmd.Context(), m.Net, m.Info.Core, rebuild, box, stderr)
-	if cmd.Context().Err() != nil {
-		return errCancelled
-	}
 	if err != nil {
 		return err
 	}
@@ -162,7 +159,10 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 			}
 		}
 	}
-	if !r.Met() {
+	switch {
+	case r.Status != "": // a signal: what was certified before it is printed
+		return errCancelled
+	case !r.Met():
 		return errNotCertified
 	}
 	return nil
