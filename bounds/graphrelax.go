@@ -159,7 +159,7 @@ func maxInt(v []int) int {
 // in of its inputs.
 func nodeRelax(op nn.Op, in [][]Interval) *graphRelax {
 	if isPair(op) {
-		return pairRelax(op, in[0], in[1])
+		return pairRelax(op, in)
 	}
 	x := in[0]
 	switch o := op.(type) {
@@ -317,7 +317,7 @@ func nodeImage(op nn.Op, abs nn.Linear, in [][]Interval) []Interval {
 		}
 		return out
 	case pairAct, pairQuant, pairMax, pairUnary:
-		return pairImage(op, in[0], in[1])
+		return pairImage(op, in)
 	}
 	panic("bounds: unknown graph operation")
 }
