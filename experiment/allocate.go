@@ -56,6 +56,13 @@ type Allocation struct {
 	Starts int
 }
 
+// DefaultAllocation returns the settings nnbound allocate starts from:
+// three descents, DefaultJobs at once, truncation; the caller sets
+// Widths, Target and Opts.
+func DefaultAllocation() Allocation {
+	return Allocation{Rounding: quantise.Trunc, Jobs: DefaultJobs(), Starts: 3}
+}
+
 // Rebuild returns the network to certify and save from a compressed core
 // network (modelfile.Info.Transform's processing put back around it).
 type Rebuild func(core *nn.Network) (*nn.Network, error)
