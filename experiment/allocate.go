@@ -34,8 +34,9 @@ import (
 // ties going to the larger saving, then the smaller bound, then the
 // lower layer. It stops when every layer is frozen or at 1 fractional
 // bit. With Starts > 1 it descends again from W+1, W+2, ... and keeps
-// the descent ending with the fewest bits. Every allocation it reports
-// is one whose certificate it holds.
+// the descent ending with the fewest bits; an allocation two descents
+// reach is certified once. Every allocation it reports is one whose
+// certificate it holds.
 type Allocation struct {
 	// Widths are the single widths tried for the start, ascending.
 	Widths []int
@@ -53,6 +54,13 @@ type Allocation struct {
 	// weight bits is kept. 1 (or 0) is the plain greedy from W; a higher
 	// start leaves more slack to spread over the layers.
 	Starts int
+}
+
+// DefaultAllocation returns the settings nnbound allocate starts from:
+// three descents, DefaultJobs at once, truncation; the caller sets
+// Widths, Target and Opts.
+func DefaultAllocation() Allocation {
+	return Allocation{Rounding: quantise.Trunc, Jobs: DefaultJobs(), Starts: 3}
 }
 
 // Rebuild returns the network to certify and save from a compressed core
@@ -92,7 +100,8 @@ type AllocationResult struct {
 	// the steps it took.
 	Start int              `json:"start_frac_bits,omitempty"`
 	Steps []AllocationStep `json:"steps,omitempty"`
-	// Candidates is the number of per-layer copies certified.
+	// Candidates is the number of copies certified in the descents (each
+	// allocation once).
 	Candidates int `json:"candidates"`
 	// TimeBudgetHit reports that the time budget stopped some SDP of a
 	// candidate: the choice may then depend on the machine's speed.
@@ -142,9 +151,11 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	if len(a.Widths) == 0 || !slices.IsSorted(a.Widths) {
 		return nil, fmt.Errorf("experiment: allocation widths %v, want some, ascending", a.Widths)
 	}
-	r := &AllocationResult{TargetError: report.Number(a.Target), Bound: nan(),
-		Input: InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: a.Opts.Pairing.String()}, QC: a.Opts.QC.String()}
-	w, err := a.start(ctx, f1, core, rebuild, box, stderr, r)
+	s := &search{a: a, f1: f1, core: core, rebuild: rebuild, box: box, stderr: stderr, certs: map[string]*certify.Certificate{},
+		r: &AllocationResult{TargetError: report.Number(a.Target), Bound: nan(),
+			Input: InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: a.Opts.Pairing.String()}, QC: a.Opts.QC.String()}}
+	r := s.r
+	w, err := s.start(ctx)
 	if ctx.Err() != nil {
 		r.Status = cancelled
 		return r, nil
@@ -152,14 +163,14 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	if err != nil || w == 0 {
 		return r, err
 	}
-	single, err := a.candidate(core, rebuild, uniform(len(core.Layers), w))
+	single, err := s.candidate(uniform(len(core.Layers), w))
 	if err != nil {
 		return nil, err
 	}
 	r.SingleLayers, r.SingleBits = single.layers, single.bits()
 	var cur *candidate
 	for fb := w; fb < w+max(a.Starts, 1) && fb <= quantise.MaxFracBits; fb++ {
-		end, steps, err := a.descend(ctx, f1, core, rebuild, box, stderr, fb, r)
+		end, steps, err := s.descend(ctx, fb)
 		if err != nil && ctx.Err() == nil {
 			return nil, err
 		}
@@ -186,28 +197,39 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	return r, nil
 }
 
+// search is one run of an Allocation: its question, the result so far
+// and the certificates of the allocations certified, by their widths
+// (the same copy under the same options is certified once).
+type search struct {
+	a       *Allocation
+	f1      *nn.Network
+	core    *nn.Network
+	rebuild Rebuild
+	box     spec.Box
+	stderr  io.Writer
+	r       *AllocationResult
+	certs   map[string]*certify.Certificate
+}
+
 // descend certifies the copy with every layer at fb fractional bits and,
 // if it meets the target, lowers its layers greedily (round) until none
 // can go lower; it returns the last copy and the steps taken, or nil if
 // the start does not meet the target.
-func (a *Allocation) descend(ctx context.Context, f1, core *nn.Network, rebuild Rebuild, box spec.Box, stderr io.Writer,
-	fb int, r *AllocationResult) (*candidate, []AllocationStep, error) {
-	cur, err := a.candidate(core, rebuild, uniform(len(core.Layers), fb))
+func (s *search) descend(ctx context.Context, fb int) (*candidate, []AllocationStep, error) {
+	cur, err := s.candidate(uniform(len(s.core.Layers), fb))
 	if err != nil {
 		return nil, nil, err
 	}
-	if cur.cert, err = a.Opts.Bound(ctx, f1, cur.net, box); err != nil {
+	if err := s.certify(ctx, []*candidate{cur}, "allocate"); err != nil {
 		return nil, nil, err
 	}
-	r.Candidates++
-	r.TimeBudgetHit = r.TimeBudgetHit || cur.cert.TimeBudgetHit
-	if !cur.cert.Certified || !(cur.cert.Bound <= a.Target) {
+	if cur.cert == nil || !cur.cert.Certified || !(cur.cert.Bound <= s.a.Target) {
 		return nil, nil, ctx.Err()
 	}
 	var steps []AllocationStep
-	frozen := make([]bool, len(core.Layers))
+	frozen := make([]bool, len(s.core.Layers))
 	for {
-		next, err := a.round(ctx, f1, core, rebuild, box, stderr, cur, frozen, r)
+		next, err := s.round(ctx, cur, frozen)
 		if err != nil || next == nil {
 			return cur, steps, err
 		}
@@ -220,20 +242,21 @@ func (a *Allocation) descend(ctx context.Context, f1, core *nn.Network, rebuild 
 // start certifies the single widths in batches of Jobs, ascending, until
 // one meets the target, records the rows in r and returns that width (0
 // for none).
-func (a *Allocation) start(ctx context.Context, f1, core *nn.Network, rebuild Rebuild, box spec.Box, stderr io.Writer, r *AllocationResult) (int, error) {
+func (s *search) start(ctx context.Context) (int, error) {
 	copyOf := func(_ PruneLevel, q quantise.Format) (*nn.Network, error) {
-		c, err := quantise.Network(core, quantise.Options{Weights: q, Biases: q})
+		c, err := quantise.Network(s.core, quantise.Options{Weights: q, Biases: q})
 		if err != nil {
 			return nil, err
 		}
-		return rebuild(c)
+		return s.rebuild(c)
 	}
 	levels := []PruneLevel{{}}
+	a, r := s.a, s.r
 	jobs := max(a.Jobs, 1)
 	r.Single = SweepChoice{Prune: levels[0].String(), Bound: nan()}
 	for i := 0; i < len(a.Widths); i += jobs {
-		s := WidthSweep{Widths: a.Widths[i:min(i+jobs, len(a.Widths))], Levels: levels, Rounding: a.Rounding, Opts: a.Opts, Jobs: jobs}
-		rows, err := s.Run(ctx, f1, box, copyOf, stderr)
+		sw := WidthSweep{Widths: a.Widths[i:min(i+jobs, len(a.Widths))], Levels: levels, Rounding: a.Rounding, Opts: a.Opts, Jobs: jobs}
+		rows, err := sw.Run(ctx, s.f1, s.box, copyOf, s.stderr)
 		if err != nil {
 			return 0, err
 		}
@@ -249,12 +272,41 @@ func (a *Allocation) start(ctx context.Context, f1, core *nn.Network, rebuild Re
 	return 0, nil
 }
 
+// certify certifies the candidates not certified before, Jobs at a time,
+// with a progress bar named name, and sets every candidate's cert.
+func (s *search) certify(ctx context.Context, cands []*candidate, name string) error {
+	var todo []*candidate
+	for _, c := range cands {
+		if c.cert = s.certs[fmt.Sprint(c.fbs)]; c.cert == nil {
+			todo = append(todo, c)
+		}
+	}
+	bar := progress.New(s.stderr, name, len(todo))
+	defer bar.Done()
+	err := Parallel(ctx, len(todo), max(s.a.Jobs, 1), func(ctx context.Context, i int) error {
+		c, err := s.a.Opts.Bound(ctx, s.f1, todo[i].net, s.box)
+		todo[i].cert = c
+		bar.Add(1)
+		return err
+	})
+	for _, c := range todo {
+		if c.cert == nil {
+			continue
+		}
+		s.r.TimeBudgetHit = s.r.TimeBudgetHit || c.cert.TimeBudgetHit
+		if c.cert.Status != certify.Cancelled {
+			s.certs[fmt.Sprint(c.fbs)] = c.cert
+			s.r.Candidates++
+		}
+	}
+	return err
+}
+
 // round certifies, for each layer not frozen and above 1 fractional bit,
 // cur with that layer one bit lower; it freezes the layers whose
 // candidate misses the target and returns the best of the others (nil
 // if none).
-func (a *Allocation) round(ctx context.Context, f1, core *nn.Network, rebuild Rebuild, box spec.Box, stderr io.Writer,
-	cur *candidate, frozen []bool, r *AllocationResult) (*candidate, error) {
+func (s *search) round(ctx context.Context, cur *candidate, frozen []bool) (*candidate, error) {
 	var cands []*candidate
 	for k := range cur.fbs {
 		if frozen[k] || cur.fbs[k] <= 1 {
@@ -262,7 +314,7 @@ func (a *Allocation) round(ctx context.Context, f1, core *nn.Network, rebuild Re
 		}
 		fbs := slices.Clone(cur.fbs)
 		fbs[k]--
-		c, err := a.candidate(core, rebuild, fbs)
+		c, err := s.candidate(fbs)
 		if err != nil {
 			return nil, err
 		}
@@ -271,24 +323,16 @@ func (a *Allocation) round(ctx context.Context, f1, core *nn.Network, rebuild Re
 	if len(cands) == 0 {
 		return nil, nil
 	}
-	bar := progress.New(stderr, fmt.Sprintf("allocate %d bits", cur.bits()), len(cands))
-	defer bar.Done()
-	err := Parallel(ctx, len(cands), max(a.Jobs, 1), func(ctx context.Context, i int) error {
-		c, err := a.Opts.Bound(ctx, f1, cands[i].net, box)
-		cands[i].cert = c
-		bar.Add(1)
-		return err
-	})
-	if err != nil {
+	if err := s.certify(ctx, cands, fmt.Sprintf("allocate %d bits", cur.bits())); err != nil {
 		return nil, err
 	}
-	r.Candidates += len(cands)
-	curBound := cur.cert.Bound
 	var best *candidate
 	bestScore := 0.0
 	for _, c := range cands {
-		r.TimeBudgetHit = r.TimeBudgetHit || c.cert.TimeBudgetHit
-		if !c.cert.Certified || !(c.cert.Bound <= a.Target) {
+		if c.cert == nil { // left undone by a signal
+			continue
+		}
+		if !c.cert.Certified || !(c.cert.Bound <= s.a.Target) {
 			if c.cert.Status == certify.Cancelled {
 				continue // a signal, not the candidate, stopped it
 			}
@@ -300,7 +344,7 @@ func (a *Allocation) round(ctx context.Context, f1, core *nn.Network, rebuild Re
 			continue
 		}
 		score := math.Inf(1)
-		if grow := c.cert.Bound - curBound; grow > 0 {
+		if grow := c.cert.Bound - cur.cert.Bound; grow > 0 {
 			score = saved / grow
 		}
 		if best == nil || better(score, saved, c.cert.Bound, bestScore, float64(cur.bits()-best.bits()), best.cert.Bound) {
@@ -325,17 +369,17 @@ func better(s, saved, b, s0, saved0, b0 float64) bool {
 
 // candidate quantises core with fbs[k] fractional bits in layer k and
 // measures its weight bits.
-func (a *Allocation) candidate(core *nn.Network, rebuild Rebuild, fbs []int) (*candidate, error) {
+func (s *search) candidate(fbs []int) (*candidate, error) {
 	o := quantise.Options{Layers: make([]quantise.LayerFormats, len(fbs))}
 	for k, fb := range fbs {
-		f := quantise.Format{FracBits: fb, Rounding: a.Rounding}
+		f := quantise.Format{FracBits: fb, Rounding: s.a.Rounding}
 		o.Layers[k] = quantise.LayerFormats{Weights: f, Biases: f}
 	}
-	q, err := quantise.Network(core, o)
+	q, err := quantise.Network(s.core, o)
 	if err != nil {
 		return nil, err
 	}
-	net, err := rebuild(q)
+	net, err := s.rebuild(q)
 	if err != nil {
 		return nil, err
 	}

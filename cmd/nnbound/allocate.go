@@ -64,13 +64,14 @@ or on an error, 2 usage error.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runAllocate(cmd, args[0], &f) },
 	}
 	fs := cmd.Flags()
+	d := experiment.DefaultAllocation()
 	fs.StringVar(&f.fracBits, "frac-bits", "1:16", "single fractional bit widths to start from: a range `A:B` or a list A,B,... (tried ascending)")
-	fs.StringVar(&f.rounding, "rounding", quantise.DefaultOptions().Weights.Rounding.String(), "rounding of weights and biases: trunc, nearest or floor")
+	fs.StringVar(&f.rounding, "rounding", d.Rounding.String(), "rounding of weights and biases: trunc, nearest or floor")
 	fs.Float64Var(&f.target, "target-error", 0, "the largest certified bound `E` accepted (required)")
 	fs.StringVar(&f.save, "save", "", "save the chosen copy to `OUT` (.onnx or .json)")
 	fs.BoolVar(&f.json, "json", false, "print the allocation and its certificate as JSON")
-	fs.IntVar(&f.starts, "starts", 3, "greedy descents, from the smallest single FB meeting the target and the widths above it")
-	fs.IntVar(&f.jobs, "jobs", experiment.DefaultJobs(), "certify this many copies at once")
+	fs.IntVar(&f.starts, "starts", d.Starts, "greedy descents, from the smallest single FB meeting the target and the widths above it")
+	fs.IntVar(&f.jobs, "jobs", d.Jobs, "certify this many copies at once")
 	f.model.register(fs)
 	f.input.register(fs)
 	f.cert.register(fs)
