@@ -43,18 +43,27 @@ func (p pairAct) Eval(dst []float64, in [][]float64) {
 // Describe names the pair.
 func (p pairAct) Describe() string { return "diff " + p.act1.Describe() + " " + p.act2.Describe() }
 
-// pairQuant is q2(z + d) - q1(z), value by value.
+// pairQuant is q2(z + d) - q1(z), value by value; a nil quantiser is the
+// identity (a quantiser of one graph only, graphalign.go).
 type pairQuant struct{ q1, q2 *nn.Quantiser }
 
 // Eval sets dst_i = q2(z_i + d_i) - q1(z_i).
 func (p pairQuant) Eval(dst []float64, in [][]float64) {
 	for i, z := range in[0] {
-		dst[i] = p.q2.Apply(i, z+in[1][i]) - p.q1.Apply(i, z)
+		dst[i] = applyOr(p.q2, i, z+in[1][i]) - applyOr(p.q1, i, z)
 	}
 }
 
 // Describe names the pair.
 func (p pairQuant) Describe() string { return "diff quantise" }
+
+// applyOr returns q(v) for value i, or v when q is nil.
+func applyOr(q *nn.Quantiser, i int, v float64) float64 {
+	if q == nil {
+		return v
+	}
+	return q.Apply(i, v)
+}
 
 // pairMax is max(z + d) - max(z) over each window of a max pool.
 type pairMax struct{ wins [][]int }
@@ -73,9 +82,11 @@ func (p pairMax) Eval(dst []float64, in [][]float64) {
 // Describe names the pair.
 func (p pairMax) Describe() string { return "diff maxpool" }
 
-// pairImage returns an enclosure of a pair node's output for z in the
-// box z and d in the box d (z + d in z + d).
-func pairImage(op nn.Op, z, d []Interval) []Interval {
+// pairImage returns an enclosure of a pair node's output for its inputs
+// in the boxes in: z, d and, for pairAct and pairQuant, optionally the
+// second network's value y = z + d (see sums).
+func pairImage(op nn.Op, in [][]Interval) []Interval {
+	z, d := in[0], in[1]
 	if o, ok := op.(pairMax); ok {
 		z2 := addAll(z, d)
 		m1, m2 := maxPoolImage(o.wins, z), maxPoolImage(o.wins, z2)
@@ -90,14 +101,15 @@ func pairImage(op nn.Op, z, d []Interval) []Interval {
 		return out
 	}
 	out := make([]Interval, len(z))
+	y := sums(in)
 	switch o := op.(type) {
 	case pairAct:
 		for i := range z {
-			out[i] = pairActImage(o, z[i], d[i])
+			out[i] = pairActImage(o, z[i], d[i], y[i])
 		}
 	case pairQuant:
 		for i := range z {
-			out[i] = quantImage(o.q2, i, z[i].Add(d[i])).Sub(quantImage(o.q1, i, z[i]))
+			out[i] = pairQuantImage(o, i, z[i], d[i], y[i])
 		}
 	case pairUnary:
 		for i := range z {
@@ -107,10 +119,24 @@ func pairImage(op nn.Op, z, d []Interval) []Interval {
 	return out
 }
 
+// sums returns enclosures of the second network's values z + d of a pair
+// node's inputs in: z_i + d_i, intersected with the bounds of a third
+// input y = z + d when the node has one (a value of the difference graph
+// that back-substitution bounds as a whole, tighter than the sum of the
+// two bounds).
+func sums(in [][]Interval) []Interval {
+	y := addAll(in[0], in[1])
+	if len(in) > 2 {
+		for i := range y {
+			y[i] = y[i].Intersect(in[2][i])
+		}
+	}
+	return y
+}
+
 // pairActImage returns an enclosure of act2(s + t) - act1(s) for s in z,
-// t in d.
-func pairActImage(p pairAct, z, d Interval) Interval {
-	z2 := z.Add(d)
+// t in d, s + t in z2.
+func pairActImage(p pairAct, z, d, z2 Interval) Interval {
 	out := actImage(p.act2, z2).Sub(actImage(p.act1, z))
 	if a, ok := sameAct(p.act1, p.act2, z, z2); ok {
 		out = out.Intersect(diffImage(a, z, z2, d))
@@ -128,9 +154,11 @@ func addAll(a, b []Interval) []Interval {
 }
 
 // pairRelax returns the relaxation of a pair node by planes in (z, d):
-// line A and C with the coefficient B on d at the same index.
-func pairRelax(op nn.Op, z, d []Interval) *graphRelax {
-	post := pairImage(op, z, d)
+// line A and C with the coefficient B on d at the same index (a third
+// input y = z + d only bounds z + d: its coefficients are zero).
+func pairRelax(op nn.Op, in [][]Interval) *graphRelax {
+	post := pairImage(op, in)
+	z, d, y := in[0], in[1], sums(in)
 	n := len(post)
 	rel := &graphRelax{low: make([]line, n), up: make([]line, n), lowB: make([]float64, n), upB: make([]float64, n), fanIn: 1}
 	set := func(i int, lo, up plane) {
@@ -140,7 +168,7 @@ func pairRelax(op nn.Op, z, d []Interval) *graphRelax {
 	switch o := op.(type) {
 	case pairAct:
 		for i := range n {
-			z2 := z[i].Add(d[i])
+			z2 := y[i]
 			l1, u1 := relax(o.act1, z[i].Lo, z[i].Hi)
 			l2, u2 := relax(o.act2, z2.Lo, z2.Hi)
 			lo, up := diffPlanes(o.act1, o.act2, z[i], z2, d[i], post[i], l1, u1, l2, u2)
@@ -148,8 +176,8 @@ func pairRelax(op nn.Op, z, d []Interval) *graphRelax {
 		}
 	case pairQuant:
 		for i := range n {
-			l1, u1 := quantLines(o.q1, i, z[i])
-			l2, u2 := quantLines(o.q2, i, z[i].Add(d[i]))
+			l1, u1 := quantOrIdentityLines(o.q1, i, z[i])
+			l2, u2 := quantOrIdentityLines(o.q2, i, y[i])
 			lo, up := separatePlanes(z[i].Mag(), l1, u1, l2, u2)
 			set(i, betterPlane(lo, post[i].Lo, z[i], d[i], false), betterPlane(up, post[i].Hi, z[i], d[i], true))
 		}

@@ -80,7 +80,7 @@ func GraphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairB
 // graphPair is GraphPair on valid graphs and options.
 func graphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) *GraphPairBounds {
 	if !opts.Combined {
-		if pg, err := newDiffGraph(g1, g2, in); err == nil {
+		if pg, err := newDiffGraph(g1, g2, in, opts.AlignQuantisers); err == nil {
 			var cut []bool
 			if opts.IntervalWeightTerms {
 				cut = pg.weightTerms
@@ -102,13 +102,14 @@ func graphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) *GraphPairBo
 // box of its input: x1 and x2 are the values of the two inputs, and value
 // v > 0 of g1 (g2) is value v + off1 (v + off2).
 //
-// A difference graph (newDiffGraph) sets zmap and dmap instead.
+// A difference graph (newDiffGraph) sets zmap, with and dmap instead.
 type pairGraph struct {
 	g          *nn.Graph
 	box        []Interval
 	x1, x2     int
 	off1, off2 int
-	zmap, dmap []int
+	zmap       []int
+	with, dmap []int
 	// weightTerms marks the values (M2 - M1) z1 of a difference graph.
 	weightTerms []bool
 }
@@ -173,65 +174,20 @@ func (pg *pairGraph) view(net *GraphNet, x, off, nodes int) *GraphNet {
 
 // diffBounds returns the pair bounds of the difference graph's bounds net.
 func (pg *pairGraph) diffBounds(net *GraphNet) *GraphPairBounds {
-	n := len(pg.zmap)
-	v1, v2 := make([][]Interval, n), make([][]Interval, n)
-	for v := range n {
+	n1, n2 := len(pg.zmap), len(pg.dmap)
+	v1, v2 := make([][]Interval, n1), make([][]Interval, n2)
+	for v := range n1 {
 		v1[v] = net.Values[pg.zmap[v]]
-		v2[v] = addAll(v1[v], net.Values[pg.dmap[v]])
+	}
+	for v := range n2 {
+		v2[v] = addAll(v1[pg.with[v]], net.Values[pg.dmap[v]])
 	}
 	return &GraphPairBounds{
-		Diff:     net.Values[pg.dmap[n-1]],
-		Net1:     &GraphNet{Values: v1, Output: v1[n-1]},
-		Net2:     &GraphNet{Values: v2, Output: v2[n-1]},
+		Diff:     net.Values[pg.dmap[n2-1]],
+		Net1:     &GraphNet{Values: v1, Output: v1[n1-1]},
+		Net2:     &GraphNet{Values: v2, Output: v2[n2-1]},
 		Combined: net,
 	}
-}
-
-// newDiffGraph builds the difference graph of g1 and g2 on in
-// (graphdiff.go): its input is [x1; x2 - x1] in the box of x1 and an
-// enclosure of x2 - x1; value v of g1 is value zmap[v] and its difference
-// in g2 value dmap[v]. It returns an error if the graphs differ in
-// structure or a difference of their parameters is not exact.
-func newDiffGraph(g1, g2 *nn.Graph, in spec.Inputs) (*pairGraph, error) {
-	if len(g1.Nodes) != len(g2.Nodes) {
-		return nil, fmt.Errorf("bounds: graphs of %d and %d nodes", len(g1.Nodes), len(g2.Nodes))
-	}
-	n := g1.InputSize()
-	x := boxIntervals(in.Box)
-	d := make([]Interval, n)
-	for i, xi := range x {
-		switch in.Pairing {
-		case spec.Independent:
-			d[i] = xi.Sub(xi)
-		case spec.QuantisedInput:
-			d[i] = quantError(in, xi)
-		}
-	}
-	pg := &pairGraph{g: &nn.Graph{InputShape: []int{2 * n}}, box: append(x, d...)}
-	pg.zmap, pg.dmap = make([]int, len(g1.Nodes)+1), make([]int, len(g1.Nodes)+1)
-	pg.zmap[0], pg.dmap[0] = pg.half(n, 0, g1.InputShape), pg.half(n, n, g1.InputShape)
-	for k, n1 := range g1.Nodes {
-		n2 := g2.Nodes[k]
-		if !slices.Equal(n1.Inputs, n2.Inputs) || !slices.Equal(n1.Shape, n2.Shape) {
-			return nil, fmt.Errorf("bounds: %s and %s read or give other values", g1.Label(k), g2.Label(k))
-		}
-		z, dz := pg.remap(n1.Inputs, pg.zmap), pg.remap(n1.Inputs, pg.dmap)
-		pg.zmap[k+1] = pg.add(nn.Node{Op: n1.Op, Inputs: z, Shape: n1.Shape, Name: n1.Name})
-		dv, err := pg.diffNode(n1.Op, n2.Op, z, dz, n1.Shape)
-		if err != nil {
-			return nil, fmt.Errorf("%w (%s)", err, g1.Label(k))
-		}
-		pg.dmap[k+1] = dv
-	}
-	if last := len(g1.Nodes); pg.dmap[last] != len(pg.g.Nodes) { // the output difference must be the last value
-		ones := make([]float64, g1.OutputSize())
-		for i := range ones {
-			ones[i] = 1
-		}
-		pg.dmap[last] = pg.add(nn.Node{Op: &nn.Affine{M: &nn.Scale{S: ones}}, Inputs: []int{pg.dmap[last]}, Shape: g1.Nodes[last-1].Shape})
-	}
-	pg.weightTerms = append(pg.weightTerms, make([]bool, len(pg.g.Nodes)+1-len(pg.weightTerms))...)
-	return pg, nil
 }
 
 // half appends the selection of n inputs from the first and returns its
@@ -290,13 +246,7 @@ func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, shape []int) (int, err
 		if o1.Act.Kind == nn.Identity && o2.Act.Kind == nn.Identity {
 			return d[0], nil
 		}
-		return pg.add(nn.Node{Op: pairAct{o1.Act, o2.Act}, Inputs: []int{z[0], d[0]}, Shape: shape}), nil
-	case *nn.Quantise:
-		o2, ok := op2.(*nn.Quantise)
-		if !ok {
-			return 0, fail
-		}
-		return pg.add(nn.Node{Op: pairQuant{o1.Q, o2.Q}, Inputs: []int{z[0], d[0]}, Shape: shape}), nil
+		return pg.pairNode(pairAct{o1.Act, o2.Act}, z[0], d[0], true, shape), nil
 	case *nn.MaxPool:
 		o2, ok := op2.(*nn.MaxPool)
 		if !ok || o1.Pool2D != o2.Pool2D {

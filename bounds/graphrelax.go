@@ -159,7 +159,7 @@ func maxInt(v []int) int {
 // in of its inputs.
 func nodeRelax(op nn.Op, in [][]Interval) *graphRelax {
 	if isPair(op) {
-		return pairRelax(op, in[0], in[1])
+		return pairRelax(op, in)
 	}
 	if r, ok := op.(roundOff); ok {
 		return r.relaxation(in)
@@ -320,7 +320,7 @@ func nodeImage(op nn.Op, abs nn.Linear, in [][]Interval) []Interval {
 		}
 		return out
 	case pairAct, pairQuant, pairMax, pairUnary:
-		return pairImage(op, in[0], in[1])
+		return pairImage(op, in)
 	case roundOff:
 		return o.image(in)
 	}

@@ -21,7 +21,9 @@ import (
 // bounds.GraphPair; a box whose difference enclosure meets tol is settled;
 // otherwise its centre and the best point of a short search
 // (search.MaxErrorGraph) are checked with CheckPointGraph, and the box is
-// halved along its widest input (relative to the whole box). The box with
+// halved along the input of largest smear (smearCoordinate: how much the
+// two networks' outputs change across the box along it), or its widest
+// input (relative to the whole box) where no output changes. The box with
 // the largest bound is taken first, so Result.Bound falls as the search
 // goes on; the tree does not depend on scheduling or the clock (only the
 // deadline of ctx and opts.MaxNodes stop it). Options other than MaxNodes,
@@ -146,7 +148,10 @@ func (d *graphDecider) run(ctx context.Context) *Result {
 			d.found = p
 			return finish(Violated, NoReason)
 		}
-		a, b, ok := halve(n.box, d.whole)
+		a, b, ok := halveAt(n.box, d.smearCoordinate(n.box))
+		if !ok {
+			a, b, ok = halve(n.box, d.whole)
+		}
 		if !ok {
 			heap.Push(q, graphNode{box: n.box, bound: mhi, seq: seq})
 			return finish(Unknown, Precision)
@@ -218,6 +223,50 @@ func (d *graphDecider) attack(ctx context.Context, box spec.Box, k int) *Point {
 	return nil
 }
 
+// smearCoordinate returns the input of box whose two faces are furthest
+// apart in the outputs of both networks,
+//
+//	s_i = sum_j |f_j(x+) - f_j(x-)| + |g_j(x2(x+)) - g_j(x2(x-))|
+//
+// x+ and x- the centres of the faces of box across input i (the smear of
+// input i, width times slope, measured as a secant so that the steps of a
+// quantised network count), or -1 when every s_i is 0 or an evaluation
+// fails.
+func (d *graphDecider) smearCoordinate(box spec.Box) int {
+	c := make([]float64, box.Dim())
+	for i := range c {
+		c[i] = box.Lo[i] + (box.Hi[i]-box.Lo[i])/2
+	}
+	k, best := -1, 0.0
+	x := slices.Clone(c)
+	outputs := func(x []float64) ([]float64, error) {
+		y1, err := d.f.Eval(x)
+		if err != nil {
+			return nil, err
+		}
+		y2, err := d.g.Eval(d.in.X2(x))
+		return append(y1, y2...), err
+	}
+	for i := range c {
+		x[i] = box.Hi[i]
+		hi, err1 := outputs(x)
+		x[i] = box.Lo[i]
+		lo, err2 := outputs(x)
+		x[i] = c[i]
+		if err1 != nil || err2 != nil {
+			return -1
+		}
+		s := 0.0
+		for j := range hi {
+			s += math.Abs(hi[j] - lo[j])
+		}
+		if s > best {
+			k, best = i, s
+		}
+	}
+	return k
+}
+
 // halve splits box in two along its widest input relative to whole.
 func halve(box, whole spec.Box) (a, b spec.Box, ok bool) {
 	k, widest := -1, 0.0
@@ -228,6 +277,12 @@ func halve(box, whole spec.Box) (a, b spec.Box, ok bool) {
 			}
 		}
 	}
+	return halveAt(box, k)
+}
+
+// halveAt splits box in two at the middle of input k, if k >= 0 and the
+// middle lies strictly inside in float64.
+func halveAt(box spec.Box, k int) (a, b spec.Box, ok bool) {
 	if k < 0 {
 		return box, box, false
 	}

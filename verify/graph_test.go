@@ -100,3 +100,27 @@ func TestCheckPointGraphOfChain(t *testing.T) {
 		}
 	}
 }
+
+// TestSmearCoordinate checks that the split goes to the input the outputs
+// depend on, not to the widest one, and to the widest where none matters.
+func TestSmearCoordinate(t *testing.T) {
+	pick := func(s float64) *nn.Graph {
+		return &nn.Graph{InputShape: []int{4}, Nodes: []nn.Node{
+			{Op: &nn.Affine{M: &nn.Gather{N: 4, Index: []int{2}}}, Inputs: []int{0}, Shape: []int{1}},
+			{Op: &nn.Affine{M: &nn.Scale{S: []float64{s}}}, Inputs: []int{1}, Shape: []int{1}},
+		}}
+	}
+	box := spec.Box{Lo: []float64{-2, -1, -0.5, -1}, Hi: []float64{2, 1, 0.5, 1}}
+	d := &graphDecider{f: pick(1), g: pick(1.01), in: spec.Inputs{Box: box}, whole: box}
+	if k := d.smearCoordinate(box); k != 2 {
+		t.Errorf("smear picks input %d, want 2", k)
+	}
+	d.g = pick(0)
+	d.f = pick(0)
+	if k := d.smearCoordinate(box); k != -1 {
+		t.Errorf("constant outputs: smear picks input %d, want none", k)
+	}
+	if a, _, ok := halve(box, box); !ok || a.Hi[0] != 0 {
+		t.Errorf("halve: %v, want input 0 halved", a)
+	}
+}
