@@ -140,13 +140,15 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
+	if ms[1].Net != nil { // a chain copy: the width of its weights for --pairing quantised
+		if err := copyWidth(&opts, ms[1].Net, args[1], stderr); err != nil {
+			return err
+		}
+	}
 	if ms[0].Net == nil || ms[1].Net == nil || opts.Arith == certify.ArithFloat32 {
 		return runCompareGraph(cmd, f, opts, ms)
 	}
 	nets := [2]*nn.Network{ms[0].Net, ms[1].Net}
-	if err := copyWidth(&opts, nets[1], args[1], stderr); err != nil {
-		return err
-	}
 	if err := f.selectOutput(&opts, nets[0].OutputSize()); err != nil {
 		return err
 	}
