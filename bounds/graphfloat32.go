@@ -118,10 +118,13 @@ func (r roundOff) radius(in [][]Interval) []float64 {
 				s = outward.AddUp(s, math.Abs(t.bias[i]))
 			}
 			rad[i] = outward.AddUp(rad[i], outward.AddUp(outward.MulUp(t.gamma, s), t.tiny))
+			if !(s <= math.MaxFloat32/2) { // a partial sum may overflow
+				rad[i] = math.Inf(1)
+			}
 		}
 	}
 	for i, v := range rad {
-		if v != v || v > math.MaxFloat32 {
+		if v != v || v > math.MaxFloat32 || !(in[0][i].Mag() <= math.MaxFloat32/2) {
 			rad[i] = math.Inf(1) // float32 overflows: no bound
 		}
 	}

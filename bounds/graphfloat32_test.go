@@ -235,3 +235,18 @@ func TestGraphFloat32Cancelling(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphFloat32Overflow checks that a value beyond float32's range
+// (which float32 evaluation makes infinite) gets an unbounded enclosure.
+func TestGraphFloat32Overflow(t *testing.T) {
+	g := &nn.Graph{InputShape: []int{1}, Nodes: []nn.Node{{Op: &nn.Affine{M: &nn.Scale{S: []float64{1e39}}}, Inputs: []int{0}, Shape: []int{1}}}}
+	opts := DefaultGraphOptions()
+	opts.Float32 = true
+	net, err := GraphSingle(g, spec.Box{Lo: []float64{1}, Hi: []float64{1}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if y, _ := g.EvalFloat32([]float64{1}); !net.Output[0].Contains(y[0]) {
+		t.Errorf("float32 %v outside %v", y[0], net.Output[0])
+	}
+}
