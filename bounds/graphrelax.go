@@ -161,6 +161,9 @@ func nodeRelax(op nn.Op, in [][]Interval) *graphRelax {
 	if isPair(op) {
 		return pairRelax(op, in)
 	}
+	if r, ok := op.(roundOff); ok {
+		return r.relaxation(in)
+	}
 	x := in[0]
 	switch o := op.(type) {
 	case *nn.MaxPool:
@@ -201,7 +204,7 @@ func nonlinear(op nn.Op) bool {
 	switch o := op.(type) {
 	case nn.Act:
 		return o.Act.Kind != nn.Identity
-	case *nn.Quantise, *nn.MaxPool, pairAct, pairQuant, pairMax, pairUnary, nn.Unary, nn.Mul:
+	case *nn.Quantise, *nn.MaxPool, pairAct, pairQuant, pairMax, pairUnary, nn.Unary, nn.Mul, roundOff:
 		return true
 	}
 	return false
@@ -318,6 +321,8 @@ func nodeImage(op nn.Op, abs nn.Linear, in [][]Interval) []Interval {
 		return out
 	case pairAct, pairQuant, pairMax, pairUnary:
 		return pairImage(op, in)
+	case roundOff:
+		return o.image(in)
 	}
 	panic("bounds: unknown graph operation")
 }
