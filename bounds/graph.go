@@ -80,16 +80,16 @@ type GraphOptions struct {
 	// back-substitute them: cheaper rows, looser bounds. The output's
 	// bounds always back-substitute them.
 	IntervalWeightTerms bool
-	// Float32 makes every enclosure also hold the values of any float32
-	// evaluation of the graphs (graphfloat32.go): the input rounded to
-	// float32, every operation rounded, in any order of summation.
-	Float32 bool
 	// AlignQuantisers makes GraphPair bound through the difference graph
 	// also a pair where one graph has quantisers the other lacks (an int8
 	// QDQ copy of a float graph: graphalign.go) rather than through the
 	// combined graph. Off by default: where rounding dominates the
 	// difference both are loose, and the difference graph costs more.
 	AlignQuantisers bool
+	// Float32 makes every enclosure also hold the values of any float32
+	// evaluation of the graphs (graphfloat32.go): the input rounded to
+	// float32, every operation rounded, in any order of summation.
+	Float32 bool
 	// Log, if not nil, receives a line per value bounded by
 	// back-substitution: its node, size, rows and time.
 	Log io.Writer
