@@ -68,6 +68,9 @@ func clampTo(v float64, x Interval) float64 { return min(max(v, x.Lo), x.Hi) }
 
 // quantImage returns an enclosure of q(v) for value i over v in x.
 func quantImage(q *nn.Quantiser, i int, x Interval) Interval {
+	if c, ok := quantConstant(q, i, x); ok {
+		return c
+	}
 	r, dn, up := quantNoise(q, i)
 	return Interval{clampTo(outward.SubDown(x.Lo, r), dn), clampTo(outward.AddUp(x.Hi, r), up)}
 }
@@ -76,6 +79,9 @@ func quantImage(q *nn.Quantiser, i int, x Interval) Interval {
 // hard-tanh lines of dn on [l - r, u - r] and of up on [l + r, u + r],
 // shifted by r.
 func quantLines(q *nn.Quantiser, i int, x Interval) (lower, upper line) {
+	if c, ok := quantConstant(q, i, x); ok {
+		return line{0, c.Lo}, line{0, c.Hi}
+	}
 	r, dn, up := quantNoise(q, i)
 	lower, _ = relax(nn.Activation{Kind: nn.HardTanh, Lo: dn.Lo, Hi: dn.Hi}, outward.SubDown(x.Lo, r), outward.SubUp(x.Hi, r))
 	_, upper = relax(nn.Activation{Kind: nn.HardTanh, Lo: up.Lo, Hi: up.Hi}, outward.AddDown(x.Lo, r), outward.AddUp(x.Hi, r))

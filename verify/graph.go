@@ -186,9 +186,15 @@ func (d *graphDecider) enclose(box spec.Box) (lo, hi []float64, err error) {
 	return lo, hi, nil
 }
 
-// attack checks the centre of box and the best point a short search
-// finds there (seeded by the node's number k), and returns the first that
-// CheckPointGraph finds Violated, or nil.
+// rootSearchEvals is the number of evaluations of the search on the
+// root's box (a fixed count, so that the tree does not depend on the
+// machine); the other nodes' searches are short.
+const rootSearchEvals = 4000
+
+// attack checks the centre of box and the best point a search finds there
+// (seeded by the node's number k; a full one at the root, k = 1, a short
+// one elsewhere), and returns the first that CheckPointGraph finds
+// Violated, or nil.
 func (d *graphDecider) attack(ctx context.Context, box spec.Box, k int) *Point {
 	centre := make([]float64, box.Dim())
 	for i := range centre {
@@ -196,8 +202,13 @@ func (d *graphDecider) attack(ctx context.Context, box spec.Box, k int) *Point {
 	}
 	points := [][]float64{centre}
 	so := search.DefaultOptions()
-	so.Grid, so.Samples, so.MaxCorners, so.Restarts, so.Iters = 0, 16, 16, 1, 20
-	so.ZoomStarts, so.ZoomRounds, so.ZoomSamples = 0, 0, 0
+	if k == 1 { // the root: the search certify.BoundGraph runs
+		so.MaxEvals = rootSearchEvals
+		so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
+	} else {
+		so.Grid, so.Samples, so.MaxCorners, so.Restarts, so.Iters = 0, 16, 16, 1, 20
+		so.ZoomStarts, so.ZoomRounds, so.ZoomSamples = 0, 0, 0
+	}
 	so.Seed = d.opts.Seed + 0x9e3779b97f4a7c15*uint64(k)
 	in := d.in
 	in.Box = box
