@@ -86,6 +86,10 @@ type GraphOptions struct {
 	// combined graph. Off by default: where rounding dominates the
 	// difference both are loose, and the difference graph costs more.
 	AlignQuantisers bool
+	// Float32 makes every enclosure also hold the values of any float32
+	// evaluation of the graphs (graphfloat32.go): the input rounded to
+	// float32, every operation rounded, in any order of summation.
+	Float32 bool
 	// Log, if not nil, receives a line per value bounded by
 	// back-substitution: its node, size, rows and time.
 	Log io.Writer
@@ -134,6 +138,10 @@ func GraphSingle(g *nn.Graph, box spec.Box, opts GraphOptions) (*GraphNet, error
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
+	if opts.Float32 {
+		h, vmap := float32Graph(g)
+		return propagateGraph(h, boxIntervals(box), opts, nil).remap(vmap), nil
+	}
 	return propagateGraph(g, boxIntervals(box), opts, nil), nil
 }
 
@@ -173,7 +181,7 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions, cut []bool) *
 			ins[i] = b.vals[u]
 			b.level[v] = max(b.level[v], b.level[u])
 		}
-		if nonlinear(node.Op) {
+		if _, round := node.Op.(roundOff); nonlinear(node.Op) && !round {
 			b.level[v]++
 		}
 		b.rel[k] = nodeRelax(node.Op, ins) // nil for a linear node

@@ -63,6 +63,29 @@ type graphBack struct {
 	// cut marks values whose coefficients are concretised rather than
 	// substituted in the rows of every value but the output (nil: none).
 	cut []bool
+	// idle holds the workers of finished upperRows calls, whose spare
+	// buffers the next call reuses.
+	mu   sync.Mutex
+	idle []*backWork
+}
+
+// worker returns an idle worker, or a new one.
+func (b *graphBack) worker() *backWork {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n := len(b.idle); n > 0 {
+		w := b.idle[n-1]
+		b.idle = b.idle[:n-1]
+		return w
+	}
+	return &backWork{b: b, free: map[int][][]float64{}}
+}
+
+// release makes w idle.
+func (b *graphBack) release(w *backWork) {
+	b.mu.Lock()
+	b.idle = append(b.idle, w)
+	b.mu.Unlock()
 }
 
 // setBounds fixes the bounds of value v and their magnitudes (for the
@@ -118,7 +141,8 @@ func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) [
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &backWork{b: b, free: map[int][][]float64{}}
+			w := b.worker()
+			defer b.release(w)
 			for s := range next {
 				lo, hi := s*batch, min((s+1)*batch, len(rows))
 				w.batch(t, rows[lo:hi], stop, out[lo:hi])
@@ -247,7 +271,7 @@ func (w *backWork) step(k int, lam []float64, sp [][2]int) bool {
 			off += m
 		}
 	default:
-		w.relax(k, lam, sp)
+		return w.relax(k, lam, sp)
 	}
 	return false
 }
@@ -308,67 +332,6 @@ func (w *backWork) affine(k int, op *nn.Affine, lam []float64, sp [][2]int) {
 		w.e[r] = outward.AddUp(w.e[r], err)
 	}
 	w.merge(v, dst, inBand)
-}
-
-// relax steps through the relaxed nonlinear node k.
-func (w *backWork) relax(k int, lam []float64, sp [][2]int) {
-	b := w.b
-	rel := b.rel[k]
-	ins := b.g.Nodes[k].Inputs
-	v := ins[0]
-	n, m := len(rel.up), b.g.Size(v)
-	mag := b.mags[v]
-	dst := w.get(w.rows * m)
-	var dst2, mag2, out2 []float64 // the second input of a pair node
-	if rel.lowB != nil {
-		dst2, mag2 = w.get(w.rows*b.g.Size(ins[1])), b.mags[ins[1]]
-	}
-	relC, tinyC := 2*float64(rel.fanIn+1)*outward.Unit, float64(rel.fanIn)*outward.Tiny
-	for r := range w.rows {
-		row, out := lam[r*n:(r+1)*n], dst[r*m:(r+1)*m]
-		if dst2 != nil {
-			out2 = dst2[r*len(mag2) : (r+1)*len(mag2)]
-		}
-		s, abs, perr := w.c[r], math.Abs(w.c[r]), 0.0
-		for _, p := range sp {
-			for i := p[0]; i < p[1]; i++ {
-				l := row[i]
-				if l == 0 {
-					continue
-				}
-				ln, j, lb := rel.low[i], at(rel.lowAt, i), rel.lowB
-				if l >= 0 {
-					ln, j, lb = rel.up[i], at(rel.upAt, i), rel.upB
-				}
-				if ln.A != 0 {
-					p := l * ln.A
-					out[j] += p
-					perr += (relC*math.Abs(p) + tinyC) * mag[j]
-				}
-				if lb != nil && lb[i] != 0 {
-					p := l * lb[i]
-					out2[j] += p
-					perr += (relC*math.Abs(p) + tinyC) * mag2[j]
-				}
-				c := l * ln.C
-				s += c
-				abs += math.Abs(c)
-			}
-		}
-		w.c[r] = s
-		err := outward.AddUp(outward.DotErr(abs, n), outward.MulUp(perr, sumFactor(n)))
-		w.e[r] = outward.AddUp(w.e[r], err)
-	}
-	band := w.band[k+1].to(b.g.Shape(k+1), b.g.Shape(v))
-	if mp, ok := b.g.Nodes[k].Op.(*nn.MaxPool); ok {
-		band = poolRows(mp.Pool2D, w.band[k+1])
-	} else if rel.lowAt != nil {
-		band = fullBand(b.g.Shape(v))
-	}
-	w.merge(v, dst, band)
-	if dst2 != nil {
-		w.merge(ins[1], dst2, band.to(b.g.Shape(v), b.g.Shape(ins[1])))
-	}
 }
 
 // concretise replaces the coefficients lam on value v, zero outside the

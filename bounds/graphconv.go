@@ -27,8 +27,9 @@ type convT struct {
 }
 
 // maxConvScratch is the most floats of Z (and of Y) for one product; the
-// rows of a batch are taken in chunks below it.
-const maxConvScratch = 1 << 21
+// rows of a batch are taken in chunks below it (at least one row), so
+// that Z stays in the cache between the product and the scatter.
+const maxConvScratch = 1 << 16
 
 // newConvT returns c with X, or nil for a grouped convolution.
 func newConvT(c *nn.Conv2D) *convT {

@@ -1,9 +1,11 @@
 package bounds
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -12,29 +14,38 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
 
 // TestGraphLong measures GraphPair on residual CNNs against a perturbed
-// copy (relative 1e-3): the time, the memory allocated, and the bounds of
-// ||g2(x) - g1(x)|| against the largest difference found by sampling. It
-// runs only with NNBOUND_LONG=1 and reports figures without asserting on
-// them; NNBOUND_GRAPH_MODELS picks models (small,cifar1,cifar; default
-// small), NNBOUND_GRAPH_METHODS methods
-// (interval,window1,window2,backsub,adaptive,weights,combined), and
-// NNBOUND_GRAPH_LOG=1 logs each value bounded.
+// copy (relative 1e-3), and on the CIFAR-shaped ResNet of testdata/graphs
+// against its FB-8 and its ONNX Runtime int8 copies (an L-inf ball of
+// 1/255 around its first test input, clipped to [0, 1]): the time, the
+// memory allocated, and the bounds of ||g2(x) - g1(x)|| against the
+// largest difference found by sampling. It runs only with NNBOUND_LONG=1
+// and reports figures without asserting on them; NNBOUND_GRAPH_MODELS
+// picks models (small,cifar1,cifar,cifar-fb8,cifar-ort; default small),
+// NNBOUND_GRAPH_METHODS methods
+// (interval,window1,window2,backsub,adaptive,weights,combined,float32),
+// and NNBOUND_GRAPH_LOG=1 logs each value bounded.
 func TestGraphLong(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") != "1" {
 		t.Skip("set NNBOUND_LONG=1 to measure")
 	}
-	models := map[string]func(*rand.Rand) (*nn.Graph, float64){
-		"small": func(rng *rand.Rand) (*nn.Graph, float64) { return residualCNN(rng, 1, 8, 8, []int{16, 16}), 2.0 / 255 },
-		"cifar1": func(rng *rand.Rand) (*nn.Graph, float64) { // the stem and first stage of cifar
-			return residualCNN(rng, 3, 32, 32, []int{16}), 1.0 / 255
-		},
-		"cifar": func(rng *rand.Rand) (*nn.Graph, float64) {
-			return residualCNN(rng, 3, 32, 32, []int{16, 32, 64}), 1.0 / 255
-		},
+	synthetic := func(c, h, w int, widths []int, eps float64) func(*rand.Rand) graphLongPair {
+		return func(rng *rand.Rand) graphLongPair {
+			g1 := residualCNN(rng, c, h, w, widths)
+			return graphLongPair{g1: g1, g2: perturbed(rng, g1, 1e-3), eps: eps}
+		}
+	}
+	models := map[string]func(*rand.Rand) graphLongPair{
+		"small":     synthetic(1, 8, 8, []int{16, 16}, 2.0/255),
+		"cifar1":    synthetic(3, 32, 32, []int{16}, 1.0/255), // the stem and first stage of cifar
+		"cifar":     synthetic(3, 32, 32, []int{16, 32, 64}, 1.0/255),
+		"cifar-fb8": func(*rand.Rand) graphLongPair { return cifarPair(t, "fb8") },
+		"cifar-ort": func(*rand.Rand) graphLongPair { return cifarPair(t, "cifar_resnet_int8_ort.onnx") },
 	}
 	methods := map[string]GraphOptions{
 		"interval": {Intermediate: IntermediateInterval, Batch: 16},
@@ -44,18 +55,24 @@ func TestGraphLong(t *testing.T) {
 		"adaptive": {Intermediate: IntermediateAdaptive, Window: 1, Batch: 16},
 		"weights":  {Intermediate: IntermediateBacksub, Batch: 16, IntervalWeightTerms: true},
 		"combined": {Intermediate: IntermediateBacksub, Batch: 16, Combined: true},
+		"float32":  {Intermediate: IntermediateBacksub, Batch: 16, Float32: true},
 	}
 	for _, name := range envList("NNBOUND_GRAPH_MODELS", "small") {
 		rng := rand.New(rand.NewPCG(2026, 12))
-		g1, eps := models[name](rng)
-		g2 := perturbed(rng, g1, 1e-3)
-		centre := make([]float64, g1.InputSize())
-		for i := range centre {
-			centre[i] = rng.Float64()
+		p := models[name](rng)
+		g1, g2, eps, centre := p.g1, p.g2, p.eps, p.centre
+		if centre == nil {
+			centre = make([]float64, g1.InputSize())
+			for i := range centre {
+				centre[i] = rng.Float64()
+			}
 		}
 		box := spec.Box{Lo: make([]float64, len(centre)), Hi: make([]float64, len(centre))}
 		for i, c := range centre {
 			box.Lo[i], box.Hi[i] = c-eps, c+eps
+			if p.clip {
+				box.Lo[i], box.Hi[i] = max(box.Lo[i], 0), min(box.Hi[i], 1)
+			}
 		}
 		found2, foundInf := sampledDiff(rng, g1, g2, box, 300)
 		t.Logf("%s: %d parameters, %d inputs, eps %.4g; sampled ||d||_2 %.4g, ||d||_inf %.4g",
@@ -81,6 +98,45 @@ func TestGraphLong(t *testing.T) {
 				pb.Norm2(), pb.Norm2()/found2, pb.NormInf(), pb.NormInf()/foundInf)
 		}
 	}
+}
+
+// graphLongPair is a pair of TestGraphLong: the graphs, the radius of the
+// ball, its centre (nil: random) and whether the box is clipped to [0, 1].
+type graphLongPair struct {
+	g1, g2 *nn.Graph
+	eps    float64
+	centre []float64
+	clip   bool
+}
+
+// cifarPair returns the CIFAR-shaped ResNet of testdata/graphs with its
+// copy (a file there, or "fb8": 8 fractional bits) and its first input.
+func cifarPair(t *testing.T, copyName string) graphLongPair {
+	dir := filepath.Join("..", "testdata", "graphs")
+	g1, _, _, err := modelfile.LoadGraph(filepath.Join(dir, "cifar_resnet.onnx"), modelfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g2 *nn.Graph
+	if copyName == "fb8" {
+		qo := quantise.DefaultOptions()
+		qo.Weights.FracBits, qo.Biases.FracBits = 8, 8
+		g2, err = quantise.Graph(g1, qo)
+	} else {
+		g2, _, _, err = modelfile.LoadGraph(filepath.Join(dir, copyName), modelfile.Options{})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "cifar_resnet.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct{ Inputs [][]float64 }
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	return graphLongPair{g1: g1, g2: g2, eps: 1.0 / 255, centre: file.Inputs[0], clip: true}
 }
 
 // envList returns the comma-separated list in the environment variable
@@ -138,7 +194,7 @@ func sampledDiff(rng *rand.Rand, g1, g2 *nn.Graph, box spec.Box, m int) (n2, nIn
 
 // graphGrad returns the gradient of output j of g at x, for graphs of
 // affine maps, piecewise linear activations and joins (a test's reverse
-// pass; the kink's left derivative).
+// pass; the kink's left derivative, quantisers passed straight through).
 func graphGrad(g *nn.Graph, x []float64, j int) []float64 {
 	vals, _ := g.EvalAll(x)
 	adj := make([][]float64, len(vals))
@@ -172,6 +228,8 @@ func graphGrad(g *nn.Graph, x []float64, j int) []float64 {
 				t[i] = s * a[i]
 			}
 			add(n.Inputs[0], t)
+		case *nn.Quantise: // straight through
+			add(n.Inputs[0], a)
 		case nn.Add:
 			add(n.Inputs[0], a)
 			b := slices.Clone(a)
@@ -182,6 +240,9 @@ func graphGrad(g *nn.Graph, x []float64, j int) []float64 {
 			}
 			add(n.Inputs[1], b)
 		}
+	}
+	if adj[0] == nil {
+		return make([]float64, len(vals[0]))
 	}
 	return adj[0]
 }

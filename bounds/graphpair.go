@@ -26,6 +26,9 @@ import (
 // reading x2, and a last node g2(x2) - g1(x1); back-substitution from
 // that difference reaches the shared input through both graphs, so where
 // their relaxations are exact (stable neurons) the linear parts cancel.
+// With GraphOptions.Float32 the two graphs first get their rounding nodes
+// (graphfloat32.go), which Combined then holds; Net1 and Net2 are indexed
+// by the values of g1 and g2 all the same.
 type GraphPairBounds struct {
 	Diff       []Interval
 	Net1, Net2 *GraphNet
@@ -64,13 +67,25 @@ func GraphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairB
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
+	if opts.Float32 {
+		h1, m1 := float32Graph(g1)
+		h2, m2 := float32Graph(g2)
+		pb := graphPair(h1, h2, in, opts)
+		pb.Net1, pb.Net2 = pb.Net1.remap(m1), pb.Net2.remap(m2)
+		return pb, nil
+	}
+	return graphPair(g1, g2, in, opts), nil
+}
+
+// graphPair is GraphPair on valid graphs and options.
+func graphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) *GraphPairBounds {
 	if !opts.Combined {
 		if pg, err := newDiffGraph(g1, g2, in, opts.AlignQuantisers); err == nil {
 			var cut []bool
 			if opts.IntervalWeightTerms {
 				cut = pg.weightTerms
 			}
-			return pg.diffBounds(propagateGraph(pg.g, pg.box, opts, cut)), nil
+			return pg.diffBounds(propagateGraph(pg.g, pg.box, opts, cut))
 		}
 	}
 	pg := newPairGraph(g1, g2, in)
@@ -80,7 +95,7 @@ func GraphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairB
 		Net1:     pg.view(net, pg.x1, pg.off1, len(g1.Nodes)),
 		Net2:     pg.view(net, pg.x2, pg.off2, len(g2.Nodes)),
 		Combined: net,
-	}, nil
+	}
 }
 
 // pairGraph is the combined graph of a pair (see GraphPairBounds) with the
@@ -258,6 +273,12 @@ func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, shape []int) (int, err
 			return 0, fail
 		}
 		return pg.mulDiff(z, d, shape), nil
+	case roundOff:
+		o2, ok := op2.(roundOff)
+		if !ok {
+			return 0, fail
+		}
+		return pg.roundDiff(o1, o2, z, d, shape), nil
 	}
 	return 0, fail
 }

@@ -167,6 +167,9 @@ func nodeRelax(op nn.Op, in [][]Interval) *graphRelax {
 	if isPair(op) {
 		return pairRelax(op, in)
 	}
+	if r, ok := op.(roundOff); ok {
+		return r.relaxation(in)
+	}
 	x := in[0]
 	switch o := op.(type) {
 	case *nn.MaxPool:
@@ -207,7 +210,7 @@ func nonlinear(op nn.Op) bool {
 	switch o := op.(type) {
 	case nn.Act:
 		return o.Act.Kind != nn.Identity
-	case *nn.Quantise, *nn.MaxPool, pairAct, pairQuant, pairMax, pairUnary, nn.Unary, nn.Mul:
+	case *nn.Quantise, *nn.MaxPool, pairAct, pairQuant, pairMax, pairUnary, nn.Unary, nn.Mul, roundOff:
 		return true
 	}
 	return false
@@ -324,6 +327,8 @@ func nodeImage(op nn.Op, abs nn.Linear, in [][]Interval) []Interval {
 		return out
 	case pairAct, pairQuant, pairMax, pairUnary:
 		return pairImage(op, in)
+	case roundOff:
+		return o.image(in)
 	}
 	panic("bounds: unknown graph operation")
 }

@@ -24,6 +24,9 @@ import (
 // whether a bound was certified is Certificate.Status.
 func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error) {
 	start := time.Now()
+	if opts.Arith != ArithReal {
+		return nil, fmt.Errorf("certify: Bound certifies real arithmetic, not %v (BoundGraph does; the SDP models exact reals): %w", opts.Arith, ErrArith)
+	}
 	t := task{Options: opts, in: in, q: q, timing: &Timing{}}
 	if opts.Refine.TimeBudget > 0 {
 		t.deadline = start.Add(opts.Refine.TimeBudget)

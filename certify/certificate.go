@@ -109,6 +109,9 @@ type Certificate struct {
 	C    []float64
 	// Method is the method asked for (Options.Method).
 	Method Method
+	// Arith is the arithmetic of the networks' evaluation that Bound
+	// covers (Options.Arith).
+	Arith Arith
 	// Source is the method whose bound is Bound: MethodSDP, or
 	// MethodPropagation when the output enclosure of bound propagation was
 	// smaller than the SDP's bound, the SDP failed, or Method is

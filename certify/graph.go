@@ -2,7 +2,6 @@ package certify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -25,22 +24,27 @@ import (
 // so. Chains should go to Bound, which has the SDP and the tuned chain
 // propagation.
 //
-// The refinement splits the piece with the largest bound along its widest
-// input (relative to the box) while the bound is above TargetRatio times
-// the observed error, and stops when the pieces reach Refine.MaxPieces,
-// when the last graphStall splits improved the bound by less than 1 %, or
-// when Refine.TimeBudget runs out (TimeBudgetHit). Independent inputs are
-// not split.
+// The first pass of bound propagation over the whole input set gives the
+// certificate; refinement then splits the piece with the largest bound
+// along its widest input (relative to the box) only while it pays and fits
+// the time budget (graphrefine.go), and Certificate.Stopped says why it
+// stopped. Every piece bounded writes a line to Options.Log, and
+// Options.Progress is called before the first pass and after each one.
+// Options.Arith chooses the arithmetic the bound covers (ArithFloat32:
+// also float32 evaluation, bounds.GraphOptions.Float32).
 func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error) {
 	start := time.Now()
 	if err := checkGraphInput(g1, g2, in, q, &opts); err != nil {
 		return nil, err
 	}
-	c := &Certificate{Norm: q.Norm, C: slices.Clone(q.C), Method: opts.Method, Source: MethodPropagation,
+	c := &Certificate{Norm: q.Norm, C: slices.Clone(q.C), Method: opts.Method, Source: MethodPropagation, Arith: opts.Arith,
 		SDPBound: math.Inf(1), Trivial: math.Inf(1),
 		SDPSkipped: "the networks are computation graphs, not chains of layers: the bound is bound propagation's"}
+	if opts.Arith == ArithFloat32 {
+		c.SDPSkipped = "float32 evaluation is bounded by bound propagation through the graphs: the SDP models real arithmetic"
+	}
 	so := search.DefaultOptions()
-	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals
+	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals(g1, g2)
 	so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
 	t0 := time.Now()
 	res, err := search.MaxErrorGraph(ctx, g1, g2, in, q, so)
@@ -49,14 +53,19 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 		return nil, err
 	}
 	c.ObservedError, c.X1, c.X2 = res.Error, res.X1, res.X2
+	if opts.Progress != nil { // no bound before the first pass
+		opts.Progress(Progress{Bound: math.Inf(1), Observed: c.ObservedError, Pieces: 1})
+	}
 	t0 = time.Now()
-	root, err := graphPiece(g1, g2, in, q)
+	root, err := graphPiece(g1, g2, in, q, opts.Arith)
 	c.Timing.Propagation = time.Since(t0)
 	if err != nil {
 		return nil, err
 	}
 	c.IntervalBound, c.RootBound = root.bound, root.bound
-	pieces := refineGraph(ctx, g1, g2, in, q, opts, root, c, start)
+	r := &graphRefiner{g1: g1, g2: g2, whole: in.Box, q: q, opts: opts, c: c, start: start, pass: c.Timing.Propagation}
+	r.logPiece(1, root.bound)
+	pieces := r.run(ctx, root, in.Pairing)
 	c.Bound = 0
 	for _, p := range pieces {
 		c.Bound = max(c.Bound, p.bound)
@@ -68,9 +77,6 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	}
 	c.Gammas = Gammas{Gamma: outward.MulUp(c.Bound, c.Bound)}
 	c.Certified, c.Status = true, Certified
-	if ctx.Err() != nil {
-		c.Reason = "stopped by a signal: the bound holds, refinement was cut short"
-	}
 	if c.ObservedError > c.Bound {
 		checkAttained(c)
 	}
@@ -78,14 +84,44 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	return c, nil
 }
 
-// graphSearchEvals is the number of evaluations of the observed-error
-// search on graphs: a fixed count, so that the result does not depend on
-// the machine.
-const graphSearchEvals = 4000
+// graphSearchEvals returns the number of evaluations of the
+// observed-error search on graphs: graphSearchMaxEvals, fewer for graphs
+// whose evaluation costs more than graphSearchMACs / graphSearchMaxEvals
+// multiply-adds (a CIFAR ResNet: about 300), at least
+// graphSearchMinEvals. A count of operations, not of seconds, so that
+// the result does not depend on the machine.
+func graphSearchEvals(g1, g2 *nn.Graph) int {
+	macs := float64(graphMACs(g1) + graphMACs(g2))
+	return int(max(graphSearchMinEvals, min(graphSearchMaxEvals, graphSearchMACs/max(macs, 1))))
+}
 
-// graphStall is the number of splits without 1 % of improvement after
-// which the refinement of a graph's bound stops.
-const graphStall = 16
+// The observed-error search's evaluations (graphSearchEvals).
+const (
+	graphSearchMaxEvals = 4000
+	graphSearchMinEvals = 256
+	graphSearchMACs     = 8e9
+)
+
+// graphMACs returns the multiply-adds of one evaluation of g's affine
+// nodes.
+func graphMACs(g *nn.Graph) int {
+	n := 0
+	for _, node := range g.Nodes {
+		a, ok := node.Op.(*nn.Affine)
+		if !ok {
+			continue
+		}
+		switch m := a.M.(type) {
+		case *nn.Conv2D:
+			n += m.Out() * m.KH * m.KW * m.InC / max(m.Groups, 1)
+		case nn.DenseMap:
+			n += m.In() * m.Out()
+		default:
+			n += m.Out()
+		}
+	}
+	return n
+}
 
 // graphBound is one piece of the input set with its certified bound.
 type graphBound struct {
@@ -93,9 +129,11 @@ type graphBound struct {
 	bound float64
 }
 
-// graphPiece bounds the quantity on the input set in.
-func graphPiece(g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity) (graphBound, error) {
-	pb, err := bounds.GraphPair(g1, g2, in, bounds.GraphOptionsFor(g1))
+// graphPiece bounds the quantity on the input set in, in the arithmetic a.
+func graphPiece(g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, a Arith) (graphBound, error) {
+	bo := bounds.GraphOptionsFor(g1)
+	bo.Float32 = a == ArithFloat32
+	pb, err := bounds.GraphPair(g1, g2, in, bo)
 	if err != nil {
 		return graphBound{}, err
 	}
@@ -129,80 +167,6 @@ func quantityBound(d []bounds.Interval, q spec.Quantity) float64 {
 		s = outward.AddUp(s, outward.MulUp(m, m))
 	}
 	return outward.SqrtUp(s)
-}
-
-// refineGraph splits the input set of root (see BoundGraph) and returns
-// the pieces, recording in c whether the time budget stopped it.
-func refineGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts Options,
-	root graphBound, c *Certificate, start time.Time) []graphBound {
-	pieces := []graphBound{root}
-	if in.Pairing == spec.Independent {
-		return pieces
-	}
-	best, stall := root.bound, 0
-	for ctx.Err() == nil {
-		if c.ObservedError > 0 && best <= opts.Refine.TargetRatio*c.ObservedError {
-			break
-		}
-		if (opts.Refine.MaxPieces > 0 && len(pieces) >= opts.Refine.MaxPieces) || stall >= graphStall {
-			break
-		}
-		if opts.Refine.TimeBudget > 0 && time.Since(start) > opts.Refine.TimeBudget {
-			c.TimeBudgetHit = true
-			break
-		}
-		k := 0
-		for i, p := range pieces {
-			if p.bound > pieces[k].bound {
-				k = i
-			}
-		}
-		a, b, ok := splitWidest(pieces[k].in, in.Box)
-		if !ok {
-			break // the worst piece is a point
-		}
-		pa, errA := graphPiece(g1, g2, a, q)
-		pb, errB := graphPiece(g1, g2, b, q)
-		if err := errors.Join(errA, errB); err != nil {
-			c.Reason = fmt.Sprintf("refinement stopped: %v", err)
-			break
-		}
-		pieces[k] = pa
-		pieces = append(pieces, pb)
-		now := 0.0
-		for _, p := range pieces {
-			now = max(now, p.bound)
-		}
-		if now < 0.99*best {
-			stall = 0
-		} else {
-			stall++
-		}
-		best = min(best, now)
-	}
-	return pieces
-}
-
-// splitWidest halves the box of in along its widest input relative to the
-// whole box's width.
-func splitWidest(in spec.Inputs, whole spec.Box) (a, b spec.Inputs, ok bool) {
-	k, widest := -1, 0.0
-	for i := range in.Box.Lo {
-		if w := whole.Hi[i] - whole.Lo[i]; w > 0 {
-			if r := (in.Box.Hi[i] - in.Box.Lo[i]) / w; r > widest {
-				k, widest = i, r
-			}
-		}
-	}
-	if k < 0 {
-		return in, in, false
-	}
-	mid := in.Box.Lo[k] + (in.Box.Hi[k]-in.Box.Lo[k])/2
-	a, b = in, in
-	a.Box = spec.Box{Lo: slices.Clone(in.Box.Lo), Hi: slices.Clone(in.Box.Hi)}
-	b.Box = spec.Box{Lo: slices.Clone(in.Box.Lo), Hi: slices.Clone(in.Box.Hi)}
-	a.Box.Hi[k], b.Box.Lo[k] = mid, mid
-	return a, b, true
 }
 
 // checkGraphInput reports graphs that do not fit each other or the input

@@ -2,6 +2,7 @@ package certify
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -30,13 +31,19 @@ func residualGraph(t *testing.T, seed uint64) (g1, g2 *nn.Graph) {
 	if err := g1.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	return g1, fixedCopy(t, g1)
+}
+
+// fixedCopy returns the FB = 4 copy of g.
+func fixedCopy(t *testing.T, g *nn.Graph) *nn.Graph {
+	t.Helper()
 	qo := quantise.DefaultOptions()
 	qo.Weights.FracBits, qo.Biases.FracBits = 4, 4
-	g2, err := quantise.Graph(g1, qo)
+	c, err := quantise.Graph(g, qo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g1, g2
+	return c
 }
 
 // TestBoundGraphSound certifies residual graphs against their fixed-point
@@ -74,5 +81,41 @@ func TestBoundGraphSound(t *testing.T) {
 			}
 			t.Logf("%v %v: bound %.4g, observed %.4g, %d pieces", q, pairing, c.Bound, c.ObservedError, max(1, len(c.Pieces)))
 		}
+	}
+}
+
+// TestBoundGraphFloat32 checks that a float32 certificate holds for the
+// float32 evaluations of both graphs and is at least the real one, and
+// that Bound (the SDP, real arithmetic only) refuses float32.
+func TestBoundGraphFloat32(t *testing.T) {
+	g1, g2 := residualGraph(t, 12)
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}, Pairing: spec.SameInput}
+	q := spec.Quantity{Norm: spec.Norm2}
+	o := DefaultOptions()
+	o.Refine.TimeBudget, o.Refine.MaxPieces = 0, 4
+	real, err := BoundGraph(context.Background(), g1, g2, in, q, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Arith = ArithFloat32
+	c, err := BoundGraph(context.Background(), g1, g2, in, q, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Certified || c.Arith != ArithFloat32 || c.Bound < real.Bound {
+		t.Fatalf("certified %v, arith %v, bound %v below the real %v", c.Certified, c.Arith, c.Bound, real.Bound)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		x := []float64{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2*rng.Float64() - 1}
+		y1, _ := g1.EvalFloat32(x)
+		y2, _ := g2.EvalFloat32(x)
+		if e := q.Measure(y1, y2); e > c.Bound {
+			t.Fatalf("float32 error %v at %v above the bound %v", e, x, c.Bound)
+		}
+	}
+	f := randnet.Paper(12, 3, 2, 4, 2)
+	if _, err := Bound(context.Background(), f, f, in, q, o); !errors.Is(err, ErrArith) {
+		t.Errorf("Bound with float32: %v, want ErrArith", err)
 	}
 }

@@ -263,6 +263,9 @@ type Options struct {
 	RequantSlack float64
 	// Refine controls input splitting (QCDefault only).
 	Refine Refine
+	// Arith is the arithmetic the bound must cover (default ArithReal;
+	// ArithFloat32 with BoundGraph only).
+	Arith Arith
 	// Samples is the number of random input pairs evaluated for the
 	// observed error (besides corners, grids and local search). Default 2000.
 	Samples int
@@ -339,6 +342,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Refine.TimeBudget = %v, want >= 0: %w", o.Refine.TimeBudget, ErrOptions)
 	case !(o.Refine.TargetRatio >= 1):
 		return fmt.Errorf("certify: Options.Refine.TargetRatio = %v, want >= 1: %w", o.Refine.TargetRatio, ErrOptions)
+	case o.Arith < ArithReal || o.Arith > ArithFloat32:
+		return fmt.Errorf("certify: Options.Arith = %d is unknown: %w", int(o.Arith), ErrOptions)
 	case o.Method < MethodSDP || o.Method > MethodPropagation:
 		return fmt.Errorf("certify: Options.Method = %d is unknown: %w", int(o.Method), ErrOptions)
 	case o.Split < 0 || o.Split > maxSplit:

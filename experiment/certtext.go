@@ -77,6 +77,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		line("note", "the bound is the trivial "+report.Float(c.Trivial, 4)+" that the ranges of the output activations give alone", "")
 	}
 	line("input set", box.Describe(), PairingNote(opts))
+	line("arithmetic", c.Arith.Describe(), "")
 	switch {
 	case c.Certified && !c.RootCertified():
 		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")

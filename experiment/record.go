@@ -61,6 +61,9 @@ type Record struct {
 	// Method is the method asked for (Summary.Source: the one whose
 	// bound is bound).
 	Method string `json:"method"`
+	// Arith is the arithmetic the bound covers: "real" (exact reals,
+	// float64-checked) or "float32" (also any float32 evaluation).
+	Arith string `json:"arith"`
 	// Fallbacks counts the SDPs that failed and were replaced by bound
 	// propagation (Reason says more).
 	Fallbacks int           `json:"fallbacks"`
@@ -147,6 +150,7 @@ func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
 		Summary:       NewSummary(c, opts.Pairing),
 		Of:            c.Quantity(),
 		Method:        c.Method.String(),
+		Arith:         c.Arith.String(),
 		Fallbacks:     c.Fallbacks,
 		Reason:        c.Reason,
 		Margin:        report.Number(c.Margin),

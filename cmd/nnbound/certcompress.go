@@ -23,6 +23,7 @@ import (
 //	--qc, --weights, ...   the certification flags (see certFlags)
 //	--pairing              same (default: both networks get the input) or
 //	                       quantised (--input-frac-bits: the copy gets q(x))
+//	--arith real|float32   the arithmetic the bound covers (arithFlag)
 //	--json                 print the certificate as JSON
 //	--plot FILE            draw the error and bound
 type compressCert struct {
@@ -32,6 +33,7 @@ type compressCert struct {
 	certify bool
 	json    bool
 	plot    string
+	arith   arithFlag
 }
 
 // register adds the flags to cmd.
@@ -40,6 +42,7 @@ func (cc *compressCert) register(cmd *cobra.Command) {
 	cc.input.register(fs)
 	cc.cert.register(fs)
 	cc.pair.register(cmd, cc.cert.opts)
+	cc.arith.register(fs)
 	fs.BoolVar(&cc.certify, "certify", false, "also certify the error between the model and its compressed copy")
 	fs.BoolVar(&cc.json, "json", false, "print the report (and certificate) as one JSON object")
 	fs.StringVar(&cc.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
@@ -55,6 +58,9 @@ func (cc *compressCert) check() (certjob.Job, error) {
 		return opts, err
 	}
 	if err := cc.pair.apply(&opts); err != nil {
+		return opts, err
+	}
+	if err := cc.arith.apply(&opts); err != nil {
 		return opts, err
 	}
 	if cc.plot != "" {

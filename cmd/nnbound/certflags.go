@@ -160,3 +160,37 @@ func copyWidth(o *certjob.Job, copy *nn.Network, name string, stderr io.Writer) 
 	fmt.Fprintf(stderr, "note: --pairing quantised: x2 = q(x1) with %d fractional bits, the width of %s's weights (--input-frac-bits to change)\n", fb, name)
 	return nil
 }
+
+// arithFlag is --arith, the arithmetic a certificate covers, on the
+// commands that certify through graphs (compare, quantise --certify):
+//
+//	--arith real|float32   real (default): exact reals, float64-checked;
+//	                       float32: also any float32 evaluation (bound
+//	                       propagation through the graphs, no SDP, for
+//	                       chains too)
+type arithFlag struct{ name string }
+
+// register adds --arith to fs.
+func (a *arithFlag) register(fs *pflag.FlagSet) {
+	a.name = certify.ArithReal.String()
+	fs.StringVar(&a.name, "arith", a.name, "arithmetic the bound covers: real (exact reals, float64-checked) or float32 "+
+		"(also float32 evaluation as onnxruntime and torch run it; bound propagation through the graphs, no SDP, also for chains)")
+}
+
+// apply sets o.Arith (real when the flag was not registered), or
+// returns a usage error.
+func (a *arithFlag) apply(o *certjob.Job) error {
+	if a.name == "" {
+		o.Arith = certify.ArithReal
+		return nil
+	}
+	ar, err := certify.ParseArith(a.name)
+	if err != nil {
+		return usagef("--arith %q: want real or float32", a.name)
+	}
+	o.Arith = ar
+	return nil
+}
+
+// float32 reports whether --arith is float32.
+func (a *arithFlag) float32() bool { return a.name == certify.ArithFloat32.String() }

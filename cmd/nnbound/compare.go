@@ -31,6 +31,7 @@ type compareFlags struct {
 	output    int
 	// noAlign keeps g's hidden neurons where they are.
 	noAlign bool
+	arith   arithFlag
 }
 
 // options checks the flags that do not depend on the models and returns
@@ -44,6 +45,9 @@ func (f *compareFlags) options(stderr io.Writer) (certjob.Job, error) {
 		return o, err
 	}
 	if err := f.pair.apply(&o); err != nil {
+		return o, err
+	}
+	if err := f.arith.apply(&o); err != nil {
 		return o, err
 	}
 	if o.Method, err = certify.ParseMethod(f.method); err != nil {
@@ -93,7 +97,10 @@ command); --pairing independent lets x1 and x2 range over the box apart
 --pairing quantised feeds B the input quantised to B's width (the fewest
 fractional bits holding its weights, or --input-frac-bits). --norm inf
 bounds the largest output difference max_k |A_k(x1) - B_k(x2)| instead,
-and --output K the difference of output K alone.
+and --output K the difference of output K alone. --arith float32 makes
+the bound also cover float32 evaluation of both networks (as onnxruntime
+and torch run them); it is certified by bound propagation through the
+graphs, without the SDP, for chains of layers too.
 
 Exit status: 0 certified, 1 not certified (or an error), 2 usage error,
 130 stopped by a signal (SIGINT, SIGTERM) after printing what was finished.`,
@@ -111,6 +118,7 @@ Exit status: 0 certified, 1 not certified (or an error), 2 usage error,
 	f.input.register(fs)
 	f.cert.register(fs)
 	f.pair.register(cmd, f.cert.opts)
+	f.arith.register(fs)
 	fs.BoolVar(&f.json, "json", false, "print the certificate as one JSON object")
 	fs.BoolVar(&f.noAlign, "no-align", false, "do not match the second network's hidden neurons to the first's (the alignment keeps its function)")
 	fs.StringVar(&f.plot, "plot", "", "draw the error and bound to `FILE`.png or .svg")
@@ -132,13 +140,15 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	if ms[0].Net == nil || ms[1].Net == nil {
+	if ms[1].Net != nil { // a chain copy: the width of its weights for --pairing quantised
+		if err := copyWidth(&opts, ms[1].Net, args[1], stderr); err != nil {
+			return err
+		}
+	}
+	if ms[0].Net == nil || ms[1].Net == nil || opts.Arith == certify.ArithFloat32 {
 		return runCompareGraph(cmd, f, opts, ms)
 	}
 	nets := [2]*nn.Network{ms[0].Net, ms[1].Net}
-	if err := copyWidth(&opts, nets[1], args[1], stderr); err != nil {
-		return err
-	}
 	if err := f.selectOutput(&opts, nets[0].OutputSize()); err != nil {
 		return err
 	}

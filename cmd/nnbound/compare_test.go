@@ -40,6 +40,7 @@ func TestCompareUsage(t *testing.T) {
 		{"bad method", []string{"compare", a, b, "--method", "magic"}, exitUsage},
 		{"bad norm", []string{"compare", a, b, "--norm", "1"}, exitUsage},
 		{"bad output", []string{"compare", a, b, "--output", "3"}, exitUsage},
+		{"bad arith", []string{"compare", a, b, "--arith", "float16"}, exitUsage},
 		{"missing model", []string{"compare", a, filepath.Join(dir, "none.json")}, exitFail},
 	}
 	for _, tc := range tests {
@@ -151,6 +152,42 @@ func TestComparePairingDefaults(t *testing.T) {
 		code := run(args, &stdout, &stderr)
 		if code != tc.code || !bytes.Contains(stdout.Bytes(), []byte(tc.input)) || stderr.String() != tc.stderr {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.input, tc.stderr)
+		}
+	}
+}
+
+// TestCompareArith checks that --arith float32 certifies chains through
+// the graph path, and that the text and JSON name the arithmetic, for
+// compare and quantise --certify.
+func TestCompareArith(t *testing.T) {
+	dir := t.TempDir()
+	a := writeNet(t, dir, "a.json", 1, 1)
+	b := writeNet(t, dir, "b.json", 2, 1)
+	for _, args := range [][]string{
+		{"compare", a, b, "--arith", "float32", "--timeout", "0"},
+		{"quantise", a, "--frac-bits", "6", "--certify", "--arith", "float32", "--timeout", "0"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		if !bytes.Contains(out.Bytes(), []byte("arithmetic      float32 evaluation")) {
+			t.Errorf("%v: no arithmetic line:\n%s", args, out.String())
+		}
+		out.Reset()
+		if code := run(append(args, "--json"), &out, &errOut); code != exitOK {
+			t.Fatalf("%v --json: exit %d: %s", args, code, errOut.String())
+		}
+		var j struct {
+			Arith      string `json:"arith"`
+			SDPSkipped string `json:"sdp_skipped"`
+			Certified  bool   `json:"certified"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &j); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+		if j.Arith != "float32" || !j.Certified || j.SDPSkipped == "" {
+			t.Errorf("%v: arith %q, certified %v, sdp_skipped %q", args, j.Arith, j.Certified, j.SDPSkipped)
 		}
 	}
 }

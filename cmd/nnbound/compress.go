@@ -20,7 +20,7 @@ type compression struct {
 	// applyGraph compresses a graph that is not a chain (nil: not
 	// supported for graphs).
 	applyGraph func(*nn.Graph) (*nn.Graph, error)
-	what  string // for the report: "fixed point <inf,4> trunc"
+	what       string // for the report: "fixed point <inf,4> trunc"
 	// neurons, if not nil, returns the neurons pruned, once apply has run.
 	neurons func() []prune.Neuron
 	// inputFracBits, if not 0, is the default of --input-frac-bits: the
@@ -71,7 +71,7 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 		if err != nil {
 			return err
 		}
-		if gm.Net == nil {
+		if gm.Net == nil || (cc.certify && cc.arith.float32()) {
 			return compressGraph(cmd, &cc, gm, comp, save)
 		}
 		m, c, err := compressAndSave(gm, save, comp.apply, func(m *model) error {

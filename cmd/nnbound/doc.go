@@ -28,6 +28,8 @@
 //	sweep      certified bound and observed error for each number of
 //	           fractional bits; --target-error names the smallest that
 //	           meets a target
+//	allocate   fractional bits per layer for the fewest weight bits
+//	           whose certified bound meets --target-error; saves the copy
 //	verify     decide whether G stays within epsilon of F on the box:
 //	           holds (proved by branch and bound), violated (with an input,
 //	           evaluated again) or unknown (time or node limit); with
@@ -125,6 +127,14 @@
 // proves the matrix inequality; otherwise the status says why and no
 // bound is claimed.
 //
+// The bound holds for the networks in real arithmetic (and their float64
+// evaluation, within the check's rounding): "arithmetic real arithmetic
+// (float64-checked)". compare and quantise --certify take --arith float32
+// for a bound that also covers any float32 evaluation of both networks,
+// the input rounded to float32 and every operation rounded in any order
+// of summation, as onnxruntime and torch run them on a CPU; it comes from
+// bound propagation through the graphs, for chains too (no SDP).
+//
 // # Output
 //
 // Results go to stdout as aligned text, or as one JSON object with --json
@@ -142,7 +152,7 @@
 // for two (or one input with
 // x1, x2 independent), the tightness T = ln(bound^2) - ln(error^2) as a heat map;
 // for more, a histogram of bound / error over sampled inputs. When stderr
-// is a terminal, sweep and paper show a progress bar, and a certification
+// is a terminal, sweep, allocate and paper show a progress bar, and a certification
 // running longer than a second (demo, compare, quantise and prune
 // --certify) a line with the SDPs certified so far and the time. Every file
 // is written to a temporary name and renamed into place, so an
@@ -151,12 +161,13 @@
 // # Exit status
 //
 // 0 when the command succeeded (for certifying commands: the bound is
-// certified; for sweep with --target-error: some bit width meets it; for
+// certified; for sweep with --target-error and allocate: some bit width meets it; for
 // verify: holds; for agree: every ball agrees), 1 when a bound could not be certified, verify's answer
 // is violated or unknown, or an error occurred (the output says which), 2 for a usage
 // error (unknown flag, bad flag value, wrong number of arguments), 130
 // when SIGINT or SIGTERM stopped it: every command then stops its solver,
-// prints what it had finished (sweep's rows so far, the certificate with
+// prints what it had finished (sweep's rows so far, allocate's best
+// allocation certified so far, the certificate with
 // the best bound so far, paper's table of the runs finished), writes no
 // partial file and says "cancelled" on stderr; a second signal ends it at
 // once. A bug is reported as one "internal error" line; set
@@ -168,6 +179,7 @@
 //	nnbound compare model.onnx model-q8.onnx --pairing same --plot error.png
 //	nnbound quantise model.onnx --frac-bits 8 --save model-q8.onnx --certify
 //	nnbound sweep model.onnx --frac-bits 2:12 --target-error 0.01
+//	nnbound allocate model.onnx --target-error 0.01 --save model-mixed.onnx
 //	nnbound compare a.onnx b.onnx --vnnlib prop.vnnlib --json
 //	nnbound verify f.onnx g.onnx --epsilon 0.05 --lo 0,0 --hi 1,1
 //	nnbound verify f.onnx g.onnx --vnnlib equivalence.vnnlib --json

@@ -88,11 +88,14 @@ func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnl
 	return &verify.Answer{Result: r}, tol.Text(), nil
 }
 
-// compressGraph compresses a model that is a graph, not a chain, saves the
-// copy as ONNX (onnx.WriteGraph) and, with --certify, certifies it
-// (certify.BoundGraph).
+// compressGraph compresses a model that is a graph, not a chain (or a
+// chain under --arith float32), saves the copy as ONNX (onnx.WriteGraph)
+// and, with --certify, certifies it (certify.BoundGraph).
 func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compression, save string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if comp.applyGraph == nil && m.Net != nil {
+		return usagef("--arith float32 certifies through the graph path, where %s is not supported yet", comp.what)
+	}
 	if comp.applyGraph == nil {
 		return fmt.Errorf("%s is a computation graph, not a chain of layers: %s of graphs is not supported yet "+
 			"(quantise --frac-bits and --float16 are)", m.Info.Path, comp.what)

@@ -3,12 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/nn/onnx"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // modelFlags are the flags of every command that reads a model:
@@ -46,6 +48,17 @@ func (f *modelFlags) load(path string) (*model, error) {
 		return nil, err
 	}
 	return &model{Net: net, Info: info}, nil
+}
+
+// loadOverBox reads the model at path (load) and the input box of its
+// inputs that in gives (boxNoted, whose notes go to stderr).
+func (f *modelFlags) loadOverBox(path string, in *inputFlags, stderr io.Writer) (*model, spec.Box, error) {
+	m, err := f.load(path)
+	if err != nil {
+		return nil, spec.Box{}, err
+	}
+	box, err := in.boxNoted(m.Net.InputSize(), stderr)
+	return m, box, err
 }
 
 // loadGraph reads the model at path as a computation graph, with its

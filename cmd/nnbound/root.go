@@ -118,6 +118,7 @@ var subcommands = []struct {
 	{"quantise", newQuantiseCmd},
 	{"prune", newPruneCmd},
 	{"sweep", newSweepCmd},
+	{"allocate", newAllocateCmd},
 	{"paper", newPaperCmd},
 	{"inspect", newInspectCmd},
 	{"eval", newEvalCmd},

@@ -207,11 +207,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	if err != nil {
 		return err
 	}
-	m, err := f.model.load(path)
-	if err != nil {
-		return err
-	}
-	box, err := f.input.boxNoted(m.Net.InputSize(), stderr)
+	m, box, err := f.model.loadOverBox(path, &f.input, stderr)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The golden files of demo, sweep, export and paper live in testdata/ux.
+// The golden files of demo, sweep, allocate, export and paper live in testdata/ux.
 // The solver's last digits, and run times, must not make them fail, so
 // the output is normalised before the comparison: every number with a
 // fraction or an exponent becomes N (integers such as bit widths, sizes
@@ -18,7 +18,7 @@ import (
 // OUT. Alignment is tested by package report; these files pin the words,
 // the fields and their order. Refresh them with
 //
-//	go test ./cmd/nnbound -run 'TestDemoGolden|TestSweepGolden|TestExportGolden|TestPaperGolden' -update
+//	go test ./cmd/nnbound -run 'TestDemoGolden|TestSweepGolden|TestAllocateGolden|TestExportGolden|TestPaperGolden' -update
 
 var (
 	// Numbers with a fraction or an exponent, and integers of 3 digits or
@@ -151,6 +151,15 @@ func TestSweepGolden(t *testing.T) {
 	got, _, _ = uxRun(t, args...)
 	checkJSON(t, got, "model", "input", "qc", "target_error", "rows")
 	checkUX(t, "sweep.json", got)
+}
+
+func TestAllocateGolden(t *testing.T) {
+	args := append([]string{"allocate", sin3x, "--frac-bits", "7:8", "--target-error", "0.05", "--starts", "1", "--jobs", "1", "--save", "TMP/a.json"}, quick...)
+	got, code, _ := uxRun(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit code %d:\n%s", code, got)
+	}
+	checkUX(t, "allocate.txt", got)
 }
 
 func TestExportGolden(t *testing.T) {

@@ -74,9 +74,12 @@ func (j Job) Problem(f1, f2 *nn.Network, box spec.Box) (*certify.RootProblem, er
 }
 
 // BoundGraph runs certify.BoundGraph for j on box, with BoundShowing's
-// ticker.
+// status line (shown from two seconds on, while the first pass runs too).
 func (j Job) BoundGraph(ctx context.Context, g1, g2 *nn.Graph, box spec.Box, stderr io.Writer) (*certify.Certificate, error) {
-	stop := progress.StartTicker(stderr, "certifying", &j.Log)
+	stop, status := progress.StartStatus(stderr, "certifying", &j.Log)
 	defer stop()
+	if j.Progress == nil {
+		j.Progress = func(p certify.Progress) { status(StatusLine(p)) }
+	}
 	return certify.BoundGraph(ctx, g1, g2, j.Inputs(box), j.Quantity(), j.Options)
 }

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// allocateFlags are the flags of nnbound allocate.
+type allocateFlags struct {
+	model    modelFlags
+	input    inputFlags
+	cert     certFlags
+	fracBits string
+	rounding string
+	target   float64
+	save     string
+	json     bool
+	jobs     int
+	starts   int
+}
+
+func newAllocateCmd() *cobra.Command {
+	var f allocateFlags
+	cmd := &cobra.Command{
+		Use:   "allocate MODEL --target-error E [--save OUT]",
+		Short: "Fewest weight bits per layer with a certified error bound",
+		Long: `Allocate chooses the fractional bits of each layer of a fixed-point copy of
+MODEL (weights and biases, rounding toward zero by default) so that the
+copy spends the fewest weight bits while its certified output error over
+the input box stays at most --target-error E. The copy gets the same
+input as MODEL (x2 = x1).
+
+It starts as sweep --target-error would: the smallest single FB of
+--frac-bits whose certified bound is at most E. Then, greedily, it lowers
+one layer's FB at a time: each round certifies every layer one bit lower
+and keeps the candidate that saves the most weight bits per unit of bound
+increase among those whose certified bound is at most E; a layer whose
+candidate misses E stays where it is. It descends so from the smallest
+FB and from the --starts - 1 widths above it (more slack to spread over
+the layers) and keeps the allocation with the fewest weight bits. Every
+allocation it reports is certified.
+
+The weight bits of a layer are (weights + biases) x (1 + IB + FB): a sign
+bit, IB integer bits (the fewest holding the layer's largest quantised
+value) and FB fractional bits each. It prints the single widths tried,
+the per-layer table with its total beside the single width's, and the
+certificate of the chosen copy (JSON with --json); --save OUT saves that
+copy.
+
+Exit status: 0 when a copy meets the target, 1 when no FB tried meets it
+or on an error, 2 usage error.`,
+		Example: `  nnbound allocate model.onnx --target-error 0.05
+  nnbound allocate model.onnx --box 0:1 --target-error 0.5 --save model-mixed.onnx`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runAllocate(cmd, args[0], &f) },
+	}
+	fs := cmd.Flags()
+	d := experiment.DefaultAllocation()
+	fs.StringVar(&f.fracBits, "frac-bits", "1:16", "single fractional bit widths to start from: a range `A:B` or a list A,B,... (tried ascending)")
+	fs.StringVar(&f.rounding, "rounding", d.Rounding.String(), "rounding of weights and biases: trunc, nearest or floor")
+	fs.Float64Var(&f.target, "target-error", 0, "the largest certified bound `E` accepted (required)")
+	fs.StringVar(&f.save, "save", "", "save the chosen copy to `OUT` (.onnx or .json)")
+	fs.BoolVar(&f.json, "json", false, "print the allocation and its certificate as JSON")
+	fs.IntVar(&f.starts, "starts", d.Starts, "greedy descents, from the smallest single FB meeting the target and the widths above it")
+	fs.IntVar(&f.jobs, "jobs", d.Jobs, "certify this many copies at once")
+	f.model.register(fs)
+	f.input.register(fs)
+	f.cert.register(fs)
+	return cmd
+}
+
+// allocation validates the flags that do not depend on the model; bad
+// ones are usage errors.
+func (f *allocateFlags) allocation(cmd *cobra.Command) (*experiment.Allocation, error) {
+	widths, err := parseWidths("frac-bits", f.fracBits)
+	if err != nil {
+		return nil, err
+	}
+	rounding, err := quantise.ParseRounding(f.rounding)
+	if err != nil {
+		return nil, usagef("--rounding %q: want trunc, nearest or floor", f.rounding)
+	}
+	if !(f.target > 0) || math.IsInf(f.target, 1) {
+		return nil, usagef("--target-error %v: want a positive number", f.target)
+	}
+	if f.starts < 1 {
+		return nil, usagef("--starts %d: want 1 or more", f.starts)
+	}
+	if f.jobs < 1 {
+		return nil, usagef("--jobs %d: want 1 or more", f.jobs)
+	}
+	if err := checkSavePath("--save", f.save); err != nil {
+		return nil, err
+	}
+	if err := f.input.check(); err != nil {
+		return nil, err
+	}
+	opts, err := f.cert.options(cmd.ErrOrStderr())
+	if err != nil {
+		return nil, err
+	}
+	opts.Pairing = spec.SameInput
+	jobs := f.jobs
+	if f.cert.verbose {
+		jobs = 1 // one solver log at a time
+	}
+	return &experiment.Allocation{Widths: sortedUnique(widths), Rounding: rounding, Target: f.target, Opts: opts, Jobs: jobs, Starts: f.starts}, nil
+}
+
+// runAllocate allocates the layers' widths of the model at path and
+// prints the result (and saves the copy).
+func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	a, err := f.allocation(cmd)
+	if err != nil {
+		return err
+	}
+	m, box, err := f.model.loadOverBox(path, &f.input, stderr)
+	if err != nil {
+		return err
+	}
+	rebuild := func(q *nn.Network) (*nn.Network, error) {
+		return m.Info.Transform(func(*nn.Network) (*nn.Network, error) { return q, nil })
+	}
+	r, err := a.Run(cmd.Context(), m.Net, m.Info.Core, rebuild, box, stderr)
+	if err != nil {
+		return err
+	}
+	r.Model = path
+	if f.save != "" && r.Met() {
+		if err := r.Save(f.save); err != nil {
+			return err
+		}
+	}
+	if f.json {
+		if hideTimes {
+			r.HideTimes()
+		}
+		if err := report.WriteJSON(stdout, r); err != nil {
+			return err
+		}
+	} else {
+		t := experiment.AllocationText{Network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()), Box: box, HideTimes: hideTimes}
+		if err := r.WriteText(stdout, t); err != nil {
+			return err
+		}
+		if r.Met() {
+			fmt.Fprintln(stdout)
+			if err := (experiment.CertReport{HideTimes: hideTimes}).Write(stdout, r.Certificate, box, a.Opts); err != nil {
+				return err
+			}
+		}
+	}
+	switch {
+	case r.Status != "": // a signal: what was certified before it is printed
+		return errCancelled
+	case !r.Met():
+		return errNotCertified
+	}
+	return nil
+}
+
+// sortedUnique returns the widths ascending, without repeats.
+func sortedUnique(widths []int) []int {
+	out := append([]int(nil), widths...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,102 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// AllocationText is what the text report of an allocation
+// (AllocationResult.WriteText) says beside the result itself.
+type AllocationText struct {
+	// Network describes the model, for example "sin3x.onnx, 1-16-16-1".
+	Network   string
+	Box       spec.Box
+	HideTimes bool // "-" for the run times
+}
+
+// WriteText prints the allocation r for people: a heading, the single
+// widths certified (SweepTable) and the smallest meeting the target, the
+// per-layer table (AllocationTable) and the totals. The certificate of
+// the chosen copy is printed apart (CertReport).
+func (r *AllocationResult) WriteText(w io.Writer, t AllocationText) error {
+	target := report.Float(float64(r.TargetError), 4)
+	fmt.Fprintf(w, "nnbound allocate: %s\ninput box %s; the quantised copy gets the same input, x2 = x1\n", t.Network, t.Box.Describe())
+	fmt.Fprintf(w, "target: certified bound <= %s with the fewest weight bits, fractional bits chosen per layer\n\n", target)
+	if err := SweepTable(r.Sweep, []PruneLevel{{}}, t.HideTimes).WriteText(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	switch {
+	case r.Single.FracBits > 0:
+		fmt.Fprintf(w, "smallest single FB with certified bound <= %s: %d (bound %s)\n", target, r.Single.FracBits, report.Float(float64(r.Single.Bound), 4))
+	case r.Status == "":
+		fmt.Fprintf(w, "no single FB tried has a certified bound <= %s: nothing to allocate from\n", target)
+	}
+	if r.Status != "" {
+		fmt.Fprintf(w, "%s\n", r.Status)
+	}
+	if !r.Met() {
+		return nil
+	}
+	fmt.Fprintln(w)
+	if err := AllocationTable(r.Layers, r.SingleLayers).WriteText(w); err != nil {
+		return err
+	}
+	fewer := 100 * float64(r.SingleBits-r.TotalBits) / float64(r.SingleBits)
+	fmt.Fprintf(w, "\nweight bits of a layer: (weights + biases) x (1 + IB + FB), a sign bit, IB integer bits, FB fractional bits each\n")
+	fmt.Fprintf(w, "total weight bits: %d per layer, %d at the single FB %d (%.1f%% fewer)\n", r.TotalBits, r.SingleBits, r.Single.FracBits, fewer)
+	fmt.Fprintf(w, "certified bound %s <= %s; %d copies certified, %d steps taken down from FB %d\n", report.Float(float64(r.Bound), 4), target, r.Candidates, len(r.Steps), r.Start)
+	if r.TimeBudgetHit {
+		fmt.Fprintf(w, "note: the time budget stopped some SDPs (bounds hold, but the choice may depend on the machine's speed; --timeout 0 for none)\n")
+	}
+	if r.Saved != "" {
+		fmt.Fprintf(w, "saved: %s (the copy chosen)\n", r.Saved)
+	}
+	return nil
+}
+
+// AllocationTable returns the per-layer table of an allocation, next to
+// the single width's layers:
+//
+//	layer  weights  biases  IB  FB  bits  single FB  single bits
+func AllocationTable(layers, single []LayerWidth) *report.Table {
+	t := report.NewTable("layer", "weights", "biases", "IB", "FB", "bits", "single FB", "single bits")
+	for k, l := range layers {
+		t.AddRow(fmt.Sprint(l.Layer), fmt.Sprint(l.Weights), fmt.Sprint(l.Biases), fmt.Sprint(l.IntBits), fmt.Sprint(l.FracBits),
+			fmt.Sprint(l.Bits), fmt.Sprint(single[k].FracBits), fmt.Sprint(single[k].Bits))
+	}
+	t.AddRow("total", "", "", "", "", fmt.Sprint(TotalBits(layers)), "", fmt.Sprint(TotalBits(single)))
+	t.Align = make([]report.Align, len(t.Header))
+	for i := range t.Align {
+		t.Align[i] = report.Right
+	}
+	return t
+}
+
+// Save saves the chosen copy to path (modelfile.Save) and records path
+// in Saved. There must be a copy (Met).
+func (r *AllocationResult) Save(path string) error {
+	if r.Net == nil {
+		return fmt.Errorf("experiment: no allocation to save to %s: no width meets the target", path)
+	}
+	if err := modelfile.Save(path, r.Net); err != nil {
+		return err
+	}
+	r.Saved = path
+	return nil
+}
+
+// HideTimes sets every run time to 0, so that the JSON form does not
+// depend on the machine (for golden files).
+func (r *AllocationResult) HideTimes() {
+	for i := range r.Sweep {
+		r.Sweep[i].Seconds = 0
+	}
+	if r.Record != nil {
+		r.Record.Seconds, r.Record.SDP.Seconds = 0, 0
+	}
+}
