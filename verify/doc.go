@@ -33,8 +33,8 @@
 //
 //  3. split in two along the coordinate of largest share of the
 //     difference's relaxation widths where f or g straddles 0
-//     (Options.Split = SplitDifference, the default; diffsmear.go) or of
-//     largest smear (smear.go)
+//     (Options.Split = SplitDifference, the default; smear.Difference) or of
+//     largest smear (smear.Interval)
 //
 //     width_i * sum max |[d y_k / d x_i]|,
 //

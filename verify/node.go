@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nnbound/nnbound/bounds"
+	"github.com/nnbound/nnbound/bounds/smear"
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
@@ -97,13 +98,13 @@ func (d *decider) process(n *node) *outcome {
 	}
 	o.split = -1
 	if d.opts.Split == SplitDifference && o.pb != nil {
-		if s := differenceSmear(d.f, d.g, o.pb, o.open, n.lo, n.hi); s != nil {
-			o.split = argmaxHalvable(s, n.lo, n.hi)
+		if s := smear.Difference(d.f, d.g, o.pb, o.open, n.lo, n.hi); s != nil {
+			o.split = smear.ArgmaxHalvable(s, n.lo, n.hi)
 		}
 	}
 	if d.opts.Split != SplitGradient && o.split < 0 && o.pb != nil {
-		if s := intervalSmear([2]*nn.Network{d.f, d.g}, o.pb, o.open, n.lo, n.hi); s != nil {
-			o.split = argmaxHalvable(s, n.lo, n.hi)
+		if s := smear.Interval([2]*nn.Network{d.f, d.g}, o.pb, o.open, n.lo, n.hi); s != nil {
+			o.split = smear.ArgmaxHalvable(s, n.lo, n.hi)
 		}
 	}
 	if o.pb != nil {
@@ -114,19 +115,6 @@ func (d *decider) process(n *node) *outcome {
 		o.split = d.splitCoordinate(n, o.worst)
 	}
 	return o
-}
-
-// argmaxHalvable returns the coordinate i of largest score[i] among
-// those that can be halved in float64 (positive scores only), or -1.
-func argmaxHalvable(score, lo, hi []float64) int {
-	best, arg := 0.0, -1
-	for i := range lo {
-		mid := lo[i]/2 + hi[i]/2
-		if lo[i] < mid && mid < hi[i] && score[i] > best {
-			best, arg = score[i], i
-		}
-	}
-	return arg
 }
 
 // boundNode tightens o.mag on n's box by bound propagation, cheapest method

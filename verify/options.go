@@ -23,7 +23,7 @@ const (
 	SplitInterval
 	// SplitDifference halves the coordinate that most narrows the
 	// enclosures of the difference's activations where f or g straddles 0,
-	// weighted by the outputs' sensitivity to them (differenceSmear).
+	// weighted by the outputs' sensitivity to them (smear.Difference).
 	SplitDifference
 )
 

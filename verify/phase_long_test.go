@@ -12,6 +12,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/bounds/smear"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -121,8 +122,8 @@ func phaseDiagnose(t *testing.T, d *decider, n *node, log bool) ([]int, bool) {
 	prior := o.pb.Prior()
 	// The input split, for comparison.
 	inputSplit := -1.0
-	if s := intervalSmear([2]*nn.Network{d.f, d.g}, o.pb, o.open, n.lo, n.hi); s != nil {
-		if i := argmaxHalvable(s, n.lo, n.hi); i >= 0 {
+	if s := smear.Interval([2]*nn.Network{d.f, d.g}, o.pb, o.open, n.lo, n.hi); s != nil {
+		if i := smear.ArgmaxHalvable(s, n.lo, n.hi); i >= 0 {
 			for _, c := range d.children(n, o, i, new(int)) {
 				c.prior = prior
 				inputSplit = max(inputSplit, phaseBound(t, d, c, nil))

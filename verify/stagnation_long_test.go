@@ -11,6 +11,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/bounds/smear"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -64,8 +65,8 @@ func stagnationLeaf(t *testing.T, d *decider, n *node, rng *rand.Rand, detail bo
 	}
 	unst := o.pb.Net1.Unstable(d.f)
 	rule := -1
-	if s := differenceSmear(d.f, d.g, o.pb, o.open, n.lo, n.hi); s != nil {
-		rule = argmaxHalvable(s, n.lo, n.hi)
+	if s := smear.Difference(d.f, d.g, o.pb, o.open, n.lo, n.hi); s != nil {
+		rule = smear.ArgmaxHalvable(s, n.lo, n.hi)
 	}
 	o.prior = o.pb.Prior()
 	rel, ctr, look := make([]string, len(n.lo)), make([]string, len(n.lo)), make([]string, len(n.lo))

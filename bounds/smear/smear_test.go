@@ -1,4 +1,4 @@
-package verify
+package smear
 
 import (
 	"math"
@@ -51,7 +51,7 @@ func TestGradientEnclosure(t *testing.T) {
 				}
 			}
 		}
-		if s := intervalSmear([2]*nn.Network{f, f}, pb, []int{0, 1}, box.Lo, box.Hi); len(s) != 3 {
+		if s := Interval([2]*nn.Network{f, f}, pb, []int{0, 1}, box.Lo, box.Hi); len(s) != 3 {
 			t.Fatalf("seed %d: smear %v", seed, s)
 		}
 	}
@@ -60,7 +60,7 @@ func TestGradientEnclosure(t *testing.T) {
 // TestPreJacobians checks that the Jacobian of every pre-activation of
 // random ReLU networks with respect to the inputs, at random points of a
 // box, lies in preJacobians' enclosure from Pair's bounds on the box, and
-// that differenceSmear scores every input, none negatively.
+// that Difference scores every input, none negatively.
 func TestPreJacobians(t *testing.T) {
 	for seed := range uint64(8) {
 		rng := rand.New(rand.NewPCG(seed, 6))
@@ -68,7 +68,7 @@ func TestPreJacobians(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := makeCopy(f, perturbed, rng)
+		g := perturb(f, rng)
 		box := spec.Box{Lo: []float64{-1, -0.5, 0}, Hi: []float64{-0.5, 0.5, 0.3}}
 		pb, err := bounds.Pair(f, g, spec.Inputs{Box: box}, bounds.Options{Method: bounds.MethodSymbolic})
 		if err != nil {
@@ -107,7 +107,7 @@ func TestPreJacobians(t *testing.T) {
 				j = next
 			}
 		}
-		s := differenceSmear(f, g, pb, []int{0, 1}, box.Lo, box.Hi)
+		s := Difference(f, g, pb, []int{0, 1}, box.Lo, box.Hi)
 		if len(s) != 3 {
 			t.Fatalf("seed %d: smear %v", seed, s)
 		}
@@ -117,4 +117,20 @@ func TestPreJacobians(t *testing.T) {
 			}
 		}
 	}
+}
+
+// perturb returns a copy of f with every weight and bias moved by noise
+// of standard deviation 0.01.
+func perturb(f *nn.Network, rng *rand.Rand) *nn.Network {
+	g := f.Clone()
+	for _, layer := range g.Layers {
+		r, c := layer.W.Dims()
+		for i := range r {
+			for j := range c {
+				layer.W.Set(i, j, layer.W.At(i, j)+0.01*rng.NormFloat64())
+			}
+			layer.B[i] += 0.01 * rng.NormFloat64()
+		}
+	}
+	return g
 }

@@ -1,4 +1,4 @@
-package verify
+package smear
 
 import (
 	"math"
@@ -7,7 +7,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// intervalSmear returns, per input i, width_i times the largest magnitude
+// Interval returns, per input i, width_i times the largest magnitude
 // of an enclosure of d y_k / d x_i over the box, summed over the networks
 // of pb and the outputs ks (ReluVal's and NeuroDiff's smear): the
 // derivative of each activation is enclosed from pb's pre-activation
@@ -15,7 +15,7 @@ import (
 // the chain rule applied in interval arithmetic from the output back.
 // It is a heuristic for the coordinate to split, not a bound; nil when pb's
 // layers do not match the networks' (quantisers).
-func intervalSmear(nets [2]*nn.Network, pb *bounds.PairBounds, ks []int, lo, hi []float64) []float64 {
+func Interval(nets [2]*nn.Network, pb *bounds.PairBounds, ks []int, lo, hi []float64) []float64 {
 	out := make([]float64, len(lo))
 	for i, f := range nets {
 		nb := pb.Net1
@@ -105,4 +105,17 @@ func activationSlopes(a nn.Activation, z bounds.Interval) (lo, hi float64) {
 		return 0, 0
 	}
 	return 0, 1
+}
+
+// ArgmaxHalvable returns the coordinate i of largest score[i] among
+// those that can be halved in float64 (positive scores only), or -1.
+func ArgmaxHalvable(score, lo, hi []float64) int {
+	best, arg := 0.0, -1
+	for i := range lo {
+		mid := lo[i]/2 + hi[i]/2
+		if lo[i] < mid && mid < hi[i] && score[i] > best {
+			best, arg = score[i], i
+		}
+	}
+	return arg
 }

@@ -1,4 +1,4 @@
-package verify
+package smear
 
 import (
 	"math"
@@ -7,7 +7,7 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// differenceSmear returns, per input i, a score of how much halving x_i
+// Difference returns, per input i, a score of how much halving x_i
 // narrows the relaxations of the difference g - f over the box of pb,
 // where bound propagation loses its bound on close copies: in the deep
 // layers, where f's neurons straddle 0 and ReLU(a + d) - ReLU(a) is known
@@ -19,7 +19,7 @@ import (
 // pre-activation, width_i times the largest |d a_j / d x_i|, the part of
 // its range that halving x_i would take away. A heuristic, not a bound;
 // nil when pb's layers do not match f's or a layer is structured.
-func differenceSmear(f, g *nn.Network, pb *bounds.PairBounds, ks []int, lo, hi []float64) []float64 {
+func Difference(f, g *nn.Network, pb *bounds.PairBounds, ks []int, lo, hi []float64) []float64 {
 	if pb.Net1 == nil || pb.Net2 == nil || len(pb.Net1.Pre) != len(f.Layers) || len(pb.Net2.Pre) != len(g.Layers) ||
 		len(pb.DiffPost) != len(f.Layers) {
 		return nil
