@@ -168,13 +168,39 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	root := rootRegion(box, &opts)
 	c := &Certificate{}
 	ob := searchError(ctx, f1, f2, box, &opts)
+	t0 := time.Now()
+	rb, err := boundsOf(f1, f2, &root, &opts)
+	add(&opts.timing.Propagation, t0)
+	var cheap []piece // the pieces of the cheap refinement (cheap.go), if it ran
+	cheapStop := StopNone
+	cc := &Certificate{}
+	if err == nil && cheapFirst(f1, f2, &root, &opts) {
+		cheap, cheapStop = cheapRefine(ctx, f1, f2, root, rb, &opts, &ob, cc, start)
+	}
 	ro := opts
 	ro.observed = ob.err // the root's SDP is skipped when propagation is already close to it
-	rp := certifyRegion(ctx, f1, f2, &root, &ro)
+	cheapBound := math.Inf(1)
+	if cheap != nil {
+		cheapBound = currentBound(math.Inf(1), cheap, nil)
+		ro.known = cheapBound
+	}
+	var rp regionResult
+	switch {
+	case err != nil:
+		rp = regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: CheckFailed, reason: err.Error()}
+	case cheapStop == StopBudget || cheapStop == StopCancelled || cheapStop == StopCostly:
+		// Out of time or work: no SDP (the cheap pieces were still paying
+		// when the work budget ran out; the whole set's SDP rarely beats
+		// them then).
+		rp = propagationOnly(rb, &ro)
+		rp.reason = ""
+	default:
+		rp = certifyBounds(ctx, f1, f2, &root, rb, &ro)
+	}
 	if rp.iters > 0 && !(rp.ok && rp.bound <= opts.Refine.TargetRatio*ob.err) {
 		ob.searchMore(ctx, f1, f2, box, &opts)
 	}
-	c.TimeBudgetHit = rp.budgetHit
+	c.TimeBudgetHit = rp.budgetHit || cc.TimeBudgetHit
 	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1, Iterations: rp.iters, Time: rp.time,
 		Status: rp.sdpStatus, Objective: rp.objective}
 	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound
@@ -194,9 +220,19 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	case opts.QC != QCDefault || opts.Refine.MaxPieces == 1:
 	case rp.budgetHit:
 		c.Stopped = StopBudget
+	case cheap != nil && rp.iters == 0:
+		// No SDP was solved: the SDP's refinement would redo the cheap one.
+		c.Stopped = cheapStop
+		if ctx.Err() != nil {
+			c.Stopped = StopCancelled
+		}
 	default:
 		leaves, c.Stopped = refine(ctx, f1, f2, root, rp, &opts, &ob, c, start)
 	}
+	if b := currentBound(math.Inf(1), leaves, nil); cheapBound < b && cheapBound < rp.bound {
+		leaves = cheap // the cheap pieces' bound is the smaller
+	}
+	c.SDP.Solves += cc.SDP.Solves
 	c.Bound = 0
 	allOK := true
 	byInterval := false // the largest piece bound is an output enclosure's

@@ -26,12 +26,30 @@ type regionBounds struct {
 	Norm2 float64
 }
 
+// prior returns the enclosures of rb that hold on every part of the
+// region r (bounds.Options.Within), or nil when rb has none of a pair.
+func (rb *regionBounds) prior(r *region) *bounds.PairBounds {
+	if r.Pairing != spec.SameInput || rb.Nets[0] == nil || rb.Nets[1] == nil || rb.DiffPre == nil || rb.DiffPost == nil {
+		return nil
+	}
+	return &bounds.PairBounds{Net1: &bounds.Net{Pre: rb.Nets[0].Pre}, Net2: &bounds.Net{Pre: rb.Nets[1].Pre},
+		DiffPre: rb.DiffPre, DiffPost: rb.DiffPost}
+}
+
 // boundsOf computes the bounds of f1, f2 on r with Options.Bounds and
 // Split. The paper set uses them only to scale its coordinates and
 // objective and as the fallback bound, so it keeps symbolic bounds on the
 // whole box: its SDP stays the one the tests compare with CSDP's.
 func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 	opts := bounds.Options{Method: o.Bounds, Split: o.splitFor(r.Box1), RequantSlack: o.RequantSlack, Optimise: o.Optimise}
+	if o.propOnly {
+		// A piece of the cheap refinement: the refinement splits instead
+		// of Split, and the parent's bounds hold on the piece.
+		opts.PlainPairs, opts.UnstableOnly, opts.Within = true, true, r.within
+		if opts.Optimise.Iterations == 0 {
+			opts.Optimise.Iterations = cheapIterations
+		}
+	}
 	if o.QC == QCPaper {
 		opts = bounds.Options{Method: bounds.MethodSymbolic, RequantSlack: o.RequantSlack}
 	}
@@ -68,7 +86,7 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 		}
 		rb.Margin = &m
 	}
-	if opts.Method == bounds.MethodOptimised && !f1.Quantised() && !f2.Quantised() {
+	if opts.Method == bounds.MethodOptimised && !f1.Quantised() && !f2.Quantised() && !o.propOnly {
 		if err := rb.tightenSymbolic(f1, f2, r, o, opts); err != nil {
 			return nil, err
 		}

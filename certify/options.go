@@ -24,8 +24,12 @@ const maxSplit = 4096
 // width of a box that Options.Split splits.
 const MaxSplitInputs = 8
 
-// splitFor returns the bounds.Options.Split for box (see Options.Split).
-func (o *Options) splitFor(box spec.Box) int {
+// splitFor returns the bounds.Options.Split for box (see Options.Split;
+// 0 on the pieces of the cheap refinement, which split instead).
+func (o *task) splitFor(box spec.Box) int {
+	if o.propOnly {
+		return 0
+	}
 	free := 0
 	for i := range box.Lo {
 		if box.Lo[i] < box.Hi[i] {
@@ -180,6 +184,12 @@ type Refine struct {
 	// twice the root). Like MinGain it counts work, not time. 0 sets no
 	// limit. Default 5e9 (a few seconds of solves; docs/tuning.md).
 	MaxSDPWork float64
+	// MaxPropWork bounds likewise, when MaxPieces is 0, the work of the
+	// pieces bounded by bound propagation alone (the cheap refinement,
+	// quantised networks): their propWork, sub-boxes times parameters
+	// times hidden neurons times 8. 0 sets no limit. Default 4e10 (a few
+	// seconds of propagation; docs/tuning.md).
+	MaxPropWork float64
 	// SolveLarge attempts every SDP whatever its size (an explicit
 	// request for the SDP): without it, under a time budget, an SDP too
 	// large for the budget (MaxBudgetOrder, MaxBudgetVariables) is
@@ -318,7 +328,7 @@ func DefaultOptions() Options {
 		Weights: WeightsWorstCase,
 		Bounds:  bounds.MethodOptimised,
 		Split:   16,
-		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9},
+		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9, MaxPropWork: 4e10},
 		Samples: 2000,
 		Seed:    1,
 		Solver:  solverDefaults(),
@@ -336,6 +346,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Refine.MaxPieces = %d, want >= 0 (0: no cap): %w", o.Refine.MaxPieces, ErrOptions)
 	case !(o.Refine.MaxSDPWork >= 0):
 		return fmt.Errorf("certify: Options.Refine.MaxSDPWork = %v, want >= 0: %w", o.Refine.MaxSDPWork, ErrOptions)
+	case !(o.Refine.MaxPropWork >= 0):
+		return fmt.Errorf("certify: Options.Refine.MaxPropWork = %v, want >= 0: %w", o.Refine.MaxPropWork, ErrOptions)
 	case !(o.Refine.MinGain >= 0 && o.Refine.MinGain < 1):
 		return fmt.Errorf("certify: Options.Refine.MinGain = %v, want 0 <= MinGain < 1: %w", o.Refine.MinGain, ErrOptions)
 	case o.Refine.TimeBudget < 0:
@@ -411,4 +423,12 @@ type task struct {
 	// (inputCases): refine bounds it case by case only if it comes to
 	// the top of the pieces (laterCases).
 	deferCells bool
+	// propOnly bounds every region by bound propagation alone, without
+	// its SDP: the pieces of the cheap refinement (cheapRefine).
+	propOnly bool
+	// known, when positive, is a bound already certified on the region
+	// (the cheap refinement's): like one of bound propagation it makes
+	// the SDP skipped when within Refine.TargetRatio of the observed
+	// error.
+	known float64
 }

@@ -33,6 +33,7 @@ type piece struct {
 // not monotone in the box).
 func (p piece) half(r region, res regionResult) piece {
 	h := piece{region: r, bound: res.bound, ok: res.ok, interval: res.interval, fellBack: res.fellBack}
+	h.region.next, h.region.within = res.next, res.prior
 	if p.ok && res.ok && p.bound < res.bound {
 		h.bound, h.interval, h.fellBack = p.bound, p.interval, p.fellBack
 	}
@@ -88,10 +89,10 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 	}
 	var done []piece
 	searched := 0 // pieces searched for the observed error
-	work := 0.0   // of the pieces bounded by SDPs (pieceWork)
-	last := 0.0   // of the last split: the first is taken to cost the root twice
+	var w work    // of the pieces (pieceWork)
 	if rp.iters > 0 {
-		last = 2 * (sdpWork(rp) + propWork(f1, f2, &root, o))
+		// The first split is taken to cost the root twice.
+		w.lastSDP = 2 * (sdpWork(rp) + propWork(f1, f2, &root, o))
 	}
 	free := root.freeCoords()
 	if o.Refine.MaxPieces == 0 && free > MaxRefineInputs && root.Pairing != spec.QuantisedInput &&
@@ -99,10 +100,15 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		return []piece{(*h)[0]}, StopNoGain
 	}
 	gain := newGainRule(c.SDP.Solves, rootBound-ob.err, free)
+	if o.propOnly {
+		// The root's bound is over Split sub-boxes: its pieces, bounded
+		// whole, take about as many splits to improve on it.
+		gain.next = max(gain.next, 2*o.Split)
+	}
 	o.progress(rootBound, ob, 1, c.SDP.Solves)
 	for {
 		// The next split is taken to cost what the last did.
-		batch, final, stop := takeBatch(ctx, f1, f2, h, root, o, ob, c, start, work+last)
+		batch, final, stop := takeBatch(ctx, f1, f2, h, root, o, ob, c, start, w)
 		done = append(done, final...)
 		if len(batch) == 0 {
 			switch {
@@ -127,8 +133,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			c.SDP.Solves += 2
 			c.TimeBudgetHit = c.TimeBudgetHit || ra.budgetHit || rb.budgetHit
 			c.SDP.Iterations += ra.iters + rb.iters
-			last = pieceWork(f1, f2, s, o)
-			work += last
+			w.add(pieceWork(f1, f2, s, o))
 			c.SDP.Time += ra.time + rb.time
 			ob.keep(s.found[0])
 			ob.keep(s.found[1])
@@ -148,14 +153,33 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 	}
 }
 
-// pieceWork returns the work (sdpWork, propWork) of the halves of s
-// whose SDPs were solved: those of pieces bounded by propagation alone
-// (quantised networks, SDPs skipped) are cheap and not counted.
-func pieceWork(f1, f2 *nn.Network, s *halving, o *task) float64 {
-	w := 0.0
+// work is what the pieces of a refinement have cost so far, in the
+// units of sdpWork and propWork: sdp of the pieces whose SDPs were
+// solved (with their bound propagation), prop of those bounded by bound
+// propagation alone (quantised networks, the cheap refinement, SDPs
+// skipped); lastSDP and lastProp are those of the last split, which the
+// next is taken to cost.
+type work struct {
+	sdp, prop, lastSDP, lastProp float64
+}
+
+// add adds the work of one split, u.sdp and u.prop, to w.
+func (w *work) add(u work) {
+	w.sdp += u.sdp
+	w.prop += u.prop
+	w.lastSDP, w.lastProp = u.sdp, u.prop
+}
+
+// pieceWork returns the work of the halves of s: sdpWork and propWork of
+// those whose SDPs were solved, propWork of the others.
+func pieceWork(f1, f2 *nn.Network, s *halving, o *task) work {
+	var w work
 	for k, r := range s.res {
+		p := propWork(f1, f2, &s.halves[k], o)
 		if r.iters > 0 {
-			w += sdpWork(r) + propWork(f1, f2, &s.halves[k], o)
+			w.sdp += sdpWork(r) + p
+		} else {
+			w.prop += p
 		}
 	}
 	return w
@@ -216,6 +240,9 @@ func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, k
 	}
 	so := pieceSearch(&ok, s.seeds[k])
 	so.MaxEvals = pieceEvals(f1, f2, r.Box1.Dim())
+	if o.propOnly {
+		so.MaxEvals = max(1, so.MaxEvals/4) // as cheap as the piece's bound
+	}
 	s.found[k] = searchPiece(ctx, f1, f2, r, &ok, so)
 }
 
@@ -226,7 +253,7 @@ func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, k
 // those, stop says which. A piece that cannot be split
 // is returned in final.
 func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root region, o *task, ob *observation, c *Certificate,
-	start time.Time, work float64) (batch []*halving, final []piece, stop Stop) {
+	start time.Time, w work) (batch []*halving, final []piece, stop Stop) {
 	size := batchSize(h.Len())
 	solves := c.SDP.Solves // with the batch's
 	for len(batch) < size && h.Len() > 0 {
@@ -236,7 +263,7 @@ func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root regio
 			stop = StopTarget
 		case solves+2 > o.Refine.maxPieces():
 			stop = StopCap
-		case len(batch) == 0 && o.Refine.costly(work):
+		case len(batch) == 0 && o.Refine.costly(w):
 			stop = StopCostly
 		case ctx.Err() != nil:
 			stop = StopCancelled

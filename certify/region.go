@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
@@ -93,6 +94,12 @@ type region struct {
 	// Cells[i] are the quantisation cells of coordinate i still in the
 	// region (QuantisedInput; nil when too many to enumerate).
 	Cells [][]cell
+	// next is the coordinate of Box1 to halve next, plus 1 (0: the
+	// widest), and within bounds that hold on the region (a parent's, for
+	// bounds.Options.Within; nil: none); the cheap refinement sets them
+	// (regionResult).
+	next   int
+	within *bounds.PairBounds
 }
 
 // rootRegion returns the region of the whole input set.
@@ -202,10 +209,14 @@ func (r *region) widest(root region) (w float64, coord, which int) {
 // ok is false when nothing can be split.
 func (r *region) split(root region, f quantise.Format) (a, b region, ok bool) {
 	w, i, which := r.widest(root)
+	if r.next > 0 && r.Pairing == spec.SameInput {
+		w, i, which = 1, r.next-1, 1
+	}
 	if i < 0 || w <= 0 {
 		return region{}, region{}, false
 	}
 	a, b = r.clone(), r.clone()
+	a.within, b.within = r.within, r.within
 	if r.Pairing == spec.QuantisedInput && len(r.Cells[i]) > 1 {
 		cs := r.Cells[i]
 		m := len(cs) / 2

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/sdp"
@@ -47,6 +48,11 @@ type regionResult struct {
 	// sdpBound is the SDP's own bound (+Inf if it failed) and ivBound the
 	// output enclosure's.
 	sdpBound, ivBound float64
+	// next is the coordinate of the region to halve next, plus 1 (0: the
+	// widest), and prior its bounds for its halves (bounds.Options.Within):
+	// set by the cheap refinement (task.propOnly).
+	next  int
+	prior *bounds.PairBounds
 }
 
 // maxMargin is the largest residual the check absorbs, relative to the
@@ -62,6 +68,21 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	if err != nil {
 		return regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: CheckFailed, reason: err.Error()}
 	}
+	return certifyBounds(ctx, f1, f2, r, rb, o)
+}
+
+// certifyBounds is certifyRegion on the region r whose bounds rb are
+// computed already.
+func certifyBounds(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) regionResult {
+	if o.propOnly {
+		res := propagationOnly(rb, o)
+		if !f1.Quantised() && !f2.Quantised() {
+			res.reason = ""
+		}
+		res.next = splitHint(f1, f2, r, rb, o)
+		res.prior = rb.prior(r)
+		return res
+	}
 	if f1.Quantised() || f2.Quantised() {
 		return propagationOnly(rb, o)
 	}
@@ -69,9 +90,13 @@ func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) 
 	// on it when the SDP failed (on small pieces it is nearly as tight).
 	iv := rb.intervalValue(o)
 	var res regionResult
-	t0 = time.Now()
+	t0 := time.Now()
 	defer func() { o.timing.addSDP(res.spent, t0, res.budgetHit) }()
-	if why := closeEnough(iv, o); why != "" {
+	known := iv
+	if o.known > 0 {
+		known = min(iv, o.known)
+	}
+	if why := closeEnough(known, o); why != "" {
 		res = regionResult{bound: math.Inf(1), status: CheckFailed, reason: why, skipped: true}
 	} else if o.deadline.IsZero() {
 		res = sdpRegion(ctx, f1, f2, r, rb, o, nil)
@@ -131,7 +156,7 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 	sp := m.problem(weights(r, o), rb.expected(o))
 	t0 = add(&res.spent.Build, t0)
 	res.size, res.vars = m.layout.Dim, len(sp.C)
-	if why := sdpTooMany(res.vars, o); why != "" {
+	if why := sdpTooMany(res.vars, o) + sdpTooCostly(res.vars, o); why != "" {
 		res.status, res.reason, res.skipped = CheckFailed, fmt.Sprintf("%v: %s", errSDPSkipped, why), true
 		return res
 	}

@@ -32,14 +32,19 @@ const (
 	// StopCancelled: the context was cancelled.
 	StopCancelled
 	// StopCostly: no cap of pieces was set and the next split would take
-	// the work of the pieces bounded by SDPs over Refine.MaxSDPWork.
+	// the work of the pieces bounded by SDPs over Refine.MaxSDPWork, or
+	// of those bounded by propagation alone over Refine.MaxPropWork.
 	StopCostly
 )
 
-// costly reports whether SDP work of the pieces is over MaxSDPWork, which
-// applies with no cap of pieces only.
-func (r *Refine) costly(work float64) bool {
-	return r.MaxPieces == 0 && r.MaxSDPWork > 0 && work > r.MaxSDPWork
+// costly reports whether the next split, taken to cost what the last
+// did, would take the work of the pieces over MaxSDPWork or MaxPropWork,
+// which apply with no cap of pieces only.
+func (r *Refine) costly(w work) bool {
+	if r.MaxPieces != 0 {
+		return false
+	}
+	return r.MaxSDPWork > 0 && w.sdp+w.lastSDP > r.MaxSDPWork || r.MaxPropWork > 0 && w.prop+w.lastProp > r.MaxPropWork
 }
 
 // maxPieces returns the cap of pieces (MaxPieces, or no cap for 0).
@@ -83,7 +88,7 @@ func sdpWork(r regionResult) float64 {
 }
 
 var stopNames = [...]string{"none", "target reached", "nothing left to gain", "piece cap", "time budget", "nothing left to split", "cancelled",
-	"SDP pieces too costly to go on"}
+	"work budget of the pieces spent"}
 
 // String returns the reason in words ("target reached", ...).
 func (s Stop) String() string {

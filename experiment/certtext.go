@@ -187,7 +187,7 @@ func stopNote(c *certify.Certificate) string {
 	case certify.StopBudget:
 		return "(" + n + ": --timeout; 0 for none)"
 	case certify.StopCostly:
-		return "(" + n + ": the pieces' SDPs would cost too much for what they gain; --max-pieces N splits anyway)"
+		return "(" + n + ": the pieces' work budget is spent; --max-pieces N splits on)"
 	}
 	return "(" + n + ")"
 }

@@ -1,0 +1,88 @@
+package certify
+
+import (
+	"context"
+	"time"
+
+	"github.com/nnbound/nnbound/bounds/smear"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// The cheap refinement: the first refinement of Bound, before any SDP.
+//
+// Bound propagation on a piece of the input set costs milliseconds where
+// its SDP costs seconds, and on small boxes it is nearly as tight, so
+// Bound first splits the input set with pieces bounded by propagation
+// alone (refine with task.propOnly), best first, in batches, while that
+// pays (the rules of Refine: the target ratio, the gain rule, MaxPropWork,
+// the time budget). Each piece is bounded by bounds.Pair without Split,
+// the refinement splitting instead: from its parent's enclosures
+// (bounds.Options.Within), with the cheaper relaxations of branch and
+// bound (PlainPairs, UnstableOnly), halving next the coordinate of
+// largest difference smear (smear.Difference, the heuristic of package
+// verify). Each piece's bound is an enclosure of the quantity on it, and
+// the pieces cover the input set, so the largest of them is a bound on
+// the whole set, as for the SDP's pieces. The SDP runs afterwards, where
+// it can still pay (sdpBound), and the smaller of the two bounds is
+// reported.
+
+// cheapIterations is the number of gradient steps per layer of the
+// optimised slopes (bounds.OptimiseSettings.Iterations) on a piece of the
+// cheap refinement, where Options.Optimise leaves it to the default: a
+// piece starts from its parent's bounds, and a quarter of the default's
+// steps costs a third less for bounds within about 1 % (docs/tuning.md).
+const cheapIterations = 5
+
+// cheapFirst reports whether Bound refines cheaply before the SDP: for
+// the same input to both networks (the smear and the parents' bounds are
+// those of one box), with the default QC set and splitting allowed, on
+// networks the SDP models (quantised ones are refined by propagation
+// alone anyway), and on a box that refine would split.
+func cheapFirst(f1, f2 *nn.Network, root *region, o *task) bool {
+	return o.in.Pairing == spec.SameInput && o.QC == QCDefault && o.Refine.MaxPieces != 1 &&
+		(o.Refine.MaxPieces > 0 || root.freeCoords() <= MaxRefineInputs)
+}
+
+// cheapRefine refines the root region, whose bounds are rb, with pieces
+// bounded by propagation alone, and returns the pieces, why it stopped,
+// and the pieces certified, counted into c (SDP.Solves, TimeBudgetHit).
+func cheapRefine(ctx context.Context, f1, f2 *nn.Network, root region, rb *regionBounds, o *task, ob *observation,
+	c *Certificate, start time.Time) ([]piece, Stop) {
+	co := *o
+	co.propOnly = true
+	rp := propagationOnly(rb, &co)
+	rp.reason = ""
+	rp.next, rp.prior = splitHint(f1, f2, &root, rb, &co), rb.prior(&root)
+	root.next, root.within = rp.next, rp.prior
+	return refine(ctx, f1, f2, root, rp, &co, ob, c, start)
+}
+
+// splitHint returns the coordinate of r to halve next, plus 1, by the
+// difference smear of the bounds rb for the outputs of the quantity
+// (the interval smear where that has no score); 0 (the widest) when
+// neither scores a coordinate that can be halved.
+func splitHint(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) int {
+	pb := rb.prior(r)
+	if pb == nil {
+		return 0
+	}
+	var ks []int
+	for k := range f1.OutputSize() {
+		if o.q.C == nil || o.q.C[k] != 0 {
+			ks = append(ks, k)
+		}
+	}
+	lo, hi := r.Box1.Lo, r.Box1.Hi
+	if s := smear.Difference(f1, f2, pb, ks, lo, hi); s != nil {
+		if i := smear.ArgmaxHalvable(s, lo, hi); i >= 0 {
+			return i + 1
+		}
+	}
+	if s := smear.Interval([2]*nn.Network{f1, f2}, pb, ks, lo, hi); s != nil {
+		if i := smear.ArgmaxHalvable(s, lo, hi); i >= 0 {
+			return i + 1
+		}
+	}
+	return 0
+}

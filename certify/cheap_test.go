@@ -1,0 +1,123 @@
+package certify
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// TestCheapRefinementSound runs the cheap refinement on random ReLU
+// networks against close, int8 (QDQ) and pruned copies, the same input to
+// both, and
+// checks, without trusting it, that its pieces cover the box (their
+// volumes add up to the box's, each inside it) and that every piece's
+// bound holds at random points of the piece and at its corners.
+func TestCheapRefinementSound(t *testing.T) {
+	for seed := range uint64(6) {
+		rng := rand.New(rand.NewPCG(seed, 28))
+		nx := 2 + int(seed)%3
+		f1, err := randnet.New(rng, randnet.Sizes(nx, 2, 8, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f2 := boundstest.Perturb(rng, f1, 1.0/128)
+		lo, hi := make([]float64, nx), make([]float64, nx)
+		for j := range nx {
+			lo[j], hi[j] = -1+0.5*rng.Float64(), 0.25+0.75*rng.Float64()
+		}
+		switch seed % 3 {
+		case 1:
+			f2, _, err = boundstest.Int8(rng, f1, [][]float64{lo, hi})
+		case 2:
+			f2, _, err = prune.Weights(f1, prune.WeightOptions{Sparsity: 0.2, Scope: prune.Global})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		box := spec.Box{Lo: lo, Hi: hi}
+		o := testTask()
+		o.in = spec.Inputs{Box: box, Pairing: spec.SameInput}
+		o.Refine.TargetRatio, o.Refine.MaxPieces = 1, 200 // refine to the cap
+		if seed%2 == 1 {
+			o.q.C = []float64{1, -0.5}
+		}
+		root := rootRegion(box, &o)
+		rb, err := boundsOf(f1, f2, &root, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob := searchError(context.Background(), f1, f2, box, &o)
+		pieces, stop := cheapRefine(context.Background(), f1, f2, root, rb, &o, &ob, &Certificate{}, time.Now())
+		if len(pieces) < 2 || stop == StopNone {
+			t.Fatalf("seed %d: %d pieces, stopped %v: the cheap refinement did not split", seed, len(pieces), stop)
+		}
+		checkCover(t, pieces, box)
+		for _, p := range pieces {
+			if !p.ok {
+				t.Fatalf("seed %d: a piece has no bound", seed)
+			}
+			checkPiece(t, rng, f1, f2, p, o.q)
+		}
+		t.Logf("seed %d: %d pieces, %v, bound %.4g (root %.4g), observed %.4g", seed, len(pieces), stop,
+			currentBound(math.Inf(1), pieces, nil), rb.intervalValue(&o), ob.err)
+	}
+}
+
+// checkCover fails unless the boxes of pieces lie in box and their
+// volumes add up to its volume (halvings cover without overlap).
+func checkCover(t *testing.T, pieces []piece, box spec.Box) {
+	t.Helper()
+	vol := func(lo, hi []float64) float64 {
+		v := 1.0
+		for i := range lo {
+			v *= hi[i] - lo[i]
+		}
+		return v
+	}
+	sum := 0.0
+	for _, p := range pieces {
+		b := p.region.Box1
+		for i := range b.Lo {
+			if b.Lo[i] < box.Lo[i] || b.Hi[i] > box.Hi[i] || b.Lo[i] > b.Hi[i] {
+				t.Fatalf("piece %v..%v leaves the box %v..%v", b.Lo, b.Hi, box.Lo, box.Hi)
+			}
+		}
+		sum += vol(b.Lo, b.Hi)
+	}
+	if whole := vol(box.Lo, box.Hi); math.Abs(sum-whole) > 1e-12*whole {
+		t.Fatalf("the pieces' volumes add up to %v, the box's is %v", sum, whole)
+	}
+}
+
+// checkPiece fails if the quantity q of f1(x) - f2(x), evaluated by
+// nn.Network.Eval, exceeds the bound of piece p at one of 300 random
+// points of its box or at one of its corners.
+func checkPiece(t *testing.T, rng *rand.Rand, f1, f2 *nn.Network, p piece, q spec.Quantity) {
+	t.Helper()
+	b := p.region.Box1
+	n := len(b.Lo)
+	x := make([]float64, n)
+	for k := range 300 + 1<<n {
+		for i := range x {
+			if k < 1<<n {
+				x[i] = b.Lo[i]
+				if k>>i&1 == 1 {
+					x[i] = b.Hi[i]
+				}
+			} else {
+				x[i] = b.Lo[i] + rng.Float64()*(b.Hi[i]-b.Lo[i])
+			}
+		}
+		if e := errorAt(t, f1, f2, x, x, q); e > p.bound*(1+1e-9)+1e-12 {
+			t.Fatalf("error %v at %v exceeds the bound %v of the piece %v..%v", e, x, p.bound, b.Lo, b.Hi)
+		}
+	}
+}
