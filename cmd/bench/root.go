@@ -34,7 +34,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newSDPLIBCmd(), newCertifyCmd(), newACASXuCmd(), newCNNCmd(), newWideCmd(), newVerifyCmd(), newInt8Cmd(),
+	root.AddCommand(newSDPLIBCmd(), newCertifyCmd(), newACASXuCmd(), newCNNCmd(), newWideCmd(), newVerifyCmd(), newInt8Cmd(), newDefaultsCmd(),
 		newRootSDPCmd(), newGraphsCmd())
 	root.SetArgs(args)
 	err := root.Execute()
