@@ -174,7 +174,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	var cheap []piece // the pieces of the cheap refinement (cheap.go), if it ran
 	cheapStop := StopNone
 	cc := &Certificate{}
-	if err == nil && cheapFirst(f1, f2, &root, &opts) {
+	if err == nil && cheapFirst(&root, &opts) {
 		cheap, cheapStop = cheapRefine(ctx, f1, f2, root, rb, &opts, &ob, cc, start)
 	}
 	ro := opts

@@ -36,12 +36,13 @@ const cheapIterations = 5
 
 // cheapFirst reports whether Bound refines cheaply before the SDP: for
 // the same input to both networks (the smear and the parents' bounds are
-// those of one box), with the default QC set and splitting allowed, on
-// networks the SDP models (quantised ones are refined by propagation
-// alone anyway), and on a box that refine would split.
-func cheapFirst(f1, f2 *nn.Network, root *region, o *task) bool {
-	return o.in.Pairing == spec.SameInput && o.QC == QCDefault && o.Refine.MaxPieces != 1 &&
-		(o.Refine.MaxPieces > 0 || root.freeCoords() <= MaxRefineInputs)
+// those of one box), with the default QC set, with no cap of pieces (a
+// cap counts pieces, and at a given count pieces bounded over Split
+// sub-boxes, or by SDPs, are tighter), and on a box that refine would
+// split.
+func cheapFirst(root *region, o *task) bool {
+	return o.in.Pairing == spec.SameInput && o.QC == QCDefault && o.Refine.MaxPieces == 0 &&
+		root.freeCoords() <= MaxRefineInputs
 }
 
 // cheapRefine refines the root region, whose bounds are rb, with pieces
