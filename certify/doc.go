@@ -45,7 +45,12 @@
 // bound propagation is a bound too: every piece keeps the smaller of the
 // two, or the enclosure alone when its SDP fails; Certificate.Source says
 // which one the bound is, Fallbacks how many SDPs failed, and Quantity
-// what is bounded.
+// what is bounded. With the same input to both networks and no cap of
+// pieces, a cheap refinement comes first (cheap.go): pieces bounded by
+// bound propagation alone, each from its parent's enclosures, halving the
+// coordinate of largest difference smear, while that pays and within
+// Refine.MaxPropWork; the SDP then runs only where it can still pay, and
+// the smaller of the two bounds is reported.
 //
 // What makes the SDPs of large networks solvable (ACAS Xu, 6 x 50 ReLU):
 // the coordinates of the second network's neurons hold their differences
