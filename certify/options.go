@@ -178,11 +178,12 @@ type Refine struct {
 	// solve (sdpWork) plus an estimate of the piece's bound propagation
 	// (propWork), so that a refinement whose pieces cost seconds each
 	// (ACAS Xu) stops at once while one of small SDPs goes on. Pieces
-	// bounded by propagation alone (int8 networks, wide ones whose SDPs
-	// are skipped) are cheap and not counted. A split is not started when
-	// it would exceed it, taken to cost what the last did (the first:
-	// twice the root). Like MinGain it counts work, not time. 0 sets no
-	// limit. Default 5e9 (a few seconds of solves; docs/tuning.md).
+	// bounded by propagation alone count against MaxPropWork instead. A
+	// split is not started when it would exceed it, taken to cost what
+	// the last did (the first: twice the root); under a time budget an
+	// SDP that alone would exceed it is skipped (sdpTooCostly). Like
+	// MinGain it counts work, not time. 0 sets no limit. Default 5e9 (a
+	// few seconds of solves; docs/tuning.md).
 	MaxSDPWork float64
 	// MaxPropWork bounds likewise, when MaxPieces is 0, the work of the
 	// pieces bounded by bound propagation alone (the cheap refinement,

@@ -72,8 +72,8 @@ func batchSize(n int) int {
 // each half certified, until the largest bound is within
 // Refine.TargetRatio of the observed error, a doubling of the pieces
 // gains too little (gainRule), or the cap of pieces, the work of the
-// pieces bounded by SDPs (Refine.MaxSDPWork) or the time budget is
-// reached; it returns the pieces and why it stopped. A piece whose halves
+// pieces bounded by SDPs or by propagation alone (Refine.MaxSDPWork,
+// MaxPropWork) or the time budget is reached; it returns the pieces and why it stopped. A piece whose halves
 // cannot both be certified keeps its own bound. The pieces cover the root
 // region, so the largest bound over them is a bound on the whole set. The
 // halves of a batch are certified and searched in parallel, on up to
