@@ -121,3 +121,49 @@ func checkPiece(t *testing.T, rng *rand.Rand, f1, f2 *nn.Network, p piece, q spe
 		}
 	}
 }
+
+// TestBoundCheapDefault runs Bound with the default options (the cheap
+// refinement first) on random networks against close copies, the same
+// input, and checks every piece's bound at points of the piece, the
+// pieces' cover, and that the bound is the largest piece bound and at
+// least the error found.
+func TestBoundCheapDefault(t *testing.T) {
+	for seed := range uint64(4) {
+		rng := rand.New(rand.NewPCG(seed, 29))
+		nx := 3 + int(seed)%2
+		f1, err := randnet.New(rng, randnet.Sizes(nx, 2, 8, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f2 := boundstest.Perturb(rng, f1, 1.0/64)
+		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
+		for j := range nx {
+			box.Lo[j], box.Hi[j] = -1, 1
+		}
+		opts := DefaultOptions()
+		opts.Samples = 200
+		c, err := Bound(context.Background(), f1, f2, spec.Inputs{Box: box, Pairing: spec.SameInput}, spec.Quantity{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.Certified || c.Stopped == StopNone || c.ObservedError > c.Bound {
+			t.Fatalf("seed %d: certified %v, stopped %v, bound %v, found %v", seed, c.Certified, c.Stopped, c.Bound, c.ObservedError)
+		}
+		var pieces []piece
+		largest := 0.0
+		for _, p := range c.Pieces {
+			pieces = append(pieces, piece{region: region{Box1: spec.Box{Lo: p.Lo1, Hi: p.Hi1}}, bound: p.Bound, ok: true})
+			largest = max(largest, p.Bound)
+		}
+		if len(pieces) > 0 {
+			checkCover(t, pieces, box)
+			if largest != c.Bound {
+				t.Fatalf("seed %d: bound %v, largest piece bound %v", seed, c.Bound, largest)
+			}
+		}
+		for _, p := range pieces {
+			checkPiece(t, rng, f1, f2, p, spec.Quantity{})
+		}
+		t.Logf("seed %d: bound %.4g, found %.4g, %d pieces, %v", seed, c.Bound, c.ObservedError, len(c.Pieces), c.Stopped)
+	}
+}
