@@ -180,10 +180,9 @@ type Refine struct {
 	// (ACAS Xu) stops at once while one of small SDPs goes on. Pieces
 	// bounded by propagation alone count against MaxPropWork instead. A
 	// split is not started when it would exceed it, taken to cost what
-	// the last did (the first: twice the root); under a time budget an
-	// SDP that alone would exceed it is skipped (sdpTooCostly). Like
-	// MinGain it counts work, not time. 0 sets no limit. Default 5e9 (a
-	// few seconds of solves; docs/tuning.md).
+	// the last did (the first: twice the root). Like MinGain it counts
+	// work, not time. 0 sets no limit. Default 5e9 (a few seconds of
+	// solves; docs/tuning.md).
 	MaxSDPWork float64
 	// MaxPropWork bounds likewise, when MaxPieces is 0, the work of the
 	// pieces bounded by bound propagation alone (the cheap refinement,

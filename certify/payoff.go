@@ -103,26 +103,6 @@ func sdpTooMany(vars int, o *task) string {
 	return fmt.Sprintf("%d SDP variables over the limit %d of a time budget (certify.MaxBudgetVariables)", vars, MaxBudgetVariables)
 }
 
-// sdpMinIterations is the fewest interior-point iterations an SDP of
-// the certificate is taken to need when its work is predicted
-// (sdpTooCostly).
-const sdpMinIterations = 20
-
-// sdpTooCostly returns why an SDP with vars variables is skipped, or ""
-// when it is attempted: with no cap of pieces, under a time budget and
-// without Refine.SolveLarge, one whose work (sdpWork) at
-// sdpMinIterations would exceed Refine.MaxSDPWork on its own, which the
-// refinement's pieces may spend in all. Like sdpTooMany it depends on
-// sizes alone.
-func sdpTooCostly(vars int, o *task) string {
-	r := &o.Refine
-	v := float64(vars)
-	if r.TimeBudget <= 0 || r.SolveLarge || r.MaxPieces != 0 || r.MaxSDPWork <= 0 || sdpMinIterations*v*v*v <= r.MaxSDPWork {
-		return ""
-	}
-	return fmt.Sprintf("%d SDP variables: the solve would take more than the work budget of the pieces (certify.Refine.MaxSDPWork)", vars)
-}
-
 // searchWork is the work, in multiply-adds of the two networks, that the
 // observed-error search of the first pass may spend beyond its evaluation
 // floor (searchEvals): a fraction of a second, so that the first bound

@@ -103,8 +103,11 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 	if o.propOnly {
 		// The root's bound is over Split sub-boxes: its pieces, bounded
 		// whole, take about as many splits to improve on it, and halving
-		// every free coordinate once takes 2^free pieces.
-		gain.next = max(gain.next, 2*o.Split, 1<<min(free, MaxSplitInputs))
+		// every free coordinate of a small box once takes 2^free pieces.
+		gain.next = max(gain.next, 2*o.Split)
+		if free <= MaxSplitInputs {
+			gain.next = max(gain.next, 1<<free)
+		}
 	}
 	o.progress(rootBound, ob, 1, c.SDP.Solves)
 	for {

@@ -156,7 +156,7 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 	sp := m.problem(weights(r, o), rb.expected(o))
 	t0 = add(&res.spent.Build, t0)
 	res.size, res.vars = m.layout.Dim, len(sp.C)
-	if why := sdpTooMany(res.vars, o) + sdpTooCostly(res.vars, o); why != "" {
+	if why := sdpTooMany(res.vars, o); why != "" {
 		res.status, res.reason, res.skipped = CheckFailed, fmt.Sprintf("%v: %s", errSDPSkipped, why), true
 		return res
 	}
