@@ -15,7 +15,10 @@ import "errors"
 // usage error (exit code 2).
 type UsageError struct{ Err error }
 
+// Error returns the message of the error in the options.
 func (e UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error in the options.
 func (e UsageError) Unwrap() error { return e.Err }
 
 // ErrChecksFailed is returned by a run that printed its table but some
