@@ -7,6 +7,8 @@ import (
 	"github.com/nnbound/nnbound/internal/suite"
 )
 
+// newACASXuCmd returns the ACAS Xu float16 suite, its flags bound onto
+// suite.DefaultACASOptions.
 func newACASXuCmd() *cobra.Command {
 	o := suite.DefaultACASOptions()
 	cmd := &cobra.Command{

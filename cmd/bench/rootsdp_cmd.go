@@ -6,8 +6,9 @@ import (
 	"github.com/nnbound/nnbound/internal/suite"
 )
 
+// newRootSDPCmd returns the root SDP of a VeriPrune pair.
 func newRootSDPCmd() *cobra.Command {
-	o := suite.RootSDPOptions{Net: "1_1", Pruned: "5"}
+	o := suite.DefaultRootSDPOptions()
 	cmd := &cobra.Command{
 		Use:   "rootsdp",
 		Short: "Solve the root SDP of two different 6x50 ACAS Xu networks (a VeriPrune pair) and time it",

@@ -7,6 +7,7 @@ import (
 	"github.com/nnbound/nnbound/internal/suite"
 )
 
+// newSDPLIBCmd returns the SDPLIB suite: nnbound and the C solvers.
 func newSDPLIBCmd() *cobra.Command {
 	o := suite.DefaultSDPLIBOptions()
 	cmd := &cobra.Command{

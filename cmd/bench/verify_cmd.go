@@ -7,6 +7,8 @@ import (
 	"github.com/nnbound/nnbound/internal/suite"
 )
 
+// newVerifyCmd returns the verification suite, its flags bound onto
+// suite.DefaultVerifyOptions (and so onto verify.DefaultOptions).
 func newVerifyCmd() *cobra.Command {
 	o := suite.DefaultVerifyOptions()
 	cmd := &cobra.Command{

@@ -6,6 +6,8 @@ import (
 	"github.com/nnbound/nnbound/internal/suite"
 )
 
+// newWideCmd returns the HAR and MNIST suite, its flags bound onto
+// suite.DefaultWideOptions (and so onto certify.DefaultOptions).
 func newWideCmd() *cobra.Command {
 	o := suite.DefaultWideOptions()
 	cmd := &cobra.Command{

@@ -28,6 +28,10 @@ type RootSDPOptions struct {
 	Dir     string
 }
 
+// DefaultRootSDPOptions returns the defaults of bench rootsdp: net 1_1
+// against its 5 %-pruned copy, output 0, certify's solver settings.
+func DefaultRootSDPOptions() RootSDPOptions { return RootSDPOptions{Net: "1_1", Pruned: "5"} }
+
 // veriPruneBox is the input box of equivalence_eps0.05.vnnlib.
 var veriPruneBox = spec.Box{
 	Lo: []float64{0.6, -0.5, -0.5, 0.45, -0.45},
