@@ -136,7 +136,7 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := copyWidth(&opts, f2, args[len(args)-1], stderr); err != nil {
+	if err := copyWidth(&opts, f2.Graph(), args[len(args)-1], stderr); err != nil {
 		return err
 	}
 	box, err := f.input.boxNoted(f1.InputSize(), stderr)

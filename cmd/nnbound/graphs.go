@@ -114,6 +114,11 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 	if err != nil {
 		return err
 	}
+	if cc.certify {
+		if err := copyWidth(&opts, copyGraph, "the copy", stderr); err != nil {
+			return err
+		}
+	}
 	if save != "" {
 		if err := atomicfile.Write(save, func(w io.Writer) error { return onnx.WriteGraph(w, copyGraph) }); err != nil {
 			return err

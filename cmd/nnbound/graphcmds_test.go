@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// Graph models of the repository's testdata used by the command tests.
+const (
+	mobilenetBlock  = "../../testdata/graphs/mobilenet_block.onnx"  // 4x6x6 input, residual Add, depthwise conv
+	inceptionConcat = "../../testdata/graphs/inception_concat.onnx" // 3x8x8 input, Concat, MaxPool
+	digitsResCNN    = "../../testdata/graphs/digits_rescnn.onnx"    // 1x8x8 input, projection skip
+)
+
+// loadTestGraph reads the graph at path.
+func loadTestGraph(t *testing.T, path string) *nn.Graph {
+	t.Helper()
+	g, _, _, err := modelfile.LoadGraph(path, modelfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// checkBoundSampled evaluates f at 300 random points of [lo, hi]^n and
+// their box corners and g at x2 (the point itself, or it quantised to
+// inFB fractional bits, trunc, when inFB > 0) and fails if
+// ||f(x) - g(x2)||_2 exceeds bound: an independent check of a certified
+// bound that trusts neither the certifier nor its search.
+func checkBoundSampled(t *testing.T, f, g *nn.Graph, lo, hi float64, inFB int, bound float64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(5, 6))
+	q := quantise.Format{FracBits: inFB}
+	n := f.InputSize()
+	worst := 0.0
+	for k := range 302 {
+		x := make([]float64, n)
+		for i := range x {
+			switch k {
+			case 0:
+				x[i] = lo
+			case 1:
+				x[i] = hi
+			default:
+				x[i] = lo + (hi-lo)*rng.Float64()
+			}
+		}
+		x2 := x
+		if inFB > 0 {
+			x2 = make([]float64, n)
+			for i, v := range x {
+				x2[i], _ = q.Quantise(v)
+			}
+		}
+		y1, err := f.Eval(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y2, err := g.Eval(x2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := 0.0
+		for i := range y1 {
+			s += (y1[i] - y2[i]) * (y1[i] - y2[i])
+		}
+		worst = max(worst, math.Sqrt(s))
+	}
+	if !(worst <= bound) {
+		t.Errorf("sampled difference %g exceeds the certified bound %g", worst, bound)
+	}
+	if worst == 0 {
+		t.Errorf("the copy equals the model at every sample: nothing was tested")
+	}
+}
+
+// certJSON is what the graph tests read of a certificate's JSON.
+type certJSON struct {
+	Certified bool    `json:"certified"`
+	Bound     float64 `json:"bound"`
+	Observed  float64 `json:"observed_error"`
+	Input     struct {
+		Pairing   string `json:"pairing"`
+		FracBits  int    `json:"frac_bits"`
+		Quantiser string `json:"quantiser"`
+	} `json:"input"`
+}
+
+// TestComparePairingQuantisedGraph checks that --pairing quantised gives
+// a graph copy's input quantiser the copy's width (it had 0 fractional
+// bits), and that the bound holds at sampled points with x2 = q(x1).
+func TestComparePairingQuantisedGraph(t *testing.T) {
+	dir := t.TempDir()
+	q6 := filepath.Join(dir, "q6.onnx")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"quantise", mobilenetBlock, "--frac-bits", "6", "--save", q6}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("quantise: exit %d: %s", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	args := []string{"compare", mobilenetBlock, q6, "--pairing", "quantised", "--lo", "0", "--hi", "1",
+		"--max-pieces", "1", "--samples", "50", "--timeout", "0", "--json"}
+	if code := run(args, &stdout, &stderr); code != exitOK {
+		t.Fatalf("compare: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "with 6 fractional bits") {
+		t.Errorf("no note of the copy's width on stderr: %q", stderr.String())
+	}
+	var c certJSON
+	if err := json.Unmarshal(stdout.Bytes(), &c); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Certified || c.Input.Pairing != "quantised" || c.Input.FracBits != 6 || c.Input.Quantiser != "<inf,6> trunc" {
+		t.Fatalf("certified %v, input %+v; want certified, quantised to <inf,6> trunc", c.Certified, c.Input)
+	}
+	checkBoundSampled(t, loadTestGraph(t, mobilenetBlock), loadTestGraph(t, q6), 0, 1, 6, c.Bound)
+}
