@@ -26,11 +26,15 @@ func removeGraph(g *nn.Graph, chosen []Neuron) error {
 		gone[n.Layer][n.Index] = true
 	}
 	readers := g.Readers()
+	labels := make([]string, len(g.Nodes)) // as the nodes were
+	for k := range labels {
+		labels[k] = g.Label(k)
+	}
 	for _, k := range slices.Sorted(maps.Keys(gone)) {
 		a := g.Nodes[k].Op.(*nn.Affine)
 		units := mapUnits(a.M)
 		if len(gone[k]) == units {
-			return fmt.Errorf("prune: removing all %d channels of %s: %w", units, g.Label(k), ErrOptions)
+			return fmt.Errorf("prune: removing all %d channels of %s: %w", units, labels[k], ErrOptions)
 		}
 		var keep []int
 		for c := range units {
@@ -38,10 +42,10 @@ func removeGraph(g *nn.Graph, chosen []Neuron) error {
 				keep = append(keep, c)
 			}
 		}
-		if err := removeOutputs(g, k, keep); err != nil {
+		if err := removeOutputs(g, k, labels[k], keep); err != nil {
 			return err
 		}
-		if err := removeDownstream(g, readers, k, k+1, units, keep); err != nil {
+		if err := removeDownstream(g, readers, labels, k, k+1, units, keep); err != nil {
 			return err
 		}
 	}
@@ -51,9 +55,9 @@ func removeGraph(g *nn.Graph, chosen []Neuron) error {
 	return nil
 }
 
-// removeOutputs keeps the output channels keep of affine node k: its
-// kernel's or matrix's units, its biases and its shape.
-func removeOutputs(g *nn.Graph, k int, keep []int) error {
+// removeOutputs keeps the output channels keep of affine node k (label
+// names it): its kernel's or matrix's units, its biases and its shape.
+func removeOutputs(g *nn.Graph, k int, label string, keep []int) error {
 	n := &g.Nodes[k]
 	a := n.Op.(*nn.Affine)
 	units := mapUnits(a.M)
@@ -61,7 +65,7 @@ func removeOutputs(g *nn.Graph, k int, keep []int) error {
 	switch m := a.M.(type) {
 	case *nn.Conv2D:
 		if m.Groups != 1 {
-			return fmt.Errorf("prune: %s is a grouped convolution: its channels cannot be removed alone (zero them instead): %w", g.Label(k), ErrOptions)
+			return fmt.Errorf("prune: %s is a grouped convolution: its channels cannot be removed alone (zero them instead): %w", label, ErrOptions)
 		}
 		var kernel []float64
 		for _, c := range keep {
@@ -78,14 +82,14 @@ func removeOutputs(g *nn.Graph, k int, keep []int) error {
 // removeDownstream removes the channels of value v (units of them, keep
 // kept) from every reader of v, through operations per channel, up to the
 // dense maps and convolutions that read them. owner is the node whose
-// channels they are, for messages.
-func removeDownstream(g *nn.Graph, readers [][]int, owner, v, units int, keep []int) error {
+// channels they are; labels name the nodes as they were, for messages.
+func removeDownstream(g *nn.Graph, readers [][]int, labels []string, owner, v, units int, keep []int) error {
 	if v == len(g.Nodes) {
-		return fmt.Errorf("prune: the channels of %s reach the graph's output: they cannot be removed (zero them instead): %w", g.Label(owner), ErrOptions)
+		return fmt.Errorf("prune: the channels of %s reach the graph's output: they cannot be removed (zero them instead): %w", labels[owner], ErrOptions)
 	}
 	plane := g.Size(v) / len(keep) // v's shape already has the kept channels
 	refuse := func(r int, why string) error {
-		return fmt.Errorf("prune: removing channels of %s: %s %s (zero them instead): %w", g.Label(owner), g.Label(r), why, ErrOptions)
+		return fmt.Errorf("prune: removing channels of %s: %s %s (zero them instead): %w", labels[owner], labels[r], why, ErrOptions)
 	}
 	for _, r := range readers[v] {
 		n := &g.Nodes[r]
@@ -111,7 +115,7 @@ func removeDownstream(g *nn.Graph, readers [][]int, owner, v, units int, keep []
 		default:
 			return refuse(r, "joins them with other values")
 		}
-		if err := removeDownstream(g, readers, owner, r+1, units, keep); err != nil {
+		if err := removeDownstream(g, readers, labels, owner, r+1, units, keep); err != nil {
 			return err
 		}
 	}

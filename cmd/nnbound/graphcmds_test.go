@@ -124,3 +124,59 @@ func TestComparePairingQuantisedGraph(t *testing.T) {
 	}
 	checkBoundSampled(t, loadTestGraph(t, mobilenetBlock), loadTestGraph(t, q6), 0, 1, 6, c.Bound)
 }
+
+// TestPruneGraph prunes graph networks (a residual Add, a depthwise
+// convolution; a projection skip): magnitude pruning certified, with the
+// bound checked at sampled points of the saved copy; channels removed
+// where they reach the next convolution through per-channel operations;
+// and one line naming the node where they cannot be removed.
+func TestPruneGraph(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "p.onnx")
+	var stdout, stderr bytes.Buffer
+	args := []string{"prune", mobilenetBlock, "--sparsity", "0.5", "--save", out, "--certify", "--lo", "0", "--hi", "1",
+		"--max-pieces", "1", "--samples", "50", "--timeout", "0", "--json"}
+	if code := run(args, &stdout, &stderr); code != exitOK {
+		t.Fatalf("prune --sparsity: exit %d: %s", code, stderr.String())
+	}
+	var c struct {
+		certJSON
+		Compression struct {
+			Changed int `json:"changed"`
+			Zeroed  int `json:"zeroed"`
+		} `json:"compression"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &c); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	if !c.Certified || c.Compression.Zeroed < 800 || c.Compression.Zeroed != c.Compression.Changed {
+		t.Fatalf("certified %v, compression %+v", c.Certified, c.Compression)
+	}
+	checkBoundSampled(t, loadTestGraph(t, mobilenetBlock), loadTestGraph(t, out), 0, 1, 0, c.Bound)
+
+	stdout.Reset()
+	stderr.Reset()
+	args = []string{"prune", digitsResCNN, "--neurons", "2", "--remove", "--save", out, "--json"}
+	if code := run(args, &stdout, &stderr); code != exitOK {
+		t.Fatalf("prune --remove: exit %d: %s", code, stderr.String())
+	}
+	var r struct {
+		Parameters, Compressed int
+		Pruned                 []struct{ Layer, Neuron int } `json:"pruned_neurons"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil || len(r.Pruned) != 2 {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	g, p := loadTestGraph(t, digitsResCNN), loadTestGraph(t, out)
+	if p.NumParams() >= g.NumParams() || p.OutputSize() != 10 {
+		t.Errorf("removing 2 channels: %d parameters, %d outputs (model %d)", p.NumParams(), p.OutputSize(), g.NumParams())
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	args = []string{"prune", mobilenetBlock, "--neurons", "2", "--remove", "--save", out}
+	code := run(args, &stdout, &stderr)
+	if code != exitUsage || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), `"/Add" (add)`) {
+		t.Errorf("removal through the residual Add: exit %d, stderr %q", code, stderr.String())
+	}
+}
