@@ -180,3 +180,62 @@ func TestPruneGraph(t *testing.T) {
 		t.Errorf("removal through the residual Add: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestSweepGraph sweeps a graph network (residual Add, depthwise
+// convolution) with both pairings, checks each row's bound at sampled
+// points of the copy quantise makes at that width, and the copy
+// --save-best writes; int8 copies of a graph are one usage line.
+func TestSweepGraph(t *testing.T) {
+	dir := t.TempDir()
+	g := loadTestGraph(t, mobilenetBlock)
+	for _, pairing := range []string{"same", "quantised"} {
+		best := filepath.Join(dir, "best-"+pairing+".onnx")
+		var stdout, stderr bytes.Buffer
+		args := []string{"sweep", mobilenetBlock, "--frac-bits", "5,9", "--lo", "0", "--hi", "1", "--pairing", pairing,
+			"--max-pieces", "1", "--samples", "50", "--timeout", "0", "--json", "--target-error", "5", "--save-best", best}
+		if code := run(args, &stdout, &stderr); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", pairing, code, stderr.String())
+		}
+		var j struct {
+			Rows []struct {
+				FracBits  int     `json:"frac_bits"`
+				Certified bool    `json:"certified"`
+				Bound     float64 `json:"bound"`
+			} `json:"rows"`
+			Smallest []struct {
+				FracBits int `json:"frac_bits"`
+			} `json:"smallest"`
+			Saved string `json:"saved"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &j); err != nil {
+			t.Fatalf("%v\n%s", err, stdout.String())
+		}
+		if len(j.Rows) != 2 || j.Saved != best || len(j.Smallest) != 1 {
+			t.Fatalf("%s: %+v", pairing, j)
+		}
+		inFB := func(fb int) int {
+			if pairing == "quantised" {
+				return fb
+			}
+			return 0
+		}
+		for _, r := range j.Rows {
+			if !r.Certified {
+				t.Fatalf("%s: FB %d not certified", pairing, r.FracBits)
+			}
+			q, err := quantise.Graph(g, quantise.Options{Weights: quantise.Format{FracBits: r.FracBits}, Biases: quantise.Format{FracBits: r.FracBits}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBoundSampled(t, g, q, 0, 1, inFB(r.FracBits), r.Bound)
+			if r.FracBits == j.Smallest[0].FracBits {
+				checkBoundSampled(t, g, loadTestGraph(t, best), 0, 1, inFB(r.FracBits), r.Bound)
+			}
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"sweep", mobilenetBlock, "--scheme", "int8", "--plot", ""}, &stdout, &stderr)
+	if code != exitUsage || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "is a graph") {
+		t.Errorf("int8 sweep of a graph: exit %d, stderr %q", code, stderr.String())
+	}
+}
