@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -239,3 +240,45 @@ func TestSweepGraph(t *testing.T) {
 		t.Errorf("int8 sweep of a graph: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestChainOnlyCommandsOnGraphs checks that every command that reads
+// chains of layers only refuses a graph with one line saying why and
+// what takes graphs instead, and writes nothing.
+func TestChainOnlyCommandsOnGraphs(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.json")
+	if err := writeFile(data, `{"inputs": [[`+strings.TrimSuffix(strings.Repeat("0.5,", 144), ",")+`]], "labels": [1]}`); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"export", mobilenetBlock, "--frac-bits", "4", "-o", out + ".dat-s"}, exitFail, "compare A B (or quantise A --frac-bits FB --certify) certifies graphs"},
+		{[]string{"export", mobilenetBlock, mobilenetBlock, "-o", out + ".cbf"}, exitFail, "export writes the SDP of the paper"},
+		{[]string{"agree", mobilenetBlock, mobilenetBlock, "--data", data, "--radius", "0.01"}, exitFail, "--epsilon E decides graph pairs"},
+		{[]string{"allocate", mobilenetBlock, "--target-error", "1"}, exitFail, "sweep MODEL certifies graphs"},
+		{[]string{"verify", mobilenetBlock, mobilenetBlock, "--property", "top1"}, exitFail, "--epsilon E decides graph pairs"},
+		{[]string{"quantise", mobilenetBlock, "--scheme", "int8", "--save", out + ".onnx"}, exitFail, "graphs take quantise --frac-bits"},
+		{[]string{"vnncomp", "run-instance", mobilenetBlock, data, out + ".txt", "10"}, exitOK, "error in"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, &stdout, &stderr)
+		if code != tc.code || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and one line with %q", tc.args, code, stderr.String(), tc.code, tc.want)
+		}
+		if tc.args[0] != "quantise" && stdout.Len() != 0 {
+			t.Errorf("%v: stdout %q", tc.args, stdout.String())
+		}
+	}
+	for _, ext := range []string{".dat-s", ".cbf", ".onnx"} {
+		if _, err := os.Stat(out + ext); err == nil {
+			t.Errorf("%s was written", out+ext)
+		}
+	}
+}
+
+// writeFile writes s to path.
+func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o644) }

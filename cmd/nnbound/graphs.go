@@ -103,8 +103,8 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 		return usagef("--arith float32 certifies through the graph path, where %s is not supported yet", comp.what)
 	}
 	if comp.applyGraph == nil {
-		return fmt.Errorf("%s is a computation graph, not a chain of layers: %s of graphs is not supported yet "+
-			"(quantise --frac-bits and --float16, prune --sparsity and --neurons are)", m.Info.Path, comp.what)
+		return fmt.Errorf("%s is a computation graph, not a chain of layers: this compression (%s) is made of chains only so far "+
+			"(graphs take quantise --frac-bits and --float16, prune --sparsity and --neurons)", m.Info.Path, comp.what)
 	}
 	if cc.plot != "" {
 		return usagef("--plot is not supported for graph networks yet")
