@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -282,3 +284,43 @@ func TestChainOnlyCommandsOnGraphs(t *testing.T) {
 
 // writeFile writes s to path.
 func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o644) }
+
+// TestCancelSweepGraph stops a graph sweep during its second width, as
+// SIGINT would: it must exit 130 and report the rows finished (their
+// bounds hold), marked as a cancelled sweep, with no figure left behind.
+func TestCancelSweepGraph(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		dir := t.TempDir()
+		args := []string{"sweep", "-v", mobilenetBlock, "--frac-bits", "4,6,8", "--lo", "0", "--hi", "1", "--max-pieces", "1",
+			"--samples", "50", "--timeout", "0", "--plot", filepath.Join(dir, "s.png")}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		stderr := &cancelAfter{n: 2, marker: "certify: graph pass", cancel: cancel}
+		var stdout bytes.Buffer
+		code := runContext(ctx, nil, args, &stdout, stderr)
+		cancel()
+		if code != exitCancelled {
+			t.Fatalf("json %v: exit %d, want %d; stderr:\n%s", asJSON, code, exitCancelled, stderr.buf.String())
+		}
+		if asJSON {
+			var j struct {
+				Rows   []json.RawMessage `json:"rows"`
+				Status string            `json:"status"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &j); err != nil {
+				t.Fatal(err)
+			}
+			rows := len(j.Rows)
+			if want := fmt.Sprintf("cancelled after %d of 3 rows", rows); j.Status != want || rows < 1 || rows > 2 {
+				t.Errorf("status %q, %d rows", j.Status, rows)
+			}
+		} else if !strings.Contains(stdout.String(), " of 3 rows (stopped by a signal)") {
+			t.Errorf("stdout does not mark the sweep cancelled:\n%s", stdout.String())
+		}
+		if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
+			t.Errorf("left %v behind", files)
+		}
+	}
+}
