@@ -177,3 +177,31 @@ func TestGraphNotChain(t *testing.T) {
 		t.Fatalf("a node reading itself: got %v, want ErrDimension", err)
 	}
 }
+
+// TestParamDiffGraph checks that a chain's graphs differ as the chains do.
+func TestParamDiffGraph(t *testing.T) {
+	a := &Network{Layers: []Layer{
+		{W: mat.NewDense(2, 2, []float64{1, -2, 0.5, 3}), B: []float64{0.1, 0}, Act: Activation{Kind: ReLU}},
+		{W: mat.NewDense(1, 2, []float64{2, 1}), B: []float64{-1}, Act: Activation{Kind: Identity}},
+	}}
+	b := a.Clone()
+	b.Layers[0].W.Set(0, 1, 0)
+	b.Layers[1].B[0] = -1.25
+	b.Layers[0].Act = Activation{Kind: LeakyReLU, Alpha: 0.1}
+	want, err := ParamDiff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParamDiffGraph(a.Graph(), b.Graph())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || got.Changed != 2 || got.Zeroed != 1 || got.Activations != 1 {
+		t.Errorf("graph diff %+v, chain diff %+v", got, want)
+	}
+	c := b.Clone()
+	c.Layers = c.Layers[:1]
+	if _, err := ParamDiffGraph(a.Graph(), c.Graph()); !errors.Is(err, ErrDimension) {
+		t.Errorf("different graphs: %v", err)
+	}
+}

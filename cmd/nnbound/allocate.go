@@ -73,6 +73,7 @@ or on an error, 2 usage error.`,
 	fs.IntVar(&f.starts, "starts", d.Starts, "greedy descents, from the smallest single FB meeting the target and the widths above it")
 	fs.IntVar(&f.jobs, "jobs", d.Jobs, "certify this many copies at once")
 	f.model.register(fs)
+	f.model.chainOnly = "allocate chooses a width for each layer of a chain of layers: sweep MODEL certifies graphs at one width for every node"
 	f.input.register(fs)
 	f.cert.register(fs)
 	return cmd

@@ -99,7 +99,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *modelfile.Compresse
 	if err != nil {
 		return err
 	}
-	if err := copyWidth(&opts, c.Net, "the copy", cmd.ErrOrStderr()); err != nil {
+	if err := copyWidth(&opts, c.Net.Graph(), "the copy", cmd.ErrOrStderr()); err != nil {
 		return err
 	}
 	cert, err := opts.BoundShowing(cmd.Context(), m.Net, c.Net, box, cmd.ErrOrStderr())

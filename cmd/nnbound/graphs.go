@@ -2,16 +2,20 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/nn/onnx"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnnlib"
@@ -89,16 +93,18 @@ func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnl
 }
 
 // compressGraph compresses a model that is a graph, not a chain (or a
-// chain under --arith float32), saves the copy as ONNX (onnx.WriteGraph)
-// and, with --certify, certifies it (certify.BoundGraph).
+// chain under --arith float32), saves the copy as ONNX (onnx.WriteGraph),
+// prints the compression report (text, or JSON under --json) and, with
+// --certify, certifies it (certify.BoundGraph), as compressAndSave and
+// compressCert.run do for chains.
 func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compression, save string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if comp.applyGraph == nil && m.Net != nil {
 		return usagef("--arith float32 certifies through the graph path, where %s is not supported yet", comp.what)
 	}
 	if comp.applyGraph == nil {
-		return fmt.Errorf("%s is a computation graph, not a chain of layers: %s of graphs is not supported yet "+
-			"(quantise --frac-bits and --float16 are)", m.Info.Path, comp.what)
+		return fmt.Errorf("%s is a computation graph, not a chain of layers: this compression (%s) is made of chains only so far "+
+			"(graphs take quantise --frac-bits and --float16, prune --sparsity and --neurons)", m.Info.Path, comp.what)
 	}
 	if cc.plot != "" {
 		return usagef("--plot is not supported for graph networks yet")
@@ -110,7 +116,16 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 	if err != nil {
 		return err
 	}
+	var box spec.Box
+	if cc.certify { // before the copy is saved
+		if box, err = cc.input.boxNoted(m.Graph.InputSize(), stderr); err != nil {
+			return err
+		}
+	}
 	copyGraph, err := comp.applyGraph(m.Graph)
+	if errors.Is(err, prune.ErrOptions) {
+		return usageError{err} // more neurons than the graph has
+	}
 	if err != nil {
 		return err
 	}
@@ -119,19 +134,24 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 			return err
 		}
 	}
-	if !cc.json {
-		fmt.Fprintf(stdout, "model     %s (graph of %d nodes, %d parameters)\ncopy      %s", m.Info.Path, len(m.Graph.Nodes),
-			m.Graph.NumParams(), comp.what)
-		if save != "" {
-			fmt.Fprintf(stdout, ", saved to %s", save)
+	var pruned []prune.Neuron
+	if comp.neurons != nil {
+		pruned = comp.neurons()
+	}
+	j := experiment.NewGraphCompressionRecord(m.Info, comp.what, m.Graph, copyGraph, save, pruned)
+	switch {
+	case cc.json && !cc.certify:
+		return report.WriteJSON(stdout, j)
+	case !cc.json:
+		desc := fmt.Sprintf("%s (graph of %d nodes, %d parameters)", m.Info.Path, len(m.Graph.Nodes), m.Graph.NumParams())
+		if err := j.WriteText(stdout, desc); err != nil {
+			return err
 		}
-		fmt.Fprintln(stdout)
 	}
 	if !cc.certify {
 		return nil
 	}
-	box, err := cc.input.boxNoted(m.Graph.InputSize(), stderr)
-	if err != nil {
+	if err := copyWidth(&opts, copyGraph, "the copy", stderr); err != nil {
 		return err
 	}
 	c, err := opts.BoundGraph(cmd.Context(), m.Graph, copyGraph, box, stderr)
@@ -141,5 +161,5 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 	if !cc.json {
 		fmt.Fprintln(stdout)
 	}
-	return emitCertificate(stdout, c, box, opts, cc.json, nil, "", nil)
+	return emitCertificate(stdout, c, box, opts, cc.json, j, "", nil)
 }
