@@ -10,16 +10,6 @@ import (
 	"github.com/nnbound/nnbound/spec"
 )
 
-// Text describes t as the verdict's bound line prints it:
-// "norm per-output; epsilon 0.01", the epsilons as one number or a list.
-func (t Tolerance) Text() string {
-	eps := fmt.Sprint(t.Eps)
-	if len(t.Eps) == 1 {
-		eps = fmt.Sprint(t.Eps[0])
-	}
-	return fmt.Sprintf("norm %v; epsilon %s", t.Norm, eps)
-}
-
 // PropertyText describes the output ranges of the property p, read from
 // file, as the verdict's bound line prints them.
 func PropertyText(p *spec.Property, file string) string {
@@ -27,7 +17,7 @@ func PropertyText(p *spec.Property, file string) string {
 }
 
 // WriteText prints the answer for people, as aligned lines; what
-// describes the question (Tolerance.Text or PropertyText):
+// describes the question (spec.Tolerance.String or PropertyText):
 //
 //	verdict   violated
 //	bound     0.5        certified max of the difference over the box; norm inf; epsilon 0.001

@@ -20,7 +20,7 @@ func TestWriteText(t *testing.T) {
 		want string
 	}{
 		{"violated", Result{Status: Violated, Bound: 0.5, Worst: p, Counterexample: p, Nodes: 1, Seconds: 0.001},
-			Tolerance{Norm: spec.NormInf, Eps: []float64{1e-3}}.Text(),
+			spec.Tolerance{Norm: spec.NormInf, Eps: []float64{1e-3}}.String(),
 			"verdict   violated\n" +
 				"bound     0.5        certified max of the difference over the box; norm inf; epsilon 0.001\n" +
 				"found     0.5        counterexample, evaluated again at x = 1\n" +
@@ -48,7 +48,7 @@ func TestWriteText(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, b.String(), tc.want)
 		}
 	}
-	if got := (Tolerance{Norm: spec.PerOutput, Eps: []float64{1, 2}}).Text(); got != "norm per-output; epsilon [1 2]" {
+	if got := (spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1, 2}}).String(); got != "norm per-output; epsilon [1 2]" {
 		t.Errorf("Text = %q", got)
 	}
 }

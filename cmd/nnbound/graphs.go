@@ -62,7 +62,7 @@ func runCompareGraph(cmd *cobra.Command, f *compareFlags, opts certjob.Job, ms [
 // one at least is a graph that is not a chain (verify.DecideGraph; no
 // neuron alignment), and returns the answer with the description of the
 // question.
-func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnlib.Property, tol verify.Tolerance,
+func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnlib.Property, tol spec.Tolerance,
 	opts *verify.Options, stderr io.Writer) (*verify.Answer, string, error) {
 	if prop != nil && prop.Pair != nil {
 		return nil, "", usagef("two-network VNN-LIB properties of graph networks are not decided yet: give --epsilon and the box")
@@ -85,7 +85,7 @@ func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnl
 	if err != nil {
 		return nil, "", err
 	}
-	return &verify.Answer{Result: r}, tol.Text(), nil
+	return &verify.Answer{Result: r}, tol.String(), nil
 }
 
 // compressGraph compresses a model that is a graph, not a chain (or a

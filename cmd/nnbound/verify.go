@@ -91,8 +91,8 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 
 // tolerance checks the flags that do not depend on the models and returns
 // the tolerance.
-func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
-	var t verify.Tolerance
+func (f *verifyFlags) tolerance() (spec.Tolerance, error) {
+	var t spec.Tolerance
 	if err := f.input.check(); err != nil {
 		return t, err
 	}
@@ -103,7 +103,7 @@ func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
 	if err != nil {
 		return t, usagef("--norm %q: want per-output, inf or 2", f.norm)
 	}
-	t = verify.Tolerance{Norm: norm, Eps: f.eps}
+	t = spec.Tolerance{Norm: norm, Eps: f.eps}
 	if f.output >= 0 {
 		if norm != spec.PerOutput {
 			return t, usagef("--output needs --norm per-output")
@@ -132,7 +132,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if err != nil {
 		return err
 	}
-	var tol verify.Tolerance
+	var tol spec.Tolerance
 	if prop == nil || prop.Pair == nil {
 		if tol, err = f.tolerance(); err != nil {
 			return err
@@ -173,7 +173,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err != nil {
 			return err
 		}
-		what = tol.Text()
+		what = tol.String()
 		ans, err = verify.DecideAligned(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, align, &opts)
 		if err != nil {
 			return err
