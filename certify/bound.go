@@ -49,6 +49,7 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quant
 	if c.Certified && c.ObservedError > c.Bound && !math.IsInf(c.ObservedError, 1) {
 		checkAttained(c)
 	}
+	c.Inputs, c.QC = in.Clone(), t.QC
 	c.Norm, c.C = t.q.Norm, slices.Clone(t.q.C)
 	c.Trivial = trivialBound(f1, f2, t.q)
 	c.Method = t.Method

@@ -61,8 +61,15 @@ type Piece struct {
 	Bound float64
 }
 
-// Certificate is the result of Bound.
+// Certificate is the result of Bound: the question asked (Inputs, Norm
+// and C, and the options that shape the answer: Method, Arith, QC), how
+// it ended (Status), the bound and the error observed, and where the bound
+// came from. It describes itself: printing it needs nothing else.
 type Certificate struct {
+	// Inputs is the input set the bound holds over, as passed to Bound.
+	Inputs spec.Inputs
+	// QC is the QC set of the LMI (Options.QC).
+	QC QCSet
 	// Certified is true only when Status is Certified.
 	Certified bool
 	Status    Status

@@ -192,7 +192,7 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	}
 	r.Layers, r.TotalBits, r.Bound = cur.layers, cur.bits(), report.Number(cur.cert.Bound)
 	r.Net, r.Certificate = cur.net, cur.cert
-	rec := NewRecord(cur.cert, box, a.Opts)
+	rec := NewRecord(cur.cert)
 	r.Record = &rec
 	return r, nil
 }

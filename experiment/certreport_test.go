@@ -49,7 +49,8 @@ func TestCertReport(t *testing.T) {
 		{"SDP not built", &unbuilt, CertReport{HideTimes: true}, "sdp             not built  (QC set default, stopped by the time budget", nil},
 	} {
 		var out bytes.Buffer
-		err := tc.r.Write(&out, tc.c, box, opts)
+		tc.c.Inputs, tc.c.QC = opts.Inputs(box), opts.QC
+		err := tc.r.Write(&out, tc.c)
 		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.err)
 		}

@@ -6,13 +6,12 @@ import (
 	"strings"
 
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/numtext"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
 
-// WriteCertificate prints c, certified over box with opts, for people: one aligned line per field, the
+// WriteCertificate prints c for people: one aligned line per field, the
 // bound and the observed error first.
 //
 //	certified       yes
@@ -21,7 +20,7 @@ import (
 //	...
 //
 // With hideTimes the solve time is printed as "-" (for golden files).
-func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job, hideTimes bool) error {
+func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error {
 	var b strings.Builder
 	line := func(key, value, note string) {
 		s := fmt.Sprintf("%-15s %s", key, value)
@@ -40,7 +39,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	where := ""
 	if len(c.X1) > 0 {
 		where = "found at x1 = " + Vector(c.X1)
-		if opts.Pairing != spec.SameInput {
+		if c.Inputs.Pairing != spec.SameInput {
 			where += ", x2 = " + Vector(c.X2)
 		}
 	}
@@ -76,12 +75,12 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	if c.IsTrivial() {
 		line("note", "the bound is the trivial "+report.Float(c.Trivial, 4)+" that the ranges of the output activations give alone", "")
 	}
-	line("input set", box.Describe(), PairingNote(opts))
+	line("input set", c.Inputs.Box.Describe(), PairingNote(c.Inputs))
 	line("arithmetic", c.Arith.Describe(), "")
 	switch {
 	case c.Certified && !c.RootCertified():
 		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")
-	case c.Certified && opts.Pairing == spec.SameInput:
+	case c.Certified && c.Inputs.Pairing == spec.SameInput:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
 		line("", "in "+SquareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
@@ -111,9 +110,9 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		}
 		line("sdp", "none", why)
 	} else if c.SDP.Size == 0 { // the time budget ended while the root's SDP was built
-		line("sdp", "not built", fmt.Sprintf("(QC set %s%s)", opts.QC, pieces))
+		line("sdp", "not built", fmt.Sprintf("(QC set %s%s)", c.QC, pieces))
 	} else {
-		line("sdp", fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, opts.QC), "")
+		line("sdp", fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, c.QC), "")
 		when := report.Seconds(c.SDP.Time.Seconds())
 		if hideTimes {
 			when = "- s"
@@ -124,13 +123,13 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	return err
 }
 
-// PairingNote says how x2 relates to x1 under o: "x2 = x1", ...
-func PairingNote(o certjob.Job) string {
-	switch o.Pairing {
+// PairingNote says how x2 relates to x1 in the input set in: "x2 = x1", ...
+func PairingNote(in spec.Inputs) string {
+	switch in.Pairing {
 	case spec.SameInput:
 		return "x2 = x1"
 	case spec.QuantisedInput:
-		return fmt.Sprintf("x2 = q(x1), the input quantised to %d fractional bits (%s)", o.Quant.FracBits, o.Quant.Rounding)
+		return fmt.Sprintf("x2 = q(x1), the input quantised to %d fractional bits (%s)", in.Quant.FracBits, in.Quant.Rounding)
 	}
 	return "x1 and x2 independent"
 }

@@ -241,7 +241,7 @@ func (s *Setup) Certify(ctx context.Context, t Task) (Run, *certify.Certificate,
 		return Run{}, nil, err
 	}
 	r := Run{Layers: t.Layers, FracBits: t.FracBits, Run: t.Run, NetSeed: NetSeed(s.Seed, t.Layers, t.Run),
-		Summary: NewSummary(c, o.Pairing), TMean: nan(), TMax: nan(), TMin: nan(), Seconds: c.Time.Seconds()}
+		Summary: NewSummary(c), TMean: nan(), TMax: nan(), TMin: nan(), Seconds: c.Time.Seconds()}
 	if !c.Certified {
 		return r, c, nil
 	}

@@ -77,7 +77,8 @@ func TestWriteCertificate(t *testing.T) {
 		{"not certified", failed, same},
 	} {
 		out.WriteString("== " + tc.name + "\n")
-		if err := experiment.WriteCertificate(&out, tc.c, box, tc.o, true); err != nil {
+		tc.c.Inputs, tc.c.QC = tc.o.Inputs(box), tc.o.QC
+		if err := experiment.WriteCertificate(&out, tc.c, true); err != nil {
 			t.Fatal(err)
 		}
 	}
