@@ -70,9 +70,9 @@ type Certificate struct {
 	Inputs spec.Inputs
 	// QC is the QC set of the LMI (Options.QC).
 	QC QCSet
-	// Certified is true only when Status is Certified.
-	Certified bool
-	Status    Status
+	// Status says whether a bound was certified (Certified) and, if not,
+	// why.
+	Status Status
 	// Reason explains a status other than Certified.
 	Reason string
 	// Gammas are the verified coefficients of the root SDP: for every
@@ -173,6 +173,9 @@ type Certificate struct {
 	// Timing says where Time went.
 	Timing Timing
 }
+
+// Certified reports whether a bound was certified: Status is Certified.
+func (c *Certificate) Certified() bool { return c.Status == Certified }
 
 // Quantity names what Bound bounds (spec.Quantity.String):
 // "||f1(x1) - f2(x2)||_2", "||f1(x1) - f2(x2)||_inf", "|f1_k(x1) -

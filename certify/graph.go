@@ -37,7 +37,7 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	if err := checkGraphInput(g1, g2, in, q, &opts); err != nil {
 		return nil, err
 	}
-	c := &Certificate{Inputs: in.Clone(), QC: opts.QC, Norm: q.Norm, C: slices.Clone(q.C), Method: opts.Method, Source: MethodPropagation, Arith: opts.Arith,
+	c := &Certificate{Status: CheckFailed, Inputs: in.Clone(), QC: opts.QC, Norm: q.Norm, C: slices.Clone(q.C), Method: opts.Method, Source: MethodPropagation, Arith: opts.Arith,
 		SDPBound: math.Inf(1), Trivial: math.Inf(1),
 		SDPSkipped: "the networks are computation graphs, not chains of layers: the bound is bound propagation's"}
 	if opts.Arith == ArithFloat32 {
@@ -76,7 +76,7 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 		}
 	}
 	c.Gammas = Gammas{Gamma: outward.MulUp(c.Bound, c.Bound)}
-	c.Certified, c.Status = true, Certified
+	c.Status = Certified
 	if c.ObservedError > c.Bound {
 		checkAttained(c)
 	}

@@ -33,7 +33,7 @@ type CertReport struct {
 func (r CertReport) Write(w io.Writer, c *certify.Certificate) error {
 	written := ""
 	var figErr error
-	if r.Plot != "" && c.Certified {
+	if r.Plot != "" && c.Certified() {
 		fig, err := r.Draw()
 		if err == nil {
 			err = fig.Save(r.Plot)

@@ -29,7 +29,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		}
 		b.WriteString(strings.TrimRight(s, " ") + "\n")
 	}
-	if c.Certified {
+	if c.Certified() {
 		line("certified", "yes", "")
 		line("bound", report.Float(c.Bound, 5), "certified max of "+c.Quantity()+" over the input set")
 	} else {
@@ -44,16 +44,16 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		}
 	}
 	line("observed error", report.Float(c.ObservedError, 5), where)
-	if c.Certified {
+	if c.Certified() {
 		line("ratio", report.Ratio(c.Ratio()), "bound / observed error (1 is tight)")
 	}
 	if c.Stopped != certify.StopNone {
 		line("stopped", c.Stopped.String(), stopNote(c))
 	}
-	if c.Certified && c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
+	if c.Certified() && c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
 	}
-	if c.Certified && c.Source != c.Method {
+	if c.Certified() && c.Source != c.Method {
 		why := "tighter than the SDP there"
 		switch {
 		case c.Fallbacks > 0:
@@ -69,7 +69,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		}
 		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
 	}
-	if c.Certified && c.Reason != "" && c.SDP.Solves > 0 {
+	if c.Certified() && c.Reason != "" && c.SDP.Solves > 0 {
 		line("note", c.Reason, "")
 	}
 	if c.IsTrivial() {
@@ -78,14 +78,14 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 	line("input set", c.Inputs.Box.Describe(), PairingNote(c.Inputs))
 	line("arithmetic", c.Arith.Describe(), "")
 	switch {
-	case c.Certified && !c.RootCertified():
+	case c.Certified() && !c.RootCertified():
 		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")
-	case c.Certified && c.Inputs.Pairing == spec.SameInput:
+	case c.Certified() && c.Inputs.Pairing == spec.SameInput:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
 		line("", "in "+SquareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
 		rootNote(line, c)
-	case c.Certified:
+	case c.Certified():
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
 		line("", "in "+SquareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")

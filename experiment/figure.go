@@ -33,7 +33,7 @@ import (
 // closely. Nothing in the figure depends on the time taken; ctx stops
 // the work early, with an error.
 func Figure(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Certificate, title string) (*report.Figure, error) {
-	if !c.Certified {
+	if !c.Certified() {
 		return nil, fmt.Errorf("experiment: no figure: the bound was not certified")
 	}
 	in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}

@@ -242,7 +242,7 @@ func (s *Setup) Certify(ctx context.Context, t Task) (Run, *certify.Certificate,
 	}
 	r := Run{Layers: t.Layers, FracBits: t.FracBits, Run: t.Run, NetSeed: NetSeed(s.Seed, t.Layers, t.Run),
 		Summary: NewSummary(c), TMean: nan(), TMax: nan(), TMin: nan(), Seconds: c.Time.Seconds()}
-	if !c.Certified {
+	if !c.Certified() {
 		return r, c, nil
 	}
 	mean, hi, lo, err := Tightness(f1, f2, box, o, c)

@@ -31,7 +31,7 @@ type Summary struct {
 // ||x1 - x2||^2 = 0: any value holds, so it is left out (null).
 func NewSummary(c *certify.Certificate) Summary {
 	p := c.Inputs.Pairing
-	k := Summary{Certified: c.Certified, Status: c.Status.String(), Bound: report.Number(c.Bound),
+	k := Summary{Certified: c.Certified(), Status: c.Status.String(), Bound: report.Number(c.Bound),
 		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()), Source: c.Source.String(),
 		Gamma: nan(), GammaX1: nan(), GammaX2: nan(), GammaX: nan()}
 	if c.RootCertified() {
@@ -40,7 +40,7 @@ func NewSummary(c *certify.Certificate) Summary {
 			k.GammaX = nan()
 		}
 	}
-	if !c.Certified {
+	if !c.Certified() {
 		k.Ratio = nan()
 	}
 	return k

@@ -23,7 +23,7 @@ func emitCertificate(w io.Writer, c *certify.Certificate, asJSON bool,
 	if err := r.Write(w, c); err != nil {
 		return err
 	}
-	if !c.Certified {
+	if !c.Certified() {
 		return errNotCertified
 	}
 	return nil
