@@ -180,8 +180,8 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		Status: rp.sdpStatus, Objective: rp.objective}
 	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound
 	c.SDPGammas = rp.sdpGammas
-	if rp.skipped {
-		c.SDPSkipped, c.SDP = rp.reason, SDPStats{Size: rp.size, Variables: rp.vars}
+	if rp.skip.Skipped() {
+		c.SDPSkipped, c.SDP = rp.skip, SDPStats{Size: rp.size, Variables: rp.vars}
 	}
 	if rp.ok {
 		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound

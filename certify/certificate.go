@@ -164,10 +164,12 @@ type Certificate struct {
 	Pieces []Piece
 	SDP    SDPStats
 	// SDPSkipped says why the SDP of the whole input set was not
-	// attempted ("" when it was): its LMI or its number of variables was
-	// too large for the time budget (MaxBudgetOrder, MaxBudgetVariables).
-	// The bound is then bound propagation's.
-	SDPSkipped string
+	// attempted (SkipNone when it was): the networks are graphs, a layer
+	// is not modelled, its LMI or its number of variables was too large
+	// for the time budget (MaxBudgetOrder, MaxBudgetVariables), or bound
+	// propagation was already close enough. The bound is then bound
+	// propagation's.
+	SDPSkipped SDPSkip
 	// Time is the wall time of Bound.
 	Time time.Duration
 	// Timing says where Time went.

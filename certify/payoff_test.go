@@ -56,7 +56,7 @@ func TestSDPSkipped(t *testing.T) {
 			t.Errorf("%s: certified %v, source %v, bound %v (propagation's %v), %d solves: want propagation's bound and no solve",
 				c.name, cert.Certified(), cert.Source, cert.Bound, cert.IntervalBound, cert.SDP.Solves)
 		}
-		if !strings.Contains(cert.SDPSkipped, c.want) || !math.IsInf(cert.SDPBound, 1) {
+		if !strings.Contains(cert.SDPSkipped.String(), c.want) || !math.IsInf(cert.SDPBound, 1) {
 			t.Errorf("%s: SDPSkipped %q, SDP bound %v: want a reason with %q and no SDP bound", c.name, cert.SDPSkipped, cert.SDPBound, c.want)
 		}
 	}

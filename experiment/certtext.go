@@ -58,7 +58,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		switch {
 		case c.Fallbacks > 0:
 			why = "where the SDP failed, or tighter than it"
-		case c.SDPSkipped != "":
+		case c.SDPSkipped.Skipped():
 			why = "the SDP was skipped"
 		case c.SDP.Solves == 0:
 			why = "the SDP does not model the int8 quantisers"
@@ -103,8 +103,8 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		switch {
 		case c.Method == certify.MethodPropagation:
 			why = "(--method interval: bound propagation alone" + pieces + ")"
-		case c.SDPSkipped != "":
-			why = "(" + c.SDPSkipped + pieces + ")"
+		case c.SDPSkipped.Skipped():
+			why = "(" + c.SDPSkipped.String() + pieces + ")"
 		case c.Source == certify.MethodPropagation:
 			why = "(bound propagation alone" + pieces + ")"
 		}

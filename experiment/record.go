@@ -157,7 +157,7 @@ func NewRecord(c *certify.Certificate) Record {
 		Pieces:        max(len(c.Pieces), 1),
 		TimeBudgetHit: c.TimeBudgetHit,
 		Stopped:       stopped(c.Stopped),
-		SDPSkipped:    c.SDPSkipped,
+		SDPSkipped:    c.SDPSkipped.String(),
 		WorstX1:       orEmpty(c.X1),
 		WorstX2:       orEmpty(c.X2),
 		Input:         NewInputRecord(c.Inputs),
