@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/nnbound/nnbound/internal/outward"
 )
@@ -69,6 +70,11 @@ func (t Tolerance) Validate(m int) error {
 		seen[k] = true
 	}
 	return nil
+}
+
+// Clone returns a copy of t that shares no slice with it.
+func (t Tolerance) Clone() Tolerance {
+	return Tolerance{Norm: t.Norm, Eps: slices.Clone(t.Eps), Outputs: slices.Clone(t.Outputs)}
 }
 
 // String describes t as a verdict's bound line prints it:

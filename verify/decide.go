@@ -36,6 +36,7 @@ func Decide(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol spec.Tole
 	if err != nil {
 		return nil, err
 	}
+	res.Inputs, res.Tolerance = in.Clone(), tol.Clone()
 	res.Time = time.Since(start)
 	res.Seconds = res.Time.Seconds()
 	return res, nil

@@ -39,6 +39,7 @@ func DecideGraph(ctx context.Context, f, g *nn.Graph, in spec.Inputs, tol spec.T
 	}
 	d := &graphDecider{f: f, g: g, in: in, tol: tol, opts: opts, whole: in.Box}
 	r := d.run(ctx)
+	r.Inputs, r.Tolerance = in.Clone(), tol.Clone()
 	r.Time = time.Since(start)
 	r.Seconds = r.Time.Seconds()
 	return r, nil

@@ -43,8 +43,12 @@ func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opt
 		return nil, err
 	}
 	res, err := Decide(ctx, f, gs, spec.Inputs{Box: p.Box}, tol, opts)
-	if err != nil || res.Status != Violated {
-		return res, err
+	if err != nil {
+		return nil, err
+	}
+	res.Property = p
+	if res.Status != Violated {
+		return res, nil
 	}
 	x := res.Counterexample.X
 	pt, s, err := CheckPoint(f, g, x, x, PropertyCriterion(p))

@@ -102,6 +102,9 @@ func TestDecidePermutationNeverViolated(t *testing.T) {
 			if res.Status == Violated {
 				t.Errorf("seed %d, %v %v: violated at %+v", seed, tol.Norm, tol.Eps, res.Counterexample)
 			}
+			if res.Tolerance.String() != tol.String() || res.Inputs.Box.Dim() != 3 {
+				t.Errorf("seed %d: the result carries %v over %v, want %v over the box", seed, res.Tolerance, res.Inputs.Box, tol)
+			}
 		}
 	}
 }
