@@ -156,7 +156,7 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 		}
 		if r.Met() {
 			fmt.Fprintln(stdout)
-			if err := (experiment.CertReport{HideTimes: hideTimes}).Write(stdout, r.Certificate, box, a.Opts); err != nil {
+			if err := (experiment.CertReport{HideTimes: hideTimes}).Write(stdout, r.Certificate); err != nil {
 				return err
 			}
 		}

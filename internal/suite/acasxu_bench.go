@@ -115,7 +115,7 @@ func sdpBound(ctx context.Context, f, fp *nn.Network, box spec.Box, co certjob.J
 		Seconds: cert.Time.Seconds(), Size: cert.SDP.Size, Variables: cert.SDP.Variables, Solves: cert.SDP.Solves,
 		Iterations: cert.SDP.Iterations, SolverSeconds: cert.SDP.Time.Seconds(), Pieces: len(cert.Pieces),
 		found: cert.ObservedError}
-	if !cert.Certified {
+	if !cert.Certified() {
 		s.Bound = report.Number(math.NaN())
 	}
 	return s

@@ -227,13 +227,13 @@ func (b *certBench) defaultVsPaper(ctx context.Context, layers []int) error {
 					return err
 				}
 				td, tp, tdMax = td+cd.Time, tp+cp.Time, max(tdMax, cd.Time)
-				if cd.Certified {
+				if cd.Certified() {
 					okD++
 				}
-				if cp.Certified {
+				if cp.Certified() {
 					okP++
 				}
-				if cd.Certified && cp.Certified {
+				if cd.Certified() && cp.Certified() {
 					ratios = append(ratios, cd.Bound/cp.Bound)
 				}
 			}
@@ -272,7 +272,7 @@ func (b *certBench) tightness(ctx context.Context) error {
 			if c.ObservedExact {
 				exact++
 			}
-			if c.Certified {
+			if c.Certified() {
 				ok++
 				ratios = append(ratios, c.Ratio())
 				roots = append(roots, c.RootBound/c.ObservedError)

@@ -85,7 +85,7 @@ func Int8(ctx context.Context, w io.Writer, o *Int8Options) error {
 			ratio := c.Bound / c.ObservedError
 			ratios = append(ratios, ratio)
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%.5g\t%.5g\t%.3f\t%.4g\t%v\t%d\t%.1f\t\n", m, scheme, boxString(box),
-				c.Bound, c.ObservedError, ratio, sampled, c.Certified && c.Bound >= sampled, max(1, len(c.Pieces)), cpu.Seconds())
+				c.Bound, c.ObservedError, ratio, sampled, c.Certified() && c.Bound >= sampled, max(1, len(c.Pieces)), cpu.Seconds())
 		}
 	}
 	if err := tw.Flush(); err != nil {

@@ -47,7 +47,7 @@ type verifyInstance struct {
 	F, G   string // model files
 	Core   bool   // read NNet files as their normalised core network
 	Box    spec.Box
-	Tol    verify.Tolerance
+	Tol    spec.Tolerance
 	Peer   string  // the peer's verdict ("" if none)
 	PeerS  float64 // and time, seconds
 	Result *verify.Result
@@ -133,7 +133,7 @@ func veriPruneInstances(dir string, eps float64, nets []string) ([]*verifyInstan
 				out = append(out, &verifyInstance{Name: net + " pruned" + p, Box: veriPruneBox,
 					F:   filepath.Join(dir, "veriprune", "onnx", "nets", name+".onnx"),
 					G:   filepath.Join(dir, "veriprune", "onnx", "nets_pruned", name+"_pruned"+p+".onnx"),
-					Tol: verify.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}})
+					Tol: spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}})
 			}
 		}
 	}
@@ -168,7 +168,7 @@ func acasVerifyInstances(dir string, eps float64, props, nets []string) ([]*veri
 	for _, a := range acas {
 		inst := &verifyInstance{Name: "prop " + a.Prop + " net " + a.Net, F: a.F, G: a.FPrime, Core: true,
 			Box: spec.Box{Lo: a.Lo, Hi: a.Hi},
-			Tol: verify.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}, Outputs: []int{a.Target}}, PeerS: -1}
+			Tol: spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}, Outputs: []int{a.Target}}, PeerS: -1}
 		if r, ok := peer[a.Prop+"/"+a.Net]; ok {
 			inst.Peer = r["verdict"]
 			fmt.Sscan(r["time_s_timeout_counted"], &inst.PeerS)
@@ -241,7 +241,7 @@ func cancelAfterCPU(cancel context.CancelFunc, limit time.Duration) func() {
 // checkVerdict checks the worst point of any verdict (for Violated, the
 // counterexample) again with verify.CheckPoint against the tolerance,
 // every output with its own epsilon, and the bound against it.
-func checkVerdict(f, g *nn.Network, box spec.Box, tol verify.Tolerance, res *verify.Result) string {
+func checkVerdict(f, g *nn.Network, box spec.Box, tol spec.Tolerance, res *verify.Result) string {
 	p := res.Worst
 	if p == nil {
 		return "no worst point"
