@@ -17,7 +17,7 @@ import (
 // original network on the caller's test set: it returns how many of the
 // samples' balls are certified to agree (a disagreement found or an
 // unknown ball counts against) and how many samples there are. name
-// identifies the copy (its widths) for logs. nnbound allocate builds it
+// identifies the copy by its widths, "fb-3-5-2", for logs. nnbound allocate builds it
 // from package agree and agree/top1's decider.
 type AgreementJudge func(ctx context.Context, copy *nn.Network, name string) (agreed, samples int, err error)
 
@@ -27,7 +27,9 @@ type AgreementJudge func(ctx context.Context, copy *nn.Network, name string) (ag
 // (nnbound allocate --target-agreement).
 //
 // It starts at the smallest single width W of Widths whose certified
-// rate is at least Target (ascending), then lowers one layer's
+// rate is at least Target (ascending; and from the Starts - 1 widths
+// after it, keeping the descent ending with the fewest bits), then
+// lowers one layer's
 // fractional bits at a time: each round judges, for every layer still
 // free and above 1 bit, the copy with that layer one bit lower; a
 // candidate below Target freezes its layer, and of the others it keeps
@@ -41,6 +43,10 @@ type AgreementAllocation struct {
 	Rounding quantise.Rounding
 	// Target is the smallest certified agreement rate accepted, in (0, 1].
 	Target float64
+	// Starts is the number of greedy descents, from the smallest width
+	// W meeting the target and the widths of Widths after it; the one
+	// ending with the fewest weight bits is kept (0 or 1: from W only).
+	Starts int
 }
 
 // AgreementRow is one copy judged: its widths, the balls certified to
@@ -67,7 +73,9 @@ type AgreementResult struct {
 	Layers    []LayerWidth `json:"layers,omitempty"`
 	TotalBits int          `json:"total_bits,omitempty"`
 	Agreed    int          `json:"agreed"`
-	// Steps are the copies accepted on the way down from Single.
+	// Start is the single width the descent kept started from, Steps the
+	// copies it accepted on the way down.
+	Start int            `json:"start_frac_bits,omitempty"`
 	Steps []AgreementRow `json:"steps,omitempty"`
 	// Candidates is the number of copies judged.
 	Candidates int `json:"candidates"`
@@ -103,7 +111,7 @@ func (a *AgreementAllocation) Run(ctx context.Context, core *nn.Network, rebuild
 		if row, ok := seen[key]; ok {
 			return c, row, nil
 		}
-		agreed, n, err := judge(ctx, c.net, "fb"+fmt.Sprint(fbs))
+		agreed, n, err := judge(ctx, c.net, widthsName(fbs))
 		if err != nil {
 			return nil, AgreementRow{}, err
 		}
@@ -114,53 +122,87 @@ func (a *AgreementAllocation) Run(ctx context.Context, core *nn.Network, rebuild
 		return c, row, nil
 	}
 	meets := func(row AgreementRow) bool { return row.Agreed >= a.needed(r.Samples) }
-	var cur *candidate
-	var curRow AgreementRow
-	for _, w := range a.Widths {
-		c, row, err := judged(uniform(len(core.Layers), w))
+	w := -1
+	for i, fb := range a.Widths {
+		c, row, err := judged(uniform(len(core.Layers), fb))
 		if err != nil {
 			return nil, err
 		}
 		r.Sweep = append(r.Sweep, row)
 		if meets(row) {
-			cur, curRow = c, row
-			r.Single, r.SingleLayers = &row, c.layers
+			r.Single, r.SingleLayers, w = &row, c.layers, i
 			break
 		}
 	}
-	if cur == nil {
+	if w < 0 {
 		return r, nil
 	}
-	frozen := make([]bool, len(core.Layers))
-	for {
-		var best *candidate
-		var bestRow AgreementRow
-		for k := range cur.fbs {
-			if frozen[k] || cur.fbs[k] <= 1 {
-				continue
-			}
-			fbs := slices.Clone(cur.fbs)
-			fbs[k]--
-			c, row, err := judged(fbs)
+	var best *candidate
+	var bestRow AgreementRow
+	for _, fb := range a.Widths[w:min(w+max(a.Starts, 1), len(a.Widths))] {
+		c, row, err := judged(uniform(len(core.Layers), fb))
+		if err != nil {
+			return nil, err
+		}
+		if !meets(row) {
+			continue
+		}
+		var steps []AgreementRow
+		frozen := make([]bool, len(core.Layers))
+		for {
+			next, nextRow, err := a.round(c, row, frozen, judged, meets)
 			if err != nil {
 				return nil, err
 			}
-			switch {
-			case !meets(row):
-				frozen[k] = true
-			case row.Bits >= curRow.Bits: // rounding grew the integer bits
-			case best == nil || row.Bits < bestRow.Bits || row.Bits == bestRow.Bits && row.Agreed > bestRow.Agreed:
-				best, bestRow = c, row
+			if next == nil {
+				break
 			}
+			c, row = next, nextRow
+			steps = append(steps, row)
 		}
-		if best == nil {
-			break
+		if best == nil || row.Bits < bestRow.Bits {
+			best, bestRow, r.Start, r.Steps = c, row, fb, steps
 		}
-		cur, curRow = best, bestRow
-		r.Steps = append(r.Steps, bestRow)
 	}
-	r.Layers, r.TotalBits, r.Agreed, r.Net = cur.layers, cur.bits(), curRow.Agreed, cur.net
+	r.Layers, r.TotalBits, r.Agreed, r.Net = best.layers, best.bits(), bestRow.Agreed, best.net
 	return r, nil
+}
+
+// round judges cur with each layer not frozen and above 1 fractional bit
+// one bit lower; it freezes the layers whose copy misses the target and
+// returns the copy of the others saving the most bits (nil if none).
+func (a *AgreementAllocation) round(cur *candidate, curRow AgreementRow, frozen []bool,
+	judged func([]int) (*candidate, AgreementRow, error), meets func(AgreementRow) bool) (*candidate, AgreementRow, error) {
+	var best *candidate
+	var bestRow AgreementRow
+	for k := range cur.fbs {
+		if frozen[k] || cur.fbs[k] <= 1 {
+			continue
+		}
+		fbs := slices.Clone(cur.fbs)
+		fbs[k]--
+		c, row, err := judged(fbs)
+		if err != nil {
+			return nil, AgreementRow{}, err
+		}
+		switch {
+		case !meets(row):
+			frozen[k] = true
+		case row.Bits >= curRow.Bits: // rounding grew the integer bits
+		case best == nil || row.Bits < bestRow.Bits || row.Bits == bestRow.Bits && row.Agreed > bestRow.Agreed:
+			best, bestRow = c, row
+		}
+	}
+	return best, bestRow, nil
+}
+
+// widthsName returns "fb-A-B-..." for the widths fbs.
+func widthsName(fbs []int) string {
+	name := "fb"
+	for _, fb := range fbs {
+		name += fmt.Sprintf("-%d", fb)
+	}
+	return name
 }
 
 // needed returns the fewest certified balls of n meeting the target.
@@ -200,7 +242,7 @@ func (r *AgreementResult) WriteText(w io.Writer, network, question string) error
 	fmt.Fprintf(w, "\nweight bits of a layer: (weights + biases) x (1 + IB + FB), a sign bit, IB integer bits, FB fractional bits each\n")
 	fmt.Fprintf(w, "total weight bits: %d per layer, %d at the single FB %d (%.1f%% fewer)\n", r.TotalBits, r.Single.Bits, fb, fewer)
 	fmt.Fprintf(w, "certified agreement: %d of %d balls (%s); %d copies judged, %d steps taken down from FB %d\n",
-		r.Agreed, r.Samples, percent(float64(r.Agreed)/float64(r.Samples)), r.Candidates, len(r.Steps), fb)
+		r.Agreed, r.Samples, percent(float64(r.Agreed)/float64(r.Samples)), r.Candidates, len(r.Steps), r.Start)
 	if r.Saved != "" {
 		fmt.Fprintf(w, "saved: %s (the copy chosen)\n", r.Saved)
 	}

@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -24,7 +23,7 @@ func TestAgreementAllocation(t *testing.T) {
 	judged := map[string]int{}
 	judge := func(_ context.Context, c *nn.Network, name string) (int, int, error) {
 		judged[name]++
-		fields := strings.Fields(strings.Trim(strings.TrimPrefix(name, "fb"), "[]"))
+		fields := strings.Split(strings.TrimPrefix(name, "fb-"), "-")
 		agreed := 10
 		for k, l := range c.Layers {
 			fb, err := strconv.Atoi(fields[k])
@@ -40,7 +39,7 @@ func TestAgreementAllocation(t *testing.T) {
 		}
 		return agreed, 10, nil
 	}
-	a := &AgreementAllocation{Widths: []int{2, 3, 4, 5, 6, 7, 8}, Target: 0.95}
+	a := &AgreementAllocation{Widths: []int{2, 3, 4, 5, 6, 7, 8}, Target: 0.95, Starts: 2}
 	r, err := a.Run(context.Background(), core, identity, judge)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +65,7 @@ func TestAgreementAllocation(t *testing.T) {
 	if r.Candidates != len(judged) {
 		t.Errorf("%d candidates reported, %d judged", r.Candidates, len(judged))
 	}
-	if _, ok := judged["fb"+fmt.Sprint(got)]; !ok {
+	if _, ok := judged[widthsName(got)]; !ok {
 		t.Errorf("the allocation %v was never judged", got)
 	}
 	if _, err := (&AgreementAllocation{Widths: []int{2}, Target: 1.5}).Run(context.Background(), core, identity, judge); err == nil {
