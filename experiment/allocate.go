@@ -370,16 +370,23 @@ func better(s, saved, b, s0, saved0, b0 float64) bool {
 // candidate quantises core with fbs[k] fractional bits in layer k and
 // measures its weight bits.
 func (s *search) candidate(fbs []int) (*candidate, error) {
+	return newCandidate(s.core, s.rebuild, s.a.Rounding, fbs)
+}
+
+// newCandidate quantises core's weights and biases with fbs[k] fractional
+// bits in layer k, rounded by rounding, rebuilds the network around it
+// and measures its weight bits.
+func newCandidate(core *nn.Network, rebuild Rebuild, rounding quantise.Rounding, fbs []int) (*candidate, error) {
 	o := quantise.Options{Layers: make([]quantise.LayerFormats, len(fbs))}
 	for k, fb := range fbs {
-		f := quantise.Format{FracBits: fb, Rounding: s.a.Rounding}
+		f := quantise.Format{FracBits: fb, Rounding: rounding}
 		o.Layers[k] = quantise.LayerFormats{Weights: f, Biases: f}
 	}
-	q, err := quantise.Network(s.core, o)
+	q, err := quantise.Network(core, o)
 	if err != nil {
 		return nil, err
 	}
-	net, err := s.rebuild(q)
+	net, err := rebuild(q)
 	if err != nil {
 		return nil, err
 	}
