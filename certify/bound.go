@@ -246,6 +246,8 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		c.Status, c.Reason, c.Note, c.Bound = rp.status, rp.reason, "", math.Inf(1)
 		if rp.ok {
 			c.Status, c.Reason = SolverFailed, "a piece of the split input set could not be certified"
+		} else if c.Status == Certified { // a root that failed without saying how: claim nothing
+			c.Status = CheckFailed
 		}
 	}
 	if !rp.ok && c.Certified() {
