@@ -12,7 +12,7 @@ import (
 func TestCheckAttained(t *testing.T) {
 	c := &Certificate{Status: Certified, Bound: 0.5, ObservedError: 0.5 + 1e-12}
 	checkAttained(c)
-	if !c.Certified() || c.Bound != c.ObservedError || !strings.Contains(c.Reason, "raised by") {
+	if !c.Certified() || c.Bound != c.ObservedError || !strings.Contains(c.Note, "raised by") {
 		t.Errorf("within tolerance: got %+v, want the bound raised with a note", c)
 	}
 	c = &Certificate{Status: Certified, Bound: 0.5, ObservedError: 0.51, X1: []float64{1}, X2: []float64{1}}

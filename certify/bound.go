@@ -80,14 +80,14 @@ func checkAttained(c *Certificate) {
 	excess := c.ObservedError - c.Bound
 	if excess <= RoundingTolerance*max(1, c.ObservedError) {
 		note := fmt.Sprintf("bound raised by %.3g to the observed error (float64 rounding of the networks)", excess)
-		if c.Reason != "" {
-			note = c.Reason + "; " + note
+		if c.Note != "" {
+			note = c.Note + "; " + note
 		}
-		c.Bound, c.Reason = c.ObservedError, note
+		c.Bound, c.Note = c.ObservedError, note
 		return
 	}
 	c.Status = CheckFailed
-	c.Reason = fmt.Sprintf("the bound %.17g is below the error %.17g attained at x1 = %v, x2 = %v, beyond rounding: "+
+	c.Note, c.Reason = "", fmt.Sprintf("the bound %.17g is below the error %.17g attained at x1 = %v, x2 = %v, beyond rounding: "+
 		"the bound is wrong (a bug: please report it with the command line)", c.Bound, c.ObservedError, c.X1, c.X2)
 	c.Bound = math.Inf(1)
 }
@@ -186,7 +186,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	if rp.ok {
 		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound
 		if rp.interval && rp.reason != "" {
-			c.Reason = "root " + rp.reason
+			c.Note = "root " + rp.reason
 		}
 	}
 
@@ -238,27 +238,29 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		}
 		c.Fallbacks = fellBack
 		if fellBack > 0 && len(c.Pieces) > 0 {
-			c.Reason = fmt.Sprintf("the SDP failed on %d of %d pieces, bounded by bound propagation instead", fellBack, len(c.Pieces))
+			c.Note = fmt.Sprintf("the SDP failed on %d of %d pieces, bounded by bound propagation instead", fellBack, len(c.Pieces))
 		}
 	case ctx.Err() != nil:
-		c.Status, c.Reason, c.Bound = Cancelled, ctx.Err().Error(), math.Inf(1)
+		c.Status, c.Reason, c.Note, c.Bound = Cancelled, ctx.Err().Error(), "", math.Inf(1)
 	default:
-		c.Status, c.Reason, c.Bound = rp.status, rp.reason, math.Inf(1)
+		c.Status, c.Reason, c.Note, c.Bound = rp.status, rp.reason, "", math.Inf(1)
 		if rp.ok {
 			c.Status, c.Reason = SolverFailed, "a piece of the split input set could not be certified"
+		} else if c.Status == Certified { // a root that failed without saying how: claim nothing
+			c.Status = CheckFailed
 		}
 	}
 	if !rp.ok && c.Certified() {
 		// No gammas were verified on the whole set; Bound^2 is a gamma
 		// that holds everywhere.
-		c.Reason = "root SDP: " + rp.reason + "; bound from the split input set"
+		c.Note = "root SDP: " + rp.reason + "; bound from the split input set"
 		c.Gammas = Gammas{Gamma: outward.MulUpStep(c.Bound, c.Bound)}
 	}
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	if f1.Quantised() || f2.Quantised() {
 		c.SDP, c.SDPGammas = SDPStats{}, Gammas{}
 		if c.Certified() {
-			c.Reason = noSDPReason
+			c.Note = noSDPReason
 		}
 	}
 	return c

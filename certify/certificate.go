@@ -73,8 +73,13 @@ type Certificate struct {
 	// Status says whether a bound was certified (Certified) and, if not,
 	// why.
 	Status Status
-	// Reason explains a status other than Certified.
+	// Reason explains a status other than Certified ("" when certified).
 	Reason string
+	// Note remarks on a certified bound: where it came from when an SDP
+	// failed or was not used, its raise to the observed error, a
+	// refinement cut short ("" when there is nothing to say, and when not
+	// certified).
+	Note string
 	// Gammas are the verified coefficients of the root SDP: for every
 	// input pair in the set,
 	//
@@ -98,7 +103,7 @@ type Certificate struct {
 	// refinement split the input set and did better. It bounds the exact
 	// networks; when their float64 evaluation, which rounding can put
 	// above a tight exact bound, exceeds it by at most RoundingTolerance,
-	// it is raised to ObservedError and Reason says by how much (beyond
+	// it is raised to ObservedError and Note says by how much (beyond
 	// that, the certificate fails with CheckFailed).
 	Bound float64
 	// ObservedError is the largest ||f1(x1) - f2(x2)||_2 found at actual
@@ -128,7 +133,7 @@ type Certificate struct {
 	// Fallbacks counts the pieces (the root when the input set was not
 	// split) whose SDP failed and whose bound is bound propagation's output
 	// enclosure in its place, added up over the outputs for the inf-norm;
-	// Reason then says so. Source tells whether
+	// Note then says so. Source tells whether
 	// the largest bound is such an enclosure, Fallbacks why.
 	Fallbacks int
 	// TimeBudgetHit reports that Options.Refine.TimeBudget ran out, which

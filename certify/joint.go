@@ -119,7 +119,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		c.Source = MethodPropagation
 	}
 	if !sdpOK {
-		c.Reason = "SDP: " + res.reason + "; interval bounds used"
+		c.Note = "SDP: " + res.reason + "; interval bounds used"
 		c.Fallbacks = 1
 	}
 	return c

@@ -116,7 +116,7 @@ func propagationOnly(rb *regionBounds, o *task) regionResult {
 // sdpRegion builds, solves and checks the SDP of one region with bounds
 // rb, telling pr (if not nil) when the SDP is built.
 func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, pr *sdpProgress) regionResult {
-	res := regionResult{bound: math.Inf(1)}
+	res := regionResult{bound: math.Inf(1), status: CheckFailed} // until the check passes
 	t0 := time.Now()
 	m, err := buildLMI(f1, f2, r, rb, o, true)
 	if se := (skipError{}); errors.As(err, &se) {

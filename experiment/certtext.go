@@ -69,8 +69,8 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		}
 		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
 	}
-	if c.Certified() && c.Reason != "" && c.SDP.Solves > 0 {
-		line("note", c.Reason, "")
+	if c.Certified() && c.Note != "" && c.SDP.Solves > 0 {
+		line("note", c.Note, "")
 	}
 	if c.IsTrivial() {
 		line("note", "the bound is the trivial "+report.Float(c.Trivial, 4)+" that the ranges of the output activations give alone", "")

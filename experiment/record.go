@@ -64,7 +64,8 @@ type Record struct {
 	// float64-checked) or "float32" (also any float32 evaluation).
 	Arith string `json:"arith"`
 	// Fallbacks counts the SDPs that failed and were replaced by bound
-	// propagation (Reason says more).
+	// propagation (Reason says more). Reason is the certificate's Reason
+	// when it is not certified, its Note when it is.
 	Fallbacks int           `json:"fallbacks"`
 	Reason    string        `json:"reason,omitempty"`
 	Margin    report.Number `json:"margin"`
@@ -151,7 +152,7 @@ func NewRecord(c *certify.Certificate) Record {
 		Method:        c.Method.String(),
 		Arith:         c.Arith.String(),
 		Fallbacks:     c.Fallbacks,
-		Reason:        c.Reason,
+		Reason:        c.Note,
 		Margin:        report.Number(c.Margin),
 		RootBound:     report.Number(c.RootBound),
 		Pieces:        max(len(c.Pieces), 1),
@@ -169,6 +170,9 @@ func NewRecord(c *certify.Certificate) Record {
 	}
 	if !c.RootCertified() {
 		j.Margin = nan()
+	}
+	if !c.Certified() {
+		j.Reason = c.Reason
 	}
 	if c.SDPGammasHold() {
 		j.SDPGammas = newGammasRecord(c.SDPGammas, c.Inputs.Pairing)

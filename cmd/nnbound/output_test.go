@@ -34,7 +34,7 @@ func TestWriteCertificate(t *testing.T) {
 
 	interval := base()
 	interval.Source, interval.Fallbacks = certify.MethodPropagation, 2
-	interval.Reason = "the SDP failed on 2 pieces; their bounds are bound propagation's"
+	interval.Note = "the SDP failed on 2 pieces; their bounds are bound propagation's"
 	interval.Pieces = make([]certify.Piece, 3)
 
 	inf := base()

@@ -72,7 +72,7 @@ func runInstance(ctx context.Context, in *instance, budget int) (*outcome, error
 		root.gammas = &g
 	}
 	if c.Gammas == (certify.Gammas{}) && c.Bound > 0 {
-		anomaly("certified bound %v with all gammas 0 (%s)", c.Bound, c.Reason)
+		anomaly("certified bound %v with all gammas 0 (%s)", c.Bound, c.Note)
 		root.gammas = nil
 	}
 	var seeds [][]float64

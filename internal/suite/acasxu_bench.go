@@ -111,7 +111,7 @@ func sdpBound(ctx context.Context, f, fp *nn.Network, box spec.Box, co certjob.J
 	if err != nil {
 		return &acasSDPRes{Status: "error", Reason: err.Error(), Bound: report.Number(math.NaN())}
 	}
-	s := &acasSDPRes{Status: cert.Status.String(), Reason: cert.Reason, SolverStatus: cert.SDP.Status.String(), Bound: report.Number(cert.Bound),
+	s := &acasSDPRes{Status: cert.Status.String(), Reason: cert.Reason + cert.Note, SolverStatus: cert.SDP.Status.String(), Bound: report.Number(cert.Bound),
 		Seconds: cert.Time.Seconds(), Size: cert.SDP.Size, Variables: cert.SDP.Variables, Solves: cert.SDP.Solves,
 		Iterations: cert.SDP.Iterations, SolverSeconds: cert.SDP.Time.Seconds(), Pieces: len(cert.Pieces),
 		found: cert.ObservedError}
