@@ -324,3 +324,28 @@ func TestCancelSweepGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepChainFloat32 sweeps a chain under --arith float32, through the
+// graph path with the chain's own copies: its rows cover float32
+// evaluation, and --save-best writes the chain in its own format.
+func TestSweepChainFloat32(t *testing.T) {
+	dir := t.TempDir()
+	a := writeNet(t, dir, "a.json", 1, 1)
+	best := filepath.Join(dir, "best.json")
+	var stdout, stderr bytes.Buffer
+	args := []string{"sweep", a, "--frac-bits", "4,8", "--arith", "float32", "--max-pieces", "4", "--json", "--target-error", "10", "--save-best", best}
+	if code := run(args, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var j struct {
+		Rows []struct {
+			Certified bool `json:"certified"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &j); err != nil || len(j.Rows) != 2 || !j.Rows[0].Certified || !j.Rows[1].Certified {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if _, _, err := modelfile.Load(best, modelfile.Options{}); err != nil {
+		t.Errorf("--save-best: %v", err)
+	}
+}
