@@ -22,6 +22,7 @@ const (
 	mobilenetBlock  = "../../testdata/graphs/mobilenet_block.onnx"  // 4x6x6 input, residual Add, depthwise conv
 	inceptionConcat = "../../testdata/graphs/inception_concat.onnx" // 3x8x8 input, Concat, MaxPool
 	digitsResCNN    = "../../testdata/graphs/digits_rescnn.onnx"    // 1x8x8 input, projection skip
+	maxpoolNet      = "../../testdata/graphs/maxpool_net.onnx"      // MaxPool
 )
 
 // loadTestGraph reads the graph at path.
@@ -321,6 +322,67 @@ func TestCancelSweepGraph(t *testing.T) {
 		}
 		if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
 			t.Errorf("left %v behind", files)
+		}
+	}
+}
+
+// TestSweepChainFloat32 sweeps a chain under --arith float32, through the
+// graph path with the chain's own copies: its rows cover float32
+// evaluation, and --save-best writes the chain in its own format.
+func TestSweepChainFloat32(t *testing.T) {
+	dir := t.TempDir()
+	a := writeNet(t, dir, "a.json", 1, 1)
+	best := filepath.Join(dir, "best.json")
+	var stdout, stderr bytes.Buffer
+	args := []string{"sweep", a, "--frac-bits", "4,8", "--arith", "float32", "--max-pieces", "4", "--json", "--target-error", "10", "--save-best", best}
+	if code := run(args, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var j struct {
+		Rows []struct {
+			Certified bool `json:"certified"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &j); err != nil || len(j.Rows) != 2 || !j.Rows[0].Certified || !j.Rows[1].Certified {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if _, _, err := modelfile.Load(best, modelfile.Options{}); err != nil {
+		t.Errorf("--save-best: %v", err)
+	}
+}
+
+// TestGraphCopiesSampled prunes and sweeps the test graphs with a
+// concatenation, max pooling and a projection skip, and checks each
+// certified bound at sampled points of the copy saved.
+func TestGraphCopiesSampled(t *testing.T) {
+	dir := t.TempDir()
+	for _, path := range []string{inceptionConcat, maxpoolNet, digitsResCNN} {
+		g := loadTestGraph(t, path)
+		out := filepath.Join(dir, "copy.onnx")
+		for _, args := range [][]string{
+			{"prune", path, "--sparsity", "0.3", "--certify", "--save", out},
+			{"prune", path, "--neurons", "2", "--certify", "--save", out},
+			{"sweep", path, "--frac-bits", "7", "--target-error", "1e6", "--save-best", out, "--plot", ""},
+		} {
+			var stdout, stderr bytes.Buffer
+			args = append(args, "--lo", "0", "--hi", "1", "--max-pieces", "1", "--samples", "50", "--timeout", "0", "--json")
+			if code := run(args, &stdout, &stderr); code != exitOK {
+				t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
+			}
+			var c struct {
+				certJSON
+				Rows []certJSON `json:"rows"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &c); err != nil {
+				t.Fatalf("%v: %v", args, err)
+			}
+			if len(c.Rows) == 1 {
+				c.certJSON = c.Rows[0]
+			}
+			if !c.Certified || !(c.Bound >= c.Observed) {
+				t.Fatalf("%v: certified %v, bound %g, observed %g", args, c.Certified, c.Bound, c.Observed)
+			}
+			checkBoundSampled(t, g, loadTestGraph(t, out), 0, 1, 0, c.Bound)
 		}
 	}
 }

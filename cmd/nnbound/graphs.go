@@ -92,23 +92,19 @@ func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnl
 }
 
 // compressGraph compresses a model that is a graph, not a chain (or a
-// chain under --arith float32), saves the copy as ONNX (onnx.WriteGraph),
-// prints the compression report (text, or JSON under --json) and, with
-// --certify, certifies it (certify.BoundGraph), as compressAndSave and
-// compressCert.run do for chains.
+// chain under --arith float32), saves the copy, prints the compression
+// report (text, or JSON under --json) and, with --certify, certifies it
+// by bound propagation through the graphs (certify.BoundGraph).
 func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compression, save string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if comp.applyGraph == nil && m.Net != nil {
-		return usagef("--arith float32 certifies through the graph path, where %s is not supported yet", comp.what)
-	}
-	if comp.applyGraph == nil {
+	if comp.applyGraph == nil && m.Net == nil {
 		return fmt.Errorf("%s is a computation graph, not a chain of layers: this compression (%s) is made of chains only so far "+
 			"(graphs take quantise --frac-bits and --float16, prune --sparsity and --neurons)", m.Info.Path, comp.what)
 	}
 	if cc.plot != "" {
 		return usagef("--plot is not supported for graph networks yet")
 	}
-	if save != "" && modelfile.FormatOf(save) != modelfile.ONNX {
+	if m.Net == nil && save != "" && modelfile.FormatOf(save) != modelfile.ONNX {
 		return usagef("--save %q: a graph is saved as .onnx", save)
 	}
 	opts, err := cc.check()
@@ -121,28 +117,18 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 			return err
 		}
 	}
-	copyGraph, err := comp.applyGraph(m.Graph)
-	if errors.Is(err, prune.ErrOptions) {
-		return usageError{err} // more neurons than the graph has
-	}
+	copyGraph, j, err := graphCopy(m, comp, save)
 	if err != nil {
 		return err
 	}
-	if save != "" {
-		if err := atomicfile.Write(save, func(w io.Writer) error { return onnx.WriteGraph(w, copyGraph) }); err != nil {
-			return err
-		}
-	}
-	var pruned []prune.Neuron
-	if comp.neurons != nil {
-		pruned = comp.neurons()
-	}
-	j := experiment.NewGraphCompressionRecord(m.Info, comp.what, m.Graph, copyGraph, save, pruned)
 	switch {
 	case cc.json && !cc.certify:
 		return report.WriteJSON(stdout, j)
 	case !cc.json:
 		desc := fmt.Sprintf("%s (graph of %d nodes, %d parameters)", m.Info.Path, len(m.Graph.Nodes), m.Graph.NumParams())
+		if m.Net != nil {
+			desc = m.describe()
+		}
 		if err := j.WriteText(stdout, desc); err != nil {
 			return err
 		}
@@ -161,4 +147,35 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 		fmt.Fprintln(stdout)
 	}
 	return emitCertificate(stdout, c, cc.json, j, "", nil)
+}
+
+// graphCopy compresses m, saves the copy to save ("" saves nothing) and
+// returns it as a graph with its report: a chain by its own compression
+// (of its core's parameters, compressAndSave), a graph by
+// comp.applyGraph, written as ONNX.
+func graphCopy(m *model, comp compression, save string) (*nn.Graph, *experiment.CompressionRecord, error) {
+	if m.Net != nil {
+		_, c, err := compressAndSave(m, save, comp.apply, func(*model) error { return nil })
+		if err != nil {
+			return nil, nil, err
+		}
+		return c.Net.Graph(), newCompressJSON(m, comp, c, save), nil
+	}
+	copyGraph, err := comp.applyGraph(m.Graph)
+	if errors.Is(err, prune.ErrOptions) {
+		return nil, nil, usageError{err} // more neurons than the graph has
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if save != "" {
+		if err := atomicfile.Write(save, func(w io.Writer) error { return onnx.WriteGraph(w, copyGraph) }); err != nil {
+			return nil, nil, err
+		}
+	}
+	var pruned []prune.Neuron
+	if comp.neurons != nil {
+		pruned = comp.neurons()
+	}
+	return copyGraph, experiment.NewGraphCompressionRecord(m.Info, comp.what, m.Graph, copyGraph, save, pruned), nil
 }
