@@ -77,23 +77,21 @@ func (b *attnBuilder) sum(x, rows, k int, w float64) int {
 	return b.affine(m, nil, rows, x)
 }
 
-// tokenMap appends a random per-token affine map from width in to out.
+// tokenMap appends a random per-token affine map from width in to out (a
+// row map, as the ONNX reader reads MatMul by a weight).
 func (b *attnBuilder) tokenMap(x, t, in, out int) int {
-	w := mat.NewDense(t*out, t*in, nil)
+	w := mat.NewDense(out, in, nil)
 	bias := make([]float64, t*out)
 	for j := range out {
 		for i := range in {
-			v := b.r.NormFloat64() / math.Sqrt(float64(in))
-			for s := range t {
-				w.Set(s*out+j, s*in+i, v)
-			}
+			w.Set(j, i, b.r.NormFloat64()/math.Sqrt(float64(in)))
 		}
 		c := 0.1 * b.r.NormFloat64()
 		for s := range t {
 			bias[s*out+j] = c
 		}
 	}
-	return b.affine(nn.DenseMap{W: w}, bias, t*out, x)
+	return b.affine(&nn.RowMap{W: w, Rows: t}, bias, t*out, x)
 }
 
 // layerNorm appends LayerNorm over each token's d values.
