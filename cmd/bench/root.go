@@ -35,7 +35,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newSDPLIBCmd(), newCertifyCmd(), newACASXuCmd(), newCNNCmd(), newWideCmd(), newVerifyCmd(), newInt8Cmd(),
-		newRootSDPCmd(), newGraphsCmd())
+		newRootSDPCmd(), newGraphsCmd(), newViTCmd())
 	root.SetArgs(args)
 	err := root.Execute()
 	switch {
