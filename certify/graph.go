@@ -116,6 +116,8 @@ func graphMACs(g *nn.Graph) int {
 			n += m.Out() * m.KH * m.KW * m.InC / max(m.Groups, 1)
 		case nn.DenseMap:
 			n += m.In() * m.Out()
+		case *nn.RowMap:
+			n += m.In() * m.Out() / m.Rows
 		default:
 			n += m.Out()
 		}

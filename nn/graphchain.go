@@ -158,6 +158,9 @@ func chainLayer(a *Affine, in []int) (Layer, error) {
 	case DenseMap:
 		l.W = m.W
 		return l, nil
+	case *RowMap:
+		l.W = m.Dense()
+		return l, nil
 	case *Conv2D:
 		l.Conv = m
 		return l, nil

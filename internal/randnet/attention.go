@@ -1,21 +1,22 @@
-package bounds
+package randnet
 
 import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/nnbound/nnbound/nn"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/nnbound/nnbound/nn"
 )
 
-// attentionGraph returns a random pre-norm attention block on t tokens of
-// width d with the given heads, built from nn's pieces as the ONNX reader
-// builds them: LayerNorm (mean, centring, square, mean + eps, sqrt,
+// Attention returns a random pre-norm attention block on t tokens of
+// width d (a multiple of heads) with the given heads, built from nn's
+// pieces as the ONNX reader builds them: LayerNorm (mean, centring, square, mean + eps, sqrt,
 // reciprocal, product), per-token q, k, v maps, scores q k^T / sqrt(dh)
 // (Gathers, Mul, Sparse sum), Softmax as 1 / sum_j exp(x_j - x_i), the
 // product with v, a projection and a residual Add, then a GELU MLP (one
 // exact GELU, one in its erf form) with a second residual Add.
-func attentionGraph(r *rand.Rand, t, d, heads int) *nn.Graph {
+func Attention(r *rand.Rand, t, d, heads int) *nn.Graph {
 	b := &attnBuilder{g: &nn.Graph{InputShape: []int{t, d}}, r: r}
 	x := b.layerNorm(0, t, d)
 	q, k, v := b.tokenMap(x, t, d, d), b.tokenMap(x, t, d, d), b.tokenMap(x, t, d, d)
@@ -77,23 +78,21 @@ func (b *attnBuilder) sum(x, rows, k int, w float64) int {
 	return b.affine(m, nil, rows, x)
 }
 
-// tokenMap appends a random per-token affine map from width in to out.
+// tokenMap appends a random per-token affine map from width in to out (a
+// row map, as the ONNX reader reads MatMul by a weight).
 func (b *attnBuilder) tokenMap(x, t, in, out int) int {
-	w := mat.NewDense(t*out, t*in, nil)
+	w := mat.NewDense(out, in, nil)
 	bias := make([]float64, t*out)
 	for j := range out {
 		for i := range in {
-			v := b.r.NormFloat64() / math.Sqrt(float64(in))
-			for s := range t {
-				w.Set(s*out+j, s*in+i, v)
-			}
+			w.Set(j, i, b.r.NormFloat64()/math.Sqrt(float64(in)))
 		}
 		c := 0.1 * b.r.NormFloat64()
 		for s := range t {
 			bias[s*out+j] = c
 		}
 	}
-	return b.affine(nn.DenseMap{W: w}, bias, t*out, x)
+	return b.affine(&nn.RowMap{W: w, Rows: t}, bias, t*out, x)
 }
 
 // layerNorm appends LayerNorm over each token's d values.
