@@ -27,7 +27,7 @@ type RelationalResult struct {
 	// Time is the wall-clock time of the decision; Seconds is Time in
 	// seconds, for JSON.
 	Time    time.Duration `json:"-"`
-	Seconds float64       `json:"time_s"`
+	Seconds float64       `json:"seconds"`
 }
 
 // DecideRelational decides the relational property r over f and g (g

@@ -131,8 +131,8 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 // timeRE matches a time as the commands print it ("0.408 s", "1.2 s").
 var timeRE = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(e-?[0-9]+)? s\b`)
 
-// logTimeRE matches a time in a JSON-lines log ("time_s":0.093).
-var logTimeRE = regexp.MustCompile(`"time_s":[0-9.e+-]+`)
+// logTimeRE matches a time in a JSON-lines log ("seconds":0.093).
+var logTimeRE = regexp.MustCompile(`"seconds":[0-9.e+-]+`)
 
 // runReadme runs cmds in dir, in-process through run (so each exit status
 // is the one a user of the installed binary sees), checks each status
@@ -161,7 +161,7 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 		}
 		b, err := os.ReadFile(p)
 		if strings.HasSuffix(p, ".jsonl") {
-			b = logTimeRE.ReplaceAll(b, []byte(`"time_s":-`))
+			b = logTimeRE.ReplaceAll(b, []byte(`"seconds":-`))
 		}
 		files[p] = b
 		return err
