@@ -186,7 +186,9 @@ func maxProduct(a, b, c, d float64) float64 {
 // them is taken at the vertices s in {0, 1}: the pass enumerates the
 // vertices of the straddling neurons layer by layer from the output down
 // while at most maxGradientVertices passes run, and below that takes
-// the slopes as intervals [0, 1] (interval products, rounded outwards).
+// the slopes as intervals [0, 1]. Each pass carries a midpoint and a
+// radius per neuron (float64 products, the radius raised by the dot
+// products' rounding error, outward.DotErr), exact zeros kept exact.
 // Starting from c keeps the output combination exact, which the forward
 // product of the whole Jacobian loses. gradientEnclosure (smear.go) is the
 // interval product without vertices or outward rounding, for the split
@@ -197,7 +199,7 @@ func outwardGradient(f *nn.Network, pre [][]bounds.Interval, c []float64) (lo, h
 	for i := range lo {
 		lo[i], hi[i] = math.Inf(1), math.Inf(-1)
 	}
-	gradientVertices(f, pre, len(f.Layers)-1, append([]float64(nil), c...), append([]float64(nil), c...), 1, lo, hi)
+	gradientVertices(f, pre, len(f.Layers)-1, append([]float64(nil), c...), make([]float64, len(c)), 1, lo, hi)
 	return lo, hi
 }
 
@@ -205,12 +207,16 @@ func outwardGradient(f *nn.Network, pre [][]bounds.Interval, c []float64) (lo, h
 const maxGradientVertices = 256
 
 // gradientVertices continues the backward pass of outwardGradient from
-// the outputs [glo, ghi] of layer l, with passes the number of passes
-// running, and widens [lo, hi] to the input gradients it reaches.
-func gradientVertices(f *nn.Network, pre [][]bounds.Interval, l int, glo, ghi []float64, passes int, lo, hi []float64) {
+// the gradient mid +- rad of layer l's outputs, with passes the number of
+// passes running, and widens [lo, hi] to the input gradients it reaches.
+func gradientVertices(f *nn.Network, pre [][]bounds.Interval, l int, mid, rad []float64, passes int, lo, hi []float64) {
 	if l < 0 {
-		for i := range lo {
-			lo[i], hi[i] = min(lo[i], glo[i]), max(hi[i], ghi[i])
+		for i, m := range mid {
+			gl, gh := m, m
+			if rad[i] != 0 {
+				gl, gh = outward.SubDown(m, rad[i]), outward.AddUp(m, rad[i])
+			}
+			lo[i], hi[i] = min(lo[i], gl), max(hi[i], gh)
 		}
 		return
 	}
@@ -220,51 +226,63 @@ func gradientVertices(f *nn.Network, pre [][]bounds.Interval, l int, glo, ghi []
 		for r, z := range pre[l] {
 			switch {
 			case z.Hi <= 0:
-				glo[r], ghi[r] = 0, 0
-			case z.Lo < 0 && (glo[r] != 0 || ghi[r] != 0):
+				mid[r], rad[r] = 0, 0
+			case z.Lo < 0 && (mid[r] != 0 || rad[r] != 0):
 				open = append(open, r)
 			}
 		}
 	}
 	if len(open) > 20 || passes<<len(open) > maxGradientVertices {
-		for _, r := range open {
-			glo[r], ghi[r] = min(glo[r], 0), max(ghi[r], 0)
+		for _, r := range open { // the slope as [0, 1]
+			gl := min(outward.SubDown(mid[r], rad[r]), 0)
+			gh := max(outward.AddUp(mid[r], rad[r]), 0)
+			mid[r] = gl/2 + gh/2
+			rad[r] = max(outward.SubUp(gh, mid[r]), outward.SubUp(mid[r], gl))
 		}
 		open = nil
 	}
 	keep := make([][2]float64, len(open))
 	for k, r := range open {
-		keep[k] = [2]float64{glo[r], ghi[r]}
+		keep[k] = [2]float64{mid[r], rad[r]}
 	}
 	for v := range 1 << len(open) {
 		for k, r := range open {
 			if v>>k&1 == 0 {
-				glo[r], ghi[r] = 0, 0
+				mid[r], rad[r] = 0, 0
 			} else {
-				glo[r], ghi[r] = keep[k][0], keep[k][1]
+				mid[r], rad[r] = keep[k][0], keep[k][1]
 			}
 		}
-		nlo, nhi := backwardLayer(layer, glo, ghi)
-		gradientVertices(f, pre, l-1, nlo, nhi, passes<<len(open), lo, hi)
+		nmid, nrad := backwardLayer(layer, mid, rad)
+		gradientVertices(f, pre, l-1, nmid, nrad, passes<<len(open), lo, hi)
 	}
 }
 
-// backwardLayer returns W^T [glo, ghi] for layer's weights W, rounded
-// outwards.
-func backwardLayer(layer nn.Layer, glo, ghi []float64) (nlo, nhi []float64) {
-	nlo, nhi = make([]float64, layer.In()), make([]float64, layer.In())
+// backwardLayer returns W^T (mid +- rad) for layer's weights W as a
+// midpoint and a radius that encloses the exact product.
+func backwardLayer(layer nn.Layer, mid, rad []float64) (nmid, nrad []float64) {
+	in := layer.In()
+	nmid = make([]float64, in)
+	abs, wrad := make([]float64, in), make([]float64, in)
+	w := layer.W.RawMatrix()
 	for r := range layer.Out() {
-		if glo[r] == 0 && ghi[r] == 0 {
+		m, rr := mid[r], rad[r]
+		if m == 0 && rr == 0 {
 			continue
 		}
-		for j := range layer.In() {
-			v := layer.W.At(r, j)
-			if v == 0 {
-				continue
-			}
-			nlo[j] = addDown(nlo[j], minProduct(v, v, glo[r], ghi[r]))
-			nhi[j] = addUp(nhi[j], maxProduct(v, v, glo[r], ghi[r]))
+		am := math.Abs(m)
+		for j, v := range w.Data[r*w.Stride : r*w.Stride+w.Cols] {
+			nmid[j] += v * m
+			av := math.Abs(v)
+			abs[j] += av * am
+			wrad[j] += av * rr
 		}
 	}
-	return nlo, nhi
+	nrad = make([]float64, in)
+	for j := range in {
+		if abs[j] != 0 || wrad[j] != 0 {
+			nrad[j] = outward.UpBy(wrad[j], outward.DotErr(abs[j]+wrad[j], layer.Out()))
+		}
+	}
+	return nmid, nrad
 }
