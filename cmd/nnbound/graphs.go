@@ -55,7 +55,7 @@ func runCompareGraph(cmd *cobra.Command, f *compareFlags, opts certjob.Job, ms [
 	if err != nil {
 		return err
 	}
-	return emitCertificate(stdout, c, box, opts, f.json, nil, "", nil)
+	return emitCertificate(cmd.Context(), stdout, c, box, opts, f.json, nil, "", nil)
 }
 
 // decideGraphs decides the tolerance of verify for two models of which
@@ -141,5 +141,5 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 	if !cc.json {
 		fmt.Fprintln(stdout)
 	}
-	return emitCertificate(stdout, c, box, opts, cc.json, nil, "", nil)
+	return emitCertificate(cmd.Context(), stdout, c, box, opts, cc.json, nil, "", nil)
 }
