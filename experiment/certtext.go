@@ -117,6 +117,9 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		if hideTimes {
 			when = "- s"
 		}
+		if c.SDP.Solves > 1 {
+			when += " summed over the solves, which may overlap"
+		}
 		line("", fmt.Sprintf("%d solve(s), %d iterations, %s%s", c.SDP.Solves, c.SDP.Iterations, when, pieces), "")
 	}
 	_, err := io.WriteString(w, b.String())

@@ -90,6 +90,11 @@ type Record struct {
 	QC         string      `json:"qc"`
 	SDP        SDPRecord   `json:"sdp"`
 	Seconds    float64     `json:"seconds"`
+	// CPUSeconds is the process's CPU time, when measured (CertReport.CPU).
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// Interrupted reports that a signal stopped the work
+	// (CertReport.Interrupted).
+	Interrupted bool `json:"interrupted,omitempty"`
 	// Plot is the figure the command wrote, if any.
 	Plot string `json:"plot,omitempty"`
 	// Compression is the report of quantise or prune --certify, if any.

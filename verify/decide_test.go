@@ -79,7 +79,7 @@ func TestStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"verdict":"unknown"`, `"reason":"cancelled"`, `"bound":null`, `"nodes":0`, `"time_s":`} {
+	for _, want := range []string{`"verdict":"unknown"`, `"reason":"cancelled"`, `"bound":null`, `"nodes":0`, `"seconds":`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("JSON %s lacks %s", b, want)
 		}

@@ -132,6 +132,10 @@ type Options struct {
 	// Split chooses the coordinate to halve; SplitDifference, the default,
 	// takes the fewest nodes on the benchmarks (docs/tuning.md).
 	Split SplitRule
+	// MaxQueue is the number of open boxes DecideRelational keeps best
+	// first; beyond it, it takes boxes depth first, which bounds the
+	// queue's memory (frontier.go). 0: no limit.
+	MaxQueue int
 	// Seed makes the attacks' random starting points.
 	Seed uint64
 	// Progress, if not nil, is called after each batch of nodes, from the
@@ -151,10 +155,11 @@ type Options struct {
 // of eps, search.MaxError at the root when its attack comes within half of
 // eps,
 // suspect nodes (an attack within 0.9 of eps) first, the difference
-// smear to choose the coordinate to split.
+// smear to choose the coordinate to split, at most 65536 relational
+// boxes best first.
 func DefaultOptions() Options {
 	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 64, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
-		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, Split: SplitDifference, Seed: 1,
+		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, Split: SplitDifference, MaxQueue: 1 << 16, Seed: 1,
 		Heuristics: Heuristics{OptimiseRatio: 8, EarlyStopRatio: 8, ContinueRatio: 1.5, ContinueWinRate: 0.25,
 			AttackRatio: 0.5, SearchRatio: 0.5, SuspectRatio: 0.9}}
 }
@@ -164,6 +169,8 @@ func (o Options) Validate() error {
 	switch {
 	case o.MaxNodes < 0:
 		return fmt.Errorf("verify: options: MaxNodes %d is negative: %w", o.MaxNodes, ErrOptions)
+	case o.MaxQueue < 0:
+		return fmt.Errorf("verify: options: MaxQueue %d is negative: %w", o.MaxQueue, ErrOptions)
 	case o.Workers < 1:
 		return fmt.Errorf("verify: options: Workers %d, want at least 1: %w", o.Workers, ErrOptions)
 	case o.Batch < 1:

@@ -127,7 +127,7 @@ type Result struct {
 	// Time is the wall-clock time of the decision.
 	Time time.Duration `json:"-"`
 	// Seconds is Time in seconds, for JSON.
-	Seconds float64 `json:"time_s"`
+	Seconds float64 `json:"seconds"`
 }
 
 // Progress is what the progress callback of Options receives after each

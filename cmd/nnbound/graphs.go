@@ -59,7 +59,7 @@ func runCompareGraph(cmd *cobra.Command, f *compareFlags, opts certjob.Job, ms [
 	if err != nil {
 		return err
 	}
-	return emitCertificate(stdout, c, f.json, nil, "", nil)
+	return emitCertificate(cmd.Context(), stdout, c, f.json, nil, "", nil)
 }
 
 // decideGraphs decides the tolerance of verify for two models of which
@@ -146,7 +146,7 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 	if !cc.json {
 		fmt.Fprintln(stdout)
 	}
-	return emitCertificate(stdout, c, cc.json, j, "", nil)
+	return emitCertificate(cmd.Context(), stdout, c, cc.json, j, "", nil)
 }
 
 // graphCopy compresses m, saves the copy to save ("" saves nothing) and

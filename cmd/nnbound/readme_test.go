@@ -135,8 +135,8 @@ var timeRE = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(e-?[0-9]+)? s\b`)
 // the widest time printed in its column.
 var ruleRE = regexp.MustCompile(`-{2,}`)
 
-// logTimeRE matches a time in a JSON-lines log ("time_s":0.093).
-var logTimeRE = regexp.MustCompile(`"time_s":[0-9.e+-]+`)
+// logTimeRE matches a time in a JSON-lines log ("seconds":0.093).
+var logTimeRE = regexp.MustCompile(`"seconds":[0-9.e+-]+`)
 
 // runReadme runs cmds in dir, in-process through run (so each exit status
 // is the one a user of the installed binary sees), checks each status
@@ -166,7 +166,7 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 		}
 		b, err := os.ReadFile(p)
 		if strings.HasSuffix(p, ".jsonl") {
-			b = logTimeRE.ReplaceAll(b, []byte(`"time_s":-`))
+			b = logTimeRE.ReplaceAll(b, []byte(`"seconds":-`))
 		}
 		files[p] = b
 		return err

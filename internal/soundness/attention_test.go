@@ -42,7 +42,7 @@ func TestAttentionCampaign(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", in, err)
 		}
-		if !c.Certified {
+		if !c.Certified() {
 			t.Logf("%v: not certified (%v: %s)", in, c.Status, c.Reason)
 			continue
 		}
