@@ -50,7 +50,7 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quant
 		checkAttained(c)
 	}
 	c.Inputs, c.QC = in.Clone(), t.QC
-	c.Norm, c.C = t.q.Norm, slices.Clone(t.q.C)
+	c.Quantity = spec.Quantity{Norm: t.q.Norm, C: slices.Clone(t.q.C)}
 	c.Trivial = trivialBound(f1, f2, t.q)
 	c.Method = t.Method
 	c.Time = time.Since(start)

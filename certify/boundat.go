@@ -53,7 +53,7 @@ func (c *Certificate) gammaBound(g Gammas, x1, x2 []float64) float64 {
 		d += (x1[i] - x2[i]) * (x1[i] - x2[i])
 	}
 	b := math.Sqrt(max(0, g.Gamma+g.GammaX1*n1+g.GammaX2*n2+g.GammaX*d))
-	if c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
+	if c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		worst := c.WorstOutput()
 		for j, bj := range c.Outputs {
 			if j != worst {

@@ -10,12 +10,12 @@ import (
 func TestBoundAtInf(t *testing.T) {
 	// The gammas bound output 1 (the largest bound, 2) by sqrt(0.25) at
 	// any input; output 0 keeps its bound 0.5 over the input set.
-	c := &Certificate{Status: Certified, Bound: 2, RootBound: 2, Outputs: []float64{0.5, 2}, Norm: spec.NormInf}
+	c := &Certificate{Status: Certified, Bound: 2, RootBound: 2, Outputs: []float64{0.5, 2}, Quantity: spec.Quantity{Norm: spec.NormInf}}
 	c.Gamma = 0.25
 	if got := c.BoundAt([]float64{0}, []float64{0}); got != 0.5 {
 		t.Errorf("BoundAt = %v, want 0.5", got)
 	}
-	c.Norm = spec.Norm2
+	c.Quantity.Norm = spec.Norm2
 	if got := c.BoundAt([]float64{0}, []float64{0}); got != 0.5 {
 		t.Errorf("2-norm pointBound = %v, want 0.5", got)
 	}

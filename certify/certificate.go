@@ -114,11 +114,10 @@ type Certificate struct {
 	// (one input, piecewise-linear networks: search.MaxError enumerated the
 	// breakpoints).
 	ObservedExact bool
-	// Norm and C say what Bound and ObservedError measure (a copy of the
-	// spec.Quantity passed to Bound): |C^T (f1(x1) - f2(x2))| when C is not
-	// nil, else ||f1(x1) - f2(x2)|| in Norm. Quantity names it.
-	Norm spec.Norm
-	C    []float64
+	// Quantity is what Bound and ObservedError measure, as passed to
+	// Bound: |C^T (f1(x1) - f2(x2))| when its C is not nil, else
+	// ||f1(x1) - f2(x2)|| in its Norm; its String names it.
+	Quantity spec.Quantity
 	// Method is the method asked for (Options.Method).
 	Method Method
 	// Arith is the arithmetic of the networks' evaluation that Bound
@@ -184,13 +183,6 @@ type Certificate struct {
 // Certified reports whether a bound was certified: Status is Certified.
 func (c *Certificate) Certified() bool { return c.Status == Certified }
 
-// Quantity names what Bound bounds (spec.Quantity.String):
-// "||f1(x1) - f2(x2)||_2", "||f1(x1) - f2(x2)||_inf", "|f1_k(x1) -
-// f2_k(x2)|" for C = e_k, or "|c^T (f1(x1) - f2(x2))|".
-func (c *Certificate) Quantity() string {
-	return spec.Quantity{Norm: c.Norm, C: c.C}.String()
-}
-
 // Measure returns the quantity c bounds (Quantity) at the outputs
 // y1 = f1(x1) and y2 = f2(x2) of one input pair, in float64:
 //
@@ -200,7 +192,7 @@ func (c *Certificate) Quantity() string {
 // as Bound measures ObservedError. It panics when y2 or C is shorter
 // than y1.
 func (c *Certificate) Measure(y1, y2 []float64) float64 {
-	return spec.Quantity{Norm: c.Norm, C: c.C}.Measure(y1, y2)
+	return c.Quantity.Measure(y1, y2)
 }
 
 // Ratio returns Bound / ObservedError (+Inf when nothing was observed).

@@ -37,7 +37,7 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	if err := checkGraphInput(g1, g2, in, q, &opts); err != nil {
 		return nil, err
 	}
-	c := &Certificate{Status: CheckFailed, Inputs: in.Clone(), QC: opts.QC, Norm: q.Norm, C: slices.Clone(q.C), Method: opts.Method, Source: MethodPropagation, Arith: opts.Arith,
+	c := &Certificate{Status: CheckFailed, Inputs: in.Clone(), QC: opts.QC, Quantity: spec.Quantity{Norm: q.Norm, C: slices.Clone(q.C)}, Method: opts.Method, Source: MethodPropagation, Arith: opts.Arith,
 		SDPBound: math.Inf(1), Trivial: math.Inf(1),
 		SDPSkipped: SDPSkip{Why: SkipGraph}}
 	if opts.Arith == ArithFloat32 {

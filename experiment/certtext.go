@@ -31,7 +31,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 	}
 	if c.Certified() {
 		line("certified", "yes", "")
-		line("bound", report.Float(c.Bound, 5), "certified max of "+c.Quantity()+" over the input set")
+		line("bound", report.Float(c.Bound, 5), "certified max of "+c.Quantity.String()+" over the input set")
 	} else {
 		line("certified", "no", "("+c.Status.String()+": "+c.Reason+")")
 		line("bound", "none", "no bound is claimed")
@@ -50,7 +50,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 	if c.Stopped != certify.StopNone {
 		line("stopped", c.Stopped.String(), stopNote(c))
 	}
-	if c.Certified() && c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
+	if c.Certified() && c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
 	}
 	if c.Certified() && c.Source != c.Method {
@@ -161,7 +161,7 @@ func floats(v []float64) string {
 // the square of what they bound. For the inf-norm over several outputs,
 // the gammas are those of the output with the largest bound.
 func SquareName(c *certify.Certificate) string {
-	if c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
+	if c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		k := c.WorstOutput()
 		return fmt.Sprintf("|f1_%d - f2_%d|^2", k, k)
 	}

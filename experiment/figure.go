@@ -99,7 +99,7 @@ func Figure(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts certjob.
 // AxisName returns what c bounds in a figure's words: "||f1 - f2||",
 // "||f1 - f2||_inf" or "|f1_K - f2_K|".
 func AxisName(c *certify.Certificate) string {
-	return strings.NewReplacer("(x1)", "", "(x2)", "", "||_2", "||").Replace(c.Quantity())
+	return strings.NewReplacer("(x1)", "", "(x2)", "", "||_2", "||").Replace(c.Quantity.String())
 }
 
 // pairError returns the error of f1 at x1 against f2 at x2, measured as c

@@ -153,7 +153,7 @@ type SDPRecord struct {
 func NewRecord(c *certify.Certificate) Record {
 	j := Record{
 		Summary:       NewSummary(c),
-		Of:            c.Quantity(),
+		Of:            c.Quantity.String(),
 		Method:        c.Method.String(),
 		Arith:         c.Arith.String(),
 		Fallbacks:     c.Fallbacks,
@@ -182,12 +182,12 @@ func NewRecord(c *certify.Certificate) Record {
 	if c.SDPGammasHold() {
 		j.SDPGammas = newGammasRecord(c.SDPGammas, c.Inputs.Pairing)
 	}
-	if k := oneHot(c.C); k >= 0 {
+	if k := oneHot(c.Quantity.C); k >= 0 {
 		j.Output = &k
-	} else if c.C == nil {
-		j.Norm = c.Norm.String()
+	} else if c.Quantity.C == nil {
+		j.Norm = c.Quantity.Norm.String()
 	}
-	if c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 { // as documented: --norm inf only
+	if c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 { // as documented: --norm inf only
 		for _, b := range c.Outputs {
 			j.OutputBounds = append(j.OutputBounds, report.Number(b))
 		}

@@ -38,14 +38,14 @@ func TestWriteCertificate(t *testing.T) {
 	interval.Pieces = make([]certify.Piece, 3)
 
 	inf := base()
-	inf.Norm, inf.Outputs = spec.NormInf, []float64{0.125, 0.5, 0.25}
+	inf.Quantity.Norm, inf.Outputs = spec.NormInf, []float64{0.125, 0.5, 0.25}
 	infOpts := same
 	infOpts.Norm = spec.NormInf
 
 	output := base()
-	output.C = []float64{0, 1}
+	output.Quantity.C = []float64{0, 1}
 	outOpts := same
-	outOpts.C = output.C
+	outOpts.C = output.Quantity.C
 
 	pieces := base()
 	pieces.RootBound = math.Inf(1) // the root SDP failed
