@@ -46,9 +46,10 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quant
 	default:
 		c = sdpBound(ctx, f1, f2, box, t)
 	}
-	if c.Certified && c.ObservedError > c.Bound && !math.IsInf(c.ObservedError, 1) {
+	if c.Certified() && c.ObservedError > c.Bound && !math.IsInf(c.ObservedError, 1) {
 		checkAttained(c)
 	}
+	c.Inputs, c.QC = in.Clone(), t.QC
 	c.Norm, c.C = t.q.Norm, slices.Clone(t.q.C)
 	c.Trivial = trivialBound(f1, f2, t.q)
 	c.Method = t.Method
@@ -85,7 +86,7 @@ func checkAttained(c *Certificate) {
 		c.Bound, c.Reason = c.ObservedError, note
 		return
 	}
-	c.Certified, c.Status = false, CheckFailed
+	c.Status = CheckFailed
 	c.Reason = fmt.Sprintf("the bound %.17g is below the error %.17g attained at x1 = %v, x2 = %v, beyond rounding: "+
 		"the bound is wrong (a bug: please report it with the command line)", c.Bound, c.ObservedError, c.X1, c.X2)
 	c.Bound = math.Inf(1)
@@ -114,8 +115,8 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		switch {
 		case worst == nil:
 			worst = c
-		case !worst.Certified:
-		case !c.Certified || c.Bound > worst.Bound:
+		case !worst.Certified():
+		case !c.Certified() || c.Bound > worst.Bound:
 			worst = c
 		}
 	}
@@ -134,7 +135,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 // the output difference enclosure of the whole input set (boundsOf, the
 // same single pass as the first bound of sdpBound).
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
-	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
+	c := &Certificate{Status: CheckFailed, RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
 	t0 := time.Now()
 	root := rootRegion(box, &opts)
 	rb, err := boundsOf(f1, f2, &root, &opts)
@@ -153,7 +154,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 			c.Reason = err.Error()
 		}
 	} else {
-		c.Certified, c.Status, c.RootBound, c.IntervalBound = true, Certified, c.Bound, c.Bound
+		c.Status, c.RootBound, c.IntervalBound = Certified, c.Bound, c.Bound
 		c.Gamma = outward.MulUpStep(c.Bound, c.Bound)
 	}
 	ob := searchError(ctx, f1, f2, box, &opts)
@@ -166,7 +167,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	start := time.Now()
 	root := rootRegion(box, &opts)
-	c := &Certificate{}
+	c := &Certificate{Status: CheckFailed}
 	ob := searchError(ctx, f1, f2, box, &opts)
 	ro := opts
 	ro.observed = ob.err // the root's SDP is skipped when propagation is already close to it
@@ -179,8 +180,8 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		Status: rp.sdpStatus, Objective: rp.objective}
 	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound
 	c.SDPGammas = rp.sdpGammas
-	if rp.skipped {
-		c.SDPSkipped, c.SDP = rp.reason, SDPStats{Size: rp.size, Variables: rp.vars}
+	if rp.skip.Skipped() {
+		c.SDPSkipped, c.SDP = rp.skip, SDPStats{Size: rp.size, Variables: rp.vars}
 	}
 	if rp.ok {
 		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound
@@ -231,7 +232,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 				fellBack = 1
 			}
 		}
-		c.Certified, c.Status = true, Certified
+		c.Status = Certified
 		if byInterval {
 			c.Source = MethodPropagation
 		}
@@ -247,7 +248,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 			c.Status, c.Reason = SolverFailed, "a piece of the split input set could not be certified"
 		}
 	}
-	if !rp.ok && c.Certified {
+	if !rp.ok && c.Certified() {
 		// No gammas were verified on the whole set; Bound^2 is a gamma
 		// that holds everywhere.
 		c.Reason = "root SDP: " + rp.reason + "; bound from the split input set"
@@ -256,7 +257,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	if f1.Quantised() || f2.Quantised() {
 		c.SDP, c.SDPGammas = SDPStats{}, Gammas{}
-		if c.Certified {
+		if c.Certified() {
 			c.Reason = noSDPReason
 		}
 	}

@@ -67,14 +67,14 @@ func (c *Certificate) gammaBound(g Gammas, x1, x2 []float64) float64 {
 // SDPGammasHold reports whether c holds the root SDP's own checked
 // gammas (SDPGammas, zero when no SDP passed the check).
 func (c *Certificate) SDPGammasHold() bool {
-	return c.Certified && c.SDPGammas != (Gammas{})
+	return c.Certified() && c.SDPGammas != (Gammas{})
 }
 
 // RootCertified reports whether the Gammas of c hold: c is certified and
 // the root SDP over the whole input set was (a certificate may also be
 // certified by its pieces alone, with a non-finite RootBound).
 func (c *Certificate) RootCertified() bool {
-	return c.Certified && !math.IsInf(c.RootBound, 0) && !math.IsNaN(c.RootBound)
+	return c.Certified() && !math.IsInf(c.RootBound, 0) && !math.IsNaN(c.RootBound)
 }
 
 // WorstOutput returns the output with the largest bound of an inf-norm

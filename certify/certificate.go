@@ -61,11 +61,18 @@ type Piece struct {
 	Bound float64
 }
 
-// Certificate is the result of Bound.
+// Certificate is the result of Bound: the question asked (Inputs, Norm
+// and C, and the options that shape the answer: Method, Arith, QC), how
+// it ended (Status), the bound and the error observed, and where the bound
+// came from. It describes itself: printing it needs nothing else.
 type Certificate struct {
-	// Certified is true only when Status is Certified.
-	Certified bool
-	Status    Status
+	// Inputs is the input set the bound holds over, as passed to Bound.
+	Inputs spec.Inputs
+	// QC is the QC set of the LMI (Options.QC).
+	QC QCSet
+	// Status says whether a bound was certified (Certified) and, if not,
+	// why.
+	Status Status
 	// Reason explains a status other than Certified.
 	Reason string
 	// Gammas are the verified coefficients of the root SDP: for every
@@ -157,15 +164,20 @@ type Certificate struct {
 	Pieces []Piece
 	SDP    SDPStats
 	// SDPSkipped says why the SDP of the whole input set was not
-	// attempted ("" when it was): its LMI or its number of variables was
-	// too large for the time budget (MaxBudgetOrder, MaxBudgetVariables).
-	// The bound is then bound propagation's.
-	SDPSkipped string
+	// attempted (SkipNone when it was): the networks are graphs, a layer
+	// is not modelled, its LMI or its number of variables was too large
+	// for the time budget (MaxBudgetOrder, MaxBudgetVariables), or bound
+	// propagation was already close enough. The bound is then bound
+	// propagation's.
+	SDPSkipped SDPSkip
 	// Time is the wall time of Bound.
 	Time time.Duration
 	// Timing says where Time went.
 	Timing Timing
 }
+
+// Certified reports whether a bound was certified: Status is Certified.
+func (c *Certificate) Certified() bool { return c.Status == Certified }
 
 // Quantity names what Bound bounds (spec.Quantity.String):
 // "||f1(x1) - f2(x2)||_2", "||f1(x1) - f2(x2)||_inf", "|f1_k(x1) -

@@ -40,7 +40,7 @@ func TestFallbackReported(t *testing.T) {
 		}
 		t.Logf("%s: %d pieces, %d fallbacks: %s", tc.name, len(c.Pieces), c.Fallbacks, c.Reason)
 		switch {
-		case !c.Certified:
+		case !c.Certified():
 			t.Errorf("%s: not certified (%v: %s)", tc.name, c.Status, c.Reason)
 		case c.Source != MethodPropagation || c.Method != MethodSDP:
 			t.Errorf("%s: source %v, method %v; want interval, sdp", tc.name, c.Source, c.Method)

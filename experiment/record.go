@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -28,11 +27,11 @@ type Summary struct {
 	Source string `json:"source"`
 }
 
-// NewSummary returns the Summary of c for inputs paired by p. With
-// x2 = x1, gamma_x multiplies ||x1 - x2||^2 = 0: any value holds, so it is
-// left out (null).
-func NewSummary(c *certify.Certificate, p spec.Pairing) Summary {
-	k := Summary{Certified: c.Certified, Status: c.Status.String(), Bound: report.Number(c.Bound),
+// NewSummary returns the Summary of c. With x2 = x1, gamma_x multiplies
+// ||x1 - x2||^2 = 0: any value holds, so it is left out (null).
+func NewSummary(c *certify.Certificate) Summary {
+	p := c.Inputs.Pairing
+	k := Summary{Certified: c.Certified(), Status: c.Status.String(), Bound: report.Number(c.Bound),
 		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()), Source: c.Source.String(),
 		Gamma: nan(), GammaX1: nan(), GammaX2: nan(), GammaX: nan()}
 	if c.RootCertified() {
@@ -41,7 +40,7 @@ func NewSummary(c *certify.Certificate, p spec.Pairing) Summary {
 			k.GammaX = nan()
 		}
 	}
-	if !c.Certified {
+	if !c.Certified() {
 		k.Ratio = nan()
 	}
 	return k
@@ -123,12 +122,12 @@ type InputRecord struct {
 	Quantiser string    `json:"quantiser,omitempty"`
 }
 
-// NewInputRecord describes the input set of box and opts.
-func NewInputRecord(box spec.Box, opts certjob.Job) InputRecord {
-	j := InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()}
-	if opts.Pairing == spec.QuantisedInput {
-		j.FracBits = opts.Quant.FracBits
-		j.Quantiser = opts.Quant.String()
+// NewInputRecord describes the input set in.
+func NewInputRecord(in spec.Inputs) InputRecord {
+	j := InputRecord{Lo: in.Box.Lo, Hi: in.Box.Hi, Pairing: in.Pairing.String()}
+	if in.Pairing == spec.QuantisedInput {
+		j.FracBits = in.Quant.FracBits
+		j.Quantiser = in.Quant.String()
 	}
 	return j
 }
@@ -144,10 +143,10 @@ type SDPRecord struct {
 	Seconds    float64       `json:"seconds"`
 }
 
-// NewRecord returns the Record of c, certified over box with opts.
-func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
+// NewRecord returns the Record of c.
+func NewRecord(c *certify.Certificate) Record {
 	j := Record{
-		Summary:       NewSummary(c, opts.Pairing),
+		Summary:       NewSummary(c),
 		Of:            c.Quantity(),
 		Method:        c.Method.String(),
 		Arith:         c.Arith.String(),
@@ -158,11 +157,11 @@ func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
 		Pieces:        max(len(c.Pieces), 1),
 		TimeBudgetHit: c.TimeBudgetHit,
 		Stopped:       stopped(c.Stopped),
-		SDPSkipped:    c.SDPSkipped,
+		SDPSkipped:    c.SDPSkipped.String(),
 		WorstX1:       orEmpty(c.X1),
 		WorstX2:       orEmpty(c.X2),
-		Input:         NewInputRecord(box, opts),
-		QC:            opts.QC.String(),
+		Input:         NewInputRecord(c.Inputs),
+		QC:            c.QC.String(),
 		SDP: SDPRecord{Size: c.SDP.Size, Variables: c.SDP.Variables, Solves: c.SDP.Solves,
 			Iterations: c.SDP.Iterations, Status: c.SDP.Status.String(),
 			Objective: report.Number(c.SDP.Objective), Seconds: c.SDP.Time.Seconds()},
@@ -172,7 +171,7 @@ func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
 		j.Margin = nan()
 	}
 	if c.SDPGammasHold() {
-		j.SDPGammas = newGammasRecord(c.SDPGammas, opts.Pairing)
+		j.SDPGammas = newGammasRecord(c.SDPGammas, c.Inputs.Pairing)
 	}
 	if k := oneHot(c.C); k >= 0 {
 		j.Output = &k

@@ -67,7 +67,7 @@ func (s *WidthSweep) run(ctx context.Context, stderr io.Writer,
 		if err != nil {
 			return err
 		}
-		rows[i] = SweepRow{Prune: s.Levels[t.level].String(), FracBits: t.fb, Summary: NewSummary(c, o.Pairing),
+		rows[i] = SweepRow{Prune: s.Levels[t.level].String(), FracBits: t.fb, Summary: NewSummary(c),
 			Seconds: c.Time.Seconds(), Level: t.level, TimeBudgetHit: c.TimeBudgetHit}
 		if c.IsTrivial() {
 			rows[i].Trivial = c.Trivial

@@ -109,7 +109,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *modelfile.Compresse
 	if !cc.json {
 		fmt.Fprintln(stdout)
 	}
-	return emitCertificate(stdout, cert, box, opts, cc.json, j, cc.plot, func() (*report.Figure, error) {
+	return emitCertificate(stdout, cert, cc.json, j, cc.plot, func() (*report.Figure, error) {
 		return experiment.Figure(cmd.Context(), m.Net, c.Net, box, opts, cert, filepath.Base(m.Info.Path)+" and its compressed copy")
 	})
 }

@@ -164,7 +164,7 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	return emitCertificate(stdout, c, box, opts, f.json, nil, f.plot, func() (*report.Figure, error) {
+	return emitCertificate(stdout, c, f.json, nil, f.plot, func() (*report.Figure, error) {
 		return experiment.Figure(cmd.Context(), nets[0], nets[1], box, opts, c, fmt.Sprintf("%s vs %s", filepath.Base(args[0]), filepath.Base(args[1])))
 	})
 }

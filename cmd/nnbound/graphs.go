@@ -59,21 +59,20 @@ func runCompareGraph(cmd *cobra.Command, f *compareFlags, opts certjob.Job, ms [
 	if err != nil {
 		return err
 	}
-	return emitCertificate(stdout, c, box, opts, f.json, nil, "", nil)
+	return emitCertificate(stdout, c, f.json, nil, "", nil)
 }
 
 // decideGraphs decides the tolerance of verify for two models of which
 // one at least is a graph that is not a chain (verify.DecideGraph; no
-// neuron alignment), and returns the answer with the description of the
-// question.
-func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnlib.Property, tol verify.Tolerance,
-	opts *verify.Options, stderr io.Writer) (*verify.Answer, string, error) {
+// neuron alignment), and returns the answer.
+func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnlib.Property, tol spec.Tolerance,
+	opts *verify.Options, stderr io.Writer) (*verify.Answer, error) {
 	if prop != nil && prop.Pair != nil {
-		return nil, "", usagef("two-network VNN-LIB properties of graph networks are not decided yet: give --epsilon and the box")
+		return nil, usagef("two-network VNN-LIB properties of graph networks are not decided yet: give --epsilon and the box")
 	}
 	n := ms[0].Graph.InputSize()
 	if err := tol.Validate(ms[0].Graph.OutputSize()); err != nil {
-		return nil, "", usageError{err}
+		return nil, usageError{err}
 	}
 	var box spec.Box
 	var err error
@@ -83,13 +82,13 @@ func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnl
 		box, err = f.input.boxNoted(n, stderr)
 	}
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	r, err := verify.DecideGraph(ctx, ms[0].Graph, ms[1].Graph, spec.Inputs{Box: box}, tol, opts)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return &verify.Answer{Result: r}, tol.Text(), nil
+	return &verify.Answer{Result: r}, nil
 }
 
 // compressGraph compresses a model that is a graph, not a chain (or a
@@ -147,7 +146,7 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 	if !cc.json {
 		fmt.Fprintln(stdout)
 	}
-	return emitCertificate(stdout, c, box, opts, cc.json, j, "", nil)
+	return emitCertificate(stdout, c, cc.json, j, "", nil)
 }
 
 // graphCopy compresses m, saves the copy to save ("" saves nothing) and

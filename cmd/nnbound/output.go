@@ -5,9 +5,7 @@ import (
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/spec"
 )
 
 // hideTimes replaces run times by "-" (text) and 0 (JSON) in the output of
@@ -19,13 +17,13 @@ var hideTimes bool
 // the figure draw makes in plot and comp, the report of the compression
 // certified, if any. It returns errNotCertified when c is not certified,
 // so that the command exits with status 1.
-func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job, asJSON bool,
+func emitCertificate(w io.Writer, c *certify.Certificate, asJSON bool,
 	comp *experiment.CompressionRecord, plot string, draw func() (*report.Figure, error)) error {
 	r := experiment.CertReport{JSON: asJSON, Compression: comp, Plot: plot, Draw: draw, HideTimes: hideTimes}
-	if err := r.Write(w, c, box, opts); err != nil {
+	if err := r.Write(w, c); err != nil {
 		return err
 	}
-	if !c.Certified {
+	if !c.Certified() {
 		return errNotCertified
 	}
 	return nil

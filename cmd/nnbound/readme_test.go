@@ -131,9 +131,9 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 // timeRE matches a time as the commands print it ("0.408 s", "1.2 s").
 var timeRE = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(e-?[0-9]+)? s\b`)
 
-// ruleRE matches a table's rule under a heading, whose width follows the
-// widest time in its column ("-------" or "--------").
-var ruleRE = regexp.MustCompile(`\B--+\B`)
+// ruleRE matches the rule under a table's header, whose width follows
+// the widest time printed in its column.
+var ruleRE = regexp.MustCompile(`-{2,}`)
 
 // logTimeRE matches a time in a JSON-lines log ("time_s":0.093).
 var logTimeRE = regexp.MustCompile(`"time_s":[0-9.e+-]+`)
@@ -141,7 +141,7 @@ var logTimeRE = regexp.MustCompile(`"time_s":[0-9.e+-]+`)
 // runReadme runs cmds in dir, in-process through run (so each exit status
 // is the one a user of the installed binary sees), checks each status
 // against the one its page documents, and returns their outputs, times
-// and table rules masked and spaces squeezed, and the files they left there (times in
+// masked and spaces squeezed, and the files they left there (times in
 // JSON-lines logs masked).
 func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string, files map[string][]byte) {
 	t.Helper()
