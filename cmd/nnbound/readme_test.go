@@ -141,7 +141,7 @@ var logTimeRE = regexp.MustCompile(`"seconds":[0-9.e+-]+`)
 // runReadme runs cmds in dir, in-process through run (so each exit status
 // is the one a user of the installed binary sees), checks each status
 // against the one its page documents, and returns their outputs, times
-// and table rules masked and spaces squeezed, and the files they left there (times in
+// masked and spaces squeezed, and the files they left there (times in
 // JSON-lines logs masked).
 func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string, files map[string][]byte) {
 	t.Helper()
