@@ -40,7 +40,8 @@ func runVerifyTop1(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	}
 	ctx, cancel := f.context(cmd)
 	defer cancel()
-	opts := f.options(stderr, func(verify.Progress) string { return "" })
+	opts, stop := f.options(stderr, func(verify.Progress) string { return "" })
+	defer stop()
 	res, err := verify.DecideTop1(ctx, nets[0], nets[1], spec.Inputs{Box: box}, &opts)
 	if err != nil {
 		return err
