@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/internal/cputime"
+	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"

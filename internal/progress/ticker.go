@@ -32,8 +32,8 @@ type ticker struct {
 	// its own (Lines).
 	every   time.Duration
 	newline bool
-	done   chan struct{}
-	wg     sync.WaitGroup
+	done    chan struct{}
+	wg      sync.WaitGroup
 }
 
 // StartTicker starts a ticker on stderr for a certification whose log
