@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -183,7 +185,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		}
 	}
 	if f.json {
-		err = report.WriteJSON(stdout, ans)
+		err = writeJSONWithCPU(stdout, ans)
 	} else if err = ans.WriteText(stdout, what); err == nil {
 		err = writeCPU(stdout)
 	}
@@ -205,6 +207,28 @@ func writeCPU(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, "%-9s %s (the process's CPU time, all threads)\n", "cpu", cpu)
 	return err
+}
+
+// writeJSONWithCPU writes the JSON object of v with the process's CPU
+// time added last as "cpu_seconds".
+func writeJSONWithCPU(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if len(b) < 2 || b[len(b)-1] != '}' {
+		return fmt.Errorf("verify: the result is not a JSON object: %s", b)
+	}
+	cpu := cputime.Process().Seconds()
+	if hideTimes {
+		cpu = 0
+	}
+	sep := ","
+	if len(b) == 2 {
+		sep = ""
+	}
+	b = append(b[:len(b)-1], fmt.Sprintf(`%s"cpu_seconds":%s}`, sep, strconv.FormatFloat(cpu, 'g', -1, 64))...)
+	return report.WriteJSON(w, json.RawMessage(b))
 }
 
 // box returns the input box of the flags, or of the VNN-LIB 1 property

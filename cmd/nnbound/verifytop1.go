@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 )
@@ -47,9 +46,9 @@ func runVerifyTop1(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		return err
 	}
 	if f.json {
-		err = report.WriteJSON(stdout, res)
-	} else {
-		err = res.WriteText(stdout)
+		err = writeJSONWithCPU(stdout, res)
+	} else if err = res.WriteText(stdout); err == nil {
+		err = writeCPU(stdout)
 	}
 	if err != nil {
 		return err
