@@ -136,6 +136,7 @@ func (q *signSearch) step(ctx context.Context, workers, batch int) error {
 func (q *signSearch) bound(lo, hi []float64) (float64, error) {
 	bo := bounds.DefaultOptions()
 	bo.Method = bounds.MethodSymbolic
+	bo.UnstableOnly = true // the same stable neurons, for less CPU
 	net, err := bounds.Single(q.f, spec.Box{Lo: lo, Hi: hi}, bo)
 	if err != nil {
 		return 0, err
