@@ -22,7 +22,7 @@ func TestAllocateSavedHolds(t *testing.T) {
 		long                     bool
 	}{
 		{"sin3x", sin3x, "", "6:9", 0.05, false},
-		{"digits", digitsDir + "digits_relu.onnx", "0:1", "6:10", 2.2, true},
+		{"digits", digitsDir + "digits_relu.onnx", "0:1", "8:10", 1.5, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.long && os.Getenv("NNBOUND_LONG") == "" {
