@@ -276,22 +276,26 @@ func (w *backWork) step(k int, lam []float64, sp [][2]int) bool {
 // difference with negate), passing lam on to the first.
 func (w *backWork) add(k int, lam []float64, sp [][2]int, negate bool) {
 	in := w.b.g.Nodes[k].Inputs
-	band := w.band[k+1]
 	out := w.b.g.Shape(k + 1)
-	c := w.get(len(lam))
+	band1 := w.band[k+1].to(out, w.b.g.Shape(in[1]))
 	sign, n := 1.0, len(lam)/w.rows
 	if negate {
 		sign = -1
 	}
-	for r := range w.rows {
-		for _, p := range sp {
-			for i := r*n + p[0]; i < r*n+p[1]; i++ {
-				c[i] = sign * lam[i]
+	if w.buf[in[1]] != nil {
+		w.addTo(in[1], lam, sign, band1)
+	} else {
+		c := w.get(len(lam))
+		for r := range w.rows {
+			for _, p := range sp {
+				for i := r*n + p[0]; i < r*n+p[1]; i++ {
+					c[i] = sign * lam[i]
+				}
 			}
 		}
+		w.merge(in[1], c, band1)
 	}
-	w.merge(in[1], c, band.to(out, w.b.g.Shape(in[1])))
-	w.merge(in[0], lam, band.to(out, w.b.g.Shape(in[0])))
+	w.merge(in[0], lam, w.band[k+1].to(out, w.b.g.Shape(in[0])))
 }
 
 // affine steps through y = M x + B (node k).
