@@ -67,15 +67,22 @@ func (s *WidthSweep) run(ctx context.Context, stderr io.Writer,
 		if err != nil {
 			return err
 		}
-		rows[i] = SweepRow{Prune: s.Levels[t.level].String(), FracBits: t.fb, Summary: NewSummary(c),
-			Seconds: c.Time.Seconds(), Level: t.level, TimeBudgetHit: c.TimeBudgetHit}
-		if c.IsTrivial() {
-			rows[i].Trivial = c.Trivial
-		}
+		rows[i] = newSweepRow(s.Levels[t.level].String(), t.level, t.fb, c)
 		bar.Add(1)
 		return nil
 	})
 	return rows, err
+}
+
+// newSweepRow returns the row of the certificate c of width fb at the
+// pruning level numbered level and named prune.
+func newSweepRow(prune string, level, fb int, c *certify.Certificate) SweepRow {
+	r := SweepRow{Prune: prune, FracBits: fb, Summary: NewSummary(c), Seconds: c.Time.Seconds(), Level: level,
+		TimeBudgetHit: c.TimeBudgetHit, Interrupted: c.Stopped == certify.StopCancelled}
+	if c.IsTrivial() {
+		r.Trivial = c.Trivial
+	}
+	return r
 }
 
 // FinishedRows returns the rows of Run that finished: those certified
@@ -118,6 +125,21 @@ func BudgetNote(rows []SweepRow) string {
 	}
 	return fmt.Sprintf("note: the time budget stopped the certification at FB %s (bounds hold, but may be looser; --timeout 0 for none)",
 		strings.Join(fbs, ", "))
+}
+
+// InterruptNote returns the note on the rows a signal cut short
+// (SweepRow.Interrupted), "" for none.
+func InterruptNote(rows []SweepRow) string {
+	var fbs []string
+	for _, r := range rows {
+		if r.Interrupted {
+			fbs = append(fbs, fmt.Sprint(r.FracBits))
+		}
+	}
+	if len(fbs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: a signal cut short the refinement at FB %s (bounds hold, but may be looser)", strings.Join(fbs, ", "))
 }
 
 // CopyScheme says how the copies of a width sweep are made: fixed point
@@ -203,6 +225,10 @@ type SweepRow struct {
 	// TimeBudgetHit reports that the time budget stopped this row's SDPs
 	// (certify.Certificate.TimeBudgetHit); absent otherwise.
 	TimeBudgetHit bool `json:"time_budget_hit,omitempty"`
+	// Interrupted reports that a signal cut this row's refinement short
+	// (certify.StopCancelled): its bound holds but may be looser; absent
+	// otherwise.
+	Interrupted bool `json:"interrupted,omitempty"`
 	// Level is the index of the pruning level in WidthSweep.Levels.
 	Level int `json:"-"`
 	// Trivial is the bound the ranges of the output activations give

@@ -27,9 +27,10 @@ import (
 // alone (5 coordinates on ACAS Xu, where the joint search splits 10). A
 // cell is closed when its bound shows the atom false throughout (> 0, or
 // 0 for a strict atom); an open cell is halved along the coordinate whose
-// worse half has the best bound (strong branching over the coordinates of
-// positive width; the halves' bounds are kept for the children, so a
-// split costs 2n bounds, n of them reused). On monotonicity (d_0 >= 0,
+// halves gain most on the cell's bound together (strong branching over the
+// coordinates of positive width, scored by the product of the halves'
+// gains up to 0, as MIP solvers score branches; the halves' bounds are
+// kept for the children, so a split costs 2n bounds, 2 of them reused). On monotonicity (d_0 >= 0,
 // the other differences 0) the bound is exactly 0 where the enclosure of
 // the relevant Jacobian column keeps its sign, which closes the strict
 // atom, so the search splits only where unstable neurons leave that sign
@@ -135,6 +136,7 @@ func (q *signSearch) step(ctx context.Context, workers, batch int) error {
 func (q *signSearch) bound(lo, hi []float64) (float64, error) {
 	bo := bounds.DefaultOptions()
 	bo.Method = bounds.MethodSymbolic
+	bo.UnstableOnly = true // the same stable neurons, for less CPU
 	net, err := bounds.Single(q.f, spec.Box{Lo: lo, Hi: hi}, bo)
 	if err != nil {
 		return 0, err
@@ -157,13 +159,15 @@ func (q *signSearch) split(cl *signCell) *signOutcome {
 		return o
 	}
 	var best [2]*signCell
-	bestMin, bestSum := math.Inf(-1), math.Inf(-1)
+	bestScore := math.Inf(-1)
+	eps := 1e-6*math.Abs(cl.lb) + 0x1p-1000
 	for i := range cl.lo {
 		mid := cl.lo[i]/2 + cl.hi[i]/2
 		if !(cl.lo[i] < mid && mid < cl.hi[i]) {
 			continue
 		}
 		var halves [2]*signCell
+		score := 1.0
 		for side := range halves {
 			lo, hi := append([]float64(nil), cl.lo...), append([]float64(nil), cl.hi...)
 			if side == 0 {
@@ -178,10 +182,10 @@ func (q *signSearch) split(cl *signCell) *signOutcome {
 				return o
 			}
 			halves[side] = &signCell{lo: lo, hi: hi, lb: lb}
+			score *= max(min(lb, 0)-cl.lb, eps)
 		}
-		m, s := min(halves[0].lb, halves[1].lb), halves[0].lb+halves[1].lb
-		if best[0] == nil || m > bestMin || (m == bestMin && s > bestSum) {
-			best, bestMin, bestSum = halves, m, s
+		if best[0] == nil || score > bestScore {
+			best, bestScore = halves, score
 		}
 	}
 	if best[0] == nil {
@@ -316,23 +320,25 @@ func (p *signProof) step(ctx context.Context, o Options) (signStep, error) {
 	return signStep{proven: true}, nil
 }
 
-// refute looks for a counterexample among the pairs (x, x + t dir), t =
-// 1, 1/2, 1/4, ... (the joint input z = (x, t dir) on linked
-// coordinates, (x, x + t dir) on the others), each projected into the
-// input set and checked by CheckRelational.
+// refute looks for a counterexample among the pairs (x, x + t dir) and
+// (x - t dir, x), t = 1, 1/2, 1/4, ... (as joint inputs: x_g - x_f on
+// linked coordinates, x_g on the others), each projected into the input
+// set and checked by CheckRelational.
 func (s *relSearch) refute(x, dir []float64) *RelationalPoint {
 	n := s.j.nf
 	z := make([]float64, 2*n)
-	copy(z, x)
 	for t := 1.0; t > 1e-12; t /= 2 {
-		for i := range n {
-			z[n+i] = t * dir[i]
-			if s.j.linked[i] < 0 {
-				z[n+i] += x[i]
+		for _, back := range [2]float64{0, 1} {
+			for i := range n {
+				z[i] = x[i] - back*t*dir[i]
+				z[n+i] = t * dir[i]
+				if s.j.linked[i] < 0 {
+					z[n+i] += z[i]
+				}
 			}
-		}
-		if p := s.confirm(z); p != nil {
-			return p
+			if p := s.confirm(z); p != nil {
+				return p
+			}
 		}
 	}
 	return nil

@@ -62,8 +62,9 @@ With --target-agreement A instead, the target is top-1 agreement: a
 copy is accepted when, on at least the fraction A of the samples of
 --data, MODEL and the copy are certified to pick the same class on the
 whole L-inf ball of radius --radius about the sample (as "nnbound agree"
-decides it, with its per-ball limits; a disagreement found or an
-unknown ball counts against). The search is the same greedy descent,
+decides it, with its limit of boxes per ball but no time limit, so that
+the choice does not depend on the machine's speed; a disagreement found
+or an unknown ball counts against). The search is the same greedy descent,
 from the smallest single FB meeting A, keeping the candidate that saves
 the most weight bits; each copy's agree log goes to --out/fb-A-B-...,
 so an interrupted run resumes.

@@ -34,7 +34,9 @@ func (f *agreementFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.ball.domain, "domain", "0:1", "input domain `LO:HI` the balls are clipped to")
 	fs.StringVar(&f.ball.out, "out", "allocate-agree", "with --target-agreement: write each copy's agree log to `DIR`/fb-A-B-... (read first, to resume)")
 	fs.IntVar(&f.ball.workers, "workers", 0, "with --target-agreement: balls decided at once (0: one per CPU)")
-	f.ball.timeout, f.ball.maxNodes = agreeTimeout, agreeNodes
+	// agree's node limit per ball and no time limit: the allocation must
+	// not depend on the machine's speed
+	f.ball.timeout, f.ball.maxNodes = 0, agreeNodes
 }
 
 // runAllocateAgreement is nnbound allocate --target-agreement: the

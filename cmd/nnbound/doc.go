@@ -152,9 +152,12 @@
 // for two (or one input with
 // x1, x2 independent), the tightness T = ln(bound^2) - ln(error^2) as a heat map;
 // for more, a histogram of bound / error over sampled inputs. When stderr
-// is a terminal, sweep, allocate and paper show a progress bar, and a certification
-// running longer than a second (demo, compare, quantise and prune
-// --certify) a line with the SDPs certified so far and the time. Every file
+// is a terminal, sweep, allocate, paper and agree show a progress bar, and a certification
+// running longer than two seconds (demo, compare, quantise and prune
+// --certify) and verify a status line (the SDPs certified or the boxes
+// bounded, the bound so far, the largest error found) and the time;
+// --progress draws them off a terminal too, as whole lines every two
+// seconds, and --quiet turns them off. Every file
 // is written to a temporary name and renamed into place, so an
 // interrupted run leaves no half-written file.
 //

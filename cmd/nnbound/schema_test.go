@@ -31,6 +31,9 @@ func TestJSONSchema(t *testing.T) {
 		if _, ok := doc["seconds"]; !ok {
 			t.Errorf("%s: no seconds field: %s", args[0], stdout.String())
 		}
+		if _, ok := doc["cpu_seconds"]; !ok && args[0] == "verify" {
+			t.Errorf("%s: no cpu_seconds field: %s", args[0], stdout.String())
+		}
 		if !bytes.HasPrefix(stdout.Bytes(), []byte("{\n  \"schema\": 1,")) {
 			t.Errorf("%s: schema is not the first field", args[0])
 		}

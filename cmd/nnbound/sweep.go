@@ -71,10 +71,11 @@ arithmetic does; they are then certified by bound propagation with input
 splitting, the SDP not modelling the rounding.
 
 A computation graph (residual Add, Concat, MaxPool, ...) is swept the same
-way: each copy made by quantise (and prune) of graphs and certified as
-quantise --certify certifies it, by bound propagation with input splitting
-(the SDP is for chains), with --arith float32 for chains too. Int8 copies
-(--scheme int8) and --act-frac-bits are made of chains only.
+way: each copy made as quantise and prune make graph copies, and certified
+as quantise --certify certifies one, by bound propagation with input
+splitting (the SDP is for chains). --arith float32 makes every bound also
+cover float32 evaluation (chains are then certified the same way). Int8
+copies (--scheme int8) and --act-frac-bits are made of chains only.
 
 With --target-error E it reports, for each pruning level, the smallest FB
 whose certified bound is at most E: a bit width you can ship knowing the

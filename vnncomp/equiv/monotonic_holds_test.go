@@ -49,39 +49,41 @@ func TestMonotonicACASXuHolds(t *testing.T) {
 	dir := t.TempDir()
 	decided := 0
 	for i, c := range monotonicHolds {
-		spec := filepath.Join(dir, fmt.Sprintf("h%d.vnnlib", i))
-		if err := os.WriteFile(spec, []byte(monotonicACAS(c.lo, c.hi, c.k, c.rel)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		model := filepath.Join(nets, "ACASXU_run2a_"+c.net+"_batch_2000.onnx")
-		in := vnncomp.Instance{Index: i, Spec: spec, Timeout: 100 * time.Second,
-			Networks: []vnncomp.NamedModel{{Name: "f", Path: model}}}
-		ctx, cancel := context.WithTimeout(context.Background(), in.Timeout)
-		start, cpu := time.Now(), cputime.Process()
-		o := Decider(DefaultOptions())(ctx, in)
-		cancel()
-		nodes := 0
-		if d, ok := o.Detail.(RelationalDetail); ok && d.Verify != nil {
-			nodes = d.Verify.Nodes
-		}
-		t.Logf("net %s, unsafe Y_g[%d] %s Y_f[%d]: %s in %.1f s wall, %.1f s CPU, %d nodes", c.net, c.k, c.rel, c.k, o.Result,
-			time.Since(start).Seconds(), (cputime.Process() - cpu).Seconds(), nodes)
-		switch o.Result {
-		case vnncomp.Sat:
-			decided++
-			if err := o.Witness.Check(); err != nil {
-				t.Error(err)
-			}
-		case vnncomp.Unsat:
-			decided++
-			f, _, err := modelfile.Load(model, modelfile.Options{})
-			if err != nil {
+		t.Run(fmt.Sprintf("%d_%s_y%d", i, c.net, c.k), func(t *testing.T) {
+			spec := filepath.Join(dir, fmt.Sprintf("h%d.vnnlib", i))
+			if err := os.WriteFile(spec, []byte(monotonicACAS(c.lo, c.hi, c.k, c.rel)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if x, d := monotonicSample(f, c.lo, c.hi, c.k, c.rel); x != nil {
-				t.Errorf("net %s output %d: unsat, but the pair x_f = %v, x_g[0] = x_f[0] + %v violates it", c.net, c.k, x, d)
+			model := filepath.Join(nets, "ACASXU_run2a_"+c.net+"_batch_2000.onnx")
+			in := vnncomp.Instance{Index: i, Spec: spec, Timeout: 100 * time.Second,
+				Networks: []vnncomp.NamedModel{{Name: "f", Path: model}}}
+			ctx, cancel := context.WithTimeout(context.Background(), in.Timeout)
+			start, cpu := time.Now(), cputime.Process()
+			o := Decider(DefaultOptions())(ctx, in)
+			cancel()
+			nodes := 0
+			if d, ok := o.Detail.(RelationalDetail); ok && d.Verify != nil {
+				nodes = d.Verify.Nodes
 			}
-		}
+			t.Logf("net %s, unsafe Y_g[%d] %s Y_f[%d]: %s in %.1f s wall, %.1f s CPU, %d nodes", c.net, c.k, c.rel, c.k, o.Result,
+				time.Since(start).Seconds(), (cputime.Process() - cpu).Seconds(), nodes)
+			switch o.Result {
+			case vnncomp.Sat:
+				decided++
+				if err := o.Witness.Check(); err != nil {
+					t.Error(err)
+				}
+			case vnncomp.Unsat:
+				decided++
+				f, _, err := modelfile.Load(model, modelfile.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if x, d := monotonicSample(f, c.lo, c.hi, c.k, c.rel); x != nil {
+					t.Errorf("net %s output %d: unsat, but the pair x_f = %v, x_g[0] = x_f[0] + %v violates it", c.net, c.k, x, d)
+				}
+			}
+		})
 	}
 	t.Logf("%d of %d instances decided within 100 s each", decided, len(monotonicHolds))
 }
