@@ -66,7 +66,7 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 		if r.c.Stopped = r.stop(ctx, best, len(pieces)); r.c.Stopped != StopNone {
 			return pieces
 		}
-		if len(pieces) > 1 && gain.stop(len(pieces), best-ob, &r.opts.Refine) {
+		if len(pieces) > 1 && gain.noGain(len(pieces), best, ob, &r.opts.Refine) {
 			r.c.Stopped = StopNoGain
 			return pieces
 		}
@@ -81,6 +81,9 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 			r.c.Note, r.c.Stopped = fmt.Sprintf("refinement stopped: %v", err), StopExhausted
 			return pieces
 		}
+		// The piece's bound holds on its halves: a half keeps the smaller
+		// (bound propagation is not monotone in the box).
+		pa.bound, pb.bound = min(pa.bound, pieces[k].bound), min(pb.bound, pieces[k].bound)
 		pieces[k] = pa
 		pieces = append(pieces, pb)
 		now := 0.0

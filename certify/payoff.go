@@ -147,3 +147,12 @@ func closeEnough(iv float64, o *task) SDPSkip {
 	return SDPSkip{Why: SkipClose, Detail: fmt.Sprintf("bound propagation's %.5g is already within the target ratio %g of the observed error %.5g",
 		iv, o.Refine.TargetRatio, o.observed)}
 }
+
+// noGain reports whether a refinement ends for want of gain (StopNoGain)
+// with solves pieces certified, the largest bound of the pieces bound and
+// the observed error observed: the gain rule says so (stop, on the gap
+// bound - observed) and the bound is not within Refine.TargetRatio of
+// the observed error (which ends it with StopTarget instead).
+func (g *gainRule) noGain(solves int, bound, observed float64, r *Refine) bool {
+	return g.stop(solves, bound-observed, r) && !(bound <= r.TargetRatio*observed)
+}

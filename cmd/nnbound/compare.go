@@ -100,7 +100,9 @@ bounds the largest output difference max_k |A_k(x1) - B_k(x2)| instead,
 and --output K the difference of output K alone. --arith float32 makes
 the bound also cover float32 evaluation of both networks (as onnxruntime
 and torch run them); it is certified by bound propagation through the
-graphs, without the SDP, for chains of layers too.
+graphs, without the SDP, for chains of layers too. A computation graph
+that is not a chain (residual Add, Concat, MaxPool, ...) is certified the
+same way: the SDP is built for chains of layers.
 
 Exit status: 0 certified, 1 not certified (or an error), 2 usage error,
 130 stopped by a signal (SIGINT, SIGTERM) after printing what was finished.`,

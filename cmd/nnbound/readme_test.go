@@ -131,6 +131,9 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 // timeRE matches a time as the commands print it ("0.408 s", "1.2 s").
 var timeRE = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(e-?[0-9]+)? s\b`)
 
+// solveTimeRE matches the time line of solve's report ("seconds   0.001").
+var solveTimeRE = regexp.MustCompile(`(?m)^seconds +[0-9.e+-]+$`)
+
 // ruleRE matches the rule under a table's header, whose width follows
 // the widest time printed in its column.
 var ruleRE = regexp.MustCompile(`-{2,}`)
@@ -156,6 +159,7 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 			t.Errorf("nnbound %s: exit status %d, the page documents %d\n%s%s", c.line, code, c.exit, stdout.String(), stderr.String())
 		}
 		out := fmt.Sprintf("%s\nexit %d\n%s%s", c.line, code, stdout.String(), stderr.String())
+		out = solveTimeRE.ReplaceAllString(out, "seconds -")
 		out = ruleRE.ReplaceAllString(timeRE.ReplaceAllString(out, "- s"), "--")
 		outputs = append(outputs, strings.Join(strings.Fields(out), " "))
 	}
