@@ -131,13 +131,17 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 // timeRE matches a time as the commands print it ("0.408 s", "1.2 s").
 var timeRE = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(e-?[0-9]+)? s\b`)
 
+// ruleRE matches a table's rule under a heading ("--------"), whose
+// width follows its column's widest cell, a time on a loaded machine.
+var ruleRE = regexp.MustCompile(`-{2,}`)
+
 // logTimeRE matches a time in a JSON-lines log ("seconds":0.093).
 var logTimeRE = regexp.MustCompile(`"seconds":[0-9.e+-]+`)
 
 // runReadme runs cmds in dir, in-process through run (so each exit status
 // is the one a user of the installed binary sees), checks each status
 // against the one its page documents, and returns their outputs, times
-// masked and spaces squeezed, and the files they left there (times in
+// masked, tables' rules and spaces squeezed, and the files they left there (times in
 // JSON-lines logs masked).
 func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string, files map[string][]byte) {
 	t.Helper()
@@ -152,7 +156,8 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 			t.Errorf("nnbound %s: exit status %d, the page documents %d\n%s%s", c.line, code, c.exit, stdout.String(), stderr.String())
 		}
 		out := fmt.Sprintf("%s\nexit %d\n%s%s", c.line, code, stdout.String(), stderr.String())
-		outputs = append(outputs, strings.Join(strings.Fields(timeRE.ReplaceAllString(out, "- s")), " "))
+		out = ruleRE.ReplaceAllString(timeRE.ReplaceAllString(out, "- s"), "--")
+		outputs = append(outputs, strings.Join(strings.Fields(out), " "))
 	}
 	files = map[string][]byte{}
 	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
