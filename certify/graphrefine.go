@@ -78,7 +78,7 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 		pa, errA := r.piece(a, len(pieces))
 		pb, errB := r.piece(b, len(pieces)+1)
 		if err := errors.Join(errA, errB); err != nil {
-			r.c.Reason, r.c.Stopped = fmt.Sprintf("refinement stopped: %v", err), StopExhausted
+			r.c.Note, r.c.Stopped = fmt.Sprintf("refinement stopped: %v", err), StopExhausted
 			return pieces
 		}
 		pieces[k] = pa
@@ -97,7 +97,7 @@ func (r *graphRefiner) stop(ctx context.Context, best float64, pieces int) Stop 
 	ref := r.opts.Refine
 	switch {
 	case ctx.Err() != nil:
-		r.c.Reason = "stopped by a signal: the bound holds, refinement was cut short"
+		r.c.Note = "stopped by a signal: the bound holds, refinement was cut short"
 		return StopCancelled
 	case r.c.ObservedError > 0 && best <= ref.TargetRatio*r.c.ObservedError:
 		return StopTarget

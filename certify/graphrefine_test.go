@@ -27,8 +27,8 @@ func TestBoundGraphBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Certified || !c.TimeBudgetHit || len(c.Pieces) != 0 || c.Stopped != StopBudget {
-		t.Fatalf("1 ns budget: certified %v, budget hit %v, %d pieces, stopped %v", c.Certified, c.TimeBudgetHit, len(c.Pieces), c.Stopped)
+	if !c.Certified() || !c.TimeBudgetHit || len(c.Pieces) != 0 || c.Stopped != StopBudget {
+		t.Fatalf("1 ns budget: certified %v, budget hit %v, %d pieces, stopped %v", c.Certified(), c.TimeBudgetHit, len(c.Pieces), c.Stopped)
 	}
 	if n := strings.Count(log.String(), "certify: graph pass"); n != 1 {
 		t.Errorf("log has %d passes, want 1:\n%s", n, log.String())

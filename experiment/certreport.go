@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/spec"
 )
 
 // CertReport says how to report a certificate (Write): as text or JSON,
@@ -39,10 +37,10 @@ type CertReport struct {
 // file in "plot". A figure that cannot be drawn or written is an error
 // returned after the certificate is printed, so that the certificate is
 // never lost. Write says nothing of whether c is certified: that is c's.
-func (r CertReport) Write(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job) error {
+func (r CertReport) Write(w io.Writer, c *certify.Certificate) error {
 	written := ""
 	var figErr error
-	if r.Plot != "" && c.Certified {
+	if r.Plot != "" && c.Certified() {
 		fig, err := r.Draw()
 		if err == nil {
 			err = fig.Save(r.Plot)
@@ -52,7 +50,7 @@ func (r CertReport) Write(w io.Writer, c *certify.Certificate, box spec.Box, opt
 		}
 	}
 	if r.JSON {
-		j := NewRecord(c, box, opts)
+		j := NewRecord(c)
 		j.Interrupted, j.CPUSeconds = r.Interrupted, r.CPU.Seconds()
 		if r.HideTimes {
 			j.Seconds, j.SDP.Seconds, j.CPUSeconds = 0, 0, 0
@@ -62,7 +60,7 @@ func (r CertReport) Write(w io.Writer, c *certify.Certificate, box spec.Box, opt
 			return err
 		}
 	} else {
-		if err := WriteCertificate(w, c, box, opts, r.HideTimes); err != nil {
+		if err := WriteCertificate(w, c, r.HideTimes); err != nil {
 			return err
 		}
 		if _, err := io.WriteString(w, r.runLines(c)); err != nil {
@@ -71,7 +69,7 @@ func (r CertReport) Write(w io.Writer, c *certify.Certificate, box spec.Box, opt
 		var err error
 		switch {
 		case written != "":
-			_, err = fmt.Fprintf(w, "%-15s %s (%s)\n", "figure", written, FigureNote(box, opts))
+			_, err = fmt.Fprintf(w, "%-15s %s (%s)\n", "figure", written, FigureNote(c.Inputs))
 		case r.Plot != "" && figErr == nil:
 			_, err = fmt.Fprintf(w, "%-15s none (there is no bound to draw)\n", "figure")
 		}
@@ -99,7 +97,7 @@ func (r CertReport) runLines(c *certify.Certificate) string {
 	s += "\n"
 	if r.Interrupted {
 		what := "the bound holds, but the work stopped early: it may be looser"
-		if !c.Certified {
+		if !c.Certified() {
 			what = "no bound was certified before it"
 		}
 		s += fmt.Sprintf("%-15s %s\n", "interrupted", "by a signal: "+what)

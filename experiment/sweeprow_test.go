@@ -12,9 +12,9 @@ import (
 // so in JSON (interrupted) and in the text's notes; a finished one does
 // not.
 func TestSweepRowInterrupted(t *testing.T) {
-	cut := &certify.Certificate{Certified: true, Status: certify.Certified, Bound: 0.5, Stopped: certify.StopCancelled}
-	done := &certify.Certificate{Certified: true, Status: certify.Certified, Bound: 0.25, Stopped: certify.StopTarget}
-	rows := []SweepRow{newSweepRow("none", 0, 4, cut, spec.SameInput), newSweepRow("none", 0, 6, done, spec.SameInput)}
+	cut := &certify.Certificate{Status: certify.Certified, Bound: 0.5, Stopped: certify.StopCancelled}
+	done := &certify.Certificate{Status: certify.Certified, Bound: 0.25, Stopped: certify.StopTarget}
+	rows := []SweepRow{newSweepRow("none", 0, 4, cut), newSweepRow("none", 0, 6, done)}
 	if !rows[0].Interrupted || rows[1].Interrupted {
 		t.Fatalf("interrupted %v, %v; want true, false", rows[0].Interrupted, rows[1].Interrupted)
 	}

@@ -134,14 +134,6 @@ func mulDown(a, b float64) float64 {
 	return outward.MulDown(a, b)
 }
 
-// mulUp is outward.MulUp with exact zeros.
-func mulUp(a, b float64) float64 {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	return outward.MulUp(a, b)
-}
-
 // addDown is outward.AddDown, exact when a term is zero.
 func addDown(a, b float64) float64 {
 	switch {
@@ -151,22 +143,6 @@ func addDown(a, b float64) float64 {
 		return b
 	}
 	return outward.AddDown(a, b)
-}
-
-// addUp is outward.AddUp, exact when a term is zero.
-func addUp(a, b float64) float64 {
-	switch {
-	case b == 0:
-		return a
-	case a == 0:
-		return b
-	}
-	return outward.AddUp(a, b)
-}
-
-// maxProduct returns an upper bound of x y over the same boxes, rounded up.
-func maxProduct(a, b, c, d float64) float64 {
-	return max(mulUp(a, c), mulUp(a, d), mulUp(b, c), mulUp(b, d))
 }
 
 // outwardGradient returns an enclosure [lo, hi] of c^T J, the gradient

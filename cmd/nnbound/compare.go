@@ -140,10 +140,9 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	if ms[1].Net != nil { // a chain copy: the width of its weights for --pairing quantised
-		if err := copyWidth(&opts, ms[1].Net, args[1], stderr); err != nil {
-			return err
-		}
+	// the copy's width for --pairing quantised, a chain or a graph
+	if err := copyWidth(&opts, ms[1].Graph, args[1], stderr); err != nil {
+		return err
 	}
 	if ms[0].Net == nil || ms[1].Net == nil || opts.Arith == certify.ArithFloat32 {
 		return runCompareGraph(cmd, f, opts, ms)
@@ -165,7 +164,7 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	return emitCertificate(cmd.Context(), stdout, c, box, opts, f.json, nil, f.plot, func() (*report.Figure, error) {
+	return emitCertificate(cmd.Context(), stdout, c, f.json, nil, f.plot, func() (*report.Figure, error) {
 		return experiment.Figure(cmd.Context(), nets[0], nets[1], box, opts, c, fmt.Sprintf("%s vs %s", filepath.Base(args[0]), filepath.Base(args[1])))
 	})
 }

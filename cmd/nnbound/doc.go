@@ -129,8 +129,8 @@
 //
 // The bound holds for the networks in real arithmetic (and their float64
 // evaluation, within the check's rounding): "arithmetic real arithmetic
-// (float64-checked)". compare and quantise --certify take --arith float32
-// for a bound that also covers any float32 evaluation of both networks,
+// (float64-checked)". compare, quantise and prune --certify and sweep
+// take --arith float32 for a bound that also covers any float32 evaluation of both networks,
 // the input rounded to float32 and every operation rounded in any order
 // of summation, as onnxruntime and torch run them on a CPU; it comes from
 // bound propagation through the graphs, for chains too (no SDP).

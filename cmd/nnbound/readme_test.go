@@ -131,8 +131,8 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 // timeRE matches a time as the commands print it ("0.408 s", "1.2 s").
 var timeRE = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(e-?[0-9]+)? s\b`)
 
-// ruleRE matches a table's rule under a heading ("--------"), whose
-// width follows its column's widest cell, a time on a loaded machine.
+// ruleRE matches the rule under a table's header, whose width follows
+// the widest time printed in its column.
 var ruleRE = regexp.MustCompile(`-{2,}`)
 
 // logTimeRE matches a time in a JSON-lines log ("seconds":0.093).
@@ -141,7 +141,7 @@ var logTimeRE = regexp.MustCompile(`"seconds":[0-9.e+-]+`)
 // runReadme runs cmds in dir, in-process through run (so each exit status
 // is the one a user of the installed binary sees), checks each status
 // against the one its page documents, and returns their outputs, times
-// masked, tables' rules and spaces squeezed, and the files they left there (times in
+// masked and spaces squeezed, and the files they left there (times in
 // JSON-lines logs masked).
 func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string, files map[string][]byte) {
 	t.Helper()
@@ -184,7 +184,8 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 // (the commands that refresh docs/ write into the scratch directory's
 // docs/). The
 // certifications that split the box (quantise --certify, compare: seconds
-// each under load), sweep and paper (minutes) run only with NNBOUND_LONG
+// each under load), sweep, paper and allocate --target-agreement
+// (minutes) run only with NNBOUND_LONG
 // set; the commands on the shared folder's data only with the folder.
 func TestReadmeTwice(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -199,7 +200,8 @@ func TestReadmeTwice(t *testing.T) {
 	}
 	var cmds []readmeCommand
 	for _, c := range readmeCommands(t, root, sharedRoot) {
-		slow := c.args[0] == "sweep" || c.args[0] == "paper" || c.args[0] == "compare" || slices.Contains(c.args, "--certify")
+		slow := c.args[0] == "sweep" || c.args[0] == "paper" || c.args[0] == "compare" || slices.Contains(c.args, "--certify") ||
+			slices.Contains(c.args, "--target-agreement")
 		if slow && os.Getenv("NNBOUND_LONG") == "" {
 			continue
 		}

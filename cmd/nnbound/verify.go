@@ -95,8 +95,8 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 
 // tolerance checks the flags that do not depend on the models and returns
 // the tolerance.
-func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
-	var t verify.Tolerance
+func (f *verifyFlags) tolerance() (spec.Tolerance, error) {
+	var t spec.Tolerance
 	if err := f.input.check(); err != nil {
 		return t, err
 	}
@@ -107,7 +107,7 @@ func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
 	if err != nil {
 		return t, usagef("--norm %q: want per-output, inf or 2", f.norm)
 	}
-	t = verify.Tolerance{Norm: norm, Eps: f.eps}
+	t = spec.Tolerance{Norm: norm, Eps: f.eps}
 	if f.output >= 0 {
 		if norm != spec.PerOutput {
 			return t, usagef("--output needs --norm per-output")
@@ -136,7 +136,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if err != nil {
 		return err
 	}
-	var tol verify.Tolerance
+	var tol spec.Tolerance
 	if prop == nil || prop.Pair == nil {
 		if tol, err = f.tolerance(); err != nil {
 			return err
@@ -158,9 +158,8 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		align = verify.KeepNeurons
 	}
 	var ans *verify.Answer
-	what := ""
 	if nets[0] == nil || nets[1] == nil {
-		if ans, what, err = f.decideGraphs(ctx, ms, prop, tol, &opts, stderr); err != nil {
+		if ans, err = f.decideGraphs(ctx, ms, prop, tol, &opts, stderr); err != nil {
 			return err
 		}
 	} else if prop != nil && prop.Pair != nil {
@@ -168,7 +167,6 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
 			return err
 		}
-		what = verify.PropertyText(&pair.Property, f.input.vnnlib)
 		ans, err = verify.DecidePropertyAligned(ctx, nets[0], nets[1], &pair.Property, align, &opts)
 	} else {
 		if err := tol.Validate(nets[0].OutputSize()); err != nil {
@@ -178,7 +176,6 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err != nil {
 			return err
 		}
-		what = tol.Text()
 		ans, err = verify.DecideAligned(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, align, &opts)
 		if err != nil {
 			return err
@@ -186,7 +183,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	}
 	if f.json {
 		err = writeJSONWithCPU(stdout, ans)
-	} else if err = ans.WriteText(stdout, what); err == nil {
+	} else if err = ans.WriteText(stdout); err == nil {
 		err = writeCPU(stdout)
 	}
 	if err != nil {

@@ -29,6 +29,7 @@ func runVerifyTop1(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if prop != nil && prop.Pair != nil {
 		return usagef("--vnnlib %s: a VNN-LIB 2.0 two-network property states output ranges; --property top1 takes a box", f.input.vnnlib)
 	}
+	f.model.chainOnly = "--property top1 is decided for chains of layers so far: --epsilon E decides graph pairs"
 	nets, err := f.model.loadPair(args)
 	if err != nil {
 		return err
