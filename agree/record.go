@@ -24,7 +24,7 @@ type Record struct {
 	// Witness is the input of a disagreement.
 	Witness []float64       `json:"witness,omitempty"`
 	Nodes   int             `json:"nodes"`
-	Seconds float64         `json:"time_s"`
+	Seconds float64         `json:"seconds"`
 	Detail  json.RawMessage `json:"detail,omitempty"`
 }
 

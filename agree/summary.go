@@ -37,9 +37,9 @@ type Summary struct {
 	AccuracyG float64 `json:"accuracy_g"`
 	// WallSeconds and CPUSeconds are this run's (the process's CPU time);
 	// BallSeconds sums the samples' decision times, earlier runs' too.
-	WallSeconds float64 `json:"wall_s"`
-	CPUSeconds  float64 `json:"cpu_s"`
-	BallSeconds float64 `json:"ball_s"`
+	WallSeconds float64 `json:"seconds"`
+	CPUSeconds  float64 `json:"cpu_seconds"`
+	BallSeconds float64 `json:"ball_seconds"`
 	// Records holds every record, in sample order.
 	Records []Record `json:"-"`
 }

@@ -232,7 +232,7 @@ func BenchmarkPairACASXu(b *testing.B) {
 	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}
 	c := make([]float64, f.OutputSize())
 	c[inst.Target] = 1
-	node := Options{Method: MethodOptimised, UnstableOnly: true, PlainPairs: true, SecondByDifference: true,
+	node := Options{Method: MethodOptimised, Heuristics: Heuristics{UnstableOnly: true, PlainPairs: true, SecondByDifference: true},
 		Optimise: OptimiseSettings{Iterations: 5, Step: 0.5}}
 	for _, o := range []Options{{Method: MethodSymbolic}, DefaultOptions(), {Method: MethodOptimised, Split: 16}, node} {
 		label := optionsLabel(o)

@@ -11,9 +11,9 @@ import (
 // goalOptions are the optimised option sets the goal tests cover.
 var goalOptions = []Options{
 	{Method: MethodOptimised},
-	{Method: MethodOptimised, UnstableOnly: true, SecondByDifference: true, PlainPairs: true},
+	{Method: MethodOptimised, Heuristics: Heuristics{UnstableOnly: true, SecondByDifference: true, PlainPairs: true}},
 	{Method: MethodOptimised, Optimise: OptimiseSettings{Differences: true, Iterations: 5}},
-	{Method: MethodOptimised, UnstableOnly: true},
+	{Method: MethodOptimised, Heuristics: Heuristics{UnstableOnly: true}},
 }
 
 // unitMargins returns the n unit weight vectors.

@@ -95,6 +95,7 @@ type GraphOptions struct {
 	Log io.Writer
 
 	noBands bool // back-substitute whole values (for the tests)
+	allRows bool // back-substitute the rows reluRowsNeeded skips (for the tests)
 }
 
 // DefaultGraphOptions returns the default settings: back-substitution to
@@ -166,7 +167,8 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions, cut []bool) *
 	nv := len(g.Nodes) + 1
 	b := &graphBack{g: g, vals: make([][]Interval, nv), mags: make([][]float64, nv), magSum: make([]float64, nv),
 		rel: make([]*graphRelax, len(g.Nodes)), abs: make([]nn.Linear, len(g.Nodes)),
-		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands, cut: cut}
+		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands, allRows: opts.allRows, cut: cut,
+		refined: make([][]uint8, nv)}
 	readers := g.Readers()
 	net := &GraphNet{}
 	workers := opts.Workers
@@ -242,6 +244,10 @@ func tighten(b *graphBack, v int, x []Interval, readers []int, all bool, opts Gr
 // is set, for the output): an upper and a lower bound of each.
 func tightRows(b *graphBack, v int, readers []int, x []Interval, all bool) []backRow {
 	var rows []backRow
+	relu := false
+	if a, ok := b.g.Nodes[v-1].Op.(nn.Act); ok && !all && !b.allRows {
+		relu = a.Act.Kind == nn.ReLU
+	}
 	for i, xi := range x {
 		need := all
 		for _, k := range readers {
@@ -256,9 +262,20 @@ func tightRows(b *graphBack, v int, readers []int, x []Interval, all bool) []bac
 				need = needsTight(node.Op, xi)
 			}
 		}
-		if need {
-			rows = append(rows, backRow{i, 1}, backRow{i, -1})
+		if !need {
+			continue
 		}
+		if relu {
+			up, low := reluRowsNeeded(b, b.g.Nodes[v-1].Inputs[0], i)
+			if up {
+				rows = append(rows, backRow{i, 1})
+			}
+			if low {
+				rows = append(rows, backRow{i, -1})
+			}
+			continue
+		}
+		rows = append(rows, backRow{i, 1}, backRow{i, -1})
 	}
 	// Batches of neighbouring rows of the planes (all channels) keep the
 	// coefficients on narrow bands of rows (graphback.go).
@@ -268,6 +285,31 @@ func tightRows(b *graphBack, v int, readers []int, x []Interval, all bool) []bac
 	}
 	return rows
 }
+
+// reluRowsNeeded reports whether back-substitution could tighten the
+// upper and the lower bound of entry i of the output of a ReLU reading
+// value u. It could not where u_i <= 0 (the output is 0), nor on a side
+// of u_i already back-substituted to the input: through the ReLU's lines
+// that row's linear form gives at best relu of u_i's bound on that side
+// (an upper line is at least relu(hi) at hi; a lower line is at most 0
+// where u_i may be negative, and u_i itself where it is not), which the
+// output's enclosure, the image of u_i's, already holds.
+func reluRowsNeeded(b *graphBack, u, i int) (up, low bool) {
+	if b.vals[u][i].Hi <= 0 {
+		return false, false
+	}
+	var done uint8
+	if b.refined[u] != nil {
+		done = b.refined[u][i]
+	}
+	return done&refinedUp == 0, done&refinedLow == 0
+}
+
+// The sides of an entry back-substituted to the input (graphBack.refined).
+const (
+	refinedUp uint8 = 1 << iota
+	refinedLow
+)
 
 // refineSides refines the rows of value v as refine does, but bounds an
 // entry whose readers all have a kink at 0 only (ReLU, leaky ReLU, or
@@ -327,7 +369,17 @@ func zeroKinks(b *graphBack, v int, readers []int) bool {
 // back-substituted rows.
 func refine(b *graphBack, v int, x []Interval, rows []backRow, stop, batch, workers int) {
 	up := b.upperRows(v, rows, stop, batch, workers)
+	if stop == 0 && b.refined[v] == nil {
+		b.refined[v] = make([]uint8, len(x))
+	}
 	for r, row := range rows {
+		if stop == 0 {
+			side := refinedUp
+			if row.sign < 0 {
+				side = refinedLow
+			}
+			b.refined[v][row.i] |= side
+		}
 		xi := x[row.i]
 		if row.sign > 0 {
 			xi = xi.Intersect(Interval{xi.Lo, up[r]})

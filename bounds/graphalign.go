@@ -49,13 +49,13 @@ type aligner struct {
 
 // newDiffGraph builds the difference graph of g1 and g2 on in (with
 // oneSided, also when a quantiser of one graph has none paired in the
-// other): its input
+// other; with chains, affine differences as chainDiff nodes): its input
 // is [x1; x2 - x1] in the box of x1 and an enclosure of x2 - x1; value v
 // of g1 is value zmap[v], and value v of g2 is the sum of values
 // zmap[with[v]] and dmap[v]; the output difference is the last value. It returns an error
 // if the graphs are not aligned (see above) or a difference of their
 // parameters is not exact.
-func newDiffGraph(g1, g2 *nn.Graph, in spec.Inputs, oneSided bool) (*pairGraph, error) {
+func newDiffGraph(g1, g2 *nn.Graph, in spec.Inputs, oneSided, chains bool) (*pairGraph, error) {
 	n := g1.InputSize()
 	x := boxIntervals(in.Box)
 	d := make([]Interval, n)
@@ -67,7 +67,7 @@ func newDiffGraph(g1, g2 *nn.Graph, in spec.Inputs, oneSided bool) (*pairGraph, 
 			d[i] = quantError(in, xi)
 		}
 	}
-	pg := &pairGraph{g: &nn.Graph{InputShape: []int{2 * n}}, box: append(x, d...)}
+	pg := &pairGraph{g: &nn.Graph{InputShape: []int{2 * n}}, box: append(x, d...), chains: chains, ysum: map[int]int{}}
 	a := &aligner{pg: pg, g1: g1, g2: g2, diff: map[[2]int]int{}, oneSided: oneSided}
 	skel1, skel2 := skeleton(g1), skeleton(g2)
 	if len(skel1) != len(skel2) {
@@ -157,7 +157,7 @@ func (a *aligner) skeletonDiff(k int, z []int) error {
 			return fmt.Errorf("%w (%s)", err, a.g1.Label(k))
 		}
 	}
-	dv, err := a.pg.diffNode(n1.Op, n2.Op, z, d, n1.Shape)
+	dv, err := a.pg.diffNode(n1.Op, n2.Op, z, d, a.pg.zmap[k+1], n1.Shape)
 	if err != nil {
 		return fmt.Errorf("%w (%s)", err, a.g1.Label(k))
 	}

@@ -87,7 +87,7 @@ func TestGraphAlignSound(t *testing.T) {
 		opts := graphMethods[trial%len(graphMethods)]
 		opts.AlignQuantisers = true
 		for _, in := range graphPairings(box) {
-			if _, err := newDiffGraph(g1, g2, in, true); err != nil {
+			if _, err := newDiffGraph(g1, g2, in, true, true); err != nil {
 				t.Fatalf("trial %d: not aligned: %v", trial, err)
 			}
 			pb, err := GraphPair(g1, g2, in, opts)
@@ -110,14 +110,14 @@ func TestGraphAlignChoice(t *testing.T) {
 	box := randBox(rng, g.InputSize(), 0.1)
 	in := spec.Inputs{Box: box}
 	gq := withQuantisers(rng, g, box)
-	if _, err := newDiffGraph(g, gq, in, false); err == nil {
+	if _, err := newDiffGraph(g, gq, in, false, true); err == nil {
 		t.Error("quantisers of one graph only aligned without being asked to")
 	}
-	if _, err := newDiffGraph(g, gq, in, true); err != nil {
+	if _, err := newDiffGraph(g, gq, in, true, true); err != nil {
 		t.Errorf("quantisers of one graph only: %v", err)
 	}
 	other := residualCNN(rng, 1, 4, 4, []int{2, 2})
-	if _, err := newDiffGraph(g, other, in, true); err == nil {
+	if _, err := newDiffGraph(g, other, in, true, true); err == nil {
 		t.Error("graphs of other structures aligned")
 	}
 }

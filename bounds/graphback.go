@@ -57,9 +57,14 @@ type graphBack struct {
 	absMag [][]float64   // |M| mag of the node's input, per affine node
 	convT  []*convT      // per convolution node (one group), its kernel for the batched product
 	level  []int         // per value: the most nonlinear nodes on a path from the input
+	// refined holds, per value (nil: none), the sides of each entry
+	// back-substituted to the input (refinedUp, refinedLow).
+	refined [][]uint8
 	// noBands makes every band of rows whole (for the tests: the bounds
 	// must be the same to the bit).
 	noBands bool
+	// allRows turns reluRowsNeeded off (for the tests).
+	allRows bool
 	// cut marks values whose coefficients are concretised rather than
 	// substituted in the rows of every value but the output (nil: none).
 	cut []bool
@@ -213,8 +218,12 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 		}
 		w.buf[v] = nil
 		sp := w.spans(v, w.band[v])
+		if zeroRows(lam, w.rows, sp) { // cancelled (graphchains.go): nothing to pass on
+			w.put(lam, sp)
+			continue
+		}
 		kept := false
-		if (b.rel[k] != nil && b.level[v] <= stop) || (b.cut != nil && b.cut[v] && t != len(g.Nodes)) {
+		if (b.rel[k] != nil && b.level[v] <= stop && nonlinear(g.Nodes[k].Op)) || (b.cut != nil && b.cut[v] && t != len(g.Nodes)) {
 			w.concretise(lam, v, sp)
 		} else {
 			kept = w.step(k, lam, sp)
@@ -241,23 +250,10 @@ func (w *backWork) step(k int, lam []float64, sp [][2]int) bool {
 	case *nn.Affine:
 		w.affine(k, op, lam, sp)
 	case nn.Add:
-		in := node.Inputs
-		band := w.band[k+1]
-		out := w.b.g.Shape(k + 1)
-		c := w.get(len(lam))
-		sign, n := 1.0, len(lam)/w.rows
-		if op.Negate {
-			sign = -1
-		}
-		for r := range w.rows {
-			for _, p := range sp {
-				for i := r*n + p[0]; i < r*n+p[1]; i++ {
-					c[i] = sign * lam[i]
-				}
-			}
-		}
-		w.merge(in[1], c, band.to(out, w.b.g.Shape(in[1])))
-		w.merge(in[0], lam, band.to(out, w.b.g.Shape(in[0])))
+		w.add(k, lam, sp, op.Negate)
+		return true
+	case chainDiff:
+		w.add(k, lam, sp, true)
 		return true
 	case nn.Concat:
 		n, off := len(lam)/w.rows, 0
@@ -274,6 +270,32 @@ func (w *backWork) step(k int, lam []float64, sp [][2]int) bool {
 		return w.relax(k, lam, sp)
 	}
 	return false
+}
+
+// add steps through node k, the sum of its first two inputs (their
+// difference with negate), passing lam on to the first.
+func (w *backWork) add(k int, lam []float64, sp [][2]int, negate bool) {
+	in := w.b.g.Nodes[k].Inputs
+	out := w.b.g.Shape(k + 1)
+	band1 := w.band[k+1].to(out, w.b.g.Shape(in[1]))
+	sign, n := 1.0, len(lam)/w.rows
+	if negate {
+		sign = -1
+	}
+	if w.buf[in[1]] != nil {
+		w.addTo(in[1], lam, sign, band1)
+	} else {
+		c := w.get(len(lam))
+		for r := range w.rows {
+			for _, p := range sp {
+				for i := r*n + p[0]; i < r*n+p[1]; i++ {
+					c[i] = sign * lam[i]
+				}
+			}
+		}
+		w.merge(in[1], c, band1)
+	}
+	w.merge(in[0], lam, w.band[k+1].to(out, w.b.g.Shape(in[0])))
 }
 
 // affine steps through y = M x + B (node k).
@@ -356,4 +378,20 @@ func (w *backWork) concretise(lam []float64, v int, sp [][2]int) {
 		w.c[r] = s
 		w.e[r] = outward.AddUp(w.e[r], outward.DotErr(abs, n))
 	}
+}
+
+// zeroRows reports whether the coefficients lam of rows rows are zero on
+// the spans sp of each row.
+func zeroRows(lam []float64, rows int, sp [][2]int) bool {
+	n := len(lam) / rows
+	for r := range rows {
+		for _, p := range sp {
+			for _, l := range lam[r*n+p[0] : r*n+p[1]] {
+				if l != 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

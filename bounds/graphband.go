@@ -82,6 +82,14 @@ func (w *backWork) merge(v int, add []float64, band rowBand) {
 		w.buf[v], w.band[v] = add, band
 		return
 	}
+	w.addTo(v, add, 1, band)
+	w.put(add, w.spans(v, band))
+}
+
+// addTo adds sign times add (R x size(v), non-zero only on the rows band
+// of v's planes; sign 1 or -1) to the coefficients pending on value v.
+func (w *backWork) addTo(v int, add []float64, sign float64, band rowBand) {
+	cur := w.buf[v]
 	w.band[v] = w.band[v].union(band)
 	n, mag := len(add)/w.rows, w.b.mags[v]
 	sp := w.spans(v, band)
@@ -91,7 +99,7 @@ func (w *backWork) merge(v int, add []float64, band rowBand) {
 		for _, p := range sp {
 			for j := p[0]; j < p[1]; j++ {
 				if x := a[j]; x != 0 {
-					c[j] += x
+					c[j] += sign * x
 					err += math.Abs(c[j]) * mag[j]
 				}
 			}
@@ -99,5 +107,4 @@ func (w *backWork) merge(v int, add []float64, band rowBand) {
 		// |fl(a + b) - (a + b)| <= u |fl(a + b)|, doubled for the sum's own rounding.
 		w.e[r] = outward.AddUp(w.e[r], outward.MulUp(2*outward.Unit*err, sumFactor(n)))
 	}
-	w.put(add, sp)
 }

@@ -295,6 +295,17 @@ func linearDiff(m1, m2 nn.Linear) (nn.Linear, bool, error) {
 			return nil, false, fail
 		}
 		return nn.DenseMap{W: mat.NewDense(a.Out(), a.In(), w)}, zero, nil
+	case *nn.RowMap:
+		b, ok := m2.(*nn.RowMap)
+		if !ok || a.Rows != b.Rows || a.In() != b.In() || a.Out() != b.Out() {
+			return nil, false, fail
+		}
+		r, c := a.W.Dims()
+		w, zero, ok := exactDiff(denseData(nn.DenseMap{W: a.W}), denseData(nn.DenseMap{W: b.W}), r*c)
+		if !ok {
+			return nil, false, fail
+		}
+		return &nn.RowMap{W: mat.NewDense(r, c, w), Rows: a.Rows}, zero, nil
 	case *nn.Scale:
 		b, ok := m2.(*nn.Scale)
 		if !ok || len(a.S) != len(b.S) {

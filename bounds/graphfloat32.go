@@ -238,6 +238,9 @@ func affineTerms(m nn.Linear) int {
 		return o.KH * o.KW
 	case *nn.Scale:
 		return 1
+	case *nn.RowMap:
+		_, c := o.W.Dims()
+		return c
 	}
 	return m.In()
 }

@@ -192,6 +192,8 @@ func perturbed(rng *rand.Rand, g *nn.Graph, rel float64) *nn.Graph {
 			jitter(m.Kernel)
 		case nn.DenseMap:
 			jitter(m.W.RawMatrix().Data)
+		case *nn.RowMap:
+			jitter(m.W.RawMatrix().Data)
 		}
 	}
 	return c

@@ -77,10 +77,19 @@ func GraphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairB
 	return graphPair(g1, g2, in, opts), nil
 }
 
+// chains reports whether a difference graph gets chainDiff nodes
+// (graphchains.go): only when every row is back-substituted to the input,
+// where they give the same linear forms; a row stopped at an intermediate
+// value would concretise -M1^T c on z there rather than the small
+// (M2 - M1)^T c.
+func (o GraphOptions) chains() bool {
+	return o.Intermediate == IntermediateBacksub && !o.IntervalWeightTerms
+}
+
 // graphPair is GraphPair on valid graphs and options.
 func graphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) *GraphPairBounds {
 	if !opts.Combined {
-		if pg, err := newDiffGraph(g1, g2, in, opts.AlignQuantisers); err == nil {
+		if pg, err := newDiffGraph(g1, g2, in, opts.AlignQuantisers, opts.chains()); err == nil {
 			var cut []bool
 			if opts.IntervalWeightTerms {
 				cut = pg.weightTerms
@@ -112,6 +121,11 @@ type pairGraph struct {
 	with, dmap []int
 	// weightTerms marks the values (M2 - M1) z1 of a difference graph.
 	weightTerms []bool
+	// chains makes a difference graph write the differences of affine
+	// nodes as chainDiff nodes (graphchains.go); ysum maps a difference d
+	// to a value equal to z + d, z the first network's value paired with d.
+	chains bool
+	ysum   map[int]int
 }
 
 // newPairGraph builds the combined graph of g1 and g2 on in.
@@ -210,8 +224,9 @@ func (pg *pairGraph) remap(vs, m []int) []int {
 }
 
 // diffNode appends the nodes giving the difference of op2 and op1 on the
-// values z of g1 and d of the differences, and returns its value.
-func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, shape []int) (int, error) {
+// values z of g1 and d of the differences, and returns its value; zOut is
+// the value of op1's node.
+func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, zOut int, shape []int) (int, error) {
 	fail := fmt.Errorf("bounds: operations %s and %s differ", op1.Describe(), op2.Describe())
 	switch o1 := op1.(type) {
 	case *nn.Affine:
@@ -237,7 +252,11 @@ func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, shape []int) (int, err
 		u := pg.add(nn.Node{Op: &nn.Affine{M: dm}, Inputs: z, Shape: shape})
 		pg.weightTerms = append(pg.weightTerms, make([]bool, u+1-len(pg.weightTerms))...)
 		pg.weightTerms[u] = true
-		return pg.add(nn.Node{Op: nn.Add{}, Inputs: []int{v, u}, Shape: shape}), nil
+		old := pg.add(nn.Node{Op: nn.Add{}, Inputs: []int{v, u}, Shape: shape})
+		if !pg.chains {
+			return old, nil
+		}
+		return pg.chainNode(o2, z[0], d[0], zOut, old, shape), nil
 	case nn.Act:
 		o2, ok := op2.(nn.Act)
 		if !ok {

@@ -329,6 +329,8 @@ func nodeImage(op nn.Op, abs nn.Linear, in [][]Interval) []Interval {
 		return pairImage(op, in)
 	case roundOff:
 		return o.image(in)
+	case chainDiff:
+		return chainImage(in)
 	}
 	panic("bounds: unknown graph operation")
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/outward"
+	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -98,7 +99,7 @@ func TestAttentionSound(t *testing.T) {
 			d += heads - d%heads
 		}
 		tokens := 2 + r.IntN(3)
-		g := attentionGraph(r, tokens, d, heads)
+		g := randnet.Attention(r, tokens, d, heads)
 		if err := g.Validate(); err != nil {
 			t.Fatal(err)
 		}

@@ -56,6 +56,37 @@ func ParseMethod(s string) (Method, error) {
 	return 0, fmt.Errorf("bounds: unknown method %q (want interval, symbolic or optimised): %w", s, ErrOptions)
 }
 
+// Heuristics are the switches that trade the tightness of Pair's bounds
+// against their cost; every combination is sound. Which pays where is in
+// docs/tuning.md; package verify turns them on for branch and bound.
+type Heuristics struct {
+	// UnstableOnly, with MethodSymbolic or MethodOptimised, tightens by
+	// back-substitution only the pre-activations, and pre-activation
+	// differences, of the neurons whose bounds so far straddle a kink of
+	// their activation (every neuron of a layer without kinks); the others
+	// keep their interval bounds, on which their relaxations are already
+	// exact. It pays on small boxes where most neurons are stable.
+	UnstableOnly bool
+	// PlainPairs relaxes each ReLU neuron of a pair by the separate lines
+	// and planes of its output and its difference (diffrelax.go) in the
+	// back-substitution of the difference, not by the per-row planes of
+	// the two together over their joint range (relupair.go, relupoly.go).
+	// Those are tighter on wide one-shot bounds but cost more CPU in
+	// branch and bound.
+	PlainPairs bool
+	// SecondByDifference, with MethodSymbolic or MethodOptimised, bounds
+	// network 2's pre-activations, in the layers where the two networks
+	// have equal widths, by interval arithmetic intersected with network
+	// 1's bounds plus the difference's (which are back-substituted as
+	// usual), without back-substitution or slope optimisation through
+	// network 2 itself; with UnstableOnly, network 1's neurons that are
+	// stable but whose network-2 copies straddle a kink are
+	// back-substituted too (within.go, tightenShadows). For a close copy
+	// (float16) that loses little and saves time; not for a pruned copy,
+	// whose differences are wide. Pair only.
+	SecondByDifference bool
+}
+
 // Options configures bound propagation.
 type Options struct {
 	// Method is the propagation method.
@@ -65,50 +96,23 @@ type Options struct {
 	// Split is the number of pieces the input box is cut into (split.go),
 	// each bounded on its own: the bounds returned are the hulls of theirs,
 	// intersected with those of the whole box, for Split + 1 times the
-	// time. It pays where the input has few dimensions (ACAS Xu, 5 inputs:
-	// with 16 pieces another 25% fewer unstable neurons and a 5-10 times
-	// smaller output difference) and not on high-dimensional boxes (MNIST,
-	// 784 inputs: no gain), so the default is 0; 0 and 1 mean no
-	// splitting. Pair does not split Independent inputs.
+	// time. It pays where the input has few dimensions, not on
+	// high-dimensional boxes (docs/tuning.md), so the default is 0; 0 and
+	// 1 mean no splitting. Pair does not split Independent inputs.
 	Split int
 	// RequantSlack widens every quantiser of a quantised network (QDQ
 	// int8) by this many steps beyond the half step of exact rounding, so
 	// the bounds also cover integer kernels that round differently from
 	// the ONNX reference (quantised.go). 0 models the reference exactly.
 	RequantSlack float64
-	// UnstableOnly, with MethodSymbolic or MethodOptimised, tightens by
-	// back-substitution only the pre-activations, and pre-activation
-	// differences, of the neurons whose bounds so far straddle a kink of
-	// their activation (every neuron of a layer without kinks); the others
-	// keep their interval bounds, on which their relaxations are already
-	// exact. It pays on small boxes where most neurons are stable (branch
-	// and bound, package verify; docs/tuning.md).
-	UnstableOnly bool
-	// PlainPairs relaxes each ReLU neuron of a pair by the separate lines
-	// and planes of its output and its difference (diffrelax.go) in the
-	// back-substitution of the difference, not by the per-row planes of
-	// the two together over their joint range (relupair.go, relupoly.go).
-	// Those are tighter on wide one-shot bounds (MNIST, HAR) but cost more
-	// CPU without reducing branch and bound's nodes, so package verify
-	// sets PlainPairs (docs/tuning.md).
-	PlainPairs bool
+	// Heuristics choose cheaper or tighter relaxations; all off in
+	// DefaultOptions.
+	Heuristics
 	// Within, if not nil, holds bounds of the same pair of networks valid
 	// on a box containing this one (PairBounds.Prior of a parent's, in
 	// branch and bound): Pair intersects their pre-activation and
 	// difference enclosures in, layer by layer (within.go). Pair only.
 	Within *PairBounds
-	// SecondByDifference, with MethodSymbolic or MethodOptimised, bounds
-	// network 2's pre-activations, in the layers where the two networks
-	// have equal widths, by interval arithmetic intersected with network
-	// 1's bounds plus the difference's (which are back-substituted as
-	// usual), without back-substitution or slope optimisation through
-	// network 2 itself; with UnstableOnly, network 1's neurons that are
-	// stable but whose network-2 copies straddle a kink are
-	// back-substituted too (within.go, tightenShadows). For a close copy
-	// (float16) that loses little and saves about a third of a Pair. Not
-	// for a pruned copy, whose differences are wide (docs/tuning.md).
-	// Pair only.
-	SecondByDifference bool
 	// Goal, if not nil, lets MethodOptimised stop as soon as the goal's
 	// margins answer the caller's question (goal.go), and skip the
 	// optimisation of the margins where those back-substituted without

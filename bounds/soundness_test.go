@@ -22,10 +22,10 @@ var soundnessOptions = []Options{
 	{Method: MethodOptimised, Optimise: OptimiseSettings{Differences: true}},
 	{Method: MethodOptimised, Split: 5, Optimise: OptimiseSettings{Differences: true, Iterations: 8}},
 	{Method: MethodSymbolic, Split: 4},
-	{Method: MethodSymbolic, UnstableOnly: true},
-	{Method: MethodOptimised, UnstableOnly: true},
-	{Method: MethodOptimised, UnstableOnly: true, SecondByDifference: true},
-	{Method: MethodSymbolic, SecondByDifference: true},
+	{Method: MethodSymbolic, Heuristics: Heuristics{UnstableOnly: true}},
+	{Method: MethodOptimised, Heuristics: Heuristics{UnstableOnly: true}},
+	{Method: MethodOptimised, Heuristics: Heuristics{UnstableOnly: true, SecondByDifference: true}},
+	{Method: MethodSymbolic, Heuristics: Heuristics{SecondByDifference: true}},
 }
 
 // TestSoundnessCampaign checks the bounds of random pairs (deeper and

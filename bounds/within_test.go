@@ -46,10 +46,10 @@ func containedLayers(name string, got, want [][]Interval) error {
 func TestWithinChild(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 0))
 	sets := []Options{
-		{Method: MethodSymbolic, UnstableOnly: true},
-		{Method: MethodOptimised, UnstableOnly: true, SecondByDifference: true},
+		{Method: MethodSymbolic, Heuristics: Heuristics{UnstableOnly: true}},
+		{Method: MethodOptimised, Heuristics: Heuristics{UnstableOnly: true, SecondByDifference: true}},
 		{Method: MethodInterval},
-		{Method: MethodOptimised, SecondByDifference: true},
+		{Method: MethodOptimised, Heuristics: Heuristics{SecondByDifference: true}},
 	}
 	for trial := range 40 {
 		f1, f2, in := campaignPair(rng)
@@ -109,7 +109,7 @@ func TestWithinShapes(t *testing.T) {
 // do not, and that sharing them leaves every bound the same to the bit.
 func TestWithinSharesPacks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 0))
-	opts := Options{Method: MethodOptimised, UnstableOnly: true, SecondByDifference: true}
+	opts := Options{Method: MethodOptimised, Heuristics: Heuristics{UnstableOnly: true, SecondByDifference: true}}
 	for trial := range 6 {
 		f1, f2, in := campaignPair(rng)
 		parent, err := Pair(f1, f2, in, opts)

@@ -46,10 +46,11 @@ func Bound(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, q spec.Quant
 	default:
 		c = sdpBound(ctx, f1, f2, box, t)
 	}
-	if c.Certified && c.ObservedError > c.Bound && !math.IsInf(c.ObservedError, 1) {
+	if c.Certified() && c.ObservedError > c.Bound && !math.IsInf(c.ObservedError, 1) {
 		checkAttained(c)
 	}
-	c.Norm, c.C = t.q.Norm, slices.Clone(t.q.C)
+	c.Inputs, c.QC = in.Clone(), t.QC
+	c.Quantity = spec.Quantity{Norm: t.q.Norm, C: slices.Clone(t.q.C)}
 	c.Trivial = trivialBound(f1, f2, t.q)
 	c.Method = t.Method
 	c.Time = time.Since(start)
@@ -79,14 +80,14 @@ func checkAttained(c *Certificate) {
 	excess := c.ObservedError - c.Bound
 	if excess <= RoundingTolerance*max(1, c.ObservedError) {
 		note := fmt.Sprintf("bound raised by %.3g to the observed error (float64 rounding of the networks)", excess)
-		if c.Reason != "" {
-			note = c.Reason + "; " + note
+		if c.Note != "" {
+			note = c.Note + "; " + note
 		}
-		c.Bound, c.Reason = c.ObservedError, note
+		c.Bound, c.Note = c.ObservedError, note
 		return
 	}
-	c.Certified, c.Status = false, CheckFailed
-	c.Reason = fmt.Sprintf("the bound %.17g is below the error %.17g attained at x1 = %v, x2 = %v, beyond rounding: "+
+	c.Status = CheckFailed
+	c.Note, c.Reason = "", fmt.Sprintf("the bound %.17g is below the error %.17g attained at x1 = %v, x2 = %v, beyond rounding: "+
 		"the bound is wrong (a bug: please report it with the command line)", c.Bound, c.ObservedError, c.X1, c.X2)
 	c.Bound = math.Inf(1)
 }
@@ -114,8 +115,8 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		switch {
 		case worst == nil:
 			worst = c
-		case !worst.Certified:
-		case !c.Certified || c.Bound > worst.Bound:
+		case !worst.Certified():
+		case !c.Certified() || c.Bound > worst.Bound:
 			worst = c
 		}
 	}
@@ -134,7 +135,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 // the output difference enclosure of the whole input set (boundsOf, the
 // same single pass as the first bound of sdpBound).
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
-	c := &Certificate{RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
+	c := &Certificate{Status: CheckFailed, RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
 	t0 := time.Now()
 	root := rootRegion(box, &opts)
 	rb, err := boundsOf(f1, f2, &root, &opts)
@@ -153,7 +154,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 			c.Reason = err.Error()
 		}
 	} else {
-		c.Certified, c.Status, c.RootBound, c.IntervalBound = true, Certified, c.Bound, c.Bound
+		c.Status, c.RootBound, c.IntervalBound = Certified, c.Bound, c.Bound
 		c.Gamma = outward.MulUpStep(c.Bound, c.Bound)
 	}
 	ob := searchError(ctx, f1, f2, box, &opts)
@@ -166,7 +167,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	start := time.Now()
 	root := rootRegion(box, &opts)
-	c := &Certificate{}
+	c := &Certificate{Status: CheckFailed}
 	ob := searchError(ctx, f1, f2, box, &opts)
 	t0 := time.Now()
 	rb, err := boundsOf(f1, f2, &root, &opts)
@@ -205,13 +206,13 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		Status: rp.sdpStatus, Objective: rp.objective}
 	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound
 	c.SDPGammas = rp.sdpGammas
-	if rp.skipped {
-		c.SDPSkipped, c.SDP = rp.reason, SDPStats{Size: rp.size, Variables: rp.vars}
+	if rp.skip.Skipped() {
+		c.SDPSkipped, c.SDP = rp.skip, SDPStats{Size: rp.size, Variables: rp.vars}
 	}
 	if rp.ok {
 		c.Gammas, c.Margin, c.RootBound = rp.gammas, rp.margin, rp.bound
 		if rp.interval && rp.reason != "" {
-			c.Reason = "root " + rp.reason
+			c.Note = "root " + rp.reason
 		}
 	}
 
@@ -267,33 +268,35 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 				fellBack = 1
 			}
 		}
-		c.Certified, c.Status = true, Certified
+		c.Status = Certified
 		if byInterval {
 			c.Source = MethodPropagation
 		}
 		c.Fallbacks = fellBack
 		if fellBack > 0 && len(c.Pieces) > 0 {
-			c.Reason = fmt.Sprintf("the SDP failed on %d of %d pieces, bounded by bound propagation instead", fellBack, len(c.Pieces))
+			c.Note = fmt.Sprintf("the SDP failed on %d of %d pieces, bounded by bound propagation instead", fellBack, len(c.Pieces))
 		}
 	case ctx.Err() != nil:
-		c.Status, c.Reason, c.Bound = Cancelled, ctx.Err().Error(), math.Inf(1)
+		c.Status, c.Reason, c.Note, c.Bound = Cancelled, ctx.Err().Error(), "", math.Inf(1)
 	default:
-		c.Status, c.Reason, c.Bound = rp.status, rp.reason, math.Inf(1)
+		c.Status, c.Reason, c.Note, c.Bound = rp.status, rp.reason, "", math.Inf(1)
 		if rp.ok {
 			c.Status, c.Reason = SolverFailed, "a piece of the split input set could not be certified"
+		} else if c.Status == Certified { // a root that failed without saying how: claim nothing
+			c.Status = CheckFailed
 		}
 	}
-	if !rp.ok && c.Certified {
+	if !rp.ok && c.Certified() {
 		// No gammas were verified on the whole set; Bound^2 is a gamma
 		// that holds everywhere.
-		c.Reason = "root SDP: " + rp.reason + "; bound from the split input set"
+		c.Note = "root SDP: " + rp.reason + "; bound from the split input set"
 		c.Gammas = Gammas{Gamma: outward.MulUpStep(c.Bound, c.Bound)}
 	}
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	if f1.Quantised() || f2.Quantised() {
 		c.SDP, c.SDPGammas = SDPStats{}, Gammas{}
-		if c.Certified {
-			c.Reason = noSDPReason
+		if c.Certified() {
+			c.Note = noSDPReason
 		}
 	}
 	return c

@@ -53,7 +53,7 @@ func (c *Certificate) gammaBound(g Gammas, x1, x2 []float64) float64 {
 		d += (x1[i] - x2[i]) * (x1[i] - x2[i])
 	}
 	b := math.Sqrt(max(0, g.Gamma+g.GammaX1*n1+g.GammaX2*n2+g.GammaX*d))
-	if c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
+	if c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		worst := c.WorstOutput()
 		for j, bj := range c.Outputs {
 			if j != worst {
@@ -67,14 +67,14 @@ func (c *Certificate) gammaBound(g Gammas, x1, x2 []float64) float64 {
 // SDPGammasHold reports whether c holds the root SDP's own checked
 // gammas (SDPGammas, zero when no SDP passed the check).
 func (c *Certificate) SDPGammasHold() bool {
-	return c.Certified && c.SDPGammas != (Gammas{})
+	return c.Certified() && c.SDPGammas != (Gammas{})
 }
 
 // RootCertified reports whether the Gammas of c hold: c is certified and
 // the root SDP over the whole input set was (a certificate may also be
 // certified by its pieces alone, with a non-finite RootBound).
 func (c *Certificate) RootCertified() bool {
-	return c.Certified && !math.IsInf(c.RootBound, 0) && !math.IsNaN(c.RootBound)
+	return c.Certified() && !math.IsInf(c.RootBound, 0) && !math.IsNaN(c.RootBound)
 }
 
 // WorstOutput returns the output with the largest bound of an inf-norm

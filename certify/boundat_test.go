@@ -10,12 +10,12 @@ import (
 func TestBoundAtInf(t *testing.T) {
 	// The gammas bound output 1 (the largest bound, 2) by sqrt(0.25) at
 	// any input; output 0 keeps its bound 0.5 over the input set.
-	c := &Certificate{Certified: true, Bound: 2, RootBound: 2, Outputs: []float64{0.5, 2}, Norm: spec.NormInf}
+	c := &Certificate{Status: Certified, Bound: 2, RootBound: 2, Outputs: []float64{0.5, 2}, Quantity: spec.Quantity{Norm: spec.NormInf}}
 	c.Gamma = 0.25
 	if got := c.BoundAt([]float64{0}, []float64{0}); got != 0.5 {
 		t.Errorf("BoundAt = %v, want 0.5", got)
 	}
-	c.Norm = spec.Norm2
+	c.Quantity.Norm = spec.Norm2
 	if got := c.BoundAt([]float64{0}, []float64{0}); got != 0.5 {
 		t.Errorf("2-norm pointBound = %v, want 0.5", got)
 	}
@@ -38,7 +38,7 @@ func TestBoundAtSDPGammas(t *testing.T) {
 		{"no SDP", Gammas{}, 0.5, 0.5, 2},
 	}
 	for _, tc := range cases {
-		c := &Certificate{Certified: true, Bound: 2, RootBound: 2, Source: MethodPropagation, SDPGammas: tc.sdp}
+		c := &Certificate{Status: Certified, Bound: 2, RootBound: 2, Source: MethodPropagation, SDPGammas: tc.sdp}
 		c.Gamma = 4
 		if got := c.BoundAt([]float64{tc.x1}, []float64{tc.x2}); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: pointBound = %v, want %v", tc.name, got, tc.want)

@@ -40,8 +40,8 @@ func TestTimeBudgetHit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !c.TimeBudgetHit || !c.Certified || c.Stopped != StopBudget {
-			t.Errorf("seed %d: budget of 1 ns: TimeBudgetHit %v, certified %v, stopped by %v", seed, c.TimeBudgetHit, c.Certified, c.Stopped)
+		if !c.TimeBudgetHit || !c.Certified() || c.Stopped != StopBudget {
+			t.Errorf("seed %d: budget of 1 ns: TimeBudgetHit %v, certified %v, stopped by %v", seed, c.TimeBudgetHit, c.Certified(), c.Stopped)
 		}
 		return
 	}

@@ -183,8 +183,8 @@ type lmi struct {
 }
 
 // buildLMI assembles the terms of the QC set for region r. With skip set,
-// it returns an error wrapping errSDPSkipped, before assembling anything,
-// when sdpTooLarge rules the LMI's order out.
+// it returns a skipError, before assembling anything, when a network's
+// structure or sdpTooLarge rules the LMI out.
 func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, skip bool) (*lmi, error) {
 	for n, f := range [2]*nn.Network{f1, f2} {
 		if err := f.RequirePlain("the SDP's quadratic constraints"); err != nil {
@@ -200,13 +200,13 @@ func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, skip boo
 	}
 	for _, f := range cfg.Nets {
 		if err := f.RequireDense("the SDP's quadratic constraints"); err != nil && skip {
-			return &lmi{layout: &qc.Layout{Dim: qc.Order(cfg)}}, fmt.Errorf("%w: %w", errSDPSkipped, err)
+			return &lmi{layout: &qc.Layout{Dim: qc.Order(cfg)}}, skipError{SDPSkip{Why: SkipStructure, Detail: err.Error()}}
 		} else if err != nil {
 			return nil, fmt.Errorf("certify: %w", err)
 		}
 	}
 	if n := qc.Order(cfg); skip && sdpTooLarge(n, o) != "" {
-		return &lmi{layout: &qc.Layout{Dim: n}}, fmt.Errorf("%w: %s", errSDPSkipped, sdpTooLarge(n, o))
+		return &lmi{layout: &qc.Layout{Dim: n}}, skipError{SDPSkip{Why: SkipOrder, Detail: sdpTooLarge(n, o)}}
 	}
 	l, err := qc.NewLayout(cfg)
 	if err != nil {

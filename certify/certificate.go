@@ -61,13 +61,25 @@ type Piece struct {
 	Bound float64
 }
 
-// Certificate is the result of Bound.
+// Certificate is the result of Bound: the question asked (Inputs, Norm
+// and C, and the options that shape the answer: Method, Arith, QC), how
+// it ended (Status), the bound and the error observed, and where the bound
+// came from. It describes itself: printing it needs nothing else.
 type Certificate struct {
-	// Certified is true only when Status is Certified.
-	Certified bool
-	Status    Status
-	// Reason explains a status other than Certified.
+	// Inputs is the input set the bound holds over, as passed to Bound.
+	Inputs spec.Inputs
+	// QC is the QC set of the LMI (Options.QC).
+	QC QCSet
+	// Status says whether a bound was certified (Certified) and, if not,
+	// why.
+	Status Status
+	// Reason explains a status other than Certified ("" when certified).
 	Reason string
+	// Note remarks on a certified bound: where it came from when an SDP
+	// failed or was not used, its raise to the observed error, a
+	// refinement cut short ("" when there is nothing to say, and when not
+	// certified).
+	Note string
 	// Gammas are the verified coefficients of the root SDP: for every
 	// input pair in the set,
 	//
@@ -91,7 +103,7 @@ type Certificate struct {
 	// refinement split the input set and did better. It bounds the exact
 	// networks; when their float64 evaluation, which rounding can put
 	// above a tight exact bound, exceeds it by at most RoundingTolerance,
-	// it is raised to ObservedError and Reason says by how much (beyond
+	// it is raised to ObservedError and Note says by how much (beyond
 	// that, the certificate fails with CheckFailed).
 	Bound float64
 	// ObservedError is the largest ||f1(x1) - f2(x2)||_2 found at actual
@@ -102,11 +114,10 @@ type Certificate struct {
 	// (one input, piecewise-linear networks: search.MaxError enumerated the
 	// breakpoints).
 	ObservedExact bool
-	// Norm and C say what Bound and ObservedError measure (a copy of the
-	// spec.Quantity passed to Bound): |C^T (f1(x1) - f2(x2))| when C is not
-	// nil, else ||f1(x1) - f2(x2)|| in Norm. Quantity names it.
-	Norm spec.Norm
-	C    []float64
+	// Quantity is what Bound and ObservedError measure, as passed to
+	// Bound: |C^T (f1(x1) - f2(x2))| when its C is not nil, else
+	// ||f1(x1) - f2(x2)|| in its Norm; its String names it.
+	Quantity spec.Quantity
 	// Method is the method asked for (Options.Method).
 	Method Method
 	// Arith is the arithmetic of the networks' evaluation that Bound
@@ -121,7 +132,7 @@ type Certificate struct {
 	// Fallbacks counts the pieces (the root when the input set was not
 	// split) whose SDP failed and whose bound is bound propagation's output
 	// enclosure in its place, added up over the outputs for the inf-norm;
-	// Reason then says so. Source tells whether
+	// Note then says so. Source tells whether
 	// the largest bound is such an enclosure, Fallbacks why.
 	Fallbacks int
 	// TimeBudgetHit reports that Options.Refine.TimeBudget ran out, which
@@ -157,22 +168,20 @@ type Certificate struct {
 	Pieces []Piece
 	SDP    SDPStats
 	// SDPSkipped says why the SDP of the whole input set was not
-	// attempted ("" when it was): its LMI or its number of variables was
-	// too large for the time budget (MaxBudgetOrder, MaxBudgetVariables).
-	// The bound is then bound propagation's.
-	SDPSkipped string
+	// attempted (SkipNone when it was): the networks are graphs, a layer
+	// is not modelled, its LMI or its number of variables was too large
+	// for the time budget (MaxBudgetOrder, MaxBudgetVariables), or bound
+	// propagation was already close enough. The bound is then bound
+	// propagation's.
+	SDPSkipped SDPSkip
 	// Time is the wall time of Bound.
 	Time time.Duration
 	// Timing says where Time went.
 	Timing Timing
 }
 
-// Quantity names what Bound bounds (spec.Quantity.String):
-// "||f1(x1) - f2(x2)||_2", "||f1(x1) - f2(x2)||_inf", "|f1_k(x1) -
-// f2_k(x2)|" for C = e_k, or "|c^T (f1(x1) - f2(x2))|".
-func (c *Certificate) Quantity() string {
-	return spec.Quantity{Norm: c.Norm, C: c.C}.String()
-}
+// Certified reports whether a bound was certified: Status is Certified.
+func (c *Certificate) Certified() bool { return c.Status == Certified }
 
 // Measure returns the quantity c bounds (Quantity) at the outputs
 // y1 = f1(x1) and y2 = f2(x2) of one input pair, in float64:
@@ -183,7 +192,7 @@ func (c *Certificate) Quantity() string {
 // as Bound measures ObservedError. It panics when y2 or C is shorter
 // than y1.
 func (c *Certificate) Measure(y1, y2 []float64) float64 {
-	return spec.Quantity{Norm: c.Norm, C: c.C}.Measure(y1, y2)
+	return c.Quantity.Measure(y1, y2)
 }
 
 // Ratio returns Bound / ObservedError (+Inf when nothing was observed).

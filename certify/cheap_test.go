@@ -146,8 +146,8 @@ func TestBoundCheapDefault(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !c.Certified || c.Stopped == StopNone || c.ObservedError > c.Bound {
-			t.Fatalf("seed %d: certified %v, stopped %v, bound %v, found %v", seed, c.Certified, c.Stopped, c.Bound, c.ObservedError)
+		if !c.Certified() || c.Stopped == StopNone || c.ObservedError > c.Bound {
+			t.Fatalf("seed %d: certified %v, stopped %v, bound %v, found %v", seed, c.Certified(), c.Stopped, c.Bound, c.ObservedError)
 		}
 		var pieces []piece
 		largest := 0.0

@@ -211,8 +211,8 @@ func TestCertificateQuantity(t *testing.T) {
 		{spec.Norm2, []float64{0, 2}, "|c^T (f1(x1) - f2(x2))|"},
 		{spec.Norm2, []float64{0, 0}, "|c^T (f1(x1) - f2(x2))|"},
 	} {
-		c := Certificate{Norm: tc.norm, C: tc.c}
-		if got := c.Quantity(); got != tc.want {
+		c := Certificate{Quantity: spec.Quantity{Norm: tc.norm, C: tc.c}}
+		if got := c.Quantity.String(); got != tc.want {
 			t.Errorf("norm %v, C %v: %q, want %q", tc.norm, tc.c, got, tc.want)
 		}
 	}
@@ -233,7 +233,7 @@ func TestCertificateMeasure(t *testing.T) {
 		{"margin", spec.Norm2, []float64{1, -1, 0}, 7},
 		{"zero c", spec.Norm2, []float64{0, 0, 0}, 0},
 	} {
-		c := Certificate{Norm: tc.norm, C: tc.c}
+		c := Certificate{Quantity: spec.Quantity{Norm: tc.norm, C: tc.c}}
 		if got := c.Measure(y1, y2); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: Measure = %v, want %v", tc.name, got, tc.want)
 		}

@@ -63,7 +63,7 @@
 // Quantised networks (int8 models in QDQ form) are bounded by bound
 // propagation alone, on every piece of the same branch and bound: the
 // quadratic constraints do not model their quantisers, so no SDP is built
-// (Certificate.Reason says so, SDP stats stay zero). On the same input, a
+// (Certificate.Note says so, SDP stats stay zero). On the same input, a
 // piece where the int8 network's input quantiser takes at most 16384
 // combinations of values is bounded case by case over the cells of its
 // grid (inputcases.go), and

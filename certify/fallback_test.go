@@ -38,16 +38,16 @@ func TestFallbackReported(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: %d pieces, %d fallbacks: %s", tc.name, len(c.Pieces), c.Fallbacks, c.Reason)
+		t.Logf("%s: %d pieces, %d fallbacks: %s", tc.name, len(c.Pieces), c.Fallbacks, c.Note)
 		switch {
-		case !c.Certified:
+		case !c.Certified():
 			t.Errorf("%s: not certified (%v: %s)", tc.name, c.Status, c.Reason)
 		case c.Source != MethodPropagation || c.Method != MethodSDP:
 			t.Errorf("%s: source %v, method %v; want interval, sdp", tc.name, c.Source, c.Method)
 		case c.Fallbacks < 1:
 			t.Errorf("%s: Fallbacks %d", tc.name, c.Fallbacks)
-		case !strings.Contains(c.Reason, "SDP"):
-			t.Errorf("%s: reason %q does not name the failed SDP", tc.name, c.Reason)
+		case !strings.Contains(c.Note, "SDP"):
+			t.Errorf("%s: reason %q does not name the failed SDP", tc.name, c.Note)
 		case !math.IsInf(c.SDPBound, 1) || c.IntervalBound != c.Bound && len(c.Pieces) == 0:
 			t.Errorf("%s: SDP bound %v, interval bound %v, bound %v", tc.name, c.SDPBound, c.IntervalBound, c.Bound)
 		}

@@ -37,11 +37,11 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	if err := checkGraphInput(g1, g2, in, q, &opts); err != nil {
 		return nil, err
 	}
-	c := &Certificate{Norm: q.Norm, C: slices.Clone(q.C), Method: opts.Method, Source: MethodPropagation, Arith: opts.Arith,
+	c := &Certificate{Status: CheckFailed, Inputs: in.Clone(), QC: opts.QC, Quantity: spec.Quantity{Norm: q.Norm, C: slices.Clone(q.C)}, Method: opts.Method, Source: MethodPropagation, Arith: opts.Arith,
 		SDPBound: math.Inf(1), Trivial: math.Inf(1),
-		SDPSkipped: "the networks are computation graphs, not chains of layers: the bound is bound propagation's"}
+		SDPSkipped: SDPSkip{Why: SkipGraph}}
 	if opts.Arith == ArithFloat32 {
-		c.SDPSkipped = "float32 evaluation is bounded by bound propagation through the graphs: the SDP models real arithmetic"
+		c.SDPSkipped = SDPSkip{Why: SkipGraphFloat32}
 	}
 	so := search.DefaultOptions()
 	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals(g1, g2)
@@ -76,7 +76,7 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 		}
 	}
 	c.Gammas = Gammas{Gamma: outward.MulUp(c.Bound, c.Bound)}
-	c.Certified, c.Status = true, Certified
+	c.Status = Certified
 	if c.ObservedError > c.Bound {
 		checkAttained(c)
 	}
@@ -116,6 +116,8 @@ func graphMACs(g *nn.Graph) int {
 			n += m.Out() * m.KH * m.KW * m.InC / max(m.Groups, 1)
 		case nn.DenseMap:
 			n += m.In() * m.Out()
+		case *nn.RowMap:
+			n += m.In() * m.Out() / m.Rows
 		default:
 			n += m.Out()
 		}

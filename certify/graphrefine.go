@@ -66,7 +66,7 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 		if r.c.Stopped = r.stop(ctx, best, len(pieces)); r.c.Stopped != StopNone {
 			return pieces
 		}
-		if len(pieces) > 1 && gain.stop(len(pieces), best-ob, &r.opts.Refine) {
+		if len(pieces) > 1 && gain.noGain(len(pieces), best, ob, &r.opts.Refine) {
 			r.c.Stopped = StopNoGain
 			return pieces
 		}
@@ -78,9 +78,12 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 		pa, errA := r.piece(a, len(pieces))
 		pb, errB := r.piece(b, len(pieces)+1)
 		if err := errors.Join(errA, errB); err != nil {
-			r.c.Reason, r.c.Stopped = fmt.Sprintf("refinement stopped: %v", err), StopExhausted
+			r.c.Note, r.c.Stopped = fmt.Sprintf("refinement stopped: %v", err), StopExhausted
 			return pieces
 		}
+		// The piece's bound holds on its halves: a half keeps the smaller
+		// (bound propagation is not monotone in the box).
+		pa.bound, pb.bound = min(pa.bound, pieces[k].bound), min(pb.bound, pieces[k].bound)
 		pieces[k] = pa
 		pieces = append(pieces, pb)
 		now := 0.0
@@ -97,7 +100,7 @@ func (r *graphRefiner) stop(ctx context.Context, best float64, pieces int) Stop 
 	ref := r.opts.Refine
 	switch {
 	case ctx.Err() != nil:
-		r.c.Reason = "stopped by a signal: the bound holds, refinement was cut short"
+		r.c.Note = "stopped by a signal: the bound holds, refinement was cut short"
 		return StopCancelled
 	case r.c.ObservedError > 0 && best <= ref.TargetRatio*r.c.ObservedError:
 		return StopTarget

@@ -24,7 +24,7 @@ import (
 // Each output's bound is the smaller of its block's and its output
 // enclosure's. The input set is not split.
 func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
-	c := &Certificate{Bound: math.Inf(1), RootBound: math.Inf(1), SDPBound: math.Inf(1), IntervalBound: math.Inf(1)}
+	c := &Certificate{Status: CheckFailed, Bound: math.Inf(1), RootBound: math.Inf(1), SDPBound: math.Inf(1), IntervalBound: math.Inf(1)}
 	r := rootRegion(box, &opts)
 	defer func() {
 		ob := searchError(ctx, f1, f2, box, &opts)
@@ -101,12 +101,15 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 	c.Outputs = outs
 	if len(outs) == 0 || math.IsInf(outs[worst], 0) || math.IsNaN(outs[worst]) {
 		c.Status, c.Reason = res.status, res.reason
+		if c.Status == Certified { // every block passed, yet an output has no finite bound
+			c.Status, c.Reason = CheckFailed, "an output has no finite bound"
+		}
 		if ctx.Err() != nil {
 			c.Status, c.Reason = Cancelled, ctx.Err().Error()
 		}
 		return c
 	}
-	c.Certified, c.Status = true, Certified
+	c.Status = Certified
 	c.Bound, c.RootBound = outs[worst], outs[worst]
 	c.Gammas, c.Margin = gammas[worst], margins[worst]
 	if sdpOK {
@@ -116,7 +119,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		c.Source = MethodPropagation
 	}
 	if !sdpOK {
-		c.Reason = "SDP: " + res.reason + "; interval bounds used"
+		c.Note = "SDP: " + res.reason + "; interval bounds used"
 		c.Fallbacks = 1
 	}
 	return c

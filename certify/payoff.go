@@ -1,7 +1,6 @@
 package certify
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -82,9 +81,6 @@ const MaxBudgetOrder = 400
 // MaxBudgetOrder.
 const MaxBudgetVariables = 6000
 
-// errSDPSkipped reports an SDP that was not attempted (sdpTooLarge).
-var errSDPSkipped = errors.New("SDP skipped")
-
 // sdpTooLarge returns why the SDP of order n is skipped, or "" when it is
 // attempted (see MaxBudgetOrder).
 func sdpTooLarge(n int, o *task) string {
@@ -131,23 +127,32 @@ func logTiming(w io.Writer, c *Certificate) {
 	t := c.Timing
 	fmt.Fprintf(w, "certify: time %.3g s: propagation %.3g s, search %.3g s, SDP build %.3g s, solve %.3g s, check %.3g s\n",
 		c.Time.Seconds(), t.Propagation.Seconds(), t.Search.Seconds(), t.Build.Seconds(), t.Solve.Seconds(), t.Check.Seconds())
-	if c.SDPSkipped != "" {
-		fmt.Fprintf(w, "certify: %s\n", c.SDPSkipped)
+	if c.SDPSkipped.Skipped() {
+		fmt.Fprintf(w, "certify: %v\n", c.SDPSkipped)
 	}
 }
 
-// closeEnough returns why the SDP of a region is skipped when, under a
+// closeEnough returns why the SDP of a region is skipped (SkipClose) when, under a
 // time budget (Refine.TimeBudget > 0) and with the default QC set, the
 // output enclosure iv of bound propagation is already within
-// Refine.TargetRatio of the error observed on it (o.observed), or "" when
-// it is not: the SDP could tighten the bound by that ratio at most. With
+// Refine.TargetRatio of the error observed on it (o.observed), or
+// SkipNone when it is not: the SDP could tighten the bound by that ratio at most. With
 // no time budget (the demo, the paper's experiments) every SDP is solved,
 // its gammas reported. Like sdpTooLarge it depends on numbers alone, not
 // on time.
-func closeEnough(iv float64, o *task) string {
+func closeEnough(iv float64, o *task) SDPSkip {
 	if o.Refine.TimeBudget <= 0 || o.QC != QCDefault || !(o.observed > 0) || math.IsInf(iv, 0) || !(iv <= o.Refine.TargetRatio*o.observed) {
-		return ""
+		return SDPSkip{}
 	}
-	return fmt.Sprintf("SDP skipped: bound propagation's %.5g is already within the target ratio %g of the observed error %.5g",
-		iv, o.Refine.TargetRatio, o.observed)
+	return SDPSkip{Why: SkipClose, Detail: fmt.Sprintf("bound propagation's %.5g is already within the target ratio %g of the observed error %.5g",
+		iv, o.Refine.TargetRatio, o.observed)}
+}
+
+// noGain reports whether a refinement ends for want of gain (StopNoGain)
+// with solves pieces certified, the largest bound of the pieces bound and
+// the observed error observed: the gain rule says so (stop, on the gap
+// bound - observed) and the bound is not within Refine.TargetRatio of
+// the observed error (which ends it with StopTarget instead).
+func (g *gainRule) noGain(solves int, bound, observed float64, r *Refine) bool {
+	return g.stop(solves, bound-observed, r) && !(bound <= r.TargetRatio*observed)
 }

@@ -52,11 +52,11 @@ func TestSDPSkipped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !cert.Certified || cert.Source != MethodPropagation || cert.Bound != cert.IntervalBound || cert.SDP.Solves != 0 {
+		if !cert.Certified() || cert.Source != MethodPropagation || cert.Bound != cert.IntervalBound || cert.SDP.Solves != 0 {
 			t.Errorf("%s: certified %v, source %v, bound %v (propagation's %v), %d solves: want propagation's bound and no solve",
-				c.name, cert.Certified, cert.Source, cert.Bound, cert.IntervalBound, cert.SDP.Solves)
+				c.name, cert.Certified(), cert.Source, cert.Bound, cert.IntervalBound, cert.SDP.Solves)
 		}
-		if !strings.Contains(cert.SDPSkipped, c.want) || !math.IsInf(cert.SDPBound, 1) {
+		if !strings.Contains(cert.SDPSkipped.String(), c.want) || !math.IsInf(cert.SDPBound, 1) {
 			t.Errorf("%s: SDPSkipped %q, SDP bound %v: want a reason with %q and no SDP bound", c.name, cert.SDPSkipped, cert.SDPBound, c.want)
 		}
 	}

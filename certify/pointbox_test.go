@@ -36,8 +36,8 @@ func TestPointWidthCoordinate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !c.Certified || c.Bound < c.ObservedError {
-				t.Errorf("%v, %v: certified %v (%v: %s), bound %v, observed %v", qcs, p, c.Certified, c.Status, c.Reason, c.Bound, c.ObservedError)
+			if !c.Certified() || c.Bound < c.ObservedError {
+				t.Errorf("%v, %v: certified %v (%v: %s), bound %v, observed %v", qcs, p, c.Certified(), c.Status, c.Reason, c.Bound, c.ObservedError)
 			}
 		}
 	}
@@ -67,8 +67,8 @@ func TestACASProperty4FixedInput(t *testing.T) {
 		}
 		t.Logf("%s/%s: bound %.4g (sdp %.4g, interval %.4g), observed %.4g, %v", inst.Prop, inst.Net, c.Bound,
 			c.SDPBound, c.IntervalBound, c.ObservedError, c.Time)
-		if !c.Certified || c.Fallbacks > 0 || strings.Contains(c.Reason, "Inf") {
-			t.Errorf("%s/%s: certified %v, fallbacks %d (%v: %s)", inst.Prop, inst.Net, c.Certified, c.Fallbacks, c.Status, c.Reason)
+		if !c.Certified() || c.Fallbacks > 0 || strings.Contains(c.Note, "Inf") {
+			t.Errorf("%s/%s: certified %v, fallbacks %d (%v: %s)", inst.Prop, inst.Net, c.Certified(), c.Fallbacks, c.Status, c.Note)
 		}
 	}
 }

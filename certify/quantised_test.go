@@ -54,9 +54,9 @@ func TestQuantisedBound(t *testing.T) {
 		if _, err := Problem(f, fq, in, q, opts); !errors.Is(err, nn.ErrQuantised) {
 			t.Fatalf("trial %d: the SDP of a quantised pair: %v", trial, err)
 		}
-		if !c.Certified || c.SDP.Solves != 0 || c.Bound < c.ObservedError || c.Source != MethodPropagation {
+		if !c.Certified() || c.SDP.Solves != 0 || c.Bound < c.ObservedError || c.Source != MethodPropagation {
 			t.Fatalf("trial %d: certified %v, %d SDP solves, bound %v, observed %v, source %v (%s)",
-				trial, c.Certified, c.SDP.Solves, c.Bound, c.ObservedError, c.Source, c.Reason)
+				trial, c.Certified(), c.SDP.Solves, c.Bound, c.ObservedError, c.Source, c.Reason)
 		}
 		for range 500 {
 			x := boundstest.Uniform(rng, box.Lo, box.Hi)

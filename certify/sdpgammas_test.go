@@ -47,8 +47,8 @@ func TestSDPGammasKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Certified || c.Source != MethodPropagation || math.IsInf(c.SDPBound, 1) {
-		t.Fatalf("want a certificate from the enclosure with a checked SDP: certified %v, source %v, SDP bound %v", c.Certified, c.Source, c.SDPBound)
+	if !c.Certified() || c.Source != MethodPropagation || math.IsInf(c.SDPBound, 1) {
+		t.Fatalf("want a certificate from the enclosure with a checked SDP: certified %v, source %v, SDP bound %v", c.Certified(), c.Source, c.SDPBound)
 	}
 	if c.Gammas != (Gammas{Gamma: c.Gamma}) {
 		t.Errorf("Gammas = %+v, want the enclosure's (Bound^2, 0, 0, 0)", c.Gammas)

@@ -45,7 +45,7 @@ func sweepTanhOut(t *testing.T, fbs []int, set func(*Options)) []*Certificate {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !c.Certified {
+		if !c.Certified() {
 			t.Fatalf("FB %d: not certified: %v", fb, c.Reason)
 		}
 		t.Logf("FB %2d: bound %.4g, observed %.4g, ratio %.3f", fb, c.Bound, c.ObservedError, c.Bound/c.ObservedError)
@@ -112,14 +112,14 @@ func TestTrivialBound(t *testing.T) {
 			t.Errorf("%v, %v, %v, c %v: got %v, want %v", tc.k1, tc.k2, tc.norm, tc.c, got, tc.want)
 		}
 	}
-	c := &Certificate{Certified: true, Bound: 2 * math.Sqrt2, Trivial: 2 * math.Sqrt2}
+	c := &Certificate{Status: Certified, Bound: 2 * math.Sqrt2, Trivial: 2 * math.Sqrt2}
 	if !c.IsTrivial() {
 		t.Error("a bound equal to the trivial one is not reported")
 	}
 	if c.Bound = 2.8; c.IsTrivial() {
 		t.Error("a bound below the trivial one is reported")
 	}
-	if c = (&Certificate{Certified: true, Bound: 1}); c.IsTrivial() {
+	if c = (&Certificate{Status: Certified, Bound: 1}); c.IsTrivial() {
 		t.Error("a certificate without Trivial is reported")
 	}
 }

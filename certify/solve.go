@@ -42,9 +42,9 @@ type regionResult struct {
 	// spent is the time of building, solving and checking the SDP (zero
 	// when the time budget abandoned it; see Timing.addSDP).
 	spent Timing
-	// skipped reports that the SDP was not attempted (sdpTooLarge);
-	// reason says why.
-	skipped bool
+	// skip says why the SDP was not attempted (sdpTooLarge, ...); reason
+	// is its String.
+	skip SDPSkip
 	// sdpBound is the SDP's own bound (+Inf if it failed) and ivBound the
 	// output enclosure's.
 	sdpBound, ivBound float64
@@ -96,8 +96,8 @@ func certifyBounds(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regio
 	if o.known > 0 {
 		known = min(iv, o.known)
 	}
-	if why := closeEnough(known, o); why != "" {
-		res = regionResult{bound: math.Inf(1), status: CheckFailed, reason: why, skipped: true}
+	if skip := closeEnough(known, o); skip.Skipped() {
+		res = regionResult{bound: math.Inf(1), status: CheckFailed, reason: skip.String(), skip: skip}
 	} else if o.deadline.IsZero() {
 		res = sdpRegion(ctx, f1, f2, r, rb, o, nil)
 	} else {
@@ -112,7 +112,7 @@ func certifyBounds(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regio
 	if !res.ok && res.status == Cancelled && !res.budgetHit {
 		return res
 	}
-	if !res.ok && !res.skipped {
+	if !res.ok && !res.skip.Skipped() {
 		res.reason = "SDP: " + res.reason + "; interval bound used"
 		res.gammas, res.margin, res.fellBack = Gammas{}, 0, true
 	}
@@ -141,12 +141,12 @@ func propagationOnly(rb *regionBounds, o *task) regionResult {
 // sdpRegion builds, solves and checks the SDP of one region with bounds
 // rb, telling pr (if not nil) when the SDP is built.
 func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, pr *sdpProgress) regionResult {
-	res := regionResult{bound: math.Inf(1)}
+	res := regionResult{bound: math.Inf(1), status: CheckFailed} // until the check passes
 	t0 := time.Now()
 	m, err := buildLMI(f1, f2, r, rb, o, true)
-	if errors.Is(err, errSDPSkipped) {
+	if se := (skipError{}); errors.As(err, &se) {
 		add(&res.spent.Build, t0)
-		res.status, res.reason, res.skipped, res.size = CheckFailed, err.Error(), true, m.layout.Dim
+		res.status, res.reason, res.skip, res.size = CheckFailed, se.skip.String(), se.skip, m.layout.Dim
 		return res
 	}
 	if err != nil {
@@ -157,7 +157,8 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 	t0 = add(&res.spent.Build, t0)
 	res.size, res.vars = m.layout.Dim, len(sp.C)
 	if why := sdpTooMany(res.vars, o); why != "" {
-		res.status, res.reason, res.skipped = CheckFailed, fmt.Sprintf("%v: %s", errSDPSkipped, why), true
+		res.skip = SDPSkip{Why: SkipVariables, Detail: why}
+		res.status, res.reason = CheckFailed, res.skip.String()
 		return res
 	}
 	pr.built(res.size, res.vars, res.spent.Build)

@@ -118,7 +118,7 @@ func newSoundCase(t testing.TB, i int) soundCase {
 // error exceeds the bound or the gamma inequality.
 func checkSound(t *testing.T, sc soundCase, c *Certificate, samples int) {
 	t.Helper()
-	if !c.Certified {
+	if !c.Certified() {
 		t.Fatalf("not certified: %v: %s", c.Status, c.Reason)
 	}
 	root := rootRegion(sc.box, &sc.opts)

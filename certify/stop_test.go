@@ -81,8 +81,8 @@ func TestWideBoxNotSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Certified || len(c.Pieces) != 0 || (c.Stopped != StopNoGain && c.Stopped != StopTarget) {
-		t.Fatalf("default: certified %v, %d pieces, stopped by %v; want the first bound alone", c.Certified, len(c.Pieces), c.Stopped)
+	if !c.Certified() || len(c.Pieces) != 0 || (c.Stopped != StopNoGain && c.Stopped != StopTarget) {
+		t.Fatalf("default: certified %v, %d pieces, stopped by %v; want the first bound alone", c.Certified(), len(c.Pieces), c.Stopped)
 	}
 	if c.Stopped == StopTarget {
 		t.Skip("the first bound is within the target: nothing to split")
@@ -92,7 +92,7 @@ func TestWideBoxNotSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Certified || len(c.Pieces) < 2 {
-		t.Errorf("--max-pieces 5: certified %v, %d pieces; want a split", c.Certified, len(c.Pieces))
+	if !c.Certified() || len(c.Pieces) < 2 {
+		t.Errorf("--max-pieces 5: certified %v, %d pieces; want a split", c.Certified(), len(c.Pieces))
 	}
 }

@@ -54,9 +54,9 @@ func TestStructuredSkipsSDP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cert.Certified || cert.Source != MethodPropagation || !strings.Contains(cert.SDPSkipped, "convolutional") {
+	if !cert.Certified() || cert.Source != MethodPropagation || !strings.Contains(cert.SDPSkipped.String(), "convolutional") {
 		t.Fatalf("certified %v, source %v, SDP skipped %q: want propagation's bound and the reason",
-			cert.Certified, cert.Source, cert.SDPSkipped)
+			cert.Certified(), cert.Source, cert.SDPSkipped)
 	}
 	for range 500 {
 		x := make([]float64, 16)

@@ -43,5 +43,5 @@ func trivialBound(f1, f2 *nn.Network, q spec.Quantity) float64 {
 // nothing more than that the outputs are bounded (typically at very
 // coarse widths).
 func (c *Certificate) IsTrivial() bool {
-	return c.Certified && c.Trivial > 0 && c.Bound >= c.Trivial*(1-1e-9)
+	return c.Certified() && c.Trivial > 0 && c.Bound >= c.Trivial*(1-1e-9)
 }

@@ -192,7 +192,7 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	}
 	r.Layers, r.TotalBits, r.Bound = cur.layers, cur.bits(), report.Number(cur.cert.Bound)
 	r.Net, r.Certificate = cur.net, cur.cert
-	rec := NewRecord(cur.cert, box, a.Opts)
+	rec := NewRecord(cur.cert)
 	r.Record = &rec
 	return r, nil
 }
@@ -223,7 +223,7 @@ func (s *search) descend(ctx context.Context, fb int) (*candidate, []AllocationS
 	if err := s.certify(ctx, []*candidate{cur}, "allocate"); err != nil {
 		return nil, nil, err
 	}
-	if cur.cert == nil || !cur.cert.Certified || !(cur.cert.Bound <= s.a.Target) {
+	if cur.cert == nil || !cur.cert.Certified() || !(cur.cert.Bound <= s.a.Target) {
 		return nil, nil, ctx.Err()
 	}
 	var steps []AllocationStep
@@ -332,7 +332,7 @@ func (s *search) round(ctx context.Context, cur *candidate, frozen []bool) (*can
 		if c.cert == nil { // left undone by a signal
 			continue
 		}
-		if !c.cert.Certified || !(c.cert.Bound <= s.a.Target) {
+		if !c.cert.Certified() || !(c.cert.Bound <= s.a.Target) {
 			if c.cert.Status == certify.Cancelled {
 				continue // a signal, not the candidate, stopped it
 			}
@@ -370,16 +370,23 @@ func better(s, saved, b, s0, saved0, b0 float64) bool {
 // candidate quantises core with fbs[k] fractional bits in layer k and
 // measures its weight bits.
 func (s *search) candidate(fbs []int) (*candidate, error) {
+	return newCandidate(s.core, s.rebuild, s.a.Rounding, fbs)
+}
+
+// newCandidate quantises core's weights and biases with fbs[k] fractional
+// bits in layer k, rounded by rounding, rebuilds the network around it
+// and measures its weight bits.
+func newCandidate(core *nn.Network, rebuild Rebuild, rounding quantise.Rounding, fbs []int) (*candidate, error) {
 	o := quantise.Options{Layers: make([]quantise.LayerFormats, len(fbs))}
 	for k, fb := range fbs {
-		f := quantise.Format{FracBits: fb, Rounding: s.a.Rounding}
+		f := quantise.Format{FracBits: fb, Rounding: rounding}
 		o.Layers[k] = quantise.LayerFormats{Weights: f, Biases: f}
 	}
-	q, err := quantise.Network(s.core, o)
+	q, err := quantise.Network(core, o)
 	if err != nil {
 		return nil, err
 	}
-	net, err := s.rebuild(q)
+	net, err := rebuild(q)
 	if err != nil {
 		return nil, err
 	}

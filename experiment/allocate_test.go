@@ -67,8 +67,8 @@ func TestAllocationHolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Certified || c.Bound > a.Target {
-		t.Errorf("rerun: certified %v, bound %v > target %v", c.Certified, c.Bound, a.Target)
+	if !c.Certified() || c.Bound > a.Target {
+		t.Errorf("rerun: certified %v, bound %v > target %v", c.Certified(), c.Bound, a.Target)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	xs := [][]float64{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}}

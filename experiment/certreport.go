@@ -3,11 +3,10 @@ package experiment
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/spec"
 )
 
 // CertReport says how to report a certificate (Write): as text or JSON,
@@ -25,6 +24,12 @@ type CertReport struct {
 	Draw func() (*report.Figure, error)
 	// HideTimes prints "-" (text) and 0 (JSON) for the run times.
 	HideTimes bool
+	// Interrupted reports that a signal stopped the work: c is the
+	// certificate of the work done before it.
+	Interrupted bool
+	// CPU is the process's CPU time (all threads; 0: not measured),
+	// printed beside c's wall time.
+	CPU time.Duration
 }
 
 // Write draws c's figure into r.Plot (when set and c is certified), then
@@ -32,10 +37,10 @@ type CertReport struct {
 // file in "plot". A figure that cannot be drawn or written is an error
 // returned after the certificate is printed, so that the certificate is
 // never lost. Write says nothing of whether c is certified: that is c's.
-func (r CertReport) Write(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job) error {
+func (r CertReport) Write(w io.Writer, c *certify.Certificate) error {
 	written := ""
 	var figErr error
-	if r.Plot != "" && c.Certified {
+	if r.Plot != "" && c.Certified() {
 		fig, err := r.Draw()
 		if err == nil {
 			err = fig.Save(r.Plot)
@@ -45,22 +50,26 @@ func (r CertReport) Write(w io.Writer, c *certify.Certificate, box spec.Box, opt
 		}
 	}
 	if r.JSON {
-		j := NewRecord(c, box, opts)
+		j := NewRecord(c)
+		j.Interrupted, j.CPUSeconds = r.Interrupted, r.CPU.Seconds()
 		if r.HideTimes {
-			j.Seconds, j.SDP.Seconds = 0, 0
+			j.Seconds, j.SDP.Seconds, j.CPUSeconds = 0, 0, 0
 		}
 		j.Plot, j.Compression = written, r.Compression
 		if err := report.WriteJSON(w, j); err != nil {
 			return err
 		}
 	} else {
-		if err := WriteCertificate(w, c, box, opts, r.HideTimes); err != nil {
+		if err := WriteCertificate(w, c, r.HideTimes); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, r.runLines(c)); err != nil {
 			return err
 		}
 		var err error
 		switch {
 		case written != "":
-			_, err = fmt.Fprintf(w, "%-15s %s (%s)\n", "figure", written, FigureNote(box, opts))
+			_, err = fmt.Fprintf(w, "%-15s %s (%s)\n", "figure", written, FigureNote(c.Inputs))
 		case r.Plot != "" && figErr == nil:
 			_, err = fmt.Fprintf(w, "%-15s none (there is no bound to draw)\n", "figure")
 		}
@@ -72,4 +81,26 @@ func (r CertReport) Write(w io.Writer, c *certify.Certificate, box spec.Box, opt
 		return fmt.Errorf("the certificate above is complete, but its figure was not written: %w", figErr)
 	}
 	return nil
+}
+
+// runLines returns the text lines of how the run went: its wall and CPU
+// time and, when a signal stopped it, that mark.
+func (r CertReport) runLines(c *certify.Certificate) string {
+	wall, cpu := report.Seconds(c.Time.Seconds()), report.Seconds(r.CPU.Seconds())
+	if r.HideTimes {
+		wall, cpu = "- s", "- s"
+	}
+	s := fmt.Sprintf("%-15s %s wall", "time", wall)
+	if r.CPU > 0 || r.HideTimes {
+		s += ", " + cpu + " CPU (the process's, all threads)"
+	}
+	s += "\n"
+	if r.Interrupted {
+		what := "the bound holds, but the work stopped early: it may be looser"
+		if !c.Certified() {
+			what = "no bound was certified before it"
+		}
+		s += fmt.Sprintf("%-15s %s\n", "interrupted", "by a signal: "+what)
+	}
+	return s
 }

@@ -20,7 +20,7 @@ import (
 func TestCertReport(t *testing.T) {
 	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 	opts := certjob.Default()
-	c := &certify.Certificate{Certified: true, Status: certify.Certified, Bound: 0.5, RootBound: 0.5,
+	c := &certify.Certificate{Status: certify.Certified, Bound: 0.5, RootBound: 0.5,
 		ObservedError: 0.25, X1: []float64{1}, X2: []float64{0.75}, Method: certify.MethodSDP, Source: certify.MethodSDP}
 	file := filepath.Join(t.TempDir(), "c.svg")
 	draw := func() (*report.Figure, error) {
@@ -49,7 +49,8 @@ func TestCertReport(t *testing.T) {
 		{"SDP not built", &unbuilt, CertReport{HideTimes: true}, "sdp             not built  (QC set default, stopped by the time budget", nil},
 	} {
 		var out bytes.Buffer
-		err := tc.r.Write(&out, tc.c, box, opts)
+		tc.c.Inputs, tc.c.QC = opts.Inputs(box), opts.QC
+		err := tc.r.Write(&out, tc.c)
 		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.err)
 		}

@@ -6,13 +6,12 @@ import (
 	"strings"
 
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/internal/numtext"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
 
-// WriteCertificate prints c, certified over box with opts, for people: one aligned line per field, the
+// WriteCertificate prints c for people: one aligned line per field, the
 // bound and the observed error first.
 //
 //	certified       yes
@@ -21,7 +20,7 @@ import (
 //	...
 //
 // With hideTimes the solve time is printed as "-" (for golden files).
-func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job, hideTimes bool) error {
+func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error {
 	var b strings.Builder
 	line := func(key, value, note string) {
 		s := fmt.Sprintf("%-15s %s", key, value)
@@ -30,9 +29,9 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		}
 		b.WriteString(strings.TrimRight(s, " ") + "\n")
 	}
-	if c.Certified {
+	if c.Certified() {
 		line("certified", "yes", "")
-		line("bound", report.Float(c.Bound, 5), "certified max of "+c.Quantity()+" over the input set")
+		line("bound", report.Float(c.Bound, 5), "certified max of "+c.Quantity.String()+" over the input set")
 	} else {
 		line("certified", "no", "("+c.Status.String()+": "+c.Reason+")")
 		line("bound", "none", "no bound is claimed")
@@ -40,26 +39,26 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	where := ""
 	if len(c.X1) > 0 {
 		where = "found at x1 = " + Vector(c.X1)
-		if opts.Pairing != spec.SameInput {
+		if c.Inputs.Pairing != spec.SameInput {
 			where += ", x2 = " + Vector(c.X2)
 		}
 	}
 	line("observed error", report.Float(c.ObservedError, 5), where)
-	if c.Certified {
+	if c.Certified() {
 		line("ratio", report.Ratio(c.Ratio()), "bound / observed error (1 is tight)")
 	}
 	if c.Stopped != certify.StopNone {
 		line("stopped", c.Stopped.String(), stopNote(c))
 	}
-	if c.Certified && c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
+	if c.Certified() && c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
 	}
-	if c.Certified && c.Source != c.Method {
+	if c.Certified() && c.Source != c.Method {
 		why := "tighter than the SDP there"
 		switch {
 		case c.Fallbacks > 0:
 			why = "where the SDP failed, or tighter than it"
-		case c.SDPSkipped != "":
+		case c.SDPSkipped.Skipped():
 			why = "the SDP was skipped"
 		case c.SDP.Solves == 0:
 			why = "the SDP does not model the int8 quantisers"
@@ -70,23 +69,23 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		}
 		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
 	}
-	if c.Certified && c.Reason != "" && c.SDP.Solves > 0 {
-		line("note", c.Reason, "")
+	if c.Certified() && c.Note != "" && c.SDP.Solves > 0 {
+		line("note", c.Note, "")
 	}
 	if c.IsTrivial() {
 		line("note", "the bound is the trivial "+report.Float(c.Trivial, 4)+" that the ranges of the output activations give alone", "")
 	}
-	line("input set", box.Describe(), PairingNote(opts))
+	line("input set", c.Inputs.Box.Describe(), PairingNote(c.Inputs))
 	line("arithmetic", c.Arith.Describe(), "")
 	switch {
-	case c.Certified && !c.RootCertified():
+	case c.Certified() && !c.RootCertified():
 		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")
-	case c.Certified && opts.Pairing == spec.SameInput:
+	case c.Certified() && c.Inputs.Pairing == spec.SameInput:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
 		line("", "in "+SquareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
 		rootNote(line, c)
-	case c.Certified:
+	case c.Certified():
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
 			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
 		line("", "in "+SquareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
@@ -104,19 +103,22 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 		switch {
 		case c.Method == certify.MethodPropagation:
 			why = "(--method interval: bound propagation alone" + pieces + ")"
-		case c.SDPSkipped != "":
-			why = "(" + c.SDPSkipped + pieces + ")"
+		case c.SDPSkipped.Skipped():
+			why = "(" + c.SDPSkipped.String() + pieces + ")"
 		case c.Source == certify.MethodPropagation:
 			why = "(bound propagation alone" + pieces + ")"
 		}
 		line("sdp", "none", why)
 	} else if c.SDP.Size == 0 { // the time budget ended while the root's SDP was built
-		line("sdp", "not built", fmt.Sprintf("(QC set %s%s)", opts.QC, pieces))
+		line("sdp", "not built", fmt.Sprintf("(QC set %s%s)", c.QC, pieces))
 	} else {
-		line("sdp", fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, opts.QC), "")
+		line("sdp", fmt.Sprintf("LMI of order %d, %d variables, QC set %s", c.SDP.Size, c.SDP.Variables, c.QC), "")
 		when := report.Seconds(c.SDP.Time.Seconds())
 		if hideTimes {
 			when = "- s"
+		}
+		if c.SDP.Solves > 1 {
+			when += " summed over the solves, which may overlap"
 		}
 		line("", fmt.Sprintf("%d solve(s), %d iterations, %s%s", c.SDP.Solves, c.SDP.Iterations, when, pieces), "")
 	}
@@ -124,13 +126,13 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts ce
 	return err
 }
 
-// PairingNote says how x2 relates to x1 under o: "x2 = x1", ...
-func PairingNote(o certjob.Job) string {
-	switch o.Pairing {
+// PairingNote says how x2 relates to x1 in the input set in: "x2 = x1", ...
+func PairingNote(in spec.Inputs) string {
+	switch in.Pairing {
 	case spec.SameInput:
 		return "x2 = x1"
 	case spec.QuantisedInput:
-		return fmt.Sprintf("x2 = q(x1), the input quantised to %d fractional bits (%s)", o.Quant.FracBits, o.Quant.Rounding)
+		return fmt.Sprintf("x2 = q(x1), the input quantised to %d fractional bits (%s)", in.Quant.FracBits, in.Quant.Rounding)
 	}
 	return "x1 and x2 independent"
 }
@@ -159,7 +161,7 @@ func floats(v []float64) string {
 // the square of what they bound. For the inf-norm over several outputs,
 // the gammas are those of the output with the largest bound.
 func SquareName(c *certify.Certificate) string {
-	if c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 {
+	if c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 {
 		k := c.WorstOutput()
 		return fmt.Sprintf("|f1_%d - f2_%d|^2", k, k)
 	}

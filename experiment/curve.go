@@ -150,7 +150,7 @@ func subBoxBounds(ctx context.Context, f1, f2 *nn.Network, opts certjob.Job, s s
 			return nil, fmt.Errorf("experiment: figure cut short: %w", err)
 		}
 		bs[k] = math.Inf(1)
-		if c.Certified {
+		if c.Certified() {
 			bs[k] = c.Bound
 		}
 	}

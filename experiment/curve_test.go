@@ -42,7 +42,7 @@ func TestCertCurveSound(t *testing.T) {
 		opts := certjob.Default()
 		opts.Pairing, opts.Quant = tc.pairing, quantise.Format{FracBits: tc.fb, Rounding: tc.rounding}
 		c, err := opts.Bound(context.Background(), f1, f2, box)
-		if err != nil || !c.Certified {
+		if err != nil || !c.Certified() {
 			t.Fatalf("%s: certify: %v, %+v", tc.name, err, c)
 		}
 		in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}

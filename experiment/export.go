@@ -29,7 +29,7 @@ type ExportRecord struct {
 // what, over box with opts, written to file in format.
 func NewExportRecord(file, what string, box spec.Box, opts certjob.Job, p *certify.RootProblem, format certify.ExportFormat) ExportRecord {
 	return ExportRecord{File: file, Format: format.String(), Networks: what, Variables: p.NumVars(), LMIOrder: p.LMIOrder(),
-		Input: NewInputRecord(box, opts), QC: opts.QC.String(), Gammas: p.GammaNames, Where: p.GammaNote(format)}
+		Input: NewInputRecord(opts.Inputs(box)), QC: opts.QC.String(), Gammas: p.GammaNames, Where: p.GammaNote(format)}
 }
 
 // WriteText prints r for people: the file written, the networks, the
@@ -47,7 +47,7 @@ func ExportComments(what string, box spec.Box, o certjob.Job, p *certify.RootPro
 	c := []string{
 		"nnbound: the root SDP certifying a bound on ||f1(x1) - f2(x2)||",
 		"for " + what + ",",
-		"input box " + box.Describe() + ", " + PairingNote(o) + ", QC set " + o.QC.String() + ", weights " + o.Weights.String() + ".",
+		"input box " + box.Describe() + ", " + PairingNote(o.Inputs(box)) + ", QC set " + o.QC.String() + ", weights " + o.Weights.String() + ".",
 		"A solution gives ||f1 - f2||^2 <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2",
 		"with " + p.GammaNote(format) + ".",
 	}

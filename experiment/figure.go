@@ -33,7 +33,7 @@ import (
 // closely. Nothing in the figure depends on the time taken; ctx stops
 // the work early, with an error.
 func Figure(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts certjob.Job, c *certify.Certificate, title string) (*report.Figure, error) {
-	if !c.Certified {
+	if !c.Certified() {
 		return nil, fmt.Errorf("experiment: no figure: the bound was not certified")
 	}
 	in := spec.Inputs{Box: box, Pairing: opts.Pairing, Quant: opts.Quant}
@@ -52,7 +52,7 @@ func Figure(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts certjob.
 		v, e := pairError(f1, f2, c, x1, x2)
 		return c.BoundAt(x1, x2), v, e
 	}
-	switch FigureDims(box, opts) {
+	switch FigureDims(opts.Inputs(box)) {
 	case 1:
 		cv, err := Curve(ctx, f1, f2, box, opts, c, CurveInputs(box.Lo[0], box.Hi[0], 2001, in))
 		if err != nil {
@@ -99,7 +99,7 @@ func Figure(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts certjob.
 // AxisName returns what c bounds in a figure's words: "||f1 - f2||",
 // "||f1 - f2||_inf" or "|f1_K - f2_K|".
 func AxisName(c *certify.Certificate) string {
-	return strings.NewReplacer("(x1)", "", "(x2)", "", "||_2", "||").Replace(c.Quantity())
+	return strings.NewReplacer("(x1)", "", "(x2)", "", "||_2", "||").Replace(c.Quantity.String())
 }
 
 // pairError returns the error of f1 at x1 against f2 at x2, measured as c
@@ -118,16 +118,16 @@ func pairError(f1, f2 *nn.Network, c *certify.Certificate, x1, x2 []float64) (fl
 
 // FigureDims returns the number of the figure's inputs: those of x1, or
 // of (x1, x2) when they are independent.
-func FigureDims(box spec.Box, opts certjob.Job) int {
-	if opts.Pairing == spec.Independent {
-		return 2 * box.Dim()
+func FigureDims(in spec.Inputs) int {
+	if in.Pairing == spec.Independent {
+		return 2 * in.Box.Dim()
 	}
-	return box.Dim()
+	return in.Box.Dim()
 }
 
-// FigureNote says what Figure draws for box and opts.
-func FigureNote(box spec.Box, opts certjob.Job) string {
-	switch FigureDims(box, opts) {
+// FigureNote says what Figure draws for the input set in.
+func FigureNote(in spec.Inputs) string {
+	switch FigureDims(in) {
 	case 1:
 		return "error and bound against the input, log scale"
 	case 2:

@@ -83,7 +83,7 @@ func (p *GraphPair) Measure(ctx context.Context, i int, opts GraphOptions) (*Gra
 		}
 		vctx, cancel := context.WithTimeout(ctx, opts.Verify)
 		vo := verify.DefaultOptions()
-		res, err := verify.DecideGraph(vctx, p.F, p.G, in, verify.Tolerance{Norm: spec.Norm2, Eps: []float64{eps}}, &vo)
+		res, err := verify.DecideGraph(vctx, p.F, p.G, in, spec.Tolerance{Norm: spec.Norm2, Eps: []float64{eps}}, &vo)
 		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("%s, ball %d: %w", p.Name, i, err)

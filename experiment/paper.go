@@ -241,8 +241,8 @@ func (s *Setup) Certify(ctx context.Context, t Task) (Run, *certify.Certificate,
 		return Run{}, nil, err
 	}
 	r := Run{Layers: t.Layers, FracBits: t.FracBits, Run: t.Run, NetSeed: NetSeed(s.Seed, t.Layers, t.Run),
-		Summary: NewSummary(c, o.Pairing), TMean: nan(), TMax: nan(), TMin: nan(), Seconds: c.Time.Seconds()}
-	if !c.Certified {
+		Summary: NewSummary(c), TMean: nan(), TMax: nan(), TMin: nan(), Seconds: c.Time.Seconds()}
+	if !c.Certified() {
 		return r, c, nil
 	}
 	mean, hi, lo, err := Tightness(f1, f2, box, o, c)

@@ -57,7 +57,7 @@ func TestCertifyTightness(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range runs {
-		if !certs[i].Certified {
+		if !certs[i].Certified() {
 			t.Fatalf("run %d not certified: %s", i, certs[i].Reason)
 		}
 		if !(r.TMin >= 0) || !(r.TMean >= r.TMin) || !(r.TMax >= r.TMean) {

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -28,11 +27,11 @@ type Summary struct {
 	Source string `json:"source"`
 }
 
-// NewSummary returns the Summary of c for inputs paired by p. With
-// x2 = x1, gamma_x multiplies ||x1 - x2||^2 = 0: any value holds, so it is
-// left out (null).
-func NewSummary(c *certify.Certificate, p spec.Pairing) Summary {
-	k := Summary{Certified: c.Certified, Status: c.Status.String(), Bound: report.Number(c.Bound),
+// NewSummary returns the Summary of c. With x2 = x1, gamma_x multiplies
+// ||x1 - x2||^2 = 0: any value holds, so it is left out (null).
+func NewSummary(c *certify.Certificate) Summary {
+	p := c.Inputs.Pairing
+	k := Summary{Certified: c.Certified(), Status: c.Status.String(), Bound: report.Number(c.Bound),
 		ObservedError: report.Number(c.ObservedError), Ratio: report.Number(c.Ratio()), Source: c.Source.String(),
 		Gamma: nan(), GammaX1: nan(), GammaX2: nan(), GammaX: nan()}
 	if c.RootCertified() {
@@ -41,7 +40,7 @@ func NewSummary(c *certify.Certificate, p spec.Pairing) Summary {
 			k.GammaX = nan()
 		}
 	}
-	if !c.Certified {
+	if !c.Certified() {
 		k.Ratio = nan()
 	}
 	return k
@@ -65,7 +64,8 @@ type Record struct {
 	// float64-checked) or "float32" (also any float32 evaluation).
 	Arith string `json:"arith"`
 	// Fallbacks counts the SDPs that failed and were replaced by bound
-	// propagation (Reason says more).
+	// propagation (Reason says more). Reason is the certificate's Reason
+	// when it is not certified, its Note when it is.
 	Fallbacks int           `json:"fallbacks"`
 	Reason    string        `json:"reason,omitempty"`
 	Margin    report.Number `json:"margin"`
@@ -90,6 +90,11 @@ type Record struct {
 	QC         string      `json:"qc"`
 	SDP        SDPRecord   `json:"sdp"`
 	Seconds    float64     `json:"seconds"`
+	// CPUSeconds is the process's CPU time, when measured (CertReport.CPU).
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// Interrupted reports that a signal stopped the work
+	// (CertReport.Interrupted).
+	Interrupted bool `json:"interrupted,omitempty"`
 	// Plot is the figure the command wrote, if any.
 	Plot string `json:"plot,omitempty"`
 	// Compression is the report of quantise or prune --certify, if any.
@@ -123,12 +128,12 @@ type InputRecord struct {
 	Quantiser string    `json:"quantiser,omitempty"`
 }
 
-// NewInputRecord describes the input set of box and opts.
-func NewInputRecord(box spec.Box, opts certjob.Job) InputRecord {
-	j := InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: opts.Pairing.String()}
-	if opts.Pairing == spec.QuantisedInput {
-		j.FracBits = opts.Quant.FracBits
-		j.Quantiser = opts.Quant.String()
+// NewInputRecord describes the input set in.
+func NewInputRecord(in spec.Inputs) InputRecord {
+	j := InputRecord{Lo: in.Box.Lo, Hi: in.Box.Hi, Pairing: in.Pairing.String()}
+	if in.Pairing == spec.QuantisedInput {
+		j.FracBits = in.Quant.FracBits
+		j.Quantiser = in.Quant.String()
 	}
 	return j
 }
@@ -144,25 +149,25 @@ type SDPRecord struct {
 	Seconds    float64       `json:"seconds"`
 }
 
-// NewRecord returns the Record of c, certified over box with opts.
-func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
+// NewRecord returns the Record of c.
+func NewRecord(c *certify.Certificate) Record {
 	j := Record{
-		Summary:       NewSummary(c, opts.Pairing),
-		Of:            c.Quantity(),
+		Summary:       NewSummary(c),
+		Of:            c.Quantity.String(),
 		Method:        c.Method.String(),
 		Arith:         c.Arith.String(),
 		Fallbacks:     c.Fallbacks,
-		Reason:        c.Reason,
+		Reason:        c.Note,
 		Margin:        report.Number(c.Margin),
 		RootBound:     report.Number(c.RootBound),
 		Pieces:        max(len(c.Pieces), 1),
 		TimeBudgetHit: c.TimeBudgetHit,
 		Stopped:       stopped(c.Stopped),
-		SDPSkipped:    c.SDPSkipped,
+		SDPSkipped:    c.SDPSkipped.String(),
 		WorstX1:       orEmpty(c.X1),
 		WorstX2:       orEmpty(c.X2),
-		Input:         NewInputRecord(box, opts),
-		QC:            opts.QC.String(),
+		Input:         NewInputRecord(c.Inputs),
+		QC:            c.QC.String(),
 		SDP: SDPRecord{Size: c.SDP.Size, Variables: c.SDP.Variables, Solves: c.SDP.Solves,
 			Iterations: c.SDP.Iterations, Status: c.SDP.Status.String(),
 			Objective: report.Number(c.SDP.Objective), Seconds: c.SDP.Time.Seconds()},
@@ -171,15 +176,18 @@ func NewRecord(c *certify.Certificate, box spec.Box, opts certjob.Job) Record {
 	if !c.RootCertified() {
 		j.Margin = nan()
 	}
+	if !c.Certified() {
+		j.Reason = c.Reason
+	}
 	if c.SDPGammasHold() {
-		j.SDPGammas = newGammasRecord(c.SDPGammas, opts.Pairing)
+		j.SDPGammas = newGammasRecord(c.SDPGammas, c.Inputs.Pairing)
 	}
-	if k := oneHot(c.C); k >= 0 {
+	if k := oneHot(c.Quantity.C); k >= 0 {
 		j.Output = &k
-	} else if c.C == nil {
-		j.Norm = c.Norm.String()
+	} else if c.Quantity.C == nil {
+		j.Norm = c.Quantity.Norm.String()
 	}
-	if c.C == nil && c.Norm == spec.NormInf && len(c.Outputs) > 1 { // as documented: --norm inf only
+	if c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 { // as documented: --norm inf only
 		for _, b := range c.Outputs {
 			j.OutputBounds = append(j.OutputBounds, report.Number(b))
 		}

@@ -47,7 +47,7 @@ func (s *Setup) Figure(ctx context.Context, tasks []Task, certs []*certify.Certi
 	}
 	pick := -1
 	for i, t := range tasks {
-		if certs[i] != nil && certs[i].Certified && (pick < 0 || (t.Layers == 2 && tasks[pick].Layers != 2)) {
+		if certs[i] != nil && certs[i].Certified() && (pick < 0 || (t.Layers == 2 && tasks[pick].Layers != 2)) {
 			pick = i
 		}
 	}

@@ -35,6 +35,20 @@ type WidthSweep struct {
 // showing progress on stderr, and returns a row per copy.
 func (s *WidthSweep) Run(ctx context.Context, f1 *nn.Network, box spec.Box,
 	copyOf func(PruneLevel, quantise.Format) (*nn.Network, error), stderr io.Writer) ([]SweepRow, error) {
+	return s.run(ctx, stderr, func(ctx context.Context, l PruneLevel, o certjob.Job) (*certify.Certificate, error) {
+		f2, err := copyOf(l, o.Quant)
+		if err != nil {
+			return nil, err
+		}
+		return o.Bound(ctx, f1, f2, box)
+	})
+}
+
+// run certifies every level at every width (bound certifies one, given
+// the options with Quant set to the width), Jobs at once, showing
+// progress on stderr, and returns a row per copy.
+func (s *WidthSweep) run(ctx context.Context, stderr io.Writer,
+	bound func(context.Context, PruneLevel, certjob.Job) (*certify.Certificate, error)) ([]SweepRow, error) {
 	type task struct{ level, fb int }
 	var tasks []task
 	for li := range s.Levels {
@@ -49,23 +63,26 @@ func (s *WidthSweep) Run(ctx context.Context, f1 *nn.Network, box spec.Box,
 		t := tasks[i]
 		o := s.Opts
 		o.Quant = quantise.Format{FracBits: t.fb, Rounding: s.Rounding}
-		f2, err := copyOf(s.Levels[t.level], o.Quant)
+		c, err := bound(ctx, s.Levels[t.level], o)
 		if err != nil {
 			return err
 		}
-		c, err := o.Bound(ctx, f1, f2, box)
-		if err != nil {
-			return err
-		}
-		rows[i] = SweepRow{Prune: s.Levels[t.level].String(), FracBits: t.fb, Summary: NewSummary(c, o.Pairing),
-			Seconds: c.Time.Seconds(), Level: t.level, TimeBudgetHit: c.TimeBudgetHit}
-		if c.IsTrivial() {
-			rows[i].Trivial = c.Trivial
-		}
+		rows[i] = newSweepRow(s.Levels[t.level].String(), t.level, t.fb, c)
 		bar.Add(1)
 		return nil
 	})
 	return rows, err
+}
+
+// newSweepRow returns the row of the certificate c of width fb at the
+// pruning level numbered level and named prune.
+func newSweepRow(prune string, level, fb int, c *certify.Certificate) SweepRow {
+	r := SweepRow{Prune: prune, FracBits: fb, Summary: NewSummary(c), Seconds: c.Time.Seconds(), Level: level,
+		TimeBudgetHit: c.TimeBudgetHit, Interrupted: c.Stopped == certify.StopCancelled}
+	if c.IsTrivial() {
+		r.Trivial = c.Trivial
+	}
+	return r
 }
 
 // FinishedRows returns the rows of Run that finished: those certified
@@ -93,8 +110,9 @@ func TrivialNote(rows []SweepRow) string {
 		strings.Join(fbs, ", "), report.Float(value, 4))
 }
 
-// BudgetNote says which rows the time budget stopped short ("" if none):
-// their bounds hold but depend on the machine's speed.
+// BudgetNote says which rows the time budget stopped short (the SDPs of
+// a chain, the input splitting of a graph; "" if none): their bounds hold
+// but depend on the machine's speed.
 func BudgetNote(rows []SweepRow) string {
 	var fbs []string
 	for _, r := range rows {
@@ -105,8 +123,23 @@ func BudgetNote(rows []SweepRow) string {
 	if len(fbs) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("note: the time budget stopped the SDPs at FB %s (bounds hold, but may be looser; --timeout 0 for none)",
+	return fmt.Sprintf("note: the time budget stopped the certification at FB %s (bounds hold, but may be looser; --timeout 0 for none)",
 		strings.Join(fbs, ", "))
+}
+
+// InterruptNote returns the note on the rows a signal cut short
+// (SweepRow.Interrupted), "" for none.
+func InterruptNote(rows []SweepRow) string {
+	var fbs []string
+	for _, r := range rows {
+		if r.Interrupted {
+			fbs = append(fbs, fmt.Sprint(r.FracBits))
+		}
+	}
+	if len(fbs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: a signal cut short the refinement at FB %s (bounds hold, but may be looser)", strings.Join(fbs, ", "))
 }
 
 // CopyScheme says how the copies of a width sweep are made: fixed point
@@ -192,6 +225,10 @@ type SweepRow struct {
 	// TimeBudgetHit reports that the time budget stopped this row's SDPs
 	// (certify.Certificate.TimeBudgetHit); absent otherwise.
 	TimeBudgetHit bool `json:"time_budget_hit,omitempty"`
+	// Interrupted reports that a signal cut this row's refinement short
+	// (certify.StopCancelled): its bound holds but may be looser; absent
+	// otherwise.
+	Interrupted bool `json:"interrupted,omitempty"`
 	// Level is the index of the pruning level in WidthSweep.Levels.
 	Level int `json:"-"`
 	// Trivial is the bound the ranges of the output activations give

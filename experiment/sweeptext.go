@@ -82,7 +82,7 @@ type SweepText struct {
 }
 
 // WriteText prints the sweep j for people: a heading, the table
-// (SweepTable), its notes (TrivialNote, BudgetNote), the status, the
+// (SweepTable), its notes (TrivialNote, BudgetNote, InterruptNote), the status, the
 // smallest width meeting the target, and the files saved and drawn.
 func (j SweepResult) WriteText(w io.Writer, t SweepText) error {
 	input := "the quantised copy gets the input quantised likewise, x2 = q(x1)"
@@ -99,7 +99,7 @@ func (j SweepResult) WriteText(w io.Writer, t SweepText) error {
 	if err := tab.WriteText(w); err != nil {
 		return err
 	}
-	for _, note := range []string{TrivialNote(j.Rows), BudgetNote(j.Rows)} {
+	for _, note := range []string{TrivialNote(j.Rows), BudgetNote(j.Rows), InterruptNote(j.Rows)} {
 		if note != "" {
 			fmt.Fprintf(w, "\n%s\n", note)
 		}

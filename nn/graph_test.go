@@ -177,3 +177,73 @@ func TestGraphNotChain(t *testing.T) {
 		t.Fatalf("a node reading itself: got %v, want ErrDimension", err)
 	}
 }
+
+// TestParamDiffGraph checks that a chain's graphs differ as the chains do.
+func TestParamDiffGraph(t *testing.T) {
+	a := &Network{Layers: []Layer{
+		{W: mat.NewDense(2, 2, []float64{1, -2, 0.5, 3}), B: []float64{0.1, 0}, Act: Activation{Kind: ReLU}},
+		{W: mat.NewDense(1, 2, []float64{2, 1}), B: []float64{-1}, Act: Activation{Kind: Identity}},
+	}}
+	b := a.Clone()
+	b.Layers[0].W.Set(0, 1, 0)
+	b.Layers[1].B[0] = -1.25
+	b.Layers[0].Act = Activation{Kind: LeakyReLU, Alpha: 0.1}
+	want, err := ParamDiff(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParamDiffGraph(a.Graph(), b.Graph())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || got.Changed != 2 || got.Zeroed != 1 || got.Activations != 1 {
+		t.Errorf("graph diff %+v, chain diff %+v", got, want)
+	}
+	c := b.Clone()
+	c.Layers = c.Layers[:1]
+	if _, err := ParamDiffGraph(a.Graph(), c.Graph()); !errors.Is(err, ErrDimension) {
+		t.Errorf("different graphs: %v", err)
+	}
+}
+
+// TestGraphChainRepeatedQuantiser checks that Chain reads a quantiser
+// repeated with the same parameters (PyTorch's quantised Flatten) as one,
+// with the same outputs, and refuses two different ones in a row.
+func TestGraphChainRepeatedQuantiser(t *testing.T) {
+	q := &Quantiser{Scale: []float64{0.1}, Zero: []int64{3}, Lo: Uint8Lo, Hi: Uint8Hi}
+	r := &Quantiser{Scale: []float64{0.2}, Zero: []int64{3}, Lo: Uint8Lo, Hi: Uint8Hi}
+	w := mat.NewDense(2, 2, []float64{1, -2, 0.5, 3})
+	graph := func(second *Quantiser) *Graph {
+		return &Graph{InputShape: []int{2}, Nodes: []Node{
+			{Op: &Affine{M: DenseMap{w}, B: []float64{0.05, -0.3}}, Inputs: []int{0}, Shape: []int{2}},
+			{Op: Act{Activation{Kind: ReLU}}, Inputs: []int{1}, Shape: []int{2}},
+			{Op: &Quantise{q}, Inputs: []int{2}, Shape: []int{2}},
+			{Op: &Quantise{second}, Inputs: []int{3}, Shape: []int{2}}}}
+	}
+	g := graph(q)
+	net, err := g.Chain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(net.Layers) != 1 || !net.Layers[0].Post.Equal(q) {
+		t.Fatalf("got %d layers, want one with q after its activation", len(net.Layers))
+	}
+	for _, x := range [][]float64{{0.3, -0.7}, {1.234, 0.5}, {-2, 2}, {9, 9}} {
+		yg, err := g.Eval(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		yn, err := net.Eval(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range yg {
+			if yg[i] != yn[i] {
+				t.Fatalf("x = %v: graph %v, chain %v", x, yg, yn)
+			}
+		}
+	}
+	if _, err := graph(r).Chain(); !errors.Is(err, ErrNotChain) {
+		t.Fatalf("two different quantisers: got %v, want ErrNotChain", err)
+	}
+}

@@ -53,7 +53,8 @@ func (n *Network) Graph() *Graph {
 
 // Chain returns g as a chain Network when g is a path of the chain's
 // pattern: an optional input quantiser, then per layer an affine map, an
-// optional quantiser, an optional activation and an optional quantiser. A
+// optional quantiser, an optional activation and an optional quantiser (a
+// quantiser repeated, as PyTorch exports a quantised Flatten, counts once). A
 // map a Layer cannot hold (a selection, a scaling, an average pool) becomes
 // a convolution where it is one per channel, a dense matrix where that is
 // small, and an error otherwise; an activation with no map before it gets
@@ -98,6 +99,9 @@ func (g *Graph) Chain() (*Network, error) {
 			net.Layers = append(net.Layers, l)
 			cur, stage = &net.Layers[len(net.Layers)-1], 1
 		case *Quantise:
+			if prev, ok := g.prevQuantise(k); ok && prev.Q.Equal(op.Q) {
+				continue // q(q(v)) = q(v): a dequantised value is on q's grid
+			}
 			switch {
 			case cur == nil && net.Input == nil:
 				net.Input = op.Q
@@ -132,6 +136,16 @@ func (g *Graph) Chain() (*Network, error) {
 	return net, nil
 }
 
+// prevQuantise returns the quantiser node that node k reads when it is the
+// node just before k.
+func (g *Graph) prevQuantise(k int) (*Quantise, bool) {
+	if k == 0 || g.Nodes[k].Inputs[0] != k { // value k is node k-1's output
+		return nil, false
+	}
+	q, ok := g.Nodes[k-1].Op.(*Quantise)
+	return q, ok
+}
+
 // chainLayer returns the layer of the affine map a, whose input has shape
 // in, with Identity activation.
 func chainLayer(a *Affine, in []int) (Layer, error) {
@@ -143,6 +157,9 @@ func chainLayer(a *Affine, in []int) (Layer, error) {
 	switch m := a.M.(type) {
 	case DenseMap:
 		l.W = m.W
+		return l, nil
+	case *RowMap:
+		l.W = m.Dense()
 		return l, nil
 	case *Conv2D:
 		l.Conv = m

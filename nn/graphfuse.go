@@ -13,6 +13,8 @@ import (
 //	scale then scale              a scale
 //	conv then a scale per output channel, or a scale per input channel
 //	then conv                     the convolution, its kernel scaled
+//	row map then a scale repeating on each output row, or such a scale
+//	then a row map                the row map, its matrix scaled
 //	gather then gather            a gather
 //	a shift (scale 1) before or after any map   that map, its bias moved
 //	dense with dense, a scale or a gather       a dense matrix of at most
@@ -126,7 +128,8 @@ func fuseAffine(first, second *Affine, limit int) *Affine {
 }
 
 // fuseStructured returns second∘first for a convolution with a scale per
-// channel next to it and for two gathers, or nil.
+// channel next to it, a row map with a scale repeating on each of its
+// rows next to it, and for two gathers, or nil.
 func fuseStructured(first, second Linear) Linear {
 	switch a := first.(type) {
 	case *Conv2D:
@@ -138,7 +141,18 @@ func fuseStructured(first, second Linear) Linear {
 			}
 			return c
 		}
+	case *RowMap:
+		if s, ok := second.(*Scale); ok && periodic(s.S, a.Out()/a.Rows) {
+			w := mat.DenseCopyOf(a.W)
+			w.Apply(func(i, _ int, v float64) float64 { return v * s.S[i] }, w)
+			return &RowMap{W: w, Rows: a.Rows}
+		}
 	case *Scale:
+		if r, ok := second.(*RowMap); ok && periodic(a.S, r.In()/r.Rows) {
+			w := mat.DenseCopyOf(r.W)
+			w.Apply(func(_, j int, v float64) float64 { return v * a.S[j] }, w)
+			return &RowMap{W: w, Rows: r.Rows}
+		}
 		if c, ok := second.(*Conv2D); ok && perChannel(a.S, c.InC) {
 			c = c.Clone()
 			cg, plane, per, kk := c.InC/c.Groups, c.InH*c.InW, c.OutC/c.Groups, c.KH*c.KW
@@ -219,6 +233,19 @@ func entries(m Linear) int {
 func allOnes(s []float64) bool {
 	for _, v := range s {
 		if v != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// periodic reports whether s repeats with period k: s[i] = s[i mod k].
+func periodic(s []float64, k int) bool {
+	if k < 1 || len(s)%k != 0 {
+		return false
+	}
+	for i := k; i < len(s); i++ {
+		if s[i] != s[i%k] {
 			return false
 		}
 	}

@@ -28,12 +28,16 @@ type Affine struct {
 	Int *IntParams
 }
 
-// Eval sets dst = M x + B; a dense map adds, as Layer.AffineTo, the
-// products to the bias in input order, so a chain's graph evaluates to the
-// bit as the chain.
+// Eval sets dst = M x + B; a dense map (or a row map) adds, as
+// Layer.AffineTo, the products to the bias in input order, so a chain's
+// graph evaluates to the bit as the chain.
 func (a *Affine) Eval(dst []float64, in [][]float64) {
 	if d, ok := a.M.(DenseMap); ok && a.B != nil {
 		Layer{W: d.W, B: a.B}.AffineTo(dst, in[0])
+		return
+	}
+	if r, ok := a.M.(*RowMap); ok && a.B != nil {
+		r.affineTo(dst, in[0], a.B)
 		return
 	}
 	a.M.Apply(dst, in[0])
@@ -49,6 +53,9 @@ func (a *Affine) Describe() string {
 		return fmt.Sprintf("conv %dx%d %d->%d", m.KH, m.KW, m.InC, m.OutC)
 	case DenseMap:
 		return fmt.Sprintf("dense %d->%d", m.In(), m.Out())
+	case *RowMap:
+		r, c := m.W.Dims()
+		return fmt.Sprintf("rows %dx(%d->%d)", m.Rows, c, r)
 	case *AvgPool2D:
 		return fmt.Sprintf("avgpool %dx%d/%d", m.KH, m.KW, m.Stride[0])
 	case *Gather:
@@ -205,6 +212,8 @@ func cloneLinear(m Linear) Linear {
 	switch l := m.(type) {
 	case DenseMap:
 		return DenseMap{mat.DenseCopyOf(l.W)}
+	case *RowMap:
+		return &RowMap{W: mat.DenseCopyOf(l.W), Rows: l.Rows}
 	case *Conv2D:
 		return l.Clone()
 	case *AvgPool2D:
@@ -221,20 +230,28 @@ func cloneLinear(m Linear) Linear {
 }
 
 // Weights returns the weights of a's map, in place: a dense matrix's
-// entries (row-major), a convolution's kernel or a scaling's factors; nil
-// for maps without parameters (a selection, an average pool).
+// entries (row-major; a row map's one block), a convolution's kernel or a
+// scaling's factors; nil for maps without parameters (a selection, an
+// average pool).
 func (a *Affine) Weights() []float64 {
 	switch m := a.M.(type) {
 	case DenseMap:
-		raw := m.W.RawMatrix()
-		if raw.Stride != raw.Cols {
-			panic("nn: Affine.Weights of a matrix view") // matrices of nn are never views
-		}
-		return raw.Data[:raw.Rows*raw.Cols]
+		return denseWeights(m.W)
+	case *RowMap:
+		return denseWeights(m.W)
 	case *Conv2D:
 		return m.Kernel
 	case *Scale:
 		return m.S
 	}
 	return nil
+}
+
+// denseWeights returns w's entries row by row, in place.
+func denseWeights(w *mat.Dense) []float64 {
+	raw := w.RawMatrix()
+	if raw.Stride != raw.Cols {
+		panic("nn: Affine.Weights of a matrix view") // matrices of nn are never views
+	}
+	return raw.Data[:raw.Rows*raw.Cols]
 }

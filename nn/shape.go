@@ -1,9 +1,6 @@
 package nn
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // NumParams returns the number of weights and biases of n.
 func (n *Network) NumParams() int {
@@ -79,19 +76,7 @@ func ParamDiff(a, b *Network) (Diff, error) {
 		return Diff{}, err
 	}
 	var d Diff
-	add := func(x, y float64) {
-		d.Params++
-		if x == y {
-			return
-		}
-		d.Changed++
-		if y == 0 {
-			d.Zeroed++
-		}
-		e := math.Abs(y - x)
-		d.MaxAbs = max(d.MaxAbs, e)
-		d.SumAbs += e
-	}
+	add := d.add
 	for k := range a.Layers {
 		la, lb := a.Layers[k], b.Layers[k]
 		if la.Conv != nil {

@@ -83,30 +83,39 @@ func choose(net *nn.Network, opts NeuronOptions) ([]Neuron, error) {
 	if last < 2 && opts.Count > 0 {
 		return nil, fmt.Errorf("prune: a network with %d layers has no hidden layer after the first: %w", len(net.Layers), ErrOptions)
 	}
-	var all [][]Neuron // per candidate layer, ranked
-	total := 0
+	var all [][]Neuron // per candidate layer
 	for k := 1; k < last; k++ {
 		l := net.Layers[k]
 		ns := make([]Neuron, units(l))
 		for i := range ns {
 			ns[i] = Neuron{Layer: k, Index: i, Norm: floats.Norm(unitWeights(l, i), 2)}
 		}
-		slices.SortFunc(ns, byNorm)
 		all = append(all, ns)
+	}
+	return pick(all, opts, "layer", "the hidden layers after the first")
+}
+
+// pick ranks the candidate neurons of each unit (a layer, a node; noun
+// names it in errors, where names all candidates) and returns those to
+// prune: opts.Count of each unit, or of all together.
+func pick(all [][]Neuron, opts NeuronOptions, noun, where string) ([]Neuron, error) {
+	total := 0
+	for _, ns := range all {
+		slices.SortFunc(ns, byNorm)
 		total += len(ns)
 	}
 	if opts.Scope == PerLayer {
 		var chosen []Neuron
 		for _, ns := range all {
 			if opts.Count > len(ns) {
-				return nil, fmt.Errorf("prune: %d neurons per layer asked, layer %d has %d: %w", opts.Count, ns[0].Layer, len(ns), ErrOptions)
+				return nil, fmt.Errorf("prune: %d neurons per %s asked, %s %d has %d: %w", opts.Count, noun, noun, ns[0].Layer, len(ns), ErrOptions)
 			}
 			chosen = append(chosen, ns[:opts.Count]...)
 		}
 		return chosen, nil
 	}
 	if opts.Count > total {
-		return nil, fmt.Errorf("prune: %d neurons asked, the hidden layers after the first have %d: %w", opts.Count, total, ErrOptions)
+		return nil, fmt.Errorf("prune: %d neurons asked, %s have %d: %w", opts.Count, where, total, ErrOptions)
 	}
 	flat := slices.Concat(all...)
 	slices.SortFunc(flat, byNorm)
@@ -153,19 +162,39 @@ func remove(net *nn.Network, chosen []Neuron) error {
 
 // units returns the number of prunable units of l: its neurons, or the
 // output channels of a convolution.
-func units(l nn.Layer) int {
-	if l.Conv != nil {
-		return l.Conv.OutC
-	}
-	return l.Out()
-}
+func units(l nn.Layer) int { return mapUnits(layerMap(l)) }
 
 // unitWeights returns the incoming weights of unit i of l, as the layer's
 // own slice: row i of W, or the kernel of output channel i.
-func unitWeights(l nn.Layer, i int) []float64 {
-	if c := l.Conv; c != nil {
+func unitWeights(l nn.Layer, i int) []float64 { return mapUnitWeights(layerMap(l), i) }
+
+// layerMap returns l's linear map: its convolution or its matrix.
+func layerMap(l nn.Layer) nn.Linear {
+	if l.Conv != nil {
+		return l.Conv
+	}
+	return nn.DenseMap{W: l.W}
+}
+
+// mapUnits returns the number of prunable units of a dense map or a
+// convolution (its rows, or its output channels), 0 for other maps.
+func mapUnits(m nn.Linear) int {
+	switch m := m.(type) {
+	case *nn.Conv2D:
+		return m.OutC
+	case nn.DenseMap:
+		return m.Out()
+	}
+	return 0
+}
+
+// mapUnitWeights returns the incoming weights of unit i of a dense map
+// or a convolution, as the map's own slice: row i of the matrix, or the
+// kernel of output channel i.
+func mapUnitWeights(m nn.Linear, i int) []float64 {
+	if c, ok := m.(*nn.Conv2D); ok {
 		per := len(c.Kernel) / c.OutC
 		return c.Kernel[i*per : (i+1)*per]
 	}
-	return l.W.RawRowView(i)
+	return m.(nn.DenseMap).W.RawRowView(i)
 }

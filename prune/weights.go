@@ -68,16 +68,26 @@ func Weights(net *nn.Network, opts WeightOptions) (*nn.Network, int, error) {
 			}
 		}
 	}
+	zeroed := zeroSmallest(groups, opts.Sparsity, func(w weight) {
+		unitWeights(out.Layers[w.layer], w.row)[w.c] = 0
+	})
+	return out, zeroed, nil
+}
+
+// zeroSmallest calls zero on the round(sparsity*n) weights of smallest
+// magnitude (ties by layer, row, column) of each group of n weights, and
+// returns how many it zeroed.
+func zeroSmallest(groups [][]weight, sparsity float64, zero func(weight)) int {
 	zeroed := 0
 	for _, g := range groups {
-		n := int(math.RoundToEven(opts.Sparsity * float64(len(g))))
+		n := int(math.RoundToEven(sparsity * float64(len(g))))
 		slices.SortFunc(g, func(a, b weight) int {
 			return cmp.Or(cmp.Compare(a.mag, b.mag), cmp.Compare(a.layer, b.layer), cmp.Compare(a.row, b.row), cmp.Compare(a.c, b.c))
 		})
 		for _, w := range g[:n] {
-			unitWeights(out.Layers[w.layer], w.row)[w.c] = 0
+			zero(w)
 		}
 		zeroed += n
 	}
-	return out, zeroed, nil
+	return zeroed
 }

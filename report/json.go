@@ -50,12 +50,33 @@ func JSON(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteJSON writes v to w as JSON.
+// Schema is the version of the JSON documents nnbound prints
+// (docs/json.md): every document WriteJSON writes starts with
+// "schema": Schema. It goes up when a field is renamed or removed or
+// changes its meaning, not when one is added.
+const Schema = 1
+
+// WriteJSON writes v to w as a JSON document: v's encoding (JSON), with
+// "schema": Schema first when v encodes to an object.
 func WriteJSON(w io.Writer, v any) error {
 	b, err := JSON(v)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(b)
+	_, err = w.Write(withSchema(b))
 	return err
+}
+
+// withSchema returns the encoded document b with the schema field first
+// when b is an object, b itself otherwise.
+func withSchema(b []byte) []byte {
+	if len(b) < 2 || b[0] != '{' {
+		return b
+	}
+	field := "\n  \"schema\": " + strconv.Itoa(Schema)
+	rest := bytes.TrimLeft(b[1:], " \n")
+	if len(rest) > 0 && rest[0] == '}' { // an empty object
+		return append([]byte("{"+field+"\n"), rest...)
+	}
+	return append([]byte("{"+field+","), b[1:]...)
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // WriteOutput prints the output y of a network (nnbound eval) as one
-// line of numbers, or as {"output":[...]}. Outputs are finite for finite
+// line of numbers, or as {"schema":1,"output":[...]}. Outputs are finite for finite
 // inputs except on overflow, which JSON cannot hold: they are then an
 // error.
 func WriteOutput(w io.Writer, y []float64, jsonOut bool) error {
@@ -21,8 +21,9 @@ func WriteOutput(w io.Writer, y []float64, jsonOut bool) error {
 			}
 		}
 		data, err := json.Marshal(struct {
+			Schema int       `json:"schema"`
 			Output []float64 `json:"output"`
-		}{y})
+		}{Schema, y})
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,7 @@ func TestWriteOutput(t *testing.T) {
 		want string
 	}{
 		{[]float64{0.5, -2, 1e-30}, false, "0.5 -2 1e-30\n"},
-		{[]float64{0.5, -2}, true, `{"output":[0.5,-2]}` + "\n"},
+		{[]float64{0.5, -2}, true, `{"schema":1,"output":[0.5,-2]}` + "\n"},
 		{[]float64{math.Inf(1)}, false, "+Inf\n"},
 	} {
 		var buf bytes.Buffer

@@ -115,7 +115,7 @@ func TestJSON(t *testing.T) {
 		t.Errorf("round trip: %+v", back)
 	}
 	var w strings.Builder
-	if err := WriteJSON(&w, map[string]int{"a": 1}); err != nil || w.String() != "{\n  \"a\": 1\n}\n" {
+	if err := WriteJSON(&w, map[string]int{"a": 1}); err != nil || w.String() != "{\n  \"schema\": 1,\n  \"a\": 1\n}\n" {
 		t.Errorf("WriteJSON: %q, %v", w.String(), err)
 	}
 	if err := WriteJSON(&w, math.NaN()); err == nil {

@@ -29,7 +29,17 @@
 //
 // and the observed error is the largest Measure found at actual inputs.
 //
-// spec imports nothing of nnbound's but quantise; the packages that
-// propagate bounds (bounds), build constraints (qc), certify (certify),
-// search for errors (search) and read input sets (vnnlib) share its types.
+// # The tolerance
+//
+// Tolerance is the question of verification: a norm with its epsilons,
+// one per output for PerOutput (the VNN-LIB form). Tolerance.Judge is the
+// one comparison of a difference, enclosed with directed rounding, with
+// the epsilons; every check of a counterexample (verify.CheckPoint and
+// those built on it) calls it, so that a float64 difference past eps
+// alone never makes a violation.
+//
+// spec imports nothing of nnbound's but quantise and internal/outward;
+// the packages that propagate bounds (bounds), build constraints (qc),
+// certify (certify), verify (verify), search for errors (search) and read
+// input sets (vnnlib) share its types.
 package spec

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,6 +117,12 @@ func (in Inputs) X2(x1 []float64) []float64 {
 		x2[i], _ = in.Quant.Quantise(v)
 	}
 	return x2
+}
+
+// Clone returns a copy of in that shares no slice with it.
+func (in Inputs) Clone() Inputs {
+	in.Box = Box{Lo: slices.Clone(in.Box.Lo), Hi: slices.Clone(in.Box.Hi)}
+	return in
 }
 
 // Validate checks the box, the pairing and, for QuantisedInput, the

@@ -21,6 +21,9 @@ type Property struct {
 	BoxG Box
 	// Outputs holds one range per constrained output, in increasing K.
 	Outputs []OutputBound
+	// Source names the file the property was read from ("" when it was
+	// not read from one).
+	Source string
 }
 
 // OutputBound is the range of output k's difference:

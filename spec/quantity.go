@@ -18,7 +18,7 @@ const (
 	NormInf             // largest absolute component
 	// PerOutput compares each output's difference with a tolerance of
 	// its own, |d_k| < eps_k (the VNN-LIB form): the norm of a
-	// verification tolerance (verify.Tolerance), not of a Quantity.
+	// verification tolerance (Tolerance), not of a Quantity.
 	PerOutput
 )
 

@@ -48,7 +48,7 @@ func (a *Answer) MarshalJSON() ([]byte, error) {
 
 // DecideAligned aligns g to f over in.Box (unless a is KeepNeurons) and
 // decides the tolerance with Decide.
-func DecideAligned(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol Tolerance, a Alignment, opts *Options) (*Answer, error) {
+func DecideAligned(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol spec.Tolerance, a Alignment, opts *Options) (*Answer, error) {
 	ga, ans, err := alignTo(f, g, in.Box, a)
 	if err != nil {
 		return nil, err

@@ -11,13 +11,13 @@ import (
 )
 
 // attacker searches a box for inputs where g - f is large, in units of the
-// tolerance (Tolerance.ratio), by sign-gradient ascent. Its values are
+// tolerance (spec.Tolerance.Ratio), by sign-gradient ascent. Its values are
 // heuristics: a violation it finds is re-evaluated (check.go) before it is
 // reported.
 type attacker struct {
 	f, g *nn.Network
 	in   spec.Inputs
-	tol  Tolerance
+	tol  spec.Tolerance
 }
 
 // traces holds the evaluations of f and g at one point, their storage
@@ -52,10 +52,10 @@ func (a *attacker) gradientIn(tr traces, x []float64, open []int) (float64, []fl
 	for k := range d {
 		d[k] = yg[k] - yf[k]
 	}
-	r := a.tol.ratio(d, open)
+	r := a.tol.Ratio(d, open)
 	v := make([]float64, len(d))
 	if a.tol.Norm == spec.Norm2 {
-		if n := norm2(d); n > 0 {
+		if n := a.tol.Measure(d); n > 0 {
 			for k := range v {
 				v[k] = d[k] / (n * a.tol.Eps[0])
 			}
@@ -63,11 +63,11 @@ func (a *attacker) gradientIn(tr traces, x []float64, open []int) (float64, []fl
 	} else {
 		best, arg := -1.0, open[0]
 		for _, k := range open {
-			if q := math.Abs(d[k]) / a.tol.eps(k); q > best {
+			if q := math.Abs(d[k]) / a.tol.EpsAt(k); q > best {
 				best, arg = q, k
 			}
 		}
-		v[arg] = math.Copysign(1/a.tol.eps(arg), d[arg])
+		v[arg] = math.Copysign(1/a.tol.EpsAt(arg), d[arg])
 	}
 	gg := tg.Backward(v)
 	gf := tf.Backward(v)
@@ -160,7 +160,7 @@ func (a *attacker) worstOutput(x []float64, open []int) int {
 	yg, _ := a.g.Eval(a.in.X2(x))
 	best, arg := -1.0, open[0]
 	for _, k := range open {
-		if q := math.Abs(yg[k]-yf[k]) / a.tol.eps(k); q > best {
+		if q := math.Abs(yg[k]-yf[k]) / a.tol.EpsAt(k); q > best {
 			best, arg = q, k
 		}
 	}

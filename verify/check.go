@@ -11,17 +11,19 @@ import (
 	"github.com/nnbound/nnbound/spec"
 )
 
-// A Criterion says whether a point violates the question: a Tolerance,
-// or a two-network property (PropertyCriterion).
+// A Criterion says whether a point violates the question: a
+// spec.Tolerance, or a two-network property (PropertyCriterion).
 type Criterion interface {
-	// validate reports a criterion that does not fit m outputs.
-	validate(m int) error
-	// measure returns the float64 measure of the difference d (see
+	// Validate reports a criterion that does not fit m outputs.
+	Validate(m int) error
+	// Measure returns the float64 measure of the difference d (see
 	// Point.Measure).
-	measure(d []float64) float64
-	// judge returns an enclosure [mlo, mhi] of the exact measure and the
-	// status of a point whose exact differences lie in [lo_k, hi_k].
-	judge(lo, hi []float64) (mlo, mhi float64, s Status)
+	Measure(d []float64) float64
+	// Judge returns an enclosure [mlo, mhi] of the exact measure of a
+	// difference in [lo, hi], and whether every such difference surely
+	// violates the criterion (exceeds) or surely satisfies it (within);
+	// see spec.Tolerance.Judge.
+	Judge(lo, hi []float64) (mlo, mhi float64, exceeds, within bool)
 }
 
 // CheckPoint is the one check of a counterexample, which every Violated
@@ -57,7 +59,7 @@ func judgePoint(x, xg, yf, yg []float64, ef, eg []bounds.Interval, f32, g32 []fl
 	if len(yf) != len(yg) {
 		return nil, Unknown, fmt.Errorf("verify: network 1 has %d outputs, network 2 has %d: %w", len(yf), len(yg), nn.ErrDimension)
 	}
-	if err := c.validate(len(yf)); err != nil {
+	if err := c.Validate(len(yf)); err != nil {
 		return nil, Unknown, err
 	}
 	p := &Point{X: append([]float64(nil), x...), F: yf, G: yg, Diff: make([]float64, len(yf)),
@@ -70,9 +72,10 @@ func judgePoint(x, xg, yf, yg []float64, ef, eg []bounds.Interval, f32, g32 []fl
 	if !slices.Equal(x, xg) {
 		p.XG = append([]float64(nil), xg...)
 	}
-	p.Measure = c.measure(p.Diff)
-	var s Status
-	p.MeasureLo, p.MeasureHi, s = c.judge(p.DiffLo, p.DiffHi)
+	p.Measure = c.Measure(p.Diff)
+	var exceeds, within bool
+	p.MeasureLo, p.MeasureHi, exceeds, within = c.Judge(p.DiffLo, p.DiffHi)
+	s := compare(exceeds, within)
 	if f32 != nil && g32 != nil {
 		p.F32, p.G32 = f32, g32
 	}
@@ -110,17 +113,6 @@ func enclose(f *nn.Network, x []float64) ([]bounds.Interval, error) {
 	return pts.At(x), nil
 }
 
-// absEnclosure returns an enclosure of |d| for d in [lo, hi].
-func absEnclosure(lo, hi float64) (float64, float64) {
-	switch {
-	case lo > 0:
-		return lo, hi
-	case hi < 0:
-		return -hi, -lo
-	}
-	return 0, max(-lo, hi)
-}
-
 // point checks x with CheckPoint against the decider's tolerance.
 func (d *decider) point(x []float64) (*Point, Status) {
 	p, s, err := CheckPoint(d.f, d.g, x, d.in.X2(x), d.tol)
@@ -130,53 +122,13 @@ func (d *decider) point(x []float64) (*Point, Status) {
 	return p, s
 }
 
-// validate is Validate, for Criterion.
-func (t Tolerance) validate(m int) error { return t.Validate(m) }
-
-// measure returns the tolerance's measure of d in float64: max_k |d_k|
-// over the compared outputs (spec.PerOutput, spec.NormInf) or ||d||_2.
-func (t Tolerance) measure(d []float64) float64 {
-	if t.Norm == spec.Norm2 {
-		return norm2(d)
-	}
-	m := 0.0
-	for _, k := range t.compared(len(d)) {
-		m = max(m, math.Abs(d[k]))
-	}
-	return m
-}
-
-// judge encloses the tolerance's measure of a difference in [lo, hi] and
-// compares it with the epsilons: Violated when some output's (or the
-// norm's) lower end exceeds its epsilon, Holds when every upper end is
-// below it.
-func (t Tolerance) judge(lo, hi []float64) (mlo, mhi float64, s Status) {
-	if t.Norm == spec.Norm2 {
-		sLo, sHi := 0.0, 0.0
-		for k := range lo {
-			a, b := absEnclosure(lo[k], hi[k])
-			sLo = outward.AddDown(sLo, outward.MulDown(a, a))
-			sHi = outward.AddUp(sHi, outward.MulUp(b, b))
-		}
-		mlo, mhi = outward.SqrtDown(max(sLo, 0)), outward.SqrtUp(sHi)
-		return mlo, mhi, compare(mlo > t.Eps[0], mhi < t.Eps[0])
-	}
-	over, under := false, true
-	for _, k := range t.compared(len(lo)) {
-		a, b := absEnclosure(lo[k], hi[k])
-		mlo, mhi = max(mlo, a), max(mhi, b)
-		over = over || a > t.eps(k)
-		under = under && b < t.eps(k)
-	}
-	return mlo, mhi, compare(over, under)
-}
-
-// compare returns Violated when over, else Holds when under, else Unknown.
-func compare(over, under bool) Status {
+// compare returns Violated when exceeds, else Holds when within, else
+// Unknown.
+func compare(exceeds, within bool) Status {
 	switch {
-	case over:
+	case exceeds:
 		return Violated
-	case under:
+	case within:
 		return Holds
 	}
 	return Unknown
@@ -190,8 +142,8 @@ func PropertyCriterion(p *spec.Property) Criterion { return propertyCriterion{p}
 // propertyCriterion is the Criterion of a spec.Property.
 type propertyCriterion struct{ p *spec.Property }
 
-// validate reports an output index outside 0..m-1.
-func (c propertyCriterion) validate(m int) error {
+// Validate reports an output index outside 0..m-1.
+func (c propertyCriterion) Validate(m int) error {
 	for _, b := range c.p.Outputs {
 		if b.K < 0 || b.K >= m {
 			return fmt.Errorf("verify: the property bounds output %d (line %d), the networks return %d: %w", b.K, b.Line, m, nn.ErrDimension)
@@ -200,8 +152,8 @@ func (c propertyCriterion) validate(m int) error {
 	return nil
 }
 
-// measure returns max_k |d_k| over the constrained outputs.
-func (c propertyCriterion) measure(d []float64) float64 {
+// Measure returns max_k |d_k| over the constrained outputs.
+func (c propertyCriterion) Measure(d []float64) float64 {
 	m := 0.0
 	for _, b := range c.p.Outputs {
 		m = max(m, math.Abs(d[b.K]))
@@ -209,16 +161,16 @@ func (c propertyCriterion) measure(d []float64) float64 {
 	return m
 }
 
-// judge returns Violated when some constrained difference's enclosure
-// lies wholly outside its range, Holds when every one lies inside; the
+// Judge reports exceeds when some constrained difference's enclosure
+// lies wholly outside its range, within when every one lies inside; the
 // measure's enclosure is that of max_k |d_k|.
-func (c propertyCriterion) judge(lo, hi []float64) (mlo, mhi float64, s Status) {
-	over, under := false, true
+func (c propertyCriterion) Judge(lo, hi []float64) (mlo, mhi float64, exceeds, within bool) {
+	within = true
 	for _, b := range c.p.Outputs {
-		a, e := absEnclosure(lo[b.K], hi[b.K])
+		a, e := spec.AbsEnclosure(lo[b.K], hi[b.K])
 		mlo, mhi = max(mlo, a), max(mhi, e)
-		over = over || b.Outside(lo[b.K], hi[b.K])
-		under = under && b.Inside(lo[b.K], hi[b.K])
+		exceeds = exceeds || b.Outside(lo[b.K], hi[b.K])
+		within = within && b.Inside(lo[b.K], hi[b.K])
 	}
-	return mlo, mhi, compare(over, under)
+	return mlo, mhi, exceeds, within
 }

@@ -22,7 +22,7 @@ import (
 // It returns an error for invalid networks, inputs, tolerance or options;
 // how the search ended is always the status, never an error. Independent
 // pairings are not supported.
-func Decide(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol Tolerance, opts *Options) (*Result, error) {
+func Decide(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol spec.Tolerance, opts *Options) (*Result, error) {
 	start := time.Now()
 	o := DefaultOptions()
 	if opts != nil {
@@ -36,17 +36,21 @@ func Decide(ctx context.Context, f, g *nn.Network, in spec.Inputs, tol Tolerance
 	if err != nil {
 		return nil, err
 	}
+	res.Inputs, res.Tolerance = in.Clone(), tol.Clone()
 	res.Time = time.Since(start)
 	res.Seconds = res.Time.Seconds()
 	return res, nil
 }
 
 // check validates the arguments of Decide.
-func check(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) error {
+func check(f, g *nn.Network, in spec.Inputs, tol spec.Tolerance, o Options) error {
 	if err := checkPair(f, g, in, o, true); err != nil {
 		return err
 	}
-	return tol.Validate(f.OutputSize())
+	if err := tol.Validate(f.OutputSize()); err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	return nil
 }
 
 // checkPair validates the networks, inputs and options of a decision,
@@ -85,7 +89,7 @@ func checkPair(f, g *nn.Network, in spec.Inputs, o Options, dense bool) error {
 type decider struct {
 	f, g      *nn.Network
 	in        spec.Inputs
-	tol       Tolerance
+	tol       spec.Tolerance
 	opts      Options
 	att       *attacker
 	m         int       // outputs
@@ -114,9 +118,9 @@ type decider struct {
 }
 
 // newDecider returns the decider of a validated question.
-func newDecider(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) *decider {
+func newDecider(f, g *nn.Network, in spec.Inputs, tol spec.Tolerance, o Options) *decider {
 	m := f.OutputSize()
-	d := &decider{f: f, g: g, in: in, tol: tol, opts: o, m: m, compared: tol.compared(m),
+	d := &decider{f: f, g: g, in: in, tol: tol, opts: o, m: m, compared: tol.Compared(m),
 		att: &attacker{f: f, g: g, in: in, tol: tol}, closedMag: make([]float64, m), worstV: -1, byDiff: closeCopy(f, g)}
 	if o.Forward {
 		d.forward = forwardPool(f, g, in)
@@ -132,7 +136,7 @@ func newDecider(f, g *nn.Network, in spec.Inputs, tol Tolerance, o Options) *dec
 func (d *decider) run(ctx context.Context) (*Result, error) {
 	open := d.compared
 	if d.tol.Norm == spec.Norm2 {
-		open = d.tol.compared(d.m) // every output
+		open = d.tol.Compared(d.m) // every output
 	}
 	mag := make([]float64, d.m)
 	for k := range mag {

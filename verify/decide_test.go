@@ -36,7 +36,7 @@ func TestDeterministic(t *testing.T) {
 		for _, w := range []int{1, 2, 3} {
 			o := DefaultOptions()
 			o.Workers, o.MaxNodes = w, 200
-			res, err := Decide(context.Background(), f, g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}, &o)
+			res, err := Decide(context.Background(), f, g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}, &o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +58,7 @@ func TestStops(t *testing.T) {
 	f, g := pair(t, 2)
 	o := DefaultOptions()
 	o.MaxNodes = 3
-	tol := Tolerance{Norm: spec.PerOutput, Eps: []float64{1e-9}}
+	tol := spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1e-9}}
 	res, err := Decide(context.Background(), f, g, unitBox, tol, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestStops(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err = Decide(ctx, f, g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{100}}, nil)
+	res, err = Decide(ctx, f, g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{100}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"verdict":"unknown"`, `"reason":"cancelled"`, `"bound":null`, `"nodes":0`, `"time_s":`} {
+	for _, want := range []string{`"verdict":"unknown"`, `"reason":"cancelled"`, `"bound":null`, `"nodes":0`, `"seconds":`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("JSON %s lacks %s", b, want)
 		}
@@ -105,26 +105,26 @@ func TestErrors(t *testing.T) {
 		name string
 		g    *nn.Network
 		in   spec.Inputs
-		tol  Tolerance
+		tol  spec.Tolerance
 		opts *Options
 		want error
 	}{
-		{"inputs", small, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, nn.ErrDimension},
-		{"outputs", one, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, nn.ErrDimension},
-		{"nil network", nil, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, nn.ErrDimension},
-		{"box", g, spec.Inputs{Box: spec.Box{Lo: []float64{1, 0}, Hi: []float64{0, 0}}}, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, spec.ErrBox},
-		{"independent", g, spec.Inputs{Box: unitBox.Box, Pairing: spec.Independent}, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, spec.ErrInputs},
-		{"no eps", g, unitBox, Tolerance{}, nil, ErrTolerance},
-		{"zero eps", g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{0}}, nil, ErrTolerance},
-		{"eps count", g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1, 2, 3}}, nil, ErrTolerance},
-		{"norm eps count", g, unitBox, Tolerance{Norm: spec.Norm2, Eps: []float64{1, 2}}, nil, ErrTolerance},
-		{"output range", g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}, Outputs: []int{2}}, nil, ErrTolerance},
-		{"outputs with norm", g, unitBox, Tolerance{Norm: spec.NormInf, Eps: []float64{1}, Outputs: []int{0}}, nil, ErrTolerance},
-		{"options", g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &bad, ErrOptions},
-		{"split rule", g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &badSplit, ErrOptions},
-		{"optimiser step", g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &badStep, ErrOptions},
-		{"attack ratio", g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &badAttack, ErrOptions},
-		{"continue win rate", g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &badWin, ErrOptions},
+		{"inputs", small, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, nn.ErrDimension},
+		{"outputs", one, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, nn.ErrDimension},
+		{"nil network", nil, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, nn.ErrDimension},
+		{"box", g, spec.Inputs{Box: spec.Box{Lo: []float64{1, 0}, Hi: []float64{0, 0}}}, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, spec.ErrBox},
+		{"independent", g, spec.Inputs{Box: unitBox.Box, Pairing: spec.Independent}, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, nil, spec.ErrInputs},
+		{"no eps", g, unitBox, spec.Tolerance{}, nil, spec.ErrTolerance},
+		{"zero eps", g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{0}}, nil, spec.ErrTolerance},
+		{"eps count", g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1, 2, 3}}, nil, spec.ErrTolerance},
+		{"norm eps count", g, unitBox, spec.Tolerance{Norm: spec.Norm2, Eps: []float64{1, 2}}, nil, spec.ErrTolerance},
+		{"output range", g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}, Outputs: []int{2}}, nil, spec.ErrTolerance},
+		{"outputs with norm", g, unitBox, spec.Tolerance{Norm: spec.NormInf, Eps: []float64{1}, Outputs: []int{0}}, nil, spec.ErrTolerance},
+		{"options", g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &bad, ErrOptions},
+		{"split rule", g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &badSplit, ErrOptions},
+		{"optimiser step", g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &badStep, ErrOptions},
+		{"attack ratio", g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &badAttack, ErrOptions},
+		{"continue win rate", g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{1}}, &badWin, ErrOptions},
 	}
 	for _, c := range cases {
 		_, err := Decide(context.Background(), f, c.g, c.in, c.tol, c.opts)
@@ -140,14 +140,14 @@ func TestOutputs(t *testing.T) {
 	f, g := pair(t, 4)
 	o := DefaultOptions()
 	o.MaxNodes = 400
-	res, err := Decide(context.Background(), f, g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{10, 1e-12}}, &o)
+	res, err := Decide(context.Background(), f, g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{10, 1e-12}}, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Status != Violated || res.Counterexample == nil {
 		t.Fatalf("eps (10, 1e-12): %v, want violated", res.Status)
 	}
-	res, err = Decide(context.Background(), f, g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{10}, Outputs: []int{0}}, &o)
+	res, err = Decide(context.Background(), f, g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{10}, Outputs: []int{0}}, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestAttackRatio(t *testing.T) {
 				o := DefaultOptions()
 				o.MaxNodes, o.AttackRatio, o.RootStarts, o.SearchRatio = 2000, r, 0, 2
 				var err error
-				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}, &o); err != nil {
+				if res[i], err = Decide(context.Background(), f, g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}, &o); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -240,7 +240,7 @@ func compareVariants(t *testing.T, stream uint64, values []float64, set func(o *
 			for i, r := range values {
 				o := DefaultOptions()
 				set(&o, r)
-				if res[i], err = Decide(context.Background(), f, g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}, &o); err != nil {
+				if res[i], err = Decide(context.Background(), f, g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}, &o); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -253,7 +253,7 @@ func compareVariants(t *testing.T, stream uint64, values []float64, set func(o *
 // g on unitBox, at a tolerance far above it.
 func largestFound(t *testing.T, f, g *nn.Network) float64 {
 	t.Helper()
-	big, err := Decide(context.Background(), f, g, unitBox, Tolerance{Norm: spec.PerOutput, Eps: []float64{100}}, nil)
+	big, err := Decide(context.Background(), f, g, unitBox, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{100}}, nil)
 	if err != nil || big.Worst == nil {
 		t.Fatalf("no worst point (%v)", err)
 	}

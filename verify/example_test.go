@@ -24,7 +24,7 @@ func ExampleDecide() {
 	f, g := net(1, 0), net(1.02, -0.01)
 	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1}, Hi: []float64{1}}}
 	for _, eps := range []float64{0.02, 0.005} {
-		res, err := verify.Decide(context.Background(), f, g, in, verify.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}, nil)
+		res, err := verify.Decide(context.Background(), f, g, in, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}}, nil)
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -28,7 +28,7 @@ import (
 // goes on; the tree does not depend on scheduling or the clock (only the
 // deadline of ctx and opts.MaxNodes stop it). Options other than MaxNodes,
 // Seed and Progress are for chains (Decide) and are ignored.
-func DecideGraph(ctx context.Context, f, g *nn.Graph, in spec.Inputs, tol Tolerance, opts *Options) (*Result, error) {
+func DecideGraph(ctx context.Context, f, g *nn.Graph, in spec.Inputs, tol spec.Tolerance, opts *Options) (*Result, error) {
 	start := time.Now()
 	if opts == nil {
 		o := DefaultOptions()
@@ -39,6 +39,7 @@ func DecideGraph(ctx context.Context, f, g *nn.Graph, in spec.Inputs, tol Tolera
 	}
 	d := &graphDecider{f: f, g: g, in: in, tol: tol, opts: opts, whole: in.Box}
 	r := d.run(ctx)
+	r.Inputs, r.Tolerance = in.Clone(), tol.Clone()
 	r.Time = time.Since(start)
 	r.Seconds = r.Time.Seconds()
 	return r, nil
@@ -46,12 +47,12 @@ func DecideGraph(ctx context.Context, f, g *nn.Graph, in spec.Inputs, tol Tolera
 
 // checkGraphs reports graphs that do not fit each other, the input set or
 // the tolerance.
-func checkGraphs(f, g *nn.Graph, in spec.Inputs, tol Tolerance) error {
+func checkGraphs(f, g *nn.Graph, in spec.Inputs, tol spec.Tolerance) error {
 	if err := in.Validate(); err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
 	if in.Pairing == spec.Independent {
-		return fmt.Errorf("verify: independent inputs of graphs are not decided yet: %w", ErrTolerance)
+		return fmt.Errorf("verify: independent inputs of graphs are not decided yet: %w", spec.ErrInputs)
 	}
 	for i, n := range []*nn.Graph{f, g} {
 		if err := n.Validate(); err != nil {
@@ -64,14 +65,17 @@ func checkGraphs(f, g *nn.Graph, in spec.Inputs, tol Tolerance) error {
 	if f.OutputSize() != g.OutputSize() {
 		return fmt.Errorf("verify: network 1 has %d outputs, network 2 has %d: %w", f.OutputSize(), g.OutputSize(), nn.ErrDimension)
 	}
-	return tol.Validate(f.OutputSize())
+	if err := tol.Validate(f.OutputSize()); err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	return nil
 }
 
 // graphDecider is one DecideGraph run.
 type graphDecider struct {
 	f, g  *nn.Graph
 	in    spec.Inputs
-	tol   Tolerance
+	tol   spec.Tolerance
 	opts  *Options
 	whole spec.Box
 	res   Result
@@ -113,7 +117,7 @@ func (d *graphDecider) run(ctx context.Context) *Result {
 	finish := func(s Status, why Reason) *Result {
 		d.res.Status, d.res.Reason = s, why
 		d.res.OutputBounds = slices.Clone(settled)
-		d.res.Bound = d.tol.measure(settled)
+		_, d.res.Bound, _, _ = d.tol.Judge(make([]float64, m), settled) // rounded up
 		for _, n := range *q {
 			d.res.Bound = max(d.res.Bound, n.bound)
 		}
@@ -135,8 +139,8 @@ func (d *graphDecider) run(ctx context.Context) *Result {
 		if err != nil {
 			return finish(Unknown, Precision)
 		}
-		_, mhi, s := d.tol.judge(lo, hi)
-		if s == Holds {
+		_, mhi, _, within := d.tol.Judge(lo, hi)
+		if within {
 			for k := range settled {
 				settled[k] = max(settled[k], max(-lo[k], hi[k]))
 			}
@@ -212,11 +216,7 @@ func (d *graphDecider) attack(ctx context.Context, box spec.Box, k int) *Point {
 	so.Seed = d.opts.Seed + 0x9e3779b97f4a7c15*uint64(k)
 	in := d.in
 	in.Box = box
-	q := spec.Quantity{Norm: spec.NormInf}
-	if d.tol.Norm == spec.Norm2 {
-		q.Norm = spec.Norm2
-	}
-	if res, err := search.MaxErrorGraph(ctx, d.f, d.g, in, q, so); err == nil {
+	if res, err := search.MaxErrorGraph(ctx, d.f, d.g, in, d.tol.Quantity(), so); err == nil {
 		points = append(points, res.X1)
 	}
 	for _, x := range points {

@@ -44,7 +44,7 @@ func TestDecideGraph(t *testing.T) {
 		f, g := residualPair(t, seed, 6)
 		rng := rand.New(rand.NewPCG(seed, 9))
 		worst := 0.0
-		tol := Tolerance{Norm: spec.NormInf}
+		tol := spec.Tolerance{Norm: spec.NormInf}
 		for range 4000 {
 			x := []float64{2*rng.Float64() - 1, 2*rng.Float64() - 1}
 			yf, _ := f.Eval(x)
@@ -53,7 +53,7 @@ func TestDecideGraph(t *testing.T) {
 			for k := range d {
 				d[k] = yg[k] - yf[k]
 			}
-			worst = max(worst, tol.measure(d))
+			worst = max(worst, tol.Measure(d))
 		}
 		for _, c := range []struct {
 			eps  float64
@@ -61,7 +61,7 @@ func TestDecideGraph(t *testing.T) {
 		}{{2 * worst, Holds}, {worst / 2, Violated}} {
 			opts := DefaultOptions()
 			opts.MaxNodes = 20000
-			r, err := DecideGraph(context.Background(), f, g, in, Tolerance{Norm: spec.NormInf, Eps: []float64{c.eps}}, &opts)
+			r, err := DecideGraph(context.Background(), f, g, in, spec.Tolerance{Norm: spec.NormInf, Eps: []float64{c.eps}}, &opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +83,7 @@ func TestDecideGraph(t *testing.T) {
 // verdict at the same points.
 func TestCheckPointGraphOfChain(t *testing.T) {
 	f, g := randnet.Paper(4, 2, 2, 6, 2), randnet.Paper(5, 2, 2, 6, 2)
-	tol := Tolerance{Norm: spec.NormInf, Eps: []float64{1}}
+	tol := spec.Tolerance{Norm: spec.NormInf, Eps: []float64{1}}
 	rng := rand.New(rand.NewPCG(4, 4))
 	for range 200 {
 		x := []float64{2*rng.Float64() - 1, 2*rng.Float64() - 1}

@@ -329,7 +329,7 @@ func (d *decider) settle(o *outcome) bool {
 	}
 	var open []int
 	for _, k := range o.open {
-		if o.mag[k] < d.tol.eps(k) {
+		if o.mag[k] < d.tol.EpsAt(k) {
 			o.closed = append(o.closed, k)
 		} else {
 			open = append(open, k)
@@ -347,7 +347,7 @@ func (d *decider) prio(mag []float64, open []int) float64 {
 	}
 	p := 0.0
 	for _, k := range open {
-		p = max(p, mag[k]/d.tol.eps(k))
+		p = max(p, mag[k]/d.tol.EpsAt(k))
 	}
 	return p
 }

@@ -40,6 +40,53 @@ func (r SplitRule) String() string {
 	return fmt.Sprintf("SplitRule(%d)", int(r))
 }
 
+// Heuristics are the ratios that steer Decide's search. Each is a factor
+// of the tolerance (or a fraction of passes) at which the search changes
+// how it spends its work; none changes what a verdict means, only how
+// soon it comes. The defaults are DefaultOptions'; how they were chosen
+// is in docs/tuning.md.
+type Heuristics struct {
+	// OptimiseRatio: a node whose symbolic bound is within this factor of
+	// the tolerance is bounded again with optimised slopes (alpha-CROWN)
+	// before it is split; 0 never.
+	OptimiseRatio float64
+	// EarlyStopRatio lets the optimised bound of a node stop as soon as it
+	// settles the node (bounds.Options.Goal): before it optimises the
+	// margins, and, where the parent's bound was within this factor of
+	// the tolerance, also before it optimises the last two hidden layers.
+	// An optimised bound is not always inside the symbolic one
+	// (bounds.MethodOptimised), so the check before the last layers can
+	// settle a node the whole pass would not, never the reverse. A node it
+	// settles keeps a looser bound (below eps), so Result.Bound may be
+	// higher. 0 never.
+	EarlyStopRatio float64
+	// ContinueRatio stops a node's optimised bound at its check before
+	// the last layers (EarlyStopRatio) also where the bound there is
+	// above this factor of eps: the last two hidden layers and the
+	// output then keep their symbolic bounds (bounds.Goal.Hopeless).
+	// 0 never.
+	ContinueRatio float64
+	// ContinueWinRate stops every node's optimised bound at that check,
+	// whatever its bound, while fewer than this fraction of the passes
+	// that went on past it so far settled their node; every 32nd node
+	// goes on regardless (within ContinueRatio), to keep the record
+	// current. 0 never.
+	ContinueWinRate float64
+	// AttackRatio: below the root, a node whose parent's attack found a
+	// difference under this fraction of eps is attacked lightly, from
+	// the parent's worst point and the centre with a quarter of the
+	// steps. 0 never.
+	AttackRatio float64
+	// SearchRatio: when the root's attack finds a difference above this
+	// fraction of eps but not above eps, search.MaxError searches the box
+	// too; 0 always, above 1 never.
+	SearchRatio float64
+	// SuspectRatio: nodes whose parent's attack found a difference of at
+	// least this fraction of eps are taken first, largest first, to find
+	// violations early; the others best first by bound. Above 1 never.
+	SuspectRatio float64
+}
+
 // Options tunes how Decide searches; what is asked (networks, box,
 // tolerance) is passed to Decide itself.
 type Options struct {
@@ -49,6 +96,8 @@ type Options struct {
 	// Workers is the number of goroutines bounding nodes; the result does
 	// not depend on it.
 	Workers int
+	// Heuristics are the search's tuning ratios.
+	Heuristics
 	// Batch is the number of nodes taken from the queue, best first, and
 	// bounded together before their children are queued. The result
 	// depends on Batch (not on Workers or scheduling); where the box
@@ -56,36 +105,6 @@ type Options struct {
 	// number. The workers wait for the batch's last node, so a larger
 	// batch keeps the cores busier (docs/tuning.md).
 	Batch int
-	// OptimiseRatio: a node whose symbolic bound is within this factor of
-	// the tolerance is bounded again with optimised slopes (alpha-CROWN,
-	// about 15 times the cost) before it is split; 0 never.
-	OptimiseRatio float64
-	// EarlyStopRatio lets the optimised bound of a node stop as soon as it
-	// settles the node (bounds.Options.Goal): before it optimises the
-	// margins, and, where the parent's bound was within this factor of
-	// the tolerance, also before it optimises the last two hidden layers
-	// (with their symbolic bounds). Nodes it does not settle are bounded
-	// as without it. An optimised bound is not always inside the symbolic
-	// one (bounds.MethodOptimised), so the check before the last layers
-	// can settle a node the whole pass would not, never the reverse
-	// (docs/tuning.md). A node
-	// it settles keeps a looser bound (below eps), so Result.Bound may be
-	// higher. 0 never.
-	EarlyStopRatio float64
-	// ContinueRatio stops a node's optimised bound at its check before
-	// the last layers (EarlyStopRatio) also where the bound there is
-	// above this factor of eps: the last two hidden layers and the
-	// output then keep their symbolic bounds (bounds.Goal.Hopeless).
-	// Their optimisation rarely settles a node the check has not
-	// (docs/tuning.md). 0 never.
-	ContinueRatio float64
-	// ContinueWinRate stops every node's optimised bound at that check,
-	// whatever its bound, while fewer than this fraction of the passes
-	// that went on past it so far settled their node; every 32nd node
-	// goes on regardless (within ContinueRatio), to keep the record
-	// current. How often going on pays differs from instance to instance
-	// (docs/tuning.md). 0 never.
-	ContinueWinRate float64
 	// Forward bounds each node first by forward propagation
 	// (bounds.ForwardDiff, far cheaper than bounds.Pair) and skips
 	// bounds.Pair when that settles the node. Only for inputs paired
@@ -110,23 +129,13 @@ type Options struct {
 	// the parent's worst point and the centre; RootStarts those of the
 	// root.
 	AttackSteps, AttackStarts, RootStarts int
-	// AttackRatio: below the root, a node whose parent's attack found a
-	// difference under this fraction of eps is attacked lightly, from
-	// the parent's worst point and the centre with a quarter of the
-	// steps (a fifth of the cost): far from eps the attack finds nothing
-	// and settles nothing. 0 never.
-	AttackRatio float64
-	// SearchRatio: when the root's attack finds a difference above this
-	// fraction of eps but not above eps, search.MaxError searches the box
-	// too (about a second on ACAS Xu); 0 always, above 1 never.
-	SearchRatio float64
-	// SuspectRatio: nodes whose parent's attack found a difference of at
-	// least this fraction of eps are taken first, largest first, to find
-	// violations early; the others best first by bound. Above 1 never.
-	SuspectRatio float64
 	// Split chooses the coordinate to halve; SplitDifference, the default,
 	// takes the fewest nodes on the benchmarks (docs/tuning.md).
 	Split SplitRule
+	// MaxQueue is the number of open boxes DecideRelational keeps best
+	// first; beyond it, it takes boxes depth first, which bounds the
+	// queue's memory (frontier.go). 0: no limit.
+	MaxQueue int
 	// Seed makes the attacks' random starting points.
 	Seed uint64
 	// Progress, if not nil, is called after each batch of nodes, from the
@@ -146,10 +155,13 @@ type Options struct {
 // of eps, search.MaxError at the root when its attack comes within half of
 // eps,
 // suspect nodes (an attack within 0.9 of eps) first, the difference
-// smear to choose the coordinate to split.
+// smear to choose the coordinate to split, at most 65536 relational
+// boxes best first.
 func DefaultOptions() Options {
-	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 64, OptimiseRatio: 8, EarlyStopRatio: 8, ContinueRatio: 1.5, ContinueWinRate: 0.25, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
-		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, AttackRatio: 0.5, SearchRatio: 0.5, SuspectRatio: 0.9, Split: SplitDifference, Seed: 1}
+	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 64, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
+		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, Split: SplitDifference, MaxQueue: 1 << 16, Seed: 1,
+		Heuristics: Heuristics{OptimiseRatio: 8, EarlyStopRatio: 8, ContinueRatio: 1.5, ContinueWinRate: 0.25,
+			AttackRatio: 0.5, SearchRatio: 0.5, SuspectRatio: 0.9}}
 }
 
 // Validate names the first invalid field.
@@ -157,6 +169,8 @@ func (o Options) Validate() error {
 	switch {
 	case o.MaxNodes < 0:
 		return fmt.Errorf("verify: options: MaxNodes %d is negative: %w", o.MaxNodes, ErrOptions)
+	case o.MaxQueue < 0:
+		return fmt.Errorf("verify: options: MaxQueue %d is negative: %w", o.MaxQueue, ErrOptions)
 	case o.Workers < 1:
 		return fmt.Errorf("verify: options: Workers %d, want at least 1: %w", o.Workers, ErrOptions)
 	case o.Batch < 1:

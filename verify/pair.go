@@ -43,8 +43,12 @@ func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opt
 		return nil, err
 	}
 	res, err := Decide(ctx, f, gs, spec.Inputs{Box: p.Box}, tol, opts)
-	if err != nil || res.Status != Violated {
-		return res, err
+	if err != nil {
+		return nil, err
+	}
+	res.Property = p
+	if res.Status != Violated {
+		return res, nil
 	}
 	x := res.Counterexample.X
 	pt, s, err := CheckPoint(f, g, x, x, PropertyCriterion(p))
@@ -61,9 +65,9 @@ func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opt
 
 // pairQuestion returns g shifted by the bounds' centres and the per-output
 // tolerance of the symmetric question (see DecideProperty).
-func pairQuestion(f, g *nn.Network, p *spec.Property) (*nn.Network, Tolerance, error) {
+func pairQuestion(f, g *nn.Network, p *spec.Property) (*nn.Network, spec.Tolerance, error) {
 	m := f.OutputSize()
-	tol := Tolerance{Norm: spec.PerOutput, Eps: make([]float64, m)}
+	tol := spec.Tolerance{Norm: spec.PerOutput, Eps: make([]float64, m)}
 	for k := range tol.Eps {
 		tol.Eps[k] = 1 // not compared unless bounded below
 	}

@@ -69,7 +69,7 @@ func acasFrontier(t *testing.T, prop, net string, eps float64, nodes int) (*deci
 	inst := boundstest.ACASProperty(t, prop, net)
 	f, g := inst.Networks(t)
 	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}
-	tol := Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}, Outputs: []int{inst.Target}}
+	tol := spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}, Outputs: []int{inst.Target}}
 	opts := DefaultOptions()
 	opts.MaxNodes = nodes
 	d := newDecider(f, g, in, tol, opts)

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"math"
@@ -28,7 +27,7 @@ type RelationalResult struct {
 	// Time is the wall-clock time of the decision; Seconds is Time in
 	// seconds, for JSON.
 	Time    time.Duration `json:"-"`
-	Seconds float64       `json:"time_s"`
+	Seconds float64       `json:"seconds"`
 }
 
 // DecideRelational decides the relational property r over f and g (g
@@ -119,7 +118,8 @@ type relSearch struct {
 	j         *joint
 	opts      Options
 	colWeight []float64
-	queue     relQueue
+	queue     *frontier[*relNode]
+	signs     *signProof // nil: none, or given up
 	nodes     int
 	stuck     int
 	next      int
@@ -155,27 +155,49 @@ func (s *relSearch) run(ctx context.Context) (*RelationalResult, error) {
 	for i := range all {
 		all[i] = i
 	}
-	heap.Push(&s.queue, &relNode{lo: lo, hi: hi, open: all, score: math.Inf(-1)})
+	s.queue = newFrontier(func(a, b *relNode) bool {
+		if a.score != b.score {
+			return a.score < b.score
+		}
+		return a.id < b.id
+	}, s.opts.MaxQueue)
+	s.queue.Push(&relNode{lo: lo, hi: hi, open: all, score: math.Inf(-1)})
 	s.next = 1
-	for s.queue.Len() > 0 {
+	var err error
+	if s.signs, err = s.newSignProof(lo, hi); err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	for round := 0; s.queue.Len() > 0 || (s.stuck > 0 && s.signs != nil); round++ {
 		if err := ctx.Err(); err != nil {
 			return s.result(Unknown, stopReason(err), nil), nil
 		}
+		st, err := s.signStep(ctx)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("verify: %w", err)
+		case st.cex != nil:
+			return s.result(Violated, NoReason, st.cex), nil
+		case st.proven:
+			return s.result(Holds, NoReason, nil), nil
+		}
+		if s.opts.MaxNodes > 0 && s.nodes >= s.opts.MaxNodes {
+			return s.result(Unknown, NodeLimit, nil), nil
+		}
+		if s.signs != nil && round%signRounds != 0 {
+			continue
+		}
 		k := min(s.opts.Batch, s.queue.Len())
 		if s.opts.MaxNodes > 0 {
-			if s.nodes >= s.opts.MaxNodes {
-				return s.result(Unknown, NodeLimit, nil), nil
-			}
 			k = min(k, s.opts.MaxNodes-s.nodes)
 		}
 		batch := make([]*relNode, k)
 		for i := range batch {
-			batch[i] = heap.Pop(&s.queue).(*relNode)
+			batch[i] = s.queue.Pop()
 		}
 		outs := processBatch(ctx, s.opts.Workers, batch, s.process)
 		for i, o := range outs {
 			if o == nil {
-				heap.Push(&s.queue, batch[i])
+				s.queue.Push(batch[i])
 				continue
 			}
 			s.nodes++
@@ -184,7 +206,7 @@ func (s *relSearch) run(ctx context.Context) (*RelationalResult, error) {
 			}
 			if o.cex != nil {
 				for _, n := range batch[i+1:] {
-					heap.Push(&s.queue, n)
+					s.queue.Push(n)
 				}
 				return s.result(Violated, NoReason, o.cex), nil
 			}
@@ -197,9 +219,32 @@ func (s *relSearch) run(ctx context.Context) (*RelationalResult, error) {
 	return s.result(Holds, NoReason, nil), nil
 }
 
+// signStep advances the sign proof, if any, by one batch, counting its
+// cells as nodes (limited by MaxNodes as well).
+func (s *relSearch) signStep(ctx context.Context) (signStep, error) {
+	if s.signs == nil {
+		return signStep{}, nil
+	}
+	st, err := s.signs.step(ctx, s.opts)
+	s.nodes += st.cells
+	if st.failed {
+		s.signs = nil
+	}
+	return st, err
+}
+
+// signRounds is the number of sign-proof batches per batch of the joint
+// search while the sign proof runs: the proof is what settles a property
+// that holds, and finds counterexamples of its own.
+const signRounds = 4
+
 // result returns the result with status st.
 func (s *relSearch) result(st Status, r Reason, cex *RelationalPoint) *RelationalResult {
-	return &RelationalResult{Status: st, Reason: r, Counterexample: cex, Nodes: s.nodes, Open: s.queue.Len() + s.stuck}
+	res := &RelationalResult{Status: st, Reason: r, Counterexample: cex, Nodes: s.nodes}
+	if st != Holds {
+		res.Open = s.queue.Len() + s.stuck
+	}
+	return res
 }
 
 // merge queues the children of a node left open.
@@ -222,7 +267,7 @@ func (s *relSearch) merge(n *relNode, o *relOutcome) {
 		if !s.j.tighten(s.r, lo, hi) {
 			continue // no pair of the set in this half
 		}
-		heap.Push(&s.queue, &relNode{lo: lo, hi: hi, open: o.open, warm: o.best, score: o.score, id: s.next})
+		s.queue.Push(&relNode{lo: lo, hi: hi, open: o.open, warm: o.best, score: o.score, id: s.next})
 		s.next++
 	}
 }
@@ -312,23 +357,4 @@ func (s *relSearch) pickSplit(n *relNode) int {
 		}
 	}
 	return arg
-}
-
-// relQueue is a min-heap of nodes by score, ties to the smaller id.
-type relQueue []*relNode
-
-func (q relQueue) Len() int { return len(q) }
-func (q relQueue) Less(i, j int) bool {
-	if q[i].score != q[j].score {
-		return q[i].score < q[j].score
-	}
-	return q[i].id < q[j].id
-}
-func (q relQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *relQueue) Push(x any)   { *q = append(*q, x.(*relNode)) }
-func (q *relQueue) Pop() any {
-	old := *q
-	n := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return n
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/nnbound/nnbound/spec"
 )
 
 // Status is how a decision ended.
@@ -93,8 +95,16 @@ type Point struct {
 	G32 []float64 `json:"g_float32,omitempty"`
 }
 
-// Result is the outcome of Decide.
+// Result is the outcome of Decide: the question (not encoded in JSON)
+// and its answer.
 type Result struct {
+	// Inputs and Tolerance are the question decided. For DecideProperty,
+	// Property is the property as read and Tolerance the symmetric form
+	// that Decide answered for it; nil otherwise.
+	Inputs    spec.Inputs    `json:"-"`
+	Tolerance spec.Tolerance `json:"-"`
+	Property  *spec.Property `json:"-"`
+
 	Status Status `json:"verdict"`
 	Reason Reason `json:"reason,omitempty"`
 	// Bound is a certified upper bound on the measure of g(x) - f(x) over
@@ -117,7 +127,7 @@ type Result struct {
 	// Time is the wall-clock time of the decision.
 	Time time.Duration `json:"-"`
 	// Seconds is Time in seconds, for JSON.
-	Seconds float64 `json:"time_s"`
+	Seconds float64 `json:"seconds"`
 }
 
 // Progress is what the progress callback of Options receives after each

@@ -52,7 +52,7 @@ func TestCheckPointRigorous(t *testing.T) {
 						ulp = []float64{exact, outward.Up(exact)}
 					}
 					for _, eps := range ulp {
-						tol := Tolerance{Norm: norm, Eps: []float64{eps}}
+						tol := spec.Tolerance{Norm: norm, Eps: []float64{eps}}
 						p, s, err := CheckPoint(f, g, x, x, tol)
 						if err != nil {
 							t.Fatal(err)
@@ -67,7 +67,7 @@ func TestCheckPointRigorous(t *testing.T) {
 					}
 					if exact > 0 {
 						eps := outward.Down(exact)
-						if _, s, _ := CheckPoint(f, g, x, x, Tolerance{Norm: norm, Eps: []float64{eps}}); s == Holds {
+						if _, s, _ := CheckPoint(f, g, x, x, spec.Tolerance{Norm: norm, Eps: []float64{eps}}); s == Holds {
 							t.Errorf("seed %d, c %v, %v, eps one ulp below: holds at x %v", seed, c, norm, x)
 						}
 					}
@@ -90,7 +90,7 @@ func TestDecidePermutationNeverViolated(t *testing.T) {
 	box := spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}
 	for seed := range uint64(3) {
 		f, g := permutedPair(t, seed, 0)
-		for _, tol := range []Tolerance{
+		for _, tol := range []spec.Tolerance{
 			{Norm: spec.Norm2, Eps: []float64{2.220446049250313e-16}},
 			{Norm: spec.NormInf, Eps: []float64{outward.Tiny}},
 			{Norm: spec.PerOutput, Eps: []float64{0x1p-52, 0x1p-50}},
@@ -102,6 +102,9 @@ func TestDecidePermutationNeverViolated(t *testing.T) {
 			if res.Status == Violated {
 				t.Errorf("seed %d, %v %v: violated at %+v", seed, tol.Norm, tol.Eps, res.Counterexample)
 			}
+			if res.Tolerance.String() != tol.String() || res.Inputs.Box.Dim() != 3 {
+				t.Errorf("seed %d: the result carries %v over %v, want %v over the box", seed, res.Tolerance, res.Inputs.Box, tol)
+			}
 		}
 	}
 }
@@ -110,7 +113,7 @@ func TestDecidePermutationNeverViolated(t *testing.T) {
 // evaluation beside the float64 one.
 func TestCheckPointFloat32(t *testing.T) {
 	f, g := permutedPair(t, 1, 0.5)
-	p, s, err := CheckPoint(f, g, []float64{0.25, -0.5, 0.125}, []float64{0.25, -0.5, 0.125}, Tolerance{Norm: spec.PerOutput, Eps: []float64{0.25}})
+	p, s, err := CheckPoint(f, g, []float64{0.25, -0.5, 0.125}, []float64{0.25, -0.5, 0.125}, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{0.25}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -181,7 +181,7 @@ func soundCase(t *testing.T, seed uint64, kind copyKind, f, g *nn.Network, in sp
 			if seed >= 3 { // the root's search.MaxError on the first seeds only, for time
 				o.SearchRatio = 2
 			}
-			res, err := Decide(context.Background(), f, g, in, Tolerance{Norm: norm, Eps: []float64{eps}}, &o)
+			res, err := Decide(context.Background(), f, g, in, spec.Tolerance{Norm: norm, Eps: []float64{eps}}, &o)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

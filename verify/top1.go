@@ -31,7 +31,7 @@ type Top1Result struct {
 	// Time is the wall-clock time of the decision.
 	Time time.Duration `json:"-"`
 	// Seconds is Time in seconds, for JSON.
-	Seconds float64 `json:"time_s"`
+	Seconds float64 `json:"seconds"`
 }
 
 // DecideTop1 decides top-1 agreement of f and g on the input pairs in

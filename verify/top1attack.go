@@ -13,26 +13,25 @@ type top1Traces struct{ f, g *search.Trace }
 
 // marginGradients returns the margins mf = f_c - f_j at x and mg = g_c -
 // g_j at X2(x), their (sub)gradients with respect to x (through an input
-// quantiser, as if q(x) = x), and whether the networks' float64 classes
-// differ there.
+// quantiser, as if q(x) = x).
 func (t *top1) marginGradients(tr top1Traces, x []float64, c, j int) (mf, mg float64, df, dg []float64) {
 	mf, mg, df, dg, _, _ = t.marginStep(tr, x, c, j)
 	return mf, mg, df, dg
 }
 
 // marginStep is marginGradients, also returning the float64 classes of f
-// and g at x.
+// and g at x (classOrTie: -1 on a tie at the top).
 func (t *top1) marginStep(tr top1Traces, x []float64, c, j int) (mf, mg float64, df, dg []float64, cf, cg int) {
 	yf, err := tr.f.Reforward(x)
 	if err != nil {
 		panic(err) // the dimensions were checked by DecideTop1
 	}
-	mf, cf = yf[c]-yf[j], argmax(yf)
+	mf, cf = yf[c]-yf[j], classOrTie(yf)
 	yg, err := tr.g.Reforward(t.in.X2(x))
 	if err != nil {
 		panic(err)
 	}
-	mg, cg = yg[c]-yg[j], argmax(yg)
+	mg, cg = yg[c]-yg[j], classOrTie(yg)
 	v := make([]float64, t.m)
 	v[c], v[j] = 1, -1
 	df = append([]float64(nil), tr.f.Backward(v)...)
@@ -49,7 +48,7 @@ func (t *top1) marginStep(tr top1Traces, x []float64, c, j int) (mf, mg float64,
 //
 // positive exactly where the networks disagree that way, from the
 // parent's best point, the centre and starts random points drawn with
-// rng. Every point where the float64 classes differ is checked by
+// rng. Every point where the float64 classes differ or tie is checked by
 // CheckTop1; the first it proves is returned as the violation. The best
 // point of the ascents is returned too.
 func (t *top1) attack(n *top1Node, c int, targets []int, starts int, rng *rand.Rand) ([]float64, *Top1Point) {
@@ -119,9 +118,8 @@ func (t *top1) bisect(a, b []float64, c int) *Top1Point {
 		if slices.Equal(m, a) || slices.Equal(m, b) {
 			return nil
 		}
-		yf, yg := t.evalF(m), t.evalG(m)
-		cf := argmax(yf)
-		if cf != argmax(yg) {
+		cf, cg := classOrTie(t.evalF(m)), classOrTie(t.evalG(m))
+		if cf != cg || cf < 0 {
 			p, s, err := CheckTop1(t.f, t.g, m, t.in.X2(m))
 			if err != nil {
 				panic(err) // the dimensions were checked by DecideTop1
@@ -150,10 +148,10 @@ func (t *top1) ascendTop1(tr top1Traces, x, lo, hi []float64, c, j int, gMoves b
 	steps := t.opts.AttackSteps
 	for s := 0; ; s++ {
 		mf, mg, df, dg, cf, cg := t.marginStep(tr, cur, c, j)
-		if cf != c && cf == cg && flipped == nil {
+		if cf != c && cf >= 0 && cf == cg && flipped == nil {
 			flipped = append([]float64(nil), cur...)
 		}
-		if cf != cg {
+		if cf != cg || cf < 0 {
 			p, st, err := CheckTop1(t.f, t.g, cur, t.in.X2(cur))
 			if err != nil {
 				panic(err) // the dimensions were checked by DecideTop1

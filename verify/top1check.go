@@ -27,12 +27,19 @@ type Top1Point struct {
 	FHi []float64 `json:"f_hi"`
 	GLo []float64 `json:"g_lo"`
 	GHi []float64 `json:"g_hi"`
+	// FGrid and GGrid report outputs on a quantiser's grid, each enclosure
+	// holding one grid point, which is then the exact output: FLo = FHi
+	// (GLo = GHi) are the grid points, exact ties included (top1grid.go).
+	FGrid bool `json:"f_grid,omitempty"`
+	GGrid bool `json:"g_grid,omitempty"`
 }
 
 // CheckTop1 is the one check of a top-1 disagreement, which every
 // Violated verdict of DecideTop1 rests on. It evaluates f at x and g at
 // xg with nn.Network.Eval, encloses their exact outputs with directed
-// rounding (bounds.Points, as CheckPoint), and judges the enclosures:
+// rounding (bounds.Points, as CheckPoint), narrows those of outputs on a
+// quantiser's grid to the exact grid points (snapToGrid), and judges the
+// enclosures:
 //
 //	Violated  no class k is strictly largest in both f and g: for every k
 //	          some j != k has lo(f_j) >= hi(f_k) or lo(g_j) >= hi(g_k)
@@ -57,6 +64,8 @@ func CheckTop1(f, g *nn.Network, x, xg []float64) (*Top1Point, Status, error) {
 	if !slices.Equal(x, xg) {
 		p.XG = slices.Clone(xg)
 	}
+	p.FGrid = snapToGrid(outputGrid(f), p.FLo, p.FHi)
+	p.GGrid = snapToGrid(outputGrid(g), p.GLo, p.GHi)
 	return p, judgeTop1(p.FLo, p.FHi, p.GLo, p.GHi), nil
 }
 

@@ -60,7 +60,7 @@ func TestTreeSizeEstimate(t *testing.T) {
 	inst := boundstest.ACASProperty(t, prop, net)
 	f, g := inst.Networks(t)
 	in := spec.Inputs{Box: spec.Box{Lo: inst.Lo, Hi: inst.Hi}}
-	tol := Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}, Outputs: []int{inst.Target}}
+	tol := spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{eps}, Outputs: []int{inst.Target}}
 	d := newDecider(f, g, in, tol, opts)
 	m := f.OutputSize()
 	mag := make([]float64, m)

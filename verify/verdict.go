@@ -7,27 +7,23 @@ import (
 	"strings"
 
 	"github.com/nnbound/nnbound/internal/numtext"
-	"github.com/nnbound/nnbound/spec"
 )
 
-// Text describes t as the verdict's bound line prints it:
-// "norm per-output; epsilon 0.01", the epsilons as one number or a list.
-func (t Tolerance) Text() string {
-	eps := fmt.Sprint(t.Eps)
-	if len(t.Eps) == 1 {
-		eps = fmt.Sprint(t.Eps[0])
+// Question describes the question of r as the verdict's bound line prints
+// it: the tolerance (spec.Tolerance.String), or the output ranges of the
+// property decided.
+func (r *Result) Question() string {
+	if p := r.Property; p != nil {
+		src := p.Source
+		if src == "" {
+			src = "the property"
+		}
+		return fmt.Sprintf("the %d output ranges of %s, each about its centre", len(p.Outputs), src)
 	}
-	return fmt.Sprintf("norm %v; epsilon %s", t.Norm, eps)
+	return r.Tolerance.String()
 }
 
-// PropertyText describes the output ranges of the property p, read from
-// file, as the verdict's bound line prints them.
-func PropertyText(p *spec.Property, file string) string {
-	return fmt.Sprintf("the %d output ranges of %s, each about its centre", len(p.Outputs), file)
-}
-
-// WriteText prints the answer for people, as aligned lines; what
-// describes the question (Tolerance.Text or PropertyText):
+// WriteText prints the answer for people, as aligned lines:
 //
 //	verdict   violated
 //	bound     0.5        certified max of the difference over the box; norm inf; epsilon 0.001
@@ -35,7 +31,7 @@ func PropertyText(p *spec.Property, file string) string {
 //	          F(x) = 1, G(x) = 1.5
 //	nodes     1 boxes bounded
 //	time      0.001 s
-func (a *Answer) WriteText(w io.Writer, what string) error {
+func (a *Answer) WriteText(w io.Writer) error {
 	var b strings.Builder
 	r := a.Result
 	verdict := r.Status.String()
@@ -44,9 +40,9 @@ func (a *Answer) WriteText(w io.Writer, what string) error {
 	}
 	fmt.Fprintf(&b, "verdict   %s\n", verdict)
 	if math.IsInf(r.Bound, 0) || math.IsNaN(r.Bound) { // JSON's null
-		fmt.Fprintf(&b, "bound     none       no finite bound proved over the box; %s\n", what)
+		fmt.Fprintf(&b, "bound     none       no finite bound proved over the box; %s\n", r.Question())
 	} else {
-		fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference over the box; %s\n", r.Bound, what)
+		fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference over the box; %s\n", r.Bound, r.Question())
 	}
 	if p := r.Worst; p != nil {
 		what := "largest difference found"

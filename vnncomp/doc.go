@@ -63,8 +63,8 @@
 //
 // The log (LogFile) has one JSON object per row run, in row order:
 //
-//	{"index":3,"networks":[{"name":"f","path":"..."},...],"spec":"...","timeout_s":100,
-//	 "result":"unsat","time_s":1.25,"result_file":"...","detail":{...}}
+//	{"index":3,"networks":[{"name":"f","path":"..."},...],"spec":"...","timeout_seconds":100,
+//	 "result":"unsat","seconds":1.25,"result_file":"...","detail":{...}}
 //
 // with "error" for errors and the decider's Detail as "detail".
 package vnncomp

@@ -287,9 +287,9 @@ type logLine struct {
 	Index       int             `json:"index"`
 	Networks    []NamedModel    `json:"networks"`
 	Spec        string          `json:"spec"`
-	TimeoutS    float64         `json:"timeout_s"`
+	TimeoutS    float64         `json:"timeout_seconds"`
 	Result      Result          `json:"result"`
-	TimeS       float64         `json:"time_s"`
+	TimeS       float64         `json:"seconds"`
 	ResultFile  string          `json:"result_file,omitempty"`
 	Error       string          `json:"error,omitempty"`
 	Detail      json.RawMessage `json:"detail,omitempty"`

@@ -236,7 +236,7 @@ func checkLog(t *testing.T, path string, rows []int) {
 		if err := json.Unmarshal([]byte(line), &got); err != nil {
 			t.Fatalf("log line %d: %v", k, err)
 		}
-		for _, field := range []string{"index", "networks", "spec", "timeout_s", "result", "time_s"} {
+		for _, field := range []string{"index", "networks", "spec", "timeout_seconds", "result", "seconds"} {
 			if _, ok := got[field]; !ok {
 				t.Errorf("log line %d lacks %s: %s", k, field, line)
 			}
@@ -265,8 +265,8 @@ func TestRunLogLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Dir(csv)
-	want := fmt.Sprintf(`{"index":0,"networks":[{"name":"f","path":%q},{"name":"g","path":%q}],"spec":%q,"timeout_s":10,`+
-		`"result":"sat","time_s":1,"result_file":%q,"detail":{"bound":0.5,"nodes":3}}`+"\n",
+	want := fmt.Sprintf(`{"index":0,"networks":[{"name":"f","path":%q},{"name":"g","path":%q}],"spec":%q,"timeout_seconds":10,`+
+		`"result":"sat","seconds":1,"result_file":%q,"detail":{"bound":0.5,"nodes":3}}`+"\n",
 		filepath.Join(dir, "onnx/a.onnx"), filepath.Join(dir, "onnx/b.onnx"), filepath.Join(dir, "vnnlib/p0.vnnlib"), filepath.Join(out, file(0)))
 	lines := strings.SplitAfter(string(data), "\n")
 	if lines[0] != want {

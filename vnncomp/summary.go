@@ -85,7 +85,7 @@ type summaryJSON struct {
 	ThisRun     map[Result]int `json:"this_run"`
 	EarlierRuns map[Result]int `json:"earlier_runs"`
 	Interrupted int            `json:"interrupted"`
-	Seconds     float64        `json:"time_s"`
+	Seconds     float64        `json:"seconds"`
 }
 
 // MarshalJSON encodes the summary as one object with the numbers of
@@ -94,7 +94,7 @@ type summaryJSON struct {
 //
 //	{"shard": "0/2", "rows": 11, "shard_rows": 6,
 //	 "this_run": {"error": 0, "sat": 1, "timeout": 0, "unknown": 0, "unsat": 3},
-//	 "earlier_runs": {...}, "interrupted": 0, "time_s": 12.3}
+//	 "earlier_runs": {...}, "interrupted": 0, "seconds": 12.3}
 func (s *Summary) MarshalJSON() ([]byte, error) {
 	j := summaryJSON{Shard: s.Shard.String(), Rows: s.Rows, Mine: s.Mine, ThisRun: map[Result]int{}, EarlierRuns: map[Result]int{},
 		Interrupted: s.Interrupted, Seconds: s.Time.Seconds()}

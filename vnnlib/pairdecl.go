@@ -255,7 +255,7 @@ func (p *pairParser) pair() (*Pair, error) {
 		}
 		return &Pair{F: *f, G: *g, Relational: r}, nil
 	}
-	pr := &Pair{F: *f, G: *g, Property: spec.Property{Same: p.eqCount > 0}}
+	pr := &Pair{F: *f, G: *g, Property: spec.Property{Same: p.eqCount > 0, Source: p.name}}
 	if pr.Same {
 		if err := p.sameInputs(); err != nil {
 			return nil, err

@@ -1,11 +1,14 @@
 // Command bench measures nnbound's SDP solver against the C solvers people
-// already use.
+// already use, and nnbound's bounds and verdicts against the peers' on
+// their benchmarks. Each subcommand is a suite of internal/suite: the
+// command binds its flags onto the suite's default options and runs it.
 //
 // Usage:
 //
 //	go run ./cmd/bench sdplib [flags] [FILE.dat-s ...]
 //	go run ./cmd/bench acasxu [flags]   (ACAS Xu float16 against NeuroDiff; see its -h)
 //	go run ./cmd/bench wide --suite har|mnist-global|mnist-3pix (HAR and MNIST float16 against NeuroDiff)
+//	go run ./cmd/bench certify|cnn|verify|int8|rootsdp|graphs [flags]   (see -h)
 //
 // The sdplib benchmark solves each file (default: every .dat-s of the
 // shared SDPLIB folder, ../shared/data/sdplib or $NNBOUND_SHARED/data/sdplib)

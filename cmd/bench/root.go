@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,19 +10,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/gzfile"
+	"github.com/nnbound/nnbound/internal/interrupt"
+	"github.com/nnbound/nnbound/internal/suite"
 )
 
-// usageError marks an error in the command line (exit code 2).
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// errChecksFailed is returned when the table was printed but some check
-// failed; run maps it to exit code 1 without printing it again.
-var errChecksFailed = errors.New("some checks failed")
-
-// run executes the bench command with args and returns the exit code.
+// run executes the bench command with args and returns the exit code. A
+// suite runs under interrupt.Context, as nnbound's commands do: the first
+// SIGINT or SIGTERM cancels it, the second ends the process.
 func run(args []string, stdout, stderr io.Writer) int {
 	gzfile.SetWarnings(stderr)
 	defer gzfile.SetWarnings(nil)
@@ -33,19 +28,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return suite.UsageError{Err: err} })
 	root.AddCommand(newSDPLIBCmd(), newCertifyCmd(), newACASXuCmd(), newCNNCmd(), newWideCmd(), newVerifyCmd(), newInt8Cmd(), newDefaultsCmd(),
-		newRootSDPCmd(), newGraphsCmd())
+		newRootSDPCmd(), newGraphsCmd(), newViTCmd())
+	stop := func() {}
+	defer func() { stop() }()
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+		var ctx context.Context
+		ctx, stop = interrupt.Context(cmd.Context())
+		cmd.SetContext(ctx)
+	}
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(context.Background())
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, errChecksFailed):
+	case errors.Is(err, suite.ErrChecksFailed):
 		return 1
 	}
 	fmt.Fprintf(stderr, "bench: %v\n", err)
-	var ue usageError
+	var ue suite.UsageError
 	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") {
 		return 2
 	}

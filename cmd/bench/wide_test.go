@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,32 +21,6 @@ func TestRunWide(t *testing.T) {
 		}
 		if out := stdout.String(); !strings.Contains(out, "| proved | 2/2 | 2/2 |") || !strings.Contains(out, "found by our search (500 evaluations)") {
 			t.Errorf("%s: not all proved, or no search:\n%s", suite, out)
-		}
-	}
-}
-
-// TestWideNets checks that the suites' networks are read from
-// reference-results.tsv and that the MNIST ones absent from the folder are
-// reported as not run.
-func TestWideNets(t *testing.T) {
-	dir := filepath.Dir(sharedtest.Path(t, "data", "benchmarks", "reference-results.tsv"))
-	nets, err := wideNets(dir, "mnist-global")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(nets) != 3 || nets[0] != "mnist_relu_3_100" {
-		t.Fatalf("MNIST networks %v, want mnist_relu_3_100 and two others", nets)
-	}
-	for _, n := range nets {
-		wn, err := loadWideNet(dir, "mnist-global", n, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if present := wn != nil; present != (n == "mnist_relu_3_100") {
-			t.Errorf("%s: loaded %v", n, present)
-		}
-		if wn != nil && (len(wn.insts) != 1 || wn.insts[0].Net != n || math.IsNaN(wn.insts[0].NeuroDiff)) {
-			t.Errorf("%s: instances %+v", n, wn.insts)
 		}
 	}
 }

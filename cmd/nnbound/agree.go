@@ -95,6 +95,7 @@ the run stops after logging the finished samples.`,
 	}
 	fs := cmd.Flags()
 	f.model.register(fs)
+	f.model.chainOnly = "agree decides top-1 agreement for chains of layers so far: verify F G --epsilon E decides graph pairs on a box"
 	fs.StringVar(&f.data, "data", "", "the test set `FILE` (.json, .csv or .npy)")
 	fs.StringVar(&f.labels, "labels", "", "labels of a .npy test set, `FILE` (.npy or one integer a line)")
 	fs.StringVar(&f.radius, "radius", "", "L-inf radius `R` of the balls (a number, or a fraction such as 2/255)")

@@ -26,13 +26,15 @@ type allocateFlags struct {
 	json     bool
 	jobs     int
 	starts   int
+	// agreement holds --target-agreement and its test set.
+	agreement agreementFlags
 }
 
 func newAllocateCmd() *cobra.Command {
 	var f allocateFlags
 	cmd := &cobra.Command{
-		Use:   "allocate MODEL --target-error E [--save OUT]",
-		Short: "Fewest weight bits per layer with a certified error bound",
+		Use:   "allocate MODEL (--target-error E | --target-agreement A --data TEST --radius R) [--save OUT]",
+		Short: "Fewest weight bits per layer with a certified error bound or top-1 agreement rate",
 		Long: `Allocate chooses the fractional bits of each layer of a fixed-point copy of
 MODEL (weights and biases, rounding toward zero by default) so that the
 copy spends the fewest weight bits while its certified output error over
@@ -56,10 +58,22 @@ the per-layer table with its total beside the single width's, and the
 certificate of the chosen copy (JSON with --json); --save OUT saves that
 copy.
 
+With --target-agreement A instead, the target is top-1 agreement: a
+copy is accepted when, on at least the fraction A of the samples of
+--data, MODEL and the copy are certified to pick the same class on the
+whole L-inf ball of radius --radius about the sample (as "nnbound agree"
+decides it, with its limit of boxes per ball but no time limit, so that
+the choice does not depend on the machine's speed; a disagreement found
+or an unknown ball counts against). The search is the same greedy descent,
+from the smallest single FB meeting A, keeping the candidate that saves
+the most weight bits; each copy's agree log goes to --out/fb-A-B-...,
+so an interrupted run resumes.
+
 Exit status: 0 when a copy meets the target, 1 when no FB tried meets it
 or on an error, 2 usage error.`,
 		Example: `  nnbound allocate model.onnx --target-error 0.05
-  nnbound allocate model.onnx --box 0:1 --target-error 0.5 --save model-mixed.onnx`,
+  nnbound allocate model.onnx --box 0:1 --target-error 0.5 --save model-mixed.onnx
+  nnbound allocate digits.onnx --target-agreement 0.95 --data test.json --radius 2/255`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runAllocate(cmd, args[0], &f) },
 	}
@@ -73,8 +87,10 @@ or on an error, 2 usage error.`,
 	fs.IntVar(&f.starts, "starts", d.Starts, "greedy descents, from the smallest single FB meeting the target and the widths above it")
 	fs.IntVar(&f.jobs, "jobs", d.Jobs, "certify this many copies at once")
 	f.model.register(fs)
+	f.model.chainOnly = "allocate chooses a width for each layer of a chain of layers: sweep MODEL certifies graphs at one width for every node"
 	f.input.register(fs)
 	f.cert.register(fs)
+	f.agreement.register(fs)
 	return cmd
 }
 
@@ -119,6 +135,9 @@ func (f *allocateFlags) allocation(cmd *cobra.Command) (*experiment.Allocation, 
 // runAllocate allocates the layers' widths of the model at path and
 // prints the result (and saves the copy).
 func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
+	if cmd.Flags().Changed("target-agreement") {
+		return runAllocateAgreement(cmd, path, f)
+	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	a, err := f.allocation(cmd)
 	if err != nil {
@@ -155,7 +174,7 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 		}
 		if r.Met() {
 			fmt.Fprintln(stdout)
-			if err := (experiment.CertReport{HideTimes: hideTimes}).Write(stdout, r.Certificate, box, a.Opts); err != nil {
+			if err := (experiment.CertReport{HideTimes: hideTimes}).Write(stdout, r.Certificate); err != nil {
 				return err
 			}
 		}

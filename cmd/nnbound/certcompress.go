@@ -99,7 +99,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *modelfile.Compresse
 	if err != nil {
 		return err
 	}
-	if err := copyWidth(&opts, c.Net, "the copy", cmd.ErrOrStderr()); err != nil {
+	if err := copyWidth(&opts, c.Net.Graph(), "the copy", cmd.ErrOrStderr()); err != nil {
 		return err
 	}
 	cert, err := opts.BoundShowing(cmd.Context(), m.Net, c.Net, box, cmd.ErrOrStderr())
@@ -109,7 +109,7 @@ func (cc *compressCert) run(cmd *cobra.Command, m *model, c *modelfile.Compresse
 	if !cc.json {
 		fmt.Fprintln(stdout)
 	}
-	return emitCertificate(stdout, cert, box, opts, cc.json, j, cc.plot, func() (*report.Figure, error) {
+	return emitCertificate(cmd.Context(), stdout, cert, cc.json, j, cc.plot, func() (*report.Figure, error) {
 		return experiment.Figure(cmd.Context(), m.Net, c.Net, box, opts, cert, filepath.Base(m.Info.Path)+" and its compressed copy")
 	})
 }

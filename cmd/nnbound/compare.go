@@ -100,7 +100,9 @@ bounds the largest output difference max_k |A_k(x1) - B_k(x2)| instead,
 and --output K the difference of output K alone. --arith float32 makes
 the bound also cover float32 evaluation of both networks (as onnxruntime
 and torch run them); it is certified by bound propagation through the
-graphs, without the SDP, for chains of layers too.
+graphs, without the SDP, for chains of layers too. A computation graph
+that is not a chain (residual Add, Concat, MaxPool, ...) is certified the
+same way: the SDP is built for chains of layers.
 
 Exit status: 0 certified, 1 not certified (or an error), 2 usage error,
 130 stopped by a signal (SIGINT, SIGTERM) after printing what was finished.`,
@@ -140,10 +142,9 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	if ms[1].Net != nil { // a chain copy: the width of its weights for --pairing quantised
-		if err := copyWidth(&opts, ms[1].Net, args[1], stderr); err != nil {
-			return err
-		}
+	// the copy's width for --pairing quantised, a chain or a graph
+	if err := copyWidth(&opts, ms[1].Graph, args[1], stderr); err != nil {
+		return err
 	}
 	if ms[0].Net == nil || ms[1].Net == nil || opts.Arith == certify.ArithFloat32 {
 		return runCompareGraph(cmd, f, opts, ms)
@@ -165,7 +166,7 @@ func runCompare(cmd *cobra.Command, args []string, f *compareFlags) error {
 	if err != nil {
 		return err
 	}
-	return emitCertificate(stdout, c, box, opts, f.json, nil, f.plot, func() (*report.Figure, error) {
+	return emitCertificate(cmd.Context(), stdout, c, f.json, nil, f.plot, func() (*report.Figure, error) {
 		return experiment.Figure(cmd.Context(), nets[0], nets[1], box, opts, c, fmt.Sprintf("%s vs %s", filepath.Base(args[0]), filepath.Base(args[1])))
 	})
 }

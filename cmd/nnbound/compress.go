@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -10,6 +11,7 @@ import (
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/prune"
 )
 
@@ -142,7 +144,22 @@ func compressAndSave(m *model, save string, f func(*nn.Network) (*nn.Network, er
 		return nil, nil, err
 	}
 	if save != "" {
-		err = modelfile.Save(save, c.Net)
+		err = saveCopy(m, c, save)
 	}
 	return m, c, err
+}
+
+// saveCopy saves the copy c of m to save (modelfile.Save, which leaves no
+// file behind on an error). A raw-units copy of an NNet file that the
+// format cannot hold while its core can (an int8 copy, written in QDQ
+// form with float32 values only, after a clipping or normalisation that
+// are not float32 values: they are kept exact) is refused saying so and
+// what to do instead.
+func saveCopy(m *model, c *modelfile.Compressed, save string) error {
+	err := modelfile.Save(save, c.Net)
+	if errors.Is(err, onnx.ErrNotWritable) && c.Net != c.Core && modelfile.Write(io.Discard, modelfile.FormatOf(save), c.Core) == nil {
+		return fmt.Errorf("--save %s: %s's clipping and normalisation are kept exact in the copy and are not float32 values, "+
+			"which an int8 ONNX (QDQ) file holds only: --core saves the copy of the normalised core network instead (%w)", save, m.Info.Path, err)
+	}
+	return err
 }

@@ -110,7 +110,7 @@ func runDemo(cmd *cobra.Command, f *demoFlags) error {
 		fmt.Fprintf(out, "nnbound demo: a random 1%s-1 ReLU network (standard normal weights, seed %d)\n", arch, f.netSeed)
 		fmt.Fprintf(out, "against its copy with weights, biases and input quantised to %d fractional bits.\n\n", f.fracBits)
 	}
-	return emitCertificate(out, c, box, opts, f.json, nil, f.plot, func() (*report.Figure, error) {
+	return emitCertificate(cmd.Context(), out, c, f.json, nil, f.plot, func() (*report.Figure, error) {
 		title := fmt.Sprintf("Random 1%s-1 ReLU network vs its FB = %d copy", arch, f.fracBits)
 		return experiment.Figure(cmd.Context(), f1, f2, box, opts, c, title)
 	})

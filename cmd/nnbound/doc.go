@@ -129,8 +129,8 @@
 //
 // The bound holds for the networks in real arithmetic (and their float64
 // evaluation, within the check's rounding): "arithmetic real arithmetic
-// (float64-checked)". compare and quantise --certify take --arith float32
-// for a bound that also covers any float32 evaluation of both networks,
+// (float64-checked)". compare, quantise and prune --certify and sweep
+// take --arith float32 for a bound that also covers any float32 evaluation of both networks,
 // the input rounded to float32 and every operation rounded in any order
 // of summation, as onnxruntime and torch run them on a CPU; it comes from
 // bound propagation through the graphs, for chains too (no SDP).
@@ -152,9 +152,12 @@
 // for two (or one input with
 // x1, x2 independent), the tightness T = ln(bound^2) - ln(error^2) as a heat map;
 // for more, a histogram of bound / error over sampled inputs. When stderr
-// is a terminal, sweep, allocate and paper show a progress bar, and a certification
-// running longer than a second (demo, compare, quantise and prune
-// --certify) a line with the SDPs certified so far and the time. Every file
+// is a terminal, sweep, allocate, paper and agree show a progress bar, and a certification
+// running longer than two seconds (demo, compare, quantise and prune
+// --certify) and verify a status line (the SDPs certified or the boxes
+// bounded, the bound so far, the largest error found) and the time;
+// --progress draws them off a terminal too, as whole lines every two
+// seconds, and --quiet turns them off. Every file
 // is written to a temporary name and renamed into place, so an
 // interrupted run leaves no half-written file.
 //

@@ -70,6 +70,8 @@ soundness check: only "nnbound compare" certifies a bound.`,
 	fs.IntVar(&f.fracBits, "frac-bits", 0, "with one model: compare it with its copy quantised to `FB` fractional bits")
 	fs.BoolVar(&f.json, "json", false, "print the summary as one JSON object (on stderr with -o -)")
 	f.model.register(fs)
+	f.model.chainOnly = "export writes the SDP of the paper, whose quadratic constraints are built layer by layer for chains of layers: " +
+		"compare A B (or quantise A --frac-bits FB --certify) certifies graphs by bound propagation with input splitting"
 	f.input.register(fs)
 	f.cert.register(fs)
 	f.pair.register(cmd, f.cert.opts)
@@ -136,7 +138,7 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := copyWidth(&opts, f2, args[len(args)-1], stderr); err != nil {
+	if err := copyWidth(&opts, f2.Graph(), args[len(args)-1], stderr); err != nil {
 		return err
 	}
 	box, err := f.input.boxNoted(f1.InputSize(), stderr)

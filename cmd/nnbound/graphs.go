@@ -2,16 +2,20 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/nn/onnx"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnnlib"
@@ -55,21 +59,20 @@ func runCompareGraph(cmd *cobra.Command, f *compareFlags, opts certjob.Job, ms [
 	if err != nil {
 		return err
 	}
-	return emitCertificate(stdout, c, box, opts, f.json, nil, "", nil)
+	return emitCertificate(cmd.Context(), stdout, c, f.json, nil, "", nil)
 }
 
 // decideGraphs decides the tolerance of verify for two models of which
 // one at least is a graph that is not a chain (verify.DecideGraph; no
-// neuron alignment), and returns the answer with the description of the
-// question.
-func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnlib.Property, tol verify.Tolerance,
-	opts *verify.Options, stderr io.Writer) (*verify.Answer, string, error) {
+// neuron alignment), and returns the answer.
+func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnlib.Property, tol spec.Tolerance,
+	opts *verify.Options, stderr io.Writer) (*verify.Answer, error) {
 	if prop != nil && prop.Pair != nil {
-		return nil, "", usagef("two-network VNN-LIB properties of graph networks are not decided yet: give --epsilon and the box")
+		return nil, usagef("two-network VNN-LIB properties of graph networks are not decided yet: give --epsilon and the box")
 	}
 	n := ms[0].Graph.InputSize()
 	if err := tol.Validate(ms[0].Graph.OutputSize()); err != nil {
-		return nil, "", usageError{err}
+		return nil, usageError{err}
 	}
 	var box spec.Box
 	var err error
@@ -79,59 +82,61 @@ func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnl
 		box, err = f.input.boxNoted(n, stderr)
 	}
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	r, err := verify.DecideGraph(ctx, ms[0].Graph, ms[1].Graph, spec.Inputs{Box: box}, tol, opts)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return &verify.Answer{Result: r}, tol.Text(), nil
+	return &verify.Answer{Result: r}, nil
 }
 
 // compressGraph compresses a model that is a graph, not a chain (or a
-// chain under --arith float32), saves the copy as ONNX (onnx.WriteGraph)
-// and, with --certify, certifies it (certify.BoundGraph).
+// chain under --arith float32), saves the copy, prints the compression
+// report (text, or JSON under --json) and, with --certify, certifies it
+// by bound propagation through the graphs (certify.BoundGraph).
 func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compression, save string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if comp.applyGraph == nil && m.Net != nil {
-		return usagef("--arith float32 certifies through the graph path, where %s is not supported yet", comp.what)
-	}
-	if comp.applyGraph == nil {
-		return fmt.Errorf("%s is a computation graph, not a chain of layers: %s of graphs is not supported yet "+
-			"(quantise --frac-bits and --float16 are)", m.Info.Path, comp.what)
+	if comp.applyGraph == nil && m.Net == nil {
+		return fmt.Errorf("%s is a computation graph, not a chain of layers: this compression (%s) is made of chains only so far "+
+			"(graphs take quantise --frac-bits and --float16, prune --sparsity and --neurons)", m.Info.Path, comp.what)
 	}
 	if cc.plot != "" {
 		return usagef("--plot is not supported for graph networks yet")
 	}
-	if save != "" && modelfile.FormatOf(save) != modelfile.ONNX {
+	if m.Net == nil && save != "" && modelfile.FormatOf(save) != modelfile.ONNX {
 		return usagef("--save %q: a graph is saved as .onnx", save)
 	}
 	opts, err := cc.check()
 	if err != nil {
 		return err
 	}
-	copyGraph, err := comp.applyGraph(m.Graph)
-	if err != nil {
-		return err
-	}
-	if save != "" {
-		if err := atomicfile.Write(save, func(w io.Writer) error { return onnx.WriteGraph(w, copyGraph) }); err != nil {
+	var box spec.Box
+	if cc.certify { // before the copy is saved
+		if box, err = cc.input.boxNoted(m.Graph.InputSize(), stderr); err != nil {
 			return err
 		}
 	}
-	if !cc.json {
-		fmt.Fprintf(stdout, "model     %s (graph of %d nodes, %d parameters)\ncopy      %s", m.Info.Path, len(m.Graph.Nodes),
-			m.Graph.NumParams(), comp.what)
-		if save != "" {
-			fmt.Fprintf(stdout, ", saved to %s", save)
+	copyGraph, j, err := graphCopy(m, comp, save)
+	if err != nil {
+		return err
+	}
+	switch {
+	case cc.json && !cc.certify:
+		return report.WriteJSON(stdout, j)
+	case !cc.json:
+		desc := fmt.Sprintf("%s (graph of %d nodes, %d parameters)", m.Info.Path, len(m.Graph.Nodes), m.Graph.NumParams())
+		if m.Net != nil {
+			desc = m.describe()
 		}
-		fmt.Fprintln(stdout)
+		if err := j.WriteText(stdout, desc); err != nil {
+			return err
+		}
 	}
 	if !cc.certify {
 		return nil
 	}
-	box, err := cc.input.boxNoted(m.Graph.InputSize(), stderr)
-	if err != nil {
+	if err := copyWidth(&opts, copyGraph, "the copy", stderr); err != nil {
 		return err
 	}
 	c, err := opts.BoundGraph(cmd.Context(), m.Graph, copyGraph, box, stderr)
@@ -141,5 +146,36 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 	if !cc.json {
 		fmt.Fprintln(stdout)
 	}
-	return emitCertificate(stdout, c, box, opts, cc.json, nil, "", nil)
+	return emitCertificate(cmd.Context(), stdout, c, cc.json, j, "", nil)
+}
+
+// graphCopy compresses m, saves the copy to save ("" saves nothing) and
+// returns it as a graph with its report: a chain by its own compression
+// (of its core's parameters, compressAndSave), a graph by
+// comp.applyGraph, written as ONNX.
+func graphCopy(m *model, comp compression, save string) (*nn.Graph, *experiment.CompressionRecord, error) {
+	if m.Net != nil {
+		_, c, err := compressAndSave(m, save, comp.apply, func(*model) error { return nil })
+		if err != nil {
+			return nil, nil, err
+		}
+		return c.Net.Graph(), newCompressJSON(m, comp, c, save), nil
+	}
+	copyGraph, err := comp.applyGraph(m.Graph)
+	if errors.Is(err, prune.ErrOptions) {
+		return nil, nil, usageError{err} // more neurons than the graph has
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if save != "" {
+		if err := atomicfile.Write(save, func(w io.Writer) error { return onnx.WriteGraph(w, copyGraph) }); err != nil {
+			return nil, nil, err
+		}
+	}
+	var pruned []prune.Neuron
+	if comp.neurons != nil {
+		pruned = comp.neurons()
+	}
+	return copyGraph, experiment.NewGraphCompressionRecord(m.Info, comp.what, m.Graph, copyGraph, save, pruned), nil
 }

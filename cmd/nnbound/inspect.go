@@ -24,7 +24,11 @@ extra layers). With --core the normalised core network is read instead.
 
 With --json it prints one object: {file, bytes, format, sniffed, details
 (the format's key: value lines), inputs, outputs, sizes, parameters,
-core_sizes, core_parameters, layers [{in, out, parameters, activation}]}.`,
+core_sizes, core_parameters, layers [{in, out, parameters, activation}]}.
+
+A computation graph that is not a chain of layers (residual Add, Concat,
+MaxPool, ...) is printed as its nodes instead ("nodes" [{op, name,
+inputs, shape, parameters}] in --json).`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := mf.loadGraph(args[0])

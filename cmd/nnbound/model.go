@@ -22,6 +22,10 @@ import (
 // for each model path.
 type modelFlags struct {
 	core bool
+	// chainOnly says why the command reads chains of layers only, and
+	// what to use for a graph instead; load adds it to the error of a
+	// graph (default: the commands that read graphs).
+	chainOnly string
 }
 
 // register adds the flags to fs.
@@ -42,7 +46,11 @@ type model struct {
 func (f *modelFlags) load(path string) (*model, error) {
 	net, info, err := modelfile.Load(path, modelfile.Options{Core: f.core})
 	if errors.Is(err, onnx.ErrNotChain) {
-		return nil, fmt.Errorf("%w\n(this command reads chains of layers so far; eval, inspect, compare, quantise and verify read computation graphs)", err)
+		why := f.chainOnly
+		if why == "" {
+			why = "this command reads chains of layers so far (eval, inspect, compare, quantise, prune, sweep and verify --epsilon read graphs)"
+		}
+		return nil, fmt.Errorf("%w; %s", err, why)
 	}
 	if err != nil {
 		return nil, err

@@ -1,13 +1,13 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/spec"
 )
 
 // hideTimes replaces run times by "-" (text) and 0 (JSON) in the output of
@@ -17,15 +17,17 @@ var hideTimes bool
 
 // emitCertificate prints c as experiment.CertReport.Write does, with
 // the figure draw makes in plot and comp, the report of the compression
-// certified, if any. It returns errNotCertified when c is not certified,
-// so that the command exits with status 1.
-func emitCertificate(w io.Writer, c *certify.Certificate, box spec.Box, opts certjob.Job, asJSON bool,
+// certified, if any, the process's CPU time, and the mark of an
+// interrupted run when ctx was cancelled. It returns errNotCertified when
+// c is not certified, so that the command exits with status 1.
+func emitCertificate(ctx context.Context, w io.Writer, c *certify.Certificate, asJSON bool,
 	comp *experiment.CompressionRecord, plot string, draw func() (*report.Figure, error)) error {
-	r := experiment.CertReport{JSON: asJSON, Compression: comp, Plot: plot, Draw: draw, HideTimes: hideTimes}
-	if err := r.Write(w, c, box, opts); err != nil {
+	r := experiment.CertReport{JSON: asJSON, Compression: comp, Plot: plot, Draw: draw, HideTimes: hideTimes,
+		Interrupted: ctx.Err() != nil, CPU: cputime.Process()}
+	if err := r.Write(w, c); err != nil {
 		return err
 	}
-	if !c.Certified {
+	if !c.Certified() {
 		return errNotCertified
 	}
 	return nil

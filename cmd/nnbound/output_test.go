@@ -21,7 +21,7 @@ import (
 func TestWriteCertificate(t *testing.T) {
 	box := spec.Box{Lo: []float64{-1, 0}, Hi: []float64{1, 0.5}}
 	base := func() *certify.Certificate {
-		c := &certify.Certificate{Certified: true, Status: certify.Certified, Bound: 0.5, RootBound: 0.5,
+		c := &certify.Certificate{Status: certify.Certified, Bound: 0.5, RootBound: 0.5,
 			ObservedError: 0.25, X1: []float64{1, 0.5}, X2: []float64{0.75, 0.5}, Method: certify.MethodSDP, Source: certify.MethodSDP,
 			SDP: certify.SDPStats{Size: 12, Variables: 40, Solves: 1, Iterations: 20, Time: time.Second}}
 		c.Gamma, c.GammaX1, c.GammaX2, c.GammaX = 0.25, 1e-6, 2e-6, 3
@@ -34,18 +34,18 @@ func TestWriteCertificate(t *testing.T) {
 
 	interval := base()
 	interval.Source, interval.Fallbacks = certify.MethodPropagation, 2
-	interval.Reason = "the SDP failed on 2 pieces; their bounds are bound propagation's"
+	interval.Note = "the SDP failed on 2 pieces; their bounds are bound propagation's"
 	interval.Pieces = make([]certify.Piece, 3)
 
 	inf := base()
-	inf.Norm, inf.Outputs = spec.NormInf, []float64{0.125, 0.5, 0.25}
+	inf.Quantity.Norm, inf.Outputs = spec.NormInf, []float64{0.125, 0.5, 0.25}
 	infOpts := same
 	infOpts.Norm = spec.NormInf
 
 	output := base()
-	output.C = []float64{0, 1}
+	output.Quantity.C = []float64{0, 1}
 	outOpts := same
-	outOpts.C = output.C
+	outOpts.C = output.Quantity.C
 
 	pieces := base()
 	pieces.RootBound = math.Inf(1) // the root SDP failed
@@ -77,7 +77,8 @@ func TestWriteCertificate(t *testing.T) {
 		{"not certified", failed, same},
 	} {
 		out.WriteString("== " + tc.name + "\n")
-		if err := experiment.WriteCertificate(&out, tc.c, box, tc.o, true); err != nil {
+		tc.c.Inputs, tc.c.QC = tc.o.Inputs(box), tc.o.QC
+		if err := experiment.WriteCertificate(&out, tc.c, true); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -38,11 +38,15 @@ normalisation stay as they are. The copy is saved with --save, in the
 format of its extension (.onnx or .json). With --certify it certifies the
 error between the network and the copy (then --save is optional).
 
-A convolutional ONNX model (Conv, AveragePool, BatchNormalization, residual
-Add) is read as dense layers: each convolution lowered to its full matrix
-over the flattened input (see inspect's "lowered" line). Pruning acts on
-those dense layers, and the copy is the lowered dense network, saved as
-Gemm layers.`,
+A computation graph (residual Add, Concat, MaxPool, ...) is pruned in its
+dense maps and convolutions: --sparsity over all their weights; --neurons
+over the rows and output channels of those between the first and the last
+(Layer in the report is the node). Zeroing works on any graph; --remove
+works where a channel reaches the next dense map or convolution through
+operations per channel only (activations, batch normalisation, pooling),
+and otherwise says which node prevents it (a residual Add, a Concat, a
+grouped convolution). The copy is saved as ONNX; --certify bounds the error
+by bound propagation with input splitting (the SDP is for chains).`,
 		Example: `  nnbound prune model.onnx --neurons 4 --save model-p4.onnx
   nnbound prune model.onnx --sparsity 0.5 --scope global --certify
   nnbound prune model.onnx --neurons 2 --remove --save small.json`,
@@ -107,6 +111,9 @@ func (f *pruneFlags) compression(fs *pflag.FlagSet) (compression, error) {
 		return compression{what: what, apply: func(net *nn.Network) (*nn.Network, error) {
 			out, _, err := prune.Weights(net, o)
 			return out, err
+		}, applyGraph: func(g *nn.Graph) (*nn.Graph, error) {
+			out, _, err := prune.WeightsGraph(g, o)
+			return out, err
 		}}, nil
 	}
 	if f.neurons.Count < 1 {
@@ -126,6 +133,11 @@ func (f *pruneFlags) compression(fs *pflag.FlagSet) (compression, error) {
 		what: what,
 		apply: func(net *nn.Network) (*nn.Network, error) {
 			out, pruned, err := prune.Neurons(net, o)
+			f.pruned = pruned
+			return out, err
+		},
+		applyGraph: func(g *nn.Graph) (*nn.Graph, error) {
+			out, pruned, err := prune.NeuronsGraph(g, o)
 			f.pruned = pruned
 			return out, err
 		},

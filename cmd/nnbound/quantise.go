@@ -50,13 +50,17 @@ error between the network and the copy (then --save is optional); the
 copy gets the same input (--pairing same), or with --pairing quantised the
 input quantised to --input-frac-bits (default: --frac-bits).
 
-A convolutional ONNX model (Conv, AveragePool, BatchNormalization, residual
-Add) is read as dense layers: each convolution lowered to its full matrix
-over the flattened input, batch normalisation folded in (see inspect's
-"lowered" line). The compressed copy is that lowered dense network, saved
-as Gemm layers, and the parameter counts are those of the dense matrices,
-zeros included; quantising keeps a shared kernel weight equal in every
-place it appears.`,
+An ONNX model that is a chain of layers (Conv, AveragePool and
+BatchNormalization included) is quantised as that chain: batch
+normalisation folded in, and each small convolution (at most 2^20 matrix
+entries) lowered to its dense matrix over the flattened input (see
+inspect's "lowered" line), whose parameter counts are those of the dense
+matrix, zeros included; quantising keeps a shared kernel weight equal in
+every place it appears. Any other computation graph (residual Add,
+Concat, MaxPool, ...) is quantised as a graph with --frac-bits or
+--float16: every dense map and convolution rounded, the copy saved as
+ONNX and certified by bound propagation with input splitting (the SDP is
+for chains); --scheme int8 copies are made of chains only.`,
 		Example: `  nnbound quantise model.onnx --frac-bits 8 --save model-q8.onnx
   nnbound quantise model.onnx --frac-bits 8 --certify --lo 0,-1 --hi 1,1
   nnbound quantise model.onnx --float16 --save model-f16.json`,

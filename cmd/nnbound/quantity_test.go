@@ -23,7 +23,7 @@ func TestQuantity(t *testing.T) {
 		{"margin", spec.Norm2, []float64{1, -1, 0}, "|c^T (f1 - f2)|", "|c^T (f1 - f2)|^2"},
 	}
 	for _, tc := range cases {
-		c := &certify.Certificate{Norm: tc.norm, C: tc.c}
+		c := &certify.Certificate{Quantity: spec.Quantity{Norm: tc.norm, C: tc.c}}
 		if tc.c == nil && tc.norm == spec.NormInf {
 			c.Outputs = []float64{0.5, 2, 2} // the first largest is output 1
 		}

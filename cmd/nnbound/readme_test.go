@@ -131,8 +131,15 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 // timeRE matches a time as the commands print it ("0.408 s", "1.2 s").
 var timeRE = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(e-?[0-9]+)? s\b`)
 
-// logTimeRE matches a time in a JSON-lines log ("time_s":0.093).
-var logTimeRE = regexp.MustCompile(`"time_s":[0-9.e+-]+`)
+// solveTimeRE matches the time line of solve's report ("seconds   0.001").
+var solveTimeRE = regexp.MustCompile(`(?m)^seconds +[0-9.e+-]+$`)
+
+// ruleRE matches the rule under a table's header, whose width follows
+// the widest time printed in its column.
+var ruleRE = regexp.MustCompile(`-{2,}`)
+
+// logTimeRE matches a time in a JSON-lines log ("seconds":0.093).
+var logTimeRE = regexp.MustCompile(`"seconds":[0-9.e+-]+`)
 
 // runReadme runs cmds in dir, in-process through run (so each exit status
 // is the one a user of the installed binary sees), checks each status
@@ -152,7 +159,9 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 			t.Errorf("nnbound %s: exit status %d, the page documents %d\n%s%s", c.line, code, c.exit, stdout.String(), stderr.String())
 		}
 		out := fmt.Sprintf("%s\nexit %d\n%s%s", c.line, code, stdout.String(), stderr.String())
-		outputs = append(outputs, strings.Join(strings.Fields(timeRE.ReplaceAllString(out, "- s")), " "))
+		out = solveTimeRE.ReplaceAllString(out, "seconds -")
+		out = ruleRE.ReplaceAllString(timeRE.ReplaceAllString(out, "- s"), "--")
+		outputs = append(outputs, strings.Join(strings.Fields(out), " "))
 	}
 	files = map[string][]byte{}
 	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
@@ -161,7 +170,7 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 		}
 		b, err := os.ReadFile(p)
 		if strings.HasSuffix(p, ".jsonl") {
-			b = logTimeRE.ReplaceAll(b, []byte(`"time_s":-`))
+			b = logTimeRE.ReplaceAll(b, []byte(`"seconds":-`))
 		}
 		files[p] = b
 		return err
@@ -179,7 +188,8 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 // (the commands that refresh docs/ write into the scratch directory's
 // docs/). The
 // certifications that split the box (quantise --certify, compare: seconds
-// each under load), sweep and paper (minutes) run only with NNBOUND_LONG
+// each under load), sweep, paper and allocate --target-agreement
+// (minutes) run only with NNBOUND_LONG
 // set; the commands on the shared folder's data only with the folder.
 func TestReadmeTwice(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -194,7 +204,8 @@ func TestReadmeTwice(t *testing.T) {
 	}
 	var cmds []readmeCommand
 	for _, c := range readmeCommands(t, root, sharedRoot) {
-		slow := c.args[0] == "sweep" || c.args[0] == "paper" || c.args[0] == "compare" || slices.Contains(c.args, "--certify")
+		slow := c.args[0] == "sweep" || c.args[0] == "paper" || c.args[0] == "compare" || slices.Contains(c.args, "--certify") ||
+			slices.Contains(c.args, "--target-agreement")
 		if slow && os.Getenv("NNBOUND_LONG") == "" {
 			continue
 		}

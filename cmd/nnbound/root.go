@@ -13,6 +13,7 @@ import (
 
 	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/internal/interrupt"
+	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/report"
 )
 
@@ -78,8 +79,9 @@ func runContext(ctx context.Context, signals func(context.Context) (context.Cont
 	root := newRootCmd(stdout, stderr, args...)
 	stop := func() {}
 	defer func() { stop() }()
-	if signals != nil {
-		root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+		cmd.SetErr(progressWriter(cmd))
+		if signals != nil {
 			ctx, stop = signals(ctx)
 			cmd.SetContext(ctx)
 		}
@@ -153,6 +155,8 @@ func newRootCmd(stdout, stderr io.Writer, args ...string) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.PersistentFlags().Bool("quiet", false, "no progress lines on stderr")
+	root.PersistentFlags().Bool("progress", false, "progress lines on stderr (every 2 s) even when stderr is not a terminal")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	for _, sc := range subcommands {
 		if len(args) > 0 && args[0] == sc.name {
@@ -169,6 +173,24 @@ func newRootCmd(stdout, stderr io.Writer, args ...string) *cobra.Command {
 	}
 	root.SetGlobalNormalizationFunc(timeoutAlias)
 	return root
+}
+
+// progressWriter returns the stderr a command's progress goes to: under
+// --quiet one the progress bars and status lines stay off, under
+// --progress one they draw on as whole lines even off a terminal;
+// otherwise stderr itself (they draw only on a terminal). Notes and errors
+// go to stderr in every case.
+func progressWriter(cmd *cobra.Command) io.Writer {
+	w := cmd.ErrOrStderr()
+	quiet, _ := cmd.Flags().GetBool("quiet")
+	lines, _ := cmd.Flags().GetBool("progress")
+	switch {
+	case quiet:
+		return progress.Quiet(w)
+	case lines:
+		return progress.Lines(w)
+	}
+	return w
 }
 
 // timeoutAlias makes --time-budget (certifying commands) and --time-limit

@@ -62,7 +62,11 @@ func TestCancel(t *testing.T) {
 		{"quantise root", []string{"quantise", tinyNNet, "--frac-bits", "2", "--certify", "--timeout", "0"}, 1,
 			"", []string{"certified       yes", "stopped         cancelled", "root SDP: SDP solve cancelled"}}, // the cheap refinement's bound
 		{"quantise refining", []string{"quantise", actJSON, "--frac-bits", "2", "--certify", "--timeout", "0", "--save", "DIR/q.json"}, 2,
-			"", []string{"certified       yes", "saved:"}},
+			"", []string{"certified       yes", "saved:", "interrupted     by a signal: the bound holds"}},
+		{"compare", []string{"compare", sin3x, q8, "--timeout", "0"}, 1,
+			"", []string{"interrupted     by a signal", "CPU (the process's, all threads)"}},
+		{"compare json", []string{"compare", sin3x, q8, "--timeout", "0", "--json"}, 1,
+			"", []string{`"interrupted": true`, `"cpu_seconds"`}},
 		{"paper", []string{"paper", "table1", "--runs", "3", "--layers", "1", "--jobs", "1", "--out", "DIR/paper"}, 2,
 			"", []string{"nnbound paper table1"}},
 		// After 2 of the 4 batches that decide it (7 boxes).

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
@@ -43,6 +44,7 @@ type sweepFlags struct {
 	json        bool
 	jobs        int
 	saveBest    string
+	arith       arithFlag
 }
 
 func newSweepCmd() *cobra.Command {
@@ -67,6 +69,13 @@ With --act-frac-bits N the fixed-point copies also round every hidden
 layer's output to N fractional bits (to nearest), as fixed-point
 arithmetic does; they are then certified by bound propagation with input
 splitting, the SDP not modelling the rounding.
+
+A computation graph (residual Add, Concat, MaxPool, ...) is swept the same
+way: each copy made as quantise and prune make graph copies, and certified
+as quantise --certify certifies one, by bound propagation with input
+splitting (the SDP is for chains). --arith float32 makes every bound also
+cover float32 evaluation (chains are then certified the same way). Int8
+copies (--scheme int8) and --act-frac-bits are made of chains only.
 
 With --target-error E it reports, for each pruning level, the smallest FB
 whose certified bound is at most E: a bit width you can ship knowing the
@@ -110,6 +119,7 @@ the target), 1 when no FB meets the target or on an error, 2 usage error.`,
 	f.model.register(fs)
 	f.input.register(fs)
 	f.cert.register(fs)
+	f.arith.register(fs)
 	return cmd
 }
 
@@ -189,6 +199,9 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	if f.pairing == "quantised" {
 		opts.Pairing = spec.QuantisedInput
 	}
+	if err := f.arith.apply(&opts); err != nil {
+		return nil, err
+	}
 	jobs := f.jobs
 	if f.cert.verbose {
 		jobs = 1 // one solver log at a time
@@ -202,33 +215,65 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 // runSweep certifies the model at path at every bit width and pruning
 // level and prints the table (or JSON) and the figure.
 func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	stderr := cmd.ErrOrStderr()
 	p, err := f.plan(stderr)
 	if err != nil {
 		return err
 	}
-	m, box, err := f.model.loadOverBox(path, &f.input, stderr)
+	m, err := f.model.loadGraph(path)
+	if err != nil {
+		return err
+	}
+	if m.Net == nil || p.opts.Arith == certify.ArithFloat32 {
+		return runSweepGraph(cmd, path, f, p, m)
+	}
+	box, err := f.input.boxNoted(m.Net.InputSize(), stderr)
 	if err != nil {
 		return err
 	}
 	rows, err := p.certify(cmd.Context(), m, box, stderr)
+	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err,
+		network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()),
+		saveBest: func(j *experiment.SweepResult) error {
+			return j.SaveBest(f.saveBest, p.levels[0], p.rounding, p.copyOf(m, box))
+		}})
+}
+
+// sweepRun is what a sweep of a chain or of a graph certified, for
+// finish to report.
+type sweepRun struct {
+	box  spec.Box
+	rows []experiment.SweepRow
+	err  error // of the run, ignored when a signal stopped it
+	// network describes the model for the text heading.
+	network string
+	// saveBest saves the copy at the smallest width meeting the target.
+	saveBest func(*experiment.SweepResult) error
+}
+
+// finish reports the run r of the sweep of the model at path: the rows
+// finished before a signal, the copy of --save-best, the figure, and the
+// table or JSON; it returns the exit error.
+func (f *sweepFlags) finish(cmd *cobra.Command, path string, p *sweepPlan, r sweepRun) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	rows := r.rows
 	cancelled := cmd.Context().Err() != nil
-	if err != nil && !cancelled {
-		return err
+	if r.err != nil && !cancelled {
+		return r.err
 	}
 	total := len(rows)
 	if cancelled { // keep the rows finished before the signal; no figure of them
 		rows, f.plot = experiment.FinishedRows(rows), ""
 	}
 
-	j := experiment.NewSweepResult(path, box, f.pairing, p.opts.QC.String(), rows, p.levels, f.target)
+	j := experiment.NewSweepResult(path, r.box, f.pairing, p.opts.QC.String(), rows, p.levels, f.target)
 	if cancelled {
 		j.Status = fmt.Sprintf("cancelled after %d of %d rows", len(rows), total)
 	}
 	met := j.Met()
 	// --save-best goes with --target-error (plan)
 	if f.saveBest != "" && met && !cancelled {
-		if err := j.SaveBest(f.saveBest, p.levels[0], p.rounding, p.copyOf(m, box)); err != nil {
+		if err := r.saveBest(&j); err != nil {
 			return err
 		}
 	}
@@ -246,7 +291,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 		if err := report.WriteJSON(stdout, j); err != nil {
 			return err
 		}
-	} else if err := j.WriteText(stdout, experiment.SweepText{Network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()), Box: box,
+	} else if err := j.WriteText(stdout, experiment.SweepText{Network: r.network, Box: r.box,
 		Int8: f.scheme == "int8", SameInput: f.pairing == "same", Levels: p.levels, Target: f.target, HideTimes: hideTimes}); err != nil {
 		return err
 	}

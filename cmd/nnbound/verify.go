@@ -2,14 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/internal/duration"
+	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -91,8 +95,8 @@ Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
 
 // tolerance checks the flags that do not depend on the models and returns
 // the tolerance.
-func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
-	var t verify.Tolerance
+func (f *verifyFlags) tolerance() (spec.Tolerance, error) {
+	var t spec.Tolerance
 	if err := f.input.check(); err != nil {
 		return t, err
 	}
@@ -103,7 +107,7 @@ func (f *verifyFlags) tolerance() (verify.Tolerance, error) {
 	if err != nil {
 		return t, usagef("--norm %q: want per-output, inf or 2", f.norm)
 	}
-	t = verify.Tolerance{Norm: norm, Eps: f.eps}
+	t = spec.Tolerance{Norm: norm, Eps: f.eps}
 	if f.output >= 0 {
 		if norm != spec.PerOutput {
 			return t, usagef("--output needs --norm per-output")
@@ -132,7 +136,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if err != nil {
 		return err
 	}
-	var tol verify.Tolerance
+	var tol spec.Tolerance
 	if prop == nil || prop.Pair == nil {
 		if tol, err = f.tolerance(); err != nil {
 			return err
@@ -145,17 +149,17 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	nets := [2]*nn.Network{ms[0].Net, ms[1].Net}
 	ctx, cancel := f.context(cmd)
 	defer cancel()
-	opts := f.options(stderr, func(p verify.Progress) string {
+	opts, stop := f.options(stderr, func(p verify.Progress) string {
 		return fmt.Sprintf(", bound %.5g, found %.5g", p.Bound, p.Found)
 	})
+	defer stop()
 	align := verify.AlignNeurons
 	if f.noAlign {
 		align = verify.KeepNeurons
 	}
 	var ans *verify.Answer
-	what := ""
 	if nets[0] == nil || nets[1] == nil {
-		if ans, what, err = f.decideGraphs(ctx, ms, prop, tol, &opts, stderr); err != nil {
+		if ans, err = f.decideGraphs(ctx, ms, prop, tol, &opts, stderr); err != nil {
 			return err
 		}
 	} else if prop != nil && prop.Pair != nil {
@@ -163,7 +167,6 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
 			return err
 		}
-		what = verify.PropertyText(&pair.Property, f.input.vnnlib)
 		ans, err = verify.DecidePropertyAligned(ctx, nets[0], nets[1], &pair.Property, align, &opts)
 	} else {
 		if err := tol.Validate(nets[0].OutputSize()); err != nil {
@@ -173,16 +176,15 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err != nil {
 			return err
 		}
-		what = tol.Text()
 		ans, err = verify.DecideAligned(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, align, &opts)
 		if err != nil {
 			return err
 		}
 	}
 	if f.json {
-		err = report.WriteJSON(stdout, ans)
-	} else {
-		err = ans.WriteText(stdout, what)
+		err = writeJSONWithCPU(stdout, ans)
+	} else if err = ans.WriteText(stdout); err == nil {
+		err = writeCPU(stdout)
 	}
 	if err != nil {
 		return err
@@ -191,6 +193,39 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		return errNotCertified
 	}
 	return nil
+}
+
+// writeCPU prints the process's CPU time under verify's time line, which
+// is the search's wall time.
+func writeCPU(w io.Writer) error {
+	cpu := report.Seconds(cputime.Process().Seconds())
+	if hideTimes {
+		cpu = "- s"
+	}
+	_, err := fmt.Fprintf(w, "%-9s %s (the process's CPU time, all threads)\n", "cpu", cpu)
+	return err
+}
+
+// writeJSONWithCPU writes the JSON object of v with the process's CPU
+// time added last as "cpu_seconds".
+func writeJSONWithCPU(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if len(b) < 2 || b[len(b)-1] != '}' {
+		return fmt.Errorf("verify: the result is not a JSON object: %s", b)
+	}
+	cpu := cputime.Process().Seconds()
+	if hideTimes {
+		cpu = 0
+	}
+	sep := ","
+	if len(b) == 2 {
+		sep = ""
+	}
+	b = append(b[:len(b)-1], fmt.Sprintf(`%s"cpu_seconds":%s}`, sep, strconv.FormatFloat(cpu, 'g', -1, 64))...)
+	return report.WriteJSON(w, json.RawMessage(b))
 }
 
 // box returns the input box of the flags, or of the VNN-LIB 1 property
@@ -214,17 +249,26 @@ func (f *verifyFlags) context(cmd *cobra.Command) (context.Context, context.Canc
 	return context.WithCancel(ctx)
 }
 
-// options returns the search's options of the flags; under --verbose its
-// progress goes to stderr, one line per batch, ending with more(p).
-func (f *verifyFlags) options(stderr io.Writer, more func(verify.Progress) string) verify.Options {
+// options returns the search's options of the flags and the function
+// that stops its progress: under --verbose the progress goes to stderr,
+// one line per batch, ending with more(p); otherwise it is a status line
+// (progress.StartStatus: on a terminal or under --progress, after two
+// seconds).
+func (f *verifyFlags) options(stderr io.Writer, more func(verify.Progress) string) (verify.Options, func()) {
 	opts := verify.DefaultOptions()
 	opts.MaxNodes = f.maxNodes
 	if f.verbose {
 		opts.Progress = func(p verify.Progress) {
 			fmt.Fprintf(stderr, "verify: %d boxes bounded, %.3g of the box open%s\n", p.Nodes, p.Open, more(p))
 		}
+		return opts, func() {}
 	}
-	return opts
+	var log io.Writer
+	stop, status := progress.StartStatus(stderr, "verify", &log)
+	opts.Progress = func(p verify.Progress) {
+		status(fmt.Sprintf("%d boxes bounded, %.3g of the box open%s", p.Nodes, p.Open, more(p)))
+	}
+	return opts, stop
 }
 
 // openProperty opens the file of --vnnlib (a variable, so that a test can

@@ -25,6 +25,8 @@ func TestVerifyCommand(t *testing.T) {
 		{"zero epsilon", []string{"verify", a, b, "--epsilon", "0"}, exitUsage, ""},
 		{"output range", []string{"verify", a, b, "--epsilon", "1", "--output", "1"}, exitUsage, ""},
 		{"same network", []string{"verify", a, a, "--epsilon", "1e-6"}, exitOK, "verdict   holds"},
+		{"progress lines", []string{"verify", a, a, "--epsilon", "1e-6", "--progress"}, exitOK, "cpu       "},
+		{"quiet", []string{"verify", a, a, "--epsilon", "1e-6", "--quiet"}, exitOK, "verdict   holds"},
 		{"far apart", []string{"verify", a, b, "--epsilon", "1e-3"}, exitFail, "verdict   violated"},
 		{"norm 2, one node", []string{"verify", a, b, "--epsilon", "1e6", "--norm", "2", "--max-nodes", "1"}, exitOK, "verdict   holds"},
 		{"node limit", []string{"verify", a, b, "--epsilon", "1e-9", "--output", "0", "--max-nodes", "1", "--json"}, exitFail, "\"verdict\""},

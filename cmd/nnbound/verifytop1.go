@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 )
@@ -30,6 +29,7 @@ func runVerifyTop1(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if prop != nil && prop.Pair != nil {
 		return usagef("--vnnlib %s: a VNN-LIB 2.0 two-network property states output ranges; --property top1 takes a box", f.input.vnnlib)
 	}
+	f.model.chainOnly = "--property top1 is decided for chains of layers so far: --epsilon E decides graph pairs"
 	nets, err := f.model.loadPair(args)
 	if err != nil {
 		return err
@@ -40,15 +40,16 @@ func runVerifyTop1(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	}
 	ctx, cancel := f.context(cmd)
 	defer cancel()
-	opts := f.options(stderr, func(verify.Progress) string { return "" })
+	opts, stop := f.options(stderr, func(verify.Progress) string { return "" })
+	defer stop()
 	res, err := verify.DecideTop1(ctx, nets[0], nets[1], spec.Inputs{Box: box}, &opts)
 	if err != nil {
 		return err
 	}
 	if f.json {
-		err = report.WriteJSON(stdout, res)
-	} else {
-		err = res.WriteText(stdout)
+		err = writeJSONWithCPU(stdout, res)
+	} else if err = res.WriteText(stdout); err == nil {
+		err = writeCPU(stdout)
 	}
 	if err != nil {
 		return err

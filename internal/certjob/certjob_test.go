@@ -29,7 +29,7 @@ func TestBoundShowing(t *testing.T) {
 	if stderr.Len() != 0 || j.Log != nil {
 		t.Errorf("BoundShowing wrote %q or kept a log", stderr.String())
 	}
-	if got.Certified != want.Certified || got.Bound != want.Bound {
-		t.Errorf("BoundShowing: certified %v bound %v; Bound: %v %v", got.Certified, got.Bound, want.Certified, want.Bound)
+	if got.Certified() != want.Certified() || got.Bound != want.Bound {
+		t.Errorf("BoundShowing: certified %v bound %v; Bound: %v %v", got.Certified(), got.Bound, want.Certified(), want.Bound)
 	}
 }

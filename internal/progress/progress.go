@@ -34,11 +34,39 @@ type Bar struct {
 	every  time.Duration
 	drawn  bool // a line is on the screen
 	closed bool
+	// newline prints each draw as a line of its own (Lines).
+	newline bool
 }
 
+// Quiet wraps w so that the bars and tickers of this package draw nothing
+// on it (nnbound --quiet); writes go through to w.
+func Quiet(w io.Writer) io.Writer { return quiet{w} }
+
+// Lines wraps w so that the bars and tickers of this package draw on it
+// even when it is not a terminal, as whole lines every two seconds
+// instead of one line redrawn in place (nnbound --progress, for logs);
+// writes go through to w.
+func Lines(w io.Writer) io.Writer { return lines{w} }
+
+type (
+	quiet struct{ io.Writer }
+	lines struct{ io.Writer }
+)
+
+// lineEvery is how often a bar or ticker on Lines prints a line.
+const lineEvery = 2 * time.Second
+
 // New returns a bar counting to total with a label, drawn on w when w is a
-// terminal, or nil (a silent bar) otherwise.
+// terminal or wrapped by Lines, or nil (a silent bar) otherwise.
 func New(w io.Writer, label string, total int) *Bar {
+	switch w.(type) {
+	case quiet:
+		return nil
+	case lines:
+		b := newBar(w, label, total, 80, time.Now)
+		b.every, b.newline = lineEvery, true
+		return b
+	}
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
@@ -104,9 +132,9 @@ func (b *Bar) Done() {
 	b.closed = true
 }
 
-// erase removes the drawn line, if any.
+// erase removes the drawn line, if any (a line of Lines stays).
 func (b *Bar) erase() {
-	if b.drawn {
+	if b.drawn && !b.newline {
 		fmt.Fprint(b.w, "\r\x1b[K")
 		b.drawn = false
 	}
@@ -123,7 +151,11 @@ func (b *Bar) maybeDraw() {
 		return
 	}
 	b.last = t
-	fmt.Fprint(b.w, "\r"+b.line(t.Sub(b.start))+"\x1b[K")
+	if b.newline {
+		fmt.Fprintln(b.w, b.line(t.Sub(b.start)))
+	} else {
+		fmt.Fprint(b.w, "\r"+b.line(t.Sub(b.start))+"\x1b[K")
+	}
 	b.drawn = true
 }
 

@@ -28,8 +28,12 @@ type ticker struct {
 	sdps  int
 	// status, when set (SetStatus), is shown instead of the count.
 	status string
-	done   chan struct{}
-	wg     sync.WaitGroup
+	// every is the time between draws; newline prints each as a line of
+	// its own (Lines).
+	every   time.Duration
+	newline bool
+	done    chan struct{}
+	wg      sync.WaitGroup
 }
 
 // StartTicker starts a ticker on stderr for a certification whose log
@@ -49,18 +53,23 @@ func StartTicker(stderr io.Writer, label string, log *io.Writer) (stop func()) {
 // first drawn after two seconds, so that quick runs print nothing. Off a
 // terminal, or with *log already set, both functions do nothing.
 func StartStatus(stderr io.Writer, label string, log *io.Writer) (stop func(), status func(string)) {
-	f, ok := stderr.(*os.File)
-	if !ok || *log != nil || !term.IsTerminal(int(f.Fd())) {
+	_, forced := stderr.(lines)
+	if f, ok := stderr.(*os.File); *log != nil || !forced && (!ok || !term.IsTerminal(int(f.Fd()))) {
 		return func() {}, func(string) {}
 	}
-	t := &ticker{w: stderr, label: label, start: time.Now(), done: make(chan struct{})}
+	t := &ticker{w: stderr, label: label, start: time.Now(), done: make(chan struct{}), every: time.Second}
+	if forced {
+		t.every, t.newline = lineEvery, true
+	}
 	*log = t
 	t.wg.Add(1)
 	go t.loop()
 	stop = func() {
 		close(t.done)
 		t.wg.Wait()
-		fmt.Fprint(t.w, "\r\x1b[K")
+		if !t.newline {
+			fmt.Fprint(t.w, "\r\x1b[K")
+		}
 	}
 	return stop, t.setStatus
 }
@@ -80,11 +89,11 @@ func (t *ticker) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// loop redraws the line every second until stopped, first after two
+// loop redraws the line every t.every until stopped, first after two
 // seconds so that quick runs print nothing.
 func (t *ticker) loop() {
 	defer t.wg.Done()
-	tick := time.NewTicker(time.Second)
+	tick := time.NewTicker(t.every)
 	defer tick.Stop()
 	for {
 		select {
@@ -101,7 +110,11 @@ func (t *ticker) loop() {
 				what = fmt.Sprintf("%d SDPs certified", t.sdps)
 			}
 			t.mu.Unlock()
-			fmt.Fprintf(t.w, "\r%s  %s  %d:%02d\x1b[K", t.label, what, s/60, s%60)
+			if t.newline {
+				fmt.Fprintf(t.w, "%s  %s  %d:%02d\n", t.label, what, s/60, s%60)
+			} else {
+				fmt.Fprintf(t.w, "\r%s  %s  %d:%02d\x1b[K", t.label, what, s/60, s%60)
+			}
 		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package randnet makes seeded random feed-forward networks as the paper's
 // authors made them (compute_weights.m in their code): every weight and bias
 // drawn from the standard normal distribution, ReLU hidden layers and an
-// identity output layer.
+// identity output layer; and (Attention) random pre-norm attention blocks
+// as computation graphs, for the soundness tests of transformers.
 //
 // The same seed always gives the same network, on every platform: the
 // generator is math/rand/v2's PCG and the normal variates come from its

@@ -38,10 +38,7 @@ func runInstance(ctx context.Context, in *instance, budget int) (*outcome, error
 	}
 	out := &outcome{cert: c, worst: math.Inf(-1)}
 	anomaly := func(format string, args ...any) { out.anomalies = append(out.anomalies, fmt.Sprintf(format, args...)) }
-	if c.Certified != (c.Status == certify.Certified) {
-		anomaly("Certified %v with status %v", c.Certified, c.Status)
-	}
-	if !c.Certified {
+	if !c.Certified() {
 		if !math.IsInf(c.Bound, 1) {
 			anomaly("not certified (%v: %s) but Bound %v", c.Status, c.Reason, c.Bound)
 		}
@@ -75,7 +72,7 @@ func runInstance(ctx context.Context, in *instance, budget int) (*outcome, error
 		root.gammas = &g
 	}
 	if c.Gammas == (certify.Gammas{}) && c.Bound > 0 {
-		anomaly("certified bound %v with all gammas 0 (%s)", c.Bound, c.Reason)
+		anomaly("certified bound %v with all gammas 0 (%s)", c.Bound, c.Note)
 		root.gammas = nil
 	}
 	var seeds [][]float64
@@ -190,7 +187,7 @@ func TestCampaign(t *testing.T) {
 		mode := in.desc[0]
 		m := byMode[mode]
 		m[0]++
-		if out.cert.Certified {
+		if out.cert.Certified() {
 			certified++
 			m[1]++
 		} else {

@@ -39,7 +39,7 @@ func checkRepro(t *testing.T, f1, f2 *nn.Network, box spec.Box, opts certjob.Job
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Certified {
+	if !c.Certified() {
 		t.Fatalf("not certified (%v: %s): no claim to check", c.Status, c.Reason)
 	}
 	in := &instance{f1: f1, f2: f2, box: box, opts: opts}
@@ -140,7 +140,7 @@ func TestReproZeroGammas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Certified {
+	if !c.Certified() {
 		t.Skipf("not certified (%s)", c.Reason)
 	}
 	x := []float64{2e154}

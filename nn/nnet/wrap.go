@@ -3,6 +3,7 @@ package nnet
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/nnbound/nnbound/nn"
 )
@@ -12,8 +13,13 @@ import (
 // clipping (nn.Clip), the normalisation (x - mean)/range and the output
 // de-normalisation y*range + mean, with the affine maps fused (nn.FuseLayers).
 // Steps that change nothing (no bounds, mean 0 and range 1) are left out.
-// core is not modified. It returns an error wrapping nn.ErrDimension when
-// core's sizes do not match the header.
+// A quantised core (an int8 copy: an input quantiser, quantised layers or
+// integer parameters) is kept as it is: its input quantiser quantises the
+// normalised input (the output quantiser of the normalisation's last
+// layer), and only the clipping and normalisation are fused, so that
+// every layer keeps its integers (nn.Layer.Int). core is not modified. It
+// returns an error wrapping nn.ErrDimension when core's sizes do not
+// match the header.
 func (info *Info) Wrap(core *nn.Network) (*nn.Network, error) {
 	if err := core.Validate(); err != nil {
 		return nil, err
@@ -42,20 +48,48 @@ func (info *Info) Wrap(core *nn.Network) (*nn.Network, error) {
 		}
 		layers = append(layers, l)
 	}
-	layers = append(layers, core.Clone().Layers...)
+	var after []nn.Layer
 	if info.OutputMean != 0 || info.OutputRange != 1 {
 		m := core.OutputSize()
 		l, err := nn.ScaleShift(filled(m, info.OutputRange), filled(m, info.OutputMean))
 		if err != nil {
 			return nil, err
 		}
-		layers = append(layers, l)
+		after = append(after, l)
 	}
-	fused, err := nn.FuseLayers(layers)
+	core = core.Clone()
+	if quantised(core) {
+		return wrapQuantised(layers, core, after)
+	}
+	fused, err := nn.FuseLayers(slices.Concat(layers, core.Layers, after))
 	if err != nil {
 		return nil, err
 	}
-	net := &nn.Network{Layers: fused}
+	return checkWrapped(&nn.Network{Layers: fused})
+}
+
+// quantised reports whether core has quantisers or integer parameters.
+func quantised(core *nn.Network) bool {
+	return core.Quantised() || slices.ContainsFunc(core.Layers, func(l nn.Layer) bool { return l.Int != nil })
+}
+
+// wrapQuantised returns Wrap's network of a quantised core (a clone):
+// the layers before it fused, core's input quantiser on their output, then
+// core's layers and the layers after it, none fused.
+func wrapQuantised(before []nn.Layer, core *nn.Network, after []nn.Layer) (*nn.Network, error) {
+	before, err := nn.FuseLayers(before)
+	if err != nil {
+		return nil, err
+	}
+	net := &nn.Network{Layers: slices.Concat(before, core.Layers, after), Input: core.Input}
+	if n := len(before); n > 0 && core.Input != nil {
+		net.Layers[n-1].Post, net.Input = core.Input, nil
+	}
+	return checkWrapped(net)
+}
+
+// checkWrapped returns net, or why it is not a valid network.
+func checkWrapped(net *nn.Network) (*nn.Network, error) {
 	if err := net.Validate(); err != nil {
 		// Fusing can overflow, e.g. tiny ranges times large weights.
 		return nil, fmt.Errorf("nnet: normalisation cannot be built into the network: %w", err)

@@ -64,6 +64,11 @@ func lowerSmall(g *nn.Graph, bud *budget) ([]string, error) {
 				return nil, err
 			}
 			w = poolDense(m)
+		case *nn.RowMap: // a chain holds dense layers
+			if err := grantDense(bud, out, in); err != nil {
+				return nil, err
+			}
+			w = m.Dense()
 		case *nn.Scale:
 			if out > MaxDenseConvEntries/in {
 				continue // the chain holds it as a depthwise convolution, or refuses it

@@ -10,7 +10,8 @@
 // domain, any opset) are
 //
 //	Gemm          alpha, beta, transA, transB; the data may be A or B
-//	MatMul        X W or W X, W 2-D (or with leading unit axes) or 1-D
+//	MatMul        X W or W X, W 2-D (or with leading unit axes) or 1-D;
+//	              X W on X of rank > 1 is W on every row (nn.RowMap)
 //	Add Sub Mul   with a constant on either side, broadcast (scalars,
 //	Div           per-feature vectors): a scaling with a bias; Div only by
 //	              a constant; Add and Sub of two computed tensors:

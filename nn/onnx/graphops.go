@@ -72,7 +72,8 @@ func affineOp(a *affine) *nn.Affine {
 }
 
 // gopAffine translates Gemm, MatMul with a constant, and
-// BatchNormalization: one affine node.
+// BatchNormalization: one affine node, a row map (nn.RowMap) for MatMul
+// of an activation of rank > 1 by a constant matrix.
 func gopAffine(b *graphBuilder, n *node, in []gin) error {
 	if ts, all := computed(in); len(ts) == 2 && all && n.opType == "MatMul" {
 		return b.matmul2(n, ts[0], ts[1])
@@ -101,6 +102,13 @@ func gopAffine(b *graphBuilder, n *node, in []gin) error {
 	}
 	op := affineOp(a)
 	op.Int = scheme
+	if n.opType == "MatMul" && a.w != nil && x.s.rank() > 1 {
+		if k := int(x.s.dims[x.s.rank()-1]); k > 0 {
+			if r, ok := nn.BlockDiagonal(a.w, a.in/k); ok {
+				op.M = r // the same matrix on every row: a token-wise map
+			}
+		}
+	}
 	b.set(n, b.emit(n, op, out, x.v))
 	return nil
 }

@@ -10,7 +10,8 @@ import (
 // [N, size] tensors: nn.Unary as its ONNX operator (Square and Cube as
 // products, GELU as its erf form), nn.Mul as Mul, an nn.Sparse map as a
 // Gather of the entries' columns, a Mul by the weights, a Reshape to rows
-// of equal length (short rows padded with weight 0) and a ReduceSum.
+// of equal length (short rows padded with weight 0) and a ReduceSum, an
+// nn.RowMap as a Reshape to its rows, a MatMul and a Reshape back.
 
 // unary writes F(h).
 func (w *graphWriter) unary(u nn.Unary, h string) (string, error) {
@@ -69,4 +70,25 @@ func (w *graphWriter) sparse(m *nn.Sparse, h string) (string, error) {
 	g := w.node("Gather", "entries", []string{h, idx}, encodeIntAttr("axis", 1))
 	p := w.node("Reshape", "rows", []string{w.node("Mul", "weighted", []string{g, wName}), dims})
 	return w.node("ReduceSum", "sparse", []string{p, axes}, encodeIntAttr("keepdims", 0)), nil
+}
+
+// rowMap writes (I ⊗ W) h: h reshaped to [N, Rows, k], times W^T, and
+// flattened back.
+func (w *graphWriter) rowMap(m *nn.RowMap, h string) (string, error) {
+	r, c := m.W.Dims()
+	wt := make([]float64, 0, r*c)
+	for i := range c {
+		for j := range r {
+			wt = append(wt, m.W.At(j, i))
+		}
+	}
+	wName, err := w.param("W", []int64{int64(c), int64(r)}, wt)
+	if err != nil {
+		return "", err
+	}
+	rows, flat := fmt.Sprintf("rowshape%d", w.k), fmt.Sprintf("flatshape%d", w.k)
+	w.inits = append(w.inits, encodeInt64s(rows, []int64{-1, int64(m.Rows), int64(c)}),
+		encodeInt64s(flat, []int64{-1, int64(m.Rows * r)}))
+	p := w.node("MatMul", "rowmap", []string{w.node("Reshape", "rows", []string{h, rows}), wName})
+	return w.node("Reshape", "rowsflat", []string{p, flat}), nil
 }

@@ -232,6 +232,15 @@ func (w *graphWriter) affine(a *nn.Affine, h string, s []int) (string, error) {
 			return "", err
 		}
 		h = w.node("Mul", "mul", []string{h, f})
+	case *nn.RowMap:
+		if a.Int != nil {
+			return "", fmt.Errorf("%s: a row map with integer weights: %w", w.g.Label(w.k), ErrNotWritable)
+		}
+		out, err := w.rowMap(m, h)
+		if err != nil {
+			return "", err
+		}
+		h = out
 	case *nn.Sparse:
 		out, err := w.sparse(m, h)
 		if err != nil {

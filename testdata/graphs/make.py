@@ -415,6 +415,17 @@ class PlainCNN(nn.Module):
 torch.manual_seed(2)
 plain = train_digits(PlainCNN(), epochs=50, seed=2)
 fl_acc = accuracy(torch_out(plain, Xte))
+# its float original, exported before quantisation (torch_int8 works on a copy)
+m = export(plain, ex, os.path.join(HERE, "digits_cnn.onnx"))
+rec = float_model_record(
+    "digits_cnn", plain, m, Xte[:10], DIGITS_NOTE,
+    "plain CNN on 1x8x8 digits, the float original of digits_cnn_int8_torch: Conv 3x3 1->8 pad 1 -> ReLU -> "
+    "Conv 3x3 8->16 stride 2 pad 1 -> ReLU -> Flatten -> Linear 256->10 (logits).", Xte)
+rec["test_accuracy"] = accuracy(ref(m, Xte)); rec["labels"] = yte[:10].tolist()
+rec["training"] = "digits training split (1347), 50 epochs Adam + one-cycle lr 1e-2, batch 64, random 1-pixel shifts, seed 2"
+SUMMARY["digits_cnn"]["acc"] = rec["test_accuracy"]
+log("digits_cnn: test accuracy %.4f" % rec["test_accuracy"])
+write_json("digits_cnn", rec)
 qplain = torch_int8(plain, [["c1", "r1"], ["c2", "r2"]], Xtr)
 mq = export(qplain, ex, os.path.join(HERE, "digits_cnn_int8_torch.onnx"))
 log("wrote digits_cnn_int8_torch.onnx (%d nodes)" % len(mq.graph.node))

@@ -36,7 +36,6 @@ import (
 
 	"github.com/nnbound/nnbound/align"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnncomp"
 	"github.com/nnbound/nnbound/vnnlib"
@@ -109,7 +108,7 @@ func loadNets(in vnncomp.Instance, p *vnnlib.Pair) (*vnnlib.Pair, *nn.Network, *
 	}
 	var nets [2]*nn.Network
 	for i, path := range paths {
-		if nets[i], _, err = modelfile.Load(path, modelfile.Options{}); err != nil {
+		if nets[i], err = loadChain(path); err != nil {
 			return nil, nil, nil, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,27 +13,29 @@ import (
 	"github.com/nnbound/nnbound/vnncomp"
 )
 
+// acasEquivBox is the ACAS Xu box of the equivalence benchmark.
+var acasEquivBox = [2][5]float64{{0.6, -0.5, -0.5, 0.45, -0.45}, {0.679857769, 0.5, 0.5, 0.5, -0.45}}
+
 // monotonicACAS is a monotonicity property of VNN-COMP's monotonic_acasxu
-// template on the ACAS Xu box of the equivalence benchmark: g equal to f,
+// template on the box [lo, hi] of ACAS Xu's five inputs: g equal to f,
 // X_f[0] <= X_g[0], the other inputs equal, and the unsafe output
 // Y_g[k] rel Y_f[k].
-func monotonicACAS(k int, rel string) string {
-	return fmt.Sprintf(`(vnnlib-version <2.0>)
+func monotonicACAS(lo, hi [5]float64, k int, rel string) string {
+	var b strings.Builder
+	b.WriteString(`(vnnlib-version <2.0>)
 (declare-network f (declare-input X_f real [5]) (declare-output Y_f real [5]))
 (declare-network g (equal-to f) (declare-input X_g real [5]) (declare-output Y_g real [5]))
-(assert (and (<= X_f[0] 0.679857769) (>= X_f[0] 0.6)))
-(assert (and (<= X_f[1] 0.5) (>= X_f[1] -0.5)))
-(assert (and (<= X_f[2] 0.5) (>= X_f[2] -0.5)))
-(assert (and (<= X_f[3] 0.5) (>= X_f[3] 0.45)))
-(assert (and (<= X_f[4] -0.45) (>= X_f[4] -0.45)))
-(assert (and (<= X_g[0] 0.679857769) (>= X_g[0] 0.6)))
-(assert (<= X_f[0] X_g[0]))
-(assert (== X_f[1] X_g[1]))
-(assert (== X_f[2] X_g[2]))
-(assert (== X_f[3] X_g[3]))
-(assert (== X_f[4] X_g[4]))
-(assert (%s Y_g[%d] Y_f[%d]))
-`, rel, k, k)
+`)
+	for i := range 5 {
+		fmt.Fprintf(&b, "(assert (and (<= X_f[%d] %v) (>= X_f[%d] %v)))\n", i, hi[i], i, lo[i])
+	}
+	fmt.Fprintf(&b, "(assert (and (<= X_g[0] %v) (>= X_g[0] %v)))\n", hi[0], lo[0])
+	b.WriteString("(assert (<= X_f[0] X_g[0]))\n")
+	for i := 1; i < 5; i++ {
+		fmt.Fprintf(&b, "(assert (== X_f[%d] X_g[%d]))\n", i, i)
+	}
+	fmt.Fprintf(&b, "(assert (%s Y_g[%d] Y_f[%d]))\n", rel, k, k)
+	return b.String()
 }
 
 // TestMonotonicACASXu decides monotonicity instances on ACAS Xu networks
@@ -48,7 +51,7 @@ func TestMonotonicACASXu(t *testing.T) {
 	}{{"1_1", 3, "<"}, {"1_1", 0, ">"}, {"2_3", 3, "<"}}
 	for i, c := range cases {
 		spec := filepath.Join(dir, fmt.Sprintf("m%d.vnnlib", i))
-		if err := os.WriteFile(spec, []byte(monotonicACAS(c.k, c.rel)), 0o644); err != nil {
+		if err := os.WriteFile(spec, []byte(monotonicACAS(acasEquivBox[0], acasEquivBox[1], c.k, c.rel)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		in := vnncomp.Instance{Index: i, Spec: spec, Timeout: 100 * time.Second,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnncomp"
@@ -68,7 +69,16 @@ func loadOne(in vnncomp.Instance) (*nn.Network, error) {
 	if len(in.Networks) != 1 {
 		return nil, fmt.Errorf("equiv: row %d names %d networks for a VNN-LIB 1 property, want 1", in.Index, len(in.Networks))
 	}
-	f, _, err := modelfile.Load(in.Networks[0].Path, modelfile.Options{})
+	return loadChain(in.Networks[0].Path)
+}
+
+// loadChain reads the network at path; a computation graph that is not a
+// chain of layers is an error saying what decides graphs instead.
+func loadChain(path string) (*nn.Network, error) {
+	f, _, err := modelfile.Load(path, modelfile.Options{})
+	if errors.Is(err, onnx.ErrNotChain) {
+		return nil, fmt.Errorf("%w; instances are decided for chains of layers so far (nnbound verify F G --epsilon E decides graph pairs on a box)", err)
+	}
 	return f, err
 }
 

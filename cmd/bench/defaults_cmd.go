@@ -1,0 +1,31 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/internal/suite"
+)
+
+func newDefaultsCmd() *cobra.Command {
+	var dir string
+	limit := 10
+	cmd := &cobra.Command{
+		Use:   "defaults",
+		Short: "Run nnbound compare's default path on the peers' ACAS Xu (properties 3, 4), HAR and MNIST 3x100 instances",
+		Long: `For each instance, certify |f'_t - f_t| over the instance's box as
+"nnbound compare F F16 --core --pairing same --output T --lo .. --hi .."
+does with its default flags (certjob.Default, the same input, the target
+output): the bound, the largest error found, their ratio, why the
+refinement stopped, the pieces, and the CPU and wall seconds. HAR and MNIST
+rows also give the one-shot symbolic bound of "bench wide" (certify.Propagate),
+which the default must not exceed. ACAS Xu: the 84 instances of properties
+3 and 4; HAR and MNIST: the first --limit instances.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return suite.Defaults(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), dir, cmd.Flags().Changed("data"), limit)
+		},
+	}
+	cmd.Flags().StringVar(&dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
+	cmd.Flags().IntVar(&limit, "limit", limit, "HAR and MNIST instances to run")
+	return cmd
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+// TestAllocateAgreement allocates the digits MLP's widths for certified
+// top-1 agreement on 12 balls, then checks the saved copy without the
+// search: agree, run afresh on the saved file, certifies at least the
+// target and the balls the allocation claims; the copy spends fewer
+// weight bits than the single width.
+func TestAllocateAgreement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("judges a dozen copies on 12 balls each")
+	}
+	dir := t.TempDir()
+	data := digitsSubset(t, dir, 12)
+	f := digitsDir + "digits_relu.onnx"
+	saved := filepath.Join(dir, "mixed.onnx")
+	base := []string{"allocate", f, "--data", data, "--radius", "1/255", "--frac-bits", "1:8", "--starts", "2", "--workers", "2"}
+	runCommandCases(t, []commandCase{
+		{"both targets", append(base, "--target-agreement", "0.9", "--target-error", "1"), exitUsage, ""},
+		{"rate above 1", append(base, "--target-agreement", "1.5"), exitUsage, ""},
+		{"no radius", []string{"allocate", f, "--data", data, "--target-agreement", "0.9"}, exitUsage, ""},
+	})
+	var stdout, stderr bytes.Buffer
+	args := append(base, "--target-agreement", "0.9", "--out", filepath.Join(dir, "logs"), "--save", saved, "--json")
+	if code := run(args, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	var r struct {
+		Samples, Agreed int
+		TotalBits       int `json:"total_bits"`
+		Single          struct{ Bits int }
+		Layers          []struct {
+			FracBits int `json:"frac_bits"`
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if r.Samples != 12 || r.Agreed < 11 || r.TotalBits == 0 || r.TotalBits > r.Single.Bits {
+		t.Fatalf("samples %d, agreed %d, bits %d against %d single: %s", r.Samples, r.Agreed, r.TotalBits, r.Single.Bits, stdout.String())
+	}
+	t.Logf("widths %+v: %d bits against %d, %d of 12 balls", r.Layers, r.TotalBits, r.Single.Bits, r.Agreed)
+	stdout.Reset()
+	check := []string{"agree", f, saved, "--data", data, "--radius", "1/255", "--out", filepath.Join(dir, "check"), "--json"}
+	run(check, &stdout, &stderr)
+	var sum struct{ Samples, Agree int }
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if sum.Samples != 12 || sum.Agree < r.Agreed {
+		t.Errorf("the saved copy, judged again: %d of %d balls agree, the allocation claimed %d", sum.Agree, sum.Samples, r.Agreed)
+	}
+}

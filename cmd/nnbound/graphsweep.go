@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// runSweepGraph is runSweep for a model that is a graph, not a chain (or
+// a chain under --arith float32): each copy made by quantise.Graph after
+// prune's graph pruning (a chain's copies as runSweep makes them), and
+// certified by certify.BoundGraph with the sweep's certification flags,
+// as quantise --certify does; the same table, JSON and figure as for
+// chains (finish).
+func runSweepGraph(cmd *cobra.Command, path string, f *sweepFlags, p *sweepPlan, m *model) error {
+	switch {
+	case m.Net != nil: // a chain under --arith float32: its own copies
+	case p.scheme.Int8:
+		return usagef("--scheme int8: int8 copies are made of chains of layers, and %s is a graph (sweep --frac-bits makes graph copies)", path)
+	case p.scheme.ActFracBits != 0:
+		return usagef("--act-frac-bits: activation rounding is made in chains of layers, and %s is a graph", path)
+	case f.saveBest != "" && modelfile.FormatOf(f.saveBest) != modelfile.ONNX: // a graph copy
+		return usagef("--save-best %q: a graph is saved as .onnx", f.saveBest)
+	}
+	box, err := f.input.boxNoted(m.Graph.InputSize(), cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	copyOf := func(l experiment.PruneLevel, q quantise.Format) (*nn.Graph, error) {
+		if m.Net != nil { // the chain's copy (its core's parameters), as a graph
+			net, err := p.copyOf(m, box)(l, q)
+			if err != nil {
+				return nil, err
+			}
+			return net.Graph(), nil
+		}
+		g, err := p.scheme.CompressGraph(l, q)(m.Graph)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return g, nil
+	}
+	s := experiment.WidthSweep{Widths: p.widths, Levels: p.levels, Rounding: p.rounding, Opts: p.opts, Jobs: p.jobs}
+	rows, err := s.RunGraph(cmd.Context(), m.Graph, box, copyOf, cmd.ErrOrStderr())
+	network := fmt.Sprintf("%s (graph of %d nodes, %d parameters)", path, len(m.Graph.Nodes), m.Graph.NumParams())
+	if m.Net != nil {
+		network = m.describe() + ", " + nn.FormatSizes(m.Net.Sizes())
+	}
+	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err, network: network,
+		saveBest: func(j *experiment.SweepResult) error {
+			if m.Net != nil {
+				return j.SaveBest(f.saveBest, p.levels[0], p.rounding, p.copyOf(m, box))
+			}
+			return j.SaveBestGraph(f.saveBest, p.levels[0], p.rounding, copyOf)
+		}})
+}

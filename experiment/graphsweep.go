@@ -1,0 +1,85 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/certjob"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/onnx"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// RunGraph is Run for a graph g1 and its graph copies: each certified by
+// certify.BoundGraph (bound propagation with input splitting; the SDP is
+// for chains) with the sweep's options, as quantise --certify certifies
+// one graph copy.
+func (s *WidthSweep) RunGraph(ctx context.Context, g1 *nn.Graph, box spec.Box,
+	copyOf func(PruneLevel, quantise.Format) (*nn.Graph, error), stderr io.Writer) ([]SweepRow, error) {
+	return s.run(ctx, stderr, func(ctx context.Context, l PruneLevel, o certjob.Job) (*certify.Certificate, error) {
+		g2, err := copyOf(l, o.Quant)
+		if err != nil {
+			return nil, err
+		}
+		return certify.BoundGraph(ctx, g1, g2, o.Inputs(box), o.Quantity(), o.Options)
+	})
+}
+
+// CompressGraph returns the graph copy of g at level l and width q:
+// pruned (prune.NeuronsGraph or prune.WeightsGraph), then its weights and
+// biases quantised to q (quantise.Graph). Activation rounding and int8
+// copies are made of chains only, and are an error here.
+func (s CopyScheme) CompressGraph(l PruneLevel, q quantise.Format) func(g *nn.Graph) (*nn.Graph, error) {
+	return func(g *nn.Graph) (*nn.Graph, error) {
+		switch {
+		case s.Int8:
+			return nil, fmt.Errorf("experiment: int8 copies (quantise.Int8) are made of chains of layers, not of graphs: %w", quantise.ErrFormat)
+		case s.ActFracBits != 0:
+			return nil, fmt.Errorf("experiment: activation rounding is made in chains of layers, not in graphs: %w", quantise.ErrFormat)
+		}
+		pruned, err := l.ApplyGraph(g)
+		if err != nil {
+			return nil, err
+		}
+		return quantise.Graph(pruned, quantise.Options{Weights: q, Biases: q})
+	}
+}
+
+// ApplyGraph returns the pruned copy of graph g (g itself at level none).
+func (l PruneLevel) ApplyGraph(g *nn.Graph) (*nn.Graph, error) {
+	switch {
+	case l.Neurons > 0:
+		o := prune.DefaultNeuronOptions()
+		o.Count = l.Neurons
+		out, _, err := prune.NeuronsGraph(g, o)
+		return out, err
+	case l.Sparsity > 0:
+		o := prune.DefaultWeightOptions()
+		o.Sparsity = l.Sparsity
+		out, _, err := prune.WeightsGraph(g, o)
+		return out, err
+	}
+	return g, nil
+}
+
+// SaveBestGraph is SaveBest for graph copies: it saves the copy as ONNX
+// (onnx.WriteGraph) to path, which names a .onnx file.
+func (j *SweepResult) SaveBestGraph(path string, l PruneLevel, rounding quantise.Rounding, copyOf func(PruneLevel, quantise.Format) (*nn.Graph, error)) error {
+	if len(j.Smallest) != 1 || j.Smallest[0].FracBits == 0 {
+		return fmt.Errorf("experiment: no copy to save to %s: want one pruning level with a width meeting the target, have %d levels", path, len(j.Smallest))
+	}
+	g, err := copyOf(l, quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: rounding})
+	if err == nil {
+		err = atomicfile.Write(path, func(w io.Writer) error { return onnx.WriteGraph(w, g) })
+	}
+	if err != nil {
+		return err
+	}
+	j.Saved = path
+	return nil
+}
