@@ -29,10 +29,11 @@ import (
 
 // vitFlags are the flags of bench vit.
 type vitFlags struct {
-	dir    string
-	copies []string
-	balls  int
-	verify time.Duration
+	dir     string
+	copies  []string
+	balls   int
+	verify  time.Duration
+	profile string // CPU profile file
 }
 
 // newViTCmd returns the benchmark of the tiny vision transformer.
@@ -57,7 +58,8 @@ certificate's. With --verify D (default 100s; 0: none) it then runs
 verify at eps = 2 found, stopped after D. Per ball: bound, both errors,
 bound / found, seconds and CPU seconds of the certificate, verify's
 verdict and seconds; then per copy the median ratio, and the process's
-CPU time and peak memory.`,
+CPU time and peak memory. --cpuprofile writes a CPU profile of the run
+(go tool pprof reads it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runViT(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
@@ -68,6 +70,7 @@ CPU time and peak memory.`,
 	fs.StringSliceVar(&f.copies, "copies", f.copies, "copies to compare: float16, fb8")
 	fs.IntVar(&f.balls, "balls", f.balls, "balls per copy")
 	duration.Var(fs, &f.verify, "verify", "verify at 2x the error found, stopped after this long (0: no verify)")
+	fs.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	return cmd
 }
 
@@ -99,6 +102,11 @@ func runViT(ctx context.Context, stdout, stderr io.Writer, f vitFlags) error {
 		return fmt.Errorf("digits_test.json: %w", err)
 	}
 	p := &experiment.GraphPair{Centres: test.Inputs[:min(f.balls, len(test.Inputs))], Radius: 1.0 / 255, Lo: 0, Hi: 1}
+	stop, err := startCPUProfile(f.profile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	cpu0 := cputime.Process()
 	var rows []vitRow
 	for _, name := range f.copies {
