@@ -29,7 +29,8 @@ certificate's. With --verify D (default 100s; 0: none) it then runs
 verify at eps = 2 found, stopped after D. Per ball: bound, both errors,
 bound / found, seconds and CPU seconds of the certificate, verify's
 verdict and seconds; then per copy the median ratio, and the process's
-CPU time and peak memory.`,
+CPU time and peak memory. --cpuprofile writes a CPU profile of the run
+(go tool pprof reads it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return suite.ViT(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), o)
@@ -40,5 +41,6 @@ CPU time and peak memory.`,
 	fs.StringSliceVar(&o.Copies, "copies", o.Copies, "copies to compare: float16, fb8")
 	fs.IntVar(&o.Balls, "balls", o.Balls, "balls per copy")
 	duration.Var(fs, &o.Verify, "verify", "verify at 2x the error found, stopped after this long (0: no verify)")
+	fs.StringVar(&o.Profile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	return cmd
 }

@@ -26,10 +26,11 @@ import (
 
 // ViTOptions are the options of the ViT suite.
 type ViTOptions struct {
-	Dir    string        // folder of vit_digits.onnx and digits_test.json
-	Copies []string      // copies to compare: float16, fb8
-	Balls  int           // balls per copy
-	Verify time.Duration // verify at 2x the error found, stopped after this long (0: no verify)
+	Dir     string        // folder of vit_digits.onnx and digits_test.json
+	Copies  []string      // copies to compare: float16, fb8
+	Balls   int           // balls per copy
+	Verify  time.Duration // verify at 2x the error found, stopped after this long (0: no verify)
+	Profile string        // file of a CPU profile of the run ("" for none)
 }
 
 // DefaultViTOptions returns the ViT suite's defaults: both copies, 10
@@ -69,6 +70,11 @@ func ViT(ctx context.Context, stdout, stderr io.Writer, f ViTOptions) error {
 		return fmt.Errorf("digits_test.json: %w", err)
 	}
 	p := &experiment.GraphPair{Centres: test.Inputs[:min(f.Balls, len(test.Inputs))], Radius: 1.0 / 255, Lo: 0, Hi: 1}
+	stop, err := startCPUProfile(f.Profile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	cpu0 := cputime.Process()
 	var rows []vitRow
 	for _, name := range f.Copies {
