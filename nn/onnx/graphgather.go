@@ -12,16 +12,9 @@ import (
 //
 //	y[a.., j.., b..] = x[a.., idx[j..], b..],   negative indices from the end.
 func gopGather(b *graphBuilder, n *node, in []gin) error {
-	x, ops, err := unary(n, in, false)
+	x, ops, ax, err := unaryAlong(n, in, "Gather along the batch axis")
 	if err != nil {
 		return err
-	}
-	ax, err := axisOf(n.intAttr("axis", 0), x.s.rank())
-	if err != nil {
-		return err
-	}
-	if ax == x.s.batch {
-		return fmt.Errorf("Gather along the batch axis: %w", ErrShape)
 	}
 	c := ops.consts[1]
 	idx, err := c.integers()
@@ -66,4 +59,22 @@ func gopGather(b *graphBuilder, n *node, in []gin) error {
 	}
 	b.set(n, b.emit(n, &nn.Affine{M: &nn.Gather{N: x.s.size(), Index: sel}}, out, x.v))
 	return nil
+}
+
+// unaryAlong reads the one computed input of n (the others constants) and
+// its "axis" attribute (default 0), refusing the batch axis with the
+// message batchMsg.
+func unaryAlong(n *node, in []gin, batchMsg string) (tval, operands, int, error) {
+	x, ops, err := unary(n, in, false)
+	if err != nil {
+		return x, ops, 0, err
+	}
+	ax, err := axisOf(n.intAttr("axis", 0), x.s.rank())
+	if err != nil {
+		return x, ops, 0, err
+	}
+	if ax == x.s.batch {
+		return x, ops, 0, fmt.Errorf("%s: %w", batchMsg, ErrShape)
+	}
+	return x, ops, ax, nil
 }

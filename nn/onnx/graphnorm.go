@@ -11,16 +11,9 @@ import (
 // a constant input (opset 13), an attribute (before) or equal parts: one
 // selection per output.
 func gopSplit(b *graphBuilder, n *node, in []gin) error {
-	x, ops, err := unary(n, in, false)
+	x, ops, ax, err := unaryAlong(n, in, "Split of the batch axis")
 	if err != nil {
 		return err
-	}
-	ax, err := axisOf(n.intAttr("axis", 0), x.s.rank())
-	if err != nil {
-		return err
-	}
-	if ax == x.s.batch {
-		return fmt.Errorf("Split of the batch axis: %w", ErrShape)
 	}
 	var parts []int64
 	switch {
