@@ -1,10 +1,13 @@
 """A small residual CNN (1x8x8 -> conv 4 -> relu -> [conv 4 -> relu -> conv 4] + skip -> relu ->
-Linear 10, random weights) in the ONNX Runtime QDQ layout (make_ort_qdq.py, a copy of the
-shared one), with its outputs on five inputs by an independent numpy evaluator of the ONNX
+Linear 10, random weights) in the ONNX Runtime QDQ layout (testdata/graphs/make_ort_qdq.py, the
+repository's one script for it), with its outputs on five inputs by an independent numpy evaluator of the ONNX
 reference semantics (float64). Usage: /usr/bin/python3 generate.py (needs numpy, onnx, torch)."""
-import json, subprocess, sys
+import json, os, subprocess, sys
 import numpy as np, onnx, torch
 from onnx import numpy_helper, helper
+
+# The ONNX Runtime layout is made by the repository's one script for it.
+GRAPHS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "..", "testdata", "graphs")
 
 class Residual(torch.nn.Module):
     def __init__(self):
@@ -69,7 +72,7 @@ def main():
     torch.onnx.export(model, torch.rand(1, 1, 8, 8), "float.onnx", opset_version=13,
                       input_names=["x"], output_names=["y"])
     np.save("calib.npy", rng.rand(64, 1, 8, 8).astype(np.float32))
-    subprocess.run([sys.executable, "make_ort_qdq.py", "float.onnx", "ort_residual.onnx", "calib.npy"], check=True)
+    subprocess.run([sys.executable, os.path.join(GRAPHS, "make_ort_qdq.py"), "float.onnx", "ort_residual.onnx", "calib.npy"], check=True)
     xs = rng.rand(5, 1, 1, 8, 8)
     out = {"inputs": [x.ravel().tolist() for x in xs],
            "outputs_qdq_float64": [evaluate("ort_residual.onnx", x).ravel().tolist() for x in xs]}
