@@ -103,7 +103,7 @@ func (a *AgreementAllocation) Run(ctx context.Context, core *nn.Network, rebuild
 	seen := map[string]AgreementRow{}
 	// judged returns the candidate of fbs and its row, judging it once.
 	judged := func(fbs []int) (*candidate, AgreementRow, error) {
-		c, err := newCandidate(core, rebuild, a.Rounding, fbs)
+		c, err := newCandidate(core, rebuild, fixedScheme{a.Rounding}, fbs)
 		if err != nil {
 			return nil, AgreementRow{}, err
 		}
