@@ -26,6 +26,11 @@ type allocateFlags struct {
 	json     bool
 	jobs     int
 	starts   int
+	// scheme is fixed or int8; bits and int8 are --scheme int8's weight
+	// widths and options.
+	scheme string
+	bits   string
+	int8   quantise.Int8Options
 	// agreement holds --target-agreement and its test set.
 	agreement agreementFlags
 }
@@ -69,10 +74,22 @@ from the smallest single FB meeting A, keeping the candidate that saves
 the most weight bits; each copy's agree log goes to --out/fb-A-B-...,
 so an interrupted run resumes.
 
+With --scheme int8 (and --target-error), the copy is an affine int8 copy
+instead, as sweep --scheme int8 makes it (calibrated on the input box,
+weights per tensor or, with --per-channel, per output channel, int32
+biases), whose layers each have weights of one of the --bits widths
+(int8 or int4 by default) while the activations stay 8-bit. The search
+is the same: it starts from the smallest single width of --bits meeting
+E and lowers one layer at a time to the next width of --bits. A layer's
+weight bits are then weights x width + biases x 32. An int8 copy with
+int4 layers is saved in ONNX (QDQ) as int8 tensors holding the int4
+values.
+
 Exit status: 0 when a copy meets the target, 1 when no FB tried meets it
 or on an error, 2 usage error.`,
 		Example: `  nnbound allocate model.onnx --target-error 0.05
   nnbound allocate model.onnx --box 0:1 --target-error 0.5 --save model-mixed.onnx
+  nnbound allocate digits.onnx --box 0:1 --target-error 20 --scheme int8 --per-channel --save digits-w4w8.onnx
   nnbound allocate digits.onnx --target-agreement 0.95 --data test.json --radius 2/255`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runAllocate(cmd, args[0], &f) },
@@ -86,6 +103,11 @@ or on an error, 2 usage error.`,
 	fs.BoolVar(&f.json, "json", false, "print the allocation and its certificate as JSON")
 	fs.IntVar(&f.starts, "starts", d.Starts, "greedy descents, from the smallest single FB meeting the target and the widths above it")
 	fs.IntVar(&f.jobs, "jobs", d.Jobs, "certify this many copies at once")
+	fs.StringVar(&f.scheme, "scheme", "fixed", "fixed (fixed point, --frac-bits) or int8 (affine int8 copies, the weights of each layer at one of --bits)")
+	fs.StringVar(&f.bits, "bits", "4,8", "--scheme int8: the widths of a layer's weights, a list `A,B,...` or a range A:B (2 to 8)")
+	fs.BoolVar(&f.int8.PerChannel, "per-channel", false, "--scheme int8: one weight scale per output channel")
+	fs.BoolVar(&f.int8.Symmetric, "symmetric", false, "--scheme int8: symmetric activations (zero point 0)")
+	f.int8.Bits = quantise.DefaultInt8Options().Bits
 	f.model.register(fs)
 	f.model.chainOnly = "allocate chooses a width for each layer of a chain of layers: sweep MODEL certifies graphs at one width for every node"
 	f.input.register(fs)
@@ -129,7 +151,26 @@ func (f *allocateFlags) allocation(cmd *cobra.Command) (*experiment.Allocation, 
 	if f.cert.verbose {
 		jobs = 1 // one solver log at a time
 	}
-	return &experiment.Allocation{Widths: sortedUnique(widths), Rounding: rounding, Target: f.target, Opts: opts, Jobs: jobs, Starts: f.starts}, nil
+	a := &experiment.Allocation{Widths: sortedUnique(widths), Rounding: rounding, Target: f.target, Opts: opts, Jobs: jobs, Starts: f.starts}
+	switch f.scheme {
+	case "fixed":
+	case "int8":
+		for _, name := range []string{"frac-bits", "rounding"} {
+			if cmd.Flags().Changed(name) {
+				return nil, usagef("--scheme int8 and --%s do not go together", name)
+			}
+		}
+		if a.Widths, err = parseWidths("bits", f.bits); err != nil {
+			return nil, err
+		}
+		if slices.Min(a.Widths) < 2 || slices.Max(a.Widths) > 8 {
+			return nil, usagef("--bits %s: want widths from 2 to 8", f.bits)
+		}
+		a.Widths, a.Int8 = sortedUnique(a.Widths), &f.int8
+	default:
+		return nil, usagef("--scheme %q: want fixed or int8", f.scheme)
+	}
+	return a, nil
 }
 
 // runAllocate allocates the layers' widths of the model at path and
