@@ -2,12 +2,16 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
@@ -23,6 +27,7 @@ type allocateFlags struct {
 	rounding string
 	target   float64
 	save     string
+	report   string
 	json     bool
 	jobs     int
 	starts   int
@@ -61,7 +66,8 @@ bit, IB integer bits (the fewest holding the layer's largest quantised
 value) and FB fractional bits each. It prints the single widths tried,
 the per-layer table with its total beside the single width's, and the
 certificate of the chosen copy (JSON with --json); --save OUT saves that
-copy.
+copy. --report DIR also writes DIR/index.html: the tables, a figure of the
+weight bits per layer, the command and the versions (plain HTML and SVG).
 
 With --target-agreement A instead, the target is top-1 agreement: a
 copy is accepted when, on at least the fraction A of the samples of
@@ -100,6 +106,7 @@ or on an error, 2 usage error.`,
 	fs.StringVar(&f.rounding, "rounding", d.Rounding.String(), "rounding of weights and biases: trunc, nearest or floor")
 	fs.Float64Var(&f.target, "target-error", 0, "the largest certified bound `E` accepted (required)")
 	fs.StringVar(&f.save, "save", "", "save the chosen copy to `OUT` (.onnx or .json)")
+	fs.StringVar(&f.report, "report", "", "also write the allocation as a web page, `DIR`/index.html (HTML and SVG, no script)")
 	fs.BoolVar(&f.json, "json", false, "print the allocation and its certificate as JSON")
 	fs.IntVar(&f.starts, "starts", d.Starts, "greedy descents, from the smallest single FB meeting the target and the widths above it")
 	fs.IntVar(&f.jobs, "jobs", d.Jobs, "certify this many copies at once")
@@ -201,6 +208,12 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 			return err
 		}
 	}
+	t := experiment.AllocationText{Network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()), Box: box, HideTimes: hideTimes}
+	if f.report != "" {
+		if err := writeAllocationReport(cmd, path, f.report, r, t); err != nil {
+			return err
+		}
+	}
 	if f.json {
 		if hideTimes {
 			r.HideTimes()
@@ -209,7 +222,6 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 			return err
 		}
 	} else {
-		t := experiment.AllocationText{Network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()), Box: box, HideTimes: hideTimes}
 		if err := r.WriteText(stdout, t); err != nil {
 			return err
 		}
@@ -234,4 +246,17 @@ func sortedUnique(widths []int) []int {
 	out := append([]int(nil), widths...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// writeAllocationReport writes the page of allocate --report to dir.
+func writeAllocationReport(cmd *cobra.Command, model, dir string, r *experiment.AllocationResult, t experiment.AllocationText) error {
+	files, err := fileDigests([]string{model})
+	if err != nil {
+		return fmt.Errorf("allocate: --report: %w", err)
+	}
+	p := provenance(cmd, []string{model}, files)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("allocate: --report: %w", err)
+	}
+	return atomicfile.Write(filepath.Join(dir, "index.html"), func(w io.Writer) error { return r.WriteHTML(w, t, p) })
 }

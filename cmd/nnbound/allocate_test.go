@@ -108,3 +108,40 @@ func TestAllocateUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocateReportInBrowser writes the page of an int8 allocation of
+// the digits MLP, checks its text and loads it in a headless Chromium
+// (skipped when none is installed), checking the page it renders.
+func TestAllocateReportInBrowser(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "page")
+	args := []string{"allocate", digitsDir + "digits_relu.onnx", "--box", "0:1", "--scheme", "int8", "--per-channel", "--target-error", "50",
+		"--starts", "1", "--max-pieces", "1", "--timeout", "0", "--samples", "200", "--report", page}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(page, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "<script") {
+		t.Error("the page has a script")
+	}
+	checkAllocationPage(t, "file", string(b))
+	checkAllocationPage(t, "chromium's DOM", headlessDOM(t, filepath.Join(page, "index.html")))
+}
+
+// checkAllocationPage checks the content of the page of
+// TestAllocateReportInBrowser.
+func checkAllocationPage(t *testing.T, what, html string) {
+	t.Helper()
+	for _, want := range []string{
+		`<table id="sweep">`, `<th>width</th>`, `<table id="layers">`, `<th>weight bits</th>`, `<td>total</td>`,
+		`<svg id="bits"`, `<pre id="certificate">`, `certified       yes`, `nnbound allocate `, `--scheme=int8`,
+		`digits_relu.onnx</td><td>SHA-256 `,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("%s: no %q in the page", what, want)
+		}
+	}
+}

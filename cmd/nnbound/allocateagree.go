@@ -49,6 +49,9 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 	if cmd.Flags().Changed("target-error") {
 		return usagef("--target-error and --target-agreement: give one target")
 	}
+	if f.report != "" {
+		return usagef("--report and --target-agreement do not go together: the page shows an allocation for --target-error")
+	}
 	if f.scheme != "fixed" {
 		return usagef("--scheme %s and --target-agreement do not go together: the agreement target allocates fractional bits", f.scheme)
 	}
