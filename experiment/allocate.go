@@ -399,7 +399,7 @@ func (a *Allocation) scheme(core *nn.Network, box spec.Box) (layerScheme, error)
 	if a.Int8 == nil {
 		return fixedScheme{a.Rounding}, nil
 	}
-	return newInt8Scheme(core, box, *a.Int8, a.Widths)
+	return newInt8Scheme(core, nil, box, *a.Int8, a.Widths)
 }
 
 // uniform returns n copies of fb.

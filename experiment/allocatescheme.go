@@ -61,10 +61,10 @@ type int8Scheme struct {
 	bits   []int
 }
 
-// newInt8Scheme returns the int8 scheme of opts for core over box, with
-// the weight widths bits (2 to 8, ascending), calibrated on the box
-// (Calibrate) so that no input of the box saturates.
-func newInt8Scheme(core *nn.Network, box spec.Box, opts quantise.Int8Options, bits []int) (int8Scheme, error) {
+// newInt8Scheme returns the int8 scheme of opts for core, with the weight
+// widths bits (2 to 8, ascending), calibrated (Calibrate) on the inputs
+// xs or, for none, on box so that no input of the box saturates.
+func newInt8Scheme(core *nn.Network, xs [][]float64, box spec.Box, opts quantise.Int8Options, bits []int) (int8Scheme, error) {
 	for _, b := range bits {
 		if b < 2 || b > 8 {
 			return int8Scheme{}, fmt.Errorf("experiment: int8 allocation: weights of %d bits, want 2 to 8", b)
@@ -73,7 +73,7 @@ func newInt8Scheme(core *nn.Network, box spec.Box, opts quantise.Int8Options, bi
 	if err := opts.Validate(); err != nil {
 		return int8Scheme{}, err
 	}
-	r, err := Calibrate(core, nil, box)
+	r, err := Calibrate(core, xs, box)
 	if err != nil {
 		return int8Scheme{}, err
 	}

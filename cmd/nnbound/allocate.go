@@ -80,16 +80,16 @@ from the smallest single FB meeting A, keeping the candidate that saves
 the most weight bits; each copy's agree log goes to --out/fb-A-B-...,
 so an interrupted run resumes.
 
-With --scheme int8 (and --target-error), the copy is an affine int8 copy
-instead, as sweep --scheme int8 makes it (calibrated on the input box,
-weights per tensor or, with --per-channel, per output channel, int32
-biases), whose layers each have weights of one of the --bits widths
-(int8 or int4 by default) while the activations stay 8-bit. The search
-is the same: it starts from the smallest single width of --bits meeting
-E and lowers one layer at a time to the next width of --bits. A layer's
-weight bits are then weights x width + biases x 32. An int8 copy with
-int4 layers is saved in ONNX (QDQ) as int8 tensors holding the int4
-values.
+With --scheme int8, the copies are affine int8 copies instead, as sweep
+--scheme int8 makes them (calibrated on the input box, or with
+--target-agreement on the samples of --data; weights per tensor or, with
+--per-channel, per output channel; int32 biases), whose layers each have
+weights of one of the --bits widths (int8 or int4 by default) while the
+activations stay 8-bit. The search is the same: it starts from the
+smallest single width of --bits meeting the target and lowers one layer
+at a time to the next width of --bits. A layer's weight bits are then
+weights x width + biases x 32. A copy with int4 layers is saved in ONNX
+(QDQ) as int8 tensors holding the int4 values.
 
 Exit status: 0 when a copy meets the target, 1 when no FB tried meets it
 or on an error, 2 usage error.`,
@@ -159,25 +159,38 @@ func (f *allocateFlags) allocation(cmd *cobra.Command) (*experiment.Allocation, 
 		jobs = 1 // one solver log at a time
 	}
 	a := &experiment.Allocation{Widths: sortedUnique(widths), Rounding: rounding, Target: f.target, Opts: opts, Jobs: jobs, Starts: f.starts}
-	switch f.scheme {
-	case "fixed":
-	case "int8":
-		for _, name := range []string{"frac-bits", "rounding"} {
-			if cmd.Flags().Changed(name) {
-				return nil, usagef("--scheme int8 and --%s do not go together", name)
-			}
-		}
-		if a.Widths, err = parseWidths("bits", f.bits); err != nil {
-			return nil, err
-		}
-		if slices.Min(a.Widths) < 2 || slices.Max(a.Widths) > 8 {
-			return nil, usagef("--bits %s: want widths from 2 to 8", f.bits)
-		}
-		a.Widths, a.Int8 = sortedUnique(a.Widths), &f.int8
-	default:
-		return nil, usagef("--scheme %q: want fixed or int8", f.scheme)
+	if bits, o, err := f.int8Scheme(cmd); err != nil {
+		return nil, err
+	} else if o != nil {
+		a.Widths, a.Int8 = bits, o
 	}
 	return a, nil
+}
+
+// int8Scheme returns the weight widths (ascending) and options of
+// --scheme int8, nil options for --scheme fixed; bad flags are usage
+// errors.
+func (f *allocateFlags) int8Scheme(cmd *cobra.Command) ([]int, *quantise.Int8Options, error) {
+	switch f.scheme {
+	case "fixed":
+		return nil, nil, nil
+	case "int8":
+	default:
+		return nil, nil, usagef("--scheme %q: want fixed or int8", f.scheme)
+	}
+	for _, name := range []string{"frac-bits", "rounding"} {
+		if cmd.Flags().Changed(name) {
+			return nil, nil, usagef("--scheme int8 and --%s do not go together", name)
+		}
+	}
+	bits, err := parseWidths("bits", f.bits)
+	if err != nil {
+		return nil, nil, err
+	}
+	if slices.Min(bits) < 2 || slices.Max(bits) > 8 {
+		return nil, nil, usagef("--bits %s: want widths from 2 to 8", f.bits)
+	}
+	return sortedUnique(bits), &f.int8, nil
 }
 
 // runAllocate allocates the layers' widths of the model at path and

@@ -98,7 +98,7 @@ func TestAllocateUsage(t *testing.T) {
 		{"scheme", []string{"allocate", sin3x, "--target-error", "1", "--scheme", "int9"}, exitUsage, "--scheme"},
 		{"int8 bits", []string{"allocate", sin3x, "--target-error", "1", "--scheme", "int8", "--bits", "1,8"}, exitUsage, "--bits"},
 		{"int8 frac-bits", []string{"allocate", sin3x, "--target-error", "1", "--scheme", "int8", "--frac-bits", "4"}, exitUsage, "--frac-bits"},
-		{"int8 agreement", []string{"allocate", sin3x, "--target-agreement", "0.9", "--scheme", "int8", "--data", "x.json", "--radius", "0.1"}, exitUsage, "--scheme int8"},
+		{"report agreement", []string{"allocate", sin3x, "--target-agreement", "0.9", "--report", "x", "--data", "x.json", "--radius", "0.1"}, exitUsage, "--report"},
 		{"unmet", []string{"allocate", sin3x, "--target-error", "1e-9", "--frac-bits", "2,3", "--max-pieces", "1", "--timeout", "0"}, exitFail, "nothing to allocate"},
 	} {
 		var stdout, stderr bytes.Buffer
