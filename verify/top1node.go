@@ -22,6 +22,9 @@ type top1Node struct {
 	vol    float64   // fraction of the root's volume
 	prio   float64   // the parent's smallest margin bound (-Inf for the root)
 	warm   []float64 // the parent's attack's best point, or nil
+	// glo, ghi is the box of g's quantised input n owns (top1split.go),
+	// nil at the root or without splitting on the quantiser.
+	glo, ghi []float64
 }
 
 // top1Outcome is what bounding and attacking a node found.
@@ -74,7 +77,7 @@ func (t *top1) process(n *top1Node) *top1Outcome {
 	if o.violation != nil {
 		return o
 	}
-	o.split = t.splitCoordinate(n, c, targets[0])
+	o.split = t.splitCoordinate(n, c, targets[0], slices.Min(lf) > 0)
 	return o
 }
 
@@ -82,11 +85,7 @@ func (t *top1) process(n *top1Node) *top1Outcome {
 // n's box, for j != c in increasing order: symbolic bounds, and optimised
 // slopes where those leave a margin open.
 func (t *top1) margins(n *top1Node, c int) (lf, lg []float64, err error) {
-	box := spec.Box{Lo: n.lo, Hi: n.hi}
-	boxG := box
-	if t.in.Pairing == spec.QuantisedInput {
-		boxG = spec.Box{Lo: t.in.X2(n.lo), Hi: t.in.X2(n.hi)} // the quantiser is monotone
-	}
+	box, boxG := spec.Box{Lo: n.lo, Hi: n.hi}, t.gBox(n)
 	for _, m := range []bounds.Method{bounds.MethodSymbolic, bounds.MethodOptimised} {
 		opts := bounds.DefaultOptions()
 		opts.Method = m
@@ -170,14 +169,12 @@ func marginNetwork(f *nn.Network, c int) (*nn.Network, error) {
 	return out, nil
 }
 
-// splitCoordinate returns the coordinate of n's box to halve: the one of
-// largest width_i * (|d(f_c - f_j)/dx_i| + |d(g_c - g_j)/dx_i|) at the
-// centre, j the target of the smallest margin, or where that vanishes of
-// largest width_i times the first-layer weights on x_i; -1 if no
-// coordinate can be halved in float64.
-func (t *top1) splitCoordinate(n *top1Node, c, j int) int {
+// splitCoordinate returns the coordinate of n's box to split (splitTop1)
+// by the gradients of f_c - f_j and g_c - g_j at the centre, j the target
+// of the smallest margin; fDone says f's margins are proved on n.
+func (t *top1) splitCoordinate(n *top1Node, c, j int, fDone bool) int {
 	x := centre(n.lo, n.hi)
 	tr := top1Traces{search.NewTrace(t.f), search.NewTrace(t.g)}
 	_, _, df, dg := t.marginGradients(tr, x, c, j)
-	return splitBySmear(n.lo, n.hi, df, dg, t.colWeight)
+	return t.splitTop1(n, df, dg, fDone)
 }
