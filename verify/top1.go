@@ -187,7 +187,7 @@ func (t *top1) merge(n *top1Node, o *top1Outcome, next *int) {
 		return
 	}
 	for _, c := range t.children(n, o.split) {
-		c.id, c.prio, c.warm = *next, o.low, o.worst
+		c.id, c.prio, c.warm, c.provedF, c.provedClass = *next, o.low, o.worst, o.provedF, o.class
 		heap.Push(&t.queue, c)
 		*next++
 	}

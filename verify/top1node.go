@@ -25,6 +25,11 @@ type top1Node struct {
 	// glo, ghi is the box of g's quantised input n owns (top1split.go),
 	// nil at the root or without splitting on the quantiser.
 	glo, ghi []float64
+	// provedF holds the lower bounds of f's margins for the class
+	// provedClass on the parent's box when they are all positive (they
+	// hold on n, a part of it), nil otherwise.
+	provedF     []float64
+	provedClass int
 }
 
 // top1Outcome is what bounding and attacking a node found.
@@ -33,6 +38,8 @@ type top1Outcome struct {
 	violation *Top1Point
 	worst     []float64 // the attack's best point
 	low       float64   // the smallest lower bound of the margins
+	provedF   []float64 // f's margins' lower bounds when all are positive
+	class     int       // f's class at the centre
 	split     int       // the coordinate to halve, -1 when none can be
 	err       error
 }
@@ -63,6 +70,9 @@ func (t *top1) process(n *top1Node) *top1Outcome {
 	for j := range lf {
 		o.low = min(o.low, lf[j], lg[j])
 	}
+	if slices.Min(lf) > 0 {
+		o.provedF, o.class = lf, c
+	}
 	if o.low > 0 {
 		o.closed = true
 		return o
@@ -83,16 +93,23 @@ func (t *top1) process(n *top1Node) *top1Outcome {
 
 // margins returns certified lower bounds of f_c - f_j and g_c - g_j on
 // n's box, for j != c in increasing order: symbolic bounds, and optimised
-// slopes where those leave a margin open.
+// slopes where those leave a margin open. f's are the parent's when it
+// proved them all positive for class c (n.provedF).
 func (t *top1) margins(n *top1Node, c int) (lf, lg []float64, err error) {
 	box, boxG := spec.Box{Lo: n.lo, Hi: n.hi}, t.gBox(n)
+	fDone := n.provedF != nil && n.provedClass == c
+	if fDone {
+		lf = n.provedF
+	}
 	for _, m := range []bounds.Method{bounds.MethodSymbolic, bounds.MethodOptimised} {
 		opts := bounds.DefaultOptions()
 		opts.Method = m
 		opts.Optimise.Iterations = t.opts.OptimiseIterations
 		opts.Optimise.Step = t.opts.OptimiseStep
-		if lf, err = lowerOutputs(t.margF[c], box, opts, lf); err != nil {
-			return nil, nil, err
+		if !fDone {
+			if lf, err = lowerOutputs(t.margF[c], box, opts, lf); err != nil {
+				return nil, nil, err
+			}
 		}
 		if lg, err = lowerOutputs(t.margG[c], boxG, opts, lg); err != nil {
 			return nil, nil, err
