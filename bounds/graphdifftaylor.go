@@ -33,8 +33,8 @@ import (
 // the radii joins the gap, so the planes hold for any rounding.
 
 // taylorDiffPlanes returns the second-order planes below and above
-// f(z + d) - f(z) on z x d, or ok false where f, f'' or f''' is not
-// bounded on the box.
+// f(z + d) - f(z) on z x d, or ok false where f or its second or
+// third derivative is not bounded on the box.
 func taylorDiffPlanes(u nn.Unary, z, d Interval) (lower, upper plane, ok bool) {
 	s := z.Add(d)
 	h := Interval{min(z.Lo, s.Lo), max(z.Hi, s.Hi)}
@@ -73,7 +73,8 @@ func derivRange(u nn.Unary, x Interval) Interval {
 	return Interval{outward.LibDown(lo), outward.LibUp(hi)}
 }
 
-// curvMax returns upper bounds of |f''| and |f'''| on x, an interval of
+// curvMax returns upper bounds of the magnitudes of f's second and third
+// derivatives on x, an interval of
 // f's domain (for Sqrt, of positive numbers): the largest magnitudes at
 // the ends and at the critical points inside.
 func curvMax(u nn.Unary, x Interval) (d2, d3 float64) {

@@ -92,7 +92,7 @@ func TestTaylorDiffPlanesTighter(t *testing.T) {
 	}
 }
 
-// TestCurvMax checks the bounds of |f''| and |f'''| against central
+// TestCurvMax checks the bounds of the second and third derivatives against central
 // differences of f' at random points of random intervals.
 func TestCurvMax(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 8))
