@@ -74,9 +74,9 @@ func derivRange(u nn.Unary, x Interval) Interval {
 }
 
 // curvMax returns upper bounds of the magnitudes of f's second and third
-// derivatives on x, an interval of
-// f's domain (for Sqrt, of positive numbers): the largest magnitudes at
-// the ends and at the critical points inside.
+// derivatives on x, an interval of f's domain (for Sqrt, of positive
+// numbers): the largest magnitudes at the ends and at the critical points
+// inside.
 func curvMax(u nn.Unary, x Interval) (d2, d3 float64) {
 	at := func(f func(t float64) float64, crit ...float64) float64 {
 		m := max(math.Abs(f(x.Lo)), math.Abs(f(x.Hi)))

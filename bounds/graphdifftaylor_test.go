@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -117,6 +119,40 @@ func TestCurvMax(t *testing.T) {
 				if math.Abs(f2) > d2*(1+1e-5)+1e-9 || math.Abs(f3) > d3*(1+1e-3)+1e-4*(1+math.Abs(f2)) {
 					t.Fatalf("%s on %v at %v: f'' ~ %v, f''' ~ %v, bounds %v, %v", u.Describe(), x, s, f2, f3, d2, d3)
 				}
+			}
+		}
+	}
+}
+
+// TestReciprocalDiffSound bounds z -> 1/(W z + b) against a copy with
+// other weights through the difference graph (reciprocalDiff's relative
+// form), on boxes where W z + b keeps one sign and varies by up to half
+// its size, and samples pairs: every value and the output difference lie
+// in their enclosures.
+func TestReciprocalDiffSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(61, 9))
+	for trial := range 60 {
+		n, m := 1+rng.IntN(3), 1+rng.IntN(4)
+		w, b := make([]float64, m*n), make([]float64, m)
+		for i := range w {
+			w[i] = rng.NormFloat64()
+		}
+		for j := range b {
+			b[j] = (3 + 3*rng.Float64()) * float64(n) * []float64{1, -1}[rng.IntN(2)]
+		}
+		g1 := &nn.Graph{InputShape: []int{n}, Nodes: []nn.Node{
+			{Op: &nn.Affine{M: nn.DenseMap{W: mat.NewDense(m, n, w)}, B: b}, Inputs: []int{0}, Shape: []int{m}},
+			{Op: nn.Unary{F: nn.Reciprocal}, Inputs: []int{1}, Shape: []int{m}},
+		}}
+		g2 := perturbed(rng, g1, []float64{1e-4, 1e-2, 0.1}[trial%3])
+		box := randBox(rng, n, []float64{0.01, 0.3, 1}[trial%3])
+		for _, in := range graphPairings(box)[:3] {
+			pb, err := GraphPair(g1, g2, in, DefaultGraphOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := pairSamplesInside(rng, g1, g2, in, pb); err != nil {
+				t.Fatalf("trial %d, %v: %v", trial, in.Pairing, err)
 			}
 		}
 	}

@@ -111,3 +111,29 @@ func (pg *pairGraph) mulDiff(z, d []int, shape []int) int {
 	q := pg.add(nn.Node{Op: nn.Mul{}, Inputs: []int{d[0], z2b}, Shape: shape})
 	return pg.add(nn.Node{Op: nn.Add{}, Inputs: []int{p, q}, Shape: shape})
 }
+
+// reciprocalDiff appends the difference of a reciprocal to the difference
+// graph in relative form: with r = 1/z (the value r of g1) and w = r d,
+//
+//	1/(z + d) - 1/z = r (1/(1 + w) - 1),
+//
+// products (graphunary.go) and a reciprocal of 1 + w. Where z varies much
+// more across the box than d/z (a softmax's sum of exponentials), w is
+// nearly constant and the products' planes are tight, while those of the
+// pair node in (z, d) (pairUnary) carry the reciprocal's curvature over
+// the width of z.
+func (pg *pairGraph) reciprocalDiff(r, d int, shape []int) int {
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	ones, minus := make([]float64, n), make([]float64, n)
+	for i := range ones {
+		ones[i], minus[i] = 1, -1
+	}
+	w := pg.add(nn.Node{Op: nn.Mul{}, Inputs: []int{d, r}, Shape: shape})
+	w1 := pg.add(nn.Node{Op: &nn.Affine{M: &nn.Scale{S: ones}, B: ones}, Inputs: []int{w}, Shape: shape})
+	q := pg.add(nn.Node{Op: nn.Unary{F: nn.Reciprocal}, Inputs: []int{w1}, Shape: shape})
+	h := pg.add(nn.Node{Op: &nn.Affine{M: &nn.Scale{S: ones}, B: minus}, Inputs: []int{q}, Shape: shape})
+	return pg.add(nn.Node{Op: nn.Mul{}, Inputs: []int{r, h}, Shape: shape})
+}

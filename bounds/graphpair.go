@@ -304,6 +304,9 @@ func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, zOut int, shape []int)
 		if o2, ok := op2.(nn.Unary); !ok || o1 != o2 {
 			return 0, fail
 		}
+		if o1.F == nn.Reciprocal {
+			return pg.reciprocalDiff(zOut, d[0], shape), nil
+		}
 		return pg.add(nn.Node{Op: pairUnary{o1}, Inputs: []int{z[0], d[0]}, Shape: shape}), nil
 	case nn.Mul:
 		if _, ok := op2.(nn.Mul); !ok {
