@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"sync"
@@ -48,6 +49,7 @@ import (
 // the bounds of its values (final below the target), the relaxations of
 // its nonlinear nodes, and |M| mag of its affine nodes.
 type graphBack struct {
+	ctx    context.Context // a batch begun after ctx is done leaves its rows at +Inf
 	g      *nn.Graph
 	vals   [][]Interval
 	mags   [][]float64
@@ -150,6 +152,12 @@ func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) [
 			defer b.release(w)
 			for s := range next {
 				lo, hi := s*batch, min((s+1)*batch, len(rows))
+				if b.ctx != nil && b.ctx.Err() != nil {
+					for i := lo; i < hi; i++ {
+						out[i] = math.Inf(1)
+					}
+					continue
+				}
 				w.batch(t, rows[lo:hi], stop, out[lo:hi])
 			}
 		}()
