@@ -82,6 +82,12 @@ type Config struct {
 	// difference between two close networks (a float16 or quantised copy)
 	// from being the cancellation of two large coordinates.
 	DiffCoords bool
+	// Noise[n][k][i] > 0 adds to the pre-activation of neuron i of layer k
+	// of network n a noise coordinate e with |e| <= Noise[n][k][i] (see
+	// Noise, the builder of its constraints): the rounding of an int8
+	// quantiser (bounds.Lowered). A nil slice at any level means none.
+	// A neuron with noise is never merged (MergeIdentical).
+	Noise [2][][]float64
 }
 
 // Layer holds the forms of one layer of one network.
@@ -95,6 +101,10 @@ type Layer struct {
 	// Diff[i] (network 2, Config.DiffCoords) reports that Coord[i] holds
 	// Post[i] minus the output of neuron i of the same layer of network 1.
 	Diff []bool
+	// NoiseCoord[i] is the coordinate of the noise added to Pre[i] (-1:
+	// none), NoiseRad[i] the bound on its magnitude (Config.Noise).
+	NoiseCoord []int
+	NoiseRad   []float64
 }
 
 // Net holds the forms of one network.
@@ -204,7 +214,7 @@ func NewLayout(cfg Config) (*Layout, error) {
 	}
 	// Interleave the layers of the two networks when numbering.
 	below := [2][]Form{l.X1, l.X2}
-	twins := exactTwins(cfg.Nets, inputs1, inputs)
+	twins := exactTwins(cfg.Nets, inputs1, inputs, cfg.Noise)
 	depth := max(len(n1.Layers), len(n2.Layers))
 	for n := range 2 {
 		l.Nets[n].Layers = make([]Layer, len(cfg.Nets[n].Layers))
@@ -217,12 +227,16 @@ func NewLayout(cfg Config) (*Layout, error) {
 			}
 			nl := net.Layers[k]
 			lay := Layer{Act: nl.Act, Pre: make([]Form, nl.Out()), Post: make([]Form, nl.Out()), Coord: make([]int, nl.Out()),
-				Diff: make([]bool, nl.Out())}
+				Diff: make([]bool, nl.Out()), NoiseCoord: make([]int, nl.Out()), NoiseRad: make([]float64, nl.Out())}
 			raw := nl.W.RawMatrix()
 			for i := range nl.Out() {
 				row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 				lay.Pre[i] = Dot(row, below[n], nl.B[i], onePlaceholder)
-				lay.Coord[i] = -1
+				lay.Coord[i], lay.NoiseCoord[i] = -1, -1
+				if r := noiseAt(cfg.Noise[n], k, i); r > 0 {
+					lay.NoiseCoord[i], lay.NoiseRad[i] = newCoord(fmt.Sprintf("e%d.L%d[%d]", n+1, k, i)), r
+					lay.Pre[i] = Add(lay.Pre[i], Unit(lay.NoiseCoord[i]))
+				}
 				nr := neuronAt(cfg.Neurons[n], k, i)
 				switch {
 				case nl.Act.Kind == nn.Identity:
@@ -302,8 +316,19 @@ func (l *Layout) renumberOne(placeholder int) {
 func (l *Layout) OneForm(c float64) Form { return Scaled(c, l.One) }
 
 // Eta returns the eta of inputs x1, x2 (x2 ignored where not free) by
-// evaluating both networks in float64, for tests and diagnostics.
+// evaluating both networks in float64, for tests and diagnostics. The
+// networks must have no noise (Config.Noise); EtaNoisy takes it.
 func (l *Layout) Eta(nets [2]*nn.Network, x1, x2 []float64) []float64 {
+	return l.EtaNoisy(nets, x1, x2, nil)
+}
+
+// NoiseFunc returns the noise added to the pre-activation v of neuron i of
+// layer k of network n (the rounding of its quantiser).
+type NoiseFunc func(n, k, i int, v float64) float64
+
+// EtaNoisy is Eta with the noise of each neuron with a noise coordinate
+// given by noise (nil: none).
+func (l *Layout) EtaNoisy(nets [2]*nn.Network, x1, x2 []float64, noise NoiseFunc) []float64 {
 	eta := make([]float64, l.Dim)
 	eta[l.One] = 1
 	for i := range x1 {
@@ -336,6 +361,10 @@ func (l *Layout) Eta(nets [2]*nn.Network, x1, x2 []float64) []float64 {
 				for j, v := range h {
 					s += nl.W.At(i, j) * v
 				}
+				if c := lay.NoiseCoord[i]; c >= 0 && noise != nil {
+					eta[c] = noise(n, k, i, s)
+					s += eta[c]
+				}
 				out[i] = nl.Act.Apply(s)
 				switch c := lay.Coord[i]; {
 				case c >= 0 && lay.Diff[i]:
@@ -365,6 +394,14 @@ func neuronAt(ns [][]Neuron, k, i int) Neuron {
 		return Keep
 	}
 	return ns[k][i]
+}
+
+// noiseAt returns the noise radius of neuron i of layer k (0 if absent).
+func noiseAt(rs [][]float64, k, i int) float64 {
+	if k >= len(rs) || i >= len(rs[k]) {
+		return 0
+	}
+	return rs[k][i]
 }
 
 // checkNeurons reports a neuron table longer than the network.

@@ -55,6 +55,8 @@ const (
 	KindDiffPostBox                  // (dphi - dl)(du - dphi) >= 0 from difference bounds
 	KindDiffChord                    // chords of the slope restriction of corresponding neurons (linear)
 	KindDiffChordProduct             // the product of the two chords >= 0
+	KindNoise                        // (r - e)(e + r) >= 0 for a quantiser's rounding e, |e| <= r
+	KindNoiseLinear                  // r - e >= 0 and e + r >= 0
 	numKinds
 )
 
@@ -63,6 +65,7 @@ var kindNames = [numKinds]string{
 	"sector", "slope_pair", "positive", "complement", "complementarity", "cross", "cross_phi",
 	"bounded", "bounded_linear", "pre_box", "post_box", "triangle", "triangle_product",
 	"diff_slope", "diff_pre_box", "diff_post_box", "diff_chord", "diff_chord_product",
+	"noise", "noise_linear",
 }
 
 // String returns the kind's snake-case name.
