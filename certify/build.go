@@ -186,13 +186,21 @@ type lmi struct {
 // it returns a skipError, before assembling anything, when a network's
 // structure or sdpTooLarge rules the LMI out.
 func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, skip bool) (*lmi, error) {
+	var v int8Nets // quantised networks: their lowerings, the roundings as noise (int8.go)
+	if f1.Quantised() || f2.Quantised() {
+		var err error
+		if v, err = lowerForSDP(f1, f2, rb, o); err != nil {
+			return nil, err
+		}
+		f1, f2 = v.f1, v.f2
+	}
 	for n, f := range [2]*nn.Network{f1, f2} {
 		if err := f.RequirePlain("the SDP's quadratic constraints"); err != nil {
 			return nil, fmt.Errorf("certify: network %d: %w", n+1, err)
 		}
 	}
 	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X1: r.inputs1(), X2: r.inputs(), MergeIdentical: o.QC == QCDefault,
-		DiffCoords: o.QC == QCDefault}
+		DiffCoords: o.QC == QCDefault, Noise: v.noise}
 	if o.QC == QCDefault {
 		for n := range 2 {
 			cfg.Neurons[n] = stableNeurons(cfg.Nets[n], rb.Nets[n])
@@ -320,6 +328,11 @@ func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *task) []qc.Term 
 			out = append(out, t)
 		}
 	}
+	// The roundings of int8 quantisers are part of the model, whatever
+	// the kinds: without them their coordinates are free.
+	for n := range 2 {
+		out = append(out, qc.Noise(l, n)...)
+	}
 	return out
 }
 
@@ -360,6 +373,11 @@ func etaRadius(l *qc.Layout, r *region, rb *regionBounds) []float64 {
 	}
 	for n := range 2 {
 		for k, lay := range l.Nets[n].Layers {
+			for i, c := range lay.NoiseCoord {
+				if c >= 0 {
+					rad[c] = lay.NoiseRad[i]
+				}
+			}
 			for i, c := range lay.Coord {
 				switch {
 				case c < 0:

@@ -83,7 +83,7 @@ func certifyBounds(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regio
 		res.prior = rb.prior(r)
 		return res
 	}
-	if f1.Quantised() || f2.Quantised() {
+	if (f1.Quantised() || f2.Quantised()) && (!int8SDP(f1, o) || rb.Nets[0] == nil || rb.Nets[1] == nil) {
 		return propagationOnly(rb, o)
 	}
 	// The output enclosure is a bound too: keep the smaller, and fall back
