@@ -294,7 +294,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	}
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	if (f1.Quantised() || f2.Quantised()) && c.Certified() {
-		c.Note = int8Note(f1, f2, rb, rp, c, &opts)
+		c.Note = int8Certificate(f1, f2, rb, rp, c, &opts)
 	}
 	return c
 }
@@ -303,10 +303,10 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 // no SDP is built for them (int8SDP).
 const noSDPReason = "the SDP does not model the int8 quantisers for this quantity: bound propagation with input splitting"
 
-// int8Note returns the note of a certificate of quantised networks:
-// which quadratic constraints modelled their quantisers when the root's
-// SDP was solved, otherwise where the bound comes from.
-func int8Note(f1, f2 *nn.Network, rb *regionBounds, rp regionResult, c *Certificate, o *task) string {
+// int8Certificate returns the note of a certificate of quantised
+// networks: which quadratic constraints modelled their quantisers when
+// the root's SDP was solved, otherwise where the bound comes from.
+func int8Certificate(f1, f2 *nn.Network, rb *regionBounds, rp regionResult, c *Certificate, o *task) string {
 	if !int8SDP(f1, o) || rb == nil || rb.Nets[0] == nil {
 		c.SDP, c.SDPGammas = SDPStats{}, Gammas{}
 		return noSDPReason
@@ -319,7 +319,7 @@ func int8Note(f1, f2 *nn.Network, rb *regionBounds, rp regionResult, c *Certific
 		}
 		return "int8 SDP: " + why + "; bound propagation with input splitting"
 	}
-	return v.note()
+	return int8Note(v)
 }
 
 // checkInput validates the networks, the input set, the quantity and the

@@ -186,13 +186,13 @@ type lmi struct {
 // it returns a skipError, before assembling anything, when a network's
 // structure or sdpTooLarge rules the LMI out.
 func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, skip bool) (*lmi, error) {
-	var v int8Nets // quantised networks: their lowerings, the roundings as noise (int8.go)
+	var v qc.Int8 // quantised networks: their lowerings, the roundings as noise (int8.go)
 	if f1.Quantised() || f2.Quantised() {
 		var err error
 		if v, err = lowerForSDP(f1, f2, rb, o); err != nil {
 			return nil, err
 		}
-		f1, f2 = v.f1, v.f2
+		f1, f2 = v.Nets[0], v.Nets[1]
 	}
 	for n, f := range [2]*nn.Network{f1, f2} {
 		if err := f.RequirePlain("the SDP's quadratic constraints"); err != nil {
@@ -200,7 +200,7 @@ func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, skip boo
 		}
 	}
 	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X1: r.inputs1(), X2: r.inputs(), MergeIdentical: o.QC == QCDefault,
-		DiffCoords: o.QC == QCDefault, Noise: v.noise}
+		DiffCoords: o.QC == QCDefault, Noise: v.Noise, Sat: v.Sat}
 	if o.QC == QCDefault {
 		for n := range 2 {
 			cfg.Neurons[n] = stableNeurons(cfg.Nets[n], rb.Nets[n])
@@ -332,6 +332,7 @@ func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *task) []qc.Term 
 	// the kinds: without them their coordinates are free.
 	for n := range 2 {
 		out = append(out, qc.Noise(l, n)...)
+		out = append(out, qc.Saturation(l, n, rb.Nets[n].Pre)...)
 	}
 	return out
 }
@@ -378,9 +379,30 @@ func etaRadius(l *qc.Layout, r *region, rb *regionBounds) []float64 {
 					rad[c] = lay.NoiseRad[i]
 				}
 			}
+			for i, pre := range rb.Nets[n].Pre[k] {
+				// An excess of a clamp is at most how far xi gets beyond it.
+				if c := lay.SatAbove[i]; c >= 0 {
+					rad[c] = max(0, outward.SubUp(pre.Hi, lay.Sat[i].Hi))
+				}
+				if c := lay.SatBelow[i]; c >= 0 {
+					rad[c] = max(0, outward.SubUp(lay.Sat[i].Lo, pre.Lo))
+				}
+			}
 			for i, c := range lay.Coord {
+				// Post is act(xi), not the clamped output that the bounds
+				// Post and DiffPost enclose; act is the identity or a ReLU,
+				// |act(xi)| <= |xi|.
+				clamped := lay.SatAbove[i] >= 0 || lay.SatBelow[i] >= 0
+				if lay.Diff[i] {
+					twin := &l.Nets[0].Layers[k]
+					clamped = clamped || twin.SatAbove[i] >= 0 || twin.SatBelow[i] >= 0
+				}
 				switch {
 				case c < 0:
+				case clamped && lay.Diff[i]:
+					rad[c] = outward.AddUpStep(max(rb.Nets[0].Post[k][i].Mag(), rb.Nets[0].Pre[k][i].Mag()), rb.Nets[1].Pre[k][i].Mag())
+				case clamped:
+					rad[c] = rb.Nets[n].Pre[k][i].Mag()
 				case lay.Diff[i] && k < len(rb.DiffPost) && rb.DiffPost[k] != nil:
 					rad[c] = rb.DiffPost[k][i].Mag()
 				case lay.Diff[i]:

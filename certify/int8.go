@@ -2,11 +2,11 @@ package certify
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/qc"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -19,14 +19,12 @@ import (
 // weights, each layer's re-quantisation adds e to its pre-activation,
 // and the dequantised int8 weights are the weights (nothing to model).
 // Each rounding e is a coordinate of eta with the constraint of
-// qc.Noise, (s/2 - e)(e + s/2) >= 0. The clamp is where saturation
-// enters: a layer none of whose neurons can reach its quantiser's range
-// on the region (by its pre-activation bounds, which enclose v + e) keeps
-// its own activation (identity or ReLU), and the constraints relating it
-// to the same neuron of the float network (DiffSlope, DiffBox, the
-// chords) apply; a layer that may saturate keeps the clamp composed
-// with its activation (a hard-tanh), modelled exactly but without those
-// constraints.
+// qc.Noise, (s/2 - e)(e + s/2) >= 0. Each layer keeps its activation
+// (identity or ReLU), so that the constraints relating a neuron to the
+// same neuron of the float network (DiffSlope, DiffBox, the chords)
+// apply, and a neuron whose bounds reach beyond its quantiser's range on
+// the region gets the excess as a coordinate (qc.Sat, qc.Saturation):
+// out = act(xi) - relu(xi - Hi) + relu(Lo - xi).
 
 // int8SDP reports whether the SDP is built for the quantised networks
 // f1, f2 on the question of o: the 2-norm of two or more outputs on the
@@ -37,79 +35,30 @@ func int8SDP(f1 *nn.Network, o *task) bool {
 		f1.OutputSize() > 1
 }
 
-// int8Nets are the networks the SDP models for quantised f1, f2 on one
-// region: their lowerings with the clamps that cannot act there removed,
-// the radius of each rounding (Noise[n][k][i], 0: none) and the layers
-// that keep a clamp (for the certificate's note).
-type int8Nets struct {
-	f1, f2    *nn.Network
-	noise     [2][][]float64
-	saturated []string
-}
-
-// lowerForSDP returns the int8Nets of f1, f2 on the region whose bounds
-// are rb (computed by bounds.Pair on the same lowering).
-func lowerForSDP(f1, f2 *nn.Network, rb *regionBounds, o *task) (int8Nets, error) {
+// lowerForSDP returns what the SDP models of quantised f1, f2 on the
+// region whose bounds are rb (computed by bounds.Pair on the same
+// lowering).
+func lowerForSDP(f1, f2 *nn.Network, rb *regionBounds, o *task) (qc.Int8, error) {
 	l1, l2, err := bounds.LowerPair(f1, f2, o.RequantSlack)
 	if err != nil {
-		return int8Nets{}, fmt.Errorf("certify: %w", err)
+		return qc.Int8{}, fmt.Errorf("certify: %w", err)
 	}
-	out := int8Nets{noise: [2][][]float64{l1.Noise, l2.Noise}}
-	for n, low := range [2]bounds.Lowered{l1, l2} {
-		if rb.Nets[n] == nil || len(rb.Nets[n].Pre) != len(low.Net.Layers) {
-			// Bounds by the cases of the input quantiser (inputcases.go)
-			// have no layers.
-			return int8Nets{}, fmt.Errorf("certify: network %d: the int8 SDP needs bounds of its %d lowered layers: %w",
-				n+1, len(low.Net.Layers), nn.ErrQuantised)
-		}
-		g := &nn.Network{Layers: slices.Clone(low.Net.Layers)}
-		for k := range g.Layers {
-			if low.Quant[k] == nil || low.Base[k] == g.Layers[k].Act {
-				continue
-			}
-			if clampIdle(low.Base[k], g.Layers[k].Act, low.Quant[k], rb.Nets[n].Pre[k]) {
-				g.Layers[k].Act = low.Base[k]
-			} else {
-				out.saturated = append(out.saturated, fmt.Sprintf("n%d.L%d", n+1, k))
-			}
-		}
-		if n == 0 {
-			out.f1 = g
-		} else {
-			out.f2 = g
-		}
+	if rb.Nets[0] == nil || rb.Nets[1] == nil {
+		// Bounds by the cases of the input quantiser (inputcases.go)
+		// have no layers.
+		return qc.Int8{}, fmt.Errorf("certify: the int8 SDP needs bounds of the lowered layers: %w", nn.ErrQuantised)
 	}
-	return out, nil
+	v, err := qc.LowerInt8([2]bounds.Lowered{l1, l2}, [2][][]bounds.Interval{rb.Nets[0].Pre, rb.Nets[1].Pre})
+	if err != nil {
+		return qc.Int8{}, fmt.Errorf("certify: %w", err)
+	}
+	return v, nil
 }
 
-// clampIdle reports whether the activation clamp (base composed with the
-// clamp of the quantiser q, a hard-tanh) equals base, the identity or a
-// ReLU, on the region where layer k's pre-activations are in pre. A
-// pre-activation u = v + e is on the quantiser's grid, u = s j for an
-// integer j (bounds.Lowered), and so are the clamp's ends s (Lo - z) and
-// s (Hi - z): u within less than s/2 of the range is within it, which
-// bounds rounded outward (an end at -1e-323 for 0) cannot show by
-// themselves. Below the range a ReLU gives 0 either way.
-func clampIdle(base, clamp nn.Activation, q *nn.Quantiser, pre []bounds.Interval) bool {
-	if clamp.Kind != nn.HardTanh || (base.Kind != nn.Identity && base.Kind != nn.ReLU) {
-		return false
-	}
-	for i, iv := range pre {
-		s, _ := q.At(i)
-		lo, hi := q.Range(i)
-		// Less than s/2 beyond an end (0.45 s, against the rounding of
-		// lo and hi) is the end itself.
-		if !(iv.Hi < hi+0.45*s) || (base.Kind == nn.Identity && !(iv.Lo > lo-0.45*s)) {
-			return false
-		}
-	}
-	return true
-}
-
-// note describes the quadratic constraints of the quantisers.
-func (v int8Nets) note() string {
+// int8Note describes the quadratic constraints of the quantisers v.
+func int8Note(v qc.Int8) string {
 	count := 0
-	for _, net := range v.noise {
+	for _, net := range v.Noise {
 		for _, rs := range net {
 			for _, r := range rs {
 				if r > 0 {
@@ -118,9 +67,16 @@ func (v int8Nets) note() string {
 			}
 		}
 	}
-	sat := "no quantiser can saturate"
-	if len(v.saturated) > 0 {
-		sat = "saturation modelled as a clamp in " + strings.Join(v.saturated, ", ")
+	var sat []string
+	if v.Saturating > 0 {
+		sat = append(sat, fmt.Sprintf("%d saturating neurons out = act(xi) - relu(xi - hi) + relu(lo - xi)", v.Saturating))
 	}
-	return fmt.Sprintf("int8 QCs: %d roundings |e| <= s/2 (input, re-quantisation, output), weights folded; %s", count, sat)
+	if len(v.Clamped) > 0 {
+		sat = append(sat, "clamps kept as hard-tanh in "+strings.Join(v.Clamped, ", "))
+	}
+	if sat == nil {
+		sat = []string{"no quantiser can saturate"}
+	}
+	return fmt.Sprintf("int8 QCs: %d roundings |e| <= s/2 (input, re-quantisation, output), weights folded; %s", count,
+		strings.Join(sat, "; "))
 }

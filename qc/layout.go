@@ -88,6 +88,24 @@ type Config struct {
 	// quantiser (bounds.Lowered). A nil slice at any level means none.
 	// A neuron with noise is never merged (MergeIdentical).
 	Noise [2][][]float64
+	// Sat[n][k][i] clamps the output of neuron i of layer k of network n
+	// (the saturation of an int8 quantiser, see Sat); nil at any level
+	// means none.
+	Sat [2][][]Sat
+}
+
+// Sat is the clamp of a neuron's output act(xi) to [Lo, Hi] where its
+// activation (the identity or a ReLU, Lo <= 0 <= Hi for a ReLU) may leave
+// it:
+//
+//	out = act(xi) - relu(xi - Hi) + relu(Lo - xi),
+//
+// each excess a coordinate of eta when Above (Below) is set; an unset
+// side is one the neuron never reaches (a ReLU's output is never below a
+// Lo <= 0). The layer's Post stays act(xi), its Out is out.
+type Sat struct {
+	Lo, Hi       float64
+	Below, Above bool
 }
 
 // Layer holds the forms of one layer of one network.
@@ -105,6 +123,13 @@ type Layer struct {
 	// none), NoiseRad[i] the bound on its magnitude (Config.Noise).
 	NoiseCoord []int
 	NoiseRad   []float64
+	// Out[i] is the neuron's output, what the next layer reads: Post[i]
+	// minus the excess above Sat[i].Hi (coordinate SatAbove[i], -1: none)
+	// plus the excess below Sat[i].Lo (SatBelow[i]); Post[i] where the
+	// neuron has no clamp (Config.Sat).
+	Out                []Form
+	Sat                []Sat
+	SatAbove, SatBelow []int
 }
 
 // Net holds the forms of one network.
@@ -227,7 +252,8 @@ func NewLayout(cfg Config) (*Layout, error) {
 			}
 			nl := net.Layers[k]
 			lay := Layer{Act: nl.Act, Pre: make([]Form, nl.Out()), Post: make([]Form, nl.Out()), Coord: make([]int, nl.Out()),
-				Diff: make([]bool, nl.Out()), NoiseCoord: make([]int, nl.Out()), NoiseRad: make([]float64, nl.Out())}
+				Diff: make([]bool, nl.Out()), NoiseCoord: make([]int, nl.Out()), NoiseRad: make([]float64, nl.Out()),
+				Out: make([]Form, nl.Out()), Sat: make([]Sat, nl.Out()), SatAbove: make([]int, nl.Out()), SatBelow: make([]int, nl.Out())}
 			raw := nl.W.RawMatrix()
 			for i := range nl.Out() {
 				row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
@@ -257,9 +283,22 @@ func NewLayout(cfg Config) (*Layout, error) {
 					lay.Coord[i] = newCoord(fmt.Sprintf("n%d.L%d[%d]", n+1, k, i))
 					lay.Post[i] = Unit(lay.Coord[i])
 				}
+				lay.Out[i] = lay.Post[i]
+				lay.SatAbove[i], lay.SatBelow[i] = -1, -1
+				if st := satAt(cfg.Sat[n], k, i); st.Above || st.Below {
+					lay.Sat[i] = st
+					if st.Above {
+						lay.SatAbove[i] = newCoord(fmt.Sprintf("s%d.L%d[%d]+", n+1, k, i))
+						lay.Out[i] = Sub(lay.Out[i], Unit(lay.SatAbove[i]))
+					}
+					if st.Below {
+						lay.SatBelow[i] = newCoord(fmt.Sprintf("s%d.L%d[%d]-", n+1, k, i))
+						lay.Out[i] = Add(lay.Out[i], Unit(lay.SatBelow[i]))
+					}
+				}
 			}
 			l.Nets[n].Layers[k] = lay
-			below[n] = lay.Post
+			below[n] = lay.Out
 		}
 	}
 	for n := range 2 {
@@ -305,10 +344,15 @@ func (l *Layout) renumberOne(placeholder int) {
 				if lay.Coord[i] < 0 || lay.Diff[i] {
 					fix(&lay.Post[i])
 				}
+				if lay.SatAbove[i] < 0 && lay.SatBelow[i] < 0 {
+					lay.Out[i] = lay.Post[i]
+				} else {
+					fix(&lay.Out[i])
+				}
 			}
 		}
-		// Out aliases the last layer's Post slice, already fixed.
-		l.Nets[n].Out = l.Nets[n].Layers[len(l.Nets[n].Layers)-1].Post
+		// Out aliases the last layer's Out slice, already fixed.
+		l.Nets[n].Out = l.Nets[n].Layers[len(l.Nets[n].Layers)-1].Out
 	}
 }
 
@@ -350,11 +394,11 @@ func (l *Layout) EtaNoisy(nets [2]*nn.Network, x1, x2 []float64, noise NoiseFunc
 			ins[1][i] = l.Inputs[i].Value
 		}
 	}
-	outs := make([][]float64, len(nets[0].Layers))
+	acts := make([][]float64, len(nets[0].Layers)) // network 1's act(xi), before any clamp
 	for n := range 2 {
 		h := ins[n]
 		for k, nl := range nets[n].Layers {
-			out := make([]float64, nl.Out())
+			out, act := make([]float64, nl.Out()), make([]float64, nl.Out())
 			lay := &l.Nets[n].Layers[k]
 			for i := range out {
 				s := nl.B[i]
@@ -365,16 +409,25 @@ func (l *Layout) EtaNoisy(nets [2]*nn.Network, x1, x2 []float64, noise NoiseFunc
 					eta[c] = noise(n, k, i, s)
 					s += eta[c]
 				}
-				out[i] = nl.Act.Apply(s)
+				act[i] = nl.Act.Apply(s)
 				switch c := lay.Coord[i]; {
 				case c >= 0 && lay.Diff[i]:
-					eta[c] = out[i] - outs[k][i]
+					eta[c] = act[i] - acts[k][i]
 				case c >= 0:
-					eta[c] = out[i]
+					eta[c] = act[i]
+				}
+				out[i] = act[i]
+				if c := lay.SatAbove[i]; c >= 0 {
+					eta[c] = max(0, s-lay.Sat[i].Hi)
+					out[i] -= eta[c]
+				}
+				if c := lay.SatBelow[i]; c >= 0 {
+					eta[c] = max(0, lay.Sat[i].Lo-s)
+					out[i] += eta[c]
 				}
 			}
 			if n == 0 {
-				outs[k] = out
+				acts[k] = act
 			}
 			h = out
 		}
@@ -394,6 +447,14 @@ func neuronAt(ns [][]Neuron, k, i int) Neuron {
 		return Keep
 	}
 	return ns[k][i]
+}
+
+// satAt returns the clamp of neuron i of layer k (none if absent).
+func satAt(ss [][]Sat, k, i int) Sat {
+	if k >= len(ss) || i >= len(ss[k]) {
+		return Sat{}
+	}
+	return ss[k][i]
 }
 
 // noiseAt returns the noise radius of neuron i of layer k (0 if absent).

@@ -60,8 +60,14 @@ func newInt8Instance(t *testing.T, seed uint64, saturate bool) int8Instance {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Nets: [2]*nn.Network{l1.Net, l2.Net}, X2: make([]Input, nx), DiffCoords: true,
-		Noise: [2][][]float64{l1.Noise, l2.Noise}}
+	v, err := LowerInt8([2]bounds.Lowered{l1, l2}, [2][][]bounds.Interval{pb.Net1.Pre, pb.Net2.Pre})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saturate && v.Saturating == 0 {
+		t.Fatal("calibrated on a narrower box, but no saturation")
+	}
+	cfg := Config{Nets: v.Nets, X2: make([]Input, nx), DiffCoords: true, Noise: v.Noise, Sat: v.Sat}
 	for i := range cfg.X2 {
 		cfg.X2[i].Mode = InputSame
 	}
@@ -75,6 +81,7 @@ func newInt8Instance(t *testing.T, seed uint64, saturate bool) int8Instance {
 	ts := InputBox(l, in.Box, in.Box)
 	for n, nb := range [2]*bounds.Net{pb.Net1, pb.Net2} {
 		ts = append(ts, Noise(l, n)...)
+		ts = append(ts, Saturation(l, n, nb.Pre)...)
 		ts = append(ts, Sector(l, n)...)
 		ts = append(ts, ReLU(l, n)...)
 		ts = append(ts, Bounded(l, n)...)
@@ -85,6 +92,7 @@ func newInt8Instance(t *testing.T, seed uint64, saturate bool) int8Instance {
 	ts = append(ts, DiffSlope(l, [2][][]bounds.Interval{pb.Net1.Pre, pb.Net2.Pre})...)
 	ts = append(ts, DiffBox(l, pb.DiffPre, pb.DiffPost)...)
 	ts = append(ts, DiffChords(l, pb.DiffPre, true)...)
+	l1.Net, l2.Net = v.Nets[0], v.Nets[1]
 	return int8Instance{instance: instance{nets: [2]*nn.Network{f1, f2}, in: in, l: l, terms: ts}, low: [2]bounds.Lowered{l1, l2}}
 }
 
@@ -98,7 +106,8 @@ func (ins int8Instance) eta(x []float64) []float64 {
 // TestInt8TermsHoldOnSamples evaluates every term of a float network
 // against its int8 copy (input, activation and output quantisers; with
 // and without saturation in the box) at sampled inputs and box corners,
-// after checking that the output forms give the int8 network's outputs.
+// after checking that the output forms give the int8 network's outputs,
+// and counts the samples where a clamp acts.
 func TestInt8TermsHoldOnSamples(t *testing.T) {
 	for seed := range uint64(6) {
 		saturate := seed%2 == 1
@@ -114,13 +123,34 @@ func TestInt8TermsHoldOnSamples(t *testing.T) {
 				t.Fatalf("%d noise terms, want %d (input, two hidden layers, output)", noise, want)
 			}
 			rng := rand.New(rand.NewPCG(seed, 8))
+			acting := 0
 			for s, xs := range ins.samples(rng, 200) {
 				eta := ins.eta(xs[0])
+				if ins.clampActs(eta) {
+					acting++
+				}
 				checkOutputs(t, ins.instance, xs, eta)
 				for _, term := range ins.terms {
 					checkTerm(t, ins.l, term, eta, s < 2)
 				}
 			}
+			if saturate && acting == 0 {
+				t.Error("no sample where a clamp acts")
+			}
 		})
 	}
+}
+
+// clampActs reports whether an excess of a clamp is positive at eta.
+func (ins int8Instance) clampActs(eta []float64) bool {
+	for _, lay := range ins.l.Nets[1].Layers {
+		for i := range lay.Out {
+			for _, c := range []int{lay.SatAbove[i], lay.SatBelow[i]} {
+				if c >= 0 && eta[c] > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

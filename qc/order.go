@@ -39,6 +39,12 @@ func Order(cfg Config) int {
 				if noiseAt(cfg.Noise[n], k, i) > 0 {
 					dim++
 				}
+				if st := satAt(cfg.Sat[n], k, i); st.Above {
+					dim++
+				}
+				if st := satAt(cfg.Sat[n], k, i); st.Below {
+					dim++
+				}
 			}
 			if nl.Act.Kind == nn.Identity {
 				continue

@@ -57,6 +57,8 @@ const (
 	KindDiffChordProduct             // the product of the two chords >= 0
 	KindNoise                        // (r - e)(e + r) >= 0 for a quantiser's rounding e, |e| <= r
 	KindNoiseLinear                  // r - e >= 0 and e + r >= 0
+	KindSat                          // t >= 0, t >= w and the triangle for an excess t = relu(w) of a clamp
+	KindSatComplementarity           // t (t - w) = 0 for an excess t = relu(w) of a clamp
 	numKinds
 )
 
@@ -65,7 +67,7 @@ var kindNames = [numKinds]string{
 	"sector", "slope_pair", "positive", "complement", "complementarity", "cross", "cross_phi",
 	"bounded", "bounded_linear", "pre_box", "post_box", "triangle", "triangle_product",
 	"diff_slope", "diff_pre_box", "diff_post_box", "diff_chord", "diff_chord_product",
-	"noise", "noise_linear",
+	"noise", "noise_linear", "sat", "sat_complementarity",
 }
 
 // String returns the kind's snake-case name.
