@@ -315,26 +315,29 @@ func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *task) []qc.Term 
 		ts = append(ts, qc.PostBox(l, n, rb.Nets[n].Post)...)
 		ts = append(ts, qc.ReLUTriangle(l, n, rb.Nets[n].Pre, true)...)
 	}
+	for n := range 2 {
+		ts = append(ts, qc.Noise(l, n)...)
+		ts = append(ts, qc.Saturation(l, n, rb.Nets[n].Pre)...)
+	}
 	ts = append(ts, qc.DiffSlope(l, [2][][]bounds.Interval{rb.Nets[0].Pre, rb.Nets[1].Pre})...)
 	ts = append(ts, qc.DiffBox(l, rb.DiffPre, rb.DiffPost)...)
 	ts = append(ts, qc.DiffChords(l, rb.DiffPre, true)...)
-	kinds := o.Kinds
-	if kinds == 0 {
-		kinds = DefaultKinds()
-	}
+	kinds := o.kinds()
 	out := ts[:0]
 	for _, t := range ts {
 		if kinds.Has(t.Kind) {
 			out = append(out, t)
 		}
 	}
-	// The roundings of int8 quantisers are part of the model, whatever
-	// the kinds: without them their coordinates are free.
-	for n := range 2 {
-		out = append(out, qc.Noise(l, n)...)
-		out = append(out, qc.Saturation(l, n, rb.Nets[n].Pre)...)
-	}
 	return out
+}
+
+// kinds returns Options.Kinds, or DefaultKinds when it is 0.
+func (o *Options) kinds() qc.KindSet {
+	if o.Kinds == 0 {
+		return DefaultKinds()
+	}
+	return o.Kinds
 }
 
 // nonReLU drops the sector terms of ReLU-like neurons, which the

@@ -28,11 +28,12 @@ import (
 
 // int8SDP reports whether the SDP is built for the quantised networks
 // f1, f2 on the question of o: the 2-norm of two or more outputs on the
-// same input with the default QC set, where the outputs' joint worst
-// case is what the per-output enclosures of bound propagation miss.
+// same input with the default QC set and its roundings (qc.KindNoise),
+// where the outputs' joint worst case is what the per-output enclosures
+// of bound propagation miss.
 func int8SDP(f1 *nn.Network, o *task) bool {
-	return o.QC == QCDefault && o.in.Pairing == spec.SameInput && o.q.C == nil && o.q.Norm == spec.Norm2 &&
-		f1.OutputSize() > 1
+	return o.QC == QCDefault && o.kinds().Has(qc.KindNoise) && o.in.Pairing == spec.SameInput && o.q.C == nil &&
+		o.q.Norm == spec.Norm2 && f1.OutputSize() > 1
 }
 
 // lowerForSDP returns what the SDP models of quantised f1, f2 on the
