@@ -319,6 +319,9 @@ func int8Certificate(f1, f2 *nn.Network, rb *regionBounds, rp regionResult, c *C
 		}
 		return "int8 SDP: " + why + "; bound propagation with input splitting"
 	}
+	if c.Note != "" { // what became of the SDP, said by sdpBound
+		return c.Note + "; " + int8Note(v)
+	}
 	return int8Note(v)
 }
 

@@ -27,8 +27,11 @@ does with its defaults, twice: before, without the SDP's int8 quadratic
 constraints (bound propagation with input splitting), and after, with
 them. Prints one row per set: both bounds, the root SDP's bound, the
 largest error found (the larger of the two runs'), both ratios, the CPU
-and wall seconds of the second run and whether its time budget ran out;
-then the median ratio over the balls per scheme.`,
+and wall seconds of the second run and whether its time budget ran out,
+and a lower bound on the largest error of the model the int8 quadratic
+constraints describe (every rounding a free |e| <= s/2, found by sweeps
+over the roundings' signs and the inputs' ends): no bound from that
+model can be below it; then the median ratio over the balls per scheme.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return suite.Int8Joint(cmd.Context(), cmd.OutOrStdout(), &o)

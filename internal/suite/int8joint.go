@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/cputime"
 	"github.com/nnbound/nnbound/nn"
@@ -60,10 +61,14 @@ func Int8Joint(ctx context.Context, w io.Writer, o *Int8JointOptions) error {
 	fmt.Fprintf(w, "compare %s %s_int8_SCHEME --pairing same, compare's defaults (2-norm of the output difference);\n", o.Model, o.Model)
 	fmt.Fprintf(w, "before: without the int8 SDP (bound propagation with input splitting), after: with it\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scheme\tset\tbefore\tafter\troot SDP\tfound\tratio before\tratio after\tCPU s\twall s\tbudget hit\t")
+	fmt.Fprintln(tw, "scheme\tset\tbefore\tafter\troot SDP\tfound\tratio before\tratio after\tCPU s\twall s\tbudget hit\tfree roundings >=\t")
 	ratios := map[string][2][]float64{}
 	for _, scheme := range o.Schemes {
 		f2, _, err := onnx.Read(filepath.Join(dir, o.Model+"_int8_"+scheme+".onnx"))
+		if err != nil {
+			return err
+		}
+		_, low, err := bounds.LowerPair(f1, f2, o.Certify.RequantSlack)
 		if err != nil {
 			return err
 		}
@@ -72,10 +77,17 @@ func Int8Joint(ctx context.Context, w io.Writer, o *Int8JointOptions) error {
 			if err != nil {
 				return err
 			}
+			var starts [][]float64
+			for _, c := range []*certify.Certificate{before, after} {
+				if c.X1 != nil {
+					starts = append(starts, c.X1)
+				}
+			}
+			free := freeRoundingMax(f1, low, set.box, starts, 40, 1)
 			found := max(before.ObservedError, after.ObservedError) // both are errors attained at inputs of the set
 			rb, ra := before.Bound/found, after.Bound/found
-			fmt.Fprintf(tw, "%s\t%s\t%.5g\t%.5g\t%.5g\t%.5g\t%.3f\t%.3f\t%.1f\t%.1f\t%v\t\n", scheme, set.name, before.Bound, after.Bound,
-				after.SDPBound, found, rb, ra, cpu.Seconds(), after.Time.Seconds(), after.TimeBudgetHit)
+			fmt.Fprintf(tw, "%s\t%s\t%.5g\t%.5g\t%.5g\t%.5g\t%.3f\t%.3f\t%.1f\t%.1f\t%v\t%.5g\t\n", scheme, set.name, before.Bound, after.Bound,
+				after.SDPBound, found, rb, ra, cpu.Seconds(), after.Time.Seconds(), after.TimeBudgetHit, free)
 			if set.ball {
 				r := ratios[scheme]
 				r[0], r[1] = append(r[0], rb), append(r[1], ra)
