@@ -83,7 +83,12 @@ func certifyBounds(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regio
 		res.prior = rb.prior(r)
 		return res
 	}
-	if (f1.Quantised() || f2.Quantised()) && (!int8SDP(f1, o) || rb.Nets[0] == nil || rb.Nets[1] == nil) {
+	// Quantised networks get their SDP on the whole input set only (the
+	// outputs' joint worst case): the pieces of a refinement keep bound
+	// propagation, cheap and close there (thousands of pieces of the
+	// 4-input controller).
+	if (f1.Quantised() || f2.Quantised()) &&
+		(!int8SDP(f1, o) || rb.Nets[0] == nil || rb.Nets[1] == nil || !sameBox(r.Box1, o.in.Box)) {
 		return propagationOnly(rb, o)
 	}
 	// The output enclosure is a bound too: keep the smaller, and fall back
