@@ -24,7 +24,8 @@ import (
 // same neuron of the float network (DiffSlope, DiffBox, the chords)
 // apply, and a neuron whose bounds reach beyond its quantiser's range on
 // the region gets the excess as a coordinate (qc.Sat, qc.Saturation):
-// out = act(xi) - relu(xi - Hi) + relu(Lo - xi).
+// out = act(xi) - relu(xi - Hi) + relu(Lo - xi); a layer where most
+// neurons may saturate keeps the clamp as a hard-tanh (qc.LowerInt8).
 
 // int8SDP reports whether the SDP is built for the quantised networks
 // f1, f2 on the question of o: the 2-norm of two or more outputs on the
