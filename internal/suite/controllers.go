@@ -43,8 +43,8 @@ type ControllersOptions struct {
 func DefaultControllersOptions() ControllersOptions {
 	c := filepath.Join("testdata", "controllers")
 	o := ControllersOptions{
-		Tanh: []string{filepath.Join("certify", "testdata", "tanhout", "tanhout.onnx")},
-		Int8: []string{filepath.Join("nn", "onnx", "testdata", "qdq", "controller_relu", "controller_relu.onnx")},
+		Tanh:    []string{filepath.Join("certify", "testdata", "tanhout", "tanhout.onnx")},
+		Int8:    []string{filepath.Join("nn", "onnx", "testdata", "qdq", "controller_relu", "controller_relu.onnx")},
 		Schemes: []string{"perchannel", "pertensor"}, Certify: certify.DefaultOptions()}
 	for _, m := range []string{"tanh4a", "tanh4b", "tanh6a", "tanh6b"} {
 		o.Tanh = append(o.Tanh, filepath.Join(c, m, m+".onnx"))
