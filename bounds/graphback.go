@@ -65,6 +65,8 @@ type graphBack struct {
 	noBands bool
 	// allRows turns reluRowsNeeded off (for the tests).
 	allRows bool
+	// reference takes the plain loops (GraphOptions.reference).
+	reference bool
 	// cut marks values whose coefficients are concretised rather than
 	// substituted in the rows of every value but the output (nil: none).
 	cut []bool
