@@ -97,6 +97,10 @@ type GraphOptions struct {
 
 	noBands bool // back-substitute whole values (for the tests)
 	allRows bool // back-substitute the rows reluRowsNeeded skips (for the tests)
+	// reference makes back-substitution take its plain loops rather than
+	// the faster ones (for the tests: the bounds must be the same to the
+	// bit).
+	reference bool
 }
 
 // DefaultGraphOptions returns the default settings: back-substitution to
@@ -179,7 +183,7 @@ func propagateGraph(ctx context.Context, g *nn.Graph, in []Interval, opts GraphO
 	nv := len(g.Nodes) + 1
 	b := &graphBack{ctx: ctx, g: g, vals: make([][]Interval, nv), mags: make([][]float64, nv), magSum: make([]float64, nv),
 		rel: make([]*graphRelax, len(g.Nodes)), abs: make([]nn.Linear, len(g.Nodes)),
-		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands, allRows: opts.allRows, cut: cut,
+		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands, allRows: opts.allRows, reference: opts.reference, cut: cut,
 		refined: make([][]uint8, nv)}
 	readers := g.Readers()
 	net := &GraphNet{}
