@@ -36,7 +36,10 @@ import (
 // atom, so the search splits only where unstable neurons leave that sign
 // open. It gives up when the gradient at an open cell's centre shows that
 // no cell around it can close (a float64 heuristic: giving up is never a
-// verdict) or a cell can no longer be halved. The cells wait in a
+// verdict) or a cell can no longer be halved; giving up at a point, it
+// tries as counterexamples the pair of the line through the point along
+// the worst difference where the atom falls most, then pairs about the
+// point. The cells wait in a
 // frontier (best first up to Options.MaxQueue, depth first beyond), and
 // the tree does not depend on the scheduling.
 
@@ -47,7 +50,8 @@ type signSearch struct {
 	C      float64
 	strict bool
 	d      []bounds.Interval
-	need   []bool // the coordinates whose difference can be nonzero
+	hull   spec.Box // the root cell
+	need   []bool   // the coordinates whose difference can be nonzero
 	cells  *frontier[*signCell]
 	next   int
 	// refute, if not nil, returns a counterexample near the point x
@@ -80,7 +84,7 @@ type signOutcome struct {
 // + C (strict: < 0 is unsafe) over the hull h with differences d, its
 // root cell bounded.
 func newSignSearch(f *nn.Network, c []float64, C float64, strict bool, h spec.Box, d []bounds.Interval, limit int) (*signSearch, error) {
-	q := &signSearch{f: f, c: c, C: C, strict: strict, d: d, need: nonzero(d), next: 1,
+	q := &signSearch{f: f, c: c, C: C, strict: strict, d: d, hull: h, need: nonzero(d), next: 1,
 		cells: newFrontier(func(a, b *signCell) bool {
 			if a.lb != b.lb {
 				return a.lb < b.lb
@@ -155,7 +159,12 @@ func (q *signSearch) split(cl *signCell) *signOutcome {
 	if x, dir := q.pointFails(cl); x != nil {
 		o.failed = true
 		if q.refute != nil {
-			o.cex = q.refute(x, dir)
+			if xa, step := q.steepestFall(x, dir); xa != nil {
+				o.cex = q.refute(xa, step)
+			}
+			if o.cex == nil {
+				o.cex = q.refute(x, dir)
+			}
 		}
 		return o
 	}
@@ -199,6 +208,68 @@ func (q *signSearch) split(cl *signCell) *signOutcome {
 		}
 	}
 	return o
+}
+
+// fallPoints is the number of points at which steepestFall evaluates
+// the line.
+const fallPoints = 512
+
+// steepestFall returns the pair of points p(a), p(b) = p(a) + step of
+// the line p(s) = x + s dir inside the hull, 0 <= b - a <= 1, where c . f
+// falls most from p(a) to p(b) among fallPoints evenly spaced points, or
+// nil if it nowhere falls by more than C (the atom c . (f(p(b)) -
+// f(p(a))) + C is then nowhere below 0 among them): where the
+// gradient at x has the wrong sign, the largest violation along the line
+// spans the stretch where it keeps it, which a pair about x alone may
+// miss. A float64 heuristic: the pair is checked by refute.
+func (q *signSearch) steepestFall(x, dir []float64) (xa, step []float64) {
+	smin, smax := math.Inf(-1), math.Inf(1)
+	for i, v := range dir {
+		switch {
+		case v > 0:
+			smin, smax = max(smin, (q.hull.Lo[i]-x[i])/v), min(smax, (q.hull.Hi[i]-x[i])/v)
+		case v < 0:
+			smin, smax = max(smin, (q.hull.Hi[i]-x[i])/v), min(smax, (q.hull.Lo[i]-x[i])/v)
+		}
+	}
+	if !(smin < smax) || math.IsInf(smin, 0) || math.IsInf(smax, 0) {
+		return nil, nil
+	}
+	at := func(s float64) []float64 {
+		p := make([]float64, len(x))
+		for i := range p {
+			p[i] = min(max(x[i]+s*dir[i], q.hull.Lo[i]), q.hull.Hi[i])
+		}
+		return p
+	}
+	ss, phi := make([]float64, fallPoints), make([]float64, fallPoints)
+	for k := range ss {
+		ss[k] = smin + (smax-smin)*float64(k)/float64(fallPoints-1)
+		y, err := q.f.Eval(at(ss[k]))
+		if err != nil {
+			return nil, nil
+		}
+		for j, cj := range q.c {
+			phi[k] += cj * y[j]
+		}
+	}
+	ba, bb, best := -1, -1, -q.C // the atom phi(b) - phi(a) + C below 0
+	for b := range phi {
+		for a := b - 1; a >= 0 && ss[b]-ss[a] <= 1; a-- {
+			if v := phi[b] - phi[a]; v < best {
+				ba, bb, best = a, b, v
+			}
+		}
+	}
+	if ba < 0 {
+		return nil, nil
+	}
+	xa, xb := at(ss[ba]), at(ss[bb])
+	step = make([]float64, len(x))
+	for i := range step {
+		step[i] = xb[i] - xa[i]
+	}
+	return xa, step
 }
 
 // cellPoints is the number of points of a cell where pointFails looks at
