@@ -93,11 +93,11 @@ func TestSteepestFall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	xa, step := q.steepestFall([]float64{0.5}, []float64{1})
+	xa, step, _ := q.steepestFall([]float64{0.5}, []float64{1})
 	if xa == nil || math.Abs(xa[0]-0.4) > 2.0/fallPoints || math.Abs(step[0]-0.2) > 4.0/fallPoints {
 		t.Fatalf("pair from %v by %v, want from 0.4 by 0.2", xa, step)
 	}
-	if xa, _ := q.steepestFall([]float64{0.1}, []float64{0.1}); xa == nil || math.Abs(xa[0]-0.4) > 2.0/fallPoints {
+	if xa, _, _ := q.steepestFall([]float64{0.1}, []float64{0.1}); xa == nil || math.Abs(xa[0]-0.4) > 2.0/fallPoints {
 		t.Errorf("from 0.1 along 0.1: pair from %v, want 0.4 (the line spans the hull)", xa)
 	}
 	res, err := DecideRelational(context.Background(), f, f, monotonic(box, 0, 0), nil)
