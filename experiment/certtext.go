@@ -98,7 +98,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 	if c.TimeBudgetHit {
 		pieces += fmt.Sprintf(", stopped by the time budget after %d piece(s) (--timeout; 0 for none)", max(len(c.Pieces), 1))
 	}
-	if c.SDP.Solves == 0 {
+	if c.SDP.Solves == 0 || (c.SDP.Size == 0 && c.SDPSkipped.Skipped()) { // pieces bounded, no SDP built
 		why := ""
 		switch {
 		case c.Method == certify.MethodPropagation:
