@@ -75,8 +75,12 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 			r.c.Stopped = StopExhausted
 			return pieces
 		}
-		pa, errA := r.piece(a, len(pieces))
-		pb, errB := r.piece(b, len(pieces)+1)
+		pa, errA := r.piece(ctx, a, len(pieces))
+		pb, errB := r.piece(ctx, b, len(pieces)+1)
+		if ctx.Err() != nil && (errA != nil || errB != nil) {
+			r.c.Stopped = r.stop(ctx, best, len(pieces)) // StopCancelled
+			return pieces
+		}
 		if err := errors.Join(errA, errB); err != nil {
 			r.c.Note, r.c.Stopped = fmt.Sprintf("refinement stopped: %v", err), StopExhausted
 			return pieces
@@ -120,10 +124,11 @@ func (r *graphRefiner) progress(bound float64, pieces int) {
 	}
 }
 
-// piece bounds the quantity on in, the piece numbered n, timing the pass.
-func (r *graphRefiner) piece(in spec.Inputs, n int) (graphBound, error) {
+// piece bounds the quantity on in, the piece numbered n, timing the pass,
+// unless ctx is done first.
+func (r *graphRefiner) piece(ctx context.Context, in spec.Inputs, n int) (graphBound, error) {
 	t0 := time.Now()
-	p, err := graphPiece(r.g1, r.g2, in, r.q, r.opts.Arith)
+	p, err := graphPiece(ctx, r.g1, r.g2, in, r.q, r.opts.Arith)
 	el := time.Since(t0)
 	r.pass = max(r.pass, el)
 	r.c.Timing.Propagation += el

@@ -304,7 +304,9 @@ type Options struct {
 // constraints, the properties of each activation (for ReLU: positivity,
 // positive complement, complementarity), the products of the ReLU
 // triangle with phi and phi - xi, and for corresponding neurons of the two
-// networks the slope restriction and the box of their output difference.
+// networks the slope restriction and the box of their output difference;
+// for quantised networks the roundings and saturations of their
+// quantisers (without KindNoise no SDP is built for them).
 //
 // Left out because they bought nothing on the ACAS Xu and Table 1/2
 // instances: the
@@ -314,7 +316,8 @@ type Options struct {
 func DefaultKinds() qc.KindSet {
 	return qc.Kinds(qc.KindInputBox, qc.KindJointSum, qc.KindJointDiff, qc.KindQuantDiff, qc.KindQuantLinear,
 		qc.KindQuantSector, qc.KindSector, qc.KindPositive, qc.KindComplement, qc.KindComplementarity,
-		qc.KindBounded, qc.KindBoundedLinear, qc.KindTriangleProduct, qc.KindDiffSlope, qc.KindDiffPostBox)
+		qc.KindBounded, qc.KindBoundedLinear, qc.KindTriangleProduct, qc.KindDiffSlope, qc.KindDiffPostBox,
+		qc.KindNoise, qc.KindNoiseLinear, qc.KindSat, qc.KindSatComplementarity)
 }
 
 // DefaultOptions returns the defaults: the default QC set, worst-case

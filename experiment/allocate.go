@@ -37,9 +37,20 @@ import (
 // the descent ending with the fewest bits; an allocation two descents
 // reach is certified once. Every allocation it reports is one whose
 // certificate it holds.
+//
+// With Int8 set, the copies are affine int8 copies instead
+// (quantise.Int8 calibrated on the box, Calibrate) and a layer's width is
+// the bits of its weights: Widths are those allowed (2 to 8, for example
+// 4 and 8), a layer goes down to the next width of Widths, the starts
+// are the widths of Widths from W up, and a layer's weight bits are
+// those of Int8LayerWidths.
 type Allocation struct {
 	// Widths are the single widths tried for the start, ascending.
 	Widths []int
+	// Int8, when not nil, makes int8 copies whose layers' weights have
+	// one of Widths bits each, the activations at Int8.Bits (its
+	// WeightBits is ignored); nil makes fixed-point copies.
+	Int8 *quantise.Int8Options
 	// Rounding of weights and biases.
 	Rounding quantise.Rounding
 	// Target is the largest certified bound accepted (> 0).
@@ -79,7 +90,10 @@ type AllocationStep struct {
 // AllocationResult is what nnbound allocate prints (its --json output,
 // with the certificate of the chosen copy beside it).
 type AllocationResult struct {
-	Model       string        `json:"model"`
+	Model string `json:"model"`
+	// Scheme describes an int8 allocation's copies ("" for fixed point,
+	// whose widths are fractional bits; for int8 they are weight bits).
+	Scheme      string        `json:"scheme,omitempty"`
 	Input       InputRecord   `json:"input"`
 	QC          string        `json:"qc"`
 	TargetError report.Number `json:"target_error"`
@@ -151,10 +165,17 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	if len(a.Widths) == 0 || !slices.IsSorted(a.Widths) {
 		return nil, fmt.Errorf("experiment: allocation widths %v, want some, ascending", a.Widths)
 	}
-	s := &search{a: a, f1: f1, core: core, rebuild: rebuild, box: box, stderr: stderr, certs: map[string]*certify.Certificate{},
+	scheme, err := a.scheme(core, box)
+	if err != nil {
+		return nil, err
+	}
+	s := &search{a: a, f1: f1, core: core, rebuild: rebuild, scheme: scheme, box: box, stderr: stderr, certs: map[string]*certify.Certificate{},
 		r: &AllocationResult{TargetError: report.Number(a.Target), Bound: nan(),
 			Input: InputRecord{Lo: box.Lo, Hi: box.Hi, Pairing: a.Opts.Pairing.String()}, QC: a.Opts.QC.String()}}
 	r := s.r
+	if a.Int8 != nil {
+		r.Scheme = fmt.Sprintf("%v, calibrated on the box; weights of %s bits per layer", *a.Int8, joinInts(a.Widths))
+	}
 	w, err := s.start(ctx)
 	if ctx.Err() != nil {
 		r.Status = cancelled
@@ -169,7 +190,7 @@ func (a *Allocation) Run(ctx context.Context, f1, core *nn.Network, rebuild Rebu
 	}
 	r.SingleLayers, r.SingleBits = single.layers, single.bits()
 	var cur *candidate
-	for fb := w; fb < w+max(a.Starts, 1) && fb <= quantise.MaxFracBits; fb++ {
+	for _, fb := range scheme.starts(w, a.Starts) {
 		end, steps, err := s.descend(ctx, fb)
 		if err != nil && ctx.Err() == nil {
 			return nil, err
@@ -205,6 +226,7 @@ type search struct {
 	f1      *nn.Network
 	core    *nn.Network
 	rebuild Rebuild
+	scheme  layerScheme
 	box     spec.Box
 	stderr  io.Writer
 	r       *AllocationResult
@@ -244,11 +266,11 @@ func (s *search) descend(ctx context.Context, fb int) (*candidate, []AllocationS
 // for none).
 func (s *search) start(ctx context.Context) (int, error) {
 	copyOf := func(_ PruneLevel, q quantise.Format) (*nn.Network, error) {
-		c, err := quantise.Network(s.core, quantise.Options{Weights: q, Biases: q})
+		c, err := s.candidate(uniform(len(s.core.Layers), q.FracBits))
 		if err != nil {
 			return nil, err
 		}
-		return s.rebuild(c)
+		return c.net, nil
 	}
 	levels := []PruneLevel{{}}
 	a, r := s.a, s.r
@@ -302,18 +324,18 @@ func (s *search) certify(ctx context.Context, cands []*candidate, name string) e
 	return err
 }
 
-// round certifies, for each layer not frozen and above 1 fractional bit,
-// cur with that layer one bit lower; it freezes the layers whose
-// candidate misses the target and returns the best of the others (nil
-// if none).
+// round certifies, for each layer not frozen and not at the bottom, cur
+// with that layer one width lower; it freezes the layers whose candidate
+// misses the target and returns the best of the others (nil if none).
 func (s *search) round(ctx context.Context, cur *candidate, frozen []bool) (*candidate, error) {
 	var cands []*candidate
 	for k := range cur.fbs {
-		if frozen[k] || cur.fbs[k] <= 1 {
+		w, ok := s.scheme.lower(cur.fbs[k])
+		if frozen[k] || !ok {
 			continue
 		}
 		fbs := slices.Clone(cur.fbs)
-		fbs[k]--
+		fbs[k] = w
 		c, err := s.candidate(fbs)
 		if err != nil {
 			return nil, err
@@ -367,30 +389,17 @@ func better(s, saved, b, s0, saved0, b0 float64) bool {
 	return b < b0
 }
 
-// candidate quantises core with fbs[k] fractional bits in layer k and
-// measures its weight bits.
+// candidate quantises core with widths fbs by the search's scheme.
 func (s *search) candidate(fbs []int) (*candidate, error) {
-	return newCandidate(s.core, s.rebuild, s.a.Rounding, fbs)
+	return newCandidate(s.core, s.rebuild, s.scheme, fbs)
 }
 
-// newCandidate quantises core's weights and biases with fbs[k] fractional
-// bits in layer k, rounded by rounding, rebuilds the network around it
-// and measures its weight bits.
-func newCandidate(core *nn.Network, rebuild Rebuild, rounding quantise.Rounding, fbs []int) (*candidate, error) {
-	o := quantise.Options{Layers: make([]quantise.LayerFormats, len(fbs))}
-	for k, fb := range fbs {
-		f := quantise.Format{FracBits: fb, Rounding: rounding}
-		o.Layers[k] = quantise.LayerFormats{Weights: f, Biases: f}
+// scheme returns the scheme of a's copies of core over box.
+func (a *Allocation) scheme(core *nn.Network, box spec.Box) (layerScheme, error) {
+	if a.Int8 == nil {
+		return fixedScheme{a.Rounding}, nil
 	}
-	q, err := quantise.Network(core, o)
-	if err != nil {
-		return nil, err
-	}
-	net, err := rebuild(q)
-	if err != nil {
-		return nil, err
-	}
-	return &candidate{fbs: fbs, layers: LayerWidths(q, fbs), net: net}, nil
+	return newInt8Scheme(core, nil, box, *a.Int8, a.Widths)
 }
 
 // uniform returns n copies of fb.

@@ -11,14 +11,16 @@ import (
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // AgreementJudge certifies the top-1 agreement of a copy with the
 // original network on the caller's test set: it returns how many of the
 // samples' balls are certified to agree (a disagreement found or an
 // unknown ball counts against) and how many samples there are. name
-// identifies the copy by its widths, "fb-3-5-2", for logs. nnbound allocate builds it
-// from package agree and agree/top1's decider.
+// identifies the copy by its widths, "fb-3-5-2" (int8: "w-8-4-8"), for
+// logs. nnbound allocate builds it from package agree and agree/top1's
+// decider.
 type AgreementJudge func(ctx context.Context, copy *nn.Network, name string) (agreed, samples int, err error)
 
 // AgreementAllocation chooses the fractional bits of each layer of a
@@ -36,9 +38,17 @@ type AgreementJudge func(ctx context.Context, copy *nn.Network, name string) (ag
 // the one saving the most weight bits, ties going to the higher rate,
 // then the lower layer. Every allocation it reports is one its judge
 // certified; each is judged once.
+//
+// With Int8 set, the copies are affine int8 copies whose layers' weights
+// have one of Widths bits each, as for Allocation, calibrated on the
+// inputs Calibration (the test set's samples, say).
 type AgreementAllocation struct {
 	// Widths are the single widths tried for the start, ascending.
 	Widths []int
+	// Int8, when not nil, makes int8 copies (see Allocation.Int8);
+	// Calibration are then the inputs their quantisers are calibrated on.
+	Int8        *quantise.Int8Options
+	Calibration [][]float64
 	// Rounding of weights and biases.
 	Rounding quantise.Rounding
 	// Target is the smallest certified agreement rate accepted, in (0, 1].
@@ -60,7 +70,10 @@ type AgreementRow struct {
 // AgreementResult is what nnbound allocate --target-agreement prints
 // (its --json output).
 type AgreementResult struct {
-	Model           string  `json:"model"`
+	Model string `json:"model"`
+	// Scheme describes an int8 allocation's copies ("" for fixed point,
+	// whose widths are fractional bits; for int8 they are weight bits).
+	Scheme          string  `json:"scheme,omitempty"`
 	TargetAgreement float64 `json:"target_agreement"`
 	Samples         int     `json:"samples"`
 	// Sweep are the single widths judged to find the start; Single is
@@ -100,10 +113,23 @@ func (a *AgreementAllocation) Run(ctx context.Context, core *nn.Network, rebuild
 		return nil, fmt.Errorf("experiment: allocation widths %v, want some, ascending", a.Widths)
 	}
 	r := &AgreementResult{TargetAgreement: a.Target}
+	var scheme layerScheme = fixedScheme{a.Rounding}
+	prefix := "fb"
+	if a.Int8 != nil {
+		if len(a.Calibration) == 0 {
+			return nil, fmt.Errorf("experiment: int8 agreement allocation without calibration inputs")
+		}
+		s, err := newInt8Scheme(core, a.Calibration, spec.Box{}, *a.Int8, a.Widths)
+		if err != nil {
+			return nil, err
+		}
+		scheme, prefix = s, "w"
+		r.Scheme = fmt.Sprintf("%v, calibrated on the test set; weights of %s bits per layer", *a.Int8, joinInts(a.Widths))
+	}
 	seen := map[string]AgreementRow{}
 	// judged returns the candidate of fbs and its row, judging it once.
 	judged := func(fbs []int) (*candidate, AgreementRow, error) {
-		c, err := newCandidate(core, rebuild, a.Rounding, fbs)
+		c, err := newCandidate(core, rebuild, scheme, fbs)
 		if err != nil {
 			return nil, AgreementRow{}, err
 		}
@@ -111,7 +137,7 @@ func (a *AgreementAllocation) Run(ctx context.Context, core *nn.Network, rebuild
 		if row, ok := seen[key]; ok {
 			return c, row, nil
 		}
-		agreed, n, err := judge(ctx, c.net, widthsName(fbs))
+		agreed, n, err := judge(ctx, c.net, widthsName(prefix, fbs))
 		if err != nil {
 			return nil, AgreementRow{}, err
 		}
@@ -150,7 +176,7 @@ func (a *AgreementAllocation) Run(ctx context.Context, core *nn.Network, rebuild
 		var steps []AgreementRow
 		frozen := make([]bool, len(core.Layers))
 		for {
-			next, nextRow, err := a.round(c, row, frozen, judged, meets)
+			next, nextRow, err := a.round(scheme, c, row, frozen, judged, meets)
 			if err != nil {
 				return nil, err
 			}
@@ -168,19 +194,21 @@ func (a *AgreementAllocation) Run(ctx context.Context, core *nn.Network, rebuild
 	return r, nil
 }
 
-// round judges cur with each layer not frozen and above 1 fractional bit
-// one bit lower; it freezes the layers whose copy misses the target and
-// returns the copy of the others saving the most bits (nil if none).
-func (a *AgreementAllocation) round(cur *candidate, curRow AgreementRow, frozen []bool,
+// round judges cur with each layer not frozen and not at the bottom one
+// width lower (scheme.lower); it freezes the layers whose copy misses the
+// target and returns the copy of the others saving the most bits (nil if
+// none).
+func (a *AgreementAllocation) round(scheme layerScheme, cur *candidate, curRow AgreementRow, frozen []bool,
 	judged func([]int) (*candidate, AgreementRow, error), meets func(AgreementRow) bool) (*candidate, AgreementRow, error) {
 	var best *candidate
 	var bestRow AgreementRow
 	for k := range cur.fbs {
-		if frozen[k] || cur.fbs[k] <= 1 {
+		w, ok := scheme.lower(cur.fbs[k])
+		if frozen[k] || !ok {
 			continue
 		}
 		fbs := slices.Clone(cur.fbs)
-		fbs[k]--
+		fbs[k] = w
 		c, row, err := judged(fbs)
 		if err != nil {
 			return nil, AgreementRow{}, err
@@ -196,9 +224,9 @@ func (a *AgreementAllocation) round(cur *candidate, curRow AgreementRow, frozen 
 	return best, bestRow, nil
 }
 
-// widthsName returns "fb-A-B-..." for the widths fbs.
-func widthsName(fbs []int) string {
-	name := "fb"
+// widthsName returns "prefix-A-B-..." for the widths fbs.
+func widthsName(prefix string, fbs []int) string {
+	name := prefix
 	for _, fb := range fbs {
 		name += fmt.Sprintf("-%d", fb)
 	}
@@ -218,10 +246,14 @@ func (a *AgreementAllocation) needed(n int) int {
 // the single widths judged, the per-layer table (AllocationTable) and
 // the totals.
 func (r *AgreementResult) WriteText(w io.Writer, network, question string) error {
+	width, chosen := "FB", "fractional bits chosen per layer"
+	if r.Scheme != "" {
+		width, chosen = "width", "the bits of the weights chosen per layer\ncopies: "+r.Scheme
+	}
 	fmt.Fprintf(w, "nnbound allocate: %s\n%s\n", network, question)
-	fmt.Fprintf(w, "target: certified top-1 agreement on at least %s of the %d balls with the fewest weight bits, fractional bits chosen per layer\n\n",
-		percent(r.TargetAgreement), r.Samples)
-	t := report.NewTable("FB", "agreed", "rate", "bits")
+	fmt.Fprintf(w, "target: certified top-1 agreement on at least %s of the %d balls with the fewest weight bits, %s\n\n",
+		percent(r.TargetAgreement), r.Samples, chosen)
+	t := report.NewTable(width, "agreed", "rate", "bits")
 	for _, row := range r.Sweep {
 		t.AddRow(fmt.Sprint(row.FracBits[0]), fmt.Sprint(row.Agreed), percent(float64(row.Agreed)/float64(max(r.Samples, 1))), fmt.Sprint(row.Bits))
 	}
@@ -230,19 +262,23 @@ func (r *AgreementResult) WriteText(w io.Writer, network, question string) error
 	}
 	fmt.Fprintln(w)
 	if !r.Met() {
-		fmt.Fprintf(w, "no single FB tried is certified to agree on %s of the balls: nothing to allocate from\n", percent(r.TargetAgreement))
+		fmt.Fprintf(w, "no single %s tried is certified to agree on %s of the balls: nothing to allocate from\n", width, percent(r.TargetAgreement))
 		return nil
 	}
 	fb := r.Single.FracBits[0]
-	fmt.Fprintf(w, "smallest single FB certified to agree on %s of the balls: %d (%d of %d)\n\n", percent(r.TargetAgreement), fb, r.Single.Agreed, r.Samples)
+	fmt.Fprintf(w, "smallest single %s certified to agree on %s of the balls: %d (%d of %d)\n\n", width, percent(r.TargetAgreement), fb, r.Single.Agreed, r.Samples)
 	if err := AllocationTable(r.Layers, r.SingleLayers).WriteText(w); err != nil {
 		return err
 	}
 	fewer := 100 * float64(r.Single.Bits-r.TotalBits) / float64(r.Single.Bits)
-	fmt.Fprintf(w, "\nweight bits of a layer: (weights + biases) x (1 + IB + FB), a sign bit, IB integer bits, FB fractional bits each\n")
-	fmt.Fprintf(w, "total weight bits: %d per layer, %d at the single FB %d (%.1f%% fewer)\n", r.TotalBits, r.Single.Bits, fb, fewer)
-	fmt.Fprintf(w, "certified agreement: %d of %d balls (%s); %d copies judged, %d steps taken down from FB %d\n",
-		r.Agreed, r.Samples, percent(float64(r.Agreed)/float64(r.Samples)), r.Candidates, len(r.Steps), r.Start)
+	if r.Scheme != "" {
+		fmt.Fprintf(w, "\nweight bits of a layer: weights x their bits + biases x 32 (int32), scales not counted\n")
+	} else {
+		fmt.Fprintf(w, "\nweight bits of a layer: (weights + biases) x (1 + IB + FB), a sign bit, IB integer bits, FB fractional bits each\n")
+	}
+	fmt.Fprintf(w, "total weight bits: %d per layer, %d at the single %s %d (%.1f%% fewer)\n", r.TotalBits, r.Single.Bits, width, fb, fewer)
+	fmt.Fprintf(w, "certified agreement: %d of %d balls (%s); %d copies judged, %d steps taken down from %s %d\n",
+		r.Agreed, r.Samples, percent(float64(r.Agreed)/float64(r.Samples)), r.Candidates, len(r.Steps), width, r.Start)
 	if r.Saved != "" {
 		fmt.Fprintf(w, "saved: %s (the copy chosen)\n", r.Saved)
 	}

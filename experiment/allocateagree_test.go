@@ -10,6 +10,7 @@ import (
 
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/quantise"
 )
 
 // TestAgreementAllocation runs the greedy search against a judge whose
@@ -65,7 +66,7 @@ func TestAgreementAllocation(t *testing.T) {
 	if r.Candidates != len(judged) {
 		t.Errorf("%d candidates reported, %d judged", r.Candidates, len(judged))
 	}
-	if _, ok := judged[widthsName(got)]; !ok {
+	if _, ok := judged[widthsName("fb", got)]; !ok {
 		t.Errorf("the allocation %v was never judged", got)
 	}
 	if _, err := (&AgreementAllocation{Widths: []int{2}, Target: 1.5}).Run(context.Background(), core, identity, judge); err == nil {
@@ -74,6 +75,62 @@ func TestAgreementAllocation(t *testing.T) {
 	if r, err := (&AgreementAllocation{Widths: []int{2, 3}, Target: 1}).Run(context.Background(), core, identity, judge); err != nil || r.Met() {
 		t.Errorf("widths below the need: met %v, %v", r.Met(), err)
 	}
+}
+
+// TestAgreementAllocationInt8: with int8 copies, a judge that agrees on
+// every ball when layer k's weights have at least need[k] bits (read off
+// the copy: integers times their scale) leads the descent from int8
+// everywhere to exactly need, each copy judged once.
+func TestAgreementAllocationInt8(t *testing.T) {
+	core := randnet.Paper(3, 2, 2, 8, 1)
+	need := []int{8, 4, 4}
+	judged := map[string]int{}
+	judge := func(_ context.Context, c *nn.Network, name string) (int, int, error) {
+		judged[name]++
+		for k, l := range c.Layers {
+			if weightBits(l) < need[k] {
+				return 5, 10, nil
+			}
+		}
+		return 10, 10, nil
+	}
+	xs := [][]float64{{-1, -1}, {1, 1}, {0.5, -0.3}}
+	a := &AgreementAllocation{Widths: []int{4, 8}, Target: 0.95, Starts: 1, Int8: &quantise.Int8Options{Bits: 8, PerChannel: true}, Calibration: xs}
+	r, err := a.Run(context.Background(), core, identity, judge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, l := range r.Layers {
+		got = append(got, l.WeightBits)
+	}
+	if !r.Met() || r.Scheme == "" || !reflect.DeepEqual(got, need) || r.Single.FracBits[0] != 8 {
+		t.Fatalf("met %v, scheme %q, allocation %v (want %v), single %+v", r.Met(), r.Scheme, got, need, r.Single)
+	}
+	if _, ok := judged[widthsName("w", need)]; !ok || len(judged) != r.Candidates {
+		t.Errorf("judged %v, %d candidates", judged, r.Candidates)
+	}
+	if _, err := (&AgreementAllocation{Widths: []int{8}, Target: 1, Int8: a.Int8}).Run(context.Background(), core, identity, judge); err == nil {
+		t.Errorf("an int8 allocation without calibration inputs is accepted")
+	}
+}
+
+// weightBits returns the fewest bits of symmetric integers holding the
+// weights of the int8 layer l (each a multiple of its row's scale).
+func weightBits(l nn.Layer) int {
+	peak := 0.0
+	rows, cols := l.W.Dims()
+	for i := range rows {
+		s, _ := l.Int.Weight.At(i)
+		for j := range cols {
+			peak = max(peak, math.Abs(l.W.At(i, j)/s))
+		}
+	}
+	b := 2
+	for float64(int(1)<<(b-1)-1) < peak {
+		b++
+	}
+	return b
 }
 
 // allOnGrid reports whether every parameter of l is a multiple of 2^-fb

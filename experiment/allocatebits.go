@@ -6,22 +6,24 @@ import (
 	"github.com/nnbound/nnbound/nn"
 )
 
-// LayerWidth is one layer of a fixed-point allocation. Its weight bits
-// are
+// LayerWidth is one layer of an allocation. In fixed point its weight
+// bits are
 //
 //	Bits = (Weights + Biases) * (1 + IntBits + FracBits)
 //
 // a sign bit, IntBits integer bits and FracBits fractional bits for every
 // weight and bias, IntBits the fewest with every quantised value v of the
 // layer inside the format, |v| <= 2^IntBits - 2^-FracBits
-// (quantise.Format.Limit).
+// (quantise.Format.Limit). In an int8 copy, WeightBits is the width of
+// its integer weights and IntBits and FracBits are 0 (Int8LayerWidths).
 type LayerWidth struct {
-	Layer    int `json:"layer"`
-	Weights  int `json:"weights"`
-	Biases   int `json:"biases"`
-	IntBits  int `json:"int_bits"`
-	FracBits int `json:"frac_bits"`
-	Bits     int `json:"bits"`
+	Layer      int `json:"layer"`
+	Weights    int `json:"weights"`
+	Biases     int `json:"biases"`
+	IntBits    int `json:"int_bits"`
+	FracBits   int `json:"frac_bits"`
+	WeightBits int `json:"weight_bits,omitempty"`
+	Bits       int `json:"bits"`
 }
 
 // TotalBits returns the sum of the layers' Bits.

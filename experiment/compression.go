@@ -52,6 +52,9 @@ func NewCompressionRecord(info *modelfile.Info, what string, c *modelfile.Compre
 		Sizes: core.Sizes(), CompressedSize: compressed.Sizes(), Parameters: core.NumParams(),
 		CompressedParameters: compressed.NumParams(),
 		LargestChange:        nan(), TotalChange: nan(), Saved: saved}
+	if c.Graph != nil { // the graph's parameters (a kernel once), KeepStructure
+		j.Parameters, j.CompressedParameters = c.Diff.Params, c.Graph.NumParams()
+	}
 	if c.SameShape {
 		d := c.Diff
 		j.Changed, j.Zeroed = &d.Changed, &d.Zeroed

@@ -6,10 +6,8 @@ import (
 	"io"
 
 	"github.com/nnbound/nnbound/certify"
-	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
@@ -65,21 +63,4 @@ func (l PruneLevel) ApplyGraph(g *nn.Graph) (*nn.Graph, error) {
 		return out, err
 	}
 	return g, nil
-}
-
-// SaveBestGraph is SaveBest for graph copies: it saves the copy as ONNX
-// (onnx.WriteGraph) to path, which names a .onnx file.
-func (j *SweepResult) SaveBestGraph(path string, l PruneLevel, rounding quantise.Rounding, copyOf func(PruneLevel, quantise.Format) (*nn.Graph, error)) error {
-	if len(j.Smallest) != 1 || j.Smallest[0].FracBits == 0 {
-		return fmt.Errorf("experiment: no copy to save to %s: want one pruning level with a width meeting the target, have %d levels", path, len(j.Smallest))
-	}
-	g, err := copyOf(l, quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: rounding})
-	if err == nil {
-		err = atomicfile.Write(path, func(w io.Writer) error { return onnx.WriteGraph(w, g) })
-	}
-	if err != nil {
-		return err
-	}
-	j.Saved = path
-	return nil
 }

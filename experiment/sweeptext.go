@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -35,19 +33,15 @@ func (j SweepResult) Met() bool {
 	return j.Smallest == nil || slices.ContainsFunc(j.Smallest, func(c SweepChoice) bool { return c.FracBits > 0 })
 }
 
-// SaveBest saves to path (modelfile.Save) the copy at the smallest width
-// meeting the target, made by copyOf at the sweep's only pruning level l
-// with rounding, and records path in Saved. The sweep must have one level
-// with a width meeting the target.
-func (j *SweepResult) SaveBest(path string, l PruneLevel, rounding quantise.Rounding, copyOf func(PruneLevel, quantise.Format) (*nn.Network, error)) error {
+// SaveBest saves the copy at the smallest width meeting the target with
+// save, given that width's format (with rounding), and records path, the
+// file save writes, in Saved. The sweep must have one pruning level with
+// a width meeting the target.
+func (j *SweepResult) SaveBest(path string, rounding quantise.Rounding, save func(quantise.Format) error) error {
 	if len(j.Smallest) != 1 || j.Smallest[0].FracBits == 0 {
 		return fmt.Errorf("experiment: no copy to save to %s: want one pruning level with a width meeting the target, have %d levels", path, len(j.Smallest))
 	}
-	net, err := copyOf(l, quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: rounding})
-	if err == nil {
-		err = modelfile.Save(path, net)
-	}
-	if err != nil {
+	if err := save(quantise.Format{FracBits: j.Smallest[0].FracBits, Rounding: rounding}); err != nil {
 		return err
 	}
 	j.Saved = path

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/randnet"
-	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
@@ -114,13 +113,17 @@ func TestSweepSaveBest(t *testing.T) {
 	levels := []PruneLevel{{}}
 	f := randnet.Paper(1, 1, 1, 4, 1)
 	var asked int
-	copyOf := func(l PruneLevel, q quantise.Format) (*nn.Network, error) {
-		asked = q.FracBits
-		return l.Compress(q)(f)
-	}
 	path := filepath.Join(t.TempDir(), "best.json")
+	save := func(q quantise.Format) error {
+		asked = q.FracBits
+		net, err := levels[0].Compress(q)(f)
+		if err != nil {
+			return err
+		}
+		return modelfile.Save(path, net)
+	}
 	j := NewSweepResult("m.json", spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, "same", "paper", sweepRows(), levels, 1)
-	if err := j.SaveBest(path, levels[0], quantise.Trunc, copyOf); err != nil {
+	if err := j.SaveBest(path, quantise.Trunc, save); err != nil {
 		t.Fatal(err)
 	}
 	if asked != 3 || j.Saved != path {
@@ -130,7 +133,7 @@ func TestSweepSaveBest(t *testing.T) {
 		t.Errorf("the saved copy does not load: %v", err)
 	}
 	none := NewSweepResult("m.json", spec.Box{Lo: []float64{-1}, Hi: []float64{1}}, "same", "paper", sweepRows(), levels, 0.1)
-	if err := none.SaveBest(path, levels[0], quantise.Trunc, copyOf); err == nil || none.Saved != "" {
+	if err := none.SaveBest(path, quantise.Trunc, save); err == nil || none.Saved != "" {
 		t.Errorf("SaveBest with no width meeting the target: error %v, saved %q", err, none.Saved)
 	}
 	j.Rows[0].Seconds = 1.5

@@ -37,6 +37,10 @@ type Int8Options struct {
 	// Symmetric makes the activation quantisers symmetric (signed, zero
 	// point 0) instead of asymmetric (unsigned with a zero point).
 	Symmetric bool
+	// WeightBits, when not nil, gives the weights of layer k
+	// WeightBits[k] bits (2 to 8) instead of Bits, one entry per layer;
+	// the activations keep Bits (a mixed "W4A8" copy, for example).
+	WeightBits []int
 }
 
 // DefaultInt8Options returns 8 bits, per-tensor weights and asymmetric
@@ -61,7 +65,20 @@ func (o Int8Options) Validate() error {
 	if o.Bits < 2 || o.Bits > 8 {
 		return fmt.Errorf("quantise: Int8Options.Bits is %d, want 2 to 8: %w", o.Bits, ErrRange)
 	}
+	for k, b := range o.WeightBits {
+		if b < 2 || b > 8 {
+			return fmt.Errorf("quantise: Int8Options.WeightBits[%d] is %d, want 2 to 8: %w", k, b, ErrRange)
+		}
+	}
 	return nil
+}
+
+// weightBits returns the width of layer k's weights.
+func (o Int8Options) weightBits(k int) int {
+	if o.WeightBits != nil {
+		return o.WeightBits[k]
+	}
+	return o.Bits
 }
 
 // Ranges are the calibrated ranges of a network's values: Input of its
@@ -126,6 +143,9 @@ func Int8(net *nn.Network, r Ranges, opts Int8Options) (*nn.Network, error) {
 	if len(r.Pre) != len(net.Layers) {
 		return nil, fmt.Errorf("quantise: %d pre-activation ranges for %d layers: %w", len(r.Pre), len(net.Layers), ErrCalibration)
 	}
+	if opts.WeightBits != nil && len(opts.WeightBits) != len(net.Layers) {
+		return nil, fmt.Errorf("quantise: %d weight widths for %d layers: %w", len(opts.WeightBits), len(net.Layers), nn.ErrDimension)
+	}
 	in, err := actQuantiser(r.Input, opts)
 	if err != nil {
 		return nil, fmt.Errorf("quantise: input: %w", err)
@@ -137,7 +157,7 @@ func Int8(net *nn.Network, r Ranges, opts Int8Options) (*nn.Network, error) {
 		if err != nil {
 			return nil, fmt.Errorf("quantise: layer %d: %w", k, err)
 		}
-		q, err := intLayer(l, sIn, opts)
+		q, err := intLayer(l, sIn, opts.weightBits(k), opts.PerChannel)
 		if err != nil {
 			return nil, fmt.Errorf("quantise: layer %d: %w", k, err)
 		}
@@ -176,17 +196,20 @@ func scale32(v float64) float64 {
 }
 
 // intLayer returns l with integer weights (symmetric, bits bits, per
-// tensor or per row) and int32 biases of scale sIn s_w.
-func intLayer(l nn.Layer, sIn float64, o Int8Options) (nn.Layer, error) {
+// row with perChannel, else per tensor) and int32 biases of scale sIn s_w.
+// The weights' quantiser has int8's range whatever bits is, the integers
+// lying in [-(2^(bits-1) - 1), 2^(bits-1) - 1] (so that an int4 layer is
+// written in ONNX as INT8 values of that range).
+func intLayer(l nn.Layer, sIn float64, bits int, perChannel bool) (nn.Layer, error) {
 	rows, cols := l.W.Dims()
-	half := int64(1)<<(o.Bits-1) - 1
+	half := int64(1)<<(bits-1) - 1
 	sw := make([]float64, rows)
 	for i := range rows {
 		for _, w := range l.W.RawRowView(i) {
 			sw[i] = max(sw[i], math.Abs(w))
 		}
 	}
-	if !o.PerChannel {
+	if !perChannel {
 		m := 0.0
 		for _, v := range sw {
 			m = max(m, v)

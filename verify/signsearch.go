@@ -47,6 +47,7 @@ type signSearch struct {
 	C      float64
 	strict bool
 	d      []bounds.Interval
+	need   []bool // the coordinates whose difference can be nonzero
 	cells  *frontier[*signCell]
 	next   int
 	// refute, if not nil, returns a counterexample near the point x
@@ -79,7 +80,7 @@ type signOutcome struct {
 // + C (strict: < 0 is unsafe) over the hull h with differences d, its
 // root cell bounded.
 func newSignSearch(f *nn.Network, c []float64, C float64, strict bool, h spec.Box, d []bounds.Interval, limit int) (*signSearch, error) {
-	q := &signSearch{f: f, c: c, C: C, strict: strict, d: d, next: 1,
+	q := &signSearch{f: f, c: c, C: C, strict: strict, d: d, need: nonzero(d), next: 1,
 		cells: newFrontier(func(a, b *signCell) bool {
 			if a.lb != b.lb {
 				return a.lb < b.lb
@@ -141,7 +142,7 @@ func (q *signSearch) bound(lo, hi []float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	glo, ghi := outwardGradient(q.f, net.Pre, q.c)
+	glo, ghi := outwardGradient(q.f, net.Pre, q.c, q.need)
 	return meanValueBound(q.C, glo, ghi, q.d), nil
 }
 

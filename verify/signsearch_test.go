@@ -6,56 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
-	"github.com/nnbound/nnbound/search"
 	"github.com/nnbound/nnbound/spec"
 )
-
-// TestOutwardGradientSound checks the enclosure of c^T J against the
-// gradient at sampled points and corners of random boxes of random
-// networks (right derivatives at kinks lie in the enclosure too).
-func TestOutwardGradientSound(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	for trial := range 20 {
-		f, err := randnet.New(rng, []int{4, 12, 10, 8, 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		box := spec.Box{Lo: make([]float64, 4), Hi: make([]float64, 4)}
-		for i := range 4 {
-			box.Lo[i] = rng.Float64()*2 - 1
-			box.Hi[i] = box.Lo[i] + rng.Float64()*0.5*float64(trial%3)
-		}
-		c := []float64{rng.NormFloat64(), rng.NormFloat64(), 0}
-		bo := bounds.DefaultOptions()
-		bo.Method = bounds.MethodSymbolic
-		nb, err := bounds.Single(f, box, bo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lo, hi := outwardGradient(f, nb.Pre, c)
-		for s := range 400 {
-			x := make([]float64, 4)
-			for i := range x {
-				u := rng.Float64()
-				if s < 16 { // the corners
-					u = float64(s >> i & 1)
-				}
-				x[i] = box.Lo[i] + u*(box.Hi[i]-box.Lo[i])
-			}
-			_, tr, err := search.Forward(f, x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, g := range tr.Backward(c) {
-				if g < lo[i] || g > hi[i] {
-					t.Fatalf("trial %d: gradient %d at %v is %v, outside [%v, %v]", trial, i, x, g, lo[i], hi[i])
-				}
-			}
-		}
-	}
-}
 
 // TestSignSearchProvesMonotone decides monotonicity of outputs of random
 // networks made monotone in x_0 (positive weights from x_0 and between

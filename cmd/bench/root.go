@@ -30,7 +30,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return suite.UsageError{Err: err} })
 	root.AddCommand(newSDPLIBCmd(), newCertifyCmd(), newACASXuCmd(), newCNNCmd(), newWideCmd(), newVerifyCmd(), newInt8Cmd(), newDefaultsCmd(), newControllersCmd(),
-		newRootSDPCmd(), newGraphsCmd(), newViTCmd())
+		newRootSDPCmd(), newGraphsCmd(), newViTCmd(), newInt8JointCmd())
 	stop := func() {}
 	defer func() { stop() }()
 	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {

@@ -243,25 +243,42 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 // agreeInputs returns the input files of agree (the networks, the test
 // set and its labels) with their SHA-256.
 func agreeInputs(args []string, f *agreeFlags) ([]agree.File, error) {
+	files, err := fileDigests(append(slices.Clone(args), f.data, f.labels))
+	if err != nil {
+		return nil, fmt.Errorf("agree: %w", err)
+	}
+	return files, nil
+}
+
+// fileDigests returns the files names (an empty name skipped) with their
+// SHA-256, for the provenance of a report.
+func fileDigests(names []string) ([]agree.File, error) {
 	var files []agree.File
-	for _, name := range append(slices.Clone(args), f.data, f.labels) {
+	for _, name := range names {
 		if name == "" {
 			continue
 		}
 		b, err := os.ReadFile(name)
 		if err != nil {
-			return nil, fmt.Errorf("agree: %w", err)
+			return nil, err
 		}
 		files = append(files, agree.File{Name: filepath.Base(name), SHA256: fmt.Sprintf("%x", sha256.Sum256(b))})
 	}
 	return files, nil
 }
 
+// provenance returns the provenance of a report of cmd run on args with
+// the input files files: the command line with every flag set, and the
+// versions.
+func provenance(cmd *cobra.Command, args []string, files []agree.File) agree.Provenance {
+	line := append([]string{"nnbound", cmd.Name()}, args...)
+	cmd.Flags().Visit(func(fl *pflag.Flag) { line = append(line, "--"+fl.Name+"="+fl.Value.String()) })
+	return agree.Provenance{Command: shellQuote(line), Version: report.Version(), GoVersion: runtime.Version(), Files: files}
+}
+
 // writeAgreeReport writes the page of --report.
 func writeAgreeReport(cmd *cobra.Command, args []string, f *agreeFlags, sum *agree.Summary, samples []agree.Sample, files []agree.File) error {
-	line := append([]string{"nnbound", "agree"}, args...)
-	cmd.Flags().Visit(func(fl *pflag.Flag) { line = append(line, "--"+fl.Name+"="+fl.Value.String()) })
-	p := agree.Provenance{Command: shellQuote(line), Version: report.Version(), GoVersion: runtime.Version(), Files: files}
+	p := provenance(cmd, args, files)
 	if err := os.MkdirAll(f.report, 0o755); err != nil {
 		return fmt.Errorf("agree: --report: %w", err)
 	}

@@ -2,12 +2,16 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
@@ -23,9 +27,15 @@ type allocateFlags struct {
 	rounding string
 	target   float64
 	save     string
+	report   string
 	json     bool
 	jobs     int
 	starts   int
+	// scheme is fixed or int8; bits and int8 are --scheme int8's weight
+	// widths and options.
+	scheme string
+	bits   string
+	int8   quantise.Int8Options
 	// agreement holds --target-agreement and its test set.
 	agreement agreementFlags
 }
@@ -56,7 +66,8 @@ bit, IB integer bits (the fewest holding the layer's largest quantised
 value) and FB fractional bits each. It prints the single widths tried,
 the per-layer table with its total beside the single width's, and the
 certificate of the chosen copy (JSON with --json); --save OUT saves that
-copy.
+copy. --report DIR also writes DIR/index.html: the tables, a figure of the
+weight bits per layer, the command and the versions (plain HTML and SVG).
 
 With --target-agreement A instead, the target is top-1 agreement: a
 copy is accepted when, on at least the fraction A of the samples of
@@ -69,10 +80,22 @@ from the smallest single FB meeting A, keeping the candidate that saves
 the most weight bits; each copy's agree log goes to --out/fb-A-B-...,
 so an interrupted run resumes.
 
+With --scheme int8, the copies are affine int8 copies instead, as sweep
+--scheme int8 makes them (calibrated on the input box, or with
+--target-agreement on the samples of --data; weights per tensor or, with
+--per-channel, per output channel; int32 biases), whose layers each have
+weights of one of the --bits widths (int8 or int4 by default) while the
+activations stay 8-bit. The search is the same: it starts from the
+smallest single width of --bits meeting the target and lowers one layer
+at a time to the next width of --bits. A layer's weight bits are then
+weights x width + biases x 32. A copy with int4 layers is saved in ONNX
+(QDQ) as int8 tensors holding the int4 values.
+
 Exit status: 0 when a copy meets the target, 1 when no FB tried meets it
 or on an error, 2 usage error.`,
 		Example: `  nnbound allocate model.onnx --target-error 0.05
   nnbound allocate model.onnx --box 0:1 --target-error 0.5 --save model-mixed.onnx
+  nnbound allocate digits.onnx --box 0:1 --target-error 20 --scheme int8 --per-channel --save digits-w4w8.onnx
   nnbound allocate digits.onnx --target-agreement 0.95 --data test.json --radius 2/255`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runAllocate(cmd, args[0], &f) },
@@ -83,9 +106,15 @@ or on an error, 2 usage error.`,
 	fs.StringVar(&f.rounding, "rounding", d.Rounding.String(), "rounding of weights and biases: trunc, nearest or floor")
 	fs.Float64Var(&f.target, "target-error", 0, "the largest certified bound `E` accepted (required)")
 	fs.StringVar(&f.save, "save", "", "save the chosen copy to `OUT` (.onnx or .json)")
+	fs.StringVar(&f.report, "report", "", "also write the allocation as a web page, `DIR`/index.html (HTML and SVG, no script)")
 	fs.BoolVar(&f.json, "json", false, "print the allocation and its certificate as JSON")
 	fs.IntVar(&f.starts, "starts", d.Starts, "greedy descents, from the smallest single FB meeting the target and the widths above it")
 	fs.IntVar(&f.jobs, "jobs", d.Jobs, "certify this many copies at once")
+	fs.StringVar(&f.scheme, "scheme", "fixed", "fixed (fixed point, --frac-bits) or int8 (affine int8 copies, the weights of each layer at one of --bits)")
+	fs.StringVar(&f.bits, "bits", "4,8", "--scheme int8: the widths of a layer's weights, a list `A,B,...` or a range A:B (2 to 8)")
+	fs.BoolVar(&f.int8.PerChannel, "per-channel", false, "--scheme int8: one weight scale per output channel")
+	fs.BoolVar(&f.int8.Symmetric, "symmetric", false, "--scheme int8: symmetric activations (zero point 0)")
+	f.int8.Bits = quantise.DefaultInt8Options().Bits
 	f.model.register(fs)
 	f.model.chainOnly = "allocate chooses a width for each layer of a chain of layers: sweep MODEL certifies graphs at one width for every node"
 	f.input.register(fs)
@@ -129,7 +158,39 @@ func (f *allocateFlags) allocation(cmd *cobra.Command) (*experiment.Allocation, 
 	if f.cert.verbose {
 		jobs = 1 // one solver log at a time
 	}
-	return &experiment.Allocation{Widths: sortedUnique(widths), Rounding: rounding, Target: f.target, Opts: opts, Jobs: jobs, Starts: f.starts}, nil
+	a := &experiment.Allocation{Widths: sortedUnique(widths), Rounding: rounding, Target: f.target, Opts: opts, Jobs: jobs, Starts: f.starts}
+	if bits, o, err := f.int8Scheme(cmd); err != nil {
+		return nil, err
+	} else if o != nil {
+		a.Widths, a.Int8 = bits, o
+	}
+	return a, nil
+}
+
+// int8Scheme returns the weight widths (ascending) and options of
+// --scheme int8, nil options for --scheme fixed; bad flags are usage
+// errors.
+func (f *allocateFlags) int8Scheme(cmd *cobra.Command) ([]int, *quantise.Int8Options, error) {
+	switch f.scheme {
+	case "fixed":
+		return nil, nil, nil
+	case "int8":
+	default:
+		return nil, nil, usagef("--scheme %q: want fixed or int8", f.scheme)
+	}
+	for _, name := range []string{"frac-bits", "rounding"} {
+		if cmd.Flags().Changed(name) {
+			return nil, nil, usagef("--scheme int8 and --%s do not go together", name)
+		}
+	}
+	bits, err := parseWidths("bits", f.bits)
+	if err != nil {
+		return nil, nil, err
+	}
+	if slices.Min(bits) < 2 || slices.Max(bits) > 8 {
+		return nil, nil, usagef("--bits %s: want widths from 2 to 8", f.bits)
+	}
+	return sortedUnique(bits), &f.int8, nil
 }
 
 // runAllocate allocates the layers' widths of the model at path and
@@ -160,6 +221,12 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 			return err
 		}
 	}
+	t := experiment.AllocationText{Network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()), Box: box, HideTimes: hideTimes}
+	if f.report != "" {
+		if err := writeAllocationReport(cmd, path, f.report, r, t); err != nil {
+			return err
+		}
+	}
 	if f.json {
 		if hideTimes {
 			r.HideTimes()
@@ -168,7 +235,6 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 			return err
 		}
 	} else {
-		t := experiment.AllocationText{Network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()), Box: box, HideTimes: hideTimes}
 		if err := r.WriteText(stdout, t); err != nil {
 			return err
 		}
@@ -193,4 +259,17 @@ func sortedUnique(widths []int) []int {
 	out := append([]int(nil), widths...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// writeAllocationReport writes the page of allocate --report to dir.
+func writeAllocationReport(cmd *cobra.Command, model, dir string, r *experiment.AllocationResult, t experiment.AllocationText) error {
+	files, err := fileDigests([]string{model})
+	if err != nil {
+		return fmt.Errorf("allocate: --report: %w", err)
+	}
+	p := provenance(cmd, []string{model}, files)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("allocate: --report: %w", err)
+	}
+	return atomicfile.Write(filepath.Join(dir, "index.html"), func(w io.Writer) error { return r.WriteHTML(w, t, p) })
 }

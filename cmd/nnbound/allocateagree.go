@@ -49,6 +49,13 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 	if cmd.Flags().Changed("target-error") {
 		return usagef("--target-error and --target-agreement: give one target")
 	}
+	if f.report != "" {
+		return usagef("--report and --target-agreement do not go together: the page shows an allocation for --target-error")
+	}
+	bits, int8Opts, err := f.int8Scheme(cmd)
+	if err != nil {
+		return err
+	}
 	if !(g.target > 0 && g.target <= 1) {
 		return usagef("--target-agreement %v: want a rate in (0, 1]", g.target)
 	}
@@ -86,7 +93,11 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 	for _, fl := range files {
 		digest.Write([]byte(fl.SHA256))
 	}
-	question := fmt.Sprintf("the copies of %s (rounding %s) on %s, L-inf radius %v in [%v, %v] (inputs %x)", filepath.Base(path), rounding,
+	copies := fmt.Sprintf("rounding %s", rounding)
+	if int8Opts != nil {
+		copies = int8Opts.String()
+	}
+	question := fmt.Sprintf("the copies of %s (%s) on %s, L-inf radius %v in [%v, %v] (inputs %x)", filepath.Base(path), copies,
 		filepath.Base(g.ball.data), q.Radius, q.Lo, q.Hi, digest.Sum(nil)[:6])
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -108,6 +119,12 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 		return m.Info.Transform(func(*nn.Network) (*nn.Network, error) { return c, nil })
 	}
 	a := &experiment.AgreementAllocation{Widths: sortedUnique(widths), Rounding: rounding, Target: g.target, Starts: f.starts}
+	if int8Opts != nil {
+		a.Widths, a.Int8 = bits, int8Opts
+		for _, s := range samples {
+			a.Calibration = append(a.Calibration, s.X)
+		}
+	}
 	r, err := a.Run(ctx, m.Info.Core, rebuild, judge)
 	if err != nil {
 		return err

@@ -57,3 +57,46 @@ func TestAllocateAgreement(t *testing.T) {
 		t.Errorf("the saved copy, judged again: %d of %d balls agree, the allocation claimed %d", sum.Agree, sum.Samples, r.Agreed)
 	}
 }
+
+// TestAllocateAgreementInt8 allocates int8, int4 or int3 weights per
+// layer of the digits MLP for certified top-1 agreement on 12 balls and
+// judges the saved copy afresh with agree: it certifies at least the
+// balls the allocation claims.
+func TestAllocateAgreementInt8(t *testing.T) {
+	dir := t.TempDir()
+	data := digitsSubset(t, dir, 12)
+	f := digitsDir + "digits_relu.onnx"
+	saved := filepath.Join(dir, "mixed.onnx")
+	args := []string{"allocate", f, "--data", data, "--radius", "2/255", "--scheme", "int8", "--per-channel", "--bits", "3,4,8", "--starts", "1",
+		"--max-nodes", "30", "--target-agreement", "0.9", "--out", filepath.Join(dir, "logs"), "--save", saved, "--json"}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	var r struct {
+		Scheme          string
+		Samples, Agreed int
+		TotalBits       int `json:"total_bits"`
+		Single          struct{ Bits int }
+		Layers          []struct {
+			WeightBits int `json:"weight_bits"`
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if r.Scheme == "" || r.Samples != 12 || r.Agreed < 11 || r.TotalBits == 0 || r.TotalBits > r.Single.Bits || r.Layers[0].WeightBits == 0 {
+		t.Fatalf("scheme %q, samples %d, agreed %d, bits %d against %d single: %s", r.Scheme, r.Samples, r.Agreed, r.TotalBits, r.Single.Bits, stdout.String())
+	}
+	t.Logf("widths %+v: %d bits against %d, %d of 12 balls", r.Layers, r.TotalBits, r.Single.Bits, r.Agreed)
+	stdout.Reset()
+	check := []string{"agree", f, saved, "--data", data, "--radius", "2/255", "--max-nodes", "30", "--timeout", "0", "--out", filepath.Join(dir, "check"), "--json"}
+	run(check, &stdout, &stderr)
+	var sum struct{ Samples, Agree int }
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if sum.Samples != 12 || sum.Agree < r.Agreed {
+		t.Errorf("the saved copy, judged again: %d of %d balls agree, the allocation claimed %d", sum.Agree, sum.Samples, r.Agreed)
+	}
+}

@@ -76,7 +76,7 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 		if gm.Net == nil || (cc.certify && cc.arith.float32()) {
 			return compressGraph(cmd, &cc, gm, comp, save)
 		}
-		m, c, err := compressAndSave(gm, save, comp.apply, func(m *model) error {
+		m, c, err := compressAndSave(gm, save, comp, cmd.ErrOrStderr(), func(m *model) error {
 			if !cc.certify {
 				return nil
 			}
@@ -127,39 +127,51 @@ func newCompressJSON(m *model, comp compression, c *modelfile.Compressed, saved 
 	return experiment.NewCompressionRecord(m.Info, comp.what, c, saved, pruned)
 }
 
-// compressAndSave applies the compression f to the core network of the
-// loaded model m and saves the result to save ("" saves nothing), after
-// check has accepted the model (for flags that depend on it). It returns
-// the model and its compressed copy, for the command to print (or
-// certify).
-func compressAndSave(m *model, save string, f func(*nn.Network) (*nn.Network, error), check func(*model) error) (*model, *modelfile.Compressed, error) {
+// compressAndSave applies the compression comp to the core network of the
+// loaded model m and saves the result to save ("" saves nothing; a note
+// on stderr when the file cannot keep m's convolutions), after check has
+// accepted the model (for flags that depend on it). It returns the model
+// and its compressed copy, for the command to print (or certify).
+func compressAndSave(m *model, save string, comp compression, stderr io.Writer, check func(*model) error) (*model, *modelfile.Compressed, error) {
 	if err := check(m); err != nil {
 		return nil, nil, err
 	}
-	c, err := m.Info.Compress(f)
+	c, err := m.Info.Compress(comp.apply)
 	if errors.Is(err, prune.ErrOptions) {
 		return nil, nil, usageError{err} // more neurons than the network has
 	}
 	if err != nil {
 		return nil, nil, err
 	}
+	lost := c.KeepStructure(m.Graph, comp.applyGraph)
 	if save != "" {
-		err = saveCopy(m, c, save)
+		err = saveCopy(m, c, save, lost, stderr)
 	}
 	return m, c, err
 }
 
-// saveCopy saves the copy c of m to save (modelfile.Save, which leaves no
-// file behind on an error). A raw-units copy of an NNet file that the
-// format cannot hold while its core can (an int8 copy, written in QDQ
-// form with float32 values only, after a clipping or normalisation that
-// are not float32 values: they are kept exact) is refused saying so and
-// what to do instead.
-func saveCopy(m *model, c *modelfile.Compressed, save string) error {
-	err := modelfile.Save(save, c.Net)
+// saveCopy saves the copy c of m to save (Compressed.Save, which leaves
+// no file behind on an error), with a note on stderr when the file cannot
+// keep m's convolutions (lost, from Compressed.KeepStructure). A
+// raw-units copy of an NNet file that the format cannot hold while its
+// core can (an int8 copy, written in QDQ form with float32 values only,
+// after a clipping or normalisation that are not float32 values: they are
+// kept exact) is refused saying so and what to do instead.
+func saveCopy(m *model, c *modelfile.Compressed, save string, lost bool, stderr io.Writer) error {
+	err := c.Save(save)
+	if err == nil && lost {
+		noteDense(stderr, save, m.Info.Path)
+	}
 	if errors.Is(err, onnx.ErrNotWritable) && c.Net != c.Core && modelfile.Write(io.Discard, modelfile.FormatOf(save), c.Core) == nil {
 		return fmt.Errorf("--save %s: %s's clipping and normalisation are kept exact in the copy and are not float32 values, "+
 			"which an int8 ONNX (QDQ) file holds only: --core saves the copy of the normalised core network instead (%w)", save, m.Info.Path, err)
 	}
 	return err
+}
+
+// noteDense notes on stderr that the copy saved to path has dense layers
+// where the model at src has convolutions (modelfile.SaveCopy).
+func noteDense(stderr io.Writer, path, src string) {
+	fmt.Fprintf(stderr, "note: %s holds the copy as dense layers, not %s's convolutions: "+
+		"the same compression made on the convolutions is another function\n", path, src)
 }

@@ -28,8 +28,9 @@
 //	sweep      certified bound and observed error for each number of
 //	           fractional bits; --target-error names the smallest that
 //	           meets a target
-//	allocate   fractional bits per layer for the fewest weight bits
-//	           whose certified bound meets --target-error; saves the copy
+//	allocate   fractional bits (or, with --scheme int8, int8 or int4
+//	           weights) per layer for the fewest weight bits whose
+//	           certified bound meets --target-error; saves the copy
 //	verify     decide whether G stays within epsilon of F on the box:
 //	           holds (proved by branch and bound), violated (with an input,
 //	           evaluated again) or unknown (time or node limit); with

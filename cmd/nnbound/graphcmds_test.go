@@ -386,3 +386,31 @@ func TestGraphCopiesSampled(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveKeepsConvolutions: the copy of a chain of convolutions is saved
+// with its convolutions when the compression made on them is the same
+// function (quantise), and as layers with a note when it is not (neuron
+// pruning of the chain's positions).
+func TestSaveKeepsConvolutions(t *testing.T) {
+	const digitsCNN = "../../testdata/graphs/digits_cnn.onnx"
+	out := filepath.Join(t.TempDir(), "copy.onnx")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"quantise", digitsCNN, "--frac-bits", "6", "--save", out}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("quantise: exit %d: %s", code, stderr.String())
+	}
+	g, _, _, err := modelfile.LoadGraph(out, modelfile.Options{})
+	if err != nil || !modelfile.Structured(g) || strings.Contains(stderr.String(), "dense layers") {
+		t.Errorf("quantise --save: structured %v (%v), stderr %q", err == nil && modelfile.Structured(g), err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), fmt.Sprintf("of %d parameters", g.NumParams())) {
+		t.Errorf("quantise's report does not count the kernels' %d parameters:\n%s", g.NumParams(), stdout.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"prune", digitsCNN, "--neurons", "4", "--save", out}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("prune: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "holds the copy as dense layers") {
+		t.Errorf("prune --neurons of a convolution saved without the note: %q", stderr.String())
+	}
+}

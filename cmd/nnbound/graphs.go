@@ -117,7 +117,7 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 			return err
 		}
 	}
-	copyGraph, j, err := graphCopy(m, comp, save)
+	copyGraph, j, err := graphCopy(m, comp, save, stderr)
 	if err != nil {
 		return err
 	}
@@ -153,9 +153,9 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 // returns it as a graph with its report: a chain by its own compression
 // (of its core's parameters, compressAndSave), a graph by
 // comp.applyGraph, written as ONNX.
-func graphCopy(m *model, comp compression, save string) (*nn.Graph, *experiment.CompressionRecord, error) {
+func graphCopy(m *model, comp compression, save string, stderr io.Writer) (*nn.Graph, *experiment.CompressionRecord, error) {
 	if m.Net != nil {
-		_, c, err := compressAndSave(m, save, comp.apply, func(*model) error { return nil })
+		_, c, err := compressAndSave(m, save, comp, stderr, func(*model) error { return nil })
 		if err != nil {
 			return nil, nil, err
 		}

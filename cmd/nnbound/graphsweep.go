@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
+	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/quantise"
 )
 
@@ -54,8 +57,14 @@ func runSweepGraph(cmd *cobra.Command, path string, f *sweepFlags, p *sweepPlan,
 	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err, network: network,
 		saveBest: func(j *experiment.SweepResult) error {
 			if m.Net != nil {
-				return j.SaveBest(f.saveBest, p.levels[0], p.rounding, p.copyOf(m, box))
+				return j.SaveBest(f.saveBest, p.rounding, p.saveCopy(m, box, f.saveBest, cmd.ErrOrStderr()))
 			}
-			return j.SaveBestGraph(f.saveBest, p.levels[0], p.rounding, copyOf)
+			return j.SaveBest(f.saveBest, p.rounding, func(q quantise.Format) error {
+				g, err := copyOf(p.levels[0], q)
+				if err != nil {
+					return err
+				}
+				return atomicfile.Write(f.saveBest, func(w io.Writer) error { return onnx.WriteGraph(w, g) })
+			})
 		}})
 }

@@ -36,7 +36,7 @@ inputs, shape, parameters}] in --json).`,
 				return err
 			}
 			d := modelfile.DescribeGraph(m.Graph, m.Info)
-			if m.Net != nil {
+			if m.Net != nil && !modelfile.Structured(m.Graph) { // a convolution's parameters counted once
 				d = modelfile.Describe(m.Net, m.Info)
 			}
 			if asJSON {

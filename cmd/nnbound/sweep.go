@@ -17,6 +17,7 @@ import (
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -235,7 +236,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err,
 		network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()),
 		saveBest: func(j *experiment.SweepResult) error {
-			return j.SaveBest(f.saveBest, p.levels[0], p.rounding, p.copyOf(m, box))
+			return j.SaveBest(f.saveBest, p.rounding, p.saveCopy(m, box, f.saveBest, stderr))
 		}})
 }
 
@@ -309,6 +310,28 @@ func (f *sweepFlags) finish(cmd *cobra.Command, path string, p *sweepPlan, r swe
 func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr io.Writer) ([]experiment.SweepRow, error) {
 	s := experiment.WidthSweep{Widths: p.widths, Levels: p.levels, Rounding: p.rounding, Opts: p.opts, Jobs: p.jobs}
 	return s.Run(ctx, m.Net, box, p.copyOf(m, box), stderr)
+}
+
+// saveCopy returns the function that saves to path the copy of the chain
+// of m at the sweep's only pruning level and a width, with the structure
+// of m's graph when it is the same function (Compressed.KeepStructure),
+// else as layers with a note on stderr.
+func (p *sweepPlan) saveCopy(m *model, box spec.Box, path string, stderr io.Writer) func(quantise.Format) error {
+	return func(q quantise.Format) error {
+		net, err := p.copyOf(m, box)(p.levels[0], q)
+		if err != nil {
+			return err
+		}
+		c := &modelfile.Compressed{Net: net, Core: net}
+		lost := c.KeepStructure(m.Graph, p.scheme.CompressGraph(p.levels[0], q))
+		if err := c.Save(path); err != nil {
+			return err
+		}
+		if lost {
+			noteDense(stderr, path, m.Info.Path)
+		}
+		return nil
+	}
 }
 
 // copyOf returns the compressed copy of m at each pruning level and width.

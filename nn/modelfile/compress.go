@@ -6,6 +6,9 @@ import "github.com/nnbound/nnbound/nn"
 type Compressed struct {
 	Net  *nn.Network // the network to save (the format's processing included)
 	Core *nn.Network // the compressed core network
+	// Graph, if not nil, is Net with the structure of the model's graph
+	// (KeepStructure): the same function, a convolution kept as one.
+	Graph *nn.Graph
 	// Diff compares Core with the original core; SameShape is false when
 	// the compression changed the shape (pruning that removes neurons).
 	Diff      nn.Diff

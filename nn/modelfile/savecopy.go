@@ -1,0 +1,89 @@
+package modelfile
+
+import (
+	"io"
+
+	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/onnx"
+)
+
+// KeepStructure gives c the structure of g, the graph of the model whose
+// chain of layers was compressed (a model read as both, LoadGraph), when
+// g holds maps its chain carries as dense matrices (a convolution, a
+// pooling) and asGraph, the same compression made on g, gives a graph
+// whose chain is c.Net exactly (every parameter and activation the same,
+// no quantisers: the same function). Then c.Graph is that graph and
+// c.Diff compares its parameters with g's (a convolution's kernel once,
+// not at every position). It reports whether g's structure is lost: g
+// has such maps and c keeps layers only.
+func (c *Compressed) KeepStructure(g *nn.Graph, asGraph func(*nn.Graph) (*nn.Graph, error)) (lost bool) {
+	if g == nil || !Structured(g) {
+		return false
+	}
+	gc := sameCopy(g, c.Net, asGraph)
+	if gc == nil {
+		return true
+	}
+	c.Graph = gc
+	if d, err := nn.ParamDiffGraph(g, gc); err == nil {
+		c.Diff = d
+	}
+	return false
+}
+
+// Save writes the copy to the file path in the format its extension
+// names, atomically: c.Graph when there is one and path names an ONNX
+// file (a convolution written as one), else c.Net (Save).
+func (c *Compressed) Save(path string) error {
+	if c.Graph != nil && FormatOf(path) == ONNX {
+		return atomicfile.Write(path, func(w io.Writer) error { return onnx.WriteGraph(w, c.Graph) })
+	}
+	return Save(path, c.Net)
+}
+
+// Structured reports whether g has a map other than a dense matrix, which
+// its chain of layers (onnx.ChainOf) may carry as one.
+func Structured(g *nn.Graph) bool {
+	for _, n := range g.Nodes {
+		a, ok := n.Op.(*nn.Affine)
+		if !ok {
+			continue
+		}
+		if _, dense := a.M.(nn.DenseMap); !dense {
+			return true
+		}
+	}
+	return false
+}
+
+// sameCopy returns asGraph(g) when its chain is net exactly, else nil.
+func sameCopy(g *nn.Graph, net *nn.Network, asGraph func(*nn.Graph) (*nn.Graph, error)) *nn.Graph {
+	if asGraph == nil {
+		return nil
+	}
+	gc, err := asGraph(g)
+	if err != nil {
+		return nil
+	}
+	chain, err := onnx.ChainOf(gc)
+	if err != nil || !sameNetwork(chain, net) {
+		return nil
+	}
+	return gc
+}
+
+// sameNetwork reports whether a and b have the same layers: the same
+// shapes, parameters and activations, and no quantisers.
+func sameNetwork(a, b *nn.Network) bool {
+	d, err := nn.ParamDiff(a, b)
+	if err != nil || d.Changed != 0 || d.Activations != 0 {
+		return false
+	}
+	for k, l := range a.Layers {
+		if l.Pre != nil || l.Post != nil || b.Layers[k].Pre != nil || b.Layers[k].Post != nil {
+			return false
+		}
+	}
+	return true
+}
