@@ -48,6 +48,9 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 		opts.PlainPairs, opts.UnstableOnly, opts.Within = true, true, r.within
 		if opts.Optimise.Iterations == 0 {
 			opts.Optimise.Iterations = cheapIterations
+			if f1.Quantised() || f2.Quantised() {
+				opts.Optimise.Iterations = cheapIterationsQuantised
+			}
 		}
 	}
 	if o.QC == QCPaper {
