@@ -27,13 +27,11 @@ func (w *backWork) relax(k int, lam []float64, sp [][2]int) (kept bool) {
 		dst2, mag2 = w.get(w.rows*b.g.Size(ins[1])), b.mags[ins[1]]
 	}
 	relC, tinyC := 2*float64(rel.fanIn+1)*outward.Unit, float64(rel.fanIn)*outward.Tiny
-	if inPlace && !b.reference {
+	fast := inPlace && !b.reference
+	if fast {
 		w.relaxInPlace(rel.packed(), lam, dst2, mag, mag2, sp, relC, tinyC)
 	}
-	for r := range w.rows {
-		if inPlace && !b.reference {
-			break
-		}
+	for r := 0; r < w.rows && !fast; r++ {
 		row, out := lam[r*n:(r+1)*n], dst[r*m:(r+1)*m]
 		if dst2 != nil {
 			out2 = dst2[r*len(mag2) : (r+1)*len(mag2)]
