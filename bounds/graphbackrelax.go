@@ -27,13 +27,11 @@ func (w *backWork) relax(k int, lam []float64, sp [][2]int) (kept bool) {
 		dst2, mag2 = w.get(w.rows*b.g.Size(ins[1])), b.mags[ins[1]]
 	}
 	relC, tinyC := 2*float64(rel.fanIn+1)*outward.Unit, float64(rel.fanIn)*outward.Tiny
-	if inPlace && !b.reference {
+	fast := inPlace && !b.reference
+	if fast {
 		w.relaxInPlace(rel.packed(), lam, dst2, mag, mag2, sp, relC, tinyC)
 	}
-	for r := range w.rows {
-		if inPlace && !b.reference {
-			break
-		}
+	for r := 0; r < w.rows && !fast; r++ {
 		row, out := lam[r*n:(r+1)*n], dst[r*m:(r+1)*m]
 		if dst2 != nil {
 			out2 = dst2[r*len(mag2) : (r+1)*len(mag2)]
@@ -91,8 +89,10 @@ func (w *backWork) relax(k int, lam []float64, sp [][2]int) (kept bool) {
 // coefficients on its first input in place, and those on the second
 // input (a pair node) are added to dst2. pk holds the lines packed
 // (graphRelax.packed). Rows are taken two at a time, so that the
-// processor overlaps their sums; each row's sums add the same terms in
-// the same order as one row at a time, so the bounds do not change.
+// processor overlaps their sums, and the line and the error term of a
+// product are picked without branches (an error term dropped where the
+// product is zero adds +0); each row's sums add the same terms in the
+// same order as one row at a time, so the bounds do not change.
 func (w *backWork) relaxInPlace(pk, lam, dst2, mag, mag2 []float64, sp [][2]int, relC, tinyC float64) {
 	n := len(lam) / w.rows
 	var none []float64
@@ -109,16 +109,11 @@ func (w *backWork) relaxInPlace(pk, lam, dst2, mag, mag2 []float64, sp [][2]int,
 			for i := p[0]; i < p[1]; i++ {
 				// relaxEntry on both rows, written out (it is not inlined).
 				if l := row0[i]; l != 0 {
-					o := 6 * i
-					if l >= 0 {
-						o += 3
-					}
+					o := 6*i + 3*int(^math.Float64bits(l)>>63) // the upper line where l > 0
 					ln := pk[o : o+3 : o+3]
 					t := l * ln[0]
 					row0[i] = t
-					if t != 0 {
-						p0 += (relC*math.Abs(t) + tinyC) * mag[i]
-					}
+					p0 += math.Float64frombits(math.Float64bits((relC*math.Abs(t)+tinyC)*mag[i]) & nonZero(t))
 					if ln[2] != 0 {
 						q := l * ln[2]
 						o0[i] += q
@@ -128,16 +123,11 @@ func (w *backWork) relaxInPlace(pk, lam, dst2, mag, mag2 []float64, sp [][2]int,
 					s0, a0 = s0+c, a0+math.Abs(c)
 				}
 				if l := row1[i]; l != 0 {
-					o := 6 * i
-					if l >= 0 {
-						o += 3
-					}
+					o := 6*i + 3*int(^math.Float64bits(l)>>63) // the upper line where l > 0
 					ln := pk[o : o+3 : o+3]
 					t := l * ln[0]
 					row1[i] = t
-					if t != 0 {
-						p1 += (relC*math.Abs(t) + tinyC) * mag[i]
-					}
+					p1 += math.Float64frombits(math.Float64bits((relC*math.Abs(t)+tinyC)*mag[i]) & nonZero(t))
 					if ln[2] != 0 {
 						q := l * ln[2]
 						o1[i] += q
@@ -197,4 +187,14 @@ func (w *backWork) endRelaxRow(r, n int, s, a, pe float64) {
 	w.c[r] = s
 	err := outward.AddUp(outward.DotErr(a, n), outward.MulUp(pe, sumFactor(n)))
 	w.e[r] = outward.AddUp(w.e[r], err)
+}
+
+// nonZero returns all ones where x != 0, else 0: a mask that drops a
+// term of a sum of non-negative terms without a branch.
+func nonZero(x float64) uint64 {
+	var m uint64
+	if x != 0 {
+		m = ^uint64(0)
+	}
+	return m
 }
