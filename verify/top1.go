@@ -186,16 +186,9 @@ func (t *top1) merge(n *top1Node, o *top1Outcome, next *int) {
 		t.stuck = true
 		return
 	}
-	i := o.split
-	mid := n.lo[i]/2 + n.hi[i]/2
-	for c := range 2 {
-		lo, hi := append([]float64(nil), n.lo...), append([]float64(nil), n.hi...)
-		if c == 0 {
-			hi[i] = mid
-		} else {
-			lo[i] = mid
-		}
-		heap.Push(&t.queue, &top1Node{id: *next, lo: lo, hi: hi, vol: n.vol / 2, prio: o.low, warm: o.worst})
+	for _, c := range t.children(n, o.split) {
+		c.id, c.prio, c.warm, c.provedF, c.provedClass = *next, o.low, o.worst, o.provedF, o.class
+		heap.Push(&t.queue, c)
 		*next++
 	}
 }

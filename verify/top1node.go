@@ -22,6 +22,14 @@ type top1Node struct {
 	vol    float64   // fraction of the root's volume
 	prio   float64   // the parent's smallest margin bound (-Inf for the root)
 	warm   []float64 // the parent's attack's best point, or nil
+	// glo, ghi is the box of g's quantised input n owns (top1split.go),
+	// nil at the root or without splitting on the quantiser.
+	glo, ghi []float64
+	// provedF holds the lower bounds of f's margins for the class
+	// provedClass on the parent's box when they are all positive (they
+	// hold on n, a part of it), nil otherwise.
+	provedF     []float64
+	provedClass int
 }
 
 // top1Outcome is what bounding and attacking a node found.
@@ -30,6 +38,8 @@ type top1Outcome struct {
 	violation *Top1Point
 	worst     []float64 // the attack's best point
 	low       float64   // the smallest lower bound of the margins
+	provedF   []float64 // f's margins' lower bounds when all are positive
+	class     int       // f's class at the centre
 	split     int       // the coordinate to halve, -1 when none can be
 	err       error
 }
@@ -60,6 +70,9 @@ func (t *top1) process(n *top1Node) *top1Outcome {
 	for j := range lf {
 		o.low = min(o.low, lf[j], lg[j])
 	}
+	if slices.Min(lf) > 0 {
+		o.provedF, o.class = lf, c
+	}
 	if o.low > 0 {
 		o.closed = true
 		return o
@@ -74,26 +87,29 @@ func (t *top1) process(n *top1Node) *top1Outcome {
 	if o.violation != nil {
 		return o
 	}
-	o.split = t.splitCoordinate(n, c, targets[0])
+	o.split = t.splitCoordinate(n, c, targets[0], slices.Min(lf) > 0)
 	return o
 }
 
 // margins returns certified lower bounds of f_c - f_j and g_c - g_j on
 // n's box, for j != c in increasing order: symbolic bounds, and optimised
-// slopes where those leave a margin open.
+// slopes where those leave a margin open. f's are the parent's when it
+// proved them all positive for class c (n.provedF).
 func (t *top1) margins(n *top1Node, c int) (lf, lg []float64, err error) {
-	box := spec.Box{Lo: n.lo, Hi: n.hi}
-	boxG := box
-	if t.in.Pairing == spec.QuantisedInput {
-		boxG = spec.Box{Lo: t.in.X2(n.lo), Hi: t.in.X2(n.hi)} // the quantiser is monotone
+	box, boxG := spec.Box{Lo: n.lo, Hi: n.hi}, t.gBox(n)
+	fDone := n.provedF != nil && n.provedClass == c
+	if fDone {
+		lf = n.provedF
 	}
 	for _, m := range []bounds.Method{bounds.MethodSymbolic, bounds.MethodOptimised} {
 		opts := bounds.DefaultOptions()
 		opts.Method = m
 		opts.Optimise.Iterations = t.opts.OptimiseIterations
 		opts.Optimise.Step = t.opts.OptimiseStep
-		if lf, err = lowerOutputs(t.margF[c], box, opts, lf); err != nil {
-			return nil, nil, err
+		if !fDone {
+			if lf, err = lowerOutputs(t.margF[c], box, opts, lf); err != nil {
+				return nil, nil, err
+			}
 		}
 		if lg, err = lowerOutputs(t.margG[c], boxG, opts, lg); err != nil {
 			return nil, nil, err
@@ -170,14 +186,12 @@ func marginNetwork(f *nn.Network, c int) (*nn.Network, error) {
 	return out, nil
 }
 
-// splitCoordinate returns the coordinate of n's box to halve: the one of
-// largest width_i * (|d(f_c - f_j)/dx_i| + |d(g_c - g_j)/dx_i|) at the
-// centre, j the target of the smallest margin, or where that vanishes of
-// largest width_i times the first-layer weights on x_i; -1 if no
-// coordinate can be halved in float64.
-func (t *top1) splitCoordinate(n *top1Node, c, j int) int {
+// splitCoordinate returns the coordinate of n's box to split (splitTop1)
+// by the gradients of f_c - f_j and g_c - g_j at the centre, j the target
+// of the smallest margin; fDone says f's margins are proved on n.
+func (t *top1) splitCoordinate(n *top1Node, c, j int, fDone bool) int {
 	x := centre(n.lo, n.hi)
 	tr := top1Traces{search.NewTrace(t.f), search.NewTrace(t.g)}
 	_, _, df, dg := t.marginGradients(tr, x, c, j)
-	return splitBySmear(n.lo, n.hi, df, dg, t.colWeight)
+	return t.splitTop1(n, df, dg, fDone)
 }
