@@ -198,7 +198,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	default:
 		rp = certifyBounds(ctx, f1, f2, &root, rb, &ro)
 	}
-	if rp.iters > 0 && !(rp.ok && rp.bound <= opts.Refine.TargetRatio*ob.err) {
+	if rp.iters > 0 && !(rp.ok && opts.Refine.reached(rp.bound, ob.err)) {
 		ob.searchMore(ctx, f1, f2, box, &opts)
 	}
 	c.TimeBudgetHit = rp.budgetHit || cc.TimeBudgetHit

@@ -49,7 +49,7 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 	}
 	ob := r.c.ObservedError
 	free := freeInputs(r.whole)
-	if r.opts.Refine.MaxPieces == 0 && free > MaxRefineInputs && pairing != spec.QuantisedInput && !(root.bound <= r.opts.Refine.TargetRatio*ob) {
+	if r.opts.Refine.MaxPieces == 0 && free > MaxRefineInputs && pairing != spec.QuantisedInput && !r.opts.Refine.reached(root.bound, ob) {
 		r.c.Stopped = StopNoGain
 		return pieces
 	}
@@ -106,8 +106,10 @@ func (r *graphRefiner) stop(ctx context.Context, best float64, pieces int) Stop 
 	case ctx.Err() != nil:
 		r.c.Note = "stopped by a signal: the bound holds, refinement was cut short"
 		return StopCancelled
-	case r.c.ObservedError > 0 && best <= ref.TargetRatio*r.c.ObservedError:
-		return StopTarget
+	case r.c.ObservedError > 0 && ref.reached(best, r.c.ObservedError):
+		return ref.ending(best, r.c.ObservedError)
+	case ref.Enough > 0 && best <= ref.Enough:
+		return StopEnough
 	case ref.MaxPieces > 0 && pieces+1 > ref.MaxPieces:
 		return StopCap
 	case ref.TimeBudget > 0 && time.Since(r.start)+2*r.pass > ref.TimeBudget:

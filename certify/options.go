@@ -166,6 +166,12 @@ type Refine struct {
 	// TargetRatio stops refining once bound / observed error is at most
 	// this. Default 1.1.
 	TargetRatio float64
+	// Enough, if positive, is a bound that is enough: refining stops
+	// once the bound is at most Enough (StopEnough), and the SDP of a
+	// region whose bound propagation is already at most it is skipped
+	// (SkipClose), for a caller that asks whether the bound is at most
+	// a target (allocate). Default 0: none.
+	Enough float64
 	// MinGain is how much the gap bound - observed error must shrink, as
 	// a fraction of it, over each doubling of the pieces certified for
 	// refining to go on: after doublings that shrink it less (two in a
@@ -355,6 +361,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Refine.MinGain = %v, want 0 <= MinGain < 1: %w", o.Refine.MinGain, ErrOptions)
 	case o.Refine.TimeBudget < 0:
 		return fmt.Errorf("certify: Options.Refine.TimeBudget = %v, want >= 0: %w", o.Refine.TimeBudget, ErrOptions)
+	case !(o.Refine.Enough >= 0):
+		return fmt.Errorf("certify: Options.Refine.Enough = %v, want >= 0: %w", o.Refine.Enough, ErrOptions)
 	case !(o.Refine.TargetRatio >= 1):
 		return fmt.Errorf("certify: Options.Refine.TargetRatio = %v, want >= 1: %w", o.Refine.TargetRatio, ErrOptions)
 	case o.Arith < ArithReal || o.Arith > ArithFloat32:
@@ -434,4 +442,23 @@ type task struct {
 	// the SDP skipped when within Refine.TargetRatio of the observed
 	// error.
 	known float64
+}
+
+// reached reports whether a bound ends the refinement: it is within
+// TargetRatio of the observed error, or at most Enough (ending).
+func (r *Refine) reached(bound, observed float64) bool {
+	return r.ending(bound, observed) != StopNone
+}
+
+// ending returns why a bound ends the refinement: StopTarget when it is
+// within TargetRatio of the observed error, StopEnough when it is at most
+// Enough, StopNone when neither.
+func (r *Refine) ending(bound, observed float64) Stop {
+	switch {
+	case bound <= r.TargetRatio*observed:
+		return StopTarget
+	case r.Enough > 0 && bound <= r.Enough:
+		return StopEnough
+	}
+	return StopNone
 }

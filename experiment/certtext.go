@@ -188,6 +188,8 @@ func stopNote(c *certify.Certificate) string {
 		return "(" + n + ": --max-pieces)"
 	case certify.StopBudget:
 		return "(" + n + ": --timeout; 0 for none)"
+	case certify.StopEnough:
+		return "(" + n + ": the bound is at most the target asked for)"
 	case certify.StopCostly:
 		return "(" + n + ": the pieces' work budget is spent; --max-pieces N splits on)"
 	}
