@@ -9,10 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/nnbound/nnbound/internal/schema"
 )
 
 // Record is one line of the log: a sample's verdict.
 type Record struct {
+	// Schema is the version of the record's fields (schema.Version).
+	Schema   int    `json:"schema"`
 	Index    int    `json:"index"`
 	Question string `json:"question"`
 	// Label is the sample's label, -1 when the set has none.
@@ -30,7 +34,7 @@ type Record struct {
 
 // record returns the record of sample s's outcome o.
 func record(s Sample, o Outcome, question string) *Record {
-	r := &Record{Index: s.Index, Question: question, Label: s.Label, ClassF: o.ClassF, ClassG: o.ClassG,
+	r := &Record{Schema: schema.Version, Index: s.Index, Question: question, Label: s.Label, ClassF: o.ClassF, ClassG: o.ClassG,
 		Verdict: o.Verdict, Reason: o.Reason, Witness: o.Witness, Nodes: o.Nodes, Seconds: o.Time.Seconds()}
 	switch o.Verdict {
 	case Agree, Unknown, Error:

@@ -72,7 +72,7 @@ func TestRunLogsInOrderAndSums(t *testing.T) {
 		t.Fatalf("%d log lines, want 10", len(lines))
 	}
 	for i, l := range lines {
-		if !strings.HasPrefix(l, `{"index":`+string(rune('0'+i))+",") {
+		if !strings.HasPrefix(l, `{"schema":1,"index":`+string(rune('0'+i))+",") {
 			t.Errorf("line %d: %s", i, l)
 		}
 	}

@@ -14,6 +14,7 @@
 //	(*ForwardDiff).Bound(box)   -> []Interval   g(x) - f(x), forward only
 //	GraphSingle(g, box, opts)   -> *GraphNet    every value of an nn.Graph on a box
 //	GraphPair(g1, g2, in, opts) -> *GraphPairBounds  g2(x2) - g1(x1) for two graphs
+//	GraphSingleContext, GraphPairContext             the same, stopped by a context
 //
 // The graph entry points (graph.go) take any DAG of nn.Graph's operations
 // (convolutions, pools, residual joins, concatenations, max pools,

@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -96,6 +97,10 @@ type GraphOptions struct {
 
 	noBands bool // back-substitute whole values (for the tests)
 	allRows bool // back-substitute the rows reluRowsNeeded skips (for the tests)
+	// reference makes back-substitution take its plain loops rather than
+	// the faster ones (for the tests: the bounds must be the same to the
+	// bit).
+	reference bool
 }
 
 // DefaultGraphOptions returns the default settings: back-substitution to
@@ -133,17 +138,28 @@ type GraphNet struct {
 
 // GraphSingle returns sound bounds of every value of g on box.
 func GraphSingle(g *nn.Graph, box spec.Box, opts GraphOptions) (*GraphNet, error) {
+	return GraphSingleContext(context.Background(), g, box, opts)
+}
+
+// GraphSingleContext is GraphSingle stopped by ctx: once ctx is done it
+// returns ctx's error (wrapped) after at most one batch of rows per
+// worker.
+func GraphSingleContext(ctx context.Context, g *nn.Graph, box spec.Box, opts GraphOptions) (*GraphNet, error) {
 	if err := checkGraph(g, box, "graph"); err != nil {
 		return nil, err
 	}
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.Float32 {
-		h, vmap := float32Graph(g)
-		return propagateGraph(h, boxIntervals(box), opts, nil).remap(vmap), nil
+	if !opts.Float32 {
+		return propagateGraph(ctx, g, boxIntervals(box), opts, nil)
 	}
-	return propagateGraph(g, boxIntervals(box), opts, nil), nil
+	h, vmap := float32Graph(g)
+	net, err := propagateGraph(ctx, h, boxIntervals(box), opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	return net.remap(vmap), nil
 }
 
 // checkGraph validates g and box and that they fit.
@@ -162,12 +178,12 @@ func checkGraph(g *nn.Graph, box spec.Box, name string) error {
 
 // propagateGraph bounds the values of the valid graph g on the box in;
 // the rows of values other than the output concretise the values marked in
-// cut (nil: none).
-func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions, cut []bool) *GraphNet {
+// cut (nil: none). Once ctx is done it returns ctx's error, wrapped.
+func propagateGraph(ctx context.Context, g *nn.Graph, in []Interval, opts GraphOptions, cut []bool) (*GraphNet, error) {
 	nv := len(g.Nodes) + 1
-	b := &graphBack{g: g, vals: make([][]Interval, nv), mags: make([][]float64, nv), magSum: make([]float64, nv),
+	b := &graphBack{ctx: ctx, g: g, vals: make([][]Interval, nv), mags: make([][]float64, nv), magSum: make([]float64, nv),
 		rel: make([]*graphRelax, len(g.Nodes)), abs: make([]nn.Linear, len(g.Nodes)),
-		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands, allRows: opts.allRows, cut: cut,
+		absMag: make([][]float64, len(g.Nodes)), convT: make([]*convT, len(g.Nodes)), level: make([]int, nv), noBands: opts.noBands, allRows: opts.allRows, reference: opts.reference, cut: cut,
 		refined: make([][]uint8, nv)}
 	readers := g.Readers()
 	net := &GraphNet{}
@@ -194,10 +210,13 @@ func propagateGraph(g *nn.Graph, in []Interval, opts GraphOptions, cut []bool) *
 		x := nodeImage(node.Op, b.abs[k], ins)
 		b.vals[v] = x // the relaxations below read their inputs only
 		net.Rows += tighten(b, v, x, readers[v], v == nv-1, opts, workers)
+		if err := ctx.Err(); err != nil { // rows left out of a cancelled batch read +Inf
+			return nil, fmt.Errorf("bounds: stopped at value %d of %d: %w", v, nv-1, err)
+		}
 		b.setBounds(v, x)
 	}
 	net.Values, net.Output = b.vals, b.vals[nv-1]
-	return net
+	return net, nil
 }
 
 // tighten bounds the entries of value v (bounds x, updated) that its

@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"sync"
@@ -48,6 +49,7 @@ import (
 // the bounds of its values (final below the target), the relaxations of
 // its nonlinear nodes, and |M| mag of its affine nodes.
 type graphBack struct {
+	ctx    context.Context // a batch begun after ctx is done leaves its rows at +Inf
 	g      *nn.Graph
 	vals   [][]Interval
 	mags   [][]float64
@@ -65,6 +67,8 @@ type graphBack struct {
 	noBands bool
 	// allRows turns reluRowsNeeded off (for the tests).
 	allRows bool
+	// reference takes the plain loops (GraphOptions.reference).
+	reference bool
 	// cut marks values whose coefficients are concretised rather than
 	// substituted in the rows of every value but the output (nil: none).
 	cut []bool
@@ -150,6 +154,12 @@ func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) [
 			defer b.release(w)
 			for s := range next {
 				lo, hi := s*batch, min((s+1)*batch, len(rows))
+				if b.ctx != nil && b.ctx.Err() != nil {
+					for i := lo; i < hi; i++ {
+						out[i] = math.Inf(1)
+					}
+					continue
+				}
 				w.batch(t, rows[lo:hi], stop, out[lo:hi])
 			}
 		}()
@@ -288,8 +298,13 @@ func (w *backWork) add(k int, lam []float64, sp [][2]int, negate bool) {
 		c := w.get(len(lam))
 		for r := range w.rows {
 			for _, p := range sp {
-				for i := r*n + p[0]; i < r*n+p[1]; i++ {
-					c[i] = sign * lam[i]
+				lo, hi := r*n+p[0], r*n+p[1]
+				if !negate {
+					copy(c[lo:hi], lam[lo:hi])
+					continue
+				}
+				for i := lo; i < hi; i++ {
+					c[i] = -lam[i]
 				}
 			}
 		}
@@ -334,26 +349,54 @@ func (w *backWork) affine(k int, op *nn.Affine, lam []float64, sp [][2]int) {
 		default:
 			op.M.ApplyTransposed(dst[r*m:(r+1)*m], row)
 		}
-		s, abs, prop := w.c[r], math.Abs(w.c[r]), 0.0
-		for _, p := range sp {
-			for i := p[0]; i < p[1]; i++ {
-				l := row[i]
-				if l == 0 {
-					continue
-				}
-				if op.B != nil {
-					p := l * op.B[i]
-					s += p
-					abs += math.Abs(p)
-				}
-				prop += math.Abs(l) * t[i]
-			}
+		switch {
+		case b.reference || (r%2 == 0 && r+1 == w.rows):
+			w.affineSums(r, r, lam, op.B, t, sp, relErr, tiny)
+		case r%2 == 1: // with the row before
+			w.affineSums(r-1, r, lam, op.B, t, sp, relErr, tiny)
 		}
-		w.c[r] = s
-		err := outward.AddUp(outward.DotErr(abs, n), outward.AddUp(relErr*prop*sumFactor(n), tiny))
-		w.e[r] = outward.AddUp(w.e[r], err)
 	}
 	w.merge(v, dst, inBand)
+}
+
+// affineSums adds to the constants of rows r0 and r1 (one row when they
+// are equal) their coefficients lam times the bias B (nil: none), with the
+// rounding errors of those products and of the affine step. The two rows'
+// sums are interleaved, so that the processor overlaps them; each adds the
+// same terms in the same order as one row at a time.
+func (w *backWork) affineSums(r0, r1 int, lam, bias, t []float64, sp [][2]int, relErr, tiny float64) {
+	n := len(lam) / w.rows
+	row0, row1 := lam[r0*n:(r0+1)*n], lam[r1*n:(r1+1)*n]
+	s0, abs0, prop0 := w.c[r0], math.Abs(w.c[r0]), 0.0
+	s1, abs1, prop1 := w.c[r1], math.Abs(w.c[r1]), 0.0
+	for _, p := range sp {
+		for i := p[0]; i < p[1]; i++ {
+			if l := row0[i]; l != 0 {
+				if bias != nil {
+					p := l * bias[i]
+					s0 += p
+					abs0 += math.Abs(p)
+				}
+				prop0 += math.Abs(l) * t[i]
+			}
+			if l := row1[i]; l != 0 && r1 != r0 {
+				if bias != nil {
+					p := l * bias[i]
+					s1 += p
+					abs1 += math.Abs(p)
+				}
+				prop1 += math.Abs(l) * t[i]
+			}
+		}
+	}
+	w.c[r0] = s0
+	err := outward.AddUp(outward.DotErr(abs0, n), outward.AddUp(relErr*prop0*sumFactor(n), tiny))
+	w.e[r0] = outward.AddUp(w.e[r0], err)
+	if r1 != r0 {
+		w.c[r1] = s1
+		err := outward.AddUp(outward.DotErr(abs1, n), outward.AddUp(relErr*prop1*sumFactor(n), tiny))
+		w.e[r1] = outward.AddUp(w.e[r1], err)
+	}
 }
 
 // concretise replaces the coefficients lam on value v, zero outside the

@@ -93,7 +93,11 @@ func (w *backWork) addTo(v int, add []float64, sign float64, band rowBand) {
 	w.band[v] = w.band[v].union(band)
 	n, mag := len(add)/w.rows, w.b.mags[v]
 	sp := w.spans(v, band)
-	for r := range w.rows {
+	r0 := 0
+	if !w.b.reference {
+		r0 = w.addPairs(cur, add, sign, mag, sp)
+	}
+	for r := r0; r < w.rows; r++ {
 		c, a := cur[r*n:(r+1)*n], add[r*n:(r+1)*n]
 		err := 0.0
 		for _, p := range sp {
@@ -107,4 +111,32 @@ func (w *backWork) addTo(v int, add []float64, sign float64, band rowBand) {
 		// |fl(a + b) - (a + b)| <= u |fl(a + b)|, doubled for the sum's own rounding.
 		w.e[r] = outward.AddUp(w.e[r], outward.MulUp(2*outward.Unit*err, sumFactor(n)))
 	}
+}
+
+// addPairs is addTo's loop on the rows taken two at a time, so that the
+// processor overlaps their sums (each the same as one row at a time); it
+// returns the number of rows done.
+func (w *backWork) addPairs(cur, add []float64, sign float64, mag []float64, sp [][2]int) int {
+	n := len(add) / w.rows
+	r := 0
+	for ; r+1 < w.rows; r += 2 {
+		c0, a0 := cur[r*n:(r+1)*n], add[r*n:(r+1)*n]
+		c1, a1 := cur[(r+1)*n:(r+2)*n], add[(r+1)*n:(r+2)*n]
+		e0, e1 := 0.0, 0.0
+		for _, p := range sp {
+			for j := p[0]; j < p[1]; j++ {
+				if x := a0[j]; x != 0 {
+					c0[j] += sign * x
+					e0 += math.Abs(c0[j]) * mag[j]
+				}
+				if x := a1[j]; x != 0 {
+					c1[j] += sign * x
+					e1 += math.Abs(c1[j]) * mag[j]
+				}
+			}
+		}
+		w.e[r] = outward.AddUp(w.e[r], outward.MulUp(2*outward.Unit*e0, sumFactor(n)))
+		w.e[r+1] = outward.AddUp(w.e[r+1], outward.MulUp(2*outward.Unit*e1, sumFactor(n)))
+	}
+	return r
 }

@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -40,7 +41,11 @@ func TestGraphChainsSound(t *testing.T) {
 				if (nodes > 0) != chains {
 					t.Fatalf("trial %d: chains %v, %d chainDiff nodes", trial, chains, nodes)
 				}
-				pbs[c] = pg.diffBounds(propagateGraph(pg.g, pg.box, opts, nil))
+				net, err := propagateGraph(context.Background(), pg.g, pg.box, opts, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pbs[c] = pg.diffBounds(net)
 			}
 			if err := pairSamplesInside(rng, g1, g2, in, pbs[1]); err != nil {
 				t.Fatalf("trial %d, %v: %v", trial, in.Pairing, err)

@@ -61,8 +61,15 @@ func (t *convT) addTransposed(dst, lam []float64, rows int, band rowBand, y, z *
 	for r0 := 0; r0 < rows; r0 += chunk {
 		nr := min(chunk, rows-r0)
 		cols := nr * p
-		ys, zs := grow(y, c.OutC*cols), grow(z, q*cols)
+		zs := grow(z, q*cols)
 		outPlane := c.OutH * c.OutW
+		if nr == 1 { // Y is a block of lam_r, read in place
+			off := r0*c.Out() + band.lo*c.OutW
+			dense.Impl{}.DgemmSerial(blas.NoTrans, blas.NoTrans, q, cols, c.OutC, 1, t.x, c.OutC, lam[off:], outPlane, 0, zs, cols)
+			t.scatter(dst[r0*c.In():], zs, nr, band)
+			continue
+		}
+		ys := grow(y, c.OutC*cols)
 		for r := range nr {
 			src := lam[(r0+r)*c.Out():]
 			for m := range c.OutC {

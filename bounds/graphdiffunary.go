@@ -19,8 +19,10 @@ import (
 // f' in [m, M] over the hull H of z and z + d, it lies between
 // min(m d, M d) and max(m d, M d), and its planes are the chords of these
 // over d (offsets taken at the ends, where the convex and concave
-// remainders are extreme, rounded outward); its image is that product
-// intersected with the difference of f's images.
+// remainders are extreme, rounded outward), or on each side the
+// second-order plane of graphdifftaylor.go where it is lower (higher) at
+// the box's centre; its image is that product intersected with the
+// difference of f's images.
 
 // pairUnary is f(z + d) - f(z), value by value.
 type pairUnary struct{ u nn.Unary }
@@ -60,8 +62,25 @@ func unaryDiffImage(u nn.Unary, z, d Interval) Interval {
 }
 
 // unaryDiffPlanes returns planes in (z, d) below and above
-// f(z + d) - f(z) (see the top of the file).
+// f(z + d) - f(z): on each side the better at the centre of the mean value
+// and the second-order planes (see the top of the file).
 func unaryDiffPlanes(u nn.Unary, z, d Interval) (lower, upper plane) {
+	lower, upper = meanValuePlanes(u, z, d)
+	if tl, tu, ok := taylorDiffPlanes(u, z, d); ok {
+		zc, dc := z.Lo/2+z.Hi/2, d.Lo/2+d.Hi/2
+		if tl.at(zc, dc) > lower.at(zc, dc) || math.IsNaN(lower.at(zc, dc)) {
+			lower = tl
+		}
+		if tu.at(zc, dc) < upper.at(zc, dc) || math.IsNaN(upper.at(zc, dc)) {
+			upper = tu
+		}
+	}
+	return lower, upper
+}
+
+// meanValuePlanes returns the chords of min(m d, M d) and max(m d, M d)
+// over d (see the top of the file).
+func meanValuePlanes(u nn.Unary, z, d Interval) (lower, upper plane) {
 	m, mm, ok := slopeRange(u, z, d)
 	if !ok || !finiteInterval(d) {
 		return plane{0, 0, math.Inf(-1)}, plane{0, 0, math.Inf(1)}
@@ -91,4 +110,30 @@ func (pg *pairGraph) mulDiff(z, d []int, shape []int) int {
 	p := pg.add(nn.Node{Op: nn.Mul{}, Inputs: []int{z[0], d[1]}, Shape: shape})
 	q := pg.add(nn.Node{Op: nn.Mul{}, Inputs: []int{d[0], z2b}, Shape: shape})
 	return pg.add(nn.Node{Op: nn.Add{}, Inputs: []int{p, q}, Shape: shape})
+}
+
+// reciprocalDiff appends the difference of a reciprocal to the difference
+// graph in relative form: with r = 1/z (the value r of g1) and w = r d,
+//
+//	1/(z + d) - 1/z = r (1/(1 + w) - 1),
+//
+// products (graphunary.go) and a reciprocal of 1 + w. Where z varies much
+// more across the box than d/z (a softmax's sum of exponentials), w is
+// nearly constant and the products' planes are tight, while those of the
+// pair node in (z, d) (pairUnary) carry the reciprocal's curvature over
+// the width of z.
+func (pg *pairGraph) reciprocalDiff(r, d int, shape []int) int {
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	ones, minus := make([]float64, n), make([]float64, n)
+	for i := range ones {
+		ones[i], minus[i] = 1, -1
+	}
+	w := pg.add(nn.Node{Op: nn.Mul{}, Inputs: []int{d, r}, Shape: shape})
+	w1 := pg.add(nn.Node{Op: &nn.Affine{M: &nn.Scale{S: ones}, B: ones}, Inputs: []int{w}, Shape: shape})
+	q := pg.add(nn.Node{Op: nn.Unary{F: nn.Reciprocal}, Inputs: []int{w1}, Shape: shape})
+	h := pg.add(nn.Node{Op: &nn.Affine{M: &nn.Scale{S: ones}, B: minus}, Inputs: []int{q}, Shape: shape})
+	return pg.add(nn.Node{Op: nn.Mul{}, Inputs: []int{r, h}, Shape: shape})
 }

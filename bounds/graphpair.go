@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -51,6 +52,13 @@ func (pb *GraphPairBounds) NormInf() float64 {
 // of in. The graphs must take in.Box.Dim() inputs and have the same number
 // of outputs; their nodes may differ.
 func GraphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairBounds, error) {
+	return GraphPairContext(context.Background(), g1, g2, in, opts)
+}
+
+// GraphPairContext is GraphPair stopped by ctx: once ctx is done it
+// returns ctx's error (wrapped) after at most one batch of rows per
+// worker.
+func GraphPairContext(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairBounds, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -67,14 +75,17 @@ func GraphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairB
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if opts.Float32 {
-		h1, m1 := float32Graph(g1)
-		h2, m2 := float32Graph(g2)
-		pb := graphPair(h1, h2, in, opts)
-		pb.Net1, pb.Net2 = pb.Net1.remap(m1), pb.Net2.remap(m2)
-		return pb, nil
+	if !opts.Float32 {
+		return graphPair(ctx, g1, g2, in, opts)
 	}
-	return graphPair(g1, g2, in, opts), nil
+	h1, m1 := float32Graph(g1)
+	h2, m2 := float32Graph(g2)
+	pb, err := graphPair(ctx, h1, h2, in, opts)
+	if err != nil {
+		return nil, err
+	}
+	pb.Net1, pb.Net2 = pb.Net1.remap(m1), pb.Net2.remap(m2)
+	return pb, nil
 }
 
 // chains reports whether a difference graph gets chainDiff nodes
@@ -86,25 +97,32 @@ func (o GraphOptions) chains() bool {
 	return o.Intermediate == IntermediateBacksub && !o.IntervalWeightTerms
 }
 
-// graphPair is GraphPair on valid graphs and options.
-func graphPair(g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) *GraphPairBounds {
+// graphPair is GraphPairContext on valid graphs and options.
+func graphPair(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, opts GraphOptions) (*GraphPairBounds, error) {
 	if !opts.Combined {
 		if pg, err := newDiffGraph(g1, g2, in, opts.AlignQuantisers, opts.chains()); err == nil {
 			var cut []bool
 			if opts.IntervalWeightTerms {
 				cut = pg.weightTerms
 			}
-			return pg.diffBounds(propagateGraph(pg.g, pg.box, opts, cut))
+			net, err := propagateGraph(ctx, pg.g, pg.box, opts, cut)
+			if err != nil {
+				return nil, err
+			}
+			return pg.diffBounds(net), nil
 		}
 	}
 	pg := newPairGraph(g1, g2, in)
-	net := propagateGraph(pg.g, pg.box, opts, nil)
+	net, err := propagateGraph(ctx, pg.g, pg.box, opts, nil)
+	if err != nil {
+		return nil, err
+	}
 	return &GraphPairBounds{
 		Diff:     net.Output,
 		Net1:     pg.view(net, pg.x1, pg.off1, len(g1.Nodes)),
 		Net2:     pg.view(net, pg.x2, pg.off2, len(g2.Nodes)),
 		Combined: net,
-	}
+	}, nil
 }
 
 // pairGraph is the combined graph of a pair (see GraphPairBounds) with the
@@ -285,6 +303,9 @@ func (pg *pairGraph) diffNode(op1, op2 nn.Op, z, d []int, zOut int, shape []int)
 	case nn.Unary:
 		if o2, ok := op2.(nn.Unary); !ok || o1 != o2 {
 			return 0, fail
+		}
+		if o1.F == nn.Reciprocal {
+			return pg.reciprocalDiff(zOut, d[0], shape), nil
 		}
 		return pg.add(nn.Node{Op: pairUnary{o1}, Inputs: []int{z[0], d[0]}, Shape: shape}), nil
 	case nn.Mul:

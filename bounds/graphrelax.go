@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"math"
+	"sync"
 
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
@@ -36,6 +37,27 @@ type graphRelax struct {
 	lowB, upB   []float64
 	lowAt, upAt []int32
 	fanIn       int // the most lines reading one input value, at least 1
+
+	pack     sync.Once
+	packedAt []float64 // see packed
+}
+
+// packed returns, for a relaxation whose lines read the input of their
+// own index, the lines of entry i at 6i: low A, C and B (0 without a
+// second input), then up A, C and B. It is computed once.
+func (rel *graphRelax) packed() []float64 {
+	rel.pack.Do(func() {
+		pk := make([]float64, 6*len(rel.low))
+		for i, lo := range rel.low {
+			up := rel.up[i]
+			pk[6*i], pk[6*i+1], pk[6*i+3], pk[6*i+4] = lo.A, lo.C, up.A, up.C
+			if rel.lowB != nil {
+				pk[6*i+2], pk[6*i+5] = rel.lowB[i], rel.upB[i]
+			}
+		}
+		rel.packedAt = pk
+	})
+	return rel.packedAt
 }
 
 // at returns the input value line i reads (idx nil: i).

@@ -198,7 +198,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	default:
 		rp = certifyBounds(ctx, f1, f2, &root, rb, &ro)
 	}
-	if rp.iters > 0 && !(rp.ok && rp.bound <= opts.Refine.TargetRatio*ob.err) {
+	if rp.iters > 0 && !(rp.ok && opts.Refine.reached(rp.bound, ob.err)) {
 		ob.searchMore(ctx, f1, f2, box, &opts)
 	}
 	c.TimeBudgetHit = rp.budgetHit || cc.TimeBudgetHit
@@ -293,17 +293,37 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		c.Gammas = Gammas{Gamma: outward.MulUpStep(c.Bound, c.Bound)}
 	}
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
-	if f1.Quantised() || f2.Quantised() {
-		c.SDP, c.SDPGammas = SDPStats{}, Gammas{}
-		if c.Certified() {
-			c.Note = noSDPReason
-		}
+	if (f1.Quantised() || f2.Quantised()) && c.Certified() {
+		c.Note = int8Certificate(f1, f2, rb, rp, c, &opts)
 	}
 	return c
 }
 
-// noSDPReason says where the bound of quantised networks comes from.
-const noSDPReason = "the SDP does not model the int8 quantisers: bound propagation with input splitting"
+// noSDPReason says where the bound of quantised networks comes from when
+// no SDP is built for them (int8SDP).
+const noSDPReason = "the SDP does not model the int8 quantisers for this quantity: bound propagation with input splitting"
+
+// int8Certificate returns the note of a certificate of quantised
+// networks: which quadratic constraints modelled their quantisers when
+// the root's SDP was solved, otherwise where the bound comes from.
+func int8Certificate(f1, f2 *nn.Network, rb *regionBounds, rp regionResult, c *Certificate, o *task) string {
+	if !int8SDP(f1, o) || rb == nil || rb.Nets[0] == nil {
+		c.SDP, c.SDPGammas = SDPStats{}, Gammas{}
+		return noSDPReason
+	}
+	v, err := lowerForSDP(f1, f2, rb, o)
+	if err != nil || rp.iters == 0 {
+		why := "the SDP was not solved"
+		if rp.reason != "" {
+			why = rp.reason
+		}
+		return "int8 SDP: " + why + "; bound propagation with input splitting"
+	}
+	if c.Note != "" { // what became of the SDP, said by sdpBound
+		return c.Note + "; " + int8Note(v)
+	}
+	return int8Note(v)
+}
 
 // checkInput validates the networks, the input set, the quantity and the
 // options.

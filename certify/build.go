@@ -48,6 +48,9 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 		opts.PlainPairs, opts.UnstableOnly, opts.Within = true, true, r.within
 		if opts.Optimise.Iterations == 0 {
 			opts.Optimise.Iterations = cheapIterations
+			if f1.Quantised() || f2.Quantised() {
+				opts.Optimise.Iterations = cheapIterationsQuantised
+			}
 		}
 	}
 	if o.QC == QCPaper {
@@ -186,13 +189,21 @@ type lmi struct {
 // it returns a skipError, before assembling anything, when a network's
 // structure or sdpTooLarge rules the LMI out.
 func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, skip bool) (*lmi, error) {
+	var v qc.Int8 // quantised networks: their lowerings, the roundings as noise (int8.go)
+	if f1.Quantised() || f2.Quantised() {
+		var err error
+		if v, err = lowerForSDP(f1, f2, rb, o); err != nil {
+			return nil, err
+		}
+		f1, f2 = v.Nets[0], v.Nets[1]
+	}
 	for n, f := range [2]*nn.Network{f1, f2} {
 		if err := f.RequirePlain("the SDP's quadratic constraints"); err != nil {
 			return nil, fmt.Errorf("certify: network %d: %w", n+1, err)
 		}
 	}
 	cfg := qc.Config{Nets: [2]*nn.Network{f1, f2}, X1: r.inputs1(), X2: r.inputs(), MergeIdentical: o.QC == QCDefault,
-		DiffCoords: o.QC == QCDefault}
+		DiffCoords: o.QC == QCDefault, Noise: v.Noise, Sat: v.Sat}
 	if o.QC == QCDefault {
 		for n := range 2 {
 			cfg.Neurons[n] = stableNeurons(cfg.Nets[n], rb.Nets[n])
@@ -307,13 +318,14 @@ func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *task) []qc.Term 
 		ts = append(ts, qc.PostBox(l, n, rb.Nets[n].Post)...)
 		ts = append(ts, qc.ReLUTriangle(l, n, rb.Nets[n].Pre, true)...)
 	}
+	for n := range 2 {
+		ts = append(ts, qc.Noise(l, n)...)
+		ts = append(ts, qc.Saturation(l, n, rb.Nets[n].Pre)...)
+	}
 	ts = append(ts, qc.DiffSlope(l, [2][][]bounds.Interval{rb.Nets[0].Pre, rb.Nets[1].Pre})...)
 	ts = append(ts, qc.DiffBox(l, rb.DiffPre, rb.DiffPost)...)
 	ts = append(ts, qc.DiffChords(l, rb.DiffPre, true)...)
-	kinds := o.Kinds
-	if kinds == 0 {
-		kinds = DefaultKinds()
-	}
+	kinds := o.kinds()
 	out := ts[:0]
 	for _, t := range ts {
 		if kinds.Has(t.Kind) {
@@ -321,6 +333,14 @@ func defaultTerms(l *qc.Layout, r *region, rb *regionBounds, o *task) []qc.Term 
 		}
 	}
 	return out
+}
+
+// kinds returns Options.Kinds, or DefaultKinds when it is 0.
+func (o *Options) kinds() qc.KindSet {
+	if o.Kinds == 0 {
+		return DefaultKinds()
+	}
+	return o.Kinds
 }
 
 // nonReLU drops the sector terms of ReLU-like neurons, which the
@@ -342,45 +362,6 @@ func sectorOfReLU(t qc.Term, l *qc.Layout) bool {
 		return false
 	}
 	return qc.PropertiesOf(l.Nets[n-1].Layers[k].Act).ReLULike
-}
-
-// etaRadius returns, per coordinate of eta, a bound on its magnitude over
-// the region: the input boxes, the post-activation bounds of kept neurons
-// (or the activation's range when no bounds are given), and 1.
-func etaRadius(l *qc.Layout, r *region, rb *regionBounds) []float64 {
-	rad := make([]float64, l.Dim)
-	rad[l.One] = 1
-	for i := range l.X1 {
-		if l.Inputs1[i].Mode == qc.InputFree {
-			rad[l.X1[i].Idx[0]] = max(abs(r.Box1.Lo[i]), abs(r.Box1.Hi[i]))
-		}
-		if l.Inputs[i].Mode == qc.InputFree {
-			rad[l.X2[i].Idx[0]] = max(abs(r.Box2.Lo[i]), abs(r.Box2.Hi[i]))
-		}
-	}
-	for n := range 2 {
-		for k, lay := range l.Nets[n].Layers {
-			for i, c := range lay.Coord {
-				switch {
-				case c < 0:
-				case lay.Diff[i] && k < len(rb.DiffPost) && rb.DiffPost[k] != nil:
-					rad[c] = rb.DiffPost[k][i].Mag()
-				case lay.Diff[i]:
-					rad[c] = outward.AddUpStep(rb.Nets[0].Post[k][i].Mag(), rb.Nets[1].Post[k][i].Mag())
-				default:
-					rad[c] = rb.Nets[n].Post[k][i].Mag()
-				}
-			}
-		}
-	}
-	return rad
-}
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // expected returns the square of intervalValue: a rough size of the

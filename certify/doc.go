@@ -61,9 +61,13 @@
 // with the same matrix are merged and terms true for every eta dropped.
 //
 // Quantised networks (int8 models in QDQ form) are bounded by bound
-// propagation alone, on every piece of the same branch and bound: the
-// quadratic constraints do not model their quantisers, so no SDP is built
-// (Certificate.Note says so, SDP stats stay zero). On the same input, a
+// propagation on every piece of the same branch and bound and, for the
+// 2-norm of two or more outputs on the same input, on the whole input set
+// by the SDP too, with a coordinate of eta and the constraint
+// (s/2 - e)(e + s/2) >= 0 for every rounding e of a quantiser, and each
+// clamp that may act as an excess coordinate or a hard-tanh (int8.go,
+// qc.LowerInt8; Certificate.Note lists them); for other quantities no
+// SDP is built (Note says so). On the same input, a
 // piece where the int8 network's input quantiser takes at most 16384
 // combinations of values is bounded case by case over the cells of its
 // grid (inputcases.go), and

@@ -57,7 +57,8 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 		opts.Progress(Progress{Bound: math.Inf(1), Observed: c.ObservedError, Pieces: 1})
 	}
 	t0 = time.Now()
-	root, err := graphPiece(g1, g2, in, q, opts.Arith)
+	// The root's bound is the certificate: a signal does not stop it.
+	root, err := graphPiece(context.WithoutCancel(ctx), g1, g2, in, q, opts.Arith)
 	c.Timing.Propagation = time.Since(t0)
 	if err != nil {
 		return nil, err
@@ -131,11 +132,12 @@ type graphBound struct {
 	bound float64
 }
 
-// graphPiece bounds the quantity on the input set in, in the arithmetic a.
-func graphPiece(g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, a Arith) (graphBound, error) {
+// graphPiece bounds the quantity on the input set in, in the arithmetic a,
+// unless ctx is done first.
+func graphPiece(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, a Arith) (graphBound, error) {
 	bo := bounds.GraphOptionsFor(g1)
 	bo.Float32 = a == ArithFloat32
-	pb, err := bounds.GraphPair(g1, g2, in, bo)
+	pb, err := bounds.GraphPairContext(ctx, g1, g2, in, bo)
 	if err != nil {
 		return graphBound{}, err
 	}

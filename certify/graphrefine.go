@@ -49,7 +49,7 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 	}
 	ob := r.c.ObservedError
 	free := freeInputs(r.whole)
-	if r.opts.Refine.MaxPieces == 0 && free > MaxRefineInputs && pairing != spec.QuantisedInput && !(root.bound <= r.opts.Refine.TargetRatio*ob) {
+	if r.opts.Refine.MaxPieces == 0 && free > MaxRefineInputs && pairing != spec.QuantisedInput && !r.opts.Refine.reached(root.bound, ob) {
 		r.c.Stopped = StopNoGain
 		return pieces
 	}
@@ -75,8 +75,12 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 			r.c.Stopped = StopExhausted
 			return pieces
 		}
-		pa, errA := r.piece(a, len(pieces))
-		pb, errB := r.piece(b, len(pieces)+1)
+		pa, errA := r.piece(ctx, a, len(pieces))
+		pb, errB := r.piece(ctx, b, len(pieces)+1)
+		if ctx.Err() != nil && (errA != nil || errB != nil) {
+			r.c.Stopped = r.stop(ctx, best, len(pieces)) // StopCancelled
+			return pieces
+		}
 		if err := errors.Join(errA, errB); err != nil {
 			r.c.Note, r.c.Stopped = fmt.Sprintf("refinement stopped: %v", err), StopExhausted
 			return pieces
@@ -102,8 +106,10 @@ func (r *graphRefiner) stop(ctx context.Context, best float64, pieces int) Stop 
 	case ctx.Err() != nil:
 		r.c.Note = "stopped by a signal: the bound holds, refinement was cut short"
 		return StopCancelled
-	case r.c.ObservedError > 0 && best <= ref.TargetRatio*r.c.ObservedError:
-		return StopTarget
+	case r.c.ObservedError > 0 && ref.reached(best, r.c.ObservedError):
+		return ref.ending(best, r.c.ObservedError)
+	case ref.Enough > 0 && best <= ref.Enough:
+		return StopEnough
 	case ref.MaxPieces > 0 && pieces+1 > ref.MaxPieces:
 		return StopCap
 	case ref.TimeBudget > 0 && time.Since(r.start)+2*r.pass > ref.TimeBudget:
@@ -120,10 +126,11 @@ func (r *graphRefiner) progress(bound float64, pieces int) {
 	}
 }
 
-// piece bounds the quantity on in, the piece numbered n, timing the pass.
-func (r *graphRefiner) piece(in spec.Inputs, n int) (graphBound, error) {
+// piece bounds the quantity on in, the piece numbered n, timing the pass,
+// unless ctx is done first.
+func (r *graphRefiner) piece(ctx context.Context, in spec.Inputs, n int) (graphBound, error) {
 	t0 := time.Now()
-	p, err := graphPiece(r.g1, r.g2, in, r.q, r.opts.Arith)
+	p, err := graphPiece(ctx, r.g1, r.g2, in, r.q, r.opts.Arith)
 	el := time.Since(t0)
 	r.pass = max(r.pass, el)
 	r.c.Timing.Propagation += el

@@ -166,6 +166,12 @@ type Refine struct {
 	// TargetRatio stops refining once bound / observed error is at most
 	// this. Default 1.1.
 	TargetRatio float64
+	// Enough, if positive, is a bound that is enough: refining stops
+	// once the bound is at most Enough (StopEnough), and the SDP of a
+	// region whose bound propagation is already at most it is skipped
+	// (SkipClose), for a caller that asks whether the bound is at most
+	// a target (allocate). Default 0: none.
+	Enough float64
 	// MinGain is how much the gap bound - observed error must shrink, as
 	// a fraction of it, over each doubling of the pieces certified for
 	// refining to go on: after doublings that shrink it less (two in a
@@ -304,7 +310,9 @@ type Options struct {
 // constraints, the properties of each activation (for ReLU: positivity,
 // positive complement, complementarity), the products of the ReLU
 // triangle with phi and phi - xi, and for corresponding neurons of the two
-// networks the slope restriction and the box of their output difference.
+// networks the slope restriction and the box of their output difference;
+// for quantised networks the roundings and saturations of their
+// quantisers (without KindNoise no SDP is built for them).
 //
 // Left out because they bought nothing on the ACAS Xu and Table 1/2
 // instances: the
@@ -314,7 +322,8 @@ type Options struct {
 func DefaultKinds() qc.KindSet {
 	return qc.Kinds(qc.KindInputBox, qc.KindJointSum, qc.KindJointDiff, qc.KindQuantDiff, qc.KindQuantLinear,
 		qc.KindQuantSector, qc.KindSector, qc.KindPositive, qc.KindComplement, qc.KindComplementarity,
-		qc.KindBounded, qc.KindBoundedLinear, qc.KindTriangleProduct, qc.KindDiffSlope, qc.KindDiffPostBox)
+		qc.KindBounded, qc.KindBoundedLinear, qc.KindTriangleProduct, qc.KindDiffSlope, qc.KindDiffPostBox,
+		qc.KindNoise, qc.KindNoiseLinear, qc.KindSat, qc.KindSatComplementarity)
 }
 
 // DefaultOptions returns the defaults: the default QC set, worst-case
@@ -352,6 +361,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Refine.MinGain = %v, want 0 <= MinGain < 1: %w", o.Refine.MinGain, ErrOptions)
 	case o.Refine.TimeBudget < 0:
 		return fmt.Errorf("certify: Options.Refine.TimeBudget = %v, want >= 0: %w", o.Refine.TimeBudget, ErrOptions)
+	case !(o.Refine.Enough >= 0):
+		return fmt.Errorf("certify: Options.Refine.Enough = %v, want >= 0: %w", o.Refine.Enough, ErrOptions)
 	case !(o.Refine.TargetRatio >= 1):
 		return fmt.Errorf("certify: Options.Refine.TargetRatio = %v, want >= 1: %w", o.Refine.TargetRatio, ErrOptions)
 	case o.Arith < ArithReal || o.Arith > ArithFloat32:
@@ -431,4 +442,23 @@ type task struct {
 	// the SDP skipped when within Refine.TargetRatio of the observed
 	// error.
 	known float64
+}
+
+// reached reports whether a bound ends the refinement: it is within
+// TargetRatio of the observed error, or at most Enough (ending).
+func (r *Refine) reached(bound, observed float64) bool {
+	return r.ending(bound, observed) != StopNone
+}
+
+// ending returns why a bound ends the refinement: StopTarget when it is
+// within TargetRatio of the observed error, StopEnough when it is at most
+// Enough, StopNone when neither.
+func (r *Refine) ending(bound, observed float64) Stop {
+	switch {
+	case bound <= r.TargetRatio*observed:
+		return StopTarget
+	case r.Enough > 0 && bound <= r.Enough:
+		return StopEnough
+	}
+	return StopNone
 }

@@ -132,15 +132,18 @@ func logTiming(w io.Writer, c *Certificate) {
 	}
 }
 
-// closeEnough returns why the SDP of a region is skipped (SkipClose) when, under a
-// time budget (Refine.TimeBudget > 0) and with the default QC set, the
-// output enclosure iv of bound propagation is already within
-// Refine.TargetRatio of the error observed on it (o.observed), or
-// SkipNone when it is not: the SDP could tighten the bound by that ratio at most. With
-// no time budget (the demo, the paper's experiments) every SDP is solved,
-// its gammas reported. Like sdpTooLarge it depends on numbers alone, not
-// on time.
+// closeEnough returns why the SDP of a region is skipped (SkipClose), or
+// SkipNone: with the default QC set, when the output enclosure iv of
+// bound propagation is at most Refine.Enough, or, under a time budget
+// (Refine.TimeBudget > 0), already within Refine.TargetRatio of the error
+// observed on it (o.observed): the SDP could tighten the bound by that
+// ratio at most. With no time budget and no Enough (the demo, the
+// paper's experiments) every SDP is solved, its gammas reported. Like
+// sdpTooLarge it depends on numbers alone, not on time.
 func closeEnough(iv float64, o *task) SDPSkip {
+	if o.QC == QCDefault && o.Refine.Enough > 0 && iv <= o.Refine.Enough {
+		return SDPSkip{Why: SkipClose, Detail: fmt.Sprintf("bound propagation's %.5g is already at most %.5g, the bound asked for", iv, o.Refine.Enough)}
+	}
 	if o.Refine.TimeBudget <= 0 || o.QC != QCDefault || !(o.observed > 0) || math.IsInf(iv, 0) || !(iv <= o.Refine.TargetRatio*o.observed) {
 		return SDPSkip{}
 	}
@@ -154,5 +157,5 @@ func closeEnough(iv float64, o *task) SDPSkip {
 // bound - observed) and the bound is not within Refine.TargetRatio of
 // the observed error (which ends it with StopTarget instead).
 func (g *gainRule) noGain(solves int, bound, observed float64, r *Refine) bool {
-	return g.stop(solves, bound-observed, r) && !(bound <= r.TargetRatio*observed)
+	return g.stop(solves, bound-observed, r) && !r.reached(bound, observed)
 }

@@ -96,7 +96,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 	}
 	free := root.freeCoords()
 	if o.Refine.MaxPieces == 0 && free > MaxRefineInputs && root.Pairing != spec.QuantisedInput &&
-		!(rp.ok && rp.bound <= o.Refine.TargetRatio*ob.err) {
+		!(rp.ok && o.Refine.reached(rp.bound, ob.err)) {
 		return []piece{(*h)[0]}, StopNoGain
 	}
 	gain := newGainRule(c.SDP.Solves, rootBound-ob.err, free)
@@ -151,7 +151,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		}
 		b := currentBound(rootBound, done, *h)
 		o.progress(b, ob, len(done)+h.Len(), c.SDP.Solves)
-		if gain.stop(c.SDP.Solves, b-ob.err, &o.Refine) && !(b <= o.Refine.TargetRatio*ob.err) {
+		if gain.stop(c.SDP.Solves, b-ob.err, &o.Refine) && !o.Refine.reached(b, ob.err) {
 			return append(done, (*h)...), StopNoGain
 		}
 	}
@@ -263,8 +263,8 @@ func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root regio
 	for len(batch) < size && h.Len() > 0 {
 		top := (*h)[0]
 		switch {
-		case top.ok && top.bound <= o.Refine.TargetRatio*ob.err:
-			stop = StopTarget
+		case top.ok && o.Refine.reached(top.bound, ob.err):
+			stop = o.Refine.ending(top.bound, ob.err)
 		case solves+2 > o.Refine.maxPieces():
 			stop = StopCap
 		case len(batch) == 0 && o.Refine.costly(w):

@@ -35,6 +35,8 @@ const (
 	// the work of the pieces bounded by SDPs over Refine.MaxSDPWork, or
 	// of those bounded by propagation alone over Refine.MaxPropWork.
 	StopCostly
+	// StopEnough: the bound reached Refine.Enough, the bound asked for.
+	StopEnough
 )
 
 // costly reports whether the next split, taken to cost what the last
@@ -88,7 +90,7 @@ func sdpWork(r regionResult) float64 {
 }
 
 var stopNames = [...]string{"none", "target reached", "nothing left to gain", "piece cap", "time budget", "nothing left to split", "cancelled",
-	"work budget of the pieces spent"}
+	"work budget of the pieces spent", "bound asked for reached"}
 
 // String returns the reason in words ("target reached", ...).
 func (s Stop) String() string {

@@ -44,7 +44,7 @@ func TestGainRule(t *testing.T) {
 
 // TestStopString checks that every reason has a name.
 func TestStopString(t *testing.T) {
-	for s := StopNone; s <= StopCostly; s++ {
+	for s := StopNone; s <= StopEnough; s++ {
 		if n := s.String(); n == "" || n == fmt.Sprintf("Stop(%d)", int(s)) {
 			t.Errorf("Stop(%d) has no name: %q", int(s), n)
 		}
@@ -94,5 +94,32 @@ func TestWideBoxNotSplit(t *testing.T) {
 	}
 	if !c.Certified() || len(c.Pieces) < 2 {
 		t.Errorf("--max-pieces 5: certified %v, %d pieces; want a split", c.Certified(), len(c.Pieces))
+	}
+}
+
+// TestEnough checks Refine.Enough: with a bound asked for above bound
+// propagation's, no SDP is solved and the refinement stops at the
+// target; with none, the same pair gets its SDP; the bound is certified
+// and at most Enough either way.
+func TestEnough(t *testing.T) {
+	f1 := randnet.Paper(1, 2, 2, 8, 1)
+	f2 := randnet.Paper(2, 2, 2, 8, 1)
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}, Pairing: spec.SameInput}
+	o := DefaultOptions()
+	o.Refine.TimeBudget = 0 // every SDP solved unless Enough skips it
+	full, err := Bound(context.Background(), f1, f2, in, spec.Quantity{Norm: spec.Norm2}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.SDP.Iterations == 0 {
+		t.Fatalf("without Enough no SDP was solved (%v): the test needs one", full.SDPSkipped)
+	}
+	o.Refine.Enough = 2 * full.IntervalBound
+	c, err := Bound(context.Background(), f1, f2, in, spec.Quantity{Norm: spec.Norm2}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Certified() || c.SDP.Iterations != 0 || c.SDPSkipped.Why != SkipClose || !(c.Bound <= o.Refine.Enough) {
+		t.Errorf("Enough %v: certified %v, %d SDP iterations, skip %v, bound %v", o.Refine.Enough, c.Certified(), c.SDP.Iterations, c.SDPSkipped, c.Bound)
 	}
 }

@@ -277,7 +277,7 @@ func (s *search) start(ctx context.Context) (int, error) {
 	jobs := max(a.Jobs, 1)
 	r.Single = SweepChoice{Prune: levels[0].String(), Bound: nan()}
 	for i := 0; i < len(a.Widths); i += jobs {
-		sw := WidthSweep{Widths: a.Widths[i:min(i+jobs, len(a.Widths))], Levels: levels, Rounding: a.Rounding, Opts: a.Opts, Jobs: jobs}
+		sw := WidthSweep{Widths: a.Widths[i:min(i+jobs, len(a.Widths))], Levels: levels, Rounding: a.Rounding, Opts: s.opts(), Jobs: jobs}
 		rows, err := sw.Run(ctx, s.f1, s.box, copyOf, s.stderr)
 		if err != nil {
 			return 0, err
@@ -306,7 +306,7 @@ func (s *search) certify(ctx context.Context, cands []*candidate, name string) e
 	bar := progress.New(s.stderr, name, len(todo))
 	defer bar.Done()
 	err := Parallel(ctx, len(todo), max(s.a.Jobs, 1), func(ctx context.Context, i int) error {
-		c, err := s.a.Opts.Bound(ctx, s.f1, todo[i].net, s.box)
+		c, err := s.opts().Bound(ctx, s.f1, todo[i].net, s.box)
 		todo[i].cert = c
 		bar.Add(1)
 		return err
@@ -419,4 +419,13 @@ func changed(a, b []int) int {
 		}
 	}
 	panic("experiment: candidate equal to the current allocation")
+}
+
+// opts returns the certification options of the candidates: the
+// allocation's, a bound at most the target being enough (Refine.Enough:
+// no SDP or split to tighten it further).
+func (s *search) opts() certjob.Job {
+	o := s.a.Opts
+	o.Refine.Enough = s.a.Target
+	return o
 }

@@ -16,7 +16,7 @@ import (
 // TestCertReport checks the figure line of the text, the plot of the
 // JSON, that a failed figure comes after the full certificate, that
 // an uncertified certificate draws nothing, and the sdp line of an SDP
-// the time budget stopped before it was built.
+// the time budget stopped before it was built or skipped on every piece.
 func TestCertReport(t *testing.T) {
 	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
 	opts := certjob.Default()
@@ -34,6 +34,10 @@ func TestCertReport(t *testing.T) {
 	// The time budget ended while the root's SDP was built: no order to print.
 	unbuilt := *c
 	unbuilt.Source, unbuilt.TimeBudgetHit, unbuilt.SDP = certify.MethodPropagation, true, certify.SDPStats{Solves: 1}
+	// The refinement bounded pieces, the SDP skipped on each: none was built.
+	skipped := *c
+	skipped.Source, skipped.SDP = certify.MethodPropagation, certify.SDPStats{Solves: 44}
+	skipped.SDPSkipped = certify.SDPSkip{Why: certify.SkipClose, Detail: "bound propagation is within the target ratio"}
 
 	for _, tc := range []struct {
 		name string
@@ -47,6 +51,7 @@ func TestCertReport(t *testing.T) {
 		{"no figure", c, CertReport{Plot: file, Draw: noDraw}, "certified", bad},
 		{"not certified", failed, CertReport{Plot: file, Draw: spy}, "certified", nil},
 		{"SDP not built", &unbuilt, CertReport{HideTimes: true}, "sdp             not built  (QC set default, stopped by the time budget", nil},
+		{"SDP skipped on the pieces", &skipped, CertReport{HideTimes: true}, "sdp             none       (SDP skipped", nil},
 	} {
 		var out bytes.Buffer
 		tc.c.Inputs, tc.c.QC = opts.Inputs(box), opts.QC

@@ -61,7 +61,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		case c.SDPSkipped.Skipped():
 			why = "the SDP was skipped"
 		case c.SDP.Solves == 0:
-			why = "the SDP does not model the int8 quantisers"
+			why = "the SDP models int8 quantisers for the 2-norm of two or more outputs only"
 		}
 		where := "over the input set"
 		if len(c.Pieces) > 1 {
@@ -98,7 +98,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 	if c.TimeBudgetHit {
 		pieces += fmt.Sprintf(", stopped by the time budget after %d piece(s) (--timeout; 0 for none)", max(len(c.Pieces), 1))
 	}
-	if c.SDP.Solves == 0 {
+	if c.SDP.Solves == 0 || (c.SDP.Size == 0 && c.SDPSkipped.Skipped()) { // pieces bounded, no SDP built
 		why := ""
 		switch {
 		case c.Method == certify.MethodPropagation:
@@ -188,6 +188,8 @@ func stopNote(c *certify.Certificate) string {
 		return "(" + n + ": --max-pieces)"
 	case certify.StopBudget:
 		return "(" + n + ": --timeout; 0 for none)"
+	case certify.StopEnough:
+		return "(" + n + ": the bound is at most the target asked for)"
 	case certify.StopCostly:
 		return "(" + n + ": the pieces' work budget is spent; --max-pieces N splits on)"
 	}

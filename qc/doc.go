@@ -39,7 +39,10 @@
 // Complementarity, Cross, SlopePairs (the paper's all-pairs slope
 // restriction). Local builders use pre-activation bounds: PreBox, PostBox,
 // ReLUTriangle, and DiffSlope, DiffBox and DiffChords relate corresponding
-// neurons of the two networks. A KindSet selects families of terms.
+// neurons of the two networks. For int8 models, LowerInt8 turns the
+// lowerings of bound propagation into a Config with a noise coordinate per
+// rounding (Noise: |e| <= s/2) and an excess coordinate per clamp that may
+// act (Saturation). A KindSet selects families of terms.
 //
 // Floating point: the coefficients of a Form are computed in float64 from
 // the network weights; each Form carries a radius per coefficient that

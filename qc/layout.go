@@ -82,6 +82,30 @@ type Config struct {
 	// difference between two close networks (a float16 or quantised copy)
 	// from being the cancellation of two large coordinates.
 	DiffCoords bool
+	// Noise[n][k][i] > 0 adds to the pre-activation of neuron i of layer k
+	// of network n a noise coordinate e with |e| <= Noise[n][k][i] (see
+	// Noise, the builder of its constraints): the rounding of an int8
+	// quantiser (bounds.Lowered). A nil slice at any level means none.
+	// A neuron with noise is never merged (MergeIdentical).
+	Noise [2][][]float64
+	// Sat[n][k][i] clamps the output of neuron i of layer k of network n
+	// (the saturation of an int8 quantiser, see Sat); nil at any level
+	// means none.
+	Sat [2][][]Sat
+}
+
+// Sat is the clamp of a neuron's output act(xi) to [Lo, Hi] where its
+// activation (the identity or a ReLU, Lo <= 0 <= Hi for a ReLU) may leave
+// it:
+//
+//	out = act(xi) - relu(xi - Hi) + relu(Lo - xi),
+//
+// each excess a coordinate of eta when Above (Below) is set; an unset
+// side is one the neuron never reaches (a ReLU's output is never below a
+// Lo <= 0). The layer's Post stays act(xi), its Out is out.
+type Sat struct {
+	Lo, Hi       float64
+	Below, Above bool
 }
 
 // Layer holds the forms of one layer of one network.
@@ -95,6 +119,17 @@ type Layer struct {
 	// Diff[i] (network 2, Config.DiffCoords) reports that Coord[i] holds
 	// Post[i] minus the output of neuron i of the same layer of network 1.
 	Diff []bool
+	// NoiseCoord[i] is the coordinate of the noise added to Pre[i] (-1:
+	// none), NoiseRad[i] the bound on its magnitude (Config.Noise).
+	NoiseCoord []int
+	NoiseRad   []float64
+	// Out[i] is the neuron's output, what the next layer reads: Post[i]
+	// minus the excess above Sat[i].Hi (coordinate SatAbove[i], -1: none)
+	// plus the excess below Sat[i].Lo (SatBelow[i]); Post[i] where the
+	// neuron has no clamp (Config.Sat).
+	Out                []Form
+	Sat                []Sat
+	SatAbove, SatBelow []int
 }
 
 // Net holds the forms of one network.
@@ -204,7 +239,7 @@ func NewLayout(cfg Config) (*Layout, error) {
 	}
 	// Interleave the layers of the two networks when numbering.
 	below := [2][]Form{l.X1, l.X2}
-	twins := exactTwins(cfg.Nets, inputs1, inputs)
+	twins := exactTwins(cfg.Nets, inputs1, inputs, cfg.Noise)
 	depth := max(len(n1.Layers), len(n2.Layers))
 	for n := range 2 {
 		l.Nets[n].Layers = make([]Layer, len(cfg.Nets[n].Layers))
@@ -217,12 +252,17 @@ func NewLayout(cfg Config) (*Layout, error) {
 			}
 			nl := net.Layers[k]
 			lay := Layer{Act: nl.Act, Pre: make([]Form, nl.Out()), Post: make([]Form, nl.Out()), Coord: make([]int, nl.Out()),
-				Diff: make([]bool, nl.Out())}
+				Diff: make([]bool, nl.Out()), NoiseCoord: make([]int, nl.Out()), NoiseRad: make([]float64, nl.Out()),
+				Out: make([]Form, nl.Out()), Sat: make([]Sat, nl.Out()), SatAbove: make([]int, nl.Out()), SatBelow: make([]int, nl.Out())}
 			raw := nl.W.RawMatrix()
 			for i := range nl.Out() {
 				row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 				lay.Pre[i] = Dot(row, below[n], nl.B[i], onePlaceholder)
-				lay.Coord[i] = -1
+				lay.Coord[i], lay.NoiseCoord[i] = -1, -1
+				if r := noiseAt(cfg.Noise[n], k, i); r > 0 {
+					lay.NoiseCoord[i], lay.NoiseRad[i] = newCoord(fmt.Sprintf("e%d.L%d[%d]", n+1, k, i)), r
+					lay.Pre[i] = Add(lay.Pre[i], Unit(lay.NoiseCoord[i]))
+				}
 				nr := neuronAt(cfg.Neurons[n], k, i)
 				switch {
 				case nl.Act.Kind == nn.Identity:
@@ -243,9 +283,22 @@ func NewLayout(cfg Config) (*Layout, error) {
 					lay.Coord[i] = newCoord(fmt.Sprintf("n%d.L%d[%d]", n+1, k, i))
 					lay.Post[i] = Unit(lay.Coord[i])
 				}
+				lay.Out[i] = lay.Post[i]
+				lay.SatAbove[i], lay.SatBelow[i] = -1, -1
+				if st := satAt(cfg.Sat[n], k, i); st.Above || st.Below {
+					lay.Sat[i] = st
+					if st.Above {
+						lay.SatAbove[i] = newCoord(fmt.Sprintf("s%d.L%d[%d]+", n+1, k, i))
+						lay.Out[i] = Sub(lay.Out[i], Unit(lay.SatAbove[i]))
+					}
+					if st.Below {
+						lay.SatBelow[i] = newCoord(fmt.Sprintf("s%d.L%d[%d]-", n+1, k, i))
+						lay.Out[i] = Add(lay.Out[i], Unit(lay.SatBelow[i]))
+					}
+				}
 			}
 			l.Nets[n].Layers[k] = lay
-			below[n] = lay.Post
+			below[n] = lay.Out
 		}
 	}
 	for n := range 2 {
@@ -291,67 +344,20 @@ func (l *Layout) renumberOne(placeholder int) {
 				if lay.Coord[i] < 0 || lay.Diff[i] {
 					fix(&lay.Post[i])
 				}
+				if lay.SatAbove[i] < 0 && lay.SatBelow[i] < 0 {
+					lay.Out[i] = lay.Post[i]
+				} else {
+					fix(&lay.Out[i])
+				}
 			}
 		}
-		// Out aliases the last layer's Post slice, already fixed.
-		l.Nets[n].Out = l.Nets[n].Layers[len(l.Nets[n].Layers)-1].Post
+		// Out aliases the last layer's Out slice, already fixed.
+		l.Nets[n].Out = l.Nets[n].Layers[len(l.Nets[n].Layers)-1].Out
 	}
 }
 
 // OneForm returns the constant form c (c times the constant coordinate).
 func (l *Layout) OneForm(c float64) Form { return Scaled(c, l.One) }
-
-// Eta returns the eta of inputs x1, x2 (x2 ignored where not free) by
-// evaluating both networks in float64, for tests and diagnostics.
-func (l *Layout) Eta(nets [2]*nn.Network, x1, x2 []float64) []float64 {
-	eta := make([]float64, l.Dim)
-	eta[l.One] = 1
-	for i := range x1 {
-		if l.Inputs1[i].Mode == InputFree {
-			eta[l.X1[i].Idx[0]] = x1[i]
-		}
-		if l.Inputs[i].Mode == InputFree {
-			eta[l.X2[i].Idx[0]] = x2[i]
-		}
-	}
-	ins := [2][]float64{x1, make([]float64, len(x1))}
-	for i := range x1 {
-		switch l.Inputs[i].Mode {
-		case InputFree:
-			ins[1][i] = x2[i]
-		case InputSame:
-			ins[1][i] = x1[i]
-		case InputFixed:
-			ins[1][i] = l.Inputs[i].Value
-		}
-	}
-	outs := make([][]float64, len(nets[0].Layers))
-	for n := range 2 {
-		h := ins[n]
-		for k, nl := range nets[n].Layers {
-			out := make([]float64, nl.Out())
-			lay := &l.Nets[n].Layers[k]
-			for i := range out {
-				s := nl.B[i]
-				for j, v := range h {
-					s += nl.W.At(i, j) * v
-				}
-				out[i] = nl.Act.Apply(s)
-				switch c := lay.Coord[i]; {
-				case c >= 0 && lay.Diff[i]:
-					eta[c] = out[i] - outs[k][i]
-				case c >= 0:
-					eta[c] = out[i]
-				}
-			}
-			if n == 0 {
-				outs[k] = out
-			}
-			h = out
-		}
-	}
-	return eta
-}
 
 // hasTwin reports whether layer k of network 1 exists with the activation
 // and width of nl.
@@ -365,6 +371,22 @@ func neuronAt(ns [][]Neuron, k, i int) Neuron {
 		return Keep
 	}
 	return ns[k][i]
+}
+
+// satAt returns the clamp of neuron i of layer k (none if absent).
+func satAt(ss [][]Sat, k, i int) Sat {
+	if k >= len(ss) || i >= len(ss[k]) {
+		return Sat{}
+	}
+	return ss[k][i]
+}
+
+// noiseAt returns the noise radius of neuron i of layer k (0 if absent).
+func noiseAt(rs [][]float64, k, i int) float64 {
+	if k >= len(rs) || i >= len(rs[k]) {
+		return 0
+	}
+	return rs[k][i]
 }
 
 // checkNeurons reports a neuron table longer than the network.

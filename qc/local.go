@@ -18,12 +18,13 @@ func PreBox(l *Layout, n int, pre [][]bounds.Interval) []Term {
 }
 
 // PostBox returns (phi - pl)(pu - phi) >= 0 for every kept neuron of
-// network n with output bounds post[k][i] = [pl, pu] (bounds.Net.Post).
+// network n with output bounds post[k][i] = [pl, pu] (bounds.Net.Post),
+// phi the neuron's output after any clamp (Layer.Out).
 func PostBox(l *Layout, n int, post [][]bounds.Interval) []Term {
 	var ts []Term
 	l.kept(n, func(r neuronRef, lay *Layer) {
 		b := post[r.layer][r.i]
-		ts = append(ts, boxTerm(l, KindPostBox, lay.Post[r.i], b.Lo, b.Hi, r.String()))
+		ts = append(ts, boxTerm(l, KindPostBox, lay.Out[r.i], b.Lo, b.Hi, r.String()))
 	})
 	return ts
 }

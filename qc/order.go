@@ -31,10 +31,21 @@ func Order(cfg Config) int {
 			dim++
 		}
 	}
-	twins := exactTwins(cfg.Nets, in1, in2)
+	twins := exactTwins(cfg.Nets, in1, in2, cfg.Noise)
 	for n, net := range cfg.Nets {
 		for k := range net.Layers {
 			nl := &net.Layers[k]
+			for i := range nl.Out() {
+				if noiseAt(cfg.Noise[n], k, i) > 0 {
+					dim++
+				}
+				if st := satAt(cfg.Sat[n], k, i); st.Above {
+					dim++
+				}
+				if st := satAt(cfg.Sat[n], k, i); st.Below {
+					dim++
+				}
+			}
 			if nl.Act.Kind == nn.Identity {
 				continue
 			}

@@ -121,8 +121,9 @@ func DiffSlope(l *Layout, pre [2][][]bounds.Interval) []Term {
 }
 
 // DiffBox returns, for corresponding neurons, the box constraints of the
-// differences of their pre-activations and outputs from bounds on them
-// (bounds.PairBounds.DiffPre and DiffPost; a nil layer is skipped):
+// differences of their pre-activations and outputs (after any clamp,
+// Layer.Out) from bounds on them (bounds.PairBounds.DiffPre and DiffPost;
+// a nil layer is skipped):
 //
 //	(dxi - dl)(du - dxi) >= 0,   (dphi - pl)(pu - dphi) >= 0.
 func DiffBox(l *Layout, diffPre, diffPost [][]bounds.Interval) []Term {
@@ -135,7 +136,7 @@ func DiffBox(l *Layout, diffPre, diffPost [][]bounds.Interval) []Term {
 			d := diffPre[k][i]
 			ts = append(ts, boxTerm(l, KindDiffPreBox, dxi, d.Lo, d.Hi, where))
 		}
-		if dphi := Sub(b.Post[i], a.Post[i]); k < len(diffPost) && diffPost[k] != nil && !dphi.IsZero() {
+		if dphi := Sub(b.Out[i], a.Out[i]); k < len(diffPost) && diffPost[k] != nil && !dphi.IsZero() {
 			d := diffPost[k][i]
 			ts = append(ts, boxTerm(l, KindDiffPostBox, dphi, d.Lo, d.Hi, where))
 		}

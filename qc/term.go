@@ -31,30 +31,34 @@ type Kind int
 
 // The kinds of terms, by the builder that makes them.
 const (
-	KindInputBox         Kind = iota // (hi - x)(x - lo) >= 0, Appendix 3
-	KindJointSum                     // (2hi - (x1+x2))((x1+x2) - 2lo) >= 0, Appendix 3
-	KindJointDiff                    // ((hi-lo) - (x2-x1))((x2-x1) + (hi-lo)) >= 0, Appendix 3
-	KindQuantDiff                    // (x2 - x1 - dlo)(dhi - (x2 - x1)) >= 0, Lemma 3
-	KindQuantLinear                  // x2 - x1 - dlo >= 0 and dhi - (x2 - x1) >= 0, Lemma 3
-	KindQuantSector                  // (x1 - x2) x2 >= 0 (truncation), Lemma 3
-	KindSector                       // (phi - c - a xi)(b xi - (phi - c)) >= 0, Lemma 2
-	KindSlopePair                    // slope restriction between two neurons, Lemma 2
-	KindPositive                     // phi - alpha xi >= 0 (ReLU: phi >= 0), Lemma 2
-	KindComplement                   // phi - xi >= 0, Lemma 2
-	KindComplementarity              // (phi - xi)(phi - alpha xi) = 0, Lemma 2
-	KindCross                        // phi (phi - xi) >= 0 (the script's crx_i), Lemma 2
-	KindCrossPhi                     // phi phi >= 0 (the script's crx_ii), Lemma 2
-	KindBounded                      // (phi - lo)(hi - phi) >= 0, Lemma 2
-	KindBoundedLinear                // phi - lo >= 0, hi - phi >= 0
-	KindPreBox                       // (xi - l)(u - xi) >= 0 from pre-activation bounds
-	KindPostBox                      // (phi - pl)(pu - phi) >= 0 from post-activation bounds
-	KindTriangle                     // u (xi - l) - (u - l) phi >= 0 for an unstable ReLU
-	KindTriangleProduct              // the triangle times phi >= 0 or phi - xi >= 0
-	KindDiffSlope                    // slope restriction between corresponding neurons of the two networks
-	KindDiffPreBox                   // (dxi - dl)(du - dxi) >= 0 from difference bounds
-	KindDiffPostBox                  // (dphi - dl)(du - dphi) >= 0 from difference bounds
-	KindDiffChord                    // chords of the slope restriction of corresponding neurons (linear)
-	KindDiffChordProduct             // the product of the two chords >= 0
+	KindInputBox           Kind = iota // (hi - x)(x - lo) >= 0, Appendix 3
+	KindJointSum                       // (2hi - (x1+x2))((x1+x2) - 2lo) >= 0, Appendix 3
+	KindJointDiff                      // ((hi-lo) - (x2-x1))((x2-x1) + (hi-lo)) >= 0, Appendix 3
+	KindQuantDiff                      // (x2 - x1 - dlo)(dhi - (x2 - x1)) >= 0, Lemma 3
+	KindQuantLinear                    // x2 - x1 - dlo >= 0 and dhi - (x2 - x1) >= 0, Lemma 3
+	KindQuantSector                    // (x1 - x2) x2 >= 0 (truncation), Lemma 3
+	KindSector                         // (phi - c - a xi)(b xi - (phi - c)) >= 0, Lemma 2
+	KindSlopePair                      // slope restriction between two neurons, Lemma 2
+	KindPositive                       // phi - alpha xi >= 0 (ReLU: phi >= 0), Lemma 2
+	KindComplement                     // phi - xi >= 0, Lemma 2
+	KindComplementarity                // (phi - xi)(phi - alpha xi) = 0, Lemma 2
+	KindCross                          // phi (phi - xi) >= 0 (the script's crx_i), Lemma 2
+	KindCrossPhi                       // phi phi >= 0 (the script's crx_ii), Lemma 2
+	KindBounded                        // (phi - lo)(hi - phi) >= 0, Lemma 2
+	KindBoundedLinear                  // phi - lo >= 0, hi - phi >= 0
+	KindPreBox                         // (xi - l)(u - xi) >= 0 from pre-activation bounds
+	KindPostBox                        // (phi - pl)(pu - phi) >= 0 from post-activation bounds
+	KindTriangle                       // u (xi - l) - (u - l) phi >= 0 for an unstable ReLU
+	KindTriangleProduct                // the triangle times phi >= 0 or phi - xi >= 0
+	KindDiffSlope                      // slope restriction between corresponding neurons of the two networks
+	KindDiffPreBox                     // (dxi - dl)(du - dxi) >= 0 from difference bounds
+	KindDiffPostBox                    // (dphi - dl)(du - dphi) >= 0 from difference bounds
+	KindDiffChord                      // chords of the slope restriction of corresponding neurons (linear)
+	KindDiffChordProduct               // the product of the two chords >= 0
+	KindNoise                          // (r - e)(e + r) >= 0 for a quantiser's rounding e, |e| <= r
+	KindNoiseLinear                    // r - e >= 0 and e + r >= 0
+	KindSat                            // t >= 0, t >= w and the triangle for an excess t = relu(w) of a clamp
+	KindSatComplementarity             // t (t - w) = 0 for an excess t = relu(w) of a clamp
 	numKinds
 )
 
@@ -63,6 +67,7 @@ var kindNames = [numKinds]string{
 	"sector", "slope_pair", "positive", "complement", "complementarity", "cross", "cross_phi",
 	"bounded", "bounded_linear", "pre_box", "post_box", "triangle", "triangle_product",
 	"diff_slope", "diff_pre_box", "diff_post_box", "diff_chord", "diff_chord_product",
+	"noise", "noise_linear", "sat", "sat_complementarity",
 }
 
 // String returns the kind's snake-case name.

@@ -7,7 +7,8 @@ import "github.com/nnbound/nnbound/nn"
 // network 1 computes, for every input pair: the two layers have the same
 // activation and fan-in, the neuron's weight row and bias are identical
 // float64 numbers, and every input with a non-zero weight is exactly the
-// same in both networks, an input coordinate being the same when x2_j =
+// same in both networks (and neither neuron has noise, Config.Noise), an
+// input coordinate being the same when x2_j =
 // x1_j (InputSame) or both are the same constant, and a neuron of the
 // layer below when it is itself a twin.
 //
@@ -16,7 +17,7 @@ import "github.com/nnbound/nnbound/nn"
 // in float64, the sums being evaluated in the same order). Forms compared
 // after rounding cannot prove this: weights that differ by less than a
 // form's rounding look equal.
-func exactTwins(nets [2]*nn.Network, in1, in2 []Input) [][]bool {
+func exactTwins(nets [2]*nn.Network, in1, in2 []Input, noise [2][][]float64) [][]bool {
 	n1, n2 := nets[0], nets[1]
 	same := make([]bool, len(in2))
 	for j := range same {
@@ -40,7 +41,7 @@ func exactTwins(nets [2]*nn.Network, in1, in2 []Input) [][]bool {
 			continue
 		}
 		for i := range min(l1.Out(), l2.Out()) {
-			twins[k][i] = sameNeuron(&l1, &l2, i, same)
+			twins[k][i] = sameNeuron(&l1, &l2, i, same) && noiseAt(noise[0], k, i) == 0 && noiseAt(noise[1], k, i) == 0
 		}
 		same = twins[k]
 	}

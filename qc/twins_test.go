@@ -42,7 +42,7 @@ func TestExactTwins(t *testing.T) {
 		{"pruned neuron", f1, pruned, same, [][]bool{{true, true, true}, {true, true, false}, {false}}},
 		{"difference only where unused", g1, g2, same, [][]bool{{true, true, true}, {false, true, true}, {true}}},
 	} {
-		got := exactTwins([2]*nn.Network{c.f1, c.f2}, make([]Input, 2), c.in2)
+		got := exactTwins([2]*nn.Network{c.f1, c.f2}, make([]Input, 2), c.in2, [2][][]float64{})
 		if !slices.EqualFunc(got, c.want, slices.Equal) {
 			t.Errorf("%s: twins %v, want %v", c.name, got, c.want)
 		}

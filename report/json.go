@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/nnbound/nnbound/internal/schema"
 )
 
 // Number is a float64 that encodes to JSON as a number when finite and as
@@ -51,10 +53,9 @@ func JSON(v any) ([]byte, error) {
 }
 
 // Schema is the version of the JSON documents nnbound prints
-// (docs/json.md): every document WriteJSON writes starts with
-// "schema": Schema. It goes up when a field is renamed or removed or
-// changes its meaning, not when one is added.
-const Schema = 1
+// (schema.Version, docs/json.md): every document WriteJSON writes starts
+// with "schema": Schema.
+const Schema = schema.Version
 
 // WriteJSON writes v to w as a JSON document: v's encoding (JSON), with
 // "schema": Schema first when v encodes to an object.

@@ -125,18 +125,23 @@ func (d *graphDecider) run(ctx context.Context) *Result {
 		return &d.res
 	}
 	for q.Len() > 0 {
-		switch {
-		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		switch err := ctx.Err(); {
+		case errors.Is(err, context.DeadlineExceeded):
 			return finish(Unknown, Timeout)
-		case ctx.Err() != nil:
+		case err != nil:
 			return finish(Unknown, Cancelled)
 		case d.opts.MaxNodes > 0 && d.res.Nodes >= d.opts.MaxNodes:
 			return finish(Unknown, NodeLimit)
 		}
 		n := heap.Pop(q).(graphNode)
 		d.res.Nodes++
-		lo, hi, err := d.enclose(n.box)
+		lo, hi, err := d.enclose(ctx, n.box)
 		if err != nil {
+			heap.Push(q, n) // still open: its bound counts in Result.Bound
+			if ctx.Err() != nil {
+				d.res.Nodes--
+				continue // stopped by the deadline or a signal (above)
+			}
 			return finish(Unknown, Precision)
 		}
 		_, mhi, _, within := d.tol.Judge(lo, hi)
@@ -175,11 +180,11 @@ func (d *graphDecider) run(ctx context.Context) *Result {
 }
 
 // enclose returns enclosures [lo_k, hi_k] of g_k(x2) - f_k(x1) over the
-// pairs of box.
-func (d *graphDecider) enclose(box spec.Box) (lo, hi []float64, err error) {
+// pairs of box, or ctx's error once it is done.
+func (d *graphDecider) enclose(ctx context.Context, box spec.Box) (lo, hi []float64, err error) {
 	in := d.in
 	in.Box = box
-	pb, err := bounds.GraphPair(d.f, d.g, in, bounds.GraphOptionsFor(d.f))
+	pb, err := bounds.GraphPairContext(ctx, d.f, d.g, in, bounds.GraphOptionsFor(d.f))
 	if err != nil {
 		return nil, nil, err
 	}

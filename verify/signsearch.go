@@ -36,7 +36,10 @@ import (
 // atom, so the search splits only where unstable neurons leave that sign
 // open. It gives up when the gradient at an open cell's centre shows that
 // no cell around it can close (a float64 heuristic: giving up is never a
-// verdict) or a cell can no longer be halved. The cells wait in a
+// verdict) or a cell can no longer be halved; giving up at a point, it
+// tries as counterexamples the pair of the line through the point along
+// the worst difference where the atom falls most, then pairs about the
+// point. The cells wait in a
 // frontier (best first up to Options.MaxQueue, depth first beyond), and
 // the tree does not depend on the scheduling.
 
@@ -47,6 +50,8 @@ type signSearch struct {
 	C      float64
 	strict bool
 	d      []bounds.Interval
+	hull   spec.Box // the root cell
+	need   []bool   // the coordinates whose difference can be nonzero
 	cells  *frontier[*signCell]
 	next   int
 	// refute, if not nil, returns a counterexample near the point x
@@ -79,7 +84,7 @@ type signOutcome struct {
 // + C (strict: < 0 is unsafe) over the hull h with differences d, its
 // root cell bounded.
 func newSignSearch(f *nn.Network, c []float64, C float64, strict bool, h spec.Box, d []bounds.Interval, limit int) (*signSearch, error) {
-	q := &signSearch{f: f, c: c, C: C, strict: strict, d: d, next: 1,
+	q := &signSearch{f: f, c: c, C: C, strict: strict, d: d, hull: h, need: nonzero(d), next: 1,
 		cells: newFrontier(func(a, b *signCell) bool {
 			if a.lb != b.lb {
 				return a.lb < b.lb
@@ -141,7 +146,7 @@ func (q *signSearch) bound(lo, hi []float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	glo, ghi := outwardGradient(q.f, net.Pre, q.c)
+	glo, ghi := outwardGradient(q.f, net.Pre, q.c, q.need)
 	return meanValueBound(q.C, glo, ghi, q.d), nil
 }
 
@@ -154,7 +159,12 @@ func (q *signSearch) split(cl *signCell) *signOutcome {
 	if x, dir := q.pointFails(cl); x != nil {
 		o.failed = true
 		if q.refute != nil {
-			o.cex = q.refute(x, dir)
+			if xa, step, _ := q.steepestFall(x, dir); xa != nil {
+				o.cex = q.refute(xa, step)
+			}
+			if o.cex == nil {
+				o.cex = q.refute(x, dir)
+			}
 		}
 		return o
 	}
@@ -318,28 +328,4 @@ func (p *signProof) step(ctx context.Context, o Options) (signStep, error) {
 		return st, err
 	}
 	return signStep{proven: true}, nil
-}
-
-// refute looks for a counterexample among the pairs (x, x + t dir) and
-// (x - t dir, x), t = 1, 1/2, 1/4, ... (as joint inputs: x_g - x_f on
-// linked coordinates, x_g on the others), each projected into the input
-// set and checked by CheckRelational.
-func (s *relSearch) refute(x, dir []float64) *RelationalPoint {
-	n := s.j.nf
-	z := make([]float64, 2*n)
-	for t := 1.0; t > 1e-12; t /= 2 {
-		for _, back := range [2]float64{0, 1} {
-			for i := range n {
-				z[i] = x[i] - back*t*dir[i]
-				z[n+i] = t * dir[i]
-				if s.j.linked[i] < 0 {
-					z[n+i] += z[i]
-				}
-			}
-			if p := s.confirm(z); p != nil {
-				return p
-			}
-		}
-	}
-	return nil
 }

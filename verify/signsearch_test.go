@@ -8,54 +8,10 @@ import (
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
-	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
+	"gonum.org/v1/gonum/mat"
 )
-
-// TestOutwardGradientSound checks the enclosure of c^T J against the
-// gradient at sampled points and corners of random boxes of random
-// networks (right derivatives at kinks lie in the enclosure too).
-func TestOutwardGradientSound(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	for trial := range 20 {
-		f, err := randnet.New(rng, []int{4, 12, 10, 8, 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		box := spec.Box{Lo: make([]float64, 4), Hi: make([]float64, 4)}
-		for i := range 4 {
-			box.Lo[i] = rng.Float64()*2 - 1
-			box.Hi[i] = box.Lo[i] + rng.Float64()*0.5*float64(trial%3)
-		}
-		c := []float64{rng.NormFloat64(), rng.NormFloat64(), 0}
-		bo := bounds.DefaultOptions()
-		bo.Method = bounds.MethodSymbolic
-		nb, err := bounds.Single(f, box, bo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lo, hi := outwardGradient(f, nb.Pre, c)
-		for s := range 400 {
-			x := make([]float64, 4)
-			for i := range x {
-				u := rng.Float64()
-				if s < 16 { // the corners
-					u = float64(s >> i & 1)
-				}
-				x[i] = box.Lo[i] + u*(box.Hi[i]-box.Lo[i])
-			}
-			_, tr, err := search.Forward(f, x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, g := range tr.Backward(c) {
-				if g < lo[i] || g > hi[i] {
-					t.Fatalf("trial %d: gradient %d at %v is %v, outside [%v, %v]", trial, i, x, g, lo[i], hi[i])
-				}
-			}
-		}
-	}
-}
 
 // TestSignSearchProvesMonotone decides monotonicity of outputs of random
 // networks made monotone in x_0 (positive weights from x_0 and between
@@ -118,5 +74,41 @@ func TestSignSearchProvesMonotone(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSteepestFall checks the pair the sign search's refutation starts
+// from on f(x) = relu(x - 0.2) - 2 relu(x - 0.4) + 2 relu(x - 0.6) over
+// [0, 1], which falls by 0.2 from 0.4 to 0.6 and rises elsewhere: from a point inside the
+// fall the pair spans it, and the decision of "f never decreases" is a
+// counterexample that CheckRelational accepts.
+func TestSteepestFall(t *testing.T) {
+	f := &nn.Network{Layers: []nn.Layer{
+		{W: mat.NewDense(3, 1, []float64{1, 1, 1}), B: []float64{-0.2, -0.4, -0.6}, Act: nn.Activation{Kind: nn.ReLU}},
+		{W: mat.NewDense(1, 3, []float64{1, -2, 2}), B: []float64{0}, Act: nn.Activation{Kind: nn.Identity}},
+	}}
+	box := spec.Box{Lo: []float64{0}, Hi: []float64{1}}
+	d := []bounds.Interval{{Lo: 0, Hi: 1}}
+	q, err := newSignSearch(f, []float64{1}, 0, true, box, d, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xa, step, _ := q.steepestFall([]float64{0.5}, []float64{1})
+	if xa == nil || math.Abs(xa[0]-0.4) > 2.0/fallPoints || math.Abs(step[0]-0.2) > 4.0/fallPoints {
+		t.Fatalf("pair from %v by %v, want from 0.4 by 0.2", xa, step)
+	}
+	if xa, _, _ := q.steepestFall([]float64{0.1}, []float64{0.1}); xa == nil || math.Abs(xa[0]-0.4) > 2.0/fallPoints {
+		t.Errorf("from 0.1 along 0.1: pair from %v, want 0.4 (the line spans the hull)", xa)
+	}
+	res, err := DecideRelational(context.Background(), f, f, monotonic(box, 0, 0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Counterexample
+	if res.Status != Violated || p.XG[0]-p.XF[0] < 0 {
+		t.Fatalf("%v, counterexample %+v", res.Status, p)
+	}
+	if _, st, err := CheckRelational(f, f, p.XF, p.XG, monotonic(box, 0, 0)); err != nil || st != Violated {
+		t.Fatalf("the counterexample re-checks as %v (%v)", st, err)
 	}
 }

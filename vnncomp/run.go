@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nnbound/nnbound/internal/atomicfile"
+	"github.com/nnbound/nnbound/internal/schema"
 )
 
 // Options are the settings of Run.
@@ -284,6 +285,7 @@ func earlier(path string) (res Result, ok bool) {
 
 // logLine is one line of the JSON-lines log.
 type logLine struct {
+	Schema      int             `json:"schema"`
 	Index       int             `json:"index"`
 	Networks    []NamedModel    `json:"networks"`
 	Spec        string          `json:"spec"`
@@ -299,7 +301,7 @@ type logLine struct {
 // record logs the outcome of a row, reports it and counts it in sum.
 func (r *runner) record(row Row, o Outcome, path string, sum *Summary) error {
 	line := logLine{
-		Index: row.Index, Networks: row.Networks, Spec: row.Spec,
+		Schema: schema.Version, Index: row.Index, Networks: row.Networks, Spec: row.Spec,
 		TimeoutS: row.Timeout.Seconds(), Result: o.Result, TimeS: o.Time.Seconds(), ResultFile: path,
 	}
 	if o.Err != nil {

@@ -265,7 +265,7 @@ func TestRunLogLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Dir(csv)
-	want := fmt.Sprintf(`{"index":0,"networks":[{"name":"f","path":%q},{"name":"g","path":%q}],"spec":%q,"timeout_seconds":10,`+
+	want := fmt.Sprintf(`{"schema":1,"index":0,"networks":[{"name":"f","path":%q},{"name":"g","path":%q}],"spec":%q,"timeout_seconds":10,`+
 		`"result":"sat","seconds":1,"result_file":%q,"detail":{"bound":0.5,"nodes":3}}`+"\n",
 		filepath.Join(dir, "onnx/a.onnx"), filepath.Join(dir, "onnx/b.onnx"), filepath.Join(dir, "vnnlib/p0.vnnlib"), filepath.Join(out, file(0)))
 	lines := strings.SplitAfter(string(data), "\n")

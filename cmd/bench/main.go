@@ -8,7 +8,7 @@
 //	go run ./cmd/bench sdplib [flags] [FILE.dat-s ...]
 //	go run ./cmd/bench acasxu [flags]   (ACAS Xu float16 against NeuroDiff; see its -h)
 //	go run ./cmd/bench wide --suite har|mnist-global|mnist-3pix (HAR and MNIST float16 against NeuroDiff)
-//	go run ./cmd/bench certify|cnn|verify|int8|rootsdp|graphs [flags]   (see -h)
+//	go run ./cmd/bench certify|cnn|verify|int8|controllers|defaults|rootsdp|graphs [flags]   (see -h)
 //
 // The sdplib benchmark solves each file (default: every .dat-s of the
 // shared SDPLIB folder, ../shared/data/sdplib or $NNBOUND_SHARED/data/sdplib)

@@ -29,8 +29,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return suite.UsageError{Err: err} })
-	root.AddCommand(newSDPLIBCmd(), newCertifyCmd(), newACASXuCmd(), newCNNCmd(), newWideCmd(), newVerifyCmd(), newInt8Cmd(), newDefaultsCmd(),
-		newRootSDPCmd(), newGraphsCmd(), newViTCmd())
+	root.AddCommand(newSDPLIBCmd(), newCertifyCmd(), newACASXuCmd(), newCNNCmd(), newWideCmd(), newVerifyCmd(), newInt8Cmd(), newDefaultsCmd(), newControllersCmd(),
+		newRootSDPCmd(), newGraphsCmd(), newViTCmd(), newInt8JointCmd())
 	stop := func() {}
 	defer func() { stop() }()
 	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {

@@ -39,7 +39,8 @@ inputs of a JSON file ({"inputs": [[...], ...]}, --calibrate FILE).
 --bits B (2 to 8) narrows weights and activations to B bits; only 8 bits
 can be saved in ONNX (opset 13 has no narrower types). --certify then
 bounds the error of the int8 model by bound propagation with input
-splitting (the SDP does not model its quantisers), with --requant-slack K
+splitting and, for the 2-norm of two or more outputs, by the SDP with
+quadratic constraints for its quantisers, with --requant-slack K
 widening every re-quantisation by K steps for integer kernels that round
 differently from the ONNX reference.
 

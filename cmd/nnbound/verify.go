@@ -57,8 +57,12 @@ limit, --timeout, 5 minutes unless told, or the node limit came first).
 --vnnlib FILE takes the box from a VNN-LIB 1 property, or the whole
 question from a VNN-LIB 2.0 two-network property: its box, X_f == X_g,
 and its bounds Lo_k <= Y_g[k] - Y_f[k] <= Hi_k, which replace --epsilon
-(an asymmetric range is decided about its centre; a range open on one
-side, or independent inputs, is an error).
+(an asymmetric range is decided about its centre). Any other VNN-LIB 2.0
+property (inputs related by ==, <= or a bounded difference, outputs
+compared one-sided, (equal-to f), as in monotonicity) is decided by
+branch and bound over the joint input set: holds when no pair of the set
+satisfies its unsafe condition, violated with a pair that does
+(evaluated again); under (equal-to f), F serves as g.
 
 Before deciding, g's hidden neurons are matched to f's and g permuted
 accordingly (which keeps g's function; --no-align turns it off); the
@@ -136,6 +140,9 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if err != nil {
 		return err
 	}
+	if prop != nil && prop.Pair != nil && prop.Pair.Relational != nil {
+		return runVerifyRelational(cmd, args, f, prop.Pair)
+	}
 	var tol spec.Tolerance
 	if prop == nil || prop.Pair == nil {
 		if tol, err = f.tolerance(); err != nil {
@@ -167,7 +174,9 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
 			return err
 		}
-		ans, err = verify.DecidePropertyAligned(ctx, nets[0], nets[1], &pair.Property, align, &opts)
+		if ans, err = verify.DecidePropertyAligned(ctx, nets[0], nets[1], &pair.Property, align, &opts); err != nil {
+			return err
+		}
 	} else {
 		if err := tol.Validate(nets[0].OutputSize()); err != nil {
 			return usageError{err}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -185,5 +187,68 @@ func TestVerifyPermutationNotViolated(t *testing.T) {
 	stdout.Reset()
 	if code := run(common, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "verdict   holds") {
 		t.Errorf("aligned: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestVerifyRelational gives verify a relational VNN-LIB 2.0 property
+// (monotonicity of one network, (equal-to f), gzipped): a network made
+// increasing in x_0 holds for "y_g < y_f is unsafe" and is violated with
+// a pair evaluated again for the other direction; the result in JSON has
+// the relational fields.
+func TestVerifyRelational(t *testing.T) {
+	dir := t.TempDir()
+	f := randnet.Paper(3, 1, 2, 5, 1)
+	for _, l := range f.Layers { // increasing in x_0
+		r, c := l.W.Dims()
+		for i := range r {
+			for j := range c {
+				l.W.Set(i, j, math.Abs(l.W.At(i, j)))
+			}
+		}
+	}
+	a := writeNetwork(t, dir, "a.json", f)
+	prop := func(rel string) string {
+		text := `(vnnlib-version <2.0>)
+(declare-network f (declare-input X_f real [1]) (declare-output Y_f real [1]))
+(declare-network g (equal-to f) (declare-input X_g real [1]) (declare-output Y_g real [1]))
+(assert (and (>= X_f[0] -1) (<= X_f[0] 1)))
+(assert (and (>= X_g[0] -1) (<= X_g[0] 1)))
+(assert (<= X_f[0] X_g[0]))
+(assert (` + rel + ` Y_g[0] Y_f[0]))
+`
+		path := filepath.Join(dir, "m"+map[string]string{"<": "lt", ">": "gt"}[rel]+".vnnlib.gz")
+		var b bytes.Buffer
+		z := gzip.NewWriter(&b)
+		z.Write([]byte(text))
+		z.Close()
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	runCommandCases(t, []commandCase{
+		{"monotone", []string{"verify", a, a, "--vnnlib", prop("<")}, exitOK, "verdict   holds"},
+		{"the other way", []string{"verify", a, a, "--vnnlib", prop(">")}, exitFail, "verdict   violated"},
+		{"epsilon too", []string{"verify", a, a, "--vnnlib", prop("<"), "--epsilon", "1"}, exitUsage, ""},
+	})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"verify", a, a, "--vnnlib", prop(">"), "--json"}, &stdout, &stderr); code != exitFail {
+		t.Fatalf("--json: exit %d, stderr %q", code, stderr.String())
+	}
+	var res struct {
+		Schema         int
+		Verdict        string
+		Counterexample struct {
+			XF []float64 `json:"x_f"`
+			XG []float64 `json:"x_g"`
+		}
+		Open *int
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("--json: %v: %s", err, stdout.String())
+	}
+	cx := res.Counterexample
+	if res.Schema != 1 || res.Verdict != "violated" || len(cx.XF) != 1 || len(cx.XG) != 1 || cx.XF[0] > cx.XG[0] || res.Open == nil {
+		t.Errorf("--json: %+v", res)
 	}
 }

@@ -57,21 +57,24 @@ var graphPairs = map[string]struct {
 func Graphs(ctx context.Context, stdout, stderr io.Writer, o GraphsOptions) error {
 	cpu0 := cputime.Process()
 	var rows []*experiment.GraphRow
+	var cpus []time.Duration
 	for _, name := range o.Pairs {
 		p, err := loadGraphPair(o.Dir, name, o.Balls)
 		if err != nil {
 			return err
 		}
 		for i := range p.Centres {
+			c0 := cputime.Process()
 			r, err := p.Measure(ctx, i, o.Measure)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stderr, "bench graphs: %s ball %d: bound %.4g, found %.4g, %.1f s\n", name, i, r.Bound, r.Found, r.Seconds)
-			rows = append(rows, r)
+			cpu := cputime.Process() - c0
+			fmt.Fprintf(stderr, "bench graphs: %s ball %d: bound %.4g, found %.4g, %.1f s, CPU %.1f s\n", name, i, r.Bound, r.Found, r.Seconds, cpu.Seconds())
+			rows, cpus = append(rows, r), append(cpus, cpu)
 		}
 	}
-	return writeGraphs(stdout, rows, cputime.Process()-cpu0)
+	return writeGraphs(stdout, rows, cpus, cputime.Process()-cpu0)
 }
 
 // loadGraphPair reads the pair called name and the centres of its first
@@ -108,20 +111,20 @@ func loadGraphPair(dir, name string, n int) (*experiment.GraphPair, error) {
 	return &experiment.GraphPair{Name: name, F: g, G: c, Centres: centres, Radius: spec.radius, Lo: 0, Hi: 1}, nil
 }
 
-// writeGraphs prints the rows, the median ratio of each pair, the CPU time
-// and the peak memory.
-func writeGraphs(w io.Writer, rows []*experiment.GraphRow, cpu time.Duration) error {
+// writeGraphs prints the rows with the CPU time of each (cpus), the
+// median ratio of each pair, the CPU time and the peak memory.
+func writeGraphs(w io.Writer, rows []*experiment.GraphRow, cpus []time.Duration, cpu time.Duration) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "pair\tball\tbound\tfound\tratio\tpieces\ts\tverify 2x\ts\tverify 0.5x\ts")
+	fmt.Fprintln(tw, "pair\tball\tbound\tfound\tratio\tpieces\ts\tCPU s\tverify 2x\ts\tverify 0.5x\ts")
 	ratios := map[string][]float64{}
 	var names []string
-	for _, r := range rows {
+	for k, r := range rows {
 		v2, v5 := "-", "-"
 		if r.Verified {
 			v2, v5 = r.AtTwice.String(), r.AtHalf.String()
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t%.3g\t%d\t%.1f\t%s\t%.1f\t%s\t%.1f\n", r.Pair, r.Centre, r.Bound, r.Found, r.Ratio,
-			r.Pieces, r.Seconds, v2, r.TwiceSeconds, v5, r.HalfSecs)
+		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t%.3g\t%d\t%.1f\t%.1f\t%s\t%.1f\t%s\t%.1f\n", r.Pair, r.Centre, r.Bound, r.Found, r.Ratio,
+			r.Pieces, r.Seconds, cpus[k].Seconds(), v2, r.TwiceSeconds, v5, r.HalfSecs)
 		if _, ok := ratios[r.Pair]; !ok {
 			names = append(names, r.Pair)
 		}

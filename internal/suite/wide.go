@@ -56,11 +56,11 @@ type wideRow struct {
 	Hi     float64       `json:"hi"`
 	Bound  report.Number `json:"bound"`
 	Proved bool          `json:"proved"`
-	Wall   float64       `json:"wall_s"`
-	CPU    float64       `json:"cpu_s"`
+	Wall   float64       `json:"seconds"`
+	CPU    float64       `json:"cpu_seconds"`
 	// NeuroDiff is its first-pass bound, NDTime its time to prove.
 	NeuroDiff report.Number `json:"neurodiff_firstpass"`
-	NDTime    report.Number `json:"neurodiff_time_s"`
+	NDTime    report.Number `json:"neurodiff_seconds"`
 	Ratio     report.Number `json:"ratio_neurodiff"`
 	// Found is the data's largest attained |f'_t - f_t|, Searched ours
 	// (--search, re-evaluated here; NaN when not run); Violated says one

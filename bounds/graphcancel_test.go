@@ -1,0 +1,88 @@
+package bounds
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nnbound/nnbound/spec"
+)
+
+// countdown is a context that is done from its n-th call of Err on, to
+// cancel back-substitution in the middle of a value's batches without a
+// clock.
+type countdown struct {
+	context.Context
+	n atomic.Int64
+}
+
+// Err returns context.Canceled from the n-th call on.
+func (c *countdown) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// cancelOnWrite cancels its context at the first line logged.
+type cancelOnWrite struct {
+	cancel context.CancelFunc
+	buf    bytes.Buffer
+}
+
+// Write records p and cancels.
+func (w *cancelOnWrite) Write(p []byte) (int, error) {
+	w.cancel()
+	return w.buf.Write(p)
+}
+
+// TestGraphPairCancel checks that GraphPairContext and GraphSingleContext
+// stop with the context's error when it is cancelled before the call,
+// after the first value back-substituted (the log's first line: none
+// follows), and in the middle of a value's batches.
+func TestGraphPairCancel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(71, 1))
+	g1 := randGraph(rng)
+	g2 := perturbed(rng, g1, 0.01)
+	in := spec.Inputs{Box: randBox(rng, g1.InputSize(), 0.05)}
+	opts := DefaultGraphOptions()
+	opts.Workers, opts.Batch = 1, 1
+	if _, err := GraphPairContext(context.Background(), g1, g2, in, opts); err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := GraphPairContext(done, g1, g2, in, opts); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled before: error %v", err)
+	}
+	if _, err := GraphSingleContext(done, g1, in.Box, opts); !errors.Is(err, context.Canceled) {
+		t.Errorf("single, cancelled before: error %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &cancelOnWrite{cancel: cancel}
+	logged := opts
+	logged.Log = w
+	if _, err := GraphPairContext(ctx, g1, g2, in, logged); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled after a value: error %v", err)
+	}
+	if n := bytes.Count(w.buf.Bytes(), []byte("\n")); n != 1 {
+		t.Errorf("cancelled at the first value logged: %d values logged\n%s", n, w.buf.String())
+	}
+	for _, n := range []int64{1, 3, 20} {
+		c := &countdown{Context: context.Background()}
+		c.n.Store(n)
+		if _, err := GraphPairContext(c, g1, g2, in, opts); !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled at check %d: error %v", n, err)
+		}
+	}
+	dl, stop := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer stop()
+	if _, err := GraphPairContext(dl, g1, g2, in, opts); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("deadline passed: error %v", err)
+	}
+}
