@@ -57,7 +57,7 @@ func TestCancel(t *testing.T) {
 			"", []string{"cancelled after 1 of 3 rows"}},
 		{"sweep json", []string{"sweep", tinyNNet, "--frac-bits", "2,3,4", "--max-pieces", "1", "--timeout", "0", "--json"}, 2,
 			"", []string{`"status": "cancelled after 1 of 3 rows"`, `"frac_bits": 2`}},
-		{"allocate", []string{"allocate", tinyNNet, "--frac-bits", "2:6", "--target-error", "0.5", "--max-pieces", "1", "--timeout", "0", "--starts", "1"}, 5,
+		{"allocate", []string{"allocate", tinyNNet, "--frac-bits", "2:6", "--target-error", "0.5", "--max-pieces", "1", "--timeout", "0", "--starts", "1"}, 3,
 			"", []string{"smallest single FB with certified bound <= 0.5: 3", "cancelled by a signal", "certified       yes"}},
 		{"quantise root", []string{"quantise", tinyNNet, "--frac-bits", "2", "--certify", "--timeout", "0"}, 1,
 			"", []string{"certified       yes", "stopped         cancelled", "root SDP: SDP solve cancelled"}}, // the cheap refinement's bound
