@@ -117,7 +117,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		if len(batch) == 0 {
 			switch {
 			case stop != StopNone:
-				return append(done, (*h)...), stop
+				return append(done, (*h)...), settled(stop, currentBound(rootBound, done, *h), ob.err, &o.Refine)
 			case len(final) == 0:
 				return append(done, (*h)...), StopExhausted
 			}

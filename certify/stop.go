@@ -39,6 +39,23 @@ const (
 	StopEnough
 )
 
+// settled returns stop, the reason takeBatch gave for taking no piece,
+// checked against the bound of all the pieces: takeBatch looks at the
+// largest bound of the pieces still to split, while pieces that cannot
+// be split (final) may keep the bound above TargetRatio times the
+// observed error or above Enough. A StopTarget or StopEnough that the
+// bound does not reach becomes StopExhausted (what is above cannot be
+// split further).
+func settled(stop Stop, bound, observed float64, r *Refine) Stop {
+	if stop != StopTarget && stop != StopEnough {
+		return stop
+	}
+	if e := r.ending(bound, observed); e != StopNone {
+		return e
+	}
+	return StopExhausted
+}
+
 // costly reports whether the next split, taken to cost what the last
 // did, would take the work of the pieces over MaxSDPWork or MaxPropWork,
 // which apply with no cap of pieces only.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/spec"
@@ -121,5 +122,33 @@ func TestEnough(t *testing.T) {
 	}
 	if !c.Certified() || c.SDP.Iterations != 0 || c.SDPSkipped.Why != SkipClose || !(c.Bound <= o.Refine.Enough) {
 		t.Errorf("Enough %v: certified %v, %d SDP iterations, skip %v, bound %v", o.Refine.Enough, c.Certified(), c.SDP.Iterations, c.SDPSkipped, c.Bound)
+	}
+}
+
+// TestEnoughOverFinalPieces checks that a piece that cannot be split,
+// with a bound above Refine.Enough, keeps the refinement from saying the
+// bound asked for was reached when the pieces still to split are below
+// it (takeBatch passes the final piece and stops at the next).
+func TestEnoughOverFinalPieces(t *testing.T) {
+	root := region{Box1: spec.Box{Lo: []float64{0}, Hi: []float64{1}}, Pairing: spec.SameInput}
+	root.Box2 = cloneBox(root.Box1)
+	at := func(lo, hi, bound float64) piece {
+		b := spec.Box{Lo: []float64{lo}, Hi: []float64{hi}}
+		return piece{region: region{Box1: b, Box2: cloneBox(b), Pairing: spec.SameInput}, bound: bound, ok: true, cased: true}
+	}
+	h := pieceHeap{at(0.5, math.Nextafter(0.5, 1), 5), at(0, 0.25, 2)} // the first cannot be split
+	o := task{Options: DefaultOptions(), timing: &Timing{}}
+	o.Refine.Enough, o.Refine.TimeBudget = 3, 0
+	ob := observation{err: 1}
+	batch, final, stop := takeBatch(context.Background(), nil, nil, &h, root, &o, &ob, &Certificate{}, time.Now(), work{})
+	if len(batch) != 0 || len(final) != 1 || stop != StopEnough {
+		t.Fatalf("takeBatch: %d halvings, %d final, stop %v; want 0, 1, %v", len(batch), len(final), stop, StopEnough)
+	}
+	b := currentBound(math.Inf(1), final, h)
+	if got := settled(stop, b, ob.err, &o.Refine); got != StopExhausted {
+		t.Errorf("bound %v above Enough %v: stop %v, want %v", b, o.Refine.Enough, got, StopExhausted)
+	}
+	if got := settled(StopEnough, 2.5, ob.err, &o.Refine); got != StopEnough {
+		t.Errorf("bound 2.5 at most Enough 3: stop %v, want %v", got, StopEnough)
 	}
 }
