@@ -77,6 +77,11 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 		}
 	}
 	c.Gammas = Gammas{Gamma: outward.MulUp(c.Bound, c.Bound)}
+	c.Time = time.Since(start)
+	if math.IsNaN(c.Bound) || math.IsInf(c.Bound, 0) { // an enclosure overflowed: no bound is claimed
+		c.Reason = "bound propagation gave no finite bound"
+		return c, nil
+	}
 	c.Status = Certified
 	if c.ObservedError > c.Bound {
 		checkAttained(c)

@@ -3,6 +3,7 @@ package certify
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -117,5 +118,25 @@ func TestBoundGraphFloat32(t *testing.T) {
 	f := randnet.Paper(12, 3, 2, 4, 2)
 	if _, err := Bound(context.Background(), f, f, in, q, o); !errors.Is(err, ErrArith) {
 		t.Errorf("Bound with float32: %v, want ErrArith", err)
+	}
+}
+
+// TestBoundGraphInfinite checks that a bound propagation that overflows
+// claims no bound: the certificate is not certified and says why.
+func TestBoundGraphInfinite(t *testing.T) {
+	g1, g2 := residualGraph(t, 11)
+	big := 1e306
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-big, -big, -big}, Hi: []float64{big, big, big}}, Pairing: spec.SameInput}
+	o := DefaultOptions()
+	o.Refine.TimeBudget, o.Refine.MaxPieces = 0, 1
+	c, err := BoundGraph(context.Background(), g1, g2, in, spec.Quantity{Norm: spec.Norm2}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsInf(c.Bound, 1) {
+		t.Fatalf("bound %v: the test needs an overflow", c.Bound)
+	}
+	if c.Certified() || c.Reason == "" {
+		t.Errorf("an infinite bound: certified %v, reason %q", c.Certified(), c.Reason)
 	}
 }
