@@ -311,3 +311,22 @@ func (f *verifyFlags) readProperty(cmd *cobra.Command) (*vnnlib.Property, error)
 	}
 	return p, nil
 }
+
+// emitDecided prints a decision of verify, res with its status (text, or
+// JSON under --json, with the process's CPU time), and returns
+// errNotCertified unless it holds.
+func (f *verifyFlags) emitDecided(stdout io.Writer, res interface{ WriteText(io.Writer) error }, status verify.Status) error {
+	var err error
+	if f.json {
+		err = writeJSONWithCPU(stdout, res)
+	} else if err = res.WriteText(stdout); err == nil {
+		err = writeCPU(stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if status != verify.Holds {
+		return errNotCertified
+	}
+	return nil
+}

@@ -40,16 +40,5 @@ func runVerifyRelational(cmd *cobra.Command, args []string, f *verifyFlags, pair
 	if err != nil {
 		return err
 	}
-	if f.json {
-		err = writeJSONWithCPU(stdout, res)
-	} else if err = res.WriteText(stdout); err == nil {
-		err = writeCPU(stdout)
-	}
-	if err != nil {
-		return err
-	}
-	if res.Status != verify.Holds {
-		return errNotCertified
-	}
-	return nil
+	return f.emitDecided(stdout, res, res.Status)
 }

@@ -46,16 +46,5 @@ func runVerifyTop1(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.json {
-		err = writeJSONWithCPU(stdout, res)
-	} else if err = res.WriteText(stdout); err == nil {
-		err = writeCPU(stdout)
-	}
-	if err != nil {
-		return err
-	}
-	if res.Status != verify.Holds {
-		return errNotCertified
-	}
-	return nil
+	return f.emitDecided(stdout, res, res.Status)
 }
