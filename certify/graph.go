@@ -146,7 +146,44 @@ func graphPiece(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	if err != nil {
 		return graphBound{}, err
 	}
-	return graphBound{in: in, bound: quantityBound(pb.Diff, q)}, nil
+	d := pb.Diff
+	if in.Pairing != spec.QuantisedInput && slices.ContainsFunc(d, unbounded) {
+		if d, err = ownDiff(ctx, g1, g2, in.Box, bo, d); err != nil {
+			return graphBound{}, err
+		}
+	}
+	return graphBound{in: in, bound: quantityBound(d, q)}, nil
+}
+
+// unbounded reports whether an enclosure is not finite.
+func unbounded(iv bounds.Interval) bool {
+	return math.IsInf(iv.Lo, 0) || math.IsInf(iv.Hi, 0) || math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi)
+}
+
+// ownDiff returns the enclosures d of the output differences g2(x2) -
+// g1(x1), x1 and x2 in box, where the pair's overflowed (a value of g2
+// bounded as g1's plus a difference, such as a variance below zero before
+// a square root), replaced by, and elsewhere intersected with, the
+// difference of each network's own bounds on box.
+func ownDiff(ctx context.Context, g1, g2 *nn.Graph, box spec.Box, bo bounds.GraphOptions, d []bounds.Interval) ([]bounds.Interval, error) {
+	n1, err := bounds.GraphSingleContext(ctx, g1, box, bo)
+	if err != nil {
+		return nil, err
+	}
+	n2, err := bounds.GraphSingleContext(ctx, g2, box, bo)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bounds.Interval, len(d))
+	for i, iv := range d {
+		own := n2.Output[i].Sub(n1.Output[i])
+		if unbounded(iv) {
+			out[i] = own
+		} else {
+			out[i] = iv.Intersect(own)
+		}
+	}
+	return out, nil
 }
 
 // quantityBound returns an upper bound of q over the enclosures d of the
