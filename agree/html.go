@@ -19,6 +19,22 @@ type Provenance struct {
 	Files []File
 }
 
+// ProvenanceHTML is the last section of a report page, from a
+// Provenance as the template's .P (the command, the versions and the
+// input files), and the page's end.
+const ProvenanceHTML = `<h2>How this was made</h2>
+<pre id="command">{{.P.Command}}</pre>
+<table id="provenance">
+<tr><td>nnbound</td><td>{{.P.Version}}</td></tr>
+<tr><td>Go</td><td>{{.P.GoVersion}}</td></tr>
+{{- range .P.Files}}
+<tr><td>{{.Name}}</td><td>SHA-256 {{.SHA256}}</td></tr>
+{{- end}}
+</table>
+</body>
+</html>
+`
+
 // File is an input file and the hex SHA-256 of its contents.
 type File struct{ Name, SHA256 string }
 

@@ -67,15 +67,4 @@ makes the same page.)</p>
 <h2>Unknown balls</h2>
 <p id="unknown">{{range $i, $r := .S.Records}}{{if eq $r.Verdict "unknown"}}{{$r.Index}} ({{$r.Reason}}) {{end}}{{end}}</p>
 
-<h2>How this was made</h2>
-<pre id="command">{{.P.Command}}</pre>
-<table id="provenance">
-<tr><td>nnbound</td><td>{{.P.Version}}</td></tr>
-<tr><td>Go</td><td>{{.P.GoVersion}}</td></tr>
-{{- range .P.Files}}
-<tr><td>{{.Name}}</td><td>SHA-256 {{.SHA256}}</td></tr>
-{{- end}}
-</table>
-</body>
-</html>
-`
+` + ProvenanceHTML

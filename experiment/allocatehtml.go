@@ -136,15 +136,4 @@ certified bound &lt;= {{.Target}} with the fewest weight bits, choosing {{.What}
 <p id="totals">No copy meets the target.{{if .R.Status}} {{.R.Status}}{{end}}</p>
 {{- end}}
 
-<h2>How this was made</h2>
-<pre id="command">{{.P.Command}}</pre>
-<table id="provenance">
-<tr><td>nnbound</td><td>{{.P.Version}}</td></tr>
-<tr><td>Go</td><td>{{.P.GoVersion}}</td></tr>
-{{- range .P.Files}}
-<tr><td>{{.Name}}</td><td>SHA-256 {{.SHA256}}</td></tr>
-{{- end}}
-</table>
-</body>
-</html>
-`
+` + agree.ProvenanceHTML
