@@ -18,16 +18,6 @@ import (
 //	time      0.001 s
 func (r *RelationalResult) WriteText(w io.Writer) error {
 	var b strings.Builder
-	verdict := r.Status.String()
-	switch {
-	case r.Reason != NoReason:
-		verdict += fmt.Sprintf(" (%s; %d boxes open)", r.Reason, r.Open)
-	case r.Status == Holds:
-		verdict += " (no pair of the input set satisfies the unsafe condition)"
-	case r.Status == Violated:
-		verdict += " (the pair below satisfies the unsafe condition)"
-	}
-	fmt.Fprintf(&b, "verdict   %s\n", verdict)
 	if p := r.Counterexample; p != nil {
 		fmt.Fprintf(&b, "found     x_f = %s (evaluated again)\n", numtext.Vector(p.XF))
 		if p.XG != nil {
@@ -37,8 +27,7 @@ func (r *RelationalResult) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "          F(x_f) = %s\n", numtext.Vector(p.F))
 		}
 	}
-	fmt.Fprintf(&b, "nodes     %d boxes bounded\n", r.Nodes)
-	fmt.Fprintf(&b, "time      %.3g s\n", r.Seconds)
-	_, err := io.WriteString(w, b.String())
-	return err
+	v := verdict(r.Status, r.Reason, fmt.Sprintf("%d boxes open", r.Open),
+		"no pair of the input set satisfies the unsafe condition", "the pair below satisfies the unsafe condition")
+	return writeDecision(w, v, b.String(), r.Nodes, "", r.Seconds)
 }

@@ -18,23 +18,12 @@ import (
 //	time      0.001 s
 func (r *Top1Result) WriteText(w io.Writer) error {
 	var b strings.Builder
-	verdict := r.Status.String()
-	switch {
-	case r.Reason != NoReason:
-		verdict += " (" + r.Reason.String() + fmt.Sprintf("; %.3g of the box unsettled)", r.Open)
-	case r.Status == Holds:
-		verdict += " (f and g pick the same class at every input of the box)"
-	case r.Status == Violated:
-		verdict += " (f and g pick different classes at the input below)"
-	}
-	fmt.Fprintf(&b, "verdict   %s\n", verdict)
 	fmt.Fprintf(&b, "class     %-10d f's class at the centre of the box\n", r.Class)
 	if p := r.Counterexample; p != nil {
 		fmt.Fprintf(&b, "found     f picks %d, g picks %d at x = %s (evaluated again)\n", p.ClassF, p.ClassG, numtext.Vector(p.X))
 		fmt.Fprintf(&b, "          F(x) = %s, G(x) = %s\n", numtext.Vector(p.F), numtext.Vector(p.G))
 	}
-	fmt.Fprintf(&b, "nodes     %d boxes bounded\n", r.Nodes)
-	fmt.Fprintf(&b, "time      %.3g s\n", r.Seconds)
-	_, err := io.WriteString(w, b.String())
-	return err
+	v := verdict(r.Status, r.Reason, fmt.Sprintf("%.3g of the box unsettled", r.Open),
+		"f and g pick the same class at every input of the box", "f and g pick different classes at the input below")
+	return writeDecision(w, v, b.String(), r.Nodes, "", r.Seconds)
 }

@@ -34,11 +34,6 @@ func (r *Result) Question() string {
 func (a *Answer) WriteText(w io.Writer) error {
 	var b strings.Builder
 	r := a.Result
-	verdict := r.Status.String()
-	if r.Reason != NoReason {
-		verdict += " (" + r.Reason.String() + ")"
-	}
-	fmt.Fprintf(&b, "verdict   %s\n", verdict)
 	if math.IsInf(r.Bound, 0) || math.IsNaN(r.Bound) { // JSON's null
 		fmt.Fprintf(&b, "bound     none       no finite bound proved over the box; %s\n", r.Question())
 	} else {
@@ -52,11 +47,47 @@ func (a *Answer) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "found     %-10.5g %s at x = %s\n", p.Measure, what, numtext.Vector(p.X))
 		fmt.Fprintf(&b, "          F(x) = %s, G(x) = %s\n", numtext.Vector(p.F), numtext.Vector(p.G))
 	}
-	fmt.Fprintf(&b, "nodes     %d boxes bounded\n", r.Nodes)
+	var more string
 	if a.Aligned != nil {
-		fmt.Fprintf(&b, "neurons   %s\n", a.Aligned)
+		more = fmt.Sprintf("neurons   %s\n", a.Aligned)
 	}
-	fmt.Fprintf(&b, "time      %.3g s\n", r.Seconds)
+	return writeDecision(w, verdict(r.Status, r.Reason, "", "", ""), b.String(), r.Nodes, more, r.Seconds)
+}
+
+// verdict returns the verdict line of a decision: its status, with why
+// the search stopped when it did early (reason, then open, what is left
+// open, unless ""), else what holds or violated means for the question
+// (nothing when "").
+func verdict(s Status, reason Reason, open, holds, violated string) string {
+	v := s.String()
+	switch {
+	case reason != NoReason && open != "":
+		v += " (" + reason.String() + "; " + open + ")"
+	case reason != NoReason:
+		v += " (" + reason.String() + ")"
+	case s == Holds && holds != "":
+		v += " (" + holds + ")"
+	case s == Violated && violated != "":
+		v += " (" + violated + ")"
+	}
+	return v
+}
+
+// writeDecision writes the aligned lines of a decision for people, the
+// one layout of every result's WriteText:
+//
+//	verdict   the verdict line
+//	...       body, the lines of the result (labels padded to 10 columns)
+//	nodes     N boxes bounded
+//	...       more, lines after the nodes
+//	time      T s
+func writeDecision(w io.Writer, verdict, body string, nodes int, more string, seconds float64) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "verdict   %s\n", verdict)
+	b.WriteString(body)
+	fmt.Fprintf(&b, "nodes     %d boxes bounded\n", nodes)
+	b.WriteString(more)
+	fmt.Fprintf(&b, "time      %.3g s\n", seconds)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
