@@ -8,7 +8,6 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -46,21 +45,4 @@ func (s CopyScheme) CompressGraph(l PruneLevel, q quantise.Format) func(g *nn.Gr
 		}
 		return quantise.Graph(pruned, quantise.Options{Weights: q, Biases: q})
 	}
-}
-
-// ApplyGraph returns the pruned copy of graph g (g itself at level none).
-func (l PruneLevel) ApplyGraph(g *nn.Graph) (*nn.Graph, error) {
-	switch {
-	case l.Neurons > 0:
-		o := prune.DefaultNeuronOptions()
-		o.Count = l.Neurons
-		out, _, err := prune.NeuronsGraph(g, o)
-		return out, err
-	case l.Sparsity > 0:
-		o := prune.DefaultWeightOptions()
-		o.Sparsity = l.Sparsity
-		out, _, err := prune.WeightsGraph(g, o)
-		return out, err
-	}
-	return g, nil
 }

@@ -282,21 +282,33 @@ func (l PruneLevel) String() string {
 	return "none"
 }
 
-// Apply returns the pruned copy of core.
+// Apply returns the pruned copy of core (core itself at level none).
 func (l PruneLevel) Apply(core *nn.Network) (*nn.Network, error) {
+	return pruneAt(l, core, prune.Neurons, prune.Weights)
+}
+
+// ApplyGraph returns the pruned copy of graph g (g itself at level none).
+func (l PruneLevel) ApplyGraph(g *nn.Graph) (*nn.Graph, error) {
+	return pruneAt(l, g, prune.NeuronsGraph, prune.WeightsGraph)
+}
+
+// pruneAt returns the copy of x, a chain or a graph, pruned at level l by
+// the pruning functions of its kind (x itself at level none).
+func pruneAt[T, N, W any](l PruneLevel, x T, neurons func(T, prune.NeuronOptions) (T, N, error),
+	weights func(T, prune.WeightOptions) (T, W, error)) (T, error) {
 	switch {
 	case l.Neurons > 0:
 		o := prune.DefaultNeuronOptions()
 		o.Count = l.Neurons
-		net, _, err := prune.Neurons(core, o)
-		return net, err
+		out, _, err := neurons(x, o)
+		return out, err
 	case l.Sparsity > 0:
 		o := prune.DefaultWeightOptions()
 		o.Sparsity = l.Sparsity
-		net, _, err := prune.Weights(core, o)
-		return net, err
+		out, _, err := weights(x, o)
+		return out, err
 	}
-	return core, nil
+	return x, nil
 }
 
 // SmallestWidths returns, for each level, the smallest FB whose certified
