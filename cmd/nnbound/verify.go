@@ -190,18 +190,7 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 			return err
 		}
 	}
-	if f.json {
-		err = writeJSONWithCPU(stdout, ans)
-	} else if err = ans.WriteText(stdout); err == nil {
-		err = writeCPU(stdout)
-	}
-	if err != nil {
-		return err
-	}
-	if ans.Result.Status != verify.Holds {
-		return errNotCertified
-	}
-	return nil
+	return f.emitDecided(stdout, ans, ans.Result.Status)
 }
 
 // writeCPU prints the process's CPU time under verify's time line, which
