@@ -30,6 +30,12 @@ type Question struct {
 	Lo, Hi float64
 }
 
+// String describes q as a run's question names it: "L-inf radius R in
+// [LO, HI]".
+func (q Question) String() string {
+	return fmt.Sprintf("L-inf radius %v in [%v, %v]", q.Radius, q.Lo, q.Hi)
+}
+
 // Ball returns the ball of q about x.
 func (q Question) Ball(x []float64) spec.Box {
 	lo, hi := make([]float64, len(x)), make([]float64, len(x))

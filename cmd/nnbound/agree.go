@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -197,14 +195,10 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 	if err != nil {
 		return err
 	}
-	digest := sha256.New()
-	for _, fl := range files {
-		digest.Write([]byte(fl.SHA256))
-	}
 	// The digest of the inputs keeps a rerun from resuming another
 	// pair's or another test set's log of the same names.
-	text := fmt.Sprintf("%s vs %s on %s, L-inf radius %v in [%v, %v] (inputs %x)", filepath.Base(args[0]), filepath.Base(args[1]),
-		filepath.Base(f.data), q.Radius, q.Lo, q.Hi, digest.Sum(nil)[:6])
+	text := fmt.Sprintf("%s vs %s on %s, %s (inputs %s)", filepath.Base(args[0]), filepath.Base(args[1]),
+		filepath.Base(f.data), q, agree.InputsDigest(files))
 	bar := progress.New(stderr, "agree", (len(samples)-shard.K+shard.N-1)/shard.N)
 	var lines io.Writer = barWriter{bar}
 	if f.verbose {
@@ -243,26 +237,9 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 // agreeInputs returns the input files of agree (the networks, the test
 // set and its labels) with their SHA-256.
 func agreeInputs(args []string, f *agreeFlags) ([]agree.File, error) {
-	files, err := fileDigests(append(slices.Clone(args), f.data, f.labels))
+	files, err := agree.Digests(append(slices.Clone(args), f.data, f.labels))
 	if err != nil {
 		return nil, fmt.Errorf("agree: %w", err)
-	}
-	return files, nil
-}
-
-// fileDigests returns the files names (an empty name skipped) with their
-// SHA-256, for the provenance of a report.
-func fileDigests(names []string) ([]agree.File, error) {
-	var files []agree.File
-	for _, name := range names {
-		if name == "" {
-			continue
-		}
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, agree.File{Name: filepath.Base(name), SHA256: fmt.Sprintf("%x", sha256.Sum256(b))})
 	}
 	return files, nil
 }
@@ -273,7 +250,7 @@ func fileDigests(names []string) ([]agree.File, error) {
 func provenance(cmd *cobra.Command, args []string, files []agree.File) agree.Provenance {
 	line := append([]string{"nnbound", cmd.Name()}, args...)
 	cmd.Flags().Visit(func(fl *pflag.Flag) { line = append(line, "--"+fl.Name+"="+fl.Value.String()) })
-	return agree.Provenance{Command: shellQuote(line), Version: report.Version(), GoVersion: runtime.Version(), Files: files}
+	return agree.NewProvenance(line, files)
 }
 
 // writeAgreeReport writes the page of --report.
@@ -283,19 +260,6 @@ func writeAgreeReport(cmd *cobra.Command, args []string, f *agreeFlags, sum *agr
 		return fmt.Errorf("agree: --report: %w", err)
 	}
 	return atomicfile.Write(filepath.Join(f.report, "index.html"), func(w io.Writer) error { return sum.WriteHTML(w, samples, p) })
-}
-
-// shellQuote joins words into a command line a POSIX shell reads back.
-func shellQuote(words []string) string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+") == "" {
-			out[i] = w
-		} else {
-			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(out, " ")
 }
 
 // barWriter advances a progress bar by one for every line written to it.

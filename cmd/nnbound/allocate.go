@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/agree"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
@@ -263,7 +264,7 @@ func sortedUnique(widths []int) []int {
 
 // writeAllocationReport writes the page of allocate --report to dir.
 func writeAllocationReport(cmd *cobra.Command, model, dir string, r *experiment.AllocationResult, t experiment.AllocationText) error {
-	files, err := fileDigests([]string{model})
+	files, err := agree.Digests([]string{model})
 	if err != nil {
 		return fmt.Errorf("allocate: --report: %w", err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"path/filepath"
 
@@ -89,16 +88,12 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 	if err != nil {
 		return err
 	}
-	digest := sha256.New()
-	for _, fl := range files {
-		digest.Write([]byte(fl.SHA256))
-	}
 	copies := fmt.Sprintf("rounding %s", rounding)
 	if int8Opts != nil {
 		copies = int8Opts.String()
 	}
-	question := fmt.Sprintf("the copies of %s (%s) on %s, L-inf radius %v in [%v, %v] (inputs %x)", filepath.Base(path), copies,
-		filepath.Base(g.ball.data), q.Radius, q.Lo, q.Hi, digest.Sum(nil)[:6])
+	question := fmt.Sprintf("the copies of %s (%s) on %s, %s (inputs %s)", filepath.Base(path), copies,
+		filepath.Base(g.ball.data), q, agree.InputsDigest(files))
 	ctx := cmd.Context()
 	if ctx == nil {
 		ctx = context.Background()
