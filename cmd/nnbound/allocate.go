@@ -209,10 +209,7 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 	if err != nil {
 		return err
 	}
-	rebuild := func(q *nn.Network) (*nn.Network, error) {
-		return m.Info.Transform(func(*nn.Network) (*nn.Network, error) { return q, nil })
-	}
-	r, err := a.Run(cmd.Context(), m.Net, m.Info.Core, rebuild, box, stderr)
+	r, err := a.Run(cmd.Context(), m.Net, m.Info.Core, m.Info.Rebuild, box, stderr)
 	if err != nil {
 		return err
 	}

@@ -110,9 +110,6 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 		}
 		return sum.Agree, sum.Samples, nil
 	}
-	rebuild := func(c *nn.Network) (*nn.Network, error) {
-		return m.Info.Transform(func(*nn.Network) (*nn.Network, error) { return c, nil })
-	}
 	a := &experiment.AgreementAllocation{Widths: sortedUnique(widths), Rounding: rounding, Target: g.target, Starts: f.starts}
 	if int8Opts != nil {
 		a.Widths, a.Int8 = bits, int8Opts
@@ -120,7 +117,7 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 			a.Calibration = append(a.Calibration, s.X)
 		}
 	}
-	r, err := a.Run(ctx, m.Info.Core, rebuild, judge)
+	r, err := a.Run(ctx, m.Info.Core, m.Info.Rebuild, judge)
 	if err != nil {
 		return err
 	}

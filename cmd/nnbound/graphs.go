@@ -9,11 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/internal/certjob"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
-	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -169,7 +167,7 @@ func graphCopy(m *model, comp compression, save string, stderr io.Writer) (*nn.G
 		return nil, nil, err
 	}
 	if save != "" {
-		if err := atomicfile.Write(save, func(w io.Writer) error { return onnx.WriteGraph(w, copyGraph) }); err != nil {
+		if err := modelfile.SaveGraph(save, copyGraph); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -2,15 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
-	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/quantise"
 )
 
@@ -64,7 +61,7 @@ func runSweepGraph(cmd *cobra.Command, path string, f *sweepFlags, p *sweepPlan,
 				if err != nil {
 					return err
 				}
-				return atomicfile.Write(f.saveBest, func(w io.Writer) error { return onnx.WriteGraph(w, g) })
+				return modelfile.SaveGraph(f.saveBest, g)
 			})
 		}})
 }

@@ -122,6 +122,13 @@ func (i *Info) Transform(f func(core *nn.Network) (*nn.Network, error)) (*nn.Net
 	return out, nil
 }
 
+// Rebuild returns core, a network of the core's inputs and outputs (a
+// copy of i.Core), with the format's processing built around it as
+// Transform builds it.
+func (i *Info) Rebuild(core *nn.Network) (*nn.Network, error) {
+	return i.Transform(func(*nn.Network) (*nn.Network, error) { return core, nil })
+}
+
 // Load reads the model at path (or path.gz, see the package
 // documentation); Info.Path is the file read. Errors name the file; they wrap
 // ErrNotModel for directories and empty files and ErrUnknownFormat when

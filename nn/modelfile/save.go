@@ -17,6 +17,11 @@ func Save(path string, net *nn.Network) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return Write(w, FormatOf(path), net) })
 }
 
+// SaveGraph writes g to the file path as ONNX, atomically as Save does.
+func SaveGraph(path string, g *nn.Graph) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return onnx.WriteGraph(w, g) })
+}
+
 // Write writes net to w in format f (ONNX or JSON) after validating it.
 // NNet is not written (it cannot hold other activations, or the clipping
 // nnbound builds into raw-units networks). Save writes a file.

@@ -1,9 +1,6 @@
 package modelfile
 
 import (
-	"io"
-
-	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/onnx"
 )
@@ -37,7 +34,7 @@ func (c *Compressed) KeepStructure(g *nn.Graph, asGraph func(*nn.Graph) (*nn.Gra
 // file (a convolution written as one), else c.Net (Save).
 func (c *Compressed) Save(path string) error {
 	if c.Graph != nil && FormatOf(path) == ONNX {
-		return atomicfile.Write(path, func(w io.Writer) error { return onnx.WriteGraph(w, c.Graph) })
+		return SaveGraph(path, c.Graph)
 	}
 	return Save(path, c.Net)
 }
