@@ -144,21 +144,17 @@ func (p *pairFlags) apply(o *certjob.Job) error {
 }
 
 // copyWidth gives o's input quantiser, under --pairing quantised without
-// --input-frac-bits, the width of the copy: the fewest fractional bits
-// holding the weights and biases of its affine nodes
-// (quantise.GridFracBitsGraph; a chain passes its Graph). It says so on
-// stderr; a copy on no fixed-point grid is a usage error asking for
-// --input-frac-bits.
+// --input-frac-bits, the width of the copy (certjob.Job.CopyWidth) and
+// says so on stderr; a copy on no fixed-point grid is a usage error
+// asking for --input-frac-bits.
 func copyWidth(o *certjob.Job, copy *nn.Graph, name string, stderr io.Writer) error {
-	if o.Pairing != spec.QuantisedInput || o.Quant.FracBits != 0 {
-		return nil
-	}
-	fb, ok := quantise.GridFracBitsGraph(copy)
+	fb, ok := o.CopyWidth(copy)
 	if !ok {
 		return usagef("--pairing quantised: the weights of %s are on no fixed-point grid of up to %d fractional bits; give --input-frac-bits", name, quantise.MaxFracBits)
 	}
-	o.Quant.FracBits = fb
-	fmt.Fprintf(stderr, "note: --pairing quantised: x2 = q(x1) with %d fractional bits, the width of %s's weights (--input-frac-bits to change)\n", fb, name)
+	if fb > 0 {
+		fmt.Fprintf(stderr, "note: --pairing quantised: x2 = q(x1) with %d fractional bits, the width of %s's weights (--input-frac-bits to change)\n", fb, name)
+	}
 	return nil
 }
 

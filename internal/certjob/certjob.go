@@ -40,6 +40,22 @@ func (j Job) Inputs(box spec.Box) spec.Inputs {
 	return spec.Inputs{Box: box, Pairing: j.Pairing, Quant: j.Quant}
 }
 
+// CopyWidth gives j's input quantiser, for quantised inputs without a
+// width (Quant.FracBits 0), the width of copy, the network fed q(x): the
+// fewest fractional bits holding the weights and biases of its affine
+// nodes (quantise.GridFracBitsGraph; a chain passes its Graph). It
+// returns the width it set (0 when j needed none), and ok false when
+// copy is on no fixed-point grid of up to quantise.MaxFracBits bits.
+func (j *Job) CopyWidth(copy *nn.Graph) (fb int, ok bool) {
+	if j.Pairing != spec.QuantisedInput || j.Quant.FracBits != 0 {
+		return 0, true
+	}
+	if fb, ok = quantise.GridFracBitsGraph(copy); ok {
+		j.Quant.FracBits = fb
+	}
+	return fb, ok
+}
+
 // Quantity returns what j bounds.
 func (j Job) Quantity() spec.Quantity { return spec.Quantity{Norm: j.Norm, C: j.C} }
 
