@@ -315,7 +315,7 @@ func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr 
 // saveCopy returns the function that saves to path the copy of the chain
 // of m at the sweep's only pruning level and a width, with the structure
 // of m's graph when it is the same function (Compressed.KeepStructure),
-// else as layers with a note on stderr.
+// else as layers with a note on stderr (saveCopy, as quantise saves).
 func (p *sweepPlan) saveCopy(m *model, box spec.Box, path string, stderr io.Writer) func(quantise.Format) error {
 	return func(q quantise.Format) error {
 		net, err := p.copyOf(m, box)(p.levels[0], q)
@@ -324,13 +324,7 @@ func (p *sweepPlan) saveCopy(m *model, box spec.Box, path string, stderr io.Writ
 		}
 		c := &modelfile.Compressed{Net: net, Core: net}
 		lost := c.KeepStructure(m.Graph, p.scheme.CompressGraph(p.levels[0], q))
-		if err := c.Save(path); err != nil {
-			return err
-		}
-		if lost {
-			noteDense(stderr, path, m.Info.Path)
-		}
-		return nil
+		return saveCopy(m, c, path, lost, stderr)
 	}
 }
 
