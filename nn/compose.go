@@ -100,19 +100,6 @@ func FuseLayers(layers []Layer) ([]Layer, error) {
 	return out, nil
 }
 
-// Simplify returns a network equal to n as a function, with consecutive
-// affine maps fused (see FuseLayers). n is not modified.
-func Simplify(n *Network) (*Network, error) {
-	if n == nil || len(n.Layers) == 0 {
-		return nil, fmt.Errorf("nn: network has no layers: %w", ErrDimension)
-	}
-	layers, err := FuseLayers(n.Layers)
-	if err != nil {
-		return nil, err
-	}
-	return &Network{Layers: layers, Input: n.Input}, nil
-}
-
 // checkShape reports a layer without weights or with a bias of the wrong length.
 func checkShape(l Layer) error {
 	if err := l.validateLinear(); err != nil {

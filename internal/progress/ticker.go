@@ -36,16 +36,9 @@ type ticker struct {
 	wg      sync.WaitGroup
 }
 
-// StartTicker starts a ticker on stderr for a certification whose log
+// StartStatus starts a ticker on stderr for a certification whose log
 // goes to *log (certify.Options.Log), setting *log to the ticker, and
-// returns the function that stops it. Off a terminal, or with *log
-// already set, it does nothing.
-func StartTicker(stderr io.Writer, label string, log *io.Writer) (stop func()) {
-	stop, _ = StartStatus(stderr, label, log)
-	return stop
-}
-
-// StartStatus is StartTicker that also returns a function setting the
+// returns the function that stops it and the function setting the
 // status shown in place of the count of SDPs (the bound so far, say),
 //
 //	certifying  bound 0.0123, found 0.0101, ratio 1.22, 31 pieces  0:12

@@ -12,7 +12,7 @@ import (
 func TestTickerOffTerminal(t *testing.T) {
 	var stderr bytes.Buffer
 	var log io.Writer
-	stop := StartTicker(&stderr, "certifying", &log)
+	stop, _ := StartStatus(&stderr, "certifying", &log)
 	stop()
 	if log != nil || stderr.Len() != 0 {
 		t.Errorf("log %v, stderr %q: want both untouched", log, stderr.String())

@@ -34,7 +34,7 @@ const (
 // these patterns back into the same activations. Reading the file back
 // gives n bit for bit, except that the reader fuses consecutive affine
 // layers: an Identity layer before the last comes back composed with its
-// successor (see nn.Simplify).
+// successor (see nn.FuseLayers).
 //
 // A network with quantisers or integer parameters (an int8 model) is
 // written in QDQ form instead, in FLOAT (write_qdq.go); values that are not
