@@ -4,8 +4,8 @@ tanh-output controllers (FB-8 copies are made by nnbound itself):
   tanh4a, tanh6a, tanh4b, tanh6b   n -> 32 -> 32 -> 2, ReLU hidden, tanh output
       (Gemm, Relu, Gemm, Relu, Gemm, Tanh), n = 4 or 6 inputs, box [-1, 1]^n,
       fit u = tanh(x K + sin(pi x_{0,1}) / 2) for a random K (n x 2, seeded) on 4000 random
-      points of the box, as certify/testdata/tanhout/generate.py trains tanhout (Adam, MSE,
-      300 epochs, batches of 200), exported with torch.onnx.export (opset 13, input x, output y).
+      points of the box by train.py, as certify/testdata/tanhout/generate.py trains tanhout (Adam,
+      MSE, 300 epochs, batches of 200), exported with torch.onnx.export (opset 13, input x, output y).
 
 int8 MLPs (float model and its PyTorch int8 copies, per channel and per tensor):
   mlp5 (5-32-32-2), mlp6 (6-40-20-4), mlp8 (8-32-16-3), ReLU hidden, linear output, box [-1, 1]^n,
@@ -24,28 +24,10 @@ import numpy as np, onnx, torch, torch.nn as nn
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "nn", "onnx", "testdata", "qdq"))
 import generate as qdq  # noqa: E402  (quantised, write; its main() does not run on import)
+from train import train  # noqa: E402  (this folder's training loop, shared with tanhout)
 
 torch.set_num_threads(1)
 torch.backends.quantized.engine = "onednn"
-
-
-def train(model, X, Y, epochs, lr, batch, seed):
-    g = torch.Generator().manual_seed(seed)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=max(1, epochs // 3), gamma=0.3)
-    loss_fn = nn.MSELoss()
-    n = X.shape[0]
-    for _ in range(epochs):
-        perm = torch.randperm(n, generator=g)
-        for i in range(0, n, batch):
-            idx = perm[i:i + batch]
-            opt.zero_grad()
-            loss = loss_fn(model(X[idx]), Y[idx])
-            loss.backward()
-            opt.step()
-        sched.step()
-    with torch.no_grad():
-        return float(loss_fn(model(X), Y))
 
 
 def data(n_in, n_out, seed, squash):

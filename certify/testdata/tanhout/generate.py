@@ -8,7 +8,8 @@ models (shared networks/torch/generate.py: torch.onnx.export, opset 13, dynamic 
                     on 4000 random points of [-1,1]^5 (saturating control laws)
 
 Run: NNBOUND_SHARED=path/to/shared python3 generate.py
-(needs python3-torch 1.13, python3-onnx 1.12 and the shared networks/tools/nnio.py; about 10 s).
+(needs python3-torch 1.13, python3-onnx 1.12, the shared networks/tools/nnio.py and
+testdata/controllers/train.py; about 10 s).
 """
 import os, sys
 import numpy as np
@@ -19,27 +20,10 @@ import onnx
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.environ["NNBOUND_SHARED"], "data", "networks", "tools"))
 from nnio import run_onnx, write_json  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "testdata", "controllers"))
+from train import train  # noqa: E402  (the controllers' training loop)
 
 torch.set_num_threads(1)
-
-
-def train(model, X, Y, epochs, lr, batch, seed=0):
-    g = torch.Generator().manual_seed(seed)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=max(1, epochs // 3), gamma=0.3)
-    loss_fn = nn.MSELoss()
-    n = X.shape[0]
-    for _ in range(epochs):
-        perm = torch.randperm(n, generator=g)
-        for i in range(0, n, batch):
-            idx = perm[i:i + batch]
-            opt.zero_grad()
-            loss = loss_fn(model(X[idx]), Y[idx])
-            loss.backward()
-            opt.step()
-        sched.step()
-    with torch.no_grad():
-        return float(loss_fn(model(X), Y))
 
 
 def f32(a):
@@ -51,7 +35,7 @@ X = torch.rand(4000, 5) * 2 - 1
 Y = torch.stack([torch.tanh(2 * (X[:, 0] - X[:, 1]) + X[:, 2] * X[:, 3]),
                  torch.tanh(1.5 * torch.sin(np.pi * X[:, 4]) + X[:, 0] - 0.5 * X[:, 2])], 1)
 model = nn.Sequential(nn.Linear(5, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 2), nn.Tanh())
-mse = train(model, X, Y, epochs=300, lr=1e-2, batch=200)
+mse = train(model, X, Y, epochs=300, lr=1e-2, batch=200, seed=0)
 
 name = "tanhout"
 path = os.path.join(HERE, name + ".onnx")
