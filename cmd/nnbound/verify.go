@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,7 +13,6 @@ import (
 	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnnlib"
@@ -193,39 +190,6 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	return f.emitDecided(stdout, ans, ans.Result.Status)
 }
 
-// writeCPU prints the process's CPU time under verify's time line, which
-// is the search's wall time.
-func writeCPU(w io.Writer) error {
-	cpu := report.Seconds(cputime.Process().Seconds())
-	if hideTimes {
-		cpu = "- s"
-	}
-	_, err := fmt.Fprintf(w, "%-9s %s (the process's CPU time, all threads)\n", "cpu", cpu)
-	return err
-}
-
-// writeJSONWithCPU writes the JSON object of v with the process's CPU
-// time added last as "cpu_seconds".
-func writeJSONWithCPU(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	if len(b) < 2 || b[len(b)-1] != '}' {
-		return fmt.Errorf("verify: the result is not a JSON object: %s", b)
-	}
-	cpu := cputime.Process().Seconds()
-	if hideTimes {
-		cpu = 0
-	}
-	sep := ","
-	if len(b) == 2 {
-		sep = ""
-	}
-	b = append(b[:len(b)-1], fmt.Sprintf(`%s"cpu_seconds":%s}`, sep, strconv.FormatFloat(cpu, 'g', -1, 64))...)
-	return report.WriteJSON(w, json.RawMessage(b))
-}
-
 // box returns the input box of the flags, or of the VNN-LIB 1 property
 // prop when not nil, for n inputs, with any note on stderr.
 func (f *verifyFlags) box(prop *vnnlib.Property, n int, stderr io.Writer) (spec.Box, error) {
@@ -302,16 +266,11 @@ func (f *verifyFlags) readProperty(cmd *cobra.Command) (*vnnlib.Property, error)
 }
 
 // emitDecided prints a decision of verify, res with its status (text, or
-// JSON under --json, with the process's CPU time), and returns
-// errNotCertified unless it holds.
-func (f *verifyFlags) emitDecided(stdout io.Writer, res interface{ WriteText(io.Writer) error }, status verify.Status) error {
-	var err error
-	if f.json {
-		err = writeJSONWithCPU(stdout, res)
-	} else if err = res.WriteText(stdout); err == nil {
-		err = writeCPU(stdout)
-	}
-	if err != nil {
+// JSON under --json, with the process's CPU time: verify.Report), and
+// returns errNotCertified unless it holds.
+func (f *verifyFlags) emitDecided(stdout io.Writer, res verify.Decision, status verify.Status) error {
+	r := verify.Report{JSON: f.json, CPU: cputime.Process(), HideTimes: hideTimes}
+	if err := r.Write(stdout, res); err != nil {
 		return err
 	}
 	if status != verify.Holds {
