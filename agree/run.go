@@ -7,11 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nnbound/nnbound/internal/cputime"
+	"github.com/nnbound/nnbound/internal/parallel"
 	"github.com/nnbound/nnbound/vnncomp"
 )
 
@@ -152,22 +151,13 @@ func decideAll(ctx context.Context, todo []Sample, decide Decider, opts Options,
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(todo) && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
-				o := call(ctx, decide, todo[i], opts.Timeout)
-				if ctx.Err() == nil {
-					recs[i] = record(todo[i], o, opts.Question)
-				}
-				ready <- i
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(ctx, len(todo), workers, func(i int) {
+		o := call(ctx, decide, todo[i], opts.Timeout)
+		if ctx.Err() == nil {
+			recs[i] = record(todo[i], o, opts.Question)
+		}
+		ready <- i
+	})
 	close(ready)
 }
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
-	"sync"
-	"sync/atomic"
+
+	"github.com/nnbound/nnbound/internal/parallel"
 )
 
 // processBatch runs process on the items of a batch on up to workers
@@ -15,18 +15,7 @@ import (
 // batch order, so their trees do not depend on the scheduling.
 func processBatch[N, O any](ctx context.Context, workers int, batch []N, process func(N) *O) []*O {
 	outs := make([]*O, len(batch))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, len(batch)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(batch) && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
-				outs[i] = process(batch[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(ctx, len(batch), workers, func(i int) { outs[i] = process(batch[i]) })
 	return outs
 }
 
