@@ -204,9 +204,15 @@ func FormatSizes(s []int) string {
 // differ.
 var ErrNotComparable = errors.New("they cannot be compared")
 
-// CheckComparable reports two networks, named pa and pb, whose input or
-// output sizes differ (ErrNotComparable).
-func CheckComparable(pa string, a *Network, pb string, b *Network) error {
+// Sized is a model with input and output sizes: a *Network or a *Graph.
+type Sized interface {
+	InputSize() int
+	OutputSize() int
+}
+
+// CheckComparable reports two models, chains or graphs, named pa and pb,
+// whose input or output sizes differ (ErrNotComparable).
+func CheckComparable(pa string, a Sized, pb string, b Sized) error {
 	if a.InputSize() != b.InputSize() || a.OutputSize() != b.OutputSize() {
 		return fmt.Errorf("%s has %s and %s but %s has %d and %d: %w",
 			pa, plural(a.InputSize(), "input"), plural(a.OutputSize(), "output"), pb, b.InputSize(), b.OutputSize(), ErrNotComparable)

@@ -30,12 +30,7 @@ func (f *modelFlags) loadGraphPair(args []string) ([2]*model, error) {
 		}
 		ms[i] = m
 	}
-	a, b := ms[0].Graph, ms[1].Graph
-	if a.InputSize() != b.InputSize() || a.OutputSize() != b.OutputSize() {
-		return ms, fmt.Errorf("%s has %d inputs and %d outputs but %s has %d and %d: %w",
-			args[0], a.InputSize(), a.OutputSize(), args[1], b.InputSize(), b.OutputSize(), nn.ErrNotComparable)
-	}
-	return ms, nil
+	return ms, nn.CheckComparable(args[0], ms[0].Graph, args[1], ms[1].Graph)
 }
 
 // runCompareGraph certifies two models of which one at least is a graph
