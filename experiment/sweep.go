@@ -284,31 +284,34 @@ func (l PruneLevel) String() string {
 
 // Apply returns the pruned copy of core (core itself at level none).
 func (l PruneLevel) Apply(core *nn.Network) (*nn.Network, error) {
-	return pruneAt(l, core, prune.Neurons, prune.Weights)
+	if c, ok := l.compression(); ok {
+		return c.Apply(core)
+	}
+	return core, nil
 }
 
 // ApplyGraph returns the pruned copy of graph g (g itself at level none).
 func (l PruneLevel) ApplyGraph(g *nn.Graph) (*nn.Graph, error) {
-	return pruneAt(l, g, prune.NeuronsGraph, prune.WeightsGraph)
+	if c, ok := l.compression(); ok {
+		return c.ApplyGraph(g)
+	}
+	return g, nil
 }
 
-// pruneAt returns the copy of x, a chain or a graph, pruned at level l by
-// the pruning functions of its kind (x itself at level none).
-func pruneAt[T, N, W any](l PruneLevel, x T, neurons func(T, prune.NeuronOptions) (T, N, error),
-	weights func(T, prune.WeightOptions) (T, W, error)) (T, error) {
+// compression returns the pruning of level l with the default options
+// (PruneNeurons or PruneWeights); ok is false at level none.
+func (l PruneLevel) compression() (c Compression, ok bool) {
 	switch {
 	case l.Neurons > 0:
 		o := prune.DefaultNeuronOptions()
 		o.Count = l.Neurons
-		out, _, err := neurons(x, o)
-		return out, err
+		return PruneNeurons(o), true
 	case l.Sparsity > 0:
 		o := prune.DefaultWeightOptions()
 		o.Sparsity = l.Sparsity
-		out, _, err := weights(x, o)
-		return out, err
+		return PruneWeights(o), true
 	}
-	return x, nil
+	return Compression{}, false
 }
 
 // SmallestWidths returns, for each level, the smallest FB whose certified

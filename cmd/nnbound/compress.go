@@ -9,22 +9,15 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/prune"
 )
 
-// compression is a compression of a core network, as a command's flags
-// chose it.
+// compression is a compression of a core network (experiment.Compression)
+// as a command's flags chose it.
 type compression struct {
-	apply func(*nn.Network) (*nn.Network, error)
-	// applyGraph compresses a graph that is not a chain (nil: not
-	// supported for graphs).
-	applyGraph func(*nn.Graph) (*nn.Graph, error)
-	what       string // for the report: "fixed point <inf,4> trunc"
-	// neurons, if not nil, returns the neurons pruned, once apply has run.
-	neurons func() []prune.Neuron
+	experiment.Compression
 	// inputFracBits, if not 0, is the default of --input-frac-bits: the
 	// weights' width, so that --pairing quantised means one format.
 	inputFracBits int
@@ -120,11 +113,7 @@ func checkSavePath(flag, path string) error {
 // newCompressJSON returns the JSON form of the compression report; call it
 // once the compression has run.
 func newCompressJSON(m *model, comp compression, c *modelfile.Compressed, saved string) *experiment.CompressionRecord {
-	var pruned []prune.Neuron
-	if comp.neurons != nil {
-		pruned = comp.neurons()
-	}
-	return experiment.NewCompressionRecord(m.Info, comp.what, c, saved, pruned)
+	return experiment.NewCompressionRecord(m.Info, comp.What, c, saved, comp.Pruned())
 }
 
 // compressAndSave applies the compression comp to the core network of the
@@ -136,14 +125,14 @@ func compressAndSave(m *model, save string, comp compression, stderr io.Writer, 
 	if err := check(m); err != nil {
 		return nil, nil, err
 	}
-	c, err := m.Info.Compress(comp.apply)
+	c, err := m.Info.Compress(comp.Apply)
 	if errors.Is(err, prune.ErrOptions) {
 		return nil, nil, usageError{err} // more neurons than the network has
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	lost := c.KeepStructure(m.Graph, comp.applyGraph)
+	lost := c.KeepStructure(m.Graph, comp.ApplyGraph)
 	if save != "" {
 		err = saveCopy(m, c, save, lost, stderr)
 	}

@@ -90,9 +90,9 @@ func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnl
 // by bound propagation through the graphs (certify.BoundGraph).
 func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compression, save string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if comp.applyGraph == nil && m.Net == nil {
+	if comp.ApplyGraph == nil && m.Net == nil {
 		return fmt.Errorf("%s is a computation graph, not a chain of layers: this compression (%s) is made of chains only so far "+
-			"(graphs take quantise --frac-bits and --float16, prune --sparsity and --neurons)", m.Info.Path, comp.what)
+			"(graphs take quantise --frac-bits and --float16, prune --sparsity and --neurons)", m.Info.Path, comp.What)
 	}
 	if cc.plot != "" {
 		return usagef("--plot is not supported for graph networks yet")
@@ -145,7 +145,7 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 // graphCopy compresses m, saves the copy to save ("" saves nothing) and
 // returns it as a graph with its report: a chain by its own compression
 // (of its core's parameters, compressAndSave), a graph by
-// comp.applyGraph, written as ONNX.
+// comp.ApplyGraph, written as ONNX.
 func graphCopy(m *model, comp compression, save string, stderr io.Writer) (*nn.Graph, *experiment.CompressionRecord, error) {
 	if m.Net != nil {
 		_, c, err := compressAndSave(m, save, comp, stderr, func(*model) error { return nil })
@@ -154,7 +154,7 @@ func graphCopy(m *model, comp compression, save string, stderr io.Writer) (*nn.G
 		}
 		return c.Net.Graph(), newCompressJSON(m, comp, c, save), nil
 	}
-	copyGraph, err := comp.applyGraph(m.Graph)
+	copyGraph, err := comp.ApplyGraph(m.Graph)
 	if errors.Is(err, prune.ErrOptions) {
 		return nil, nil, usageError{err} // more neurons than the graph has
 	}
@@ -166,9 +166,5 @@ func graphCopy(m *model, comp compression, save string, stderr io.Writer) (*nn.G
 			return nil, nil, err
 		}
 	}
-	var pruned []prune.Neuron
-	if comp.neurons != nil {
-		pruned = comp.neurons()
-	}
-	return copyGraph, experiment.NewGraphCompressionRecord(m.Info, comp.what, m.Graph, copyGraph, save, pruned), nil
+	return copyGraph, experiment.NewGraphCompressionRecord(m.Info, comp.What, m.Graph, copyGraph, save, comp.Pruned()), nil
 }

@@ -30,13 +30,13 @@ func (f *quantiseFlags) int8Compression(fs *pflag.FlagSet) (compression, error) 
 		}
 	}
 	what := fmt.Sprintf("%v, calibrated on %s", o, f.calibrate)
-	return compression{what: what, apply: func(core *nn.Network) (*nn.Network, error) {
+	return compression{Compression: experiment.Compression{What: what, Apply: func(core *nn.Network) (*nn.Network, error) {
 		r, err := f.ranges(core, xs)
 		if err != nil {
 			return nil, err
 		}
 		return quantise.Int8(core, r, o)
-	}}, nil
+	}}}, nil
 }
 
 // ranges returns the calibrated ranges of core (experiment.Calibrate): on

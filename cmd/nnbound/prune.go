@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/prune"
 )
 
@@ -64,7 +63,6 @@ type pruneFlags struct {
 	neurons prune.NeuronOptions
 	weights prune.WeightOptions
 	scope   string
-	pruned  []prune.Neuron // filled in by the compression
 }
 
 // register adds the flags to fs with the library's defaults.
@@ -106,41 +104,10 @@ func (f *pruneFlags) compression(fs *pflag.FlagSet) (compression, error) {
 		if err := f.weights.Validate(); err != nil {
 			return compression{}, usagef("--sparsity %v: want a fraction from 0 to 1", f.weights.Sparsity)
 		}
-		o := f.weights
-		what := fmt.Sprintf("magnitude pruning of %s of the weights (%v)", strconv.FormatFloat(o.Sparsity, 'g', -1, 64), o.Scope)
-		return compression{what: what, apply: func(net *nn.Network) (*nn.Network, error) {
-			out, _, err := prune.Weights(net, o)
-			return out, err
-		}, applyGraph: func(g *nn.Graph) (*nn.Graph, error) {
-			out, _, err := prune.WeightsGraph(g, o)
-			return out, err
-		}}, nil
+		return compression{Compression: experiment.PruneWeights(f.weights)}, nil
 	}
 	if f.neurons.Count < 1 {
 		return compression{}, usagef("--neurons %d: want 1 or more", f.neurons.Count)
 	}
-	o := f.neurons
-	verb := "zeroed"
-	if o.Remove {
-		verb = "removed"
-	}
-	noun := "neurons"
-	if o.Count == 1 {
-		noun = "neuron"
-	}
-	what := fmt.Sprintf("%d %s %s (%v, smallest incoming 2-norms)", o.Count, noun, verb, o.Scope)
-	return compression{
-		what: what,
-		apply: func(net *nn.Network) (*nn.Network, error) {
-			out, pruned, err := prune.Neurons(net, o)
-			f.pruned = pruned
-			return out, err
-		},
-		applyGraph: func(g *nn.Graph) (*nn.Graph, error) {
-			out, pruned, err := prune.NeuronsGraph(g, o)
-			f.pruned = pruned
-			return out, err
-		},
-		neurons: func() []prune.Neuron { return f.pruned },
-	}, nil
+	return compression{Compression: experiment.PruneNeurons(f.neurons)}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/quantise"
 )
 
@@ -129,8 +129,7 @@ func (f *quantiseFlags) compression(fs *pflag.FlagSet) (compression, error) {
 				return compression{}, usagef("--float16 and --%s do not go together", name)
 			}
 		}
-		return compression{apply: quantise.Float16, applyGraph: quantise.Float16Graph,
-			what: "float16 (IEEE half precision, round to nearest even)"}, nil
+		return compression{Compression: experiment.Float16()}, nil
 	}
 	r, err := quantise.ParseRounding(f.rounding)
 	if err != nil {
@@ -156,11 +155,5 @@ func (f *quantiseFlags) compression(fs *pflag.FlagSet) (compression, error) {
 	if err := opts.Validate(); err != nil {
 		return compression{}, usageError{err}
 	}
-	what := fmt.Sprintf("weights %v; biases %v", w, b)
-	if w == b {
-		what = fmt.Sprintf("fixed point %v", w)
-	}
-	return compression{what: what, inputFracBits: w.FracBits,
-		apply:      func(net *nn.Network) (*nn.Network, error) { return quantise.Network(net, opts) },
-		applyGraph: func(g *nn.Graph) (*nn.Graph, error) { return quantise.Graph(g, opts) }}, nil
+	return compression{Compression: experiment.QuantiseFixed(opts), inputFracBits: w.FracBits}, nil
 }

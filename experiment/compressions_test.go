@@ -1,0 +1,62 @@
+package experiment
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/prune"
+	"github.com/nnbound/nnbound/quantise"
+)
+
+// TestCompressions checks the names of the compressions, that the chain
+// and graph forms agree on a chain's graph, and that a neuron pruning
+// reports the neurons it pruned.
+func TestCompressions(t *testing.T) {
+	net := randnet.Paper(3, 2, 3, 6, 2)
+	neurons := prune.DefaultNeuronOptions()
+	neurons.Count = 1
+	weights := prune.DefaultWeightOptions()
+	weights.Sparsity = 0.5
+	q := quantise.Format{FracBits: 4}
+	for _, c := range []struct {
+		comp   Compression
+		what   string
+		pruned int
+	}{
+		{QuantiseFixed(quantise.Options{Weights: q, Biases: q}), "fixed point ", 0},
+		{Float16(), "float16 (IEEE half precision, round to nearest even)", 0},
+		{PruneWeights(weights), "magnitude pruning of 0.5 of the weights (", 0},
+		{PruneNeurons(neurons), "1 neuron zeroed (", 1},
+	} {
+		if !strings.HasPrefix(c.comp.What, c.what) {
+			t.Errorf("what %q, want it to begin %q", c.comp.What, c.what)
+		}
+		out, err := c.comp.Apply(net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.comp.Pruned()) != c.pruned {
+			t.Errorf("%s: %d neurons pruned, want %d", c.comp.What, len(c.comp.Pruned()), c.pruned)
+		}
+		g, err := c.comp.ApplyGraph(net.Graph())
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := []float64{0.3, -0.7}
+		y1, err := out.Eval(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y2, err := g.Eval(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range y1 {
+			if y1[k] != y2[k] {
+				t.Errorf("%s: chain gives %v, graph %v", c.comp.What, y1, y2)
+				break
+			}
+		}
+	}
+}
