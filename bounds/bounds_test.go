@@ -238,7 +238,6 @@ func TestErrors(t *testing.T) {
 			_, err := Single(f, box, Options{Method: MethodOptimised, Optimise: OptimiseSettings{Step: math.NaN()}})
 			return err
 		}(), ErrOptions},
-		{"unknown method name", func() error { _, err := ParseMethod("lp"); return err }(), ErrOptions},
 		{"output sizes differ", func() error { _, err := Pair(f, h, spec.Inputs{Box: box}, opts); return err }(), nn.ErrDimension},
 		{"pair input size", func() error { _, err := Pair(f, g, spec.Inputs{Box: box}, opts); return err }(), nn.ErrDimension},
 		{"bad pairing", func() error { _, err := Pair(f, f, spec.Inputs{Box: box, Pairing: 9}, opts); return err }(), spec.ErrInputs},
@@ -250,14 +249,6 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		if !errors.Is(tc.err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, tc.err, tc.want)
-		}
-	}
-}
-
-func TestParseMethod(t *testing.T) {
-	for _, m := range []Method{MethodInterval, MethodSymbolic, MethodOptimised} {
-		if got, err := ParseMethod(m.String()); err != nil || got != m {
-			t.Errorf("ParseMethod(%q) = %v, %v", m.String(), got, err)
 		}
 	}
 }

@@ -46,16 +46,6 @@ func (m Method) String() string {
 	return methodNames[m]
 }
 
-// ParseMethod returns the method named s (as printed by String).
-func ParseMethod(s string) (Method, error) {
-	for i, n := range methodNames {
-		if n == s {
-			return Method(i), nil
-		}
-	}
-	return 0, fmt.Errorf("bounds: unknown method %q (want interval, symbolic or optimised): %w", s, ErrOptions)
-}
-
 // Heuristics are the switches that trade the tightness of Pair's bounds
 // against their cost; every combination is sound. Which pays where is in
 // docs/tuning.md; package verify turns them on for branch and bound.
