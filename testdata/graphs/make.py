@@ -31,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import onnx_ref  # noqa: E402
 import make_ort_qdq  # noqa: E402
+from digits_train import train_digits  # noqa: E402
 
 torch.set_num_threads(1)
 torch.use_deterministic_algorithms(True)
@@ -251,24 +252,6 @@ def export_bn(model, example, path):
     return export(model, example, path, do_constant_folding=False, training=torch.onnx.TrainingMode.PRESERVE)
 
 
-def train_digits(model, epochs, seed):
-    """Adam with a one-cycle schedule, batch 64, each batch shifted by up to one pixel."""
-    torch.manual_seed(seed); g = torch.Generator().manual_seed(seed)
-    xt, yt = torch.from_numpy(Xtr), torch.from_numpy(ytr)
-    opt = torch.optim.Adam(model.parameters(), 3e-3, weight_decay=1e-4)
-    steps = (len(xt) + 63) // 64
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 1e-2, total_steps=epochs * steps)
-    for _ in range(epochs):
-        model.train(); perm = torch.randperm(len(xt), generator=g)
-        for i in range(0, len(xt), 64):
-            idx = perm[i:i + 64]
-            dy, dx = torch.randint(-1, 2, (2,), generator=g).tolist()
-            xb = torch.roll(xt[idx], (dy, dx), (2, 3))
-            opt.zero_grad(); F.cross_entropy(model(xb), yt[idx]).backward(); opt.step(); sched.step()
-    model.eval()
-    return model
-
-
 def accuracy(y, labels=None):
     return float((np.asarray(y).argmax(1) == (yte if labels is None else labels)).mean())
 
@@ -329,7 +312,7 @@ log("wrote digits_test.json")
 
 # 1. digits_rescnn: float residual CNN with BatchNormalization nodes
 torch.manual_seed(4)
-rescnn = train_digits(ResNet(1, 6, [(6, 1), (12, 2)]), epochs=40, seed=4)
+rescnn = train_digits(ResNet(1, 6, [(6, 1), (12, 2)]), Xtr, ytr, epochs=40, seed=4, shift=True)
 ex = torch.from_numpy(Xte[:1])
 m = export_bn(rescnn, ex, os.path.join(HERE, "digits_rescnn.onnx"))
 assert "BatchNormalization" in op_list(m) and "GlobalAveragePool" in op_list(m)
@@ -361,7 +344,7 @@ write_json("digits_rescnn_int8_ort", rec)
 # 2b. digits_resid (identity skip only, no pooling) and its ORT QDQ layout: a residual graph that nnbound's
 # current reader takes (it reads residual blocks with identity skips), to test the QDQ semantics inside a branch
 torch.manual_seed(3)
-resid = train_digits(ResNet(1, 6, [(6, 1)], flat_hw=64), epochs=40, seed=3)
+resid = train_digits(ResNet(1, 6, [(6, 1)], flat_hw=64), Xtr, ytr, epochs=40, seed=3, shift=True)
 m = export_bn(resid, ex, os.path.join(HERE, "digits_resid.onnx"))
 rec = float_model_record(
     "digits_resid", resid, m, Xte[:10], DIGITS_NOTE,
@@ -413,7 +396,7 @@ class PlainCNN(nn.Module):
 
 
 torch.manual_seed(2)
-plain = train_digits(PlainCNN(), epochs=50, seed=2)
+plain = train_digits(PlainCNN(), Xtr, ytr, epochs=50, seed=2, shift=True)
 fl_acc = accuracy(torch_out(plain, Xte))
 # its float original, exported before quantisation (torch_int8 works on a copy)
 m = export(plain, ex, os.path.join(HERE, "digits_cnn.onnx"))

@@ -30,6 +30,7 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import onnx_ref  # noqa: E402
+from digits_train import train_digits  # noqa: E402
 
 torch.set_num_threads(1)
 torch.use_deterministic_algorithms(True)
@@ -85,21 +86,6 @@ class TinyViT(nn.Module):
         return self.head(self.lnf(t.mean(1)))
 
 
-def train(model, Xtr, ytr, epochs, seed):
-    torch.manual_seed(seed); g = torch.Generator().manual_seed(seed)
-    xt, yt = torch.from_numpy(Xtr), torch.from_numpy(ytr)
-    opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
-    steps = (len(xt) + 63) // 64
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 1e-2, total_steps=epochs * steps)
-    for _ in range(epochs):
-        model.train(); perm = torch.randperm(len(xt), generator=g)
-        for i in range(0, len(xt), 64):
-            idx = perm[i:i + 64]
-            opt.zero_grad(); F.cross_entropy(model(xt[idx]), yt[idx]).backward(); opt.step(); sched.step()
-    model.eval()
-    return model
-
-
 def fl(a):
     return np.asarray(a, np.float64).tolist()
 
@@ -107,7 +93,7 @@ def fl(a):
 def main():
     Xtr, ytr = training_split()
     torch.manual_seed(7)
-    model = train(TinyViT(), Xtr, ytr, epochs=60, seed=7)
+    model = train_digits(TinyViT(), Xtr, ytr, epochs=60, seed=7, optimiser=torch.optim.AdamW)
     path = os.path.join(HERE, "vit_digits.onnx")
     torch.onnx.export(model, torch.from_numpy(Xte[:1]), path, input_names=["x"], output_names=["y"], opset_version=13)
     m = onnx.load(path)
