@@ -96,6 +96,7 @@ func run(ctx context.Context, p *problem, opts Options) (*Result, error) {
 	if !exact {
 		s.random()
 		s.local()
+		s.anneal()
 		s.zoom()
 	}
 	if s.best == nil { // every phase disabled: the box's lower corner
