@@ -30,8 +30,10 @@ import (
 // coordinate of the box, and x is the grid point.
 
 // The annealing schedule: the first and last temperatures, relative to
-// the error at the start, and the grid of a coordinate without an input
-// quantiser.
+// the largest error found; the grid of a coordinate without an input
+// quantiser (steps per width of the box); and how often the float
+// network's gradient that places x in its cell is refreshed (on a move
+// accepted at every annealRefresh-th step).
 const (
 	annealT0      = 0.035
 	annealT1      = 1e-4
@@ -40,27 +42,27 @@ const (
 )
 
 // quantisedSide returns the index (1 or 2) of the network whose input
-// grid the annealing phase walks: the second if it has quantisers, else
-// the first; 0 when neither has, or the networks are not chains, or the
-// pairing is not SameInput.
-func (p *problem) quantisedSide() int {
-	if p.f1 == nil || p.in.Pairing != spec.SameInput {
-		return 0
+// grid the annealing phase walks, with its input quantiser (nil: none):
+// the second if it has quantisers, else the first; 0 when neither has or
+// the pairing is not SameInput.
+func (p *problem) quantisedSide() (int, *nn.Quantiser) {
+	if p.in.Pairing != spec.SameInput {
+		return 0, nil
 	}
-	switch {
-	case p.f2.Quantised():
-		return 2
-	case p.f1.Quantised():
-		return 1
+	if ok, q := p.m2.quantisers(); ok {
+		return 2, q
 	}
-	return 0
+	if ok, q := p.m1.quantisers(); ok {
+		return 1, q
+	}
+	return 0, nil
 }
 
 // anneal runs the annealing phase from the best point found, for at most
 // Options.AnnealEvals evaluations (fewer when the search's budget has
 // fewer left: the schedule is fitted to what it can run).
 func (s *searcher) anneal() {
-	m := s.p.quantisedSide()
+	m, iq := s.p.quantisedSide()
 	n := s.opts.AnnealEvals
 	if s.opts.MaxEvals > 0 {
 		n = min(n, s.evals0+s.opts.MaxEvals-s.p.evals)
@@ -71,28 +73,25 @@ func (s *searcher) anneal() {
 	if s.best == nil { // every other phase disabled
 		s.eval(slices.Clone(s.p.lo))
 	}
-	p := s.p
-	f, other := p.f2, p.f1
-	if m == 1 {
-		f, other = p.f1, p.f2
-	}
-	d := p.dim()
+	p, d := s.p, s.p.dim()
 	step, ulo, uhi := make([]float64, d), make([]float64, d), make([]float64, d)
 	for j := range step {
-		if f.Input != nil {
-			step[j], _ = f.Input.At(j)
-			ulo[j], uhi[j] = f.Input.Apply(j, p.lo[j]), f.Input.Apply(j, p.hi[j])
+		if iq != nil {
+			step[j], _ = iq.At(j)
+			ulo[j], uhi[j] = iq.Apply(j, p.lo[j]), iq.Apply(j, p.hi[j])
 		} else {
 			step[j] = s.width(j) / annealSteps
 			ulo[j], uhi[j] = p.lo[j], p.hi[j]
 		}
 	}
 	u := slices.Clone(s.best)
-	if f.Input != nil {
-		u = quantiseInput(f, u)
+	if iq != nil {
+		for j, v := range u {
+			u[j] = iq.Apply(j, v)
+		}
 	}
-	gx := s.floatGradient(other, f, m, s.best)
-	x := s.placed(f.Input, u, gx)
+	gx := s.floatGradient(m, s.best)
+	x := s.placed(iq, u, gx)
 	v := s.eval(x)
 	for it := range n - 1 {
 		if s.done() {
@@ -104,12 +103,12 @@ func (s *searcher) anneal() {
 			j := s.rng.IntN(d)
 			w[j] = clip(w[j]+float64(2*s.rng.IntN(2)-1)*step[j], ulo[j], uhi[j])
 		}
-		y := s.placed(f.Input, w, gx)
+		y := s.placed(iq, w, gx)
 		vy := s.eval(y)
 		if vy > v || temp > 0 && s.rng.Float64() < math.Exp((vy-v)/temp) {
 			u, v = w, vy
 			if it%annealRefresh == 0 { // the float gradient changes slowly: refresh it now and then
-				gx = s.floatGradient(other, f, m, y)
+				gx = s.floatGradient(m, y)
 			}
 		}
 	}
@@ -134,23 +133,23 @@ func (s *searcher) placed(q *nn.Quantiser, u, g []float64) []float64 {
 }
 
 // floatGradient returns the gradient at x of the error through the
-// network other alone (f, the m-th network of the problem, held at its
-// value): where the quantised network f is constant, on a cell of its
-// input grid, the error moves with other only. It counts as one
-// evaluation.
-func (s *searcher) floatGradient(other, f *nn.Network, m int, x []float64) []float64 {
-	s.p.evals++
-	var t trace
-	yo := forward(other, x, &t)
-	yf := forward(f, x, nil)
-	dr := make([]float64, len(yo))
+// network other than the m-th alone (the m-th held at its value): where
+// the quantised network is constant, on a cell of its input grid, the
+// error moves with the other only. It counts as one evaluation.
+func (s *searcher) floatGradient(m int, x []float64) []float64 {
+	p := s.p
+	p.evals++
 	if m == 2 {
-		s.p.q.MeasureGrad(yo, yf, dr)
-	} else {
-		s.p.q.MeasureGrad(yf, yo, dr)
-		for j := range dr {
-			dr[j] = -dr[j]
-		}
+		y1, back := p.m1.traced(x)
+		dr := make([]float64, len(y1))
+		p.q.MeasureGrad(y1, p.m2.value(x), dr)
+		return back(dr)
 	}
-	return backward(other, &t, dr)
+	y2, back := p.m2.traced(x)
+	dr := make([]float64, len(y2))
+	p.q.MeasureGrad(p.m1.value(x), y2, dr)
+	for j := range dr {
+		dr[j] = -dr[j]
+	}
+	return back(dr)
 }
