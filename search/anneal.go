@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/nnbound/nnbound/nn"
@@ -67,65 +68,114 @@ func (s *searcher) anneal() {
 	if s.opts.MaxEvals > 0 {
 		n = min(n, s.evals0+s.opts.MaxEvals-s.p.evals)
 	}
-	if m == 0 || n < 2 {
+	if m == 0 || n < 3 {
 		return
 	}
 	if s.best == nil { // every other phase disabled
 		s.eval(slices.Clone(s.p.lo))
 	}
-	p, d := s.p, s.p.dim()
+	w := Walk{Grid: iq, Box: spec.Box{Lo: s.p.lo, Hi: s.p.hi}, Evals: n,
+		Value: s.eval,
+		Place: func(x []float64) []float64 { return s.floatGradient(m, x) },
+		Stop:  s.done}
+	w.Run(s.best, s.rng)
+}
+
+// Walk is the annealing phase's walk on an input grid, for objectives
+// other than MaxError's (package verify's top-1 attack): it maximises
+// Value over Box from a start, in Evals evaluations of Value.
+type Walk struct {
+	// Grid is the input quantiser whose grid is walked (nil: a grid of
+	// annealSteps steps per width of Box, x the grid point).
+	Grid *nn.Quantiser
+	Box  spec.Box
+	// Value is the objective. The temperature is relative to the largest
+	// |Value| seen.
+	Value func(x []float64) float64
+	// Place returns, at x, the gradient whose signs place x in its cell
+	// of Grid (the objective's gradient through the networks that see x
+	// itself); it is called on the start and now and then on accepted
+	// moves (nil: x is the cell's grid point).
+	Place func(x []float64) []float64
+	// Evals is the number of evaluations of Value (below 3: the start
+	// only).
+	Evals int
+	// Stop, if not nil, ends the walk when it returns true (checked
+	// before each move).
+	Stop func() bool
+}
+
+// Run walks from start with the random choices of rng and returns the
+// best point it evaluated and its value.
+func (w *Walk) Run(start []float64, rng *rand.Rand) ([]float64, float64) {
+	if w.Evals < 3 {
+		return slices.Clone(start), w.Value(start)
+	}
+	lo, hi, iq, d := w.Box.Lo, w.Box.Hi, w.Grid, len(start)
 	step, ulo, uhi := make([]float64, d), make([]float64, d), make([]float64, d)
+	u := slices.Clone(start)
 	for j := range step {
 		if iq != nil {
 			step[j], _ = iq.At(j)
-			ulo[j], uhi[j] = iq.Apply(j, p.lo[j]), iq.Apply(j, p.hi[j])
+			ulo[j], uhi[j] = iq.Apply(j, lo[j]), iq.Apply(j, hi[j])
+			u[j] = iq.Apply(j, u[j])
 		} else {
-			step[j] = s.width(j) / annealSteps
-			ulo[j], uhi[j] = p.lo[j], p.hi[j]
+			step[j] = min(hi[j]-lo[j], math.MaxFloat64) / annealSteps
+			ulo[j], uhi[j] = lo[j], hi[j]
 		}
 	}
-	u := slices.Clone(s.best)
-	if iq != nil {
-		for j, v := range u {
-			u[j] = iq.Apply(j, v)
-		}
+	var gx []float64
+	if w.Place != nil {
+		gx = w.Place(start)
 	}
-	gx := s.floatGradient(m, s.best)
-	x := s.placed(iq, u, gx)
-	v := s.eval(x)
-	for it := range n - 1 {
-		if s.done() {
-			return
+	// The start and its cell's placement: the walk is at the better.
+	best, bestV := slices.Clone(start), w.Value(start)
+	x := placed(iq, u, gx, lo, hi)
+	v := w.Value(x)
+	if v < bestV {
+		v = bestV
+	} else {
+		best, bestV = x, v
+	}
+	scale := math.Abs(v)
+	for it := range w.Evals - 2 {
+		if w.Stop != nil && w.Stop() {
+			break
 		}
-		temp := annealT0 * s.bestV * math.Pow(annealT1/annealT0, float64(it)/float64(n-1))
-		w := slices.Clone(u)
-		for range 1 + s.rng.IntN(3) {
-			j := s.rng.IntN(d)
-			w[j] = clip(w[j]+float64(2*s.rng.IntN(2)-1)*step[j], ulo[j], uhi[j])
+		temp := annealT0 * scale * math.Pow(annealT1/annealT0, float64(it)/float64(w.Evals-2))
+		u2 := slices.Clone(u)
+		for range 1 + rng.IntN(3) {
+			j := rng.IntN(d)
+			u2[j] = clip(u2[j]+float64(2*rng.IntN(2)-1)*step[j], ulo[j], uhi[j])
 		}
-		y := s.placed(iq, w, gx)
-		vy := s.eval(y)
-		if vy > v || temp > 0 && s.rng.Float64() < math.Exp((vy-v)/temp) {
-			u, v = w, vy
-			if it%annealRefresh == 0 { // the float gradient changes slowly: refresh it now and then
-				gx = s.floatGradient(m, y)
+		y := placed(iq, u2, gx, lo, hi)
+		vy := w.Value(y)
+		scale = max(scale, math.Abs(vy))
+		if vy > bestV {
+			best, bestV = y, vy
+		}
+		if vy > v || temp > 0 && rng.Float64() < math.Exp((vy-v)/temp) {
+			u, v = u2, vy
+			if w.Place != nil && it%annealRefresh == 0 { // the gradient changes slowly: refresh it now and then
+				gx = w.Place(y)
 			}
 		}
 	}
+	return best, bestV
 }
 
 // placed returns the input in the cell of the grid point u of the
-// quantiser q (nil: u itself) on the side of each coordinate that g
-// points to, within the box.
-func (s *searcher) placed(q *nn.Quantiser, u, g []float64) []float64 {
+// quantiser q (nil: u itself) on the side of each coordinate that g (nil:
+// none) points to, within [lo, hi].
+func placed(q *nn.Quantiser, u, g, lo, hi []float64) []float64 {
 	x := make([]float64, len(u))
 	for j, c := range u {
-		x[j] = clip(c, s.p.lo[j], s.p.hi[j])
-		if q == nil || g[j] == 0 {
+		x[j] = clip(c, lo[j], hi[j])
+		if q == nil || g == nil || g[j] == 0 {
 			continue
 		}
 		sc, _ := q.At(j)
-		if y := clip(c+math.Copysign(0.499*sc, g[j]), s.p.lo[j], s.p.hi[j]); q.Apply(j, y) == c {
+		if y := clip(c+math.Copysign(0.499*sc, g[j]), lo[j], hi[j]); q.Apply(j, y) == c {
 			x[j] = y
 		}
 	}
