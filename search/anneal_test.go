@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -123,5 +124,37 @@ func checkReal(t *testing.T, f1, f2 *nn.Network, res *Result, q spec.Quantity) {
 	}
 	if e := q.Measure(y1, y2); e != res.Error {
 		t.Fatalf("error %v reported, %v at its inputs", res.Error, e)
+	}
+}
+
+// TestWalkReachesTarget checks search.Walk on an objective of a caller's,
+// negative everywhere but at one grid point: minus the distance of the
+// grid point of x to a target on [0, 1]^8 with steps of 1/8, from the
+// lower corner (value -4.25).
+func TestWalkReachesTarget(t *testing.T) {
+	q := &nn.Quantiser{Scale: []float64{1.0 / 8}, Zero: []int64{0}, Lo: nn.Uint8Lo, Hi: nn.Uint8Hi}
+	target := []float64{0.5, 0.125, 1, 0.875, 0.25, 0.625, 0, 0.375}
+	lo, hi := make([]float64, 8), make([]float64, 8)
+	for i := range hi {
+		hi[i] = 1
+	}
+	evals := 0
+	w := Walk{Grid: q, Box: spec.Box{Lo: lo, Hi: hi}, Evals: 3000,
+		Value: func(x []float64) float64 {
+			evals++
+			d := 0.0
+			for i, v := range x {
+				d += math.Abs(q.Apply(i, v) - target[i])
+			}
+			return -d
+		}}
+	x, v := w.Run(lo, rand.New(rand.NewPCG(1, 2)))
+	if v != 0 || evals > 3000 {
+		t.Fatalf("walk ended at %v, value %v, after %d evaluations; want the target's cell, 0, at most 3000", x, v, evals)
+	}
+	for i := range x {
+		if q.Apply(i, x[i]) != target[i] {
+			t.Fatalf("walk ended at %v, value 0, outside the target's cells", x)
+		}
 	}
 }
