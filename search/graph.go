@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
@@ -50,6 +51,31 @@ func (m graphModel) value(x []float64) []float64 {
 func (m graphModel) traced(x []float64) ([]float64, func([]float64) []float64) {
 	vals, _ := m.g.EvalAll(x)
 	return vals[len(vals)-1], func(v []float64) []float64 { return graphBackward(m.g, vals, v) }
+}
+
+func (m graphModel) quantisers() (bool, *nn.Quantiser) {
+	quantised := false
+	var in *nn.Quantiser
+	inputOnlyQuantised := true
+	for _, n := range m.g.Nodes {
+		q, ok := n.Op.(*nn.Quantise)
+		quantised = quantised || ok
+		if !slices.Contains(n.Inputs, 0) {
+			continue
+		}
+		switch {
+		case !ok:
+			inputOnlyQuantised = false
+		case in == nil:
+			in = q.Q
+		case !in.Equal(q.Q):
+			inputOnlyQuantised = false
+		}
+	}
+	if !inputOnlyQuantised {
+		in = nil
+	}
+	return quantised, in
 }
 
 // graphBackward returns J^T v for the Jacobian J of g at the point whose

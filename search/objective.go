@@ -31,6 +31,10 @@ type model interface {
 	// traced returns the output at x and the (sub)gradient map v -> J^T v
 	// there (see problem.gradient for the quantisers).
 	traced(x []float64) ([]float64, func(v []float64) []float64)
+	// quantisers reports whether the network has quantisers, and returns
+	// the quantiser its input goes through first, if there is one (nil
+	// otherwise): the grid the annealing phase walks.
+	quantisers() (bool, *nn.Quantiser)
 }
 
 // chainModel is a chain with its scratch buffers: the outputs of every
@@ -47,6 +51,8 @@ func (m *chainModel) traced(x []float64) ([]float64, func([]float64) []float64) 
 	y := forward(m.f, x, &t)
 	return y, func(v []float64) []float64 { return backward(m.f, &t, v) }
 }
+
+func (m *chainModel) quantisers() (bool, *nn.Quantiser) { return m.f.Quantised(), m.f.Input }
 
 // newProblem returns the problem of f1, f2 on in (with x2 in box2 for
 // independent inputs), measured by q.

@@ -31,6 +31,11 @@ type Options struct {
 	// ZoomSamples uniform points around the round's best, in a box of a
 	// quarter of the search box's widths halved each round.
 	ZoomStarts, ZoomRounds, ZoomSamples int
+	// AnnealEvals is the length, in evaluations, of the annealing phase
+	// that follows the local searches when a network has quantisers and
+	// the pairing is SameInput: a walk on the grid of its input from the
+	// best point found (see anneal.go); 0 disables it.
+	AnnealEvals int
 	// Seed makes the random choices; the same seed gives the same result.
 	Seed uint64
 	// TimeLimit stops the search when exceeded (0: no limit); the best point
@@ -58,7 +63,8 @@ type Options struct {
 // DefaultOptions returns the defaults: a 2001-point grid for one
 // dimension (201 x 201 for two), 20000 random points, 8 local searches of
 // 100 iterations, each followed by a pattern search of at most 6,400
-// evaluations, zooming around the 4 best points, exact enumeration on.
+// evaluations, an annealing phase of 40,000 evaluations for quantised
+// networks, zooming around the 4 best points, exact enumeration on.
 func DefaultOptions() Options {
 	return Options{
 		Grid:        -1, // chosen by dimension
@@ -69,6 +75,7 @@ func DefaultOptions() Options {
 		ZoomStarts:  4,
 		ZoomRounds:  12,
 		ZoomSamples: 200,
+		AnnealEvals: 40000,
 		Seed:        1,
 		Exact:       true,
 		MaxPieces:   200000,
@@ -108,6 +115,8 @@ func (o Options) Validate() error {
 	case o.ZoomStarts < 0 || o.ZoomRounds < 0 || o.ZoomSamples < 0:
 		return fmt.Errorf("search: options: ZoomStarts %d, ZoomRounds %d or ZoomSamples %d is negative: %w",
 			o.ZoomStarts, o.ZoomRounds, o.ZoomSamples, ErrOptions)
+	case o.AnnealEvals < 0:
+		return fmt.Errorf("search: options: AnnealEvals %d is negative: %w", o.AnnealEvals, ErrOptions)
 	case o.TimeLimit < 0:
 		return fmt.Errorf("search: options: TimeLimit %v is negative: %w", o.TimeLimit, ErrOptions)
 	case o.PatternCoords < 0:

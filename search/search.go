@@ -7,7 +7,9 @@
 // a regular grid (search spaces of at most two dimensions), box corners,
 // uniform random points, and local searches from the best points
 // (projected gradient and sign-gradient ascent, then coordinate pattern
-// search). It is deterministic for a seed. The error it reports is always
+// search), for a quantised network a walk on the grid of its input that
+// chooses its roundings (anneal.go), and sampling that zooms in on the
+// best points. It is deterministic for a seed. The error it reports is always
 // the value at the X1, X2 it returns, evaluated as nn.Network.Eval does.
 // MaxErrorIndependent does the same for x1 and x2 in boxes of their own,
 // as in a piece of an independent input set once it is split.
@@ -96,6 +98,7 @@ func run(ctx context.Context, p *problem, opts Options) (*Result, error) {
 	if !exact {
 		s.random()
 		s.local()
+		s.anneal()
 		s.zoom()
 	}
 	if s.best == nil { // every phase disabled: the box's lower corner

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nnbound/nnbound/search"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // top1Traces holds the evaluations of f and g at one point, their storage
@@ -96,6 +97,63 @@ func (t *top1) attack(n *top1Node, c int, targets []int, starts int, rng *rand.R
 	}
 	return best, nil
 }
+
+// walk searches n's box for an input where g leaves class c for j while
+// f keeps c, for each of the first walkTargets targets j, by the walk on
+// the grid of g's input quantiser (search.Walk) from start, maximising
+// the attack's objective min(g_j - g_c, f_c - f_j): g is constant on the
+// grid's cells, where the ascents' steps cannot see its roundings, and f
+// is placed in each cell by the gradient of f_c - f_j. It runs when g
+// has quantisers and the pairing is SameInput; every point where the
+// classes differ or tie is checked by CheckTop1, and the first it proves
+// is returned with its input.
+func (t *top1) walk(n *top1Node, c int, targets []int, start []float64, rng *rand.Rand) ([]float64, *Top1Point) {
+	if t.opts.RootWalk == 0 || t.in.Pairing != spec.SameInput || !t.g.Quantised() {
+		return nil, nil
+	}
+	tr := top1Traces{search.NewTrace(t.f), search.NewTrace(t.g)}
+	var cex *Top1Point
+	var at []float64
+	for _, j := range targets[:min(len(targets), walkTargets)] {
+		w := search.Walk{Grid: t.g.Input, Box: spec.Box{Lo: n.lo, Hi: n.hi}, Evals: t.opts.RootWalk,
+			Value: func(x []float64) float64 {
+				yf, err := tr.f.Reforward(x)
+				if err != nil {
+					panic(err) // the dimensions were checked by DecideTop1
+				}
+				mf, cf := yf[c]-yf[j], classOrTie(yf)
+				yg, err := tr.g.Reforward(x)
+				if err != nil {
+					panic(err)
+				}
+				mg, cg := yg[c]-yg[j], classOrTie(yg)
+				if (cf != cg || cf < 0) && cex == nil {
+					p, st, err := CheckTop1(t.f, t.g, x, x)
+					if err != nil {
+						panic(err)
+					}
+					if st == Violated {
+						cex, at = p, slices.Clone(x)
+					}
+				}
+				return min(-mg, mf)
+			},
+			Place: func(x []float64) []float64 {
+				_, _, df, _ := t.marginGradients(tr, x, c, j)
+				return df
+			},
+			Stop: func() bool { return cex != nil },
+		}
+		if w.Run(start, rng); cex != nil {
+			return at, cex
+		}
+	}
+	return nil, nil
+}
+
+// walkTargets is the number of target classes the root's walk tries
+// (walk), the first of attack's order.
+const walkTargets = 3
 
 // maxBisections is the number of points where both networks left the
 // centre's class that a node's attack bisects towards (bisect).
