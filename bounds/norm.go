@@ -97,19 +97,33 @@ func (pb *PairBounds) planar(k int) (float64, error) {
 			break
 		}
 		h := make([]float64, 2*k) // the half-planes' bounds, by the angle of their normals
-		margin := func(t int, optimise bool) error {
-			th := math.Pi * float64(t) / float64(k)
-			c := make([]float64, n)
-			c[j], c[j+1] = math.Cos(th), math.Sin(th)
-			m, err := pb.margin(c, optimise)
-			h[t], h[k+t] = min(h[t], m.Hi), min(h[k+t], -m.Lo)
-			return err
+		for t := range 2 * k {
+			h[t] = math.Inf(1)
 		}
-		for t := range k {
-			h[t], h[k+t] = math.Inf(1), math.Inf(1)
-			if err := margin(t, false); err != nil {
-				return 0, err
+		// margins bounds the directions ts, all in one pass through the
+		// networks (Margins: the same intervals as one at a time).
+		margins := func(ts []int, optimise bool) error {
+			cs := make([][]float64, len(ts))
+			for q, t := range ts {
+				th := math.Pi * float64(t) / float64(k)
+				cs[q] = make([]float64, n)
+				cs[q][j], cs[q][j+1] = math.Cos(th), math.Sin(th)
 			}
+			ms, err := pb.margins(cs, optimise)
+			if err != nil {
+				return err
+			}
+			for q, t := range ts {
+				h[t], h[k+t] = min(h[t], ms[q].Hi), min(h[k+t], -ms[q].Lo)
+			}
+			return nil
+		}
+		all := make([]int, k)
+		for t := range all {
+			all[t] = t
+		}
+		if err := margins(all, false); err != nil {
+			return 0, err
 		}
 		r, a := polygonNorm(h)
 		optimised := make([]bool, k)
@@ -117,17 +131,18 @@ func (pb *PairBounds) planar(k int) (float64, error) {
 			if pp := pb.prop; pp == nil || pp.opt == nil {
 				break
 			}
-			more := false
+			var ts []int
 			for _, t := range []int{a % k, (a + 1) % k} {
 				if !optimised[t] {
-					optimised[t], more = true, true
-					if err := margin(t, true); err != nil {
-						return 0, err
-					}
+					optimised[t] = true
+					ts = append(ts, t)
 				}
 			}
-			if !more {
+			if len(ts) == 0 {
 				break
+			}
+			if err := margins(ts, true); err != nil {
+				return 0, err
 			}
 			r, a = polygonNorm(h)
 		}
