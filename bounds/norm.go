@@ -86,68 +86,97 @@ func (pb *PairBounds) Norm2Planar(k int) (float64, error) {
 // they matter, at a fraction of the cost of optimising all k.
 const planarRounds = 2
 
-// planar is Norm2Planar on a box that is not split.
+// planar is Norm2Planar on a box that is not split. The margins of all
+// the planes are bounded together, in one pass through the networks for
+// each round (Margins: the same intervals as one at a time).
 func (pb *PairBounds) planar(k int) (float64, error) {
 	n := len(pb.Output)
-	s := 0.0
-	for j := 0; j < n; j += 2 {
-		if j+1 == n {
-			m := pb.Output[j].Mag()
-			s = outward.AddUp(s, outward.MulUp(m, m))
-			break
+	planes := n / 2                // plane p holds the outputs 2p, 2p+1
+	h := make([][]float64, planes) // the half-planes' bounds, by the angle of their normals
+	for p := range h {
+		h[p] = make([]float64, 2*k)
+		for t := range h[p] {
+			h[p][t] = math.Inf(1)
 		}
-		h := make([]float64, 2*k) // the half-planes' bounds, by the angle of their normals
-		for t := range 2 * k {
-			h[t] = math.Inf(1)
-		}
-		// margins bounds the directions ts, all in one pass through the
-		// networks (Margins: the same intervals as one at a time).
-		margins := func(ts []int, optimise bool) error {
-			cs := make([][]float64, len(ts))
-			for q, t := range ts {
+	}
+	// margins bounds the directions ts[p] of every plane p.
+	margins := func(ts [][]int, optimise bool) error {
+		var cs [][]float64
+		for p, pt := range ts {
+			for _, t := range pt {
 				th := math.Pi * float64(t) / float64(k)
-				cs[q] = make([]float64, n)
-				cs[q][j], cs[q][j+1] = math.Cos(th), math.Sin(th)
+				c := make([]float64, n)
+				c[2*p], c[2*p+1] = math.Cos(th), math.Sin(th)
+				cs = append(cs, c)
 			}
-			ms, err := pb.margins(cs, optimise)
-			if err != nil {
-				return err
-			}
-			for q, t := range ts {
-				h[t], h[k+t] = min(h[t], ms[q].Hi), min(h[k+t], -ms[q].Lo)
-			}
+		}
+		if len(cs) == 0 {
 			return nil
 		}
-		all := make([]int, k)
-		for t := range all {
-			all[t] = t
+		ms, err := pb.margins(cs, optimise)
+		if err != nil {
+			return err
 		}
-		if err := margins(all, false); err != nil {
-			return 0, err
-		}
-		r, a := polygonNorm(h)
-		optimised := make([]bool, k)
-		for range planarRounds {
-			if pp := pb.prop; pp == nil || pp.opt == nil {
-				break
+		for p, pt := range ts {
+			for _, t := range pt {
+				h[p][t], h[p][k+t] = min(h[p][t], ms[0].Hi), min(h[p][k+t], -ms[0].Lo)
+				ms = ms[1:]
 			}
-			var ts []int
-			for _, t := range []int{a % k, (a + 1) % k} {
-				if !optimised[t] {
-					optimised[t] = true
-					ts = append(ts, t)
+		}
+		return nil
+	}
+	ts := make([][]int, planes)
+	for p := range ts {
+		for t := range k {
+			ts[p] = append(ts[p], t)
+		}
+	}
+	if err := margins(ts, false); err != nil {
+		return 0, err
+	}
+	r, a := make([]float64, planes), make([]int, planes)
+	for p := range planes {
+		r[p], a[p] = polygonNorm(h[p])
+	}
+	optimised := make([][]bool, planes)
+	for p := range optimised {
+		optimised[p] = make([]bool, k)
+	}
+	for range planarRounds {
+		if pp := pb.prop; pp == nil || pp.opt == nil {
+			break
+		}
+		more := false
+		for p := range planes {
+			ts[p] = ts[p][:0]
+			for _, t := range []int{a[p] % k, (a[p] + 1) % k} {
+				if !optimised[p][t] {
+					optimised[p][t] = true
+					ts[p] = append(ts[p], t)
 				}
 			}
-			if len(ts) == 0 {
-				break
-			}
-			if err := margins(ts, true); err != nil {
-				return 0, err
-			}
-			r, a = polygonNorm(h)
+			more = more || len(ts[p]) > 0
 		}
-		r = min(r, norm2Up(pb.Output[j:j+2]))
-		s = outward.AddUp(s, outward.MulUp(r, r))
+		if !more {
+			break
+		}
+		if err := margins(ts, true); err != nil {
+			return 0, err
+		}
+		for p := range planes {
+			if len(ts[p]) > 0 {
+				r[p], a[p] = polygonNorm(h[p])
+			}
+		}
+	}
+	s := 0.0
+	for p := range planes {
+		v := min(r[p], norm2Up(pb.Output[2*p:2*p+2]))
+		s = outward.AddUp(s, outward.MulUp(v, v))
+	}
+	if n%2 == 1 {
+		m := pb.Output[n-1].Mag()
+		s = outward.AddUp(s, outward.MulUp(m, m))
 	}
 	return outward.SqrtUp(s), nil
 }
