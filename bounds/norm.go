@@ -86,53 +86,97 @@ func (pb *PairBounds) Norm2Planar(k int) (float64, error) {
 // they matter, at a fraction of the cost of optimising all k.
 const planarRounds = 2
 
-// planar is Norm2Planar on a box that is not split.
+// planar is Norm2Planar on a box that is not split. The margins of all
+// the planes are bounded together, in one pass through the networks for
+// each round (Margins: the same intervals as one at a time).
 func (pb *PairBounds) planar(k int) (float64, error) {
 	n := len(pb.Output)
-	s := 0.0
-	for j := 0; j < n; j += 2 {
-		if j+1 == n {
-			m := pb.Output[j].Mag()
-			s = outward.AddUp(s, outward.MulUp(m, m))
-			break
+	planes := n / 2                // plane p holds the outputs 2p, 2p+1
+	h := make([][]float64, planes) // the half-planes' bounds, by the angle of their normals
+	for p := range h {
+		h[p] = make([]float64, 2*k)
+		for t := range h[p] {
+			h[p][t] = math.Inf(1)
 		}
-		h := make([]float64, 2*k) // the half-planes' bounds, by the angle of their normals
-		margin := func(t int, optimise bool) error {
-			th := math.Pi * float64(t) / float64(k)
-			c := make([]float64, n)
-			c[j], c[j+1] = math.Cos(th), math.Sin(th)
-			m, err := pb.margin(c, optimise)
-			h[t], h[k+t] = min(h[t], m.Hi), min(h[k+t], -m.Lo)
+	}
+	// margins bounds the directions ts[p] of every plane p.
+	margins := func(ts [][]int, optimise bool) error {
+		var cs [][]float64
+		for p, pt := range ts {
+			for _, t := range pt {
+				th := math.Pi * float64(t) / float64(k)
+				c := make([]float64, n)
+				c[2*p], c[2*p+1] = math.Cos(th), math.Sin(th)
+				cs = append(cs, c)
+			}
+		}
+		if len(cs) == 0 {
+			return nil
+		}
+		ms, err := pb.margins(cs, optimise)
+		if err != nil {
 			return err
 		}
-		for t := range k {
-			h[t], h[k+t] = math.Inf(1), math.Inf(1)
-			if err := margin(t, false); err != nil {
-				return 0, err
+		for p, pt := range ts {
+			for _, t := range pt {
+				h[p][t], h[p][k+t] = min(h[p][t], ms[0].Hi), min(h[p][k+t], -ms[0].Lo)
+				ms = ms[1:]
 			}
 		}
-		r, a := polygonNorm(h)
-		optimised := make([]bool, k)
-		for range planarRounds {
-			if pp := pb.prop; pp == nil || pp.opt == nil {
-				break
-			}
-			more := false
-			for _, t := range []int{a % k, (a + 1) % k} {
-				if !optimised[t] {
-					optimised[t], more = true, true
-					if err := margin(t, true); err != nil {
-						return 0, err
-					}
+		return nil
+	}
+	ts := make([][]int, planes)
+	for p := range ts {
+		for t := range k {
+			ts[p] = append(ts[p], t)
+		}
+	}
+	if err := margins(ts, false); err != nil {
+		return 0, err
+	}
+	r, a := make([]float64, planes), make([]int, planes)
+	for p := range planes {
+		r[p], a[p] = polygonNorm(h[p])
+	}
+	optimised := make([][]bool, planes)
+	for p := range optimised {
+		optimised[p] = make([]bool, k)
+	}
+	for range planarRounds {
+		if pp := pb.prop; pp == nil || pp.opt == nil {
+			break
+		}
+		more := false
+		for p := range planes {
+			ts[p] = ts[p][:0]
+			for _, t := range []int{a[p] % k, (a[p] + 1) % k} {
+				if !optimised[p][t] {
+					optimised[p][t] = true
+					ts[p] = append(ts[p], t)
 				}
 			}
-			if !more {
-				break
-			}
-			r, a = polygonNorm(h)
+			more = more || len(ts[p]) > 0
 		}
-		r = min(r, norm2Up(pb.Output[j:j+2]))
-		s = outward.AddUp(s, outward.MulUp(r, r))
+		if !more {
+			break
+		}
+		if err := margins(ts, true); err != nil {
+			return 0, err
+		}
+		for p := range planes {
+			if len(ts[p]) > 0 {
+				r[p], a[p] = polygonNorm(h[p])
+			}
+		}
+	}
+	s := 0.0
+	for p := range planes {
+		v := min(r[p], norm2Up(pb.Output[2*p:2*p+2]))
+		s = outward.AddUp(s, outward.MulUp(v, v))
+	}
+	if n%2 == 1 {
+		m := pb.Output[n-1].Mag()
+		s = outward.AddUp(s, outward.MulUp(m, m))
 	}
 	return outward.SqrtUp(s), nil
 }
