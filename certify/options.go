@@ -196,6 +196,17 @@ type Refine struct {
 	// times hidden neurons times 8. 0 sets no limit. Default 4e10 (a few
 	// seconds of propagation; docs/tuning.md).
 	MaxPropWork float64
+	// SettleWork, if positive, lets the cheap refinement of a box of at
+	// most MaxSplitInputs free coordinates go on after the target ratio
+	// is reached, while its pieces are few and cheap: up to settlePieces
+	// pieces and this much work of the pieces in all (MaxPropWork's
+	// units, in place of MaxPropWork), while the gain rule (MinGain)
+	// holds and the bound is above 1 + (TargetRatio-1)/10 times the
+	// error found. The ratio is against the error found, which on such a box
+	// may be below the largest there is; the pieces settling past it
+	// skip their searches (which only serve the ratio). It ends as
+	// StopTarget. Default 1.6e11 (docs/tuning.md).
+	SettleWork float64
 	// SolveLarge attempts every SDP whatever its size (an explicit
 	// request for the SDP): without it, under a time budget, an SDP too
 	// large for the budget (MaxBudgetOrder, MaxBudgetVariables) is
@@ -337,7 +348,7 @@ func DefaultOptions() Options {
 		Weights: WeightsWorstCase,
 		Bounds:  bounds.MethodOptimised,
 		Split:   16,
-		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9, MaxPropWork: 4e10},
+		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9, MaxPropWork: 4e10, SettleWork: 1.6e11},
 		Samples: 2000,
 		Seed:    1,
 		Solver:  solverDefaults(),
@@ -357,6 +368,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Refine.MaxSDPWork = %v, want >= 0: %w", o.Refine.MaxSDPWork, ErrOptions)
 	case !(o.Refine.MaxPropWork >= 0):
 		return fmt.Errorf("certify: Options.Refine.MaxPropWork = %v, want >= 0: %w", o.Refine.MaxPropWork, ErrOptions)
+	case !(o.Refine.SettleWork >= 0):
+		return fmt.Errorf("certify: Options.Refine.SettleWork = %v, want >= 0: %w", o.Refine.SettleWork, ErrOptions)
 	case !(o.Refine.MinGain >= 0 && o.Refine.MinGain < 1):
 		return fmt.Errorf("certify: Options.Refine.MinGain = %v, want 0 <= MinGain < 1: %w", o.Refine.MinGain, ErrOptions)
 	case o.Refine.TimeBudget < 0:
