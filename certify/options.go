@@ -200,9 +200,10 @@ type Refine struct {
 	// most MaxSplitInputs free coordinates go on after the target ratio
 	// is reached, while its pieces are few and cheap: up to settlePieces
 	// pieces and this much work of the pieces in all (MaxPropWork's
-	// units, in place of MaxPropWork), while the gain rule (MinGain)
-	// holds and the bound is above 1 + (TargetRatio-1)/10 times the
-	// error found. The ratio is against the error found, which on such a box
+	// units, in place of MaxPropWork), while the bound is above
+	// 1 + (TargetRatio-1)/100 times the error found (the gain rule does
+	// not end it: near the error found the gap shrinks slowly, and the
+	// SDP pieces this stands in for are tighter still). The ratio is against the error found, which on such a box
 	// may be below the largest there is; the pieces settling past it
 	// skip their searches (which only serve the ratio). It ends as
 	// StopTarget. Default 1.6e11 (docs/tuning.md).

@@ -156,15 +156,20 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 				done = append(done, s.top)
 				continue
 			}
-			heap.Push(h, s.top.half(s.halves[0], ra))
-			heap.Push(h, s.top.half(s.halves[1], rb))
+			for k, res := range s.res {
+				hp := s.top.half(s.halves[k], res)
+				if to != o && hp.bound < res.bound {
+					// Settling, the half kept its parent's bound: the
+					// coordinate the smear chose did not pay, halve the
+					// widest next (the smear would choose it again).
+					hp.region.next = 0
+				}
+				heap.Push(h, hp)
+			}
 		}
 		b := currentBound(rootBound, done, *h)
 		o.progress(b, ob, len(done)+h.Len(), c.SDP.Solves)
-		if gain.stop(c.SDP.Solves, b-ob.err, &o.Refine) && !to.Refine.reached(b, ob.err) {
-			if to != o {
-				return append(done, (*h)...), settledStop(StopNoGain, b, ob.err, &o.Refine)
-			}
+		if gain.stop(c.SDP.Solves, b-ob.err, &o.Refine) && to == o && !o.Refine.reached(b, ob.err) {
 			return append(done, (*h)...), StopNoGain
 		}
 	}

@@ -62,12 +62,12 @@ func settled(stop Stop, bound, observed float64, r *Refine) Stop {
 const settlePieces = 1024
 
 // settleTask returns the copy of o with which the cheap refinement goes
-// on past the target ratio (Refine.SettleWork): a tenth of the target's
-// distance from 1 as the target (1.01 for 1.1), and SettleWork in place
-// of MaxPropWork.
+// on past the target ratio (Refine.SettleWork): a hundredth of the
+// target's distance from 1 as the target (1.001 for 1.1), and SettleWork
+// in place of MaxPropWork.
 func settleTask(o *task) *task {
 	so := *o
-	so.Refine.TargetRatio = 1 + (o.Refine.TargetRatio-1)/10
+	so.Refine.TargetRatio = 1 + (o.Refine.TargetRatio-1)/100
 	so.Refine.MaxPropWork = o.Refine.SettleWork
 	return &so
 }
