@@ -451,6 +451,9 @@ type task struct {
 	// propOnly bounds every region by bound propagation alone, without
 	// its SDP: the pieces of the cheap refinement (cheapRefine).
 	propOnly bool
+	// settling marks the pieces of the cheap refinement past the target
+	// ratio (settleTask).
+	settling bool
 	// known, when positive, is a bound already certified on the region
 	// (the cheap refinement's): like one of bound propagation it makes
 	// the SDP skipped when within Refine.TargetRatio of the observed

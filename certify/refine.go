@@ -137,7 +137,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			batch[i].noSearch = to != o
 		}
 		searched += 2 * len(batch)
-		runBatch(ctx, f1, f2, batch, o, ob.err)
+		runBatch(ctx, f1, f2, batch, to, ob.err)
 		for _, s := range batch {
 			if s.cases {
 				h.keepCases(s, c)

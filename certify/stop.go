@@ -69,6 +69,7 @@ func settleTask(o *task) *task {
 	so := *o
 	so.Refine.TargetRatio = 1 + (o.Refine.TargetRatio-1)/100
 	so.Refine.MaxPropWork = o.Refine.SettleWork
+	so.settling = true
 	return &so
 }
 
