@@ -167,3 +167,61 @@ func TestBoundCheapDefault(t *testing.T) {
 		t.Logf("seed %d: bound %.4g, found %.4g, %d pieces, %v", seed, c.Bound, c.ObservedError, len(c.Pieces), c.Stopped)
 	}
 }
+
+// TestSettlePastTarget runs Bound with the default options on random
+// networks against close copies, the same input, with and without
+// Refine.SettleWork, and checks that where the target ratio is reached
+// the settled refinement ends as StopTarget too, with more pieces (at
+// most settlePieces and a batch) and a bound no larger, whose pieces
+// cover the box and hold at points of each.
+func TestSettlePastTarget(t *testing.T) {
+	settled := 0
+	for seed := range uint64(4) {
+		rng := rand.New(rand.NewPCG(seed, 31))
+		nx := 3 + int(seed)%2
+		f1, err := randnet.New(rng, randnet.Sizes(nx, 2, 8, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f2 := boundstest.Perturb(rng, f1, 1.0/64)
+		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
+		for j := range nx {
+			box.Lo[j], box.Hi[j] = -1, 1
+		}
+		in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+		opts := DefaultOptions()
+		opts.Samples = 200
+		at := opts
+		at.Refine.SettleWork = 0 // stop at the target
+		c0, err := Bound(context.Background(), f1, f2, in, spec.Quantity{}, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Bound(context.Background(), f1, f2, in, spec.Quantity{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("seed %d: at the target %.5g, %d pieces, %v; settled %.5g (found %.5g), %d pieces, %v",
+			seed, c0.Bound, len(c0.Pieces), c0.Stopped, c.Bound, c.ObservedError, len(c.Pieces), c.Stopped)
+		if c0.Stopped != StopTarget {
+			continue
+		}
+		settled++
+		if !c.Certified() || c.Stopped != StopTarget || c.Bound > c0.Bound || c.ObservedError > c.Bound ||
+			len(c.Pieces) <= len(c0.Pieces) || len(c.Pieces) > settlePieces+maxBatch {
+			t.Fatalf("seed %d: settled: certified %v, stopped %v, bound %v (%v at the target), found %v, %d pieces (%d)",
+				seed, c.Certified(), c.Stopped, c.Bound, c0.Bound, c.ObservedError, len(c.Pieces), len(c0.Pieces))
+		}
+		var pieces []piece
+		for _, p := range c.Pieces {
+			pieces = append(pieces, piece{region: region{Box1: spec.Box{Lo: p.Lo1, Hi: p.Hi1}}, bound: p.Bound, ok: true})
+		}
+		checkCover(t, pieces, box)
+		for _, p := range pieces {
+			checkPiece(t, rng, f1, f2, p, spec.Quantity{})
+		}
+	}
+	if settled == 0 {
+		t.Fatal("no instance reached the target: nothing settled")
+	}
+}

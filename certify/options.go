@@ -196,6 +196,18 @@ type Refine struct {
 	// times hidden neurons times 8. 0 sets no limit. Default 4e10 (a few
 	// seconds of propagation; docs/tuning.md).
 	MaxPropWork float64
+	// SettleWork, if positive, lets the cheap refinement of a box of at
+	// most MaxSplitInputs free coordinates go on after the target ratio
+	// is reached, while its pieces are few and cheap: up to settlePieces
+	// pieces and this much work of the pieces in all (MaxPropWork's
+	// units, in place of MaxPropWork), while the bound is above
+	// 1 + (TargetRatio-1)/100 times the error found (the gain rule does
+	// not end it: near the error found the gap shrinks slowly, and the
+	// SDP pieces this stands in for are tighter still). The ratio is against the error found, which on such a box
+	// may be below the largest there is; the pieces settling past it
+	// skip their searches (which only serve the ratio). It ends as
+	// StopTarget. Default 1.6e11 (docs/tuning.md).
+	SettleWork float64
 	// SolveLarge attempts every SDP whatever its size (an explicit
 	// request for the SDP): without it, under a time budget, an SDP too
 	// large for the budget (MaxBudgetOrder, MaxBudgetVariables) is
@@ -337,7 +349,7 @@ func DefaultOptions() Options {
 		Weights: WeightsWorstCase,
 		Bounds:  bounds.MethodOptimised,
 		Split:   16,
-		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9, MaxPropWork: 4e10},
+		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9, MaxPropWork: 4e10, SettleWork: 1.6e11},
 		Samples: 2000,
 		Seed:    1,
 		Solver:  solverDefaults(),
@@ -357,6 +369,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.Refine.MaxSDPWork = %v, want >= 0: %w", o.Refine.MaxSDPWork, ErrOptions)
 	case !(o.Refine.MaxPropWork >= 0):
 		return fmt.Errorf("certify: Options.Refine.MaxPropWork = %v, want >= 0: %w", o.Refine.MaxPropWork, ErrOptions)
+	case !(o.Refine.SettleWork >= 0):
+		return fmt.Errorf("certify: Options.Refine.SettleWork = %v, want >= 0: %w", o.Refine.SettleWork, ErrOptions)
 	case !(o.Refine.MinGain >= 0 && o.Refine.MinGain < 1):
 		return fmt.Errorf("certify: Options.Refine.MinGain = %v, want 0 <= MinGain < 1: %w", o.Refine.MinGain, ErrOptions)
 	case o.Refine.TimeBudget < 0:
@@ -437,6 +451,9 @@ type task struct {
 	// propOnly bounds every region by bound propagation alone, without
 	// its SDP: the pieces of the cheap refinement (cheapRefine).
 	propOnly bool
+	// settling marks the pieces of the cheap refinement past the target
+	// ratio (settleTask).
+	settling bool
 	// known, when positive, is a bound already certified on the region
 	// (the cheap refinement's): like one of bound propagation it makes
 	// the SDP skipped when within Refine.TargetRatio of the observed

@@ -110,12 +110,21 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		}
 	}
 	o.progress(rootBound, ob, 1, c.SDP.Solves)
+	canSettle := o.propOnly && o.Refine.MaxPieces == 0 && o.Refine.SettleWork > 0 && free <= MaxSplitInputs
+	to := o // o, or its settling copy (settleTask) once the target is reached
 	for {
+		if to != o && len(done)+h.Len() >= settlePieces {
+			return append(done, (*h)...), settledStop(StopCap, currentBound(rootBound, done, *h), ob.err, &o.Refine)
+		}
 		// The next split is taken to cost what the last did.
-		batch, final, stop := takeBatch(ctx, f1, f2, h, root, o, ob, c, start, w)
+		batch, final, stop := takeBatch(ctx, f1, f2, h, root, to, ob, c, start, w)
 		done = append(done, final...)
 		if len(batch) == 0 {
 			switch {
+			case stop == StopTarget && canSettle && to == o && len(done)+h.Len() < settlePieces:
+				to = settleTask(o)
+			case stop != StopNone && to != o:
+				return append(done, (*h)...), settledStop(stop, currentBound(rootBound, done, *h), ob.err, &o.Refine)
 			case stop != StopNone:
 				return append(done, (*h)...), settled(stop, currentBound(rootBound, done, *h), ob.err, &o.Refine)
 			case len(final) == 0:
@@ -125,9 +134,10 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		}
 		for i := range batch {
 			batch[i].seeds = [2]int{searched + 2*i, searched + 2*i + 1}
+			batch[i].noSearch = to != o
 		}
 		searched += 2 * len(batch)
-		runBatch(ctx, f1, f2, batch, o, ob.err)
+		runBatch(ctx, f1, f2, batch, to, ob.err)
 		for _, s := range batch {
 			if s.cases {
 				h.keepCases(s, c)
@@ -146,12 +156,20 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 				done = append(done, s.top)
 				continue
 			}
-			heap.Push(h, s.top.half(s.halves[0], ra))
-			heap.Push(h, s.top.half(s.halves[1], rb))
+			for k, res := range s.res {
+				hp := s.top.half(s.halves[k], res)
+				if to != o && hp.bound < res.bound {
+					// Settling, the half kept its parent's bound: the
+					// coordinate the smear chose did not pay, halve the
+					// widest next (the smear would choose it again).
+					hp.region.next = 0
+				}
+				heap.Push(h, hp)
+			}
 		}
 		b := currentBound(rootBound, done, *h)
 		o.progress(b, ob, len(done)+h.Len(), c.SDP.Solves)
-		if gain.stop(c.SDP.Solves, b-ob.err, &o.Refine) && !o.Refine.reached(b, ob.err) {
+		if gain.stop(c.SDP.Solves, b-ob.err, &o.Refine) && to == o && !o.Refine.reached(b, ob.err) {
 			return append(done, (*h)...), StopNoGain
 		}
 	}
@@ -205,13 +223,15 @@ func (h *pieceHeap) keepCases(s *halving, c *Certificate) {
 // found on them; or, with cases, the piece itself bounded case by case
 // (laterCases), in halves[0] and res[0].
 type halving struct {
-	cases  bool
-	top    piece
-	halves [2]region
-	seeds  [2]int // the halves' pieceSearch numbers
-	res    [2]regionResult
-	found  [2]*search.Result
-	timing [2]Timing
+	cases bool
+	// noSearch skips the searches of the halves (settling, settleTask).
+	noSearch bool
+	top      piece
+	halves   [2]region
+	seeds    [2]int // the halves' pieceSearch numbers
+	res      [2]regionResult
+	found    [2]*search.Result
+	timing   [2]Timing
 	// log and solverLog hold what each half wrote to o.Log and
 	// o.Solver.Log.
 	log, solverLog [2]bytes.Buffer
@@ -239,8 +259,8 @@ func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, k
 	}
 	ok.deferCells = true
 	s.res[k] = certifyRegion(ctx, f1, f2, r, &ok)
-	if s.res[k].ok && s.res[k].bound <= known {
-		return // no error on r is larger than one found already
+	if s.noSearch || s.res[k].ok && s.res[k].bound <= known {
+		return // no error on r is larger than one found already, or settling
 	}
 	so := pieceSearch(&ok, s.seeds[k])
 	so.MaxEvals = pieceEvals(f1, f2, r.Box1.Dim())

@@ -56,6 +56,37 @@ func settled(stop Stop, bound, observed float64, r *Refine) Stop {
 	return StopExhausted
 }
 
+// settlePieces is the most pieces the cheap refinement settles to past
+// the target ratio (Refine.SettleWork): on a box of at most
+// MaxSplitInputs free coordinates, about two halvings of each.
+const settlePieces = 1024
+
+// settleTask returns the copy of o with which the cheap refinement goes
+// on past the target ratio (Refine.SettleWork): a hundredth of the
+// target's distance from 1 as the target (1.001 for 1.1), and SettleWork
+// in place of MaxPropWork.
+func settleTask(o *task) *task {
+	so := *o
+	so.Refine.TargetRatio = 1 + (o.Refine.TargetRatio-1)/100
+	so.Refine.MaxPropWork = o.Refine.SettleWork
+	so.settling = true
+	return &so
+}
+
+// settledStop returns why a refinement that settled past the target
+// ratio ended, stop being what ended the settling: StopTarget (or
+// StopEnough) for the bound, which is within the target still, unless
+// the time budget or a cancellation cut it.
+func settledStop(stop Stop, bound, observed float64, r *Refine) Stop {
+	if stop == StopBudget || stop == StopCancelled {
+		return stop
+	}
+	if e := r.ending(bound, observed); e != StopNone {
+		return e
+	}
+	return stop
+}
+
 // costly reports whether the next split, taken to cost what the last
 // did, would take the work of the pieces over MaxSDPWork or MaxPropWork,
 // which apply with no cap of pieces only.
