@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
 )
@@ -32,6 +33,29 @@ func (c Compression) Pruned() []prune.Neuron {
 		return nil
 	}
 	return c.Neurons()
+}
+
+// Record returns the record of c made of the core of the model file
+// info into out, saved to saved ("" for not saved); call it once c has
+// run.
+func (c Compression) Record(info *modelfile.Info, out *modelfile.Compressed, saved string) *CompressionRecord {
+	return NewCompressionRecord(info, c.What, out, saved, c.Pruned())
+}
+
+// Graph returns the copy of g, the graph of the model file info, made by
+// c.ApplyGraph (which must not be nil) and saved to save as ONNX ("" saves
+// nothing), with its record.
+func (c Compression) Graph(info *modelfile.Info, g *nn.Graph, save string) (*nn.Graph, *CompressionRecord, error) {
+	out, err := c.ApplyGraph(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	if save != "" {
+		if err := modelfile.SaveGraph(save, out); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, NewGraphCompressionRecord(info, c.What, g, out, save, c.Pruned()), nil
 }
 
 // QuantiseFixed returns the fixed-point quantisation of the weights and

@@ -1,10 +1,12 @@
 package experiment
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
 )
@@ -58,5 +60,28 @@ func TestCompressions(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestCompressionGraph compresses a model file's graph, saves the copy
+// and checks its record.
+func TestCompressionGraph(t *testing.T) {
+	g, _, info, err := modelfile.LoadGraph("../nn/nnet/testdata/tiny.nnet", modelfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := quantise.Format{FracBits: 3}
+	c := QuantiseFixed(quantise.Options{Weights: q, Biases: q})
+	save := filepath.Join(t.TempDir(), "copy.onnx")
+	out, rec, err := c.Graph(info, g, save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, _, err := modelfile.LoadGraph(save, modelfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.NumParams() != out.NumParams() || rec.Saved != save || rec.Compression != c.What || rec.Changed == nil {
+		t.Errorf("saved %d parameters of %d; record %+v", back.NumParams(), out.NumParams(), rec)
 	}
 }

@@ -155,10 +155,7 @@ func (f *allocateFlags) allocation(cmd *cobra.Command) (*experiment.Allocation, 
 		return nil, err
 	}
 	opts.Pairing = spec.SameInput
-	jobs := f.jobs
-	if f.cert.verbose {
-		jobs = 1 // one solver log at a time
-	}
+	jobs := f.cert.jobs(f.jobs)
 	a := &experiment.Allocation{Widths: sortedUnique(widths), Rounding: rounding, Target: f.target, Opts: opts, Jobs: jobs, Starts: f.starts}
 	if bits, o, err := f.int8Scheme(cmd); err != nil {
 		return nil, err

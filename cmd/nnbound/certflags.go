@@ -89,6 +89,15 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 	return o, nil
 }
 
+// jobs returns n, the certifications a command runs at once, or 1 under
+// -v: one solver log at a time.
+func (f *certFlags) jobs(n int) int {
+	if f.verbose {
+		return 1
+	}
+	return n
+}
+
 // noTimeBudget makes the default of --timeout 0, so that the results
 // do not depend on the machine's speed, for commands whose output must be
 // reproducible (demo, paper); -h shows that default. Call it after

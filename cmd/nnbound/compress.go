@@ -80,8 +80,8 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 			return err
 		}
 		return cc.run(cmd, m, c, func(w io.Writer) error {
-			return newCompressJSON(m, comp, c, save).WriteText(w, m.describe())
-		}, newCompressJSON(m, comp, c, save))
+			return comp.Record(m.Info, c, save).WriteText(w, m.describe())
+		}, comp.Record(m.Info, c, save))
 	}
 	fs := cmd.Flags()
 	mf.register(fs)
@@ -108,12 +108,6 @@ func checkSavePath(flag, path string) error {
 		return nil
 	}
 	return usagef("%s %q: want a .onnx or .json file name", flag, path)
-}
-
-// newCompressJSON returns the JSON form of the compression report; call it
-// once the compression has run.
-func newCompressJSON(m *model, comp compression, c *modelfile.Compressed, saved string) *experiment.CompressionRecord {
-	return experiment.NewCompressionRecord(m.Info, comp.What, c, saved, comp.Pruned())
 }
 
 // compressAndSave applies the compression comp to the core network of the

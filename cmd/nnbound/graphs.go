@@ -145,26 +145,18 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 // graphCopy compresses m, saves the copy to save ("" saves nothing) and
 // returns it as a graph with its report: a chain by its own compression
 // (of its core's parameters, compressAndSave), a graph by
-// comp.ApplyGraph, written as ONNX.
+// experiment.Compression.Graph, written as ONNX.
 func graphCopy(m *model, comp compression, save string, stderr io.Writer) (*nn.Graph, *experiment.CompressionRecord, error) {
 	if m.Net != nil {
 		_, c, err := compressAndSave(m, save, comp, stderr, func(*model) error { return nil })
 		if err != nil {
 			return nil, nil, err
 		}
-		return c.Net.Graph(), newCompressJSON(m, comp, c, save), nil
+		return c.Net.Graph(), comp.Record(m.Info, c, save), nil
 	}
-	copyGraph, err := comp.ApplyGraph(m.Graph)
+	copyGraph, j, err := comp.Graph(m.Info, m.Graph, save)
 	if errors.Is(err, prune.ErrOptions) {
 		return nil, nil, usageError{err} // more neurons than the graph has
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if save != "" {
-		if err := modelfile.SaveGraph(save, copyGraph); err != nil {
-			return nil, nil, err
-		}
-	}
-	return copyGraph, experiment.NewGraphCompressionRecord(m.Info, comp.What, m.Graph, copyGraph, save, comp.Pruned()), nil
+	return copyGraph, j, err
 }

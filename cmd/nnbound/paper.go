@@ -116,10 +116,7 @@ func (f *paperFlags) plan(cmd *cobra.Command, e experiment.Paper) (*experiment.S
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	jobs := f.jobs
-	if f.cert.verbose {
-		jobs = 1 // one solver log at a time
-	}
+	jobs := f.cert.jobs(f.jobs)
 	s := &experiment.Setup{Exp: e, Seed: opts.Seed, TwoNets: f.twoNets, Opts: opts}
 	return s, experiment.Tasks(e, layers, f.runs), jobs, nil
 }

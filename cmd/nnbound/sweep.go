@@ -203,10 +203,7 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	if err := f.arith.apply(&opts); err != nil {
 		return nil, err
 	}
-	jobs := f.jobs
-	if f.cert.verbose {
-		jobs = 1 // one solver log at a time
-	}
+	jobs := f.cert.jobs(f.jobs)
 	if f.actFracBits < 0 || f.actFracBits > quantise.MaxFracBits {
 		return nil, usagef("--act-frac-bits %d: want 0 to %d", f.actFracBits, quantise.MaxFracBits)
 	}
