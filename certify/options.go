@@ -206,7 +206,7 @@ type Refine struct {
 	// SDP pieces this stands in for are tighter still). The ratio is against the error found, which on such a box
 	// may be below the largest there is; the pieces settling past it
 	// skip their searches (which only serve the ratio). It ends as
-	// StopTarget. Default 1.6e11 (docs/tuning.md).
+	// StopTarget. Default 1.2e11 (docs/tuning.md).
 	SettleWork float64
 	// SolveLarge attempts every SDP whatever its size (an explicit
 	// request for the SDP): without it, under a time budget, an SDP too
@@ -349,7 +349,7 @@ func DefaultOptions() Options {
 		Weights: WeightsWorstCase,
 		Bounds:  bounds.MethodOptimised,
 		Split:   16,
-		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9, MaxPropWork: 4e10, SettleWork: 1.6e11},
+		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9, MaxPropWork: 4e10, SettleWork: 1.2e11},
 		Samples: 2000,
 		Seed:    1,
 		Solver:  solverDefaults(),

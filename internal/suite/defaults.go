@@ -30,7 +30,8 @@ type defaultsCase struct {
 // properties 3 and 4 and the first limit HAR and MNIST 3x100 instances of
 // the benchmark folder dir (the shared folder's when dir is "" and not
 // given), with the one-shot symbolic bound of "bench wide" beside HAR and
-// MNIST.
+// MNIST and compare's default bound at d6b939f (d6b939fBounds) beside ACAS
+// Xu.
 func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven bool, limit int) error {
 	dir, ok, err := acasDataDir("defaults", dir, dirGiven, stderr)
 	if err != nil || !ok {
@@ -40,11 +41,16 @@ func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven boo
 	if err != nil {
 		return err
 	}
+	ref, err := d6b939fBounds()
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "## bench defaults (load average %.3g at the start)\n\n", loadAverage())
-	fmt.Fprintln(w, "| suite | instance | bound | found | ratio | one-shot symbolic | stopped | pieces | CPU s | wall s |")
+	fmt.Fprintln(w, "| suite | instance | bound | found | ratio | one-shot symbolic or d6b939f | stopped | pieces | CPU s | wall s |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
-	cpus := map[string][]float64{}
+	cpus, walls := map[string][]float64{}, map[string][]float64{}
 	ratios := map[string][]float64{}
+	noLooser, withRef := map[string]int{}, map[string]int{} // bounds at most d6b939f's, of those it has
 	var order []string
 	for _, k := range cases {
 		if ctx != nil && ctx.Err() != nil {
@@ -60,6 +66,13 @@ func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven boo
 		}
 		cs, wall := (cputime.Process() - cpu).Seconds(), time.Since(start).Seconds()
 		oneShot := "-"
+		if r, ok := ref[k.name]; ok && k.suite == "acasxu" {
+			oneShot = fmt.Sprintf("%.5g", r)
+			withRef[k.suite]++
+			if c.Bound <= r {
+				noLooser[k.suite]++
+			}
+		}
 		if k.suite != "acasxu" {
 			co := certify.DefaultOptions()
 			co.Bounds, co.Split = bounds.MethodSymbolic, 0
@@ -79,18 +92,30 @@ func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven boo
 			order = append(order, k.suite)
 		}
 		cpus[k.suite] = append(cpus[k.suite], cs)
+		walls[k.suite] = append(walls[k.suite], wall)
 		ratios[k.suite] = append(ratios[k.suite], c.Ratio())
 	}
-	fmt.Fprintln(w, "\n| suite | instances | median bound / found | CPU s: median (max) |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintf(w, "\n(load average %.3g at the end)\n\n", loadAverage())
+	fmt.Fprintln(w, "| suite | instances | median bound / found | CPU s: median (max) | wall s: median (max) | bound at most d6b939f's |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, s := range order {
-		hi := math.Inf(-1)
-		for _, v := range cpus[s] {
-			hi = max(hi, v)
+		atMost := "-"
+		if s == "acasxu" {
+			atMost = fmt.Sprintf("%d of %d", noLooser[s], withRef[s])
 		}
-		fmt.Fprintf(w, "| %s | %d | %.3f | %.2f (%.2f) |\n", s, len(cpus[s]), median(ratios[s]), median(cpus[s]), hi)
+		fmt.Fprintf(w, "| %s | %d | %.3f | %.2f (%.2f) | %.2f (%.2f) | %s |\n", s, len(cpus[s]), median(ratios[s]),
+			median(cpus[s]), largest(cpus[s]), median(walls[s]), largest(walls[s]), atMost)
 	}
 	return nil
+}
+
+// largest returns the largest of v (-Inf for none).
+func largest(v []float64) float64 {
+	hi := math.Inf(-1)
+	for _, x := range v {
+		hi = max(hi, x)
+	}
+	return hi
 }
 
 // defaultsCases returns the instances of "bench defaults" from dir.
