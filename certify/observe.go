@@ -33,8 +33,9 @@ func searchErrorWith(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *t
 	// Where the budget binds, leave most of it to the local searches,
 	// which find larger errors than uniform points in many dimensions.
 	so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
-	// On a quantised network, all that the phases before it leave goes
-	// to the walk on its input grid, which finds the roundings they miss.
+	// On a quantised network, half the budget and all that the phases
+	// before it leave go to the walk on its input grid, which finds the
+	// roundings they miss.
 	so.AnnealEvals = max(so.AnnealEvals, so.MaxEvals)
 	res, err := search.MaxError(ctx, f1, f2, spec.Inputs{Box: box, Pairing: o.in.Pairing, Quant: o.in.Quant}, o.q, so)
 	if res == nil || (err != nil && ctx.Err() == nil) {

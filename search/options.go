@@ -34,7 +34,8 @@ type Options struct {
 	// AnnealEvals is the length, in evaluations, of the annealing phase
 	// that follows the local searches when a network has quantisers and
 	// the pairing is SameInput: a walk on the grid of its input from the
-	// best point found (see anneal.go); 0 disables it.
+	// best point found (see anneal.go); 0 disables it. Under MaxEvals the
+	// phases before it leave it min(AnnealEvals, MaxEvals/2) at least.
 	AnnealEvals int
 	// Seed makes the random choices; the same seed gives the same result.
 	Seed uint64

@@ -93,11 +93,17 @@ func run(ctx context.Context, p *problem, opts Options) (*Result, error) {
 		exact = s.exact()
 	}
 	s.evals0, s.budgetOn = s.p.evals, true
+	if m, _ := p.quantisedSide(); m != 0 && opts.MaxEvals > 0 && !exact {
+		// Where the budget binds, the phases before the walk on the
+		// input grid leave it a share.
+		s.reserve = min(opts.AnnealEvals, opts.MaxEvals/2)
+	}
 	s.grid()
 	s.corners()
 	if !exact {
 		s.random()
 		s.local()
+		s.reserve = 0
 		s.anneal()
 		s.zoom()
 	}
@@ -167,8 +173,11 @@ type searcher struct {
 	// the exact enumeration); budgetOn says it has.
 	evals0   int
 	budgetOn bool
-	best     []float64
-	bestV    float64
+	// reserve is the part of MaxEvals held back for the annealing phase
+	// until it starts.
+	reserve int
+	best    []float64
+	bestV   float64
 	// pool holds the best distinct points seen, for restarts.
 	pool []scored
 }
@@ -219,7 +228,10 @@ func (s *searcher) done() bool {
 	if s.stopped {
 		return true
 	}
-	if s.budgetOn && s.opts.MaxEvals > 0 && s.p.evals >= s.evals0+s.opts.MaxEvals {
+	if s.budgetOn && s.opts.MaxEvals > 0 && s.p.evals >= s.evals0+s.opts.MaxEvals-s.reserve {
+		if s.reserve > 0 {
+			return true // the phase ends, not the search
+		}
 		s.stopped = true
 		return true
 	}
