@@ -194,7 +194,8 @@ type Refine struct {
 	// pieces bounded by bound propagation alone (the cheap refinement,
 	// quantised networks): their propWork, sub-boxes times parameters
 	// times hidden neurons times 8. 0 sets no limit. Default 4e10 (a few
-	// seconds of propagation; docs/tuning.md).
+	// seconds of propagation; docs/tuning.md); four times that for the
+	// cheap refinement of quantised networks (quantisedPropWork).
 	MaxPropWork float64
 	// SettleWork, if positive, lets the cheap refinement of a box of at
 	// most MaxSplitInputs free coordinates go on after the target ratio
