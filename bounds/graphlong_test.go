@@ -26,7 +26,8 @@ import (
 // memory allocated, and the bounds of ||g2(x) - g1(x)|| against the
 // largest difference found by sampling. It runs only with NNBOUND_LONG=1
 // and reports figures without asserting on them; NNBOUND_GRAPH_MODELS
-// picks models (small,cifar1,cifar,cifar-fb8,cifar-ort; default small),
+// picks models (small,cifar1,cifar,cifar-fb8,cifar-ort,trained-fb8,trained-ort;
+// default small; trained-*: testdata/graphs/cifar_trained),
 // NNBOUND_GRAPH_METHODS methods
 // (interval,window1,window2,backsub,adaptive,weights,combined,float32),
 // and NNBOUND_GRAPH_LOG=1 logs each value bounded.
@@ -41,11 +42,13 @@ func TestGraphLong(t *testing.T) {
 		}
 	}
 	models := map[string]func(*rand.Rand) graphLongPair{
-		"small":     synthetic(1, 8, 8, []int{16, 16}, 2.0/255),
-		"cifar1":    synthetic(3, 32, 32, []int{16}, 1.0/255), // the stem and first stage of cifar
-		"cifar":     synthetic(3, 32, 32, []int{16, 32, 64}, 1.0/255),
-		"cifar-fb8": func(*rand.Rand) graphLongPair { return cifarPair(t, "fb8") },
-		"cifar-ort": func(*rand.Rand) graphLongPair { return cifarPair(t, "cifar_resnet_int8_ort.onnx") },
+		"small":       synthetic(1, 8, 8, []int{16, 16}, 2.0/255),
+		"cifar1":      synthetic(3, 32, 32, []int{16}, 1.0/255), // the stem and first stage of cifar
+		"cifar":       synthetic(3, 32, 32, []int{16, 32, 64}, 1.0/255),
+		"cifar-fb8":   func(*rand.Rand) graphLongPair { return cifarPair(t, "cifar_resnet", "fb8") },
+		"cifar-ort":   func(*rand.Rand) graphLongPair { return cifarPair(t, "cifar_resnet", "cifar_resnet_int8_ort.onnx") },
+		"trained-fb8": func(*rand.Rand) graphLongPair { return cifarPair(t, "cifar_trained", "fb8") },
+		"trained-ort": func(*rand.Rand) graphLongPair { return cifarPair(t, "cifar_trained", "cifar_trained_int8_ort.onnx") },
 	}
 	methods := map[string]GraphOptions{
 		"interval": {Intermediate: IntermediateInterval, Batch: 16},
@@ -109,11 +112,12 @@ type graphLongPair struct {
 	clip   bool
 }
 
-// cifarPair returns the CIFAR-shaped ResNet of testdata/graphs with its
-// copy (a file there, or "fb8": 8 fractional bits) and its first input.
-func cifarPair(t *testing.T, copyName string) graphLongPair {
+// cifarPair returns a CIFAR-shaped ResNet of testdata/graphs (model: the
+// name of its .onnx and .json files) with its copy (a file there, or
+// "fb8": 8 fractional bits) and its first input.
+func cifarPair(t *testing.T, model, copyName string) graphLongPair {
 	dir := filepath.Join("..", "testdata", "graphs")
-	g1, _, _, err := modelfile.LoadGraph(filepath.Join(dir, "cifar_resnet.onnx"), modelfile.Options{})
+	g1, _, _, err := modelfile.LoadGraph(filepath.Join(dir, model+".onnx"), modelfile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +132,7 @@ func cifarPair(t *testing.T, copyName string) graphLongPair {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "cifar_resnet.json"))
+	data, err := os.ReadFile(filepath.Join(dir, model+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ per pair the median ratio, and the process's CPU time and peak memory.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.Dir, "dir", o.Dir, "folder of the models and their JSON files")
-	fs.StringSliceVar(&o.Pairs, "pairs", o.Pairs, "pairs to run: digits-ort, digits-torch, digits-fb8, cifar-fb8, cifar-ort")
+	fs.StringSliceVar(&o.Pairs, "pairs", o.Pairs, "pairs to run: digits-ort, digits-torch, digits-fb8, cifar-fb8, cifar-ort, cifar-trained-fb8, cifar-trained-ort")
 	fs.IntVar(&o.Balls, "balls", o.Balls, "balls per pair")
 	duration.Var(fs, &o.Measure.Verify, "verify", "also verify at 2x and 0.5x the error found, each stopped after this long (0: no verify)")
 	return cmd

@@ -35,7 +35,7 @@ type GraphsOptions struct {
 // ten balls, certify.DefaultOptions and no verification.
 func DefaultGraphsOptions() GraphsOptions {
 	return GraphsOptions{Dir: filepath.Join("testdata", "graphs"), Balls: 10,
-		Pairs:   []string{"digits-ort", "digits-torch", "digits-fb8", "cifar-fb8", "cifar-ort"},
+		Pairs:   []string{"digits-ort", "digits-torch", "digits-fb8", "cifar-fb8", "cifar-ort", "cifar-trained-fb8", "cifar-trained-ort"},
 		Measure: experiment.GraphOptions{Certify: certify.DefaultOptions()}}
 }
 
@@ -46,11 +46,13 @@ var graphPairs = map[string]struct {
 	model, copy, centres string
 	radius               float64
 }{
-	"digits-ort":   {"digits_rescnn", "digits_rescnn_int8_ort", "digits_test.json", 2.0 / 255},
-	"digits-torch": {"digits_rescnn", "digits_rescnn_int8_torch", "digits_test.json", 2.0 / 255},
-	"digits-fb8":   {"digits_rescnn", "fb8", "digits_test.json", 2.0 / 255},
-	"cifar-fb8":    {"cifar_resnet", "fb8", "cifar_resnet.json", 1.0 / 255},
-	"cifar-ort":    {"cifar_resnet", "cifar_resnet_int8_ort", "cifar_resnet.json", 1.0 / 255},
+	"digits-ort":        {"digits_rescnn", "digits_rescnn_int8_ort", "digits_test.json", 2.0 / 255},
+	"digits-torch":      {"digits_rescnn", "digits_rescnn_int8_torch", "digits_test.json", 2.0 / 255},
+	"digits-fb8":        {"digits_rescnn", "fb8", "digits_test.json", 2.0 / 255},
+	"cifar-fb8":         {"cifar_resnet", "fb8", "cifar_resnet.json", 1.0 / 255},
+	"cifar-ort":         {"cifar_resnet", "cifar_resnet_int8_ort", "cifar_resnet.json", 1.0 / 255},
+	"cifar-trained-fb8": {"cifar_trained", "fb8", "cifar_trained.json", 1.0 / 255},
+	"cifar-trained-ort": {"cifar_trained", "cifar_trained_int8_ort", "cifar_trained.json", 1.0 / 255},
 }
 
 // Graphs certifies the pairs of o over their balls and prints the table.
