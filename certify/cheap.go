@@ -22,7 +22,10 @@ import (
 // (bounds.Options.Within), with the cheaper relaxations of branch and
 // bound (PlainPairs, UnstableOnly), halving next the coordinate of
 // largest difference smear (smear.Difference, the heuristic of package
-// verify). Each piece's bound is an enclosure of the quantity on it, and
+// verify). On a box of at most MaxSplitInputs free coordinates it settles
+// past the target ratio (Refine.SettleWork: unsearched pieces, the joint
+// pairs, the widest coordinate after a halving that kept its parent's
+// bound). Each piece's bound is an enclosure of the quantity on it, and
 // the pieces cover the input set, so the largest of them is a bound on
 // the whole set, as for the SDP's pieces. The SDP runs afterwards, where
 // it can still pay (sdpBound), and the smaller of the two bounds is
