@@ -75,10 +75,11 @@ func settleTask(o *task) *task {
 
 // settledStop returns why a refinement that settled past the target
 // ratio ended, stop being what ended the settling: StopTarget (or
-// StopEnough) for the bound, which is within the target still, unless
-// the time budget or a cancellation cut it.
+// StopEnough) for the bound, which is within the target still, also when
+// the time budget cut the settling (the target was reached before it),
+// unless a cancellation did.
 func settledStop(stop Stop, bound, observed float64, r *Refine) Stop {
-	if stop == StopBudget || stop == StopCancelled {
+	if stop == StopCancelled {
 		return stop
 	}
 	if e := r.ending(bound, observed); e != StopNone {

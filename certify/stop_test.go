@@ -152,3 +152,21 @@ func TestEnoughOverFinalPieces(t *testing.T) {
 		t.Errorf("bound 2.5 at most Enough 3: stop %v, want %v", got, StopEnough)
 	}
 }
+
+// TestSettledStop checks the reason of a refinement that settled past
+// the target: the target, also when the clock cut the settling, but a
+// cancellation is reported as one.
+func TestSettledStop(t *testing.T) {
+	r := Refine{TargetRatio: 1.1}
+	for _, c := range []struct {
+		stop, want Stop
+	}{
+		{StopBudget, StopTarget},
+		{StopCap, StopTarget},
+		{StopCancelled, StopCancelled},
+	} {
+		if got := settledStop(c.stop, 1.05, 1, &r); got != c.want {
+			t.Errorf("settledStop(%v) at ratio 1.05 = %v, want %v", c.stop, got, c.want)
+		}
+	}
+}
