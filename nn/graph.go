@@ -221,12 +221,13 @@ func (g *Graph) EvalFloat32(x []float64) ([]float64, error) {
 	return vals[len(g.Nodes)], nil
 }
 
-// NumParams returns the number of weights and biases of g's affine nodes.
+// NumParams returns the number of weights and biases of g's affine nodes
+// (a convolution's bias once per channel where it is: ModelBias).
 func (g *Graph) NumParams() int {
 	n := 0
 	for _, nd := range g.Nodes {
 		if a, ok := nd.Op.(*Affine); ok {
-			n += len(a.Weights()) + len(a.B)
+			n += len(a.Weights()) + len(a.ModelBias())
 		}
 	}
 	return n

@@ -247,3 +247,22 @@ func TestGraphChainRepeatedQuantiser(t *testing.T) {
 		t.Fatalf("two different quantisers: got %v, want ErrNotChain", err)
 	}
 }
+
+// TestNumParamsConvBias checks that a convolution's bias counts once per
+// channel when it is the same over the channel's positions (a model's
+// bias), and once per output otherwise.
+func TestNumParamsConvBias(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 3))
+	net := testChain(rng)
+	dense := 5*18 + 5 + 3*5 + 3
+	if got, want := net.Graph().NumParams(), 18+18+dense; got != want {
+		t.Errorf("bias per position: %d parameters, want %d", got, want)
+	}
+	b := net.Layers[0].B
+	for i := range b {
+		b[i] = float64(i / 9) // one value per channel of 3x3 positions
+	}
+	if got, want := net.Graph().NumParams(), 18+2+dense; got != want {
+		t.Errorf("bias per channel: %d parameters, want %d", got, want)
+	}
+}

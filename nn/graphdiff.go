@@ -31,7 +31,11 @@ func ParamDiffGraph(a, b *Graph) (Diff, error) {
 		if !ok || shapeSize(na.Shape) != shapeSize(nb.Shape) || len(fa.Weights()) != len(fb.Weights()) || len(fa.B) != len(fb.B) {
 			return Diff{}, fmt.Errorf("nn: %s differs in shape from %s: %w", a.Label(k), b.Label(k), ErrDimension)
 		}
-		for _, pair := range [][2][]float64{{fa.Weights(), fb.Weights()}, {fa.B, fb.B}} {
+		ba, bb := fa.ModelBias(), fb.ModelBias()
+		if len(ba) != len(bb) { // one bias per channel in one graph only
+			ba, bb = fa.B, fb.B
+		}
+		for _, pair := range [][2][]float64{{fa.Weights(), fb.Weights()}, {ba, bb}} {
 			for i, x := range pair[0] {
 				d.add(x, pair[1][i])
 			}

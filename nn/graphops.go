@@ -247,6 +247,29 @@ func (a *Affine) Weights() []float64 {
 	return nil
 }
 
+// ModelBias returns a's bias as the model holds it: for a convolution
+// whose bias is the same at every position of each output channel (as a
+// model's is; B stores it once per output), one value per channel, else
+// B itself.
+func (a *Affine) ModelBias() []float64 {
+	c, ok := a.M.(*Conv2D)
+	if !ok || len(a.B) != c.Out() {
+		return a.B
+	}
+	per := c.OutH * c.OutW
+	out := make([]float64, c.OutC)
+	for ch := range out {
+		row := a.B[ch*per : (ch+1)*per]
+		for _, v := range row {
+			if v != row[0] {
+				return a.B
+			}
+		}
+		out[ch] = row[0]
+	}
+	return out
+}
+
 // denseWeights returns w's entries row by row, in place.
 func denseWeights(w *mat.Dense) []float64 {
 	raw := w.RawMatrix()

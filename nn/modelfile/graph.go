@@ -60,7 +60,7 @@ func DescribeGraph(g *nn.Graph, info *Info) Description {
 	for _, n := range g.Nodes {
 		d := NodeDescription{Op: n.Op.Describe(), Name: n.Name, Inputs: n.Inputs, Shape: n.Shape}
 		if a, ok := n.Op.(*nn.Affine); ok {
-			d.Parameters = len(a.Weights()) + len(a.B)
+			d.Parameters = len(a.Weights()) + len(a.ModelBias())
 		}
 		j.Nodes = append(j.Nodes, d)
 	}
