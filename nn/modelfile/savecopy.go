@@ -64,23 +64,8 @@ func sameCopy(g *nn.Graph, net *nn.Network, asGraph func(*nn.Graph) (*nn.Graph, 
 		return nil
 	}
 	chain, err := onnx.ChainOf(gc)
-	if err != nil || !sameNetwork(chain, net) {
+	if err != nil || net.Quantised() || !nn.Equal(chain, net) {
 		return nil
 	}
 	return gc
-}
-
-// sameNetwork reports whether a and b have the same layers: the same
-// shapes, parameters and activations, and no quantisers.
-func sameNetwork(a, b *nn.Network) bool {
-	d, err := nn.ParamDiff(a, b)
-	if err != nil || d.Changed != 0 || d.Activations != 0 {
-		return false
-	}
-	for k, l := range a.Layers {
-		if l.Pre != nil || l.Post != nil || b.Layers[k].Pre != nil || b.Layers[k].Post != nil {
-			return false
-		}
-	}
-	return true
 }
