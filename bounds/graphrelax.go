@@ -88,21 +88,29 @@ func quantNoise(q *nn.Quantiser, i int) (r float64, dn, up Interval) {
 // clampTo returns v clamped to [x.Lo, x.Hi].
 func clampTo(v float64, x Interval) float64 { return min(max(v, x.Lo), x.Hi) }
 
-// quantImage returns an enclosure of q(v) for value i over v in x.
+// quantImage returns an enclosure of q(v) for value i over v in x: its
+// exact image (quantRange) within the noise's.
 func quantImage(q *nn.Quantiser, i int, x Interval) Interval {
-	if c, ok := quantConstant(q, i, x); ok {
-		return c
-	}
 	r, dn, up := quantNoise(q, i)
-	return Interval{clampTo(outward.SubDown(x.Lo, r), dn), clampTo(outward.AddUp(x.Hi, r), up)}
+	out := Interval{clampTo(outward.SubDown(x.Lo, r), dn), clampTo(outward.AddUp(x.Hi, r), up)}
+	if img, _, ok := quantRange(q, i, x); ok {
+		out = out.Intersect(img)
+	}
+	return out
 }
 
 // quantLines returns lines below and above q (value i) on [l, u]: the
 // hard-tanh lines of dn on [l - r, u - r] and of up on [l + r, u + r],
-// shifted by r.
+// shifted by r; or the ends of q's exact image (quantRange) where they are
+// closer together at the middle of x: inside one step, where q is that
+// constant, and across one jump, where both pairs are s apart but the
+// constants are exact at the ends. (The staircase's lines of other
+// slopes, as its secant, are never closer than one of these: a line
+// crossing a jump leaves s between them.)
 func quantLines(q *nn.Quantiser, i int, x Interval) (lower, upper line) {
-	if c, ok := quantConstant(q, i, x); ok {
-		return line{0, c.Lo}, line{0, c.Hi}
+	img, constant, ok := quantRange(q, i, x)
+	if ok && constant {
+		return line{0, img.Lo}, line{0, img.Hi}
 	}
 	r, dn, up := quantNoise(q, i)
 	lower, _ = relax(nn.Activation{Kind: nn.HardTanh, Lo: dn.Lo, Hi: dn.Hi}, outward.SubDown(x.Lo, r), outward.SubUp(x.Hi, r))
@@ -110,6 +118,10 @@ func quantLines(q *nn.Quantiser, i int, x Interval) (lower, upper line) {
 	// ht(v - r) >= A (v - r) + C and ht(v + r) <= A (v + r) + C.
 	lower.C = outward.SubDown(lower.C, outward.MulUp(lower.A, r))
 	upper.C = outward.AddUp(upper.C, outward.MulUp(upper.A, r))
+	mid := x.Lo/2 + x.Hi/2
+	if ok && img.Hi-img.Lo < (upper.A-lower.A)*mid+upper.C-lower.C {
+		return line{0, img.Lo}, line{0, img.Hi}
+	}
 	return lower, upper
 }
 

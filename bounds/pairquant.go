@@ -1,8 +1,6 @@
 package bounds
 
 import (
-	"math"
-
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 )
@@ -31,7 +29,11 @@ func roundingImage(q *nn.Quantiser, i int, x Interval) Interval {
 		return Interval{}
 	}
 	r, dn, up := quantNoise(q, i)
-	return Interval{min(-r, outward.SubDown(dn.Hi, x.Hi)), max(r, outward.SubUp(up.Lo, x.Lo))}
+	out := Interval{min(-r, outward.SubDown(dn.Hi, x.Hi)), max(r, outward.SubUp(up.Lo, x.Lo))}
+	if img, _, ok := quantRange(q, i, x); ok {
+		out = out.Intersect(Interval{outward.SubDown(img.Lo, x.Hi), outward.SubUp(img.Hi, x.Lo)})
+	}
+	return out
 }
 
 // quantOrIdentityImage returns an enclosure of q(v) (v when q is nil) for
@@ -58,32 +60,4 @@ func quantOrIdentityLines(q *nn.Quantiser, i int, x Interval) (lower, upper line
 func pairQuantImage(p pairQuant, i int, z, d, y Interval) Interval {
 	viaD := d.Add(roundingImage(p.q2, i, y)).Sub(roundingImage(p.q1, i, z))
 	return viaD.Intersect(quantOrIdentityImage(p.q2, i, y).Sub(quantOrIdentityImage(p.q1, i, z)))
-}
-
-// quantConstant returns the value q takes (value i) on all of x, rounded
-// outward, when x lies inside one rounding step: v / s, computed exactly
-// or in float64, stays within (k - 1/2, k + 1/2) for one integer k, with a
-// margin of 2^-18 (|v / s| + 1) for the roundings of the division (and
-// the scale's). Saturated steps count: k is clamped to the range after.
-func quantConstant(q *nn.Quantiser, i int, x Interval) (Interval, bool) {
-	s, z := q.At(i)
-	lo, hi := outward.Down(x.Lo/s), outward.Up(x.Hi/s)
-	if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return Interval{}, false
-	}
-	k := math.Round(lo)
-	m := 0x1p-18 * (max(math.Abs(lo), math.Abs(hi)) + 1)
-	if !(lo > k-0.5+m && hi < k+0.5-m) {
-		zk := float64(z) // wholly past one end of the range: constant too
-		switch {
-		case lo > float64(q.Hi)-zk+0.5+m:
-			k = float64(q.Hi) - zk
-		case hi < float64(q.Lo)-zk-0.5-m:
-			k = float64(q.Lo) - zk
-		default:
-			return Interval{}, false
-		}
-	}
-	n := min(max(k+float64(z), float64(q.Lo)), float64(q.Hi)) - float64(z)
-	return Interval{outward.MulDown(n, s), outward.MulUp(n, s)}, true
 }
