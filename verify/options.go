@@ -134,6 +134,11 @@ type Options struct {
 	// (search.Walk, one for each of the first walkTargets classes g may
 	// move to); 0: none.
 	RootWalk int
+	// RootLevels is the number of evaluations of g in each level search
+	// of the top-1 root attack on an int8 g's input levels (top1levels.go,
+	// one for each of the first walkTargets classes), run before the
+	// walks; 0: none.
+	RootLevels int
 	// Split chooses the coordinate to halve; SplitDifference, the default,
 	// takes the fewest nodes on the benchmarks (docs/tuning.md).
 	Split SplitRule
@@ -156,8 +161,8 @@ type Options struct {
 // passes that went on settled their node,
 // back-substitution of unstable neurons only, 5 slope-optimisation steps
 // of size 0.5,
-// top-1 root attacks that end with walks of 4,000 evaluations on an int8
-// g's input grid, light attacks below the root where the parent's attack found under half
+// top-1 root attacks that end with level searches of 2,000 evaluations
+// and walks of 4,000 on an int8 g's input grid, light attacks below the root where the parent's attack found under half
 // of eps, search.MaxError at the root when its attack comes within half of
 // eps,
 // suspect nodes (an attack within 0.9 of eps) first, the difference
@@ -165,7 +170,7 @@ type Options struct {
 // boxes best first.
 func DefaultOptions() Options {
 	return Options{Workers: runtime.GOMAXPROCS(0), Batch: 64, UnstableOnly: true, OptimiseIterations: 5, OptimiseStep: 0.5,
-		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, RootWalk: 4000, Split: SplitDifference, MaxQueue: 1 << 16, Seed: 1,
+		AttackSteps: 20, AttackStarts: 1, RootStarts: 32, RootWalk: 4000, RootLevels: 2000, Split: SplitDifference, MaxQueue: 1 << 16, Seed: 1,
 		Heuristics: Heuristics{OptimiseRatio: 8, EarlyStopRatio: 8, ContinueRatio: 1.5, ContinueWinRate: 0.25,
 			AttackRatio: 0.5, SearchRatio: 0.5, SuspectRatio: 0.9}}
 }
@@ -203,6 +208,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("verify: options: OptimiseStep %v, want 0..10: %w", o.OptimiseStep, ErrOptions)
 	case o.RootWalk < 0:
 		return fmt.Errorf("verify: options: RootWalk %d is negative: %w", o.RootWalk, ErrOptions)
+	case o.RootLevels < 0:
+		return fmt.Errorf("verify: options: RootLevels %d is negative: %w", o.RootLevels, ErrOptions)
 	case o.AttackSteps < 0 || o.AttackStarts < 0 || o.RootStarts < 0:
 		return fmt.Errorf("verify: options: AttackSteps %d, AttackStarts %d or RootStarts %d is negative: %w",
 			o.AttackSteps, o.AttackStarts, o.RootStarts, ErrOptions)

@@ -100,7 +100,8 @@ type top1 struct {
 	// margF[c] and margG[c] are f and g followed by the margins
 	// y_c - y_j, j != c, in increasing j (marginNetwork).
 	margF, margG []*nn.Network
-	colWeight    []float64 // per input, sum of |first-layer weights| of f and g
+	rawG         *nn.Network // g's logits before its output quantiser (rawLast)
+	colWeight    []float64   // per input, sum of |first-layer weights| of f and g
 
 	queue   top1Queue
 	nodes   int
@@ -112,7 +113,7 @@ type top1 struct {
 // newTop1 returns the state of a validated question.
 func newTop1(f, g *nn.Network, in spec.Inputs, o Options) (*top1, error) {
 	m := f.OutputSize()
-	t := &top1{f: f, g: g, in: in, opts: o, m: m, margF: make([]*nn.Network, m), margG: make([]*nn.Network, m)}
+	t := &top1{f: f, g: g, in: in, opts: o, m: m, margF: make([]*nn.Network, m), margG: make([]*nn.Network, m), rawG: rawLast(g)}
 	for c := range m {
 		var err error
 		if t.margF[c], err = marginNetwork(f, c); err != nil {

@@ -2,14 +2,11 @@ package verify
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -31,24 +28,8 @@ func TestTop1CertifiedNotContradicted(t *testing.T) {
 // only: a ball of the CNN costs about a second.
 func TestTop1CNNCertifiedNotContradicted(t *testing.T) {
 	stride := longNodes(t, "NNBOUND_TOP1_STRIDE", 9)
-	dir := "../testdata/graphs/"
-	f, _, err := onnx.Read(dir + "digits_cnn.onnx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _, err := onnx.Read(dir + "digits_cnn_int8_torch.onnx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ts struct{ Inputs [][]float64 }
-	b, err := os.ReadFile(dir + "digits_test.json")
-	if err == nil {
-		err = json.Unmarshal(b, &ts)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	certifiedNotContradicted(t, f, g, ts.Inputs, stride, 2.0/255, 30)
+	f, g, xs := cnnPair(t)
+	certifiedNotContradicted(t, f, g, xs, stride, 2.0/255, 30)
 }
 
 // certifiedNotContradicted decides the balls of radius r about every

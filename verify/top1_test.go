@@ -40,21 +40,34 @@ func TestJudgeTop1(t *testing.T) {
 	}
 }
 
-// digitsPair returns the digits MLP, its int8 per-channel copy and the
-// test images.
+// digitsPair returns the digits MLP of nn/onnx/testdata/qdq, its PyTorch
+// int8 per-channel copy and the digits test images.
 func digitsPair(t *testing.T) (f, g *nn.Network, xs [][]float64) {
 	t.Helper()
-	dir := "../nn/onnx/testdata/qdq/digits_relu/"
-	f, _, err := onnx.Read(dir + "digits_relu.onnx")
+	return readPair(t, "../nn/onnx/testdata/qdq/digits_relu/", "digits_relu.onnx", "digits_relu_int8_perchannel.onnx", "test_set.json")
+}
+
+// cnnPair returns the digits CNN of testdata/graphs, its PyTorch int8
+// copy and the digits test images.
+func cnnPair(t *testing.T) (f, g *nn.Network, xs [][]float64) {
+	t.Helper()
+	return readPair(t, "../testdata/graphs/", "digits_cnn.onnx", "digits_cnn_int8_torch.onnx", "digits_test.json")
+}
+
+// readPair reads the networks f and g and the inputs of the test set
+// data, all in dir.
+func readPair(t *testing.T, dir, fName, gName, data string) (f, g *nn.Network, xs [][]float64) {
+	t.Helper()
+	f, _, err := onnx.Read(dir + fName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _, err = onnx.Read(dir + "digits_relu_int8_perchannel.onnx")
+	g, _, err = onnx.Read(dir + gName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ts struct{ Inputs [][]float64 }
-	b, err := os.ReadFile(dir + "test_set.json")
+	b, err := os.ReadFile(dir + data)
 	if err == nil {
 		err = json.Unmarshal(b, &ts)
 	}

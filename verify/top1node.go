@@ -85,7 +85,9 @@ func (t *top1) process(n *top1Node) *top1Outcome {
 	rng := rand.New(rand.NewPCG(t.opts.Seed, uint64(n.id)))
 	o.worst, o.violation = t.attack(n, c, targets, starts, rng)
 	if o.violation == nil && n.id == 0 {
-		if x, v := t.walk(n, c, targets, o.worst, rng); v != nil {
+		if x, v := t.levels(n, c, rng); v != nil {
+			o.worst, o.violation = x, v
+		} else if x, v := t.walk(n, c, targets, o.worst, rng); v != nil {
 			o.worst, o.violation = x, v
 		}
 	}
