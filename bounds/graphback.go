@@ -171,13 +171,14 @@ func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) [
 // backWork is one worker's state: the pending coefficient buffers and
 // spare ones by size.
 type backWork struct {
-	b    *graphBack
-	buf  [][]float64
-	band []window // per value, the window of its planes where its coefficients may be non-zero
-	c, e []float64
-	rows int
-	free map[int][][]float64
-	conv convScratch // scratch of the batched convolution
+	b       *graphBack
+	buf     [][]float64
+	band    []window // per value, the window of its planes where its coefficients may be non-zero
+	c, e    []float64
+	rows    int
+	free    map[int][][]float64
+	conv    convScratch // scratch of the batched convolution
+	spanBuf [][2]int    // the spans of a batch (spans)
 }
 
 // get returns a zeroed buffer of n floats.
@@ -206,6 +207,7 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 	b, g := w.b, w.b.g
 	r := len(rows)
 	w.rows, w.c, w.e = r, make([]float64, r), make([]float64, r)
+	w.spanBuf = w.spanBuf[:0]
 	w.buf = make([][]float64, len(g.Nodes)+1)
 	w.band = make([]window, len(g.Nodes)+1)
 	n := g.Size(t)

@@ -17,27 +17,27 @@ import (
 
 // spans returns the ranges of entries of value v in the window a: one per
 // channel of a CHW value where a holds whole rows, one per channel and row
-// otherwise, the whole value if v is not CHW.
+// otherwise, the whole value if v is not CHW. They live in w.spanBuf,
+// which batch empties.
 func (w *backWork) spans(v int, a window) [][2]int {
-	s := w.b.g.Shape(v)
-	if len(s) != 3 {
-		return [][2]int{{0, w.b.g.Size(v)}}
-	}
-	plane := s[1] * s[2]
-	if a.clo <= 0 && a.chi >= s[2] {
-		sp := make([][2]int, s[0])
-		for c := range sp {
-			sp[c] = [2]int{c*plane + a.lo*s[2], c*plane + a.hi*s[2]}
+	s, start := w.b.g.Shape(v), len(w.spanBuf)
+	switch {
+	case len(s) != 3:
+		w.spanBuf = append(w.spanBuf, [2]int{0, w.b.g.Size(v)})
+	case a.clo <= 0 && a.chi >= s[2]:
+		plane := s[1] * s[2]
+		for c := range s[0] {
+			w.spanBuf = append(w.spanBuf, [2]int{c*plane + a.lo*s[2], c*plane + a.hi*s[2]})
 		}
-		return sp
-	}
-	sp := make([][2]int, 0, s[0]*max(0, a.hi-a.lo))
-	for c := range s[0] {
-		for h := a.lo; h < a.hi; h++ {
-			sp = append(sp, [2]int{c*plane + h*s[2] + a.clo, c*plane + h*s[2] + a.chi})
+	default:
+		plane := s[1] * s[2]
+		for c := range s[0] {
+			for h := a.lo; h < a.hi; h++ {
+				w.spanBuf = append(w.spanBuf, [2]int{c*plane + h*s[2] + a.clo, c*plane + h*s[2] + a.chi})
+			}
 		}
 	}
-	return sp
+	return w.spanBuf[start:len(w.spanBuf):len(w.spanBuf)]
 }
 
 // window is the band [lo, hi) of rows and [clo, chi) of columns of a
