@@ -225,7 +225,9 @@ func TestGraphBands(t *testing.T) {
 func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-9*(1+math.Abs(a)) }
 
 // TestConvT checks the batched transposed convolution against
-// ApplyTransposed on bands of rows, strides, padding and dilation.
+// ApplyTransposed on windows of rows and columns, strides, padding and
+// dilation, and that it writes nothing outside the window its outputs
+// read.
 func TestConvT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	for _, c := range []*nn.Conv2D{
@@ -236,6 +238,10 @@ func TestConvT(t *testing.T) {
 		{InC: 2, InH: 9, InW: 9, OutC: 3, OutH: 5, OutW: 10, KH: 3, KW: 2, Stride: [2]int{1, 1}, Pad: [2]int{0, 1}, Dil: [2]int{2, 1}, Groups: 1},
 		{InC: 3, InH: 6, InW: 6, OutC: 2, OutH: 5, OutW: 5, KH: 3, KW: 3, Stride: [2]int{1, 1}, Pad: [2]int{1, 1}, Dil: [2]int{1, 1}, Groups: 1},
 		{InC: 3, InH: 4, InW: 5, OutC: 4, OutH: 4, OutW: 5, KH: 1, KW: 1, Stride: [2]int{1, 1}, Dil: [2]int{1, 1}, Groups: 1},
+		{InC: 9, InH: 10, InW: 11, OutC: 8, OutH: 4, OutW: 5, KH: 3, KW: 4, Stride: [2]int{3, 2}, Pad: [2]int{2, 1}, Dil: [2]int{1, 1}, Groups: 1},
+		{InC: 16, InH: 8, InW: 8, OutC: 16, OutH: 8, OutW: 8, KH: 3, KW: 3, Stride: [2]int{1, 1}, Pad: [2]int{1, 1}, Dil: [2]int{1, 1}, Groups: 1},
+		{InC: 8, InH: 8, InW: 8, OutC: 16, OutH: 4, OutW: 4, KH: 3, KW: 3, Stride: [2]int{2, 2}, Pad: [2]int{1, 1}, Dil: [2]int{1, 1}, Groups: 1},
+		{InC: 3, InH: 5, InW: 5, OutC: 2, OutH: 9, OutW: 9, KH: 3, KW: 3, Stride: [2]int{1, 1}, Pad: [2]int{3, 3}, Dil: [2]int{1, 1}, Groups: 1},
 	} {
 		c.Kernel = make([]float64, c.OutC*c.InC*c.KH*c.KW)
 		for i := range c.Kernel {
@@ -245,23 +251,34 @@ func TestConvT(t *testing.T) {
 			t.Fatal(err)
 		}
 		ct := newConvT(c)
-		var y, z []float64
+		var s convScratch
 		for lo := range c.OutH {
-			band := rowBand{lo, lo + 1 + rng.IntN(c.OutH-lo)}
-			rows := 3
+			band := window{lo, lo + 1 + rng.IntN(c.OutH-lo), 0, c.OutW}
+			if lo%2 == 1 {
+				band.clo = rng.IntN(c.OutW)
+				band.chi = band.clo + 1 + rng.IntN(c.OutW-band.clo)
+			}
+			rows := []int{1, 3, 40}[lo%3]
 			lam, got := make([]float64, rows*c.Out()), make([]float64, rows*c.In())
 			for r := range rows {
 				for m := range c.OutC {
-					for i := band.lo * c.OutW; i < band.hi*c.OutW; i++ {
-						lam[r*c.Out()+m*c.OutH*c.OutW+i] = rng.NormFloat64()
+					for h := band.lo; h < band.hi; h++ {
+						for ow := band.clo; ow < band.chi; ow++ {
+							lam[r*c.Out()+(m*c.OutH+h)*c.OutW+ow] = rng.NormFloat64()
+						}
 					}
 				}
 			}
-			ct.addTransposed(got, lam, rows, band, &y, &z)
+			ct.addTransposed(got, lam, rows, band, &s)
 			want := make([]float64, c.In())
+			in := convWindow(c, band)
 			for r := range rows {
 				c.ApplyTransposed(want, lam[r*c.Out():(r+1)*c.Out()])
 				for i, w := range want {
+					ih, iw := i%(c.InH*c.InW)/c.InW, i%c.InW
+					if outside := ih < in.lo || ih >= in.hi || iw < in.clo || iw >= in.chi; outside && got[r*c.In()+i] != 0 {
+						t.Fatalf("%+v band %v row %d input %d outside %v: %v", *c, band, r, i, in, got[r*c.In()+i])
+					}
 					if !closeTo(w, got[r*c.In()+i]) {
 						t.Fatalf("%+v band %v row %d input %d: %v, want %v", *c, band, r, i, got[r*c.In()+i], w)
 					}
@@ -322,6 +339,51 @@ func TestGraphWorkers(t *testing.T) {
 					t.Fatalf("value %d entry %d: %v with %d workers, %v with 1", v, i, x[i], workers, first.Combined.Values[v][i])
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkConvT times the batched transposed convolution of 16 rows on
+// the layers of the CIFAR-shaped ResNet (testdata/graphs), on a band of 3
+// output rows and on whole planes.
+func BenchmarkConvT(b *testing.B) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	conv := func(inC, outC, hw, k, stride int) *nn.Conv2D {
+		c := &nn.Conv2D{InC: inC, InH: hw, InW: hw, OutC: outC, OutH: hw / stride, OutW: hw / stride, KH: k, KW: k,
+			Stride: [2]int{stride, stride}, Pad: [2]int{k / 2, k / 2}, Dil: [2]int{1, 1}, Groups: 1}
+		c.Kernel = make([]float64, outC*inC*k*k)
+		for i := range c.Kernel {
+			c.Kernel[i] = rng.NormFloat64()
+		}
+		return c
+	}
+	const rows = 16
+	for _, l := range []struct {
+		name string
+		c    *nn.Conv2D
+	}{
+		{"stem", conv(3, 16, 32, 3, 1)},
+		{"16x32x32", conv(16, 16, 32, 3, 1)},
+		{"16to32s2", conv(16, 32, 32, 3, 2)},
+		{"proj16to32", conv(16, 32, 32, 1, 2)},
+		{"32x16x16", conv(32, 32, 16, 3, 1)},
+		{"64x8x8", conv(64, 64, 8, 3, 1)},
+	} {
+		c := l.c
+		ct := newConvT(c)
+		for _, nb := range []int{3, c.OutH} {
+			band := window{c.OutH/2 - nb/2, c.OutH/2 - nb/2 + nb, 0, c.OutW}
+			lam := make([]float64, rows*c.Out())
+			for i := range lam {
+				lam[i] = rng.NormFloat64()
+			}
+			dst := make([]float64, rows*c.In())
+			var s convScratch
+			b.Run(fmt.Sprintf("%s/band%d", l.name, nb), func(b *testing.B) {
+				for b.Loop() {
+					ct.addTransposed(dst, lam, rows, band, &s)
+				}
+			})
 		}
 	}
 }

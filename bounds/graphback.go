@@ -62,7 +62,7 @@ type graphBack struct {
 	// refined holds, per value (nil: none), the sides of each entry
 	// back-substituted to the input (refinedUp, refinedLow).
 	refined [][]uint8
-	// noBands makes every band of rows whole (for the tests: the bounds
+	// noBands makes every window whole (for the tests: the bounds
 	// must be the same to the bit).
 	noBands bool
 	// allRows turns reluRowsNeeded off (for the tests).
@@ -171,13 +171,14 @@ func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) [
 // backWork is one worker's state: the pending coefficient buffers and
 // spare ones by size.
 type backWork struct {
-	b    *graphBack
-	buf  [][]float64
-	band []rowBand // per value, the rows of its planes where its coefficients may be non-zero
-	c, e []float64
-	rows int
-	free map[int][][]float64
-	y, z []float64 // scratch of the batched convolution
+	b       *graphBack
+	buf     [][]float64
+	band    []window // per value, the window of its planes where its coefficients may be non-zero
+	c, e    []float64
+	rows    int
+	free    map[int][][]float64
+	conv    convScratch // scratch of the batched convolution
+	spanBuf [][2]int    // the spans of a batch (spans)
 }
 
 // get returns a zeroed buffer of n floats.
@@ -206,15 +207,15 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 	b, g := w.b, w.b.g
 	r := len(rows)
 	w.rows, w.c, w.e = r, make([]float64, r), make([]float64, r)
+	w.spanBuf = w.spanBuf[:0]
 	w.buf = make([][]float64, len(g.Nodes)+1)
-	w.band = make([]rowBand, len(g.Nodes)+1)
+	w.band = make([]window, len(g.Nodes)+1)
 	n := g.Size(t)
 	lam := w.get(r * n)
-	w.band[t] = rowBand{math.MaxInt, 0}
+	w.band[t] = window{math.MaxInt, 0, math.MaxInt, 0}
 	for k, row := range rows {
 		lam[k*n+row.i] = row.sign
-		h := planeRow(g.Shape(t), row.i)
-		w.band[t] = w.band[t].union(rowBand{h, h + 1})
+		w.band[t] = w.band[t].union(entryWindow(g.Shape(t), row.i))
 	}
 	if b.noBands {
 		w.band[t] = fullBand(g.Shape(t))
@@ -331,14 +332,14 @@ func (w *backWork) affine(k int, op *nn.Affine, lam []float64, sp [][2]int) {
 	inBand := fullBand(b.g.Shape(v)) // a dense map or a selection reaches any entry
 	switch mp := op.M.(type) {
 	case *nn.Conv2D:
-		inBand.lo, inBand.hi = mp.InputRows(band.lo, band.hi)
+		inBand = convWindow(mp, band)
 	case *nn.AvgPool2D:
 		inBand = poolRows(mp.Pool2D, band)
 	case *nn.Scale:
 		inBand = band.to(b.g.Shape(k+1), b.g.Shape(v))
 	}
 	if ct := b.convT[k]; ct != nil {
-		ct.addTransposed(dst, lam, w.rows, band, &w.y, &w.z)
+		ct.addTransposed(dst, lam, w.rows, band, &w.conv)
 	}
 	for r := range w.rows {
 		row := lam[r*n : (r+1)*n]

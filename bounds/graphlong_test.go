@@ -29,7 +29,7 @@ import (
 // picks models (small,cifar1,cifar,cifar-fb8,cifar-ort,trained-fb8,trained-ort;
 // default small; trained-*: testdata/graphs/cifar_trained),
 // NNBOUND_GRAPH_METHODS methods
-// (interval,window1,window2,backsub,adaptive,weights,combined,float32),
+// (interval,window1,window2,backsub,backsub8 (batches of 8 rows),adaptive,weights,combined,float32),
 // and NNBOUND_GRAPH_LOG=1 logs each value bounded.
 func TestGraphLong(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") != "1" {
@@ -55,6 +55,7 @@ func TestGraphLong(t *testing.T) {
 		"window1":  {Intermediate: IntermediateWindow, Window: 1, Batch: 16},
 		"window2":  {Intermediate: IntermediateWindow, Window: 2, Batch: 16},
 		"backsub":  {Intermediate: IntermediateBacksub, Batch: 16},
+		"backsub8": {Intermediate: IntermediateBacksub, Batch: 8},
 		"adaptive": {Intermediate: IntermediateAdaptive, Window: 1, Batch: 16},
 		"weights":  {Intermediate: IntermediateBacksub, Batch: 16, IntervalWeightTerms: true},
 		"combined": {Intermediate: IntermediateBacksub, Batch: 16, Combined: true},

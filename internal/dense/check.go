@@ -43,6 +43,20 @@ func isTrans(t blas.Transpose) bool { return t == blas.Trans || t == blas.ConjTr
 // checkGemm checks the arguments of Dgemm; empty reports m == 0 or n == 0.
 func checkGemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) (empty bool) {
 	switch {
+	case ldc < max(1, n):
+		panic(errLdC)
+	case checkFactors(tA, tB, m, n, k, a, lda, b, ldb):
+		return true
+	case len(c) < (m-1)*ldc+n:
+		panic(errShortC)
+	}
+	return false
+}
+
+// checkFactors checks the arguments of Dgemm but C; empty reports m == 0
+// or n == 0.
+func checkFactors(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []float64, ldb int) (empty bool) {
+	switch {
 	case !validTrans(tA), !validTrans(tB):
 		panic(errTranspose)
 	case m < 0:
@@ -65,16 +79,12 @@ func checkGemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b []flo
 		panic(errLdA)
 	case ldb < max(1, bCols):
 		panic(errLdB)
-	case ldc < max(1, n):
-		panic(errLdC)
 	case m == 0 || n == 0:
 		return true
 	case len(a) < (aRows-1)*lda+aCols:
 		panic(errShortA)
 	case len(b) < (bRows-1)*ldb+bCols:
 		panic(errShortB)
-	case len(c) < (m-1)*ldc+n:
-		panic(errShortC)
 	}
 	return false
 }

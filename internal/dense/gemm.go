@@ -109,11 +109,39 @@ func gemmOn(w, m, n, k int, alpha float64, a, b *operand, beta float64, c []floa
 		gemmParallel(w, m, n, k, alpha, a, b, beta, c, ldc, pt)
 		return
 	}
-	gemmBlocked(m, n, k, alpha, a, b, beta, c, ldc, pt)
+	gemmBlocked(m, n, k, alpha, a, b, beta, c, ldc, nil, pt)
 }
 
-// gemmBlocked is gemm on one goroutine, for k and alpha non-zero.
-func gemmBlocked(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, ldc int, pt part) {
+// DgemmRows adds the product of the m x k matrix A and the k x n matrix B
+// (row-major, leading dimensions lda and ldb) to rows of C held anywhere
+// in c: for each i,
+//
+//	c[off[i] + j] += sum_p A[i, p] B[p, j],  j < n,
+//
+// rows that overlap adding up (a transposed convolution adds each kernel
+// offset's rows at a shift). It runs on the calling goroutine; groups of
+// rows whose offsets step evenly, by at least n, go straight to C. It
+// panics on bad dimensions.
+func (Impl) DgemmRows(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, off []int) {
+	if len(off) != m {
+		panic("dense: DgemmRows: len(off) != m")
+	}
+	for _, o := range off {
+		if o < 0 || o+n > len(c) {
+			panic(errShortC)
+		}
+	}
+	if checkFactors(blas.NoTrans, blas.NoTrans, m, n, k, a, lda, b, ldb) || k == 0 {
+		return
+	}
+	opA := operand{data: a, ld: lda}
+	opB := operand{data: b, ld: ldb}
+	gemmBlocked(m, n, k, 1, &opA, &opB, 1, c, 0, off, full)
+}
+
+// gemmBlocked is gemm on one goroutine, for k and alpha non-zero; with
+// off (part full only), row i of C is at c[off[i]:] rather than c[i*ldc:].
+func gemmBlocked(m, n, k int, alpha float64, a, b *operand, beta float64, c []float64, ldc int, off []int, pt part) {
 	pa := getBuf(&poolA, min(mc, roundUp(m, mr))*min(kc, k)+mr*nr)
 	defer poolA.Put(pa)
 	bufA, bufB := *pa, []float64(nil)
@@ -147,7 +175,7 @@ func gemmBlocked(m, n, k int, alpha float64, a, b *operand, beta float64, c []fl
 			for ic := iLo; ic < iHi; ic += mc {
 				mb := min(mc, iHi-ic)
 				packA(bufA, a, ic, pc, mb, kb)
-				macroKernel(mb, nb, kb, alpha, bufA, bufB, bet, c, ldc, ic, jc, pt, tile)
+				macroKernel(mb, nb, kb, alpha, bufA, bufB, bet, c, ldc, off, ic, jc, pt, tile)
 			}
 		}
 	}
@@ -156,8 +184,10 @@ func gemmBlocked(m, n, k int, alpha float64, a, b *operand, beta float64, c []fl
 // macroKernel multiplies the packed mb x kb block of A by the packed
 // kb x nb block of B into the block of C at (i0, j0), one micro-tile at a
 // time: tiles of the part go straight to C, tiles that straddle the
-// diagonal of a triangular part go through the buffer tile.
-func macroKernel(mb, nb, kb int, alpha float64, bufA, bufB []float64, beta float64, c []float64, ldc, i0, j0 int, pt part, tile []float64) {
+// diagonal of a triangular part go through the buffer tile. With off, row
+// i of C is at c[off[i]:] (gemmBlocked), and a tile whose rows do not step
+// evenly goes through the buffer too.
+func macroKernel(mb, nb, kb int, alpha float64, bufA, bufB []float64, beta float64, c []float64, ldc int, off []int, i0, j0 int, pt part, tile []float64) {
 	for jr := 0; jr < nb; jr += nr {
 		cols := min(nr, nb-jr)
 		j := j0 + jr
@@ -179,6 +209,10 @@ func macroKernel(mb, nb, kb int, alpha float64, bufA, bufB []float64, beta float
 				}
 				inside = j >= i+rows-1
 			}
+			if off != nil {
+				rowsAt(kb, ap, bp, c, off[i:i+rows], j, cols, alpha, beta, tile)
+				continue
+			}
 			if inside {
 				kernel(kb, ap, bp, c[i*ldc+j:], ldc, alpha, beta, rows, cols)
 				continue
@@ -186,6 +220,28 @@ func macroKernel(mb, nb, kb int, alpha float64, bufA, bufB []float64, beta float
 			kernel(kb, ap, bp, tile, nr, alpha, 0, mr, nr)
 			merge(rows, cols, tile, beta, c[i*ldc+j:], ldc, i-j, pt)
 		}
+	}
+}
+
+// rowsAt runs the micro-kernel for the tile of C whose rows are at
+// c[off[l]+j:], l < len(off): in place when the offsets step evenly by at
+// least cols, else through the buffer tile.
+func rowsAt(kb int, ap, bp, c []float64, off []int, j, cols int, alpha, beta float64, tile []float64) {
+	rows, ld := len(off), cols
+	if rows > 1 {
+		ld = off[1] - off[0]
+	}
+	even := ld >= cols
+	for l := 2; l < rows && even; l++ {
+		even = off[l]-off[l-1] == ld
+	}
+	if even {
+		kernel(kb, ap, bp, c[off[0]+j:], ld, alpha, beta, rows, cols)
+		return
+	}
+	kernel(kb, ap, bp, tile, nr, alpha, 0, mr, nr)
+	for l, o := range off {
+		merge(1, cols, tile[l*nr:], beta, c[o+j:], 0, 0, full)
 	}
 }
 

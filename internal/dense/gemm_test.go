@@ -61,3 +61,45 @@ func TestDgemm(t *testing.T) {
 		}
 	})
 }
+
+// TestDgemmRows checks DgemmRows against the plain sums: rows of C at
+// evenly stepping offsets (in place), in groups that break the step
+// within a tile (through the buffer), rows that overlap, and a single row.
+func TestDgemmRows(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(5, 6))
+		for _, d := range [][3]int{{1, 7, 3}, {8, 24, 16}, {13, 50, 9}, {48, 61, 33}, {144, 100, 16}, {3, 1, 1}, {5, 0, 4}, {4, 6, 0}} {
+			m, n, k := d[0], d[1], d[2]
+			for _, layout := range []string{"even", "groups", "overlap"} {
+				off := make([]int, m)
+				pos := 0
+				for i := range off {
+					gap := 2
+					if layout == "groups" && i%3 == 0 {
+						gap += 1 + rnd.IntN(5)
+					}
+					off[i] = pos + gap
+					pos = off[i] + n
+					if layout == "overlap" {
+						off[i] = (i%8)*(n+1) + i/8%3
+						pos = max(pos, off[i]+n)
+					}
+				}
+				a, b := randSlice(rnd, m*max(1, k)), randSlice(rnd, k*max(1, n)+1)
+				c := randSlice(rnd, pos+2)
+				want := append([]float64(nil), c...)
+				for i, o := range off {
+					for j := range n {
+						s := 0.0
+						for p := range k {
+							s += a[i*k+p] * b[p*n+j]
+						}
+						want[o+j] += s
+					}
+				}
+				Impl{}.DgemmRows(m, n, k, a, max(1, k), b, max(1, n), c, off)
+				checkClose(t, fmt.Sprintf("m%d n%d k%d %s", m, n, k, layout), c, want, 1e-13, float64(k+1))
+			}
+		}
+	})
+}

@@ -68,13 +68,13 @@ func gemmParallel(w, m, n, k int, alpha float64, a, b *operand, beta float64, c 
 		switch pt {
 		case lower:
 			bA, bB = opA.sub(s, 0), opB.sub(0, s)
-			gemmBlocked(m-s, e-s, k, alpha, &bA, &bB, beta, c[s*ldc+s:], ldc, pt)
+			gemmBlocked(m-s, e-s, k, alpha, &bA, &bB, beta, c[s*ldc+s:], ldc, nil, pt)
 		case upper:
 			bA, bB = opA.sub(s, 0), opB.sub(0, s)
-			gemmBlocked(e-s, n-s, k, alpha, &bA, &bB, beta, c[s*ldc+s:], ldc, pt)
+			gemmBlocked(e-s, n-s, k, alpha, &bA, &bB, beta, c[s*ldc+s:], ldc, nil, pt)
 		default:
 			bB = opB.sub(0, s)
-			gemmBlocked(m, e-s, k, alpha, &bA, &bB, beta, c[s:], ldc, pt)
+			gemmBlocked(m, e-s, k, alpha, &bA, &bB, beta, c[s:], ldc, nil, pt)
 		}
 	}
 	Share(cuts, block)
