@@ -202,7 +202,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		ob.searchMore(ctx, f1, f2, box, &opts)
 	}
 	c.TimeBudgetHit = rp.budgetHit || cc.TimeBudgetHit
-	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1, Iterations: rp.iters, Time: rp.time,
+	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1 + rp.cutSolves, Iterations: rp.iters, Time: rp.time,
 		Status: rp.sdpStatus, Objective: rp.objective}
 	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound
 	c.SDPGammas = rp.sdpGammas
@@ -320,9 +320,9 @@ func int8Certificate(f1, f2 *nn.Network, rb *regionBounds, rp regionResult, c *C
 		return "int8 SDP: " + why + "; bound propagation with input splitting"
 	}
 	if c.Note != "" { // what became of the SDP, said by sdpBound
-		return c.Note + "; " + int8Note(v)
+		return c.Note + "; " + int8Note(v, rp.cuts)
 	}
-	return int8Note(v)
+	return int8Note(v, rp.cuts)
 }
 
 // checkInput validates the networks, the input set, the quantity and the

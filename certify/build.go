@@ -190,6 +190,9 @@ type lmi struct {
 	groups [4][]qc.Form
 	// radius[c] >= max |eta_c| over the region (for absorbing residuals).
 	radius []float64
+	// facts, when not nil, are the linear facts whose products the cut
+	// rounds add (cutRounds): the int8 SDP with qc.KindFactProduct.
+	facts []qc.Fact
 }
 
 // buildLMI assembles the terms of the QC set for region r. With skip set,
@@ -264,6 +267,9 @@ func buildLMI(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task, skip boo
 	}
 	m.terms = mergeTerms(m.terms)
 	m.radius = etaRadius(l, r, rb)
+	if v.Nets[0] != nil && o.QC == QCDefault && o.kinds().Has(qc.KindFactProduct) {
+		m.facts = qc.Facts(l, r.Box1, [2][][]bounds.Interval{rb.Nets[0].Pre, rb.Nets[1].Pre})
+	}
 	return m, nil
 }
 

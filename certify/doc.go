@@ -66,7 +66,9 @@
 // by the SDP too, with a coordinate of eta and the constraint
 // (s/2 - e)(e + s/2) >= 0 for every rounding e of a quantiser, and each
 // clamp that may act as an excess coordinate or a hard-tanh (int8.go,
-// qc.LowerInt8; Certificate.Note lists them); for other quantities no
+// qc.LowerInt8; Certificate.Note lists them), tightened by rounds of
+// cuts, products of linear facts the last solve violated (cuts.go); for
+// other quantities no
 // SDP is built (Note says so). On the same input, a
 // piece where the int8 network's input quantiser takes at most 16384
 // combinations of values is bounded case by case over the cells of its

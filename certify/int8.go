@@ -57,8 +57,9 @@ func lowerForSDP(f1, f2 *nn.Network, rb *regionBounds, o *task) (qc.Int8, error)
 	return v, nil
 }
 
-// int8Note describes the quadratic constraints of the quantisers v.
-func int8Note(v qc.Int8) string {
+// int8Note describes the quadratic constraints of the quantisers v and
+// the number of products of facts the cut rounds added (cutRounds).
+func int8Note(v qc.Int8, cuts int) string {
 	count := 0
 	for _, net := range v.Noise {
 		for _, rs := range net {
@@ -79,6 +80,10 @@ func int8Note(v qc.Int8) string {
 	if sat == nil {
 		sat = []string{"no quantiser can saturate"}
 	}
-	return fmt.Sprintf("int8 QCs: %d roundings |e| <= s/2 (input, re-quantisation, output), weights folded; %s", count,
+	note := fmt.Sprintf("int8 QCs: %d roundings |e| <= s/2 (input, re-quantisation, output), weights folded; %s", count,
 		strings.Join(sat, "; "))
+	if cuts > 0 {
+		note += fmt.Sprintf("; %d products of linear facts of different neurons (cuts the first solves violated)", cuts)
+	}
+	return note
 }

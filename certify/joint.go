@@ -59,7 +59,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		sctx, cancel = context.WithDeadline(ctx, opts.deadline)
 		defer cancel()
 	}
-	x, ok := runSolver(sctx, sp, &opts, &res)
+	sol, ok := runSolver(sctx, sp, &opts, &res)
 	c.TimeBudgetHit = !ok && res.status == Cancelled && ctx.Err() == nil
 	c.SDP = SDPStats{Size: m.layout.Dim, Variables: len(sp.C), Solves: 1, Iterations: res.iters, Time: res.time,
 		Status: res.sdpStatus, Objective: res.objective}
@@ -72,7 +72,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		if !ok {
 			continue
 		}
-		ck, err := m.checkBlock(sp, x, j)
+		ck, err := m.checkBlock(sp, sol.X, j)
 		if err != nil {
 			res.status, res.reason, sdpOK = CheckFailed, err.Error(), false
 			continue

@@ -336,7 +336,7 @@ func DefaultKinds() qc.KindSet {
 	return qc.Kinds(qc.KindInputBox, qc.KindJointSum, qc.KindJointDiff, qc.KindQuantDiff, qc.KindQuantLinear,
 		qc.KindQuantSector, qc.KindSector, qc.KindPositive, qc.KindComplement, qc.KindComplementarity,
 		qc.KindBounded, qc.KindBoundedLinear, qc.KindTriangleProduct, qc.KindDiffSlope, qc.KindDiffPostBox,
-		qc.KindNoise, qc.KindNoiseLinear, qc.KindSat, qc.KindSatComplementarity)
+		qc.KindNoise, qc.KindNoiseLinear, qc.KindSat, qc.KindSatComplementarity, qc.KindFactProduct)
 }
 
 // DefaultOptions returns the defaults: the default QC set, worst-case

@@ -48,6 +48,10 @@ type regionResult struct {
 	// sdpBound is the SDP's own bound (+Inf if it failed) and ivBound the
 	// output enclosure's.
 	sdpBound, ivBound float64
+	// cuts counts the products of facts the cut rounds added to the SDP
+	// whose bound this is, cutSolves the solves of those rounds
+	// (cutRounds).
+	cuts, cutSolves int
 	// next is the coordinate of the region to halve next, plus 1 (0: the
 	// widest), and prior its bounds for its halves (bounds.Options.Within):
 	// set by the cheap refinement (task.propOnly).
@@ -167,33 +171,16 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 		return res
 	}
 	pr.built(res.size, res.vars, res.spent.Build)
-	x, ok := runSolver(ctx, sp, o, &res)
-	t0 = add(&res.spent.Solve, t0)
+	ck, sol, ok := solveChecked(ctx, m, sp, r, o, &res)
 	if !ok {
 		return res
-	}
-	ck, err := m.check(sp, x)
-	add(&res.spent.Check, t0)
-	if err != nil {
-		res.status, res.reason = CheckFailed, err.Error()
-		return res
-	}
-	if reason, bad := disguisedFailure(ck, r, o); bad {
-		// A residual too large for the check to absorb: one more solve
-		// with tolerances a hundred times tighter (the int8 digits model
-		// on a ball: residual 1.2e-3 of the bound at a gap of 1e-5).
-		if ck, ok = tighterSolve(ctx, m, sp, o, &res); !ok {
-			res.status, res.reason = CheckFailed, reason
-			return res
-		}
-		if reason, bad = disguisedFailure(ck, r, o); bad {
-			res.status, res.reason = CheckFailed, reason
-			return res
-		}
 	}
 	res.ok, res.status = true, Certified
 	res.gammas, res.sdpGammas, res.margin = ck.gammas, ck.gammas, ck.margin
 	res.bound = outward.SqrtUp(worstValue(ck.gammas, r, o))
+	if m.facts != nil {
+		cutRounds(ctx, m, r, rb, o, sol.Y[0], &res, pr)
+	}
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, "certify: x1 in %v..%v: bound %.6g (LMI %d, %d variables, %d iterations, margin %.2g)\n",
 			r.Box1.Lo, r.Box1.Hi, res.bound, res.size, res.vars, res.iters, res.margin)
@@ -201,30 +188,62 @@ func sdpRegion(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regionBou
 	return res
 }
 
+// solveChecked solves sp and checks the solution against m, recording
+// the effort and, on failure, the status and reason in res. It returns
+// the checked solution and the solver's result when both passed.
+func solveChecked(ctx context.Context, m *lmi, sp *sdpProblem, r *region, o *task, res *regionResult) (*checked, *sdp.Result, bool) {
+	t0 := time.Now()
+	sol, ok := runSolver(ctx, sp, o, res)
+	t0 = add(&res.spent.Solve, t0)
+	if !ok {
+		return nil, nil, false
+	}
+	ck, err := m.check(sp, sol.X)
+	add(&res.spent.Check, t0)
+	if err != nil {
+		res.status, res.reason = CheckFailed, err.Error()
+		return nil, nil, false
+	}
+	if reason, bad := disguisedFailure(ck, r, o); bad {
+		// A residual too large for the check to absorb: one more solve
+		// with tolerances a hundred times tighter (the int8 digits model
+		// on a ball: residual 1.2e-3 of the bound at a gap of 1e-5).
+		if ck, sol, ok = tighterSolve(ctx, m, sp, o, res); !ok {
+			res.status, res.reason = CheckFailed, reason
+			return nil, nil, false
+		}
+		if reason, bad = disguisedFailure(ck, r, o); bad {
+			res.status, res.reason = CheckFailed, reason
+			return nil, nil, false
+		}
+	}
+	return ck, sol, true
+}
+
 // tighterSolve solves sp again with the solver's gap and feasibility
 // tolerances divided by 100 and twice the iterations, adding its effort
-// to res, and returns the checked solution when it ended optimal or
-// near-optimal and passed the check.
-func tighterSolve(ctx context.Context, m *lmi, sp *sdpProblem, o *task, res *regionResult) (*checked, bool) {
+// to res, and returns the checked solution and the solver's result when
+// it ended optimal or near-optimal and passed the check.
+func tighterSolve(ctx context.Context, m *lmi, sp *sdpProblem, o *task, res *regionResult) (*checked, *sdp.Result, bool) {
 	t := *o
 	t.Solver.GapTol, t.Solver.FeasTol, t.Solver.MaxIter = o.Solver.GapTol/100, o.Solver.FeasTol/100, 2*o.Solver.MaxIter
 	first := *res
 	t0 := time.Now()
-	x, ok := runSolver(ctx, sp, &t, res)
+	sol, ok := runSolver(ctx, sp, &t, res)
 	res.iters, res.time = res.iters+first.iters, res.time+first.time
 	t0 = add(&res.spent.Solve, t0)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
-	ck, err := m.check(sp, x)
+	ck, err := m.check(sp, sol.X)
 	add(&res.spent.Check, t0)
-	return ck, err == nil
+	return ck, sol, err == nil
 }
 
 // runSolver solves sp with the configured solver and records how the solve
-// went in res. It returns the solver's x when the solve ended optimal or
-// near-optimal; otherwise res has the status and reason.
-func runSolver(ctx context.Context, sp *sdpProblem, o *task, res *regionResult) ([]float64, bool) {
+// went in res. It returns the solver's result when the solve ended
+// optimal or near-optimal; otherwise res has the status and reason.
+func runSolver(ctx context.Context, sp *sdpProblem, o *task, res *regionResult) (*sdp.Result, bool) {
 	settings := o.Solver
 	solve := sdp.Solve
 	if o.Solve != nil {
@@ -254,7 +273,7 @@ func runSolver(ctx context.Context, sp *sdpProblem, o *task, res *regionResult) 
 	res.iters, res.time, res.sdpStatus, res.objective = sol.Iterations, sol.Time, sol.Status, sol.PrimalObjective*sp.objScale
 	switch sol.Status {
 	case sdp.Optimal, sdp.NearOptimal:
-		return sol.X, true
+		return sol, true
 	case sdp.Cancelled:
 		res.status, res.reason = Cancelled, "SDP solve cancelled"
 
@@ -281,6 +300,9 @@ type sdpProgress struct {
 	done       bool // built: the solver has started
 	size, vars int
 	build      time.Duration
+	// best, when not nil, is a checked result the SDP's later rounds
+	// (cutRounds) try to improve on.
+	best *regionResult
 }
 
 // built records that the SDP of order size with vars variables was built
@@ -294,11 +316,28 @@ func (p *sdpProgress) built(size, vars int, build time.Duration) {
 	p.done, p.size, p.vars, p.build = true, size, vars, build
 }
 
+// certified records a checked result that later work on the SDP may
+// improve on: the time budget keeps it (stopped).
+func (p *sdpProgress) certified(res regionResult) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.best = &res
+}
+
 // stopped returns the result of an SDP that the time budget stopped
-// after running for elapsed, saying what it had reached.
+// after running for elapsed, saying what it had reached: the last checked
+// result, if any (certified), otherwise a cancelled one.
 func (p *sdpProgress) stopped(elapsed time.Duration) regionResult {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.best != nil {
+		res := *p.best
+		res.budgetHit = true
+		return res
+	}
 	res := regionResult{bound: math.Inf(1), status: Cancelled, budgetHit: true}
 	if !p.done {
 		res.reason, res.spent.Build = "SDP not built: the time budget ended while its constraints were assembled", elapsed

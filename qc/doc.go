@@ -42,7 +42,10 @@
 // neurons of the two networks. For int8 models, LowerInt8 turns the
 // lowerings of bound propagation into a Config with a noise coordinate per
 // rounding (Noise: |e| <= s/2) and an excess coordinate per clamp that may
-// act (Saturation). A KindSet selects families of terms.
+// act (Saturation). Facts lists the linear facts of a region (sides of
+// boxes, ReLUs, triangles, clamps) whose pairwise products (Product) a
+// solver's caller adds where its relaxation violates them. A KindSet
+// selects families of terms.
 //
 // Floating point: the coefficients of a Form are computed in float64 from
 // the network weights; each Form carries a radius per coefficient that

@@ -2,6 +2,7 @@ package qc
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -16,7 +17,8 @@ import (
 // the quantisers' rounding as noise coordinates.
 type int8Instance struct {
 	instance
-	low [2]bounds.Lowered
+	low   [2]bounds.Lowered
+	facts []Fact
 }
 
 // newInt8Instance returns a 3-input ReLU network against its int8 copy,
@@ -92,8 +94,15 @@ func newInt8Instance(t *testing.T, seed uint64, saturate bool) int8Instance {
 	ts = append(ts, DiffSlope(l, [2][][]bounds.Interval{pb.Net1.Pre, pb.Net2.Pre})...)
 	ts = append(ts, DiffBox(l, pb.DiffPre, pb.DiffPost)...)
 	ts = append(ts, DiffChords(l, pb.DiffPre, true)...)
+	facts := Facts(l, in.Box, [2][][]bounds.Interval{pb.Net1.Pre, pb.Net2.Pre})
+	for a := range facts {
+		for b := a + 1; b < len(facts); b++ {
+			ts = append(ts, Product(facts[a], facts[b]))
+		}
+	}
 	l1.Net, l2.Net = v.Nets[0], v.Nets[1]
-	return int8Instance{instance: instance{nets: [2]*nn.Network{f1, f2}, in: in, l: l, terms: ts}, low: [2]bounds.Lowered{l1, l2}}
+	return int8Instance{instance: instance{nets: [2]*nn.Network{f1, f2}, in: in, l: l, terms: ts}, low: [2]bounds.Lowered{l1, l2},
+		facts: facts}
 }
 
 // eta returns eta at x on both networks, the noise being the rounding the
@@ -105,9 +114,10 @@ func (ins int8Instance) eta(x []float64) []float64 {
 
 // TestInt8TermsHoldOnSamples evaluates every term of a float network
 // against its int8 copy (input, activation and output quantisers; with
-// and without saturation in the box) at sampled inputs and box corners,
-// after checking that the output forms give the int8 network's outputs,
-// and counts the samples where a clamp acts.
+// and without saturation in the box; the products of every two facts
+// among them) and every fact at sampled inputs and box corners, after
+// checking that the output forms give the int8 network's outputs, and
+// counts the samples where a clamp acts.
 func TestInt8TermsHoldOnSamples(t *testing.T) {
 	for seed := range uint64(6) {
 		saturate := seed%2 == 1
@@ -132,6 +142,11 @@ func TestInt8TermsHoldOnSamples(t *testing.T) {
 				checkOutputs(t, ins.instance, xs, eta)
 				for _, term := range ins.terms {
 					checkTerm(t, ins.l, term, eta, s < 2)
+				}
+				for _, f := range ins.facts {
+					if v := f.F.Eval(eta); v < -1e-9*(1+math.Abs(v)) {
+						t.Fatalf("fact %s: %v < 0", f.Where, v)
+					}
 				}
 			}
 			if saturate && acting == 0 {

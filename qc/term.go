@@ -59,6 +59,7 @@ const (
 	KindNoiseLinear                    // r - e >= 0 and e + r >= 0
 	KindSat                            // t >= 0, t >= w and the triangle for an excess t = relu(w) of a clamp
 	KindSatComplementarity             // t (t - w) = 0 for an excess t = relu(w) of a clamp
+	KindFactProduct                    // a b >= 0 for two linear facts a, b >= 0 of different neurons (Facts)
 	numKinds
 )
 
@@ -67,7 +68,7 @@ var kindNames = [numKinds]string{
 	"sector", "slope_pair", "positive", "complement", "complementarity", "cross", "cross_phi",
 	"bounded", "bounded_linear", "pre_box", "post_box", "triangle", "triangle_product",
 	"diff_slope", "diff_pre_box", "diff_post_box", "diff_chord", "diff_chord_product",
-	"noise", "noise_linear", "sat", "sat_complementarity",
+	"noise", "noise_linear", "sat", "sat_complementarity", "fact_product",
 }
 
 // String returns the kind's snake-case name.
