@@ -135,11 +135,13 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			}
 			continue
 		}
+		// Settling, or past half the work budget of a pair that would
+		// settle past it (few pieces yet), the pieces are not searched.
+		noSearch := to != o || settleCostly && o.Refine.MaxPropWork > 0 && w.prop >= o.Refine.MaxPropWork/2 &&
+			len(done)+h.Len() < settlePieces
 		for i := range batch {
 			batch[i].seeds = [2]int{searched + 2*i, searched + 2*i + 1}
-			// Settling, or past half the work budget of a pair that
-			// would settle past it, the pieces are not searched.
-			batch[i].noSearch = to != o || settleCostly && o.Refine.MaxPropWork > 0 && w.prop >= o.Refine.MaxPropWork/2
+			batch[i].noSearch = noSearch
 		}
 		searched += 2 * len(batch)
 		runBatch(ctx, f1, f2, batch, to, ob.err)
