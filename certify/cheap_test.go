@@ -129,17 +129,7 @@ func checkPiece(t *testing.T, rng *rand.Rand, f1, f2 *nn.Network, p piece, q spe
 // least the error found.
 func TestBoundCheapDefault(t *testing.T) {
 	for seed := range uint64(4) {
-		rng := rand.New(rand.NewPCG(seed, 29))
-		nx := 3 + int(seed)%2
-		f1, err := randnet.New(rng, randnet.Sizes(nx, 2, 8, 2))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f2 := boundstest.Perturb(rng, f1, 1.0/64)
-		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
-		for j := range nx {
-			box.Lo[j], box.Hi[j] = -1, 1
-		}
+		rng, f1, f2, box := closePair(t, seed, 29)
 		opts := DefaultOptions()
 		opts.Samples = 200
 		c, err := Bound(context.Background(), f1, f2, spec.Inputs{Box: box, Pairing: spec.SameInput}, spec.Quantity{}, opts)
@@ -168,50 +158,50 @@ func TestBoundCheapDefault(t *testing.T) {
 	}
 }
 
-// TestSettlePastTarget runs Bound with the default options on random
-// networks against close copies, the same input, with and without
-// Refine.SettleWork, and checks that where the target ratio is reached
-// the settled refinement ends as StopTarget too, with more pieces (at
-// most settlePieces and a batch) and a bound no larger, whose pieces
-// cover the box and hold at points of each.
-func TestSettlePastTarget(t *testing.T) {
-	settled := 0
-	for seed := range uint64(4) {
-		rng := rand.New(rand.NewPCG(seed, 31))
-		nx := 3 + int(seed)%2
-		f1, err := randnet.New(rng, randnet.Sizes(nx, 2, 8, 2))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f2 := boundstest.Perturb(rng, f1, 1.0/64)
-		box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
-		for j := range nx {
-			box.Lo[j], box.Hi[j] = -1, 1
-		}
-		in := spec.Inputs{Box: box, Pairing: spec.SameInput}
-		opts := DefaultOptions()
-		opts.Samples = 200
-		at := opts
-		at.Refine.SettleWork = 0 // stop at the target
-		c0, err := Bound(context.Background(), f1, f2, in, spec.Quantity{}, at)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := Bound(context.Background(), f1, f2, in, spec.Quantity{}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("seed %d: at the target %.5g, %d pieces, %v; settled %.5g (found %.5g), %d pieces, %v",
-			seed, c0.Bound, len(c0.Pieces), c0.Stopped, c.Bound, c.ObservedError, len(c.Pieces), c.Stopped)
-		if c0.Stopped != StopTarget {
-			continue
-		}
-		settled++
-		if !c.Certified() || c.Stopped != StopTarget || c.Bound > c0.Bound || c.ObservedError > c.Bound ||
-			len(c.Pieces) <= len(c0.Pieces) || len(c.Pieces) > settlePieces+maxBatch {
-			t.Fatalf("seed %d: settled: certified %v, stopped %v, bound %v (%v at the target), found %v, %d pieces (%d)",
-				seed, c.Certified(), c.Stopped, c.Bound, c0.Bound, c.ObservedError, len(c.Pieces), len(c0.Pieces))
-		}
+// closePair returns a random network of 3 or 4 inputs (seed, stream),
+// a close copy, the box [-1, 1]^inputs and the random source that made
+// them.
+func closePair(t *testing.T, seed, stream uint64) (*rand.Rand, *nn.Network, *nn.Network, spec.Box) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, stream))
+	nx := 3 + int(seed)%2
+	f1, err := randnet.New(rng, randnet.Sizes(nx, 2, 8, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	box := spec.Box{Lo: make([]float64, nx), Hi: make([]float64, nx)}
+	for j := range nx {
+		box.Lo[j], box.Hi[j] = -1, 1
+	}
+	return rng, f1, boundstest.Perturb(rng, f1, 1.0/64), box
+}
+
+// settleRun bounds a random network (seed, stream) against a close copy
+// on [-1, 1]^nx, the same input, with the default options (200 samples)
+// as tune leaves them, and with SettleWork 0, and returns both
+// certificates and a check of the first's pieces: they cover the box and
+// hold at points of each.
+func settleRun(t *testing.T, seed, stream uint64, tune func(o *Options, f1, f2 *nn.Network, box spec.Box)) (c, c0 *Certificate, check func()) {
+	t.Helper()
+	rng, f1, f2, box := closePair(t, seed, stream)
+	var err error
+	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+	opts := DefaultOptions()
+	opts.Samples = 200
+	if tune != nil {
+		tune(&opts, f1, f2, box)
+	}
+	at := opts
+	at.Refine.SettleWork = 0 // stop at the target or the work budget
+	if c0, err = Bound(context.Background(), f1, f2, in, spec.Quantity{}, at); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Bound(context.Background(), f1, f2, in, spec.Quantity{}, opts); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seed %d: not settled %.5g, %d pieces, %v; settled %.5g (found %.5g), %d pieces, %v",
+		seed, c0.Bound, len(c0.Pieces), c0.Stopped, c.Bound, c.ObservedError, len(c.Pieces), c.Stopped)
+	return c, c0, func() {
 		var pieces []piece
 		for _, p := range c.Pieces {
 			pieces = append(pieces, piece{region: region{Box1: spec.Box{Lo: p.Lo1, Hi: p.Hi1}}, bound: p.Bound, ok: true})
@@ -221,7 +211,65 @@ func TestSettlePastTarget(t *testing.T) {
 			checkPiece(t, rng, f1, f2, p, spec.Quantity{})
 		}
 	}
+}
+
+// TestSettlePastTarget runs Bound with the default options on random
+// networks against close copies, the same input, with and without
+// Refine.SettleWork, and checks that where the target ratio is reached
+// the settled refinement ends as StopTarget too, with more pieces (at
+// most settlePieces and a batch) and a bound no larger, whose pieces
+// cover the box and hold at points of each.
+func TestSettlePastTarget(t *testing.T) {
+	settled := 0
+	for seed := range uint64(4) {
+		c, c0, check := settleRun(t, seed, 31, nil)
+		if c0.Stopped != StopTarget {
+			continue
+		}
+		settled++
+		if !c.Certified() || c.Stopped != StopTarget || c.Bound > c0.Bound || c.ObservedError > c.Bound ||
+			len(c.Pieces) <= len(c0.Pieces) || len(c.Pieces) > settlePieces+maxBatch {
+			t.Fatalf("seed %d: settled: certified %v, stopped %v, bound %v (%v at the target), found %v, %d pieces (%d)",
+				seed, c.Certified(), c.Stopped, c.Bound, c0.Bound, c.ObservedError, len(c.Pieces), len(c0.Pieces))
+		}
+		check()
+	}
 	if settled == 0 {
 		t.Fatal("no instance reached the target: nothing settled")
+	}
+}
+
+// TestSettlePastWorkBudget runs Bound on random networks against close
+// copies, the same input, with a work budget that ends the cheap
+// refinement before the target ratio, with and without Refine.SettleWork,
+// and checks that a float pair settles past the work budget: it still
+// ends for the work budget (or at the target), with more pieces and a
+// bound no larger, whose pieces cover the box and hold at points of
+// each.
+func TestSettlePastWorkBudget(t *testing.T) {
+	// About 16 splits before the work budget (the root's propWork is over
+	// Split sub-boxes, a piece's over one), three times as much work
+	// settling; a target the pieces cannot reach.
+	tune := func(o *Options, f1, f2 *nn.Network, box spec.Box) {
+		o.Refine.TargetRatio = 1
+		o.Refine.MaxPropWork = 2 * propWork(f1, f2, &region{Box1: box}, &task{Options: *o})
+		o.Refine.SettleWork = 3 * o.Refine.MaxPropWork
+	}
+	settled := 0
+	for seed := range uint64(4) {
+		c, c0, check := settleRun(t, seed, 37, tune)
+		if c0.Stopped != StopCostly {
+			continue
+		}
+		settled++
+		if !c.Certified() || c.Stopped != StopCostly && c.Stopped != StopTarget || c.Bound > c0.Bound ||
+			c.ObservedError > c.Bound || len(c.Pieces) <= len(c0.Pieces) {
+			t.Fatalf("seed %d: settled: certified %v, stopped %v, bound %v (%v at the work budget), found %v, %d pieces (%d)",
+				seed, c.Certified(), c.Stopped, c.Bound, c0.Bound, c.ObservedError, len(c.Pieces), len(c0.Pieces))
+		}
+		check()
+	}
+	if settled == 0 {
+		t.Fatal("no instance stopped for the work budget: nothing settled")
 	}
 }

@@ -199,15 +199,17 @@ type Refine struct {
 	MaxPropWork float64
 	// SettleWork, if positive, lets the cheap refinement of a box of at
 	// most MaxSplitInputs free coordinates go on after the target ratio
-	// is reached, while its pieces are few and cheap: up to settlePieces
+	// is reached (and, for a pair of float networks, after MaxPropWork is
+	// spent, ending then as StopCostly unless the target is reached),
+	// while its pieces are few and cheap: up to settlePieces
 	// pieces and this much work of the pieces in all (MaxPropWork's
 	// units, in place of MaxPropWork), while the bound is above
 	// 1 + (TargetRatio-1)/100 times the error found (the gain rule does
 	// not end it: near the error found the gap shrinks slowly, and the
 	// SDP pieces this stands in for are tighter still). The ratio is against the error found, which on such a box
 	// may be below the largest there is; the pieces settling past it
-	// skip their searches (which only serve the ratio). It ends as
-	// StopTarget. Default 1.2e11 (docs/tuning.md).
+	// skip their searches (which only serve the ratio). Past the target
+	// it ends as StopTarget. Default 1.2e11 (docs/tuning.md).
 	SettleWork float64
 	// SolveLarge attempts every SDP whatever its size (an explicit
 	// request for the SDP): without it, under a time budget, an SDP too

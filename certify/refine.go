@@ -111,20 +111,23 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 	}
 	o.progress(rootBound, ob, 1, c.SDP.Solves)
 	canSettle := o.propOnly && o.Refine.MaxPieces == 0 && o.Refine.SettleWork > 0 && free <= MaxSplitInputs
-	to := o // o, or its settling copy (settleTask) once the target is reached
+	// A float pair settles past the work budget too (settleCostly).
+	settleCostly := canSettle && !f1.Quantised() && !f2.Quantised()
+	to := o          // o, or its settling copy (settleTask) once the target or the work budget is reached
+	from := StopNone // which of the two began the settling
 	for {
 		if to != o && len(done)+h.Len() >= settlePieces {
-			return append(done, (*h)...), settledStop(StopCap, currentBound(rootBound, done, *h), ob.err, &o.Refine)
+			return append(done, (*h)...), settledStop(from, StopCap, currentBound(rootBound, done, *h), ob.err, &o.Refine)
 		}
 		// The next split is taken to cost what the last did.
 		batch, final, stop := takeBatch(ctx, f1, f2, h, root, to, ob, c, start, w)
 		done = append(done, final...)
 		if len(batch) == 0 {
 			switch {
-			case stop == StopTarget && canSettle && to == o && len(done)+h.Len() < settlePieces:
-				to = settleTask(o)
+			case to == o && len(done)+h.Len() < settlePieces && (stop == StopTarget && canSettle || stop == StopCostly && settleCostly):
+				to, from = settleTask(o), stop
 			case stop != StopNone && to != o:
-				return append(done, (*h)...), settledStop(stop, currentBound(rootBound, done, *h), ob.err, &o.Refine)
+				return append(done, (*h)...), settledStop(from, stop, currentBound(rootBound, done, *h), ob.err, &o.Refine)
 			case stop != StopNone:
 				return append(done, (*h)...), settled(stop, currentBound(rootBound, done, *h), ob.err, &o.Refine)
 			case len(final) == 0:
@@ -132,9 +135,13 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			}
 			continue
 		}
+		// Settling, or past half the work budget of a pair that would
+		// settle past it (few pieces yet), the pieces are not searched.
+		noSearch := to != o || settleCostly && o.Refine.MaxPropWork > 0 && w.prop >= o.Refine.MaxPropWork/2 &&
+			len(done)+h.Len() < settlePieces
 		for i := range batch {
 			batch[i].seeds = [2]int{searched + 2*i, searched + 2*i + 1}
-			batch[i].noSearch = to != o
+			batch[i].noSearch = noSearch
 		}
 		searched += 2 * len(batch)
 		runBatch(ctx, f1, f2, batch, to, ob.err)

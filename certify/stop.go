@@ -62,9 +62,9 @@ func settled(stop Stop, bound, observed float64, r *Refine) Stop {
 const settlePieces = 1024
 
 // settleTask returns the copy of o with which the cheap refinement goes
-// on past the target ratio (Refine.SettleWork): a hundredth of the
-// target's distance from 1 as the target (1.001 for 1.1), and SettleWork
-// in place of MaxPropWork.
+// on past the target ratio or the work budget (Refine.SettleWork): a
+// hundredth of the target's distance from 1 as the target (1.001 for
+// 1.1), and SettleWork in place of MaxPropWork.
 func settleTask(o *task) *task {
 	so := *o
 	so.Refine.TargetRatio = 1 + (o.Refine.TargetRatio-1)/100
@@ -74,16 +74,21 @@ func settleTask(o *task) *task {
 }
 
 // settledStop returns why a refinement that settled past the target
-// ratio ended, stop being what ended the settling: StopTarget (or
-// StopEnough) for the bound, which is within the target still, also when
-// the time budget cut the settling (the target was reached before it),
-// unless a cancellation did.
-func settledStop(stop Stop, bound, observed float64, r *Refine) Stop {
+// ratio or the work budget (from: StopTarget or StopCostly) ended, stop
+// being what ended the settling: StopTarget (or StopEnough) for a bound
+// within the target, also when the time budget cut the settling (the
+// target was reached before it), unless a cancellation did; past the
+// work budget, StopCostly for the pieces settlePieces (no cap the caller
+// set).
+func settledStop(from, stop Stop, bound, observed float64, r *Refine) Stop {
 	if stop == StopCancelled {
 		return stop
 	}
 	if e := r.ending(bound, observed); e != StopNone {
 		return e
+	}
+	if from == StopCostly && stop == StopCap {
+		return StopCostly
 	}
 	return stop
 }

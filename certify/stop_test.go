@@ -154,19 +154,28 @@ func TestEnoughOverFinalPieces(t *testing.T) {
 }
 
 // TestSettledStop checks the reason of a refinement that settled past
-// the target: the target, also when the clock cut the settling, but a
-// cancellation is reported as one.
+// the target or the work budget: the target, also when the clock cut the
+// settling (the target was reached before it), but a cancellation is
+// reported as one; past the work budget, the work budget for the pieces
+// settlePieces, whatever else ended it.
 func TestSettledStop(t *testing.T) {
 	r := Refine{TargetRatio: 1.1}
 	for _, c := range []struct {
-		stop, want Stop
+		from, stop Stop
+		ratio      float64
+		want       Stop
 	}{
-		{StopBudget, StopTarget},
-		{StopCap, StopTarget},
-		{StopCancelled, StopCancelled},
+		{StopTarget, StopBudget, 1.05, StopTarget},
+		{StopTarget, StopCap, 1.05, StopTarget},
+		{StopTarget, StopCancelled, 1.05, StopCancelled},
+		{StopCostly, StopCostly, 1.2, StopCostly},
+		{StopCostly, StopCap, 1.2, StopCostly},
+		{StopCostly, StopBudget, 1.2, StopBudget},
+		{StopCostly, StopCancelled, 1.05, StopCancelled},
+		{StopCostly, StopCap, 1.05, StopTarget},
 	} {
-		if got := settledStop(c.stop, 1.05, 1, &r); got != c.want {
-			t.Errorf("settledStop(%v) at ratio 1.05 = %v, want %v", c.stop, got, c.want)
+		if got := settledStop(c.from, c.stop, c.ratio, 1, &r); got != c.want {
+			t.Errorf("settledStop(%v, %v) at ratio %v = %v, want %v", c.from, c.stop, c.ratio, got, c.want)
 		}
 	}
 }
