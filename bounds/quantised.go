@@ -219,8 +219,8 @@ func radii(q *nn.Quantiser, n int, slack float64) []float64 {
 
 // tightenPost intersects the output bounds post of layer k with the image
 // of its staircase: pre encloses v + e for |e| <= r, so v lies in [pre.Lo +
-// r, pre.Hi - r], and act(q(v)) in [act(q(lo)), act(q(hi))] as act(q(.)) is
-// non-decreasing. On a small enough piece of the input this makes a
+// r, pre.Hi - r], and act(q(v)) in act of q's exact image there
+// (quantRange) as act(q(.)) is non-decreasing. On a small enough piece of the input this makes a
 // quantised neuron constant. The ends are moved out by noiseMargin s, as
 // the noise radius is, and by the slack (a kernel that rounds up to K
 // steps away gives a value between q(v - K s) and q(v + K s)).
@@ -234,7 +234,11 @@ func (m lowered) tightenPost(k int, pre, post []Interval) {
 		if !ok {
 			continue
 		}
-		img := Interval{st.act.Apply(st.q.Apply(i, lo)), st.act.Apply(st.q.Apply(i, hi))}
+		img, _, ok := quantRange(st.q, i, Interval{lo, hi})
+		if !ok {
+			continue
+		}
+		img = Interval{st.act.Apply(img.Lo), st.act.Apply(img.Hi)}
 		if img.Lo <= post[i].Hi && post[i].Lo <= img.Hi { // disjoint only through rounding: keep post
 			post[i] = post[i].Intersect(img)
 		}
