@@ -16,13 +16,13 @@ import (
 //
 // so within the grid of inputs of one phase, tap t moves output o to
 // o + q_t: a shift. With the coefficients of a chunk of rows laid out as
-// Y[m, oh, ow, r] (output channel, band of output rows, output columns
-// padded to the grid's width, batch row innermost) and each phase's
-// inputs as P[ci, a, b, r] on the same grid, K^T lam_r is
+// Y[m, oh, ow, r] (output channel, the window's output rows and columns,
+// the columns padded to the grid's width, batch row innermost) and each
+// phase's inputs as P[ci, a, b, r] on the same grid, K^T lam_r is
 //
 //	P[(ci, th, tw) shifted] += X Y,  X[(th, tw, ci), m] = K[m, ci, th, tw],
 //
-// one product of (KH KW InC) x OutC by OutC x (band x width x R) whose
+// one product of (KH KW InC) x OutC by OutC x (rows x width x R) whose
 // rows of C are each at its own offset (dense.DgemmRows), then one copy
 // of each phase's grid into the inputs. Each entry of dst is a sum of at
 // most OutC KH KW products evaluated in some order; the rounding bound of
