@@ -39,16 +39,31 @@ const (
 	// SDP 2-8 % above the free-rounding model's floor; a round there
 	// gained less than 0.01 % for 8 times the CPU of the first solve).
 	cutMinRatio = 2
+	// cutMaxGain is more than the rounds have lowered a bound by: 17 % in
+	// 4 rounds and 21 % in 8 on the int8 digits box (docs/notes/2026-12-int8-sdp.md).
+	cutMaxGain = 0.25
 )
 
+// cutsCanReach reports whether rounds of cuts are worth running for a
+// bound asked for, enough: the bound is above it but within what the
+// rounds can gain (cutMaxGain). Below it, the bound is enough already;
+// far above it (allocate's candidates of too few bits), no round brings it
+// there, and each costs more than the first solve.
+func cutsCanReach(bound, enough float64) bool {
+	return bound > enough && bound*(1-cutMaxGain) <= enough
+}
+
 // cutRounds tightens the checked result res of m's SDP by rounds of cuts
-// (see above), starting from the moment block y of its solve; pr is told
-// each better result, so that the time budget keeps it.
+// (see above), starting from the moment block y of its solve, unless the
+// bound is already within cutMinRatio of the error observed, or is not
+// what rounds can bring to Refine.Enough, the bound asked for
+// (cutsCanReach); pr is told each better result, so that the time budget
+// keeps it.
 func cutRounds(ctx context.Context, m *lmi, r *region, rb *regionBounds, o *task, y []float64, res *regionResult, pr *sdpProgress) {
 	added := map[[2]int]bool{}
 	for range maxCutRounds {
 		pr.certified(*res)
-		if o.observed > 0 && res.bound <= cutMinRatio*o.observed {
+		if o.observed > 0 && res.bound <= cutMinRatio*o.observed || o.Refine.Enough > 0 && !cutsCanReach(res.bound, o.Refine.Enough) {
 			return
 		}
 		cuts := m.violatedProducts(y, cutsPerRound, added)

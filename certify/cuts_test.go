@@ -96,3 +96,18 @@ func TestStoppedKeepsCertified(t *testing.T) {
 		t.Fatalf("after a checked result: ok %v, bound %v, budget hit %v", res.ok, res.bound, res.budgetHit)
 	}
 }
+
+func TestCutsCanReach(t *testing.T) {
+	for _, tc := range []struct {
+		bound, enough float64
+		want          bool
+	}{
+		{40, 50, false},  // enough already
+		{60, 50, true},   // within the rounds' gain
+		{100, 50, false}, // too far above: no round brings it there
+	} {
+		if got := cutsCanReach(tc.bound, tc.enough); got != tc.want {
+			t.Errorf("cutsCanReach(%v, %v) = %v, want %v", tc.bound, tc.enough, got, tc.want)
+		}
+	}
+}
