@@ -199,7 +199,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		rp = certifyBounds(ctx, f1, f2, &root, rb, &ro)
 	}
 	if rp.iters > 0 && !(rp.ok && opts.Refine.reached(rp.bound, ob.err)) {
-		ob.searchMore(ctx, f1, f2, box, &opts)
+		ob.searchMore(ctx, f1, f2, box, &opts, rp.bound)
 	}
 	c.TimeBudgetHit = rp.budgetHit || cc.TimeBudgetHit
 	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1 + rp.cutSolves, Iterations: rp.iters, Time: rp.time,
