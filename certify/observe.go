@@ -55,7 +55,8 @@ func searchErrorWith(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *t
 // much with seeds of their own, until the bound is within the target
 // ratio of the error found: their walks on a grid of so many cells
 // (search.Walk) end in different roundings, and the best of them is
-// what the ratio needs.
+// what the ratio needs. A search after the first runs only if one fits in
+// what is left of Refine.TimeBudget.
 func (ob *observation) searchMore(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task, bound float64) {
 	work := float64(max(1, f1.NumParams()+f2.NumParams()))
 	evals := max(searchEvals(f1, f2, box.Dim()), int(min(sdpSearchWork/work, 1<<30)))
@@ -63,11 +64,15 @@ func (ob *observation) searchMore(ctx context.Context, f1, f2 *nn.Network, box s
 	if (f1.Quantised() || f2.Quantised()) && box.Dim() >= quantisedSeedsMinInputs && o.Refine.Enough == 0 {
 		seeds = quantisedSearchSeeds
 	}
+	var took time.Duration // of one search: the next must fit the budget
 	for k := range seeds {
-		if k > 0 && (ctx.Err() != nil || o.Refine.reached(bound, ob.err)) {
+		if k > 0 && (ctx.Err() != nil || o.Refine.reached(bound, ob.err) ||
+			!o.deadline.IsZero() && time.Until(o.deadline) < took) {
 			return
 		}
+		start := time.Now()
 		more := searchErrorWith(ctx, f1, f2, box, o, evals, o.Seed+0x5bd1e995*uint64(k+1))
+		took = time.Since(start)
 		ob.keep(&search.Result{Error: more.err, X1: more.x1, X2: more.x2})
 	}
 }
