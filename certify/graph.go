@@ -46,6 +46,9 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	so := search.DefaultOptions()
 	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals(g1, g2)
 	so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
+	if so.MaxEvals < in.Box.Dim() {
+		signAscent(&so)
+	}
 	t0 := time.Now()
 	res, err := search.MaxErrorGraph(ctx, g1, g2, in, q, so)
 	c.Timing.Search = time.Since(t0)
@@ -130,6 +133,21 @@ func graphMACs(g *nn.Graph) int {
 	}
 	return n
 }
+
+// signAscent sets so, whose budget is fewer evaluations than the box has
+// inputs, to restarted sign-gradient ascent (search.Options.SignAscent):
+// from one corner and graphSignStarts-1 uniform points, each for an equal
+// share of the budget, halved since a gradient costs about two
+// evaluations.
+func signAscent(so *search.Options) {
+	so.SignAscent = true
+	so.MaxEvals /= 2
+	so.Samples, so.MaxCorners, so.Restarts = graphSignStarts-1, 1, graphSignStarts
+	so.Iters = max(1, so.MaxEvals/graphSignStarts)
+}
+
+// graphSignStarts is the number of sign-gradient ascents of signAscent.
+const graphSignStarts = 4
 
 // graphBound is one piece of the input set with its certified bound.
 type graphBound struct {

@@ -3,12 +3,14 @@ package search
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestMaxErrorGraphOfChain checks that searching the graphs of two chains
@@ -62,5 +64,49 @@ func TestGraphBackward(t *testing.T) {
 		if math.Abs(fd-grad[i]) > 1e-6 {
 			t.Errorf("d/dx%d: backward %v, differences %v", i, grad[i], fd)
 		}
+	}
+}
+
+// TestSignAscentGraph checks the sign-gradient ascent on a budget of fewer
+// evaluations than inputs: for one linear output the largest error
+// |c . x| over [-1, 1]^n is sum |c_i|, at the corner sign(c), which sign
+// steps reach from any start; the error returned is the pair's error at
+// the point returned, evaluated as nn.Graph.Eval does.
+func TestSignAscentGraph(t *testing.T) {
+	const n = 500
+	rng := rand.New(rand.NewPCG(3, 4))
+	w1, w2 := mat.NewDense(1, n, nil), mat.NewDense(1, n, nil)
+	want := 0.0
+	for i := range n {
+		a := rng.NormFloat64()
+		c := rng.NormFloat64() / 64
+		w1.Set(0, i, a)
+		w2.Set(0, i, a+c)
+		want += math.Abs((a + c) - a)
+	}
+	g1 := (&nn.Network{Layers: []nn.Layer{{W: w1, B: []float64{0}}}}).Graph()
+	g2 := (&nn.Network{Layers: []nn.Layer{{W: w2, B: []float64{0.5}}}}).Graph()
+	lo, hi := make([]float64, n), make([]float64, n)
+	for i := range n {
+		lo[i], hi[i] = -1, 1
+	}
+	in := spec.Inputs{Box: spec.Box{Lo: lo, Hi: hi}, Pairing: spec.SameInput}
+	q := spec.Quantity{Norm: spec.Norm2}
+	opts := DefaultOptions()
+	opts.SignAscent, opts.MaxEvals = true, 40
+	opts.Samples, opts.MaxCorners, opts.Restarts, opts.Iters = 3, 1, 4, 10
+	res, err := MaxErrorGraph(context.Background(), g1, g2, in, q, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want += 0.5 // the bias difference, on the side of the larger error
+	// The budget, and the one evaluation zoom makes before it checks it.
+	if math.Abs(res.Error-want) > 1e-9*want || res.Evaluations > opts.MaxEvals+1 {
+		t.Errorf("found %v in %d evaluations, want %v in at most %d", res.Error, res.Evaluations, want, opts.MaxEvals+1)
+	}
+	y1, _ := g1.Eval(res.X1)
+	y2, _ := g2.Eval(res.X2)
+	if e := q.Measure(y1, y2); e != res.Error {
+		t.Errorf("error %v reported, %v at the point returned", res.Error, e)
 	}
 }

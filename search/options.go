@@ -53,6 +53,14 @@ type Options struct {
 	// that, unlike TimeLimit, gives the same result on any machine. The
 	// exact enumeration (Exact) is not counted against it.
 	MaxEvals int
+	// SignAscent makes each local search a projected sign-gradient
+	// ascent (PGD on the box): a step moves every input by the step
+	// times its width in the direction of its derivative's sign, and the
+	// error there comes with the gradient there, one gradient an
+	// iteration; no gradient-direction point and no pattern search. For
+	// a budget of fewer evaluations than inputs (a CIFAR-size graph),
+	// where coordinate moves and uniform points cannot cover the box.
+	SignAscent bool
 	// Exact enables the exact maximum for one input and piecewise-linear
 	// networks (breakpoint enumeration).
 	Exact bool

@@ -186,7 +186,9 @@ func (s *searcher) local() {
 			return
 		}
 		z, v := s.ascend(slices.Clone(st.z), st.v)
-		s.pattern(z, v)
+		if !s.opts.SignAscent {
+			s.pattern(z, v)
+		}
 	}
 }
 
@@ -267,15 +269,20 @@ func clip(v, lo, hi float64) float64 {
 
 // ascend runs projected gradient and sign-gradient ascent from z, with a
 // step (a fraction of the box) grown on success and cut on failure, and
-// returns the best point and its value.
+// returns the best point and its value. With Options.SignAscent it takes
+// the sign step only, evaluated by the gradient at its point, which the
+// next step then reuses where the step succeeds.
 func (s *searcher) ascend(z []float64, v float64) ([]float64, float64) {
 	d := s.p.dim()
 	step := 0.25
+	var g []float64 // the gradient at z, nil until computed
 	for range s.opts.Iters {
 		if step < 1e-12 || s.done() {
 			break
 		}
-		_, g := s.p.gradient(z)
+		if g == nil {
+			_, g = s.p.gradient(z)
+		}
 		scale := 0.0
 		for i := range g {
 			scale = max(scale, math.Abs(g[i])*s.width(i))
@@ -289,6 +296,16 @@ func (s *searcher) ascend(z []float64, v float64) ([]float64, float64) {
 			zs[i] = z[i] + step*w*sign(g[i])
 			zg[i] = z[i] + step*w*(w*(g[i]/scale))
 		}
+		if s.opts.SignAscent {
+			vs, gs := s.p.gradient(s.project(zs))
+			s.consider(zs, vs)
+			if vs > v {
+				z, v, g, step = zs, vs, gs, min(2*step, 1)
+			} else {
+				step /= 4
+			}
+			continue
+		}
 		vs, vg := s.eval(s.project(zs)), s.eval(s.project(zg))
 		switch {
 		case vs > v && vs >= vg:
@@ -298,6 +315,7 @@ func (s *searcher) ascend(z []float64, v float64) ([]float64, float64) {
 		default:
 			step /= 4
 		}
+		g = nil
 	}
 	return z, v
 }
