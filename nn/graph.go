@@ -232,3 +232,11 @@ func (g *Graph) NumParams() int {
 	}
 	return n
 }
+
+// Quantised reports whether g has any quantiser node.
+func (g *Graph) Quantised() bool {
+	return slices.ContainsFunc(g.Nodes, func(n Node) bool {
+		_, ok := n.Op.(*Quantise)
+		return ok
+	})
+}
