@@ -1,13 +1,16 @@
 package main
 
 import (
+	"fmt"
+	"regexp"
+
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/internal/suite"
 )
 
 func newDefaultsCmd() *cobra.Command {
-	var dir string
+	var dir, only string
 	limit := 10
 	cmd := &cobra.Command{
 		Use:   "defaults",
@@ -20,13 +23,23 @@ refinement stopped, the pieces, and the CPU and wall seconds. HAR and MNIST
 rows also give the one-shot symbolic bound of "bench wide" (certify.Propagate),
 and ACAS Xu rows compare's default bound at commit d6b939f (64 SDP pieces),
 which the default must not exceed. ACAS Xu: the 84 instances of properties
-3 and 4; HAR and MNIST: the first --limit instances.`,
+3 and 4; HAR and MNIST: the first --limit instances; --only keeps the
+instances whose "suite instance" (e.g. "acasxu 3/1_1") its regular
+expression matches.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return suite.Defaults(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), dir, cmd.Flags().Changed("data"), limit)
+			var re *regexp.Regexp
+			if only != "" {
+				var err error
+				if re, err = regexp.Compile(only); err != nil {
+					return fmt.Errorf("bench defaults: --only: %w", err)
+				}
+			}
+			return suite.Defaults(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), dir, cmd.Flags().Changed("data"), limit, re)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
 	cmd.Flags().IntVar(&limit, "limit", limit, "HAR and MNIST instances to run")
+	cmd.Flags().StringVar(&only, "only", "", `run only the instances whose "suite instance" this regular expression matches`)
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"time"
 
 	"github.com/nnbound/nnbound/bounds"
@@ -31,8 +32,9 @@ type defaultsCase struct {
 // the benchmark folder dir (the shared folder's when dir is "" and not
 // given), with the one-shot symbolic bound of "bench wide" beside HAR and
 // MNIST and compare's default bound at d6b939f (d6b939fBounds) beside ACAS
-// Xu.
-func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven bool, limit int) error {
+// Xu; only the instances whose "suite instance" name only matches, when
+// only is not nil.
+func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven bool, limit int, only *regexp.Regexp) error {
 	dir, ok, err := acasDataDir("defaults", dir, dirGiven, stderr)
 	if err != nil || !ok {
 		return err
@@ -55,6 +57,9 @@ func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven boo
 	for _, k := range cases {
 		if ctx != nil && ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if only != nil && !only.MatchString(k.suite+" "+k.name) {
+			continue
 		}
 		job := certjob.Default()
 		job.Pairing, job.C = spec.SameInput, make([]float64, k.f.OutputSize())
