@@ -19,6 +19,8 @@ type Points struct {
 	// exact: every layer is dense with a ReLU or no activation, so At
 	// may try the evaluation with an error radius (exactAt).
 	exact bool
+	// rowAbs[k][i] is sum_j |W_ij| of layer k, rounded up (exactAt).
+	rowAbs [][]float64
 }
 
 // NewPoints returns the point evaluator of f with opts.RequantSlack (the
@@ -41,6 +43,18 @@ func NewPoints(f *nn.Network, opts Options) (*Points, error) {
 	for _, l := range f.Layers {
 		if l.Conv != nil || (l.Act.Kind != nn.ReLU && l.Act.Kind != nn.Identity) {
 			p.exact = false
+		}
+	}
+	if p.exact {
+		p.rowAbs = make([][]float64, len(f.Layers))
+		for k, l := range f.Layers {
+			raw := l.W.RawMatrix()
+			p.rowAbs[k] = make([]float64, raw.Rows)
+			for i := range raw.Rows {
+				for _, w := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+					p.rowAbs[k][i] = outward.AddUp(p.rowAbs[k][i], math.Abs(w))
+				}
+			}
 		}
 	}
 	return p, nil
@@ -69,7 +83,11 @@ func (p *Points) At(x []float64) []Interval {
 // carrying for each value v a radius r with |v - v*| <= r for the value
 // v* of exact arithmetic. A dot product of n terms adds (n+2) 2u times
 // the sum of its terms' magnitudes (Higham's gamma, generously) plus the
-// propagated radii; ReLU keeps the radius (it is 1-Lipschitz). A
+// propagated radii; both sums are taken at most |b_i| + rowAbs_i max_j
+// |h_j| and rowAbs_i max_j r_j (sum_j |W_ij| rounded up), so that the
+// loop over the weights is the dot product alone (the radius, some 1e-13
+// of the values, stays far below the quantisers' steps); ReLU keeps the
+// radius (it is 1-Lipschitz). A
 // quantiser maps [v - r, v + r], widened by the relative error of its
 // division, to one integer code or ok is false (the caller then
 // propagates intervals); its value (k - z) s then has radius 2u |value|
@@ -85,18 +103,21 @@ func (p *Points) exactAt(x []float64) (out []Interval, ok bool) {
 			}
 		}
 	}
-	for _, l := range p.f.Layers {
+	for k, l := range p.f.Layers {
 		raw := l.W.RawMatrix()
 		nh, nr := make([]float64, raw.Rows), make([]float64, raw.Rows)
+		hMax, rMax := 0.0, 0.0
+		for j := range h {
+			hMax, rMax = max(hMax, math.Abs(h[j])), max(rMax, r[j])
+		}
 		for i := range raw.Rows {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
-			s, abs, prop := l.B[i], math.Abs(l.B[i]), 0.0
+			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols][:len(h)]
+			s := l.B[i]
 			for j, w := range row {
-				t := w * h[j]
-				s += t
-				abs += math.Abs(t)
-				prop += math.Abs(w) * r[j]
+				s += w * h[j]
 			}
+			abs := outward.AddUp(math.Abs(l.B[i]), outward.MulUp(p.rowAbs[k][i], hMax))
+			prop := outward.MulUp(p.rowAbs[k][i], rMax)
 			v, rad := s, (abs*float64(raw.Cols+2)*2*outward.Unit+prop)*(1+0x1p-20)+float64(raw.Cols+2)*outward.Tiny
 			if l.Pre != nil {
 				if v, rad, ok = quantiseRadius(l.Pre, i, v, rad); !ok {

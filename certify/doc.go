@@ -70,7 +70,7 @@
 // cuts, products of linear facts the last solve violated (cuts.go); for
 // other quantities no
 // SDP is built (Note says so). On the same input, a
-// piece where the int8 network's input quantiser takes at most 16384
+// piece where the int8 network's input quantiser takes at most 4096
 // combinations of values is bounded case by case over the cells of its
 // grid (inputcases.go), and
 // the 2-norm of two or more outputs by margins in 8 directions per pair

@@ -39,8 +39,14 @@ const maxInputCases = 16
 // all: beyond maxInputCases the other network is bounded on each part by
 // its affine bounds on the whole region (bounds.Linear), which costs one
 // back-substitution for the region and a few operations per part, and the
-// quantised network by its value at one point of the part.
-const maxCellCases = 1 << 14
+// quantised network by its value at one point of the part. Each case
+// costs about a point evaluation of the quantised network (Points.At),
+// so a piece of many cases costs as many propagations of small pieces,
+// whose affine bounds of the other network are tighter: at 16384 the
+// cases took half of the 4-input controller's CPU and its refinement
+// bounded 163 pieces a CPU second, at 4096 287, to a tighter bound
+// (docs/notes/2026-12-int8-pieces.md).
+const maxCellCases = 1 << 12
 
 // cellMargin is the relative widening of an input cell.
 const cellMargin = 0x1p-40

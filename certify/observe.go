@@ -91,23 +91,41 @@ const quantisedSearchSeeds = 3
 // the grid, and the searches would cost more than the SDP they follow.
 const quantisedSeedsMinInputs = 16
 
-// pieceSearch returns the options of the search on one piece of the
-// refinement, the k-th searched (k = 0, 1, ...): cheap beside the piece's
-// SDP, with a seed of its own. It tries the piece's corners (up to 1024),
-// 8 random points and one local search of 30 iterations from the best, or,
-// for one input and piecewise-linear networks, the piece's exact maximum.
-// Beyond the first fullPieceSearches pieces, only every 16th piece gets
-// the local search (its cost, some 300 evaluations, is most of a piece's
-// where bound propagation is cheap, as on int8 networks, and on the small
-// pieces of a long refinement it seldom finds more than the corners and
-// random points).
-func pieceSearch(o *task, k int) search.Options {
+// pieceSearch returns the options of the search on one piece (of dim
+// inputs) of the refinement of f1 and f2, the k-th searched (k = 0, 1,
+// ...): cheap beside the piece's bound, with a seed of its own, within
+// pieceEvals evaluations (a quarter of that in the cheap refinement,
+// o.propOnly). It tries the piece's corners (up to 1024; in the cheap
+// refinement of quantised networks quantisedPieceCorners), 8 random
+// points and one local search of 30 iterations from the best, or, for one
+// input and piecewise-linear networks, the piece's exact maximum. Beyond
+// the first fullPieceSearches pieces, only every 16th piece gets the local
+// search (its cost, some 300 evaluations, is most of a piece's where bound
+// propagation is cheap, as on int8 networks, and on the small pieces of a
+// long refinement it seldom finds more than the corners and random
+// points).
+//
+// In the cheap refinement of quantised networks the pieces do not walk
+// the int8 input grid (search.Options.AnnealEvals) either: the walk takes
+// all that the piece's budget leaves, about 10,000 evaluations on the
+// 4-input controller where the rest takes some 30, which cut the pieces
+// bounded a CPU second tenfold; the root's search walks the grid of the
+// whole box.
+func pieceSearch(f1, f2 *nn.Network, dim int, o *task, k int) search.Options {
 	so := search.DefaultOptions()
 	so.Grid, so.Samples, so.Restarts, so.Iters = 0, 8, 1, 30
 	so.ZoomStarts, so.ZoomRounds, so.ZoomSamples = 0, 0, 0
 	so.Seed = o.Seed + 0x9e3779b97f4a7c15*uint64(k+1)
 	if k >= fullPieceSearches && k%16 != 0 {
 		so.Restarts = 0
+	}
+	so.MaxEvals = pieceEvals(f1, f2, dim)
+	if o.propOnly {
+		so.MaxEvals = max(1, so.MaxEvals/4) // as cheap as the piece's bound
+		if f1.Quantised() || f2.Quantised() {
+			so.MaxCorners = min(so.MaxCorners, quantisedPieceCorners)
+			so.AnnealEvals = 0
+		}
 	}
 	return so
 }

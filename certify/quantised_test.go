@@ -87,3 +87,32 @@ func TestQuantisedBound(t *testing.T) {
 		}
 	}
 }
+
+// TestPieceSearchQuantised checks that the pieces of the cheap refinement
+// of a quantised pair search few corners and do not walk the int8 input
+// grid (pieceSearch), and that other pieces keep the search's walk.
+func TestPieceSearchQuantised(t *testing.T) {
+	f, fq := int8Pair(t, rand.New(rand.NewPCG(3, 9)), 4, 4)
+	for _, c := range []struct {
+		name     string
+		f2       *nn.Network
+		propOnly bool
+		walk     bool
+	}{
+		{"int8 cheap", fq, true, false},
+		{"int8 sdp", fq, false, true},
+		{"float cheap", f, true, true},
+	} {
+		o := &task{Options: DefaultOptions(), propOnly: c.propOnly}
+		so := pieceSearch(f, c.f2, 4, o, 3)
+		if walk := so.AnnealEvals > 0; walk != c.walk {
+			t.Errorf("%s: AnnealEvals %d, want a walk: %v", c.name, so.AnnealEvals, c.walk)
+		}
+		if c.propOnly && c.f2 == fq && so.MaxCorners > quantisedPieceCorners {
+			t.Errorf("%s: MaxCorners %d, want at most %d", c.name, so.MaxCorners, quantisedPieceCorners)
+		}
+		if so.MaxEvals < 1 {
+			t.Errorf("%s: MaxEvals %d", c.name, so.MaxEvals)
+		}
+	}
+}

@@ -269,15 +269,7 @@ func (s *halving) run(ctx context.Context, f1, f2 *nn.Network, k int, o *task, k
 	if s.noSearch || s.res[k].ok && s.res[k].bound <= known {
 		return // no error on r is larger than one found already, or settling
 	}
-	so := pieceSearch(&ok, s.seeds[k])
-	so.MaxEvals = pieceEvals(f1, f2, r.Box1.Dim())
-	if o.propOnly {
-		so.MaxEvals = max(1, so.MaxEvals/4) // as cheap as the piece's bound
-		if f1.Quantised() || f2.Quantised() {
-			so.MaxCorners = min(so.MaxCorners, quantisedPieceCorners)
-		}
-	}
-	s.found[k] = searchPiece(ctx, f1, f2, r, &ok, so)
+	s.found[k] = searchPiece(ctx, f1, f2, r, &ok, pieceSearch(f1, f2, r.Box1.Dim(), &ok, s.seeds[k]))
 }
 
 // quantisedPieceCorners caps the box corners searched on a piece of the

@@ -40,6 +40,7 @@ ratio of each kind (issue 28 asks at most 2 for tanh, 1.3 for int8).`,
 	fl.StringSliceVar(&o.Tanh, "tanh", o.Tanh, "the tanh-output controllers (ONNX files; none: skip)")
 	fl.StringSliceVar(&o.Int8, "int8", o.Int8, "the float models M.onnx with int8 copies M_int8_SCHEME.onnx beside them (none: skip)")
 	fl.StringSliceVar(&o.Schemes, "schemes", o.Schemes, "the int8 schemes (file suffixes)")
+	fl.StringVar(&o.Profile, "cpuprofile", "", "write a CPU profile of the certificates to this file")
 	fl.DurationVar(&o.Certify.Refine.TimeBudget, "timeout", o.Certify.Refine.TimeBudget, "compare's --timeout of every certificate")
 	return cmd
 }

@@ -33,6 +33,8 @@ type ControllersOptions struct {
 	Schemes []string
 	// Certify are the options of every certificate.
 	Certify certify.Options
+	// Profile is the file of a CPU profile of the certificates ("": none).
+	Profile string
 }
 
 // DefaultControllersOptions returns the defaults of bench controllers:
@@ -62,6 +64,11 @@ func DefaultControllersOptions() ControllersOptions {
 // largest error found, their ratio, why the refinement stopped, the
 // pieces, the CPU and wall seconds; then the median ratio of each kind.
 func Controllers(ctx context.Context, w io.Writer, o *ControllersOptions) error {
+	stop, err := startCPUProfile(o.Profile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	fmt.Fprintf(w, "## bench controllers (load average %.3g at the start)\n\n", loadAverage())
 	fmt.Fprintln(w, "| kind | model | copy | inputs | bound | found | ratio | stopped | pieces | CPU s | wall s |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
