@@ -92,7 +92,7 @@ func TestACASXuFloat16(t *testing.T) {
 				st = &acasStats{}
 				stats[inst.Prop] = st
 			}
-			u1, u2 := pb.Net1.Unstable(f), pb.Net2.Unstable(g)
+			u1, u2 := mustUnstable(t, pb.Net1, f), mustUnstable(t, pb.Net2, g)
 			st.add(ours/inst.NeuroDiff, ours/max(-inst.AttainedLo, inst.AttainedHi), el, u1)
 			if table {
 				t.Logf("%s prop %s net %s: ours %.4g neurodiff %.4g ratio %.4f attained %.3g time %v unstable f %v f' %v",

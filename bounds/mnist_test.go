@@ -59,7 +59,7 @@ func TestMNISTFloat16(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("image %d %s: |f'_t - f_t| <= %.4g, unstable %v, %v", im, optionsLabel(o), m.Mag(),
-				pb.Net1.Unstable(f), time.Since(start).Round(time.Millisecond))
+				mustUnstable(t, pb.Net1, f), time.Since(start).Round(time.Millisecond))
 		}
 	}
 }

@@ -21,17 +21,26 @@ type Net struct {
 // Unstable returns, per layer, the number of neurons whose pre-activation
 // bound straddles a kink of the layer's activation (0 for ReLU, leaky ReLU
 // and ELU; Lo or Hi for hard-tanh); smooth activations (tanh, sigmoid) and
-// Identity have none.
-func (n *Net) Unstable(f *nn.Network) []int {
+// Identity have none. f must be the network whose bounds n holds, layer
+// for layer: the bounds of a quantised network are those of its lowered
+// form, with more layers than f, and an error wrapping nn.ErrDimension
+// says so.
+func (n *Net) Unstable(f *nn.Network) ([]int, error) {
+	if len(n.Pre) != len(f.Layers) {
+		return nil, fmt.Errorf("bounds: unstable neurons: bounds of %d layers for a network of %d: %w", len(n.Pre), len(f.Layers), nn.ErrDimension)
+	}
 	out := make([]int, len(n.Pre))
 	for k, pre := range n.Pre {
+		if len(pre) != f.Layers[k].Out() {
+			return nil, fmt.Errorf("bounds: unstable neurons: layer %d has %d bounds for %d neurons: %w", k, len(pre), f.Layers[k].Out(), nn.ErrDimension)
+		}
 		for _, x := range pre {
 			if straddlesKink(f.Layers[k].Act, x) {
 				out[k]++
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // straddlesKink reports whether x contains a kink of a in its interior.

@@ -106,7 +106,7 @@ func phaseDiagnose(t *testing.T, d *decider, n *node, log bool) ([]int, bool) {
 		t.Fatal(err)
 	}
 	base := d.prio(o.mag, n.open)
-	unst := o.pb.Net1.Unstable(d.f)
+	unst := unstable(t, o.pb.Net1, d.f)
 	if len(o.open) == 0 {
 		return unst, true
 	}
@@ -198,6 +198,16 @@ func phaseBound(t *testing.T, d *decider, n *node, ps []phase, prior ...*bounds.
 type phase struct {
 	Layer, Neuron int
 	Active        bool
+}
+
+// unstable returns n.Unstable(f), failing t on an error.
+func unstable(t testing.TB, n *bounds.Net, f *nn.Network) []int {
+	t.Helper()
+	u, err := n.Unstable(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
 
 // withPhase returns a copy of the enclosures prior (bounds.PairBounds.Prior

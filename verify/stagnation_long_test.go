@@ -63,7 +63,7 @@ func stagnationLeaf(t *testing.T, d *decider, n *node, rng *rand.Rand, detail bo
 		t.Logf("leaf %d settles when bounded again (%.3f eps)", n.id, bound)
 		return false
 	}
-	unst := o.pb.Net1.Unstable(d.f)
+	unst := unstable(t, o.pb.Net1, d.f)
 	rule := -1
 	if s := smear.Difference(d.f, d.g, o.pb, o.open, n.lo, n.hi); s != nil {
 		rule = smear.ArgmaxHalvable(s, n.lo, n.hi)
@@ -118,7 +118,7 @@ func stagnationVariants(t *testing.T, d *decider, n *node) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("  %s: %.4f eps; f unstable %v, g unstable %v", v.name, d.prio(scatter(ms, n.open, d.m), n.open), pb.Net1.Unstable(d.f), pb.Net2.Unstable(d.g))
+		t.Logf("  %s: %.4f eps; f unstable %v, g unstable %v", v.name, d.prio(scatter(ms, n.open, d.m), n.open), unstable(t, pb.Net1, d.f), unstable(t, pb.Net2, d.g))
 		if ref == nil {
 			ref = pb
 		} else if v.name == "no Within" {
@@ -154,7 +154,7 @@ func stagnationShrink(t *testing.T, d *decider, n *node, x []float64, rng *rand.
 		}
 		b, pb := freshBound(t, d, &c)
 		_, a := d.att.attackNode(x, c.lo, c.hi, n.open, 20, 2, rng)
-		t.Logf("  box 2^-%d of the leaf around the attack's point: bound %.4f eps, attack %.4f, gap %.2e eps; f unstable %v", s, b, a, b-a, pb.Net1.Unstable(d.f))
+		t.Logf("  box 2^-%d of the leaf around the attack's point: bound %.4f eps, attack %.4f, gap %.2e eps; f unstable %v", s, b, a, b-a, unstable(t, pb.Net1, d.f))
 	}
 }
 

@@ -48,7 +48,12 @@ func (cfg *acasConfig) bench(ctx context.Context, inst *benchdata.ACASInstance) 
 		row.Seconds += iv.Seconds
 		row.take(iv.Bound, ACASInterval.String())
 	}
-	row.Unstable1, row.Unstable2 = pb.Net1.Unstable(f), pb.Net2.Unstable(fp)
+	if row.Unstable1, err = pb.Net1.Unstable(f); err != nil {
+		return nil, err
+	}
+	if row.Unstable2, err = pb.Net2.Unstable(fp); err != nil {
+		return nil, err
+	}
 	for _, d := range pb.DiffPost {
 		row.DiffMax = append(row.DiffMax, report.Number(magMax(d)))
 	}

@@ -47,10 +47,18 @@ func (b *certBench) scale(ctx context.Context, nets []string) error {
 		if err != nil {
 			return err
 		}
+		n1, err := pb.Net1.Unstable(f)
+		if err != nil {
+			return err
+		}
+		n2, err := pb.Net2.Unstable(fp)
+		if err != nil {
+			return err
+		}
 		u1, u2 := 0, 0
-		for k := range pb.Net1.Pre {
-			u1 += pb.Net1.Unstable(f)[k]
-			u2 += pb.Net2.Unstable(fp)[k]
+		for k := range n1 {
+			u1 += n1[k]
+			u2 += n2[k]
 		}
 		fmt.Fprintf(b.log, "scale %s\n", net)
 		resetPeakRSS()
