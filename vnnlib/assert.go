@@ -128,24 +128,13 @@ func (p *parser) comparison(op string, e *node) error {
 		// Normalise to "X_i rel c".
 		i, c, rel := a.x, b.value, op
 		if a.x < 0 {
-			i, c, rel = b.x, a.value, flip(op)
+			i, c, rel = b.x, a.value, mirror(op)
 		}
 		if err := p.bound(e.line, i, rel, c); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// flip returns rel with its sides swapped: c <= X is X >= c.
-func flip(rel string) string {
-	switch rel {
-	case "<=", "<":
-		return ">="
-	case ">=", ">":
-		return "<="
-	}
-	return rel
 }
 
 // bound records X_i rel c (strict relations read as closed).
@@ -158,22 +147,10 @@ func (p *parser) bound(line, i int, rel string, c float64) error {
 	return nil
 }
 
-// tighten records "this input rel c" (strict relations read as closed) on
-// line and reports whether the input's range is still non-empty.
+// tighten records "this input rel c" on line (strict relations read as
+// closed) and reports whether the input's range is still non-empty.
 func (in *input) tighten(line int, rel string, c float64) bool {
-	if rel == ">=" || rel == ">" || rel == "=" {
-		if !in.hasLo || c > in.lo {
-			in.lo, in.loLine = c, line
-		}
-		in.hasLo = true
-	}
-	if rel == "<=" || rel == "<" || rel == "=" {
-		if !in.hasHi || c < in.hi {
-			in.hi, in.hiLine = c, line
-		}
-		in.hasHi = true
-	}
-	return !in.hasLo || !in.hasHi || in.lo <= in.hi
+	return in.span.tighten(line, closed(rel), c)
 }
 
 // constant evaluates a constant term: a decimal number, or (- a), (- a b),

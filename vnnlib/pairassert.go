@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-
-	"github.com/nnbound/nnbound/spec"
 )
 
 // elem is one element of a declared tensor.
@@ -160,10 +158,10 @@ func (p *pairParser) constraint(rel string, d linear, e *node) error {
 	}
 	b := p.outs[g.k]
 	if b == nil {
-		b = infinite(g.k)
+		b = &span{}
 		p.outs[g.k] = b
 	}
-	if !tighten(b, e.line, rel, c) {
+	if !b.tighten(e.line, rel, c) {
 		p.general("an empty range of an output difference")
 	}
 	return nil
@@ -218,42 +216,6 @@ func (p *pairParser) equality(vs []elem, rel string, d linear, e *node) error {
 		p.eqLine[f.k] = e.line
 	}
 	return nil
-}
-
-// mirror returns rel with its sides swapped, keeping strictness: c < X is
-// X > c.
-func mirror(rel string) string {
-	switch rel {
-	case "<=":
-		return ">="
-	case ">=":
-		return "<="
-	case "<":
-		return ">"
-	case ">":
-		return "<"
-	}
-	return rel
-}
-
-// tighten records "Y_g[k] - Y_f[k] rel c" from line and reports whether
-// the bound can still hold.
-func tighten(b *spec.OutputBound, line int, rel string, c float64) bool {
-	strict := rel == "<" || rel == ">"
-	if rel == "<=" || rel == "<" || rel == "=" {
-		if c < b.Hi || (c == b.Hi && strict) {
-			b.Hi, b.StrictHi, b.Line = c, strict, line
-		}
-	}
-	if rel == ">=" || rel == ">" || rel == "=" {
-		if c > b.Lo || (c == b.Lo && strict) {
-			b.Lo, b.StrictLo = c, strict
-			if math.IsInf(b.Hi, 1) {
-				b.Line = line
-			}
-		}
-	}
-	return b.Lo < b.Hi || (b.Lo == b.Hi && !b.StrictLo && !b.StrictHi)
 }
 
 // linear evaluates a linear term: a number, an element NAME[i], or

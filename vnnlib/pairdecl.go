@@ -2,7 +2,6 @@ package vnnlib
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,13 +26,13 @@ type pairParser struct {
 	x       [2][]input            // bounds of each network's input
 	eqLine  []int                 // line equating X_f[i] with X_g[i], or 0
 	eqCount int
-	outs    map[int]*spec.OutputBound
-	rel     relState // the relational reading (relational.go)
+	outs    map[int]*span // the range of Y_g[k] - Y_f[k]
+	rel     relState      // the relational reading (relational.go)
 }
 
 // newPairParser returns a parser for the file name.
 func newPairParser(name string) *pairParser {
-	return &pairParser{parser: &parser{name: name}, names: map[string]*tensorRef{}, outs: map[int]*spec.OutputBound{},
+	return &pairParser{parser: &parser{name: name}, names: map[string]*tensorRef{}, outs: map[int]*span{},
 		rel: relState{links: map[int]*spec.InputLink{}}}
 }
 
@@ -244,7 +243,7 @@ func (p *pairParser) pair() (*Pair, error) {
 		p.general("some input coordinates equated, not all")
 	}
 	for _, b := range p.outs {
-		if math.IsInf(b.Lo, 0) || math.IsInf(b.Hi, 0) {
+		if !b.hasLo || !b.hasHi {
 			p.general("an output difference bounded on one side")
 		}
 	}
@@ -271,8 +270,8 @@ func (p *pairParser) pair() (*Pair, error) {
 			return nil, err
 		}
 	}
-	for _, b := range p.outs {
-		pr.Outputs = append(pr.Outputs, *b)
+	for k, b := range p.outs {
+		pr.Outputs = append(pr.Outputs, b.outputBound(k))
 	}
 	slices.SortFunc(pr.Outputs, func(a, b spec.OutputBound) int { return a.K - b.K })
 	return pr, nil
@@ -326,9 +325,4 @@ func (t Tensor) index(k int) string {
 		k /= t.Shape[a]
 	}
 	return t.Name + "[" + strings.Join(idx, ",") + "]"
-}
-
-// infinite returns an output bound on k with no side set.
-func infinite(k int) *spec.OutputBound {
-	return &spec.OutputBound{K: k, Lo: math.Inf(-1), Hi: math.Inf(1)}
 }

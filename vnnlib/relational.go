@@ -193,12 +193,14 @@ func (p *pairParser) link(i int, rel string, c float64, line int) error {
 		l = &spec.InputLink{I: i, Lo: math.Inf(-1), Hi: math.Inf(1), Line: line}
 		p.rel.links[i] = l
 	}
-	b := spec.OutputBound{Lo: l.Lo, Hi: l.Hi, StrictLo: l.StrictLo, StrictHi: l.StrictHi}
-	if !tighten(&b, line, rel, c) {
+	s := spanOf(l.Lo, l.Hi, l.StrictLo, l.StrictHi)
+	ok := s.tighten(line, rel, c)
+	l.Lo, l.Hi = s.ends()
+	l.StrictLo, l.StrictHi = s.strictLo, s.strictHi
+	if !ok {
 		return p.errorf(line, ErrIncomplete, "%s - %s has an empty range [%v, %v]",
-			p.nets[1].Input.index(i), p.nets[0].Input.index(i), b.Lo, b.Hi)
+			p.nets[1].Input.index(i), p.nets[0].Input.index(i), l.Lo, l.Hi)
 	}
-	l.Lo, l.Hi, l.StrictLo, l.StrictHi = b.Lo, b.Hi, b.StrictLo, b.StrictHi
 	return nil
 }
 

@@ -133,10 +133,8 @@ func readSpec(rd *reader, n *node, name string) (*Spec, error) {
 
 // input is what is known of X_i.
 type input struct {
-	line           int // declaration
-	lo, hi         float64
-	hasLo, hasHi   bool
-	loLine, hiLine int
+	line int // declaration
+	span     // its range, strict comparisons read as closed (tighten)
 }
 
 // parser collects the declarations and bounds of a property, one
