@@ -64,16 +64,22 @@ func (p *problem) quantisedSide() (int, *nn.Quantiser) {
 // fewer left: the schedule is fitted to what it can run).
 func (s *searcher) anneal() {
 	m, iq := s.p.quantisedSide()
+	if m == 0 {
+		return
+	}
+	if s.best == nil && !s.done() { // every other phase disabled
+		s.eval(slices.Clone(s.p.lo))
+	}
 	n := s.opts.AnnealEvals
 	if s.opts.MaxEvals > 0 {
 		n = min(n, s.evals0+s.opts.MaxEvals-s.p.evals)
 	}
-	if m == 0 || n < 3 {
+	if s.best == nil || n < 3 {
 		return
 	}
-	if s.best == nil { // every other phase disabled
-		s.eval(slices.Clone(s.p.lo))
-	}
+	// The gradients that place the walk's points (Place) count against
+	// the budget too: Stop ends the walk before a move or a placement
+	// would exceed it.
 	w := Walk{Grid: iq, Box: spec.Box{Lo: s.p.lo, Hi: s.p.hi}, Evals: n,
 		Value: s.eval,
 		Place: func(x []float64) []float64 { return s.floatGradient(m, x) },
@@ -101,7 +107,7 @@ type Walk struct {
 	// only).
 	Evals int
 	// Stop, if not nil, ends the walk when it returns true (checked
-	// before each move).
+	// before each move and each later call of Place).
 	Stop func() bool
 }
 
@@ -156,7 +162,7 @@ func (w *Walk) Run(start []float64, rng *rand.Rand) ([]float64, float64) {
 		}
 		if vy > v || temp > 0 && rng.Float64() < math.Exp((vy-v)/temp) {
 			u, v = u2, vy
-			if w.Place != nil && it%annealRefresh == 0 { // the gradient changes slowly: refresh it now and then
+			if w.Place != nil && it%annealRefresh == 0 && (w.Stop == nil || !w.Stop()) { // the gradient changes slowly: refresh it now and then
 				gx = w.Place(y)
 			}
 		}

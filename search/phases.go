@@ -200,17 +200,18 @@ func (s *searcher) local() {
 func (s *searcher) zoom() {
 	d := s.p.dim()
 	starts := s.pool[:min(len(s.pool), s.opts.ZoomStarts)]
-	centres := make([][]float64, len(starts))
+	centres := make([]scored, len(starts))
 	for i, st := range starts {
-		centres[i] = slices.Clone(st.z)
+		centres[i] = scored{slices.Clone(st.z), st.v}
 	}
 	if len(centres) == 0 && s.best != nil {
-		centres = [][]float64{slices.Clone(s.best)}
+		centres = []scored{{slices.Clone(s.best), s.bestV}}
 	}
-	for _, centre := range centres {
+	for _, c := range centres {
+		centre, centreV := c.z, c.v // evaluated already
 		radius := 0.25
 		for range s.opts.ZoomRounds {
-			best, bestV := centre, s.p.value(centre)
+			best, bestV := centre, centreV
 			for range s.opts.ZoomSamples {
 				if s.done() {
 					return
@@ -224,7 +225,7 @@ func (s *searcher) zoom() {
 					best, bestV = z, v
 				}
 			}
-			centre = best
+			centre, centreV = best, bestV
 			radius /= 2
 		}
 	}
@@ -277,7 +278,14 @@ func (s *searcher) ascend(z []float64, v float64) ([]float64, float64) {
 	step := 0.25
 	var g []float64 // the gradient at z, nil until computed
 	for range s.opts.Iters {
-		if step < 1e-12 || s.done() {
+		cost := 2 // the two points of a step, or the gradient at the sign step's point
+		if s.opts.SignAscent {
+			cost = 1
+		}
+		if g == nil {
+			cost++
+		}
+		if step < 1e-12 || s.doneBefore(cost) {
 			break
 		}
 		if g == nil {

@@ -222,13 +222,21 @@ func (s *searcher) eval(z []float64) float64 {
 	return v
 }
 
-// done reports whether the search must stop (evaluation budget, time
-// limit or cancellation), checking the clock every 64 evaluations.
+// done reports whether the search must stop before its next evaluation
+// (evaluation budget, time limit or cancellation), checking the clock
+// every 64 evaluations.
 func (s *searcher) done() bool {
+	return s.doneBefore(1)
+}
+
+// doneBefore reports whether the search must stop before a step of n
+// evaluations: done, or fewer than n evaluations left of MaxEvals, so
+// that the search never makes more than MaxEvals.
+func (s *searcher) doneBefore(n int) bool {
 	if s.stopped {
 		return true
 	}
-	if s.budgetOn && s.opts.MaxEvals > 0 && s.p.evals >= s.evals0+s.opts.MaxEvals-s.reserve {
+	if s.budgetOn && s.opts.MaxEvals > 0 && s.p.evals+n > s.evals0+s.opts.MaxEvals-s.reserve {
 		if s.reserve > 0 {
 			return true // the phase ends, not the search
 		}
