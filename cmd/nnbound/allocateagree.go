@@ -126,7 +126,7 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 	if f.json {
 		err = report.WriteJSON(stdout, r)
 	} else {
-		err = r.WriteText(stdout, m.describe()+", "+nn.FormatSizes(m.Net.Sizes()), "question: "+question+"; each copy gets the same input, x2 = x1")
+		err = r.WriteText(stdout, m.heading(), "question: "+question+"; each copy gets the same input, x2 = x1")
 	}
 	if err != nil {
 		return err

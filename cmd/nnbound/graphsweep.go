@@ -47,11 +47,7 @@ func runSweepGraph(cmd *cobra.Command, path string, f *sweepFlags, p *sweepPlan,
 	}
 	s := experiment.WidthSweep{Widths: p.widths, Levels: p.levels, Rounding: p.rounding, Opts: p.opts, Jobs: p.jobs}
 	rows, err := s.RunGraph(cmd.Context(), m.Graph, box, copyOf, cmd.ErrOrStderr())
-	network := fmt.Sprintf("%s (graph of %d nodes, %d parameters)", path, len(m.Graph.Nodes), m.Graph.NumParams())
-	if m.Net != nil {
-		network = m.describe() + ", " + nn.FormatSizes(m.Net.Sizes())
-	}
-	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err, network: network,
+	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err, network: m.heading(),
 		saveBest: func(j *experiment.SweepResult) error {
 			if m.Net != nil {
 				return j.SaveBest(f.saveBest, p.rounding, p.saveCopy(m, box, f.saveBest, cmd.ErrOrStderr()))

@@ -231,7 +231,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	}
 	rows, err := p.certify(cmd.Context(), m, box, stderr)
 	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err,
-		network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()),
+		network: m.heading(),
 		saveBest: func(j *experiment.SweepResult) error {
 			return j.SaveBest(f.saveBest, p.rounding, p.saveCopy(m, box, f.saveBest, stderr))
 		}})
