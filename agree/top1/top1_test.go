@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/nnbound/nnbound/agree"
-	"github.com/nnbound/nnbound/nn/onnx"
 	"github.com/nnbound/nnbound/verify"
 )
 
@@ -22,15 +21,7 @@ func TestBallClipped(t *testing.T) {
 // against its int8 copy on a small and a large ball, and checks a
 // disagreement's witness again.
 func TestDeciderVerdicts(t *testing.T) {
-	dir := "../../nn/onnx/testdata/qdq/digits_relu/"
-	f, _, err := onnx.Read(dir + "digits_relu.onnx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _, err := onnx.Read(dir + "digits_relu_int8_perchannel.onnx")
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, g := digitsPair(t)
 	s := agree.Sample{X: make([]float64, 64), Label: 0}
 	for _, c := range []struct {
 		r    float64

@@ -21,7 +21,6 @@ import (
 	"github.com/nnbound/nnbound/internal/duration"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnncomp"
 )
 
@@ -189,16 +188,11 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 	if n := len(samples[0].X); n != nets[0].InputSize() {
 		return fmt.Errorf("agree: %s has samples of %d values, the networks take %d", f.data, n, nets[0].InputSize())
 	}
-	vo := verify.DefaultOptions()
-	vo.Workers, vo.MaxNodes = 1, f.maxNodes
 	files, err := agreeInputs(args, f)
 	if err != nil {
 		return err
 	}
-	// The digest of the inputs keeps a rerun from resuming another
-	// pair's or another test set's log of the same names.
-	text := fmt.Sprintf("%s vs %s on %s, %s (inputs %s)", filepath.Base(args[0]), filepath.Base(args[1]),
-		filepath.Base(f.data), q, agree.InputsDigest(files))
+	text := fmt.Sprintf("%s vs %s %s", filepath.Base(args[0]), filepath.Base(args[1]), q.On(f.data, files))
 	bar := progress.New(stderr, "agree", (len(samples)-shard.K+shard.N-1)/shard.N)
 	var lines io.Writer = barWriter{bar}
 	if f.verbose {
@@ -208,7 +202,7 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	sum, err := agree.Run(ctx, samples, top1.Decider(nets[0], nets[1], q, &vo),
+	sum, err := top1.Run(ctx, nets[0], nets[1], q, f.maxNodes, samples,
 		agree.Options{Dir: f.out, Question: text, Shard: shard, Workers: f.workers, Timeout: f.timeout, Report: lines})
 	bar.Done()
 	if sum != nil {

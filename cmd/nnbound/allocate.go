@@ -13,7 +13,6 @@ import (
 	"github.com/nnbound/nnbound/agree"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/atomicfile"
-	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -216,7 +215,7 @@ func runAllocate(cmd *cobra.Command, path string, f *allocateFlags) error {
 			return err
 		}
 	}
-	t := experiment.AllocationText{Network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()), Box: box, HideTimes: hideTimes}
+	t := experiment.AllocationText{Network: m.heading(), Box: box, HideTimes: hideTimes}
 	if f.report != "" {
 		if err := writeAllocationReport(cmd, path, f.report, r, t); err != nil {
 			return err

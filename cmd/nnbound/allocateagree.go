@@ -15,7 +15,6 @@ import (
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
-	"github.com/nnbound/nnbound/verify"
 )
 
 // agreementFlags are the flags of nnbound allocate --target-agreement.
@@ -92,18 +91,15 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 	if int8Opts != nil {
 		copies = int8Opts.String()
 	}
-	question := fmt.Sprintf("the copies of %s (%s) on %s, %s (inputs %s)", filepath.Base(path), copies,
-		filepath.Base(g.ball.data), q, agree.InputsDigest(files))
+	question := fmt.Sprintf("the copies of %s (%s) %s", filepath.Base(path), copies, q.On(g.ball.data, files))
 	ctx := cmd.Context()
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	vo := verify.DefaultOptions()
-	vo.Workers, vo.MaxNodes = 1, g.ball.maxNodes
 	judge := func(ctx context.Context, copy *nn.Network, name string) (int, int, error) {
 		bar := progress.New(stderr, "allocate "+name, len(samples))
 		defer bar.Done()
-		sum, err := agree.Run(ctx, samples, top1.Decider(m.Net, copy, q, &vo), agree.Options{Dir: filepath.Join(g.ball.out, name),
+		sum, err := top1.Run(ctx, m.Net, copy, q, g.ball.maxNodes, samples, agree.Options{Dir: filepath.Join(g.ball.out, name),
 			Question: question + ", copy " + name, Workers: g.ball.workers, Timeout: g.ball.timeout, Report: barWriter{bar}})
 		if err != nil {
 			return 0, 0, err
@@ -130,7 +126,7 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 	if f.json {
 		err = report.WriteJSON(stdout, r)
 	} else {
-		err = r.WriteText(stdout, m.describe()+", "+nn.FormatSizes(m.Net.Sizes()), "question: "+question+"; each copy gets the same input, x2 = x1")
+		err = r.WriteText(stdout, m.heading(), "question: "+question+"; each copy gets the same input, x2 = x1")
 	}
 	if err != nil {
 		return err

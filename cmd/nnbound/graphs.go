@@ -118,7 +118,7 @@ func compressGraph(cmd *cobra.Command, cc *compressCert, m *model, comp compress
 	case cc.json && !cc.certify:
 		return report.WriteJSON(stdout, j)
 	case !cc.json:
-		desc := fmt.Sprintf("%s (graph of %d nodes, %d parameters)", m.Info.Path, len(m.Graph.Nodes), m.Graph.NumParams())
+		desc := m.heading()
 		if m.Net != nil {
 			desc = m.describe()
 		}

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 )
@@ -31,27 +28,10 @@ func runSweepGraph(cmd *cobra.Command, path string, f *sweepFlags, p *sweepPlan,
 	if err != nil {
 		return err
 	}
-	copyOf := func(l experiment.PruneLevel, q quantise.Format) (*nn.Graph, error) {
-		if m.Net != nil { // the chain's copy (its core's parameters), as a graph
-			net, err := p.copyOf(m, box)(l, q)
-			if err != nil {
-				return nil, err
-			}
-			return net.Graph(), nil
-		}
-		g, err := p.scheme.CompressGraph(l, q)(m.Graph)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return g, nil
-	}
+	copyOf := p.scheme.GraphCopies(m.Info, m.Graph, m.Net, box)
 	s := experiment.WidthSweep{Widths: p.widths, Levels: p.levels, Rounding: p.rounding, Opts: p.opts, Jobs: p.jobs}
 	rows, err := s.RunGraph(cmd.Context(), m.Graph, box, copyOf, cmd.ErrOrStderr())
-	network := fmt.Sprintf("%s (graph of %d nodes, %d parameters)", path, len(m.Graph.Nodes), m.Graph.NumParams())
-	if m.Net != nil {
-		network = m.describe() + ", " + nn.FormatSizes(m.Net.Sizes())
-	}
-	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err, network: network,
+	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err, network: m.heading(),
 		saveBest: func(j *experiment.SweepResult) error {
 			if m.Net != nil {
 				return j.SaveBest(f.saveBest, p.rounding, p.saveCopy(m, box, f.saveBest, cmd.ErrOrStderr()))

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
 
-// int8Compression returns the int8 quantisation of --scheme int8.
+// int8Compression returns the int8 quantisation of --scheme int8
+// (experiment.Int8), calibrated on the samples of --calibrate or on the
+// input box.
 func (f *quantiseFlags) int8Compression(fs *pflag.FlagSet) (compression, error) {
 	for _, name := range []string{"frac-bits", "bias-frac-bits", "int-bits", "rounding", "saturate", "float16"} {
 		if fs.Changed(name) {
@@ -29,25 +28,9 @@ func (f *quantiseFlags) int8Compression(fs *pflag.FlagSet) (compression, error) 
 			return compression{}, usagef("--calibrate %q: want box or a JSON file {\"inputs\": [[...], ...]}: %v", f.calibrate, err)
 		}
 	}
-	what := fmt.Sprintf("%v, calibrated on %s", o, f.calibrate)
-	return compression{Compression: experiment.Compression{What: what, Apply: func(core *nn.Network) (*nn.Network, error) {
-		r, err := f.ranges(core, xs)
-		if err != nil {
-			return nil, err
-		}
-		return quantise.Int8(core, r, o)
-	}}}, nil
-}
-
-// ranges returns the calibrated ranges of core (experiment.Calibrate): on
-// the sample inputs xs or, for none, on the input box.
-func (f *quantiseFlags) ranges(core *nn.Network, xs [][]float64) (quantise.Ranges, error) {
-	var box spec.Box
-	if xs == nil {
-		var err error
-		if box, _, err = f.input.box(core.InputSize()); err != nil {
-			return quantise.Ranges{}, err
-		}
+	box := func(n int) (spec.Box, error) {
+		b, _, err := f.input.box(n)
+		return b, err
 	}
-	return experiment.Calibrate(core, xs, box)
+	return compression{Compression: experiment.Int8(o, f.calibrate, xs, box)}, nil
 }

@@ -95,3 +95,7 @@ func (f *modelFlags) loadPair(args []string) ([2]*nn.Network, error) {
 
 // describe returns "path (format, what)" for the model (modelfile.Info.Name).
 func (m *model) describe() string { return m.Info.Name(m.Net) }
+
+// heading names the model with its sizes, or its nodes and parameters
+// for a graph (modelfile.Info.Heading).
+func (m *model) heading() string { return m.Info.Heading(m.Net, m.Graph) }

@@ -16,8 +16,6 @@ import (
 	"github.com/nnbound/nnbound/certify"
 	"github.com/nnbound/nnbound/experiment"
 	"github.com/nnbound/nnbound/internal/certjob"
-	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -231,7 +229,7 @@ func runSweep(cmd *cobra.Command, path string, f *sweepFlags) error {
 	}
 	rows, err := p.certify(cmd.Context(), m, box, stderr)
 	return f.finish(cmd, path, p, sweepRun{box: box, rows: rows, err: err,
-		network: m.describe() + ", " + nn.FormatSizes(m.Net.Sizes()),
+		network: m.heading(),
 		saveBest: func(j *experiment.SweepResult) error {
 			return j.SaveBest(f.saveBest, p.rounding, p.saveCopy(m, box, f.saveBest, stderr))
 		}})
@@ -306,28 +304,19 @@ func (f *sweepFlags) finish(cmd *cobra.Command, path string, p *sweepPlan, r swe
 // pruning level at every bit width, showing progress on stderr.
 func (p *sweepPlan) certify(ctx context.Context, m *model, box spec.Box, stderr io.Writer) ([]experiment.SweepRow, error) {
 	s := experiment.WidthSweep{Widths: p.widths, Levels: p.levels, Rounding: p.rounding, Opts: p.opts, Jobs: p.jobs}
-	return s.Run(ctx, m.Net, box, p.copyOf(m, box), stderr)
+	return s.Run(ctx, m.Net, box, p.scheme.ChainCopies(m.Info, box), stderr)
 }
 
 // saveCopy returns the function that saves to path the copy of the chain
-// of m at the sweep's only pruning level and a width, with the structure
-// of m's graph when it is the same function (Compressed.KeepStructure),
-// else as layers with a note on stderr (saveCopy, as quantise saves).
+// of m at the sweep's only pruning level and a width
+// (experiment.CopyScheme.SavedCopy), with a note on stderr when it loses
+// the convolutions of m's graph (saveCopy, as quantise saves).
 func (p *sweepPlan) saveCopy(m *model, box spec.Box, path string, stderr io.Writer) func(quantise.Format) error {
 	return func(q quantise.Format) error {
-		net, err := p.copyOf(m, box)(p.levels[0], q)
+		c, lost, err := p.scheme.SavedCopy(m.Info, m.Graph, box, p.levels[0], q)
 		if err != nil {
 			return err
 		}
-		c := &modelfile.Compressed{Net: net, Core: net}
-		lost := c.KeepStructure(m.Graph, p.scheme.CompressGraph(p.levels[0], q))
 		return saveCopy(m, c, path, lost, stderr)
-	}
-}
-
-// copyOf returns the compressed copy of m at each pruning level and width.
-func (p *sweepPlan) copyOf(m *model, box spec.Box) func(experiment.PruneLevel, quantise.Format) (*nn.Network, error) {
-	return func(l experiment.PruneLevel, q quantise.Format) (*nn.Network, error) {
-		return m.Info.Transform(p.scheme.Compress(l, q, box))
 	}
 }

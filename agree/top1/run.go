@@ -1,0 +1,31 @@
+package top1
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/nnbound/nnbound/agree"
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/verify"
+)
+
+// Run decides the balls of q about the samples by agree.Run with opts,
+// f and g compared by Decider: each ball searched by verify on one worker
+// (agree.Run decides samples in parallel instead) and stopped with
+// unknown after bounding maxNodes boxes (0: no limit). It is the run of
+// "nnbound agree" and the judge of each copy of "nnbound allocate
+// --target-agreement".
+func Run(ctx context.Context, f, g *nn.Network, q Question, maxNodes int, samples []agree.Sample, opts agree.Options) (*agree.Summary, error) {
+	vo := verify.DefaultOptions()
+	vo.Workers, vo.MaxNodes = 1, maxNodes
+	return agree.Run(ctx, samples, Decider(f, g, q, &vo), opts)
+}
+
+// On names q asked of the test set at path, read from the input files
+// files (agree.Digests): "on NAME, L-inf radius R in [LO, HI] (inputs
+// DIGEST)", for agree.Options.Question. The digest keeps a rerun from
+// resuming the log of another pair or test set of the same names.
+func (q Question) On(path string, files []agree.File) string {
+	return fmt.Sprintf("on %s, %s (inputs %s)", filepath.Base(path), q, agree.InputsDigest(files))
+}
