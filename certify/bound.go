@@ -204,6 +204,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	c.TimeBudgetHit = rp.budgetHit || cc.TimeBudgetHit
 	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1 + rp.cutSolves, Iterations: rp.iters, Time: rp.time,
 		Status: rp.sdpStatus, Objective: rp.objective}
+	c.Bounded = 1
 	c.RootBound, c.SDPBound, c.IntervalBound = math.Inf(1), rp.sdpBound, rp.ivBound
 	c.SDPGammas = rp.sdpGammas
 	if rp.skip.Skipped() {
@@ -234,6 +235,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		leaves = cheap // the cheap pieces' bound is the smaller
 	}
 	c.SDP.Solves += cc.SDP.Solves
+	c.Bounded += cc.Bounded // the halves of the cheap refinement's splits
 	c.Bound = 0
 	allOK := true
 	byInterval := false // the largest piece bound is an output enclosure's

@@ -166,7 +166,12 @@ type Certificate struct {
 	Trivial float64
 	// Pieces are the pieces of a refined certificate (nil if not split).
 	Pieces []Piece
-	SDP    SDPStats
+	// Bounded counts the pieces bounded: the whole input set, each half
+	// of every split and each piece bounded again by its cases (a piece
+	// split is counted, its halves too). Refine.MaxPieces caps it on
+	// networks that are chains; on graphs it caps the pieces kept.
+	Bounded int
+	SDP     SDPStats
 	// SDPSkipped says why the SDP of the whole input set was not
 	// attempted (SkipNone when it was): the networks are graphs, a layer
 	// is not modelled, its LMI or its number of variables was too large

@@ -109,6 +109,11 @@ func TestCells(t *testing.T) {
 		{quantise.Format{FracBits: 1, Rounding: quantise.Nearest}, -1, 1, 5},
 		{quantise.Format{FracBits: 2, Rounding: quantise.Floor}, -1, 1, 9},
 		{quantise.Format{FracBits: 30}, -1, 1, 0}, // too many: relaxed
+		// Far from 0 the multiples of step/2 are not counted (k++ stalls
+		// past 2^53, lo/half overflows): relaxed, not an endless loop.
+		{quantise.Format{FracBits: 8}, 1e308, 1.7e308, 0},
+		{quantise.Format{FracBits: 8}, 1e17, 1e17 + 64, 0},
+		{quantise.Format{FracBits: 8}, -1e17 - 64, -1e17, 0},
 	}
 	for _, tc := range tests {
 		cs := cells(tc.f, tc.lo, tc.hi)

@@ -70,6 +70,7 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	r := &graphRefiner{g1: g1, g2: g2, whole: in.Box, q: q, opts: opts, c: c, start: start, pass: c.Timing.Propagation}
 	r.logPiece(1, root.bound)
 	pieces := r.run(ctx, root, in.Pairing)
+	c.Bounded = r.passes
 	c.Bound = 0
 	for _, p := range pieces {
 		c.Bound = max(c.Bound, p.bound)

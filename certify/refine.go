@@ -152,6 +152,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			}
 			ra, rb := s.res[0], s.res[1]
 			c.SDP.Solves += 2
+			c.Bounded += 2
 			c.TimeBudgetHit = c.TimeBudgetHit || ra.budgetHit || rb.budgetHit
 			c.SDP.Iterations += ra.iters + rb.iters
 			w.add(pieceWork(f1, f2, s, o))
@@ -219,6 +220,7 @@ func pieceWork(f1, f2 *nn.Network, s *halving, o *task) work {
 func (h *pieceHeap) keepCases(s *halving, c *Certificate) {
 	p, res := s.top, s.res[0]
 	c.SDP.Solves++
+	c.Bounded++
 	p.cased = true
 	if res.ok && (!p.ok || res.bound < p.bound) {
 		p.bound, p.ok, p.interval, p.fellBack = res.bound, true, res.interval, res.fellBack
@@ -292,13 +294,13 @@ const quantisedPieceCorners = 16
 func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root region, o *task, ob *observation, c *Certificate,
 	start time.Time, w work) (batch []*halving, final []piece, stop Stop) {
 	size := batchSize(h.Len())
-	solves := c.SDP.Solves // with the batch's
+	bounded := c.Bounded // with the batch's
 	for len(batch) < size && h.Len() > 0 {
 		top := (*h)[0]
 		switch {
 		case top.ok && o.Refine.reached(top.bound, ob.err):
 			stop = o.Refine.ending(top.bound, ob.err)
-		case solves+2 > o.Refine.maxPieces():
+		case bounded+2 > o.Refine.maxPieces():
 			stop = StopCap
 		case len(batch) == 0 && o.Refine.costly(w):
 			stop = StopCostly
@@ -314,7 +316,7 @@ func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root regio
 		heap.Pop(h)
 		if !top.cased && laterCases(f1, f2, &top.region, o) {
 			batch = append(batch, &halving{cases: true, top: top, halves: [2]region{top.region}})
-			solves++
+			bounded++
 			continue
 		}
 		a, b, ok := top.region.split(root, o.in.Quant)
@@ -323,7 +325,7 @@ func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root regio
 			final = append(final, top)
 			continue
 		}
-		solves += 2
+		bounded += 2
 		batch = append(batch, &halving{top: top, halves: [2]region{a, b}})
 	}
 	return batch, final, stop

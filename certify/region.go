@@ -36,11 +36,13 @@ type grid interface {
 // between consecutive multiples of step/2; a grid point whose value
 // differs from both neighbouring cells gets a cell of its own;
 // neighbouring cells of equal value are merged. It returns nil when there
-// would be more than maxCells.
+// would be more than maxCells, and when the multiples of step/2 in
+// [lo, hi] are not counted exactly in float64 (beyond 2^52 of them from
+// 0, where k++ no longer moves k, or lo/half overflowing).
 func cells(f grid, lo, hi float64) []cell {
 	half := f.Step() / 2
 	first, last := math.Ceil(lo/half), math.Floor(hi/half)
-	if last-first > 2*maxCells {
+	if !(last-first <= 2*maxCells) || !(math.Abs(first) <= 1<<52) || !(math.Abs(last) <= 1<<52) {
 		return nil
 	}
 	pts := []float64{lo}

@@ -179,3 +179,27 @@ func TestSettledStop(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxPiecesCountsPieces checks that Refine.MaxPieces caps the pieces
+// bounded (Certificate.Bounded: the root, then two per split), not the
+// SDP solves, which the cut rounds of an int8 pair's root SDP add to: a
+// root bounded once, whatever its solves, is split under a cap of 3 and
+// not under a cap of 2.
+func TestMaxPiecesCountsPieces(t *testing.T) {
+	f1, f2 := randnet.Paper(1, 2, 2, 8, 1), randnet.Paper(2, 2, 2, 8, 1)
+	box := spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
+	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+	for _, solves := range []int{1, 15} {
+		for _, cap := range []int{2, 3} {
+			o := &task{Options: DefaultOptions(), in: in}
+			o.Refine.MaxPieces, o.Refine.TimeBudget = cap, 0
+			root := rootRegion(box, o)
+			h := &pieceHeap{{region: root, bound: 1, ok: true}}
+			c := &Certificate{Bounded: 1, SDP: SDPStats{Solves: solves}}
+			batch, _, stop := takeBatch(context.Background(), f1, f2, h, root, o, &observation{}, c, time.Now(), work{})
+			if split := len(batch) == 1; split != (cap == 3) || split == (stop == StopCap) {
+				t.Errorf("root of %d solves, cap %d: %d split, stopped by %v", solves, cap, len(batch), stop)
+			}
+		}
+	}
+}

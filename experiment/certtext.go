@@ -185,7 +185,9 @@ func stopNote(c *certify.Certificate) string {
 	case certify.StopNoGain:
 		return "(" + n + ": doubling the pieces no longer shrinks the gap to the observed error enough)"
 	case certify.StopCap:
-		return "(" + n + ": --max-pieces)"
+		// The cap counts every piece bounded on a chain, a split piece as
+		// well as its halves (Certificate.Bounded): say how many.
+		return fmt.Sprintf("(%d piece(s) bounded, %d kept: --max-pieces)", max(c.Bounded, 1), max(len(c.Pieces), 1))
 	case certify.StopBudget:
 		return "(" + n + ": --timeout; 0 for none)"
 	case certify.StopEnough:

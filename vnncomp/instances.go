@@ -52,8 +52,9 @@ type Row struct {
 // (or, as in one-network benchmarks, a bare path), the VNN-LIB file, and
 // the time limit in seconds. Relative paths are relative to the folder of
 // the instances file. A record that cannot be understood becomes a Row
-// with Err set, and reading goes on; only an unreadable file or broken
-// CSV quoting is an error of the whole file. Whether the files exist is
+// with Err set, and reading goes on; only an unreadable file, broken CSV
+// quoting or a file of no record (an error wrapping ErrRow) is an error
+// of the whole file. Whether the files exist is
 // checked by Run, when the row's turn comes.
 func ReadInstances(path string) ([]Row, error) {
 	f, err := os.Open(path)
@@ -72,6 +73,9 @@ func readInstances(r io.Reader, name, dir string) ([]Row, error) {
 	var rows []Row
 	for {
 		rec, err := cr.Read()
+		if err == io.EOF && len(rows) == 0 {
+			return nil, rowErrorf("vnncomp: %s lists no instance (want one row each: networks, vnnlib file, timeout)", name)
+		}
 		if err == io.EOF {
 			return rows, nil
 		}

@@ -134,3 +134,14 @@ func TestCheckFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestReadInstancesEmpty checks that a file of no record is an error
+// naming the file, not a run of nothing.
+func TestReadInstancesEmpty(t *testing.T) {
+	for _, text := range []string{"", "\n\n"} {
+		rows, err := readInstances(strings.NewReader(text), "instances.csv", ".")
+		if !errors.Is(err, ErrRow) || !strings.Contains(err.Error(), "instances.csv lists no instance") {
+			t.Errorf("%q: rows %v, error %v; want one naming the file, wrapping ErrRow", text, rows, err)
+		}
+	}
+}
