@@ -42,6 +42,19 @@ func (c Compression) Record(info *modelfile.Info, out *modelfile.Compressed, sav
 	return NewCompressionRecord(info, c.What, out, saved, c.Pruned())
 }
 
+// Chain returns the copy of the chain of layers of the model file info
+// made by c.Apply on its core (modelfile.Info.Compress), with the
+// structure of g, the model's graph (nil for none), where c.ApplyGraph
+// makes the same function of it (modelfile.Compressed.KeepStructure);
+// lost reports that g's convolutions are kept as dense layers instead.
+func (c Compression) Chain(info *modelfile.Info, g *nn.Graph) (out *modelfile.Compressed, lost bool, err error) {
+	out, err = info.Compress(c.Apply)
+	if err != nil {
+		return nil, false, err
+	}
+	return out, out.KeepStructure(g, c.ApplyGraph), nil
+}
+
 // Graph returns the copy of g, the graph of the model file info, made by
 // c.ApplyGraph (which must not be nil) and saved to save as ONNX ("" saves
 // nothing), with its record.

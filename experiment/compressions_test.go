@@ -9,6 +9,7 @@ import (
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/quantise"
+	"github.com/nnbound/nnbound/spec"
 )
 
 // TestCompressions checks the names of the compressions, that the chain
@@ -83,5 +84,31 @@ func TestCompressionGraph(t *testing.T) {
 	}
 	if back.NumParams() != out.NumParams() || rec.Saved != save || rec.Compression != c.What || rec.Changed == nil {
 		t.Errorf("saved %d parameters of %d; record %+v", back.NumParams(), out.NumParams(), rec)
+	}
+}
+
+// TestCompressionChain compresses a chain of convolutions: in fixed point
+// the copy keeps them (a graph of the same function); an int8 copy, made
+// of chains only, keeps dense layers and says so.
+func TestCompressionChain(t *testing.T) {
+	g, net, info, err := modelfile.LoadGraph("../testdata/graphs/digits_cnn.onnx", modelfile.Options{})
+	if err != nil || net == nil {
+		t.Fatalf("chain %v, %v", net != nil, err)
+	}
+	q := quantise.Format{FracBits: 6}
+	out, lost, err := QuantiseFixed(quantise.Options{Weights: q, Biases: q}).Chain(info, g)
+	if err != nil || lost || out.Graph == nil || !out.SameShape {
+		t.Fatalf("fixed point: lost %v, graph %v, %v", lost, out != nil && out.Graph != nil, err)
+	}
+	box := func(n int) (spec.Box, error) {
+		b := spec.Box{Lo: make([]float64, n), Hi: make([]float64, n)}
+		for i := range b.Hi {
+			b.Hi[i] = 1
+		}
+		return b, nil
+	}
+	out, lost, err = Int8(quantise.DefaultInt8Options(), "box", nil, box).Chain(info, g)
+	if err != nil || !lost || out.Graph != nil {
+		t.Errorf("int8: lost %v, graph %v, %v", lost, out != nil && out.Graph != nil, err)
 	}
 }

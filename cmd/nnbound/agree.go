@@ -250,10 +250,16 @@ func provenance(cmd *cobra.Command, args []string, files []agree.File) agree.Pro
 // writeAgreeReport writes the page of --report.
 func writeAgreeReport(cmd *cobra.Command, args []string, f *agreeFlags, sum *agree.Summary, samples []agree.Sample, files []agree.File) error {
 	p := provenance(cmd, args, files)
-	if err := os.MkdirAll(f.report, 0o755); err != nil {
-		return fmt.Errorf("agree: --report: %w", err)
+	return writePage(cmd, f.report, func(w io.Writer) error { return sum.WriteHTML(w, samples, p) })
+}
+
+// writePage writes the web page of cmd's --report, dir/index.html,
+// atomically (write makes it), creating dir if missing.
+func writePage(cmd *cobra.Command, dir string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("%s: --report: %w", cmd.Name(), err)
 	}
-	return atomicfile.Write(filepath.Join(f.report, "index.html"), func(w io.Writer) error { return sum.WriteHTML(w, samples, p) })
+	return atomicfile.Write(filepath.Join(dir, "index.html"), write)
 }
 
 // barWriter advances a progress bar by one for every line written to it.

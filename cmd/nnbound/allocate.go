@@ -4,15 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nnbound/nnbound/agree"
 	"github.com/nnbound/nnbound/experiment"
-	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -262,8 +259,5 @@ func writeAllocationReport(cmd *cobra.Command, model, dir string, r *experiment.
 		return fmt.Errorf("allocate: --report: %w", err)
 	}
 	p := provenance(cmd, []string{model}, files)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("allocate: --report: %w", err)
-	}
-	return atomicfile.Write(filepath.Join(dir, "index.html"), func(w io.Writer) error { return r.WriteHTML(w, t, p) })
+	return writePage(cmd, dir, func(w io.Writer) error { return r.WriteHTML(w, t, p) })
 }

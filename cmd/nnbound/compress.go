@@ -119,14 +119,13 @@ func compressAndSave(m *model, save string, comp compression, stderr io.Writer, 
 	if err := check(m); err != nil {
 		return nil, nil, err
 	}
-	c, err := m.Info.Compress(comp.Apply)
+	c, lost, err := comp.Chain(m.Info, m.Graph)
 	if errors.Is(err, prune.ErrOptions) {
 		return nil, nil, usageError{err} // more neurons than the network has
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	lost := c.KeepStructure(m.Graph, comp.ApplyGraph)
 	if save != "" {
 		err = saveCopy(m, c, save, lost, stderr)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +14,6 @@ import (
 	"github.com/nnbound/nnbound/prune"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
-	"github.com/nnbound/nnbound/verify"
-	"github.com/nnbound/nnbound/vnnlib"
 )
 
 // loadGraphPair reads the two models named by args as graphs and checks
@@ -53,35 +50,6 @@ func runCompareGraph(cmd *cobra.Command, f *compareFlags, opts certjob.Job, ms [
 		return err
 	}
 	return emitCertificate(cmd.Context(), stdout, c, f.json, nil, "", nil)
-}
-
-// decideGraphs decides the tolerance of verify for two models of which
-// one at least is a graph that is not a chain (verify.DecideGraph; no
-// neuron alignment), and returns the answer.
-func (f *verifyFlags) decideGraphs(ctx context.Context, ms [2]*model, prop *vnnlib.Property, tol spec.Tolerance,
-	opts *verify.Options, stderr io.Writer) (*verify.Answer, error) {
-	if prop != nil && prop.Pair != nil {
-		return nil, usagef("two-network VNN-LIB properties of graph networks are not decided yet: give --epsilon and the box")
-	}
-	n := ms[0].Graph.InputSize()
-	if err := tol.Validate(ms[0].Graph.OutputSize()); err != nil {
-		return nil, usageError{err}
-	}
-	var box spec.Box
-	var err error
-	if prop != nil {
-		box, err = f.input.specBoxNoted(prop.Spec, n, stderr)
-	} else {
-		box, err = f.input.boxNoted(n, stderr)
-	}
-	if err != nil {
-		return nil, err
-	}
-	r, err := verify.DecideGraph(ctx, ms[0].Graph, ms[1].Graph, spec.Inputs{Box: box}, tol, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &verify.Answer{Result: r}, nil
 }
 
 // compressGraph compresses a model that is a graph, not a chain (or a

@@ -162,11 +162,10 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		align = verify.KeepNeurons
 	}
 	var ans *verify.Answer
-	if nets[0] == nil || nets[1] == nil {
-		if ans, err = f.decideGraphs(ctx, ms, prop, tol, &opts, stderr); err != nil {
-			return err
+	if prop != nil && prop.Pair != nil {
+		if nets[0] == nil || nets[1] == nil {
+			return usagef("two-network VNN-LIB properties of graph networks are not decided yet: give --epsilon and the box")
 		}
-	} else if prop != nil && prop.Pair != nil {
 		pair := prop.Pair
 		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
 			return err
@@ -175,14 +174,14 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 			return err
 		}
 	} else {
-		if err := tol.Validate(nets[0].OutputSize()); err != nil {
+		if err := tol.Validate(ms[0].Graph.OutputSize()); err != nil {
 			return usageError{err}
 		}
-		box, err := f.box(prop, nets[0].InputSize(), stderr)
+		box, err := f.box(prop, ms[0].Graph.InputSize(), stderr)
 		if err != nil {
 			return err
 		}
-		ans, err = verify.DecideAligned(ctx, nets[0], nets[1], spec.Inputs{Box: box}, tol, align, &opts)
+		ans, err = verify.DecideModels(ctx, ms[0].Graph, ms[1].Graph, nets[0], nets[1], spec.Inputs{Box: box}, tol, align, &opts)
 		if err != nil {
 			return err
 		}

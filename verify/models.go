@@ -1,0 +1,23 @@
+package verify
+
+import (
+	"context"
+
+	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// DecideModels decides tol on in for two models read as the graphs f and
+// g, whose chains of layers are fc and gc (nil for a graph that is not a
+// chain): two chains by DecideAligned with the alignment a, any other
+// pair through the graphs by DecideGraph, without alignment.
+func DecideModels(ctx context.Context, f, g *nn.Graph, fc, gc *nn.Network, in spec.Inputs, tol spec.Tolerance, a Alignment, opts *Options) (*Answer, error) {
+	if fc == nil || gc == nil {
+		r, err := DecideGraph(ctx, f, g, in, tol, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &Answer{Result: r}, nil
+	}
+	return DecideAligned(ctx, fc, gc, in, tol, a, opts)
+}
