@@ -63,15 +63,15 @@ func pairVertices(pre1, dd Interval) [][2]float64 {
 type pairNeuron struct {
 	i        int // the neuron
 	pre1, dd Interval
-	a, d     []float64    // the vertices
-	relu     []float64    // relu(a) at each vertex
-	gLo, gHi []float64    // g at each vertex lies in [gLo, gHi]
-	zs       []float64    // candidate slopes of z1's line
-	upD, loD []plane      // candidate planes of delta (slopes only) for ld >= 0 and ld < 0
-	tri      [][3]int     // the triangles of vertices that contain the box's centre
-	weights  [][3]float64 // and the centre's barycentric weights in each
-	zLo, zHi float64      // the slopes of the layer's lines of z1
-	poly     bool         // the points are those of a polygon inside the box (relupoly.go)
+	a, d     []float64  // the vertices
+	relu     []float64  // relu(a) at each vertex
+	gLo, gHi []float64  // g at each vertex lies in [gLo, gHi]
+	zs       []float64  // candidate slopes of z1's line
+	upD, loD []plane    // candidate planes of delta (slopes only) for ld >= 0 and ld < 0
+	tri      []triangle // the triangles of vertices that contain the box's centre
+	zLo, zHi float64    // the slopes of the layer's lines of z1
+	poly     bool       // the points are those of a polygon inside the box (relupoly.go)
+	ca, cd   float64    // centre(), kept: best compares planes there for every row
 }
 
 // newPairNeuron returns the per-row data of neuron i with a in pre1 and d
@@ -95,6 +95,8 @@ func newPairNeuronOn(i int, pre1, dd Interval, z1Lo, z1Hi line, dLo, dHi plane, 
 	if pts == nil {
 		pts = pairVertices(pre1, dd)
 	}
+	nv := len(pts)
+	p.a, p.d, p.relu, p.gLo, p.gHi = make([]float64, 0, nv), make([]float64, 0, nv), make([]float64, 0, nv), make([]float64, 0, nv), make([]float64, 0, nv)
 	for _, v := range pts {
 		a, d := v[0], v[1]
 		p.a, p.d = append(p.a, a), append(p.d, d)
@@ -102,8 +104,8 @@ func newPairNeuronOn(i int, pre1, dd Interval, z1Lo, z1Hi line, dLo, dHi plane, 
 		p.gLo = append(p.gLo, outward.SubDown(max(outward.AddDown(a, d), 0), max(a, 0)))
 		p.gHi = append(p.gHi, outward.SubUp(max(outward.AddUp(a, d), 0), max(a, 0)))
 	}
-	ca, cd := p.centre()
-	p.tri, p.weights = centreTriangles(p.a, p.d, ca, cd)
+	p.ca, p.cd = p.centre()
+	p.tri = centreTriangles(p.a, p.d, p.ca, p.cd)
 	p.zLo, p.zHi = z1Lo.A, z1Hi.A
 	p.zs = []float64{0, 1, u / (u - l)}
 	for _, s := range []float64{z1Lo.A, z1Hi.A} {
@@ -122,17 +124,48 @@ func newPairNeuronOn(i int, pre1, dd Interval, z1Lo, z1Hi line, dLo, dHi plane, 
 // B d for h = lz relu(a) + ld g(a, d): the float64 sum of five products has
 // error at most 8u times the sum of their magnitudes (plus underflow).
 func (p *pairNeuron) offset(lz, ld, A, B float64) float64 {
+	var buf [2 * 16]float64
+	hv, habs := p.rowTerms(lz, ld, buf[:])
+	return p.offsetOf(hv, habs, lz, ld, A, B)
+}
+
+// rowTerms returns, per vertex k, h_k = lz relu_k + ld g_k (g's upper
+// enclosure for ld >= 0, its lower one otherwise) and |lz relu_k| +
+// |ld g_k|: the part of offset's sums that one row's planes share. buf,
+// if long enough, holds them.
+func (p *pairNeuron) rowTerms(lz, ld float64, buf []float64) (hv, habs []float64) {
+	nv := len(p.a)
+	if len(buf) < 2*nv {
+		buf = make([]float64, 2*nv)
+	}
+	hv, habs = buf[:nv], buf[nv:2*nv]
+	g := p.gHi
+	if ld < 0 {
+		g = p.gLo
+	}
+	g = g[:nv]
+	for k, r := range p.relu[:nv] {
+		t1, t2 := lz*r, ld*g[k]
+		hv[k], habs[k] = t1+t2, math.Abs(t1)+math.Abs(t2)
+	}
+	return hv, habs
+}
+
+// offsetOf is offset with the row's terms hv, habs of rowTerms: the same
+// sums, in the same order, to the bit.
+func (p *pairNeuron) offsetOf(hv, habs []float64, lz, ld, A, B float64) float64 {
 	c := math.Inf(-1)
+	nv := len(p.a)
+	d, hv, habs := p.d[:nv], hv[:nv], habs[:nv]
 	for k, a := range p.a {
-		d := p.d[k]
-		g := p.gHi[k]
-		if ld < 0 {
-			g = p.gLo[k]
+		t3, t4 := A*a, B*d[k]
+		s := hv[k] - t3 - t4
+		e := 8*outward.Unit*(habs[k]+math.Abs(t3)+math.Abs(t4)) + 4*outward.Tiny
+		// c = max(c, s+e) but for the sign of a zero c, which the sum
+		// below makes +0 either way: a branch the predictor gets right.
+		if x := s + e; x > c || x != x {
+			c = x
 		}
-		t1, t2, t3, t4 := lz*p.relu[k], ld*g, A*a, B*d
-		s := t1 + t2 - t3 - t4
-		e := 8*outward.Unit*(math.Abs(t1)+math.Abs(t2)+math.Abs(t3)+math.Abs(t4)) + 4*outward.Tiny
-		c = max(c, s+e)
 	}
 	return outward.Up(c + p.slack(lz, ld, A, B))
 }
@@ -151,11 +184,13 @@ func (p *pairNeuron) offset(lz, ld, A, B float64) float64 {
 // (median 0.487 of NeuroDiff's first pass against 0.491). With no triangle
 // (a flat box) it tries all the candidate combinations.
 func (p *pairNeuron) best(lz, ld float64) (plane, bool) {
-	ca, cd := p.centre()
+	ca, cd := p.ca, p.cd
 	var out plane
 	bestV, found := math.Inf(1), false
+	var buf [2 * 16]float64 // the row's terms (rowTerms) at the vertices
+	hv, habs := p.rowTerms(lz, ld, buf[:])
 	try := func(A, B float64) {
-		pl := plane{A, B, p.offset(lz, ld, A, B)}
+		pl := plane{A, B, p.offsetOf(hv, habs, lz, ld, A, B)}
 		if v := pl.at(ca, cd); v < bestV {
 			out, bestV, found = pl, v, true
 		}
@@ -181,31 +216,30 @@ func (p *pairNeuron) best(lz, ld float64) (plane, bool) {
 		}
 		return out, found
 	}
-	hv := make([]float64, len(p.a))
-	for k := range hv {
-		g := p.gHi[k]
-		if ld < 0 {
-			g = p.gLo[k]
-		}
-		hv[k] = lz*p.relu[k] + ld*g
-	}
+	// The maxTriangles triangles of the highest h interpolated at the
+	// centre, in the order of p.tri, the lowest replaced by a higher one;
+	// m is the position of the lowest once all are filled.
 	var top [maxTriangles]int
 	var vals [maxTriangles]float64
-	n := 0
-	for t, tr := range p.tri {
-		w := p.weights[t]
-		v := w[0]*hv[tr[0]] + w[1]*hv[tr[1]] + w[2]*hv[tr[2]]
+	n, m := 0, 0
+	for t := range p.tri {
+		tr := &p.tri[t]
+		v := tr.w[0]*hv[tr.v[0]] + tr.w[1]*hv[tr.v[1]] + tr.w[2]*hv[tr.v[2]]
 		if n < maxTriangles {
 			top[n], vals[n] = t, v
 			n++
+			if n == maxTriangles {
+				m = argMin(vals[:])
+			}
 			continue
 		}
-		if m := argMin(vals[:]); v > vals[m] {
+		if v > vals[m] {
 			top[m], vals[m] = t, v
+			m = argMin(vals[:])
 		}
 	}
 	for _, t := range top[:n] {
-		tr := p.tri[t]
+		tr := p.tri[t].v
 		i, j, k := tr[0], tr[1], tr[2]
 		a1, d1, h1 := p.a[i]-p.a[k], p.d[i]-p.d[k], hv[i]-hv[k]
 		a2, d2, h2 := p.a[j]-p.a[k], p.d[j]-p.d[k], hv[j]-hv[k]
@@ -250,15 +284,21 @@ func argMin(v []float64) int {
 	return m
 }
 
+// triangle is a triple of vertices v of a pairNeuron and the barycentric
+// weights w of its centre in their triangle.
+type triangle struct {
+	v [3]int32
+	w [3]float64
+}
+
 // centreTriangles returns the triples of vertices (a[i], d[i]) whose
 // triangle contains (ca, cd), up to rounding, with the barycentric weights
 // of (ca, cd) in each. Triangles thinner than 1e-9 of the box's area are
 // left out: their weights are mostly rounding.
-func centreTriangles(a, d []float64, ca, cd float64) ([][3]int, [][3]float64) {
+func centreTriangles(a, d []float64, ca, cd float64) []triangle {
 	const slack = -1e-9 // barycentric weights this negative still count
-	var tri [][3]int
-	var wts [][3]float64
 	nv := len(a)
+	tri := make([]triangle, 0, 4*nv) // about as many as a box's vertices give
 	area := (slices.Max(a) - slices.Min(a)) * (slices.Max(d) - slices.Min(d))
 	for i := 0; i < nv; i++ {
 		for j := i + 1; j < nv; j++ {
@@ -271,13 +311,12 @@ func centreTriangles(a, d []float64, ca, cd float64) ([][3]int, [][3]float64) {
 				}
 				ea, ed := ca-a[k], cd-d[k]
 				if al, be := (ea*d2-ed*a2)/det, (a1*ed-d1*ea)/det; al >= slack && be >= slack && 1-al-be >= slack {
-					tri = append(tri, [3]int{i, j, k})
-					wts = append(wts, [3]float64{al, be, 1 - al - be})
+					tri = append(tri, triangle{[3]int32{int32(i), int32(j), int32(k)}, [3]float64{al, be, 1 - al - be}})
 				}
 			}
 		}
 	}
-	return tri, wts
+	return tri
 }
 
 // relaxPairs is relaxStep on the joint variables (z1, delta) of a level of

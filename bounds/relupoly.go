@@ -3,8 +3,6 @@ package bounds
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
 )
@@ -180,7 +178,8 @@ func (pp *pairProp) jointPolygons(k int, l1 nn.Layer) [][][2]float64 {
 	lamD, bD := pp.diffTarget(k)
 	dl := pp.diffs[k]
 	z, del := pb.Net1.Post[k-1], pb.DiffPost[k-1]
-	form := &linearForm{Lam: mat.NewDense(4*len(idx), 2*m, nil), C: make([]float64, 4*len(idx)), E: make([]float64, 4*len(idx))}
+	// Every entry of the form is set below: pooled storage need not be zeroed.
+	form := &linearForm{Lam: newScratch(4*len(idx), 2*m, false), C: make([]float64, 4*len(idx)), E: make([]float64, 4*len(idx))}
 	w1, ld := l1.W.RawMatrix(), lamD.RawMatrix()
 	rad := dl.radii(z)
 	for q, i := range idx {
@@ -205,6 +204,7 @@ func (pp *pairProp) jointPolygons(k int, l1 nn.Layer) [][][2]float64 {
 		}
 	}
 	ub := pp.jointBackSubstitute(form, k-1, nil)
+	form.recycle()
 	out := make([][][2]float64, n)
 	for q, i := range idx {
 		pre1, dd := pb.Net1.Pre[k][i], pb.DiffPre[k][i]

@@ -10,7 +10,7 @@ import (
 )
 
 func newDefaultsCmd() *cobra.Command {
-	var dir, only string
+	var dir, only, profile string
 	limit := 10
 	cmd := &cobra.Command{
 		Use:   "defaults",
@@ -25,7 +25,8 @@ and ACAS Xu rows compare's default bound at commit d6b939f (64 SDP pieces),
 which the default must not exceed. ACAS Xu: the 84 instances of properties
 3 and 4; HAR and MNIST: the first --limit instances; --only keeps the
 instances whose "suite instance" (e.g. "acasxu 3/1_1") its regular
-expression matches.`,
+expression matches. --cpuprofile writes a CPU profile of the runs (go tool
+pprof reads it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var re *regexp.Regexp
@@ -35,11 +36,12 @@ expression matches.`,
 					return fmt.Errorf("bench defaults: --only: %w", err)
 				}
 			}
-			return suite.Defaults(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), dir, cmd.Flags().Changed("data"), limit, re)
+			return suite.Defaults(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), dir, cmd.Flags().Changed("data"), limit, re, profile)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "data", "", "benchmark folder (default: data/benchmarks of the shared folder)")
 	cmd.Flags().IntVar(&limit, "limit", limit, "HAR and MNIST instances to run")
+	cmd.Flags().StringVar(&profile, "cpuprofile", "", "write a CPU profile of the runs to this file")
 	cmd.Flags().StringVar(&only, "only", "", `run only the instances whose "suite instance" this regular expression matches`)
 	return cmd
 }

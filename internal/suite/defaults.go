@@ -33,12 +33,18 @@ type defaultsCase struct {
 // given), with the one-shot symbolic bound of "bench wide" beside HAR and
 // MNIST and compare's default bound at d6b939f (d6b939fBounds) beside ACAS
 // Xu; only the instances whose "suite instance" name only matches, when
-// only is not nil.
-func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven bool, limit int, only *regexp.Regexp) error {
+// only is not nil; with profile not "", a CPU profile of the runs is
+// written to that file.
+func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven bool, limit int, only *regexp.Regexp, profile string) error {
 	dir, ok, err := acasDataDir("defaults", dir, dirGiven, stderr)
 	if err != nil || !ok {
 		return err
 	}
+	stop, err := startCPUProfile(profile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	cases, err := defaultsCases(dir, limit)
 	if err != nil {
 		return err
