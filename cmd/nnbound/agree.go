@@ -141,6 +141,12 @@ func (f *agreeFlags) question() (top1.Question, error) {
 	if f.timeout < 0 || f.maxNodes < 0 || f.workers < 0 {
 		return q, usagef("--timeout, --max-nodes and --workers must not be negative")
 	}
+	if err := checkMakeDir("--report", f.report); err != nil {
+		return q, err
+	}
+	if err := checkMakeDir("--out", f.out); err != nil {
+		return q, err
+	}
 	return top1.Question{Radius: r, Lo: lo, Hi: hi}, nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -140,7 +141,7 @@ func (f *allocateFlags) allocation(cmd *cobra.Command) (*experiment.Allocation, 
 	if f.jobs < 1 {
 		return nil, usagef("--jobs %d: want 1 or more", f.jobs)
 	}
-	if err := checkSavePath("--save", f.save); err != nil {
+	if err := errors.Join(checkSavePath("--save", f.save), checkMakeDir("--report", f.report)); err != nil {
 		return nil, err
 	}
 	if err := f.input.check(); err != nil {

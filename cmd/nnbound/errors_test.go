@@ -41,6 +41,12 @@ func TestBadInput(t *testing.T) {
 	if err := os.WriteFile(in("empty.onnx"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	for name, text := range map[string]string{"afile": "not a directory\n", "two.csv": "0.1,0.2\n", "none.csv": ""} {
+		if err := os.WriteFile(in(name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	underFile := func(name string) string { return filepath.Join(in("afile"), name) } // a directory that cannot be made
 	plot := filepath.Join(out, "fig.png")
 	sdpFile := filepath.Join(out, "p.dat-s")
 
@@ -125,6 +131,11 @@ func TestBadInput(t *testing.T) {
 		// Output paths and box sizes are checked before any work or file.
 		{"plot in missing dir", []string{"compare", sin3x, sin3x, "--plot", filepath.Join(dir, "none", "f.png")}, exitUsage, "does not exist"},
 		{"save in missing dir", []string{"quantise", sin3x, "--frac-bits", "4", "--save", filepath.Join(dir, "none", "q.json")}, exitUsage, "does not exist"},
+		{"paper out under a file", []string{"paper", "table2", "--runs", "1", "--out", underFile("p")}, exitUsage, "--out"},
+		{"agree report under a file", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "0.01", "--out", filepath.Join(out, "a"), "--report", underFile("r")}, exitUsage, "--report"},
+		{"agree out under a file", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "0.01", "--out", underFile("o")}, exitUsage, "--out"},
+		{"allocate report under a file", []string{"allocate", sin3x, "--target-error", "0.5", "--report", underFile("r")}, exitUsage, "--report"},
+		{"vnncomp no instance", []string{"vnncomp", in("none.csv"), "--out", filepath.Join(out, "v")}, exitFail, "lists no instance"},
 		{"box count before save", []string{"quantise", tanh2, "--frac-bits", "4", "--certify", "--lo", "0,0,0", "--save", filepath.Join(out, "q.json")}, exitUsage, "3 values"},
 	}
 	for _, c := range cases {

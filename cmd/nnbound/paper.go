@@ -94,6 +94,9 @@ func (f *paperFlags) plan(cmd *cobra.Command, e experiment.Paper) (*experiment.S
 	if f.jobs < 1 {
 		return nil, nil, 0, usagef("--jobs %d: want 1 or more", f.jobs)
 	}
+	if err := checkMakeDir("--out", f.out); err != nil {
+		return nil, nil, 0, err
+	}
 	layers, err := parseInts("layers", f.layers)
 	if err != nil {
 		return nil, nil, 0, err

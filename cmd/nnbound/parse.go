@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -125,6 +126,26 @@ func checkOutDir(flag, path string) error {
 	dir := filepath.Dir(path)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usagef("%s %q: directory %s does not exist; create it or choose another", flag, path, dir)
+	}
+	return nil
+}
+
+// checkMakeDir reports, as a usage error, an output directory dir of flag
+// ("" for none) that could not be made: a path through a file. It makes
+// nothing, so that the check before any work leaves no file behind.
+func checkMakeDir(flag, dir string) error {
+	for d := filepath.Clean(dir); dir != ""; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		switch {
+		case err == nil && !fi.IsDir():
+			return usagef("%s %q: %s is not a directory", flag, dir, d)
+		case err == nil:
+			return nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return usagef("%s %q: %v", flag, dir, err)
+		case d == filepath.Dir(d):
+			return nil
+		}
 	}
 	return nil
 }
