@@ -38,25 +38,41 @@ func (p plane) at(a, d float64) float64 { return p.A*a + p.B*d + p.C }
 
 // diffPlanes returns planes below and above phi2(a + d) - phi1(a) for a in
 // pre1, a + d in pre2, d in dd, given the single-network lines of both
-// neurons and an enclosure post of the difference.
+// neurons and an enclosure post of the difference: of diffCandidates',
+// those best at the centre of pre1 x dd.
 func diffPlanes(act1, act2 nn.Activation, pre1, pre2, dd, post Interval, l1, u1, l2, u2 line) (lower, upper plane) {
-	ma := pre1.Mag()
-	lower, upper = plane{0, 0, post.Lo}, plane{0, 0, post.Hi}
+	lows, ups, n := diffCandidates(act1, act2, pre1, pre2, dd, post, l1, u1, l2, u2)
 	ca, cd := pre1.Lo/2+pre1.Hi/2, dd.Lo/2+dd.Hi/2
-	pick := func(lo, hi plane) {
-		if lo.at(ca, cd) > lower.at(ca, cd) {
-			lower = lo
-		}
-		if hi.at(ca, cd) < upper.at(ca, cd) {
-			upper = hi
-		}
-	}
-	pick(separatePlanes(ma, l1, u1, l2, u2))
+	return lows[bestPlane(lows[:n], ca, cd, false)], ups[bestPlane(ups[:n], ca, cd, true)]
+}
+
+// diffCandidates returns the first n of lows and ups, planes below and
+// above phi2(a + d) - phi1(a) as diffPlanes: post's constants, then
+// the single-network lines' planes (separatePlanes), then, for two equal
+// activations, the chords of their slope range.
+func diffCandidates(act1, act2 nn.Activation, pre1, pre2, dd, post Interval, l1, u1, l2, u2 line) (lows, ups [3]plane, n int) {
+	lows[0], ups[0] = plane{0, 0, post.Lo}, plane{0, 0, post.Hi}
+	lows[1], ups[1] = separatePlanes(pre1.Mag(), l1, u1, l2, u2)
+	n = 2
 	if a, ok := sameAct(act1, act2, pre1, pre2); ok {
 		s := SlopeRange(a, pre1.Hull(pre2))
-		pick(slopeChordBelow(s, dd), slopeChordAbove(s, dd))
+		lows[2], ups[2] = slopeChordBelow(s, dd), slopeChordAbove(s, dd)
+		n = 3
 	}
-	return lower, upper
+	return lows, ups, n
+}
+
+// bestPlane returns the index of the plane of ps highest at (a, d) (the
+// lowest when upper), the first of equals.
+func bestPlane(ps []plane, a, d float64, upper bool) int {
+	best := 0
+	for j, p := range ps[1:] {
+		v, b := p.at(a, d), ps[best].at(a, d)
+		if (!upper && v > b) || (upper && v < b) {
+			best = j + 1
+		}
+	}
+	return best
 }
 
 // separatePlanes returns the planes L2(a + d) - U1(a) and U2(a + d) -

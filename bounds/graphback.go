@@ -136,7 +136,23 @@ type backRow struct {
 // result does not depend on the number of workers.
 func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) []float64 {
 	out := make([]float64, len(rows))
-	nb := (len(rows) + batch - 1) / batch
+	b.batches(len(rows), batch, workers, func(w *backWork, lo, hi int) {
+		if b.ctx != nil && b.ctx.Err() != nil {
+			for i := lo; i < hi; i++ {
+				out[i] = math.Inf(1)
+			}
+			return
+		}
+		w.batch(t, rows[lo:hi], stop, out[lo:hi])
+	})
+	return out
+}
+
+// batches calls do on the batches [lo, hi) of batch rows of n rows, on
+// workers goroutines (0: GOMAXPROCS), each call with its goroutine's
+// worker.
+func (b *graphBack) batches(n, batch, workers int, do func(w *backWork, lo, hi int)) {
+	nb := (n + batch - 1) / batch
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -153,19 +169,11 @@ func (b *graphBack) upperRows(t int, rows []backRow, stop, batch, workers int) [
 			w := b.worker()
 			defer b.release(w)
 			for s := range next {
-				lo, hi := s*batch, min((s+1)*batch, len(rows))
-				if b.ctx != nil && b.ctx.Err() != nil {
-					for i := lo; i < hi; i++ {
-						out[i] = math.Inf(1)
-					}
-					continue
-				}
-				w.batch(t, rows[lo:hi], stop, out[lo:hi])
+				do(w, s*batch, min((s+1)*batch, n))
 			}
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
 // backWork is one worker's state: the pending coefficient buffers and
@@ -179,6 +187,9 @@ type backWork struct {
 	free    map[int][][]float64
 	conv    convScratch // scratch of the batched convolution
 	spanBuf [][2]int    // the spans of a batch (spans)
+	// opt, if not nil, holds the rows' own lines and records their
+	// coefficients (graphslopes.go).
+	opt *graphSlopes
 }
 
 // get returns a zeroed buffer of n floats.
@@ -244,6 +255,9 @@ func (w *backWork) batch(t int, rows []backRow, stop int, dst []float64) {
 		}
 	}
 	if w.buf[0] != nil {
+		if w.opt != nil {
+			w.opt.record(0, w.buf[0])
+		}
 		sp := w.spans(0, w.band[0])
 		w.concretise(w.buf[0], 0, sp)
 		w.put(w.buf[0], sp)

@@ -27,7 +27,12 @@ func (w *backWork) relax(k int, lam []float64, sp [][2]int) (kept bool) {
 		dst2, mag2 = w.get(w.rows*b.g.Size(ins[1])), b.mags[ins[1]]
 	}
 	relC, tinyC := 2*float64(rel.fanIn+1)*outward.Unit, float64(rel.fanIn)*outward.Tiny
-	fast := inPlace && !b.reference
+	var free *nodeSlopes // the rows' own lines (graphslopes.go)
+	if w.opt != nil {
+		w.opt.record(k+1, lam)
+		free = w.opt.nodes[k]
+	}
+	fast := inPlace && !b.reference && free == nil
 	if fast {
 		w.relaxInPlace(rel.packed(), lam, dst2, mag, mag2, sp, relC, tinyC)
 	}
@@ -47,6 +52,13 @@ func (w *backWork) relax(k int, lam []float64, sp [][2]int) (kept bool) {
 				if l >= 0 {
 					ln, j, lb = rel.up[i], at(rel.upAt, i), rel.upB
 				}
+				bv := 0.0
+				if lb != nil {
+					bv = lb[i]
+				}
+				if a, c, b2, ok := free.line(r, i, l); ok {
+					ln, bv = line{a, c}, b2
+				}
 				t := l * ln.A
 				switch {
 				case inPlace:
@@ -57,8 +69,8 @@ func (w *backWork) relax(k int, lam []float64, sp [][2]int) (kept bool) {
 				if t != 0 {
 					perr += (relC*math.Abs(t) + tinyC) * mag[j]
 				}
-				if lb != nil && lb[i] != 0 {
-					p := l * lb[i]
+				if bv != 0 {
+					p := l * bv
 					out2[j] += p
 					perr += (relC*math.Abs(p) + tinyC) * mag2[j]
 				}

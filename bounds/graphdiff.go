@@ -172,6 +172,17 @@ func pairRelax(op nn.Op, in [][]Interval) *graphRelax {
 			l1, u1 := relax(o.act1, z[i].Lo, z[i].Hi)
 			l2, u2 := relax(o.act2, z2.Lo, z2.Hi)
 			lo, up := diffPlanes(o.act1, o.act2, z[i], z2, d[i], post[i], l1, u1, l2, u2)
+			if z[i].Straddles() || z2.Straddles() {
+				ca, cd := z[i].Lo/2+z[i].Hi/2, d[i].Lo/2+d[i].Hi/2
+				if el, eu, ok := envelopePlanes(o.act1, o.act2, z[i], d[i], z2, ca, cd); ok {
+					if el.at(ca, cd) > lo.at(ca, cd) {
+						lo = el
+					}
+					if eu.at(ca, cd) < up.at(ca, cd) {
+						up = eu
+					}
+				}
+			}
 			set(i, lo, up)
 		}
 	case pairQuant:

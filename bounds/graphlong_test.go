@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -29,7 +30,9 @@ import (
 // picks models (small,cifar1,cifar,cifar-fb8,cifar-ort,trained-fb8,trained-ort;
 // default small; trained-*: testdata/graphs/cifar_trained),
 // NNBOUND_GRAPH_METHODS methods
-// (interval,window1,window2,backsub,backsub8 (batches of 8 rows),adaptive,weights,combined,float32),
+// (interval,window1,window2,backsub,backsub8 (batches of 8 rows),adaptive,weights,combined,float32,
+// optimised (backsub with 4 steps of optimised lines on the output's rows)),
+// NNBOUND_GRAPH_INPUT the test input of the CIFAR models (default 0),
 // and NNBOUND_GRAPH_LOG=1 logs each value bounded.
 func TestGraphLong(t *testing.T) {
 	if os.Getenv("NNBOUND_LONG") != "1" {
@@ -51,15 +54,16 @@ func TestGraphLong(t *testing.T) {
 		"trained-ort": func(*rand.Rand) graphLongPair { return cifarPair(t, "cifar_trained", "cifar_trained_int8_ort.onnx") },
 	}
 	methods := map[string]GraphOptions{
-		"interval": {Intermediate: IntermediateInterval, Batch: 16},
-		"window1":  {Intermediate: IntermediateWindow, Window: 1, Batch: 16},
-		"window2":  {Intermediate: IntermediateWindow, Window: 2, Batch: 16},
-		"backsub":  {Intermediate: IntermediateBacksub, Batch: 16},
-		"backsub8": {Intermediate: IntermediateBacksub, Batch: 8},
-		"adaptive": {Intermediate: IntermediateAdaptive, Window: 1, Batch: 16},
-		"weights":  {Intermediate: IntermediateBacksub, Batch: 16, IntervalWeightTerms: true},
-		"combined": {Intermediate: IntermediateBacksub, Batch: 16, Combined: true},
-		"float32":  {Intermediate: IntermediateBacksub, Batch: 16, Float32: true},
+		"interval":  {Intermediate: IntermediateInterval, Batch: 16},
+		"window1":   {Intermediate: IntermediateWindow, Window: 1, Batch: 16},
+		"window2":   {Intermediate: IntermediateWindow, Window: 2, Batch: 16},
+		"backsub":   {Intermediate: IntermediateBacksub, Batch: 16},
+		"backsub8":  {Intermediate: IntermediateBacksub, Batch: 8},
+		"adaptive":  {Intermediate: IntermediateAdaptive, Window: 1, Batch: 16},
+		"weights":   {Intermediate: IntermediateBacksub, Batch: 16, IntervalWeightTerms: true},
+		"combined":  {Intermediate: IntermediateBacksub, Batch: 16, Combined: true},
+		"float32":   {Intermediate: IntermediateBacksub, Batch: 16, Float32: true},
+		"optimised": {Intermediate: IntermediateBacksub, Batch: 16, Optimise: OptimiseSettings{Iterations: 4, Step: 0.2}},
 	}
 	for _, name := range envList("NNBOUND_GRAPH_MODELS", "small") {
 		rng := rand.New(rand.NewPCG(2026, 12))
@@ -141,7 +145,8 @@ func cifarPair(t *testing.T, model, copyName string) graphLongPair {
 	if err := json.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
-	return graphLongPair{g1: g1, g2: g2, eps: 1.0 / 255, centre: file.Inputs[0], clip: true}
+	k, _ := strconv.Atoi(os.Getenv("NNBOUND_GRAPH_INPUT"))
+	return graphLongPair{g1: g1, g2: g2, eps: 1.0 / 255, centre: file.Inputs[k], clip: true}
 }
 
 // envList returns the comma-separated list in the environment variable

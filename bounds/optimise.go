@@ -312,12 +312,11 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 			copy(saved[j], sl.s)
 		}
 	}
-	const beta1, beta2, eps = 0.9, 0.999, 1e-12
 	p1, p2 := 1.0, 1.0
 	for it := range set.Iterations {
 		o.backward()
-		p1 *= beta1
-		p2 *= beta2
+		p1 *= adamBeta1
+		p2 *= adamBeta2
 		step := set.Step * math.Pow(0.95, float64(it))
 		d1, d2 := 1-p1, 1-p2
 		for j, sl := range o.slopes {
@@ -334,11 +333,7 @@ func (o *slopeOpt) run(set OptimiseSettings) []float64 {
 					if gv == 0 && mm[i] == 0 {
 						continue
 					}
-					mm[i] = beta1*mm[i] + (1-beta1)*gv
-					vv[i] = beta2*vv[i] + (1-beta2)*gv*gv
-					mh, vh := mm[i]/d1, vv[i]/d2
-					a := s[i] - step*mh/(math.Sqrt(vh)+eps)
-					s[i] = min(max(a, lo[i]), hi[i])
+					s[i] = adamStep(s[i], gv, &mm[i], &vv[i], step, d1, d2, lo[i], hi[i])
 				}
 			}
 		}
