@@ -13,20 +13,22 @@ import (
 // TestAllocateSavedHolds: allocate saves a copy with fewer weight bits
 // than the single width the sweep finds for the same target, and compare,
 // certifying the saved file afresh, finds its error within the target:
-// on sin3x, and on the digits MLP over [0, 1]^64 with NNBOUND_LONG=1
-// (about ten certifications of 5 s of CPU); and with int8 or int4
-// weights per layer (--scheme int8) on the digits MLP (five
-// certifications by bound propagation, 3 s of CPU).
+// on sin3x with fixed-point and with int2-int8 weights per layer
+// (--scheme int8), and with NNBOUND_LONG=1 on the digits MLP over
+// [0, 1]^64, fixed point (about ten certifications of 5 s of CPU) and
+// int4/int8 (root SDPs of the int8 copies, about 100 s of CPU).
 func TestAllocateSavedHolds(t *testing.T) {
 	for _, tc := range []struct {
 		name, model, box string
 		widths           []string
+		pieces           string // --max-pieces, when not the quick default
 		target           float64
 		long             bool
 	}{
-		{"sin3x", sin3x, "", []string{"--frac-bits", "6:9"}, 0.05, false},
-		{"digits", digitsDir + "digits_relu.onnx", "0:1", []string{"--frac-bits", "8:10"}, 1.5, true},
-		{"digits int8", digitsDir + "digits_relu.onnx", "0:1", []string{"--scheme", "int8", "--per-channel"}, 50, false},
+		{"sin3x", sin3x, "", []string{"--frac-bits", "6:9"}, "", 0.05, false},
+		{"digits", digitsDir + "digits_relu.onnx", "0:1", []string{"--frac-bits", "8:10"}, "", 1.5, true},
+		{"sin3x int8", sin3x, "", []string{"--scheme", "int8", "--per-channel", "--bits", "2:8"}, "64", 0.2, false},
+		{"digits int8", digitsDir + "digits_relu.onnx", "0:1", []string{"--scheme", "int8", "--per-channel"}, "", 50, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.long && os.Getenv("NNBOUND_LONG") == "" {
@@ -36,6 +38,9 @@ func TestAllocateSavedHolds(t *testing.T) {
 			quick := []string{"--max-pieces", "4", "--timeout", "0", "--samples", "200"}
 			if tc.box != "" {
 				quick = append(quick, "--box", tc.box, "--max-pieces", "1")
+			}
+			if tc.pieces != "" {
+				quick = append(quick, "--max-pieces", tc.pieces)
 			}
 			target := fmt.Sprint(tc.target)
 			var stdout, stderr bytes.Buffer
