@@ -36,10 +36,10 @@ func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
 // Validate reports whether 0 <= K < N.
 func (s Shard) Validate() error {
 	if s.N < 1 {
-		return shardErrorf("vnncomp: shard %s: the number of shards must be at least 1", s)
+		return shardErrorf("shard %s: the number of shards must be at least 1", s)
 	}
 	if s.K < 0 || s.K >= s.N {
-		return shardErrorf("vnncomp: shard %s: K must be in [0, %d)", s, s.N)
+		return shardErrorf("shard %s: K must be in [0, %d)", s, s.N)
 	}
 	return nil
 }
@@ -48,12 +48,12 @@ func (s Shard) Validate() error {
 func ParseShard(text string) (Shard, error) {
 	k, n, ok := strings.Cut(strings.TrimSpace(text), "/")
 	if !ok {
-		return Shard{}, shardErrorf("vnncomp: shard %q is not of the form K/N", text)
+		return Shard{}, shardErrorf("shard %q is not of the form K/N", text)
 	}
 	kk, err1 := strconv.Atoi(strings.TrimSpace(k))
 	nn, err2 := strconv.Atoi(strings.TrimSpace(n))
 	if err1 != nil || err2 != nil {
-		return Shard{}, shardErrorf("vnncomp: shard %q is not of the form K/N with integers K and N", text)
+		return Shard{}, shardErrorf("shard %q is not of the form K/N with integers K and N", text)
 	}
 	s := Shard{K: kk, N: nn}
 	return s, s.Validate()
@@ -118,7 +118,7 @@ func ShardFromEnv(getenv func(string) string) (s Shard, from string, ok bool, er
 		}
 		count := getenv(EnvShardCount)
 		if count == "" {
-			return Shard{}, EnvK8sIndex, false, shardErrorf("vnncomp: %s is set but %s is not: set it to the Job's completions in the manifest, or pass --shard $(%s)/N", EnvK8sIndex, EnvShardCount, EnvK8sIndex)
+			return Shard{}, EnvK8sIndex, false, shardErrorf("%s is set but %s is not: set it to the Job's completions in the manifest, or pass --shard $(%s)/N", EnvK8sIndex, EnvShardCount, EnvK8sIndex)
 		}
 		n, err := envInt(EnvShardCount, count)
 		if err != nil {
@@ -145,7 +145,7 @@ func slurmShard(getenv func(string) string, id string) (Shard, error) {
 		v := getenv(name)
 		if v == "" {
 			if name == EnvSlurmCount {
-				return Shard{}, shardErrorf("vnncomp: %s is set but %s is not (Slurm sets both in array jobs)", EnvSlurmID, EnvSlurmCount)
+				return Shard{}, shardErrorf("%s is set but %s is not (Slurm sets both in array jobs)", EnvSlurmID, EnvSlurmCount)
 			}
 			continue
 		}
@@ -155,7 +155,7 @@ func slurmShard(getenv func(string) string, id string) (Shard, error) {
 	}
 	lo, step := vals[EnvSlurmMin], vals[EnvSlurmStep]
 	if step < 1 || taskID < lo || (taskID-lo)%step != 0 {
-		return Shard{}, shardErrorf("vnncomp: %s=%d is not MIN + a multiple of STEP (%s=%d, %s=%d)", EnvSlurmID, taskID, EnvSlurmMin, lo, EnvSlurmStep, step)
+		return Shard{}, shardErrorf("%s=%d is not MIN + a multiple of STEP (%s=%d, %s=%d)", EnvSlurmID, taskID, EnvSlurmMin, lo, EnvSlurmStep, step)
 	}
 	s := Shard{K: (taskID - lo) / step, N: vals[EnvSlurmCount]}
 	if err := s.Validate(); err != nil {
@@ -169,7 +169,7 @@ func slurmShard(getenv func(string) string, id string) (Shard, error) {
 func envInt(name, v string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
-		return 0, shardErrorf("vnncomp: %s=%q is not an integer", name, v)
+		return 0, shardErrorf("%s=%q is not an integer", name, v)
 	}
 	return n, nil
 }
