@@ -368,8 +368,12 @@ func normUp(mag []float64, ks []int) float64 {
 // width_i times the first-layer weights on x_i; -1 if no coordinate can be
 // halved in float64.
 func (d *decider) splitCoordinate(n *node, worst []float64) int {
+	c := centre(n.lo, n.hi)
+	if worst == nil { // no finite difference found in the piece (values near the float64 limit)
+		worst = c
+	}
 	_, gw := d.att.gradient(worst, n.open)
-	_, gc := d.att.gradient(centre(n.lo, n.hi), n.open)
+	_, gc := d.att.gradient(c, n.open)
 	return splitBySmear(n.lo, n.hi, gw, gc, d.colWeight)
 }
 
