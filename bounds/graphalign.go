@@ -147,7 +147,10 @@ func quantiserOf(g *nn.Graph, v int) (*nn.Quantiser, int, bool) {
 func (a *aligner) skeletonDiff(k int, z []int) error {
 	n1, v2 := a.g1.Nodes[k], a.partner[k+1]
 	n2 := a.g2.Nodes[v2-1]
-	if len(n1.Inputs) != len(n2.Inputs) || !slices.Equal(n1.Shape, n2.Shape) {
+	// Sizes, not shapes: every operation acts on the flat values, so a
+	// copy saved with its activations flattened (Flatten, Reshape around
+	// them) computes the same; the difference node takes g1's shape.
+	if len(n1.Inputs) != len(n2.Inputs) || a.g1.Size(k+1) != a.g2.Size(v2) {
 		return fmt.Errorf("bounds: %s and %s read or give other values", a.g1.Label(k), a.g2.Label(v2-1))
 	}
 	d := make([]int, len(n1.Inputs))

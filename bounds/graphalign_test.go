@@ -116,6 +116,18 @@ func TestGraphAlignChoice(t *testing.T) {
 	if _, err := newDiffGraph(g, gq, in, true, true); err != nil {
 		t.Errorf("quantisers of one graph only: %v", err)
 	}
+	flat := &nn.Graph{InputShape: g.InputShape, Nodes: slices.Clone(g.Nodes)}
+	for k, n := range flat.Nodes {
+		if _, ok := n.Op.(nn.Act); ok {
+			flat.Nodes[k].Shape = []int{g.Size(k + 1)}
+		}
+	}
+	if err := flat.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newDiffGraph(g, flat, in, false, true); err != nil {
+		t.Errorf("a copy with its activations flattened: %v", err)
+	}
 	other := residualCNN(rng, 1, 4, 4, []int{2, 2})
 	if _, err := newDiffGraph(g, other, in, true, true); err == nil {
 		t.Error("graphs of other structures aligned")
