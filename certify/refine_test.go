@@ -22,7 +22,7 @@ func TestRefineDeterministic(t *testing.T) {
 	for _, w := range []float64{1, 0.3} {
 		box := spec.Box{Lo: []float64{-w, -w, -w}, Hi: []float64{w, w, w}}
 		opts := DefaultOptions()
-		opts.Refine.TimeBudget, opts.Refine.MaxPieces, opts.Refine.TargetRatio, opts.Split = 0, 160, 1, 0
+		opts.Refine.TimeBudget, opts.Refine.MaxPieces, opts.Refine.TargetRatio, opts.Split = 0, 48, 1, 0
 		opts.Refine.MinGain = 0 // the test is of the batches, not of when refining pays
 		in, q := spec.Inputs{Box: box, Pairing: spec.SameInput}, spec.Quantity{}
 		var got [2]*Certificate

@@ -115,12 +115,13 @@ func TestAllocateUsage(t *testing.T) {
 }
 
 // TestAllocateReportInBrowser writes the page of an int8 allocation of
-// the digits MLP, checks its text and loads it in a headless Chromium
-// (skipped when none is installed), checking the page it renders.
+// sin3x (the search of TestAllocateSavedHolds's sin3x int8 case), checks
+// its text and loads it in a headless Chromium (skipped when none is
+// installed), checking the page it renders.
 func TestAllocateReportInBrowser(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "page")
-	args := []string{"allocate", digitsDir + "digits_relu.onnx", "--box", "0:1", "--scheme", "int8", "--per-channel", "--target-error", "50",
-		"--starts", "1", "--max-pieces", "1", "--timeout", "0", "--samples", "200", "--report", page}
+	args := []string{"allocate", sin3x, "--scheme", "int8", "--per-channel", "--bits", "2:8", "--target-error", "0.2",
+		"--starts", "1", "--max-pieces", "64", "--timeout", "0", "--samples", "200", "--report", page}
 	var stdout, stderr bytes.Buffer
 	if code := run(args, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -143,7 +144,7 @@ func checkAllocationPage(t *testing.T, what, html string) {
 	for _, want := range []string{
 		`<table id="sweep">`, `<th>width</th>`, `<table id="layers">`, `<th>weight bits</th>`, `<td>total</td>`,
 		`<svg id="bits"`, `<pre id="certificate">`, `certified       yes`, `nnbound allocate `, `--scheme=int8`,
-		`digits_relu.onnx</td><td>SHA-256 `,
+		`sin3x_relu.onnx</td><td>SHA-256 `,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("%s: no %q in the page", what, want)

@@ -20,7 +20,7 @@ func TestAllocateAgreement(t *testing.T) {
 	data := digitsSubset(t, dir, 12)
 	f := digitsDir + "digits_relu.onnx"
 	saved := filepath.Join(dir, "mixed.onnx")
-	base := []string{"allocate", f, "--data", data, "--radius", "1/255", "--frac-bits", "1:8", "--starts", "2", "--workers", "2"}
+	base := []string{"allocate", f, "--data", data, "--radius", "1/255", "--frac-bits", "1:4", "--starts", "2", "--max-nodes", "30", "--workers", "2"}
 	runCommandCases(t, []commandCase{
 		{"both targets", append(base, "--target-agreement", "0.9", "--target-error", "1"), exitUsage, ""},
 		{"rate above 1", append(base, "--target-agreement", "1.5"), exitUsage, ""},
