@@ -10,8 +10,9 @@ import (
 // TestAllocateAgreement allocates the digits MLP's widths for certified
 // top-1 agreement on 12 balls, then checks the saved copy without the
 // search: agree, run afresh on the saved file, certifies at least the
-// target and the balls the allocation claims; the copy spends fewer
-// weight bits than the single width.
+// target and the balls the allocation claims; the copy spends at most
+// the single width's weight bits (here the descent lands on the single
+// width, 2 bits: TestAllocateSavedHolds checks a mixed allocation).
 func TestAllocateAgreement(t *testing.T) {
 	if testing.Short() {
 		t.Skip("judges a dozen copies on 12 balls each")
