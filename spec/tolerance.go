@@ -44,8 +44,8 @@ func (t Tolerance) Validate(m int) error {
 	}
 	want := "1"
 	ok := len(t.Eps) == 1
-	if t.Norm == PerOutput {
-		want = fmt.Sprintf("1 or %d", m)
+	if t.Norm == PerOutput && m != 1 {
+		want = fmt.Sprintf("1 or %d (one per output)", m)
 		ok = ok || len(t.Eps) == m
 	}
 	if !ok {

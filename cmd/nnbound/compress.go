@@ -152,7 +152,8 @@ func saveCopy(m *model, c *modelfile.Compressed, save string, lost bool, stderr 
 }
 
 // noteDense notes on stderr that the copy saved to path has dense layers
-// where the model at src has convolutions (modelfile.SaveCopy).
+// where the model at src has convolutions (Compressed.KeepStructure
+// could not keep them).
 func noteDense(stderr io.Writer, path, src string) {
 	fmt.Fprintf(stderr, "note: %s holds the copy as dense layers, not %s's convolutions: "+
 		"the same compression made on the convolutions is another function\n", path, src)
