@@ -103,8 +103,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	fallbacks := 0
 	for j := range outs {
 		o := opts
-		o.q.C = make([]float64, len(outs))
-		o.q.C[j] = 1
+		o.q.C = spec.OutputC(len(outs), j)
 		c := sdpBound(ctx, f1, f2, box, o)
 		outs[j] = c.Bound
 		sdpB, ivB = max(sdpB, c.SDPBound), max(ivB, c.IntervalBound)
