@@ -148,6 +148,8 @@ func TestOptionsValidate(t *testing.T) {
 		{"budget", func(o *Options) { o.Refine.TimeBudget = -1 }},
 		{"ratio", func(o *Options) { o.Refine.TargetRatio = 0.5 }},
 		{"samples", func(o *Options) { o.Samples = -1 }},
+		{"search work", func(o *Options) { o.SearchWork = -1 }},
+		{"search work NaN", func(o *Options) { o.SearchWork = math.NaN() }},
 		{"solver", func(o *Options) { o.Solver.MaxIter = 0 }},
 	}
 	for _, tc := range tests {
