@@ -103,3 +103,16 @@ func TestOutputC(t *testing.T) {
 		}()
 	}
 }
+
+func TestBall(t *testing.T) {
+	b := Ball([]float64{0.5, 0.01, 0.995, 1.5}, 0.02, 0, 1)
+	want := Box{Lo: []float64{0.48, 0, 0.975, 1}, Hi: []float64{0.52, 0.03, 1, 1}}
+	for i := range want.Lo {
+		if math.Abs(b.Lo[i]-want.Lo[i]) > 1e-15 || math.Abs(b.Hi[i]-want.Hi[i]) > 1e-15 {
+			t.Errorf("coordinate %d: [%v, %v], want [%v, %v]", i, b.Lo[i], b.Hi[i], want.Lo[i], want.Hi[i])
+		}
+	}
+	if err := b.Validate(); err != nil {
+		t.Error(err)
+	}
+}
