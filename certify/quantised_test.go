@@ -49,7 +49,7 @@ func TestQuantisedBound(t *testing.T) {
 		// on networks this small: a hundredth of its default work keeps
 		// the trials on the same paths (the assertions below do not depend
 		// on it).
-		opts.SearchWork = DefaultOptions().SearchWork / 100
+		opts.SearchWork /= 100
 		if trial%3 == 2 {
 			opts.RequantSlack = 1
 		}
