@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nnbound/nnbound/bounds"
 	"slices"
 	"time"
 
@@ -98,6 +99,19 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 	}
 }
 
+// firstOnly ends a certificate whose full pass over the whole input set
+// was cut short, by ctx or by the time budget: the cheap first pass's
+// bound stands, and Stopped says why.
+func (r *graphRefiner) firstOnly(ctx context.Context) {
+	r.progress(r.c.RootBound, 1)
+	if ctx.Err() != nil {
+		r.c.Stopped, r.c.Note = StopCancelled, "stopped by a signal: the bound is the first cheap pass's"
+		return
+	}
+	r.c.Stopped, r.c.TimeBudgetHit = StopBudget, true
+	r.c.Note = "the time budget ran out during the full pass over the input set: the bound is the first cheap pass's"
+}
+
 // stop returns why the refinement stops before the next split of pieces
 // whose largest bound is best, or StopNone to go on.
 func (r *graphRefiner) stop(ctx context.Context, best float64, pieces int) Stop {
@@ -130,7 +144,7 @@ func (r *graphRefiner) progress(bound float64, pieces int) {
 // unless ctx is done first.
 func (r *graphRefiner) piece(ctx context.Context, in spec.Inputs, n int) (graphBound, error) {
 	t0 := time.Now()
-	p, err := graphPiece(ctx, r.g1, r.g2, in, r.q, r.opts.Arith)
+	p, err := graphPiece(ctx, r.g1, r.g2, in, r.q, r.opts.Arith, bounds.IntermediateBacksub)
 	el := time.Since(t0)
 	r.pass = max(r.pass, el)
 	r.c.Timing.Propagation += el
