@@ -18,7 +18,8 @@ import (
 // so the bound after any number of splits holds. The rules are Bound's
 // (Refine, Certificate.Stopped): a split is started only while the bound
 // is above Refine.TargetRatio times the observed error (StopTarget),
-// within Refine.MaxPieces (StopCap), while splitting pays (the gain rule
+// while its two passes keep the pieces bounded (Certificate.Bounded, as
+// for chains) within Refine.MaxPieces (StopCap), while splitting pays (the gain rule
 // on Refine.MinGain, StopNoGain; with no cap of pieces, a box of more than
 // MaxRefineInputs free inputs, such as an image, is not split at all),
 // and, with a time budget, when its two passes fit in what is left of it,
@@ -124,7 +125,7 @@ func (r *graphRefiner) stop(ctx context.Context, best float64, pieces int) Stop 
 		return ref.ending(best, r.c.ObservedError)
 	case ref.Enough > 0 && best <= ref.Enough:
 		return StopEnough
-	case ref.MaxPieces > 0 && pieces+1 > ref.MaxPieces:
+	case ref.MaxPieces > 0 && r.passes+2 > ref.MaxPieces:
 		return StopCap
 	case ref.TimeBudget > 0 && time.Since(r.start)+2*r.pass > ref.TimeBudget:
 		r.c.TimeBudgetHit = true
