@@ -1,6 +1,8 @@
 package bounds
 
 import (
+	"context"
+
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -114,13 +116,18 @@ func intersectNets(a, b *Net) {
 
 // pairSplit returns the bounds of f1, f2 on in as the hulls of their
 // bounds on the pieces of the box (spec.SameInput and spec.QuantisedInput pairings),
-// intersected with those on the whole box.
-func pairSplit(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
+// intersected with those on the whole box, unless ctx is done first
+// (propagatePair).
+func pairSplit(ctx context.Context, m1, m2 lowered, in spec.Inputs, opts Options) (*PairBounds, error) {
 	var pieces []*PairBounds
 	for _, b := range splitBox(in.Box, opts.Split, m1.f, m2.f) {
 		sub := in
 		sub.Box = b
-		pieces = append(pieces, propagatePair(m1, m2, sub, opts))
+		p, err := propagatePair(ctx, m1, m2, sub, opts)
+		if err != nil {
+			return nil, err
+		}
+		pieces = append(pieces, p)
 	}
 	x1, x2, _ := inputBoxes(in)
 	pb := &PairBounds{
@@ -136,7 +143,10 @@ func pairSplit(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 		hullInto(pb.DiffIn, p.DiffIn)
 		hullInto(pb.Output, p.Output)
 	}
-	whole := propagatePair(m1, m2, in, opts)
+	whole, err := propagatePair(ctx, m1, m2, in, opts)
+	if err != nil {
+		return nil, err
+	}
 	pb.whole = whole
 	intersectNets(pb.Net1, whole.Net1)
 	intersectNets(pb.Net2, whole.Net2)
@@ -148,7 +158,7 @@ func pairSplit(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 		}
 	}
 	intersectAll(pb.Output, whole.Output)
-	return pb
+	return pb, nil
 }
 
 // mapSlice returns f applied to every element of s.

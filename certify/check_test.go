@@ -41,7 +41,7 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 			box.Lo[i], box.Hi[i] = -1, 0.5+rng.Float64()
 		}
 		r := rootRegion(box, &o)
-		rb, err := boundsOf(f1, f2, &r, &o)
+		rb, err := boundsOf(context.Background(), f1, f2, &r, &o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -469,11 +469,23 @@ type task struct {
 	// settling marks the pieces of the cheap refinement past the target
 	// ratio (settleTask).
 	settling bool
+	// rootBounds, when not nil, are the bounds of the root region
+	// computed already (infBound's first pass), which sdpBound takes in
+	// place of its own pass.
+	rootBounds *regionBounds
+	// cuttable lets ctx stop sdpBound's root pass: the caller holds a
+	// certified bound already (infBound's first pass).
+	cuttable bool
 	// known, when positive, is a bound already certified on the region
 	// (the cheap refinement's): like one of bound propagation it makes
 	// the SDP skipped when within Refine.TargetRatio of the observed
 	// error.
 	known float64
+}
+
+// pastDeadline reports whether Refine.TimeBudget has run out.
+func (o *task) pastDeadline() bool {
+	return !o.deadline.IsZero() && !time.Now().Before(o.deadline)
 }
 
 // reached reports whether a bound ends the refinement: it is within
