@@ -1,6 +1,10 @@
 package bounds
 
 import (
+	"context"
+	"runtime"
+
+	"github.com/nnbound/nnbound/internal/parallel"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -115,13 +119,23 @@ func intersectNets(a, b *Net) {
 // pairSplit returns the bounds of f1, f2 on in as the hulls of their
 // bounds on the pieces of the box (spec.SameInput and spec.QuantisedInput pairings),
 // intersected with those on the whole box.
+//
+// The pieces and the whole box are bounded in parallel, on up to
+// GOMAXPROCS goroutines; each is a propagation of its own, so the bounds
+// do not depend on the scheduling.
 func pairSplit(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
-	var pieces []*PairBounds
-	for _, b := range splitBox(in.Box, opts.Split, m1.f, m2.f) {
+	boxes := splitBox(in.Box, opts.Split, m1.f, m2.f)
+	pieces := make([]*PairBounds, len(boxes))
+	var whole *PairBounds
+	parallel.For(context.Background(), len(boxes)+1, runtime.GOMAXPROCS(0), func(i int) {
+		if i == 0 { // the whole box first: it has the most unstable neurons
+			whole = propagatePair(m1, m2, in, opts)
+			return
+		}
 		sub := in
-		sub.Box = b
-		pieces = append(pieces, propagatePair(m1, m2, sub, opts))
-	}
+		sub.Box = boxes[i-1]
+		pieces[i-1] = propagatePair(m1, m2, sub, opts)
+	})
 	x1, x2, _ := inputBoxes(in)
 	pb := &PairBounds{
 		Net1:     hullNets(x1, mapSlice(pieces, func(p *PairBounds) *Net { return p.Net1 })),
@@ -136,7 +150,6 @@ func pairSplit(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 		hullInto(pb.DiffIn, p.DiffIn)
 		hullInto(pb.Output, p.Output)
 	}
-	whole := propagatePair(m1, m2, in, opts)
 	pb.whole = whole
 	intersectNets(pb.Net1, whole.Net1)
 	intersectNets(pb.Net2, whole.Net2)

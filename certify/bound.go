@@ -168,10 +168,14 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	start := time.Now()
 	root := rootRegion(box, &opts)
 	c := &Certificate{Status: CheckFailed}
-	ob := searchError(ctx, f1, f2, box, &opts)
+	// The search and the root's bounds are independent: they run side by
+	// side (each adds to its own field of the timing).
+	searched := make(chan observation, 1)
+	go func() { searched <- searchError(ctx, f1, f2, box, &opts) }()
 	t0 := time.Now()
 	rb, err := boundsOf(f1, f2, &root, &opts)
 	add(&opts.timing.Propagation, t0)
+	ob := <-searched
 	var cheap []piece // the pieces of the cheap refinement (cheap.go), if it ran
 	cheapStop := StopNone
 	cc := &Certificate{}
