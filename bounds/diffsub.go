@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"math"
+	"slices"
 
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
@@ -20,9 +21,10 @@ func (pp *pairProp) tightenDiff(k int) {
 	d := pp.pb.DiffPre[k]
 	n1, n2 := pp.pb.Net1, pp.pb.Net2
 	a1, a2 := pp.f1.Layers[k].Act, pp.f2.Layers[k].Act
-	if pp.sym1.unstableOnly && hasKinks(a1) && hasKinks(a2) {
+	unstable := pp.sym1.unstableOnly && hasKinks(a1) && hasKinks(a2)
+	if unstable || !pp.allNeeded(k) {
 		rows, sign := kinkRows(d, func(i int) bool {
-			return straddlesKink(a1, n1.Pre[k][i]) || straddlesKink(a2, n2.Pre[k][i])
+			return pp.needed(k, i) && (!unstable || straddlesKink(a1, n1.Pre[k][i]) || straddlesKink(a2, n2.Pre[k][i]))
 		})
 		if len(rows) > 0 {
 			intersectRows(d, rows, sign, pp.diffBackSubstitute(k, rows, sign, nil))
@@ -43,7 +45,7 @@ func (pp *pairProp) tightenDiff(k int) {
 		// Where both neurons are stable on a flat piece the difference does
 		// not matter (a ReLU that is off in both networks).
 		if hasKinks(a1) && a1 == a2 && !straddlesKink(a1, n1.Pre[k][i]) && !straddlesKink(a1, n2.Pre[k][i]) &&
-			SlopeRange(a1, n1.Pre[k][i].Hull(n2.Pre[k][i])) == Point(0) {
+			SlopeRange(a1, n1.Pre[k][i].Hull(n2.Pre[k][i])) == Point(0) || !pp.needed(k, i) {
 			continue
 		}
 		rows = append(rows, i, i)
@@ -59,6 +61,19 @@ func (pp *pairProp) tightenDiff(k int) {
 	}
 	intersectRows(d, rows, sign, pp.diffBackSubstitute(k, rows, sign, ov))
 	releaseSlopes(ov)
+}
+
+// allNeeded reports whether every difference of layer k is tightened:
+// all but those of the output layer (the last of both networks) that
+// Options.Outputs leaves out.
+func (pp *pairProp) allNeeded(k int) bool {
+	return pp.sym1.allNeeded(k) || pp.sym2.allNeeded(k)
+}
+
+// needed reports whether the difference i of layer k is tightened
+// (allNeeded).
+func (pp *pairProp) needed(k, i int) bool {
+	return pp.allNeeded(k) || slices.Contains(pp.sym1.outputs, i)
 }
 
 // optimiseJoint returns slopes for network 1's free lines in the joint

@@ -1,12 +1,15 @@
 package bounds
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/nnbound/nnbound/internal/parallel"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -47,16 +50,20 @@ func (pb *PairBounds) margins(cs [][]float64, optimise bool) ([]Interval, error)
 		return nil, err
 	}
 	if pb.pieces != nil {
-		out, err := pb.whole.margins(cs, optimise)
-		if err != nil {
-			return nil, err
-		}
-		hull := make([]Interval, len(cs))
-		for i, p := range pb.pieces {
-			m, err := p.margins(cs, optimise)
+		// The whole box's margins (ms[0]) and the pieces', in parallel:
+		// each is a back-substitution of its own.
+		parts := append([]*PairBounds{pb.whole}, pb.pieces...)
+		ms, errs := make([][]Interval, len(parts)), make([]error, len(parts))
+		parallel.For(context.Background(), len(parts), runtime.GOMAXPROCS(0), func(i int) {
+			ms[i], errs[i] = parts[i].margins(cs, optimise)
+		})
+		for _, err := range errs {
 			if err != nil {
 				return nil, err
 			}
+		}
+		out, hull := ms[0], make([]Interval, len(cs))
+		for i, m := range ms[1:] {
 			for q := range hull {
 				if i == 0 {
 					hull[q] = m[q]

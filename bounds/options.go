@@ -103,6 +103,14 @@ type Options struct {
 	// branch and bound): Pair intersects their pre-activation and
 	// difference enclosures in, layer by layer (within.go). Pair only.
 	Within *PairBounds
+	// Outputs, if not nil, are the only outputs j whose differences
+	// f2_j - f1_j the caller needs (the margins it asks of the result
+	// weigh these alone): with MethodSymbolic or MethodOptimised the other
+	// neurons of the last layer keep their interval bounds, without
+	// back-substitution or optimised slopes, and so do their entries of
+	// Output and of the networks' last pre-activations. A margin that
+	// weighs them is sound but looser. Pair only.
+	Outputs []int
 	// Goal, if not nil, lets MethodOptimised stop as soon as the goal's
 	// margins answer the caller's question (goal.go), and skip the
 	// optimisation of the margins where those back-substituted without

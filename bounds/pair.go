@@ -86,6 +86,11 @@ func PairContext(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, opts O
 	if err := checkGoal(opts.Goal, f1.OutputSize(), max(len(m1.f.Layers), len(m2.f.Layers))); err != nil {
 		return nil, err
 	}
+	for _, j := range opts.Outputs {
+		if j < 0 || j >= f1.OutputSize() {
+			return nil, fmt.Errorf("bounds: options: output %d of Outputs, want 0..%d: %w", j, f1.OutputSize()-1, ErrOptions)
+		}
+	}
 	if opts.Split > 1 && in.Pairing != spec.Independent {
 		opts.Goal = nil
 		return pairSplit(ctx, m1, m2, in, opts)

@@ -85,6 +85,7 @@ func propagatePair(ctx context.Context, m1, m2 lowered, in spec.Inputs, opts Opt
 	}
 	pp.sym1, pp.sym2 = newSymNet(m1, pp.pb.Net1), newSymNet(m2, pp.pb.Net2)
 	pp.sym1.unstableOnly, pp.sym2.unstableOnly = opts.UnstableOnly, opts.UnstableOnly
+	pp.sym1.outputs, pp.sym2.outputs = opts.Outputs, opts.Outputs
 	pp.within, pp.byDiff = opts.Within, opts.SecondByDifference
 	pp.packs = chainPacksFor(opts.Within, f1, f2)
 	pp.pb.packs = pp.packs

@@ -2,7 +2,9 @@ package bounds
 
 import (
 	"context"
+	"runtime"
 
+	"github.com/nnbound/nnbound/internal/parallel"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -118,16 +120,28 @@ func intersectNets(a, b *Net) {
 // bounds on the pieces of the box (spec.SameInput and spec.QuantisedInput pairings),
 // intersected with those on the whole box, unless ctx is done first
 // (propagatePair).
+//
+// The pieces and the whole box are bounded in parallel, on up to
+// GOMAXPROCS goroutines; each is a propagation of its own, so the bounds
+// do not depend on the scheduling.
 func pairSplit(ctx context.Context, m1, m2 lowered, in spec.Inputs, opts Options) (*PairBounds, error) {
-	var pieces []*PairBounds
-	for _, b := range splitBox(in.Box, opts.Split, m1.f, m2.f) {
+	boxes := splitBox(in.Box, opts.Split, m1.f, m2.f)
+	pieces := make([]*PairBounds, len(boxes))
+	errs := make([]error, len(boxes)+1)
+	var whole *PairBounds
+	parallel.For(context.Background(), len(boxes)+1, runtime.GOMAXPROCS(0), func(i int) {
+		if i == 0 { // the whole box first: it has the most unstable neurons
+			whole, errs[0] = propagatePair(ctx, m1, m2, in, opts)
+			return
+		}
 		sub := in
-		sub.Box = b
-		p, err := propagatePair(ctx, m1, m2, sub, opts)
+		sub.Box = boxes[i-1]
+		pieces[i-1], errs[i] = propagatePair(ctx, m1, m2, sub, opts)
+	})
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		pieces = append(pieces, p)
 	}
 	x1, x2, _ := inputBoxes(in)
 	pb := &PairBounds{
@@ -142,10 +156,6 @@ func pairSplit(ctx context.Context, m1, m2 lowered, in spec.Inputs, opts Options
 	for _, p := range pieces[1:] {
 		hullInto(pb.DiffIn, p.DiffIn)
 		hullInto(pb.Output, p.Output)
-	}
-	whole, err := propagatePair(ctx, m1, m2, in, opts)
-	if err != nil {
-		return nil, err
 	}
 	pb.whole = whole
 	intersectNets(pb.Net1, whole.Net1)

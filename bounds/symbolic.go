@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"math"
+	"slices"
 
 	"github.com/nnbound/nnbound/nn"
 )
@@ -50,6 +51,9 @@ type symNet struct {
 	// unstableOnly restricts tighten to the neurons straddling a kink
 	// (Options.UnstableOnly).
 	unstableOnly bool
+	// outputs restricts tighten at the last layer to these neurons
+	// (Options.Outputs; nil: all).
+	outputs []int
 	// compact caches the levels of the slope optimiser (relax sets a
 	// layer's once); abs, per layer, |W| times the bounds below it.
 	compact *levelCache
@@ -75,8 +79,10 @@ func (s *symNet) relax(k int) {
 // those of back-substitution and, with opt, of optimised slopes.
 func (s *symNet) tighten(k int, opt *OptimiseSettings) {
 	pre := s.net.Pre[k]
-	if a := s.f.Layers[k].Act; s.unstableOnly && hasKinks(a) {
-		rows, sign := kinkRows(pre, func(i int) bool { return straddlesKink(a, pre[i]) })
+	if a := s.f.Layers[k].Act; s.unstableOnly && hasKinks(a) || !s.allNeeded(k) {
+		rows, sign := kinkRows(pre, func(i int) bool {
+			return s.needed(k, i) && (!s.unstableOnly || !hasKinks(a) || straddlesKink(a, pre[i]))
+		})
 		if len(rows) > 0 {
 			intersectRows(pre, rows, sign, s.backSubstitute(k, rows, sign, nil))
 		}
@@ -90,6 +96,17 @@ func (s *symNet) tighten(k int, opt *OptimiseSettings) {
 	if opt != nil {
 		s.optimise(k, *opt)
 	}
+}
+
+// allNeeded reports whether every neuron of layer k is tightened: all
+// but those of the last layer that Options.Outputs leaves out.
+func (s *symNet) allNeeded(k int) bool {
+	return s.outputs == nil || k < len(s.f.Layers)-1
+}
+
+// needed reports whether neuron i of layer k is tightened (allNeeded).
+func (s *symNet) needed(k, i int) bool {
+	return s.allNeeded(k) || slices.Contains(s.outputs, i)
 }
 
 // backSubstitute returns upper bounds of sign[r] xi^k_{rows[r]} (all
@@ -178,7 +195,7 @@ func (s *symNet) optimise(k int, set OptimiseSettings) {
 	var rows []int
 	var sign []float64
 	for i, x := range pre {
-		if hasKinks(a) && !straddlesKink(a, x) {
+		if hasKinks(a) && !straddlesKink(a, x) || !s.needed(k, i) {
 			continue
 		}
 		rows = append(rows, i, i)

@@ -129,7 +129,10 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	root := rootRegion(box, &opts)
 	c := &Certificate{Status: CheckFailed}
-	ob := searchError(ctx, f1, f2, box, &opts)
+	// The search and the root's bounds are independent: they run side by
+	// side (each adds to its own field of the timing).
+	searched := make(chan observation, 1)
+	go func() { searched <- searchError(ctx, f1, f2, box, &opts) }()
 	rb, err := opts.rootBounds, error(nil)
 	if rb == nil {
 		// The root's pass is the first certificate: a signal stops it only
@@ -142,6 +145,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		rb, err = boundsOf(rctx, f1, f2, &root, &opts)
 		add(&opts.timing.Propagation, t0)
 	}
+	ob := <-searched
 	var cheap []piece // the pieces of the cheap refinement (cheap.go), if it ran
 	cheapStop := StopNone
 	cc := &Certificate{}

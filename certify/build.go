@@ -48,6 +48,9 @@ func boundsOf(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) (*reg
 		// A piece of the cheap refinement: the refinement splits instead
 		// of Split, and the parent's bounds hold on the piece.
 		opts.PlainPairs, opts.UnstableOnly, opts.Within = true, true, r.within
+		// A piece's bound is its margin's (or the outputs' it weighs),
+		// and it feeds no SDP: the other outputs need no tightening.
+		opts.Outputs = weighted(o.q.C)
 		if o.settling {
 			// Past the target the pieces are small and the plain
 			// pairs' slack is what keeps them above the error found
@@ -104,6 +107,21 @@ func boundsOf(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) (*reg
 		}
 	}
 	return rb, nil
+}
+
+// weighted returns the indices of the nonzero weights of c, or nil when c
+// is nil (every output counts).
+func weighted(c []float64) []int {
+	if c == nil {
+		return nil
+	}
+	out := []int{}
+	for j, v := range c {
+		if v != 0 {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // tightenSymbolic intersects the output enclosures of rb, computed with
