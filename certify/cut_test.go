@@ -158,3 +158,21 @@ func sampledInputs(box spec.Box, n int) func(func([]float64) bool) {
 		}
 	}
 }
+
+// TestInfProgress checks that an output's progress reports the whole
+// inf-norm: the largest bound of the outputs done, of the first pass's
+// for those to come and of the output's own, the largest error found,
+// and the pieces of the outputs done added.
+func TestInfProgress(t *testing.T) {
+	var got Progress
+	seen := observation{err: 0.7}
+	report := infProgress(func(p Progress) { got = p }, []float64{1, 3}, []float64{2}, 5, &seen)
+	report(Progress{Bound: 0.5, Observed: 0.2, Pieces: 4, Solves: 6})
+	if want := (Progress{Bound: 3, Observed: 0.7, Pieces: 4, Solves: 11}); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	report(Progress{Bound: 4, Observed: 0.9, Pieces: 1, Solves: 1})
+	if want := (Progress{Bound: 4, Observed: 0.9, Pieces: 1, Solves: 6}); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}

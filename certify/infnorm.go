@@ -64,6 +64,9 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 			if j == 0 {
 				o.rootBounds = rb
 			}
+			if o.Progress != nil && first != nil {
+				o.Progress = infProgress(opts.Progress, outs[:j], first[j+1:], bounded, &seen)
+			}
 			oc := sdpBound(wctx, f1, f2, box, o)
 			if oc.Certified() || oc.Status != Cancelled || c == nil {
 				c = oc
@@ -112,6 +115,25 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		}
 	}
 	return worst
+}
+
+// infProgress returns the Progress callback of one output's
+// certification that reports to report the state of the whole: the
+// bound with done, the bounds of the outputs certified before, and next,
+// the first pass's bounds of those after; the largest error found by
+// any output's search; the pieces with bounded, those of the outputs
+// before.
+func infProgress(report func(Progress), done, next []float64, bounded int, seen *observation) func(Progress) {
+	return func(p Progress) {
+		for _, b := range [2][]float64{done, next} {
+			for _, v := range b {
+				p.Bound = max(p.Bound, v)
+			}
+		}
+		p.Observed = max(p.Observed, seen.err)
+		p.Solves += bounded
+		report(p)
+	}
 }
 
 // firstCertificate returns the certificate of output j from the first
