@@ -24,8 +24,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	n := f1.OutputSize()
 	unit := func(j int) task {
 		o := opts
-		o.q.C = make([]float64, n)
-		o.q.C[j] = 1
+		o.q.C = spec.OutputC(n, j)
 		return o
 	}
 	o0 := unit(0)
