@@ -157,6 +157,9 @@ type Certificate struct {
 	// SDPBound and IntervalBound are the two bounds of the root input set
 	// (before any splitting): the SDP's own (+Inf when its solve or check
 	// failed, or Method is MethodPropagation) and the output enclosure's.
+	// For the inf-norm of chains, the largest over the outputs: the SDP's
+	// over those certified on their own (the others' bounds, below the
+	// largest, are the first pass's enclosures).
 	SDPBound, IntervalBound float64
 	// Outputs are the bounds per output for the inf-norm (nil otherwise).
 	Outputs []float64
@@ -170,9 +173,10 @@ type Certificate struct {
 	// of every split and each piece bounded again by its cases (a piece
 	// split is counted, its halves too); Refine.MaxPieces caps it, on
 	// chains and graphs alike. For the inf-norm of chains, certified
-	// output by output, it sums the outputs' counts (the first pass over
-	// the whole set, which the first output starts from, counts once),
-	// and MaxPieces caps each output's.
+	// output by output, it sums the counts of the outputs certified on
+	// their own (the largest bound first, infBound) and the first pass
+	// over the whole set (which output 0 starts from) once, and
+	// MaxPieces caps each output's.
 	Bounded int
 	SDP     SDPStats
 	// SDPSkipped says why the SDP of the whole input set was not

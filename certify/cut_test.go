@@ -2,6 +2,7 @@ package certify
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -41,12 +42,7 @@ func cutContext(cancel bool) context.Context {
 // the first pass's bound, says why it stopped, and holds at sampled
 // inputs; and that uncut, Bounded counts the pieces of every output.
 func TestInfBoundCut(t *testing.T) {
-	f1 := randnet.Paper(5, 3, 2, 12, 3)
-	fb := quantise.Format{FracBits: 3}
-	f2, err := quantise.Network(f1, quantise.Options{Weights: fb, Biases: fb})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f1, f2 := cutPair(t, 3)
 	box := spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}
 	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
 	q := spec.Quantity{Norm: spec.NormInf}
@@ -71,6 +67,18 @@ func TestInfBoundCut(t *testing.T) {
 		checkSampled(t, cc.name, f1, f2, box, q, c.Bound)
 		t.Logf("%s: bound %.4g (uncut %.4g), %d pieces bounded (uncut %d)", cc.name, c.Bound, whole.Bound, c.Bounded, whole.Bounded)
 	}
+}
+
+// cutPair returns a random network of 3 inputs and outputs outputs and
+// its copy with weights and biases quantised to 3 fractional bits.
+func cutPair(t *testing.T, outputs int) (f1, f2 *nn.Network) {
+	f1 = randnet.Paper(5, 3, 2, 12, outputs)
+	fb := quantise.Format{FracBits: 3}
+	f2, err := quantise.Network(f1, quantise.Options{Weights: fb, Biases: fb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f1, f2
 }
 
 // TestBoundGraphCut checks that a graph's certificate cut before its full
@@ -160,13 +168,13 @@ func sampledInputs(box spec.Box, n int) func(func([]float64) bool) {
 }
 
 // TestInfProgress checks that an output's progress reports the whole
-// inf-norm: the largest bound of the outputs done, of the first pass's
-// for those to come and of the output's own, the largest error found,
-// and the pieces of the outputs done added.
+// inf-norm: the largest of the other outputs' bounds so far and the
+// output's own, the largest error found, and the pieces of the outputs
+// done added.
 func TestInfProgress(t *testing.T) {
 	var got Progress
 	seen := observation{err: 0.7}
-	report := infProgress(func(p Progress) { got = p }, []float64{1, 3}, []float64{2}, 5, &seen)
+	report := infProgress(func(p Progress) { got = p }, []float64{1, 0, 3, 2}, 5, &seen)
 	report(Progress{Bound: 0.5, Observed: 0.2, Pieces: 4, Solves: 6})
 	if want := (Progress{Bound: 3, Observed: 0.7, Pieces: 4, Solves: 11}); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -174,5 +182,73 @@ func TestInfProgress(t *testing.T) {
 	report(Progress{Bound: 4, Observed: 0.9, Pieces: 1, Solves: 1})
 	if want := (Progress{Bound: 4, Observed: 0.9, Pieces: 1, Solves: 6}); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+// TestInfBoundDominant checks that the inf-norm of chains refines the
+// output with the largest bound and no other: on a pair whose output 1
+// differs far more than output 0, output 1's certificate on its own
+// (C = e_1) is the inf-norm's, with the same bound and its pieces and
+// the first pass's alone bounded besides (output 0 keeps the first
+// pass's enclosure, below it, though on its own it would be split); the
+// bound holds at sampled inputs.
+func TestInfBoundDominant(t *testing.T) {
+	f1, f2 := cutPair(t, 2)
+	last := f2.Layers[len(f2.Layers)-1].W
+	for i := range last.RawMatrix().Cols {
+		last.Set(1, i, 1.5*last.At(1, i))
+	}
+	box := spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}
+	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+	o := DefaultOptions()
+	o.Refine.TimeBudget = 0
+	o.Refine.MaxPieces = 5
+	q := spec.Quantity{Norm: spec.NormInf}
+	c, err := Bound(context.Background(), f1, f2, in, q, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var alone [2]*Certificate // each output's certificate on its own
+	for j := range alone {
+		alone[j], err = Bound(context.Background(), f1, f2, in, spec.Quantity{Norm: spec.NormInf, C: spec.OutputC(2, j)}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	one := alone[1]
+	if !c.Certified() || !one.Certified() || len(c.Outputs) != 2 || !(c.Outputs[0] < c.Outputs[1]) || alone[0].Bounded < 2 {
+		t.Fatalf("certified %v and %v (output 1 alone), outputs %v, %d pieces of output 0 alone: want output 1 to dominate, output 0 alone to split",
+			c.Certified(), one.Certified(), c.Outputs, alone[0].Bounded)
+	}
+	t.Logf("bound %.4g, outputs %.4g, %d pieces bounded; alone: %d and %d", c.Bound, c.Outputs, c.Bounded, alone[0].Bounded, one.Bounded)
+	if c.Bound != one.Bound || c.Bounded != one.Bounded+1 || c.Stopped != one.Stopped {
+		t.Errorf("inf-norm: bound %v, %d pieces bounded, stopped by %v; output 1 alone: %v, %d, %v (want the same, plus the first pass)",
+			c.Bound, c.Bounded, c.Stopped, one.Bound, one.Bounded, one.Stopped)
+	}
+	checkSampled(t, "dominant", f1, f2, box, q, c.Bound)
+}
+
+// TestNextOutput checks the order in which infBound certifies the
+// outputs on their own: the largest bound first, and none whose bound is
+// not above those certified.
+func TestNextOutput(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		bounds []float64
+		own    []bool
+		want   int
+	}{
+		{[]float64{1, 3, 2}, []bool{false, false, false}, 1},
+		{[]float64{1, 3, 2}, []bool{false, true, false}, -1},
+		{[]float64{1, 1.5, 2}, []bool{false, true, false}, 2},
+		{[]float64{1, 2, 2}, []bool{false, true, false}, -1},
+		{[]float64{inf, inf}, []bool{false, false}, 0},
+		{[]float64{2, inf}, []bool{true, false}, 1},
+		{[]float64{inf, 1}, []bool{true, false}, -1},
+		{[]float64{1, 2}, []bool{true, true}, -1},
+	} {
+		if got := nextOutput(tc.bounds, tc.own); got != tc.want {
+			t.Errorf("nextOutput(%v, %v) = %d, want %d", tc.bounds, tc.own, got, tc.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package certify
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/nnbound/nnbound/internal/outward"
@@ -15,10 +16,16 @@ import (
 // C = e_j, sdpBound) and takes the largest bound; the gammas are those of
 // the output with the largest bound. Anytime: one pass of bound
 // propagation over the input set first encloses every output (the pass
-// that the first output's SDP starts from), and the outputs are then
-// certified in turn under the time budget and ctx; an output cut short,
-// or not reached, keeps its enclosure of that first pass, and the
-// certificate says why it stopped (StopBudget, StopCancelled).
+// that output 0's SDP starts from); the outputs are then certified one at
+// a time, each time the one with the largest bound so far (nextOutput),
+// each refined until its refinement stops paying (its own Stop), under
+// one time budget and ctx. The run ends when the largest bound is an
+// output's certified on its own: refining an output whose bound is below
+// it cannot lower the inf-norm's bound, which is max_j of the outputs'.
+// An output not certified on its own, or cut short, keeps its enclosure
+// of that first pass. The certificate's Stopped is that of the output
+// whose bound is the largest (StopBudget or StopCancelled when the time
+// budget or a signal cut the run while an output could still pay).
 // Certificate.Bounded counts the pieces bounded over all outputs.
 func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	n := f1.OutputSize()
@@ -48,42 +55,83 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	}
 	defer cancel()
 
-	var worst *Certificate
-	outs := make([]float64, n)
-	var stats SDPStats
-	sdpB, ivB := 0.0, 0.0
-	fallbacks, bounded := 0, 0
-	cut := false // an output was cut short or not reached
-	var seen observation
+	outs := make([]float64, n) // each output's bound so far
+	certs := make([]*Certificate, n)
 	for j := range outs {
-		c := firstCertificate(first, j)
-		if c == nil || wctx.Err() == nil {
-			o := unit(j)
-			o.cuttable = c != nil
-			if j == 0 {
-				o.rootBounds = rb
-			}
-			if o.Progress != nil && first != nil {
-				o.Progress = infProgress(opts.Progress, outs[:j], first[j+1:], bounded, &seen)
-			}
-			oc := sdpBound(wctx, f1, f2, box, o)
-			if oc.Certified() || oc.Status != Cancelled || c == nil {
-				c = oc
-			}
-		} else if j == 0 {
-			bounded++ // the first pass
+		outs[j] = math.Inf(1)
+		if first != nil {
+			outs[j] = first[j]
+			certs[j] = firstCertificate(first, j)
 		}
+	}
+	var order []int // the outputs certified on their own, in turn
+	own := make([]bool, n)
+	bounded := 0
+	cut := false // the budget or a signal ended the run
+	var seen observation
+	for {
+		j := nextOutput(outs, own)
+		if j < 0 {
+			break
+		}
+		if first != nil && wctx.Err() != nil {
+			cut = true
+			break
+		}
+		o := unit(j)
+		o.cuttable = first != nil
+		if j == 0 {
+			o.rootBounds = rb
+		}
+		if o.Progress != nil && first != nil {
+			others := slices.Clone(outs)
+			others[j] = 0
+			o.Progress = infProgress(opts.Progress, others, bounded, &seen)
+		}
+		c := sdpBound(wctx, f1, f2, box, o)
+		if c.Certified() || c.Status != Cancelled || certs[j] == nil {
+			certs[j] = c
+		}
+		c = certs[j]
+		own[j] = true
+		order = append(order, j)
 		if c.Bounded == 0 || c.Stopped == StopCancelled || c.Stopped == StopBudget || c.TimeBudgetHit {
 			cut = true
 		}
 		outs[j] = c.Bound
-		sdpB, ivB = max(sdpB, c.SDPBound), max(ivB, c.IntervalBound)
-		fallbacks += c.Fallbacks
 		bounded += c.Bounded
+		seen.keep(&search.Result{Error: c.ObservedError, X1: c.X1, X2: c.X2})
+	}
+	if first != nil && !own[0] {
+		bounded++ // the first pass
+	}
+	for j := range own {
+		if !own[j] {
+			order = append(order, j)
+		}
+	}
+	var worst *Certificate
+	var stats SDPStats
+	// The SDP's bound is the largest of the outputs certified on their
+	// own (+Inf for none), the enclosure's of every output.
+	sdpB, ivB := math.Inf(1), 0.0
+	fallbacks := 0
+	for k, j := range order {
+		c := certs[j]
+		if c == nil {
+			continue // not reached after an output failed
+		}
+		switch {
+		case k == 0 && own[j]:
+			sdpB = c.SDPBound
+		case own[j]:
+			sdpB = max(sdpB, c.SDPBound)
+		}
+		ivB = max(ivB, c.IntervalBound)
+		fallbacks += c.Fallbacks
 		stats.Solves += c.SDP.Solves
 		stats.Iterations += c.SDP.Iterations
 		stats.Time += c.SDP.Time
-		seen.keep(&search.Result{Error: c.ObservedError, X1: c.X1, X2: c.X2})
 		switch {
 		case worst == nil:
 			worst = c
@@ -116,18 +164,35 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	return worst
 }
 
+// nextOutput returns the output to certify on its own next: of those not
+// yet (own), the one with the largest bound so far (the first of equals),
+// if it is above the largest bound of those certified already; -1 when
+// none is, refining it could not lower the largest bound.
+func nextOutput(bounds []float64, own []bool) int {
+	done, next := math.Inf(-1), -1
+	for j, b := range bounds {
+		switch {
+		case own[j]:
+			done = max(done, b)
+		case next < 0 || b > bounds[next]:
+			next = j
+		}
+	}
+	if next < 0 || !(bounds[next] > done) {
+		return -1
+	}
+	return next
+}
+
 // infProgress returns the Progress callback of one output's
 // certification that reports to report the state of the whole: the
-// bound with done, the bounds of the outputs certified before, and next,
-// the first pass's bounds of those after; the largest error found by
-// any output's search; the pieces with bounded, those of the outputs
-// before.
-func infProgress(report func(Progress), done, next []float64, bounded int, seen *observation) func(Progress) {
+// bound with others, the bounds so far of the other outputs (0 for the
+// output itself); the largest error found by any output's search; the
+// pieces with bounded, those of the outputs certified before.
+func infProgress(report func(Progress), others []float64, bounded int, seen *observation) func(Progress) {
 	return func(p Progress) {
-		for _, b := range [2][]float64{done, next} {
-			for _, v := range b {
-				p.Bound = max(p.Bound, v)
-			}
+		for _, v := range others {
+			p.Bound = max(p.Bound, v)
 		}
 		p.Observed = max(p.Observed, seen.err)
 		p.Solves += bounded
