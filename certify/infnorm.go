@@ -64,7 +64,7 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 			certs[j] = firstCertificate(first, j)
 		}
 	}
-	var order []int // the outputs certified on their own, in turn
+	var order []int // the outputs certified on their own, in turn, then the others
 	own := make([]bool, n)
 	bounded := 0
 	cut := false // the budget or a signal ended the run
