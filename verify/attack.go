@@ -135,8 +135,9 @@ func (a *attacker) attackNode(warm, lo, hi []float64, open []int, steps, starts 
 // search runs search.MaxError (random points, corners, local searches
 // and zooming; deterministic for the seed) on the box [lo, hi] for the
 // difference of output k (the 2-norm for spec.Norm2), and returns its best
-// point with its ratio over the outputs open.
-func (a *attacker) search(lo, hi []float64, open []int, k int, seed uint64) ([]float64, float64) {
+// point with its ratio over the outputs open: the best so far once ctx is
+// done (the deadline or a signal), which stops it.
+func (a *attacker) search(ctx context.Context, lo, hi []float64, open []int, k int, seed uint64) ([]float64, float64) {
 	in := a.in
 	in.Box = spec.Box{Lo: lo, Hi: hi}
 	so := search.DefaultOptions()
@@ -145,8 +146,8 @@ func (a *attacker) search(lo, hi []float64, open []int, k int, seed uint64) ([]f
 	if a.tol.Norm != spec.Norm2 {
 		q.C = spec.OutputC(a.f.OutputSize(), k)
 	}
-	res, err := search.MaxError(context.Background(), a.f, a.g, in, q, so)
-	if err != nil {
+	res, err := search.MaxError(ctx, a.f, a.g, in, q, so)
+	if err != nil && ctx.Err() == nil {
 		panic(err) // the arguments were checked by Decide
 	}
 	r, _ := a.gradient(res.X1, open)

@@ -82,7 +82,7 @@ func (d *decider) process(ctx context.Context, n *node) *outcome {
 	rng := rand.New(rand.NewPCG(d.opts.Seed, uint64(n.id)))
 	o.worst, o.ratio = d.att.attackNode(n.warm, n.lo, n.hi, n.open, steps, starts, rng)
 	if root && o.ratio > d.opts.SearchRatio && o.ratio <= 1 {
-		x, r := d.att.search(n.lo, n.hi, n.open, d.att.worstOutput(o.worst, n.open), d.opts.Seed)
+		x, r := d.att.search(ctx, n.lo, n.hi, n.open, d.att.worstOutput(o.worst, n.open), d.opts.Seed)
 		if r > o.ratio {
 			o.worst, o.ratio = x, r
 		}
