@@ -152,7 +152,7 @@ func (t *top1) run(ctx context.Context) (*Top1Result, error) {
 		for i := range batch {
 			batch[i] = heap.Pop(&t.queue).(*top1Node)
 		}
-		outs := processBatch(ctx, t.opts.Workers, batch, t.process)
+		outs := processBatch(ctx, t.opts.Workers, batch, func(n *top1Node) *top1Outcome { return t.process(ctx, n) })
 		for i, o := range outs {
 			if o == nil { // ctx ended first: the node stays queued
 				heap.Push(&t.queue, batch[i])

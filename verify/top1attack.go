@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 
@@ -106,8 +107,8 @@ func (t *top1) attack(n *top1Node, c int, targets []int, starts int, rng *rand.R
 // is placed in each cell by the gradient of f_c - f_j. It runs when g
 // has quantisers and the pairing is SameInput; every point where the
 // classes differ or tie is checked by CheckTop1, and the first it proves
-// is returned with its input.
-func (t *top1) walk(n *top1Node, c int, targets []int, start []float64, rng *rand.Rand) ([]float64, *Top1Point) {
+// is returned with its input. Once ctx is done the walk stops.
+func (t *top1) walk(ctx context.Context, n *top1Node, c int, targets []int, start []float64, rng *rand.Rand) ([]float64, *Top1Point) {
 	if t.opts.RootWalk == 0 || t.in.Pairing != spec.SameInput || !t.g.Quantised() {
 		return nil, nil
 	}
@@ -142,7 +143,7 @@ func (t *top1) walk(n *top1Node, c int, targets []int, start []float64, rng *ran
 				_, _, df, _ := t.marginGradients(tr, x, c, j)
 				return df
 			},
-			Stop: func() bool { return cex != nil },
+			Stop: func() bool { return cex != nil || ctx.Err() != nil },
 		}
 		if w.Run(start, rng); cex != nil {
 			return at, cex

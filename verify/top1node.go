@@ -2,6 +2,7 @@ package verify
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -49,8 +50,9 @@ type top1Outcome struct {
 const top1Targets = 3
 
 // process bounds n's margins and, if they do not settle the box, attacks
-// it and chooses the coordinate to split.
-func (t *top1) process(n *top1Node) *top1Outcome {
+// it and chooses the coordinate to split; once ctx is done the root's walk
+// stops (walk).
+func (t *top1) process(ctx context.Context, n *top1Node) *top1Outcome {
 	o := &top1Outcome{split: -1}
 	x0 := centre(n.lo, n.hi)
 	c := argmax(t.evalF(x0))
@@ -87,7 +89,7 @@ func (t *top1) process(n *top1Node) *top1Outcome {
 	if o.violation == nil && n.id == 0 {
 		if x, v := t.levels(n, c, rng); v != nil {
 			o.worst, o.violation = x, v
-		} else if x, v := t.walk(n, c, targets, o.worst, rng); v != nil {
+		} else if x, v := t.walk(ctx, n, c, targets, o.worst, rng); v != nil {
 			o.worst, o.violation = x, v
 		}
 	}
