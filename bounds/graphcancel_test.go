@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -84,5 +86,38 @@ func TestGraphPairCancel(t *testing.T) {
 	defer stop()
 	if _, err := GraphPairContext(dl, g1, g2, in, opts); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("deadline passed: error %v", err)
+	}
+}
+
+// TestPairCancel checks that PairContext stops with the context's error
+// when it is cancelled before the call or at a layer boundary, with and
+// without a split box, and gives Pair's bounds when it is not.
+func TestPairCancel(t *testing.T) {
+	f1 := randnet.Paper(3, 4, 3, 10, 2)
+	f2 := randnet.Paper(4, 4, 3, 10, 2)
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-1, -1, -1, -1}, Hi: []float64{1, 1, 1, 1}}}
+	for _, split := range []int{1, 4} {
+		opts := DefaultOptions()
+		opts.Split = split
+		want, err := Pair(f1, f2, in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := PairContext(context.Background(), f1, f2, in, opts)
+		if err != nil || !slices.Equal(got.Output, want.Output) {
+			t.Fatalf("split %d, not cancelled: error %v, output %v, want %v", split, err, got.Output, want.Output)
+		}
+		done, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := PairContext(done, f1, f2, in, opts); !errors.Is(err, context.Canceled) {
+			t.Errorf("split %d, cancelled before: error %v", split, err)
+		}
+		for _, n := range []int64{1, 3} {
+			c := &countdown{Context: context.Background()}
+			c.n.Store(n)
+			if _, err := PairContext(c, f1, f2, in, opts); !errors.Is(err, context.Canceled) {
+				t.Errorf("split %d, cancelled at check %d: error %v", split, n, err)
+			}
+		}
 	}
 }

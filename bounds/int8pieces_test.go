@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -112,7 +113,10 @@ func pieceBound(t *testing.T, f, fq *nn.Network, in spec.Inputs, opts Options, z
 		}
 		m2.noise = noise
 	}
-	pb := propagatePair(m1, m2, in, opts)
+	pb, err := propagatePair(context.Background(), m1, m2, in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	v, err := pb.Norm2Planar(8)
 	if err != nil {
 		t.Fatal(err)

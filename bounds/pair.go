@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -52,6 +53,13 @@ type checkedMargins struct {
 // pairing other than spec.Independent) the bounds are those of the union of
 // the pieces of the box.
 func Pair(f1, f2 *nn.Network, in spec.Inputs, opts Options) (*PairBounds, error) {
+	return PairContext(context.Background(), f1, f2, in, opts)
+}
+
+// PairContext is Pair stopped by ctx: once ctx is done it returns ctx's
+// error (wrapped) before the next layer of either network, or of a piece
+// of a split box, is bounded.
+func PairContext(ctx context.Context, f1, f2 *nn.Network, in spec.Inputs, opts Options) (*PairBounds, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -85,9 +93,9 @@ func Pair(f1, f2 *nn.Network, in spec.Inputs, opts Options) (*PairBounds, error)
 	}
 	if opts.Split > 1 && in.Pairing != spec.Independent {
 		opts.Goal = nil
-		return pairSplit(m1, m2, in, opts), nil
+		return pairSplit(ctx, m1, m2, in, opts)
 	}
-	return propagatePair(m1, m2, in, opts), nil
+	return propagatePair(ctx, m1, m2, in, opts)
 }
 
 // inputBoxes returns the box of x1, the box of x2 and an enclosure of

@@ -1,6 +1,8 @@
 package bounds
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"slices"
 
@@ -64,8 +66,9 @@ type pairProp struct {
 	fixedX2 []float64
 }
 
-// propagatePair returns the bounds of f1 and f2 on in.
-func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
+// propagatePair returns the bounds of f1 and f2 on in, or ctx's error
+// (wrapped) once ctx is done, looked at before every layer.
+func propagatePair(ctx context.Context, m1, m2 lowered, in spec.Inputs, opts Options) (*PairBounds, error) {
 	f1, f2 := m1.f, m2.f
 	x1, x2, dIn := inputBoxes(in)
 	d1, d2 := len(f1.Layers), len(f2.Layers)
@@ -108,10 +111,15 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 	for k := range max(d1, d2) {
 		if pp.checkpoint(k) {
 			c := pp.fork()
-			c.layersFrom(k)
-			if pp.stopAt(c.pb) {
-				return c.pb
+			if err := c.layersFrom(ctx, k); err != nil {
+				return nil, err
 			}
+			if pp.stopAt(c.pb) {
+				return c.pb, nil
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("bounds: stopped before layer %d: %w", k, err)
 		}
 		pp.layer(k)
 	}
@@ -119,15 +127,20 @@ func propagatePair(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 	if pp.goal != nil && pp.opt != nil && pp.goalMet(pp.pb) {
 		pp.opt = nil // the margins need no optimised slopes
 	}
-	return pp.pb
+	return pp.pb, nil
 }
 
-// layersFrom bounds the layers k, k+1, ... and finishes the bounds.
-func (pp *pairProp) layersFrom(k int) {
+// layersFrom bounds the layers k, k+1, ... and finishes the bounds,
+// unless ctx is done first.
+func (pp *pairProp) layersFrom(ctx context.Context, k int) error {
 	for ; k < max(len(pp.f1.Layers), len(pp.f2.Layers)); k++ {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("bounds: stopped before layer %d: %w", k, err)
+		}
 		pp.layer(k)
 	}
 	pp.finish()
+	return nil
 }
 
 // finish sets the output differences of pp.pb after the last layer.

@@ -118,24 +118,31 @@ func intersectNets(a, b *Net) {
 
 // pairSplit returns the bounds of f1, f2 on in as the hulls of their
 // bounds on the pieces of the box (spec.SameInput and spec.QuantisedInput pairings),
-// intersected with those on the whole box.
+// intersected with those on the whole box, unless ctx is done first
+// (propagatePair).
 //
 // The pieces and the whole box are bounded in parallel, on up to
 // GOMAXPROCS goroutines; each is a propagation of its own, so the bounds
 // do not depend on the scheduling.
-func pairSplit(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
+func pairSplit(ctx context.Context, m1, m2 lowered, in spec.Inputs, opts Options) (*PairBounds, error) {
 	boxes := splitBox(in.Box, opts.Split, m1.f, m2.f)
 	pieces := make([]*PairBounds, len(boxes))
+	errs := make([]error, len(boxes)+1)
 	var whole *PairBounds
 	parallel.For(context.Background(), len(boxes)+1, runtime.GOMAXPROCS(0), func(i int) {
 		if i == 0 { // the whole box first: it has the most unstable neurons
-			whole = propagatePair(m1, m2, in, opts)
+			whole, errs[0] = propagatePair(ctx, m1, m2, in, opts)
 			return
 		}
 		sub := in
 		sub.Box = boxes[i-1]
-		pieces[i-1] = propagatePair(m1, m2, sub, opts)
+		pieces[i-1], errs[i] = propagatePair(ctx, m1, m2, sub, opts)
 	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
 	x1, x2, _ := inputBoxes(in)
 	pb := &PairBounds{
 		Net1:     hullNets(x1, mapSlice(pieces, func(p *PairBounds) *Net { return p.Net1 })),
@@ -161,7 +168,7 @@ func pairSplit(m1, m2 lowered, in spec.Inputs, opts Options) *PairBounds {
 		}
 	}
 	intersectAll(pb.Output, whole.Output)
-	return pb
+	return pb, nil
 }
 
 // mapSlice returns f applied to every element of s.

@@ -92,45 +92,6 @@ func checkAttained(c *Certificate) {
 	c.Bound = math.Inf(1)
 }
 
-// infBound certifies max_j |f1_j - f2_j| by one SDP per output j (with
-// C = e_j) and takes the largest bound; the gammas are those of the output
-// with the largest bound.
-func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
-	var worst *Certificate
-	outs := make([]float64, f1.OutputSize())
-	var stats SDPStats
-	sdpB, ivB := 0.0, 0.0
-	fallbacks := 0
-	for j := range outs {
-		o := opts
-		o.q.C = make([]float64, len(outs))
-		o.q.C[j] = 1
-		c := sdpBound(ctx, f1, f2, box, o)
-		outs[j] = c.Bound
-		sdpB, ivB = max(sdpB, c.SDPBound), max(ivB, c.IntervalBound)
-		fallbacks += c.Fallbacks
-		stats.Solves += c.SDP.Solves
-		stats.Iterations += c.SDP.Iterations
-		stats.Time += c.SDP.Time
-		switch {
-		case worst == nil:
-			worst = c
-		case !worst.Certified():
-		case !c.Certified() || c.Bound > worst.Bound:
-			worst = c
-		}
-	}
-	ob := searchError(ctx, f1, f2, box, &opts)
-	worst.ObservedError, worst.X1, worst.X2, worst.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
-	stats.Size, stats.Variables, stats.Status, stats.Objective = worst.SDP.Size, worst.SDP.Variables, worst.SDP.Status, worst.SDP.Objective
-	worst.SDP = stats
-	worst.Outputs = outs
-	worst.Fallbacks = fallbacks
-	worst.SDPBound, worst.IntervalBound = sdpB, ivB
-	worst.Pieces = nil
-	return worst
-}
-
 // intervalBound returns the bound of bound propagation alone: the value of
 // the output difference enclosure of the whole input set (boundsOf, the
 // same single pass as the first bound of sdpBound).
@@ -138,7 +99,8 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 	c := &Certificate{Status: CheckFailed, RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
 	t0 := time.Now()
 	root := rootRegion(box, &opts)
-	rb, err := boundsOf(f1, f2, &root, &opts)
+	// The one pass is the certificate: a signal does not stop it.
+	rb, err := boundsOf(context.WithoutCancel(ctx), f1, f2, &root, &opts)
 	add(&opts.timing.Propagation, t0)
 	if err == nil {
 		if opts.q.C == nil {
@@ -165,22 +127,30 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 // sdpBound certifies with the SDP, splitting the input set if the options
 // allow.
 func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
-	start := time.Now()
 	root := rootRegion(box, &opts)
 	c := &Certificate{Status: CheckFailed}
 	// The search and the root's bounds are independent: they run side by
 	// side (each adds to its own field of the timing).
 	searched := make(chan observation, 1)
 	go func() { searched <- searchError(ctx, f1, f2, box, &opts) }()
-	t0 := time.Now()
-	rb, err := boundsOf(f1, f2, &root, &opts)
-	add(&opts.timing.Propagation, t0)
+	rb, err := opts.rootBounds, error(nil)
+	if rb == nil {
+		// The root's pass is the first certificate: a signal stops it only
+		// where the caller holds one already (task.cuttable).
+		rctx := context.WithoutCancel(ctx)
+		if opts.cuttable {
+			rctx = ctx
+		}
+		t0 := time.Now()
+		rb, err = boundsOf(rctx, f1, f2, &root, &opts)
+		add(&opts.timing.Propagation, t0)
+	}
 	ob := <-searched
 	var cheap []piece // the pieces of the cheap refinement (cheap.go), if it ran
 	cheapStop := StopNone
 	cc := &Certificate{}
 	if err == nil && cheapFirst(&root, &opts) {
-		cheap, cheapStop = cheapRefine(ctx, f1, f2, root, rb, &opts, &ob, cc, start)
+		cheap, cheapStop = cheapRefine(ctx, f1, f2, root, rb, &opts, &ob, cc)
 	}
 	ro := opts
 	ro.observed = ob.err // the root's SDP is skipped when propagation is already close to it
@@ -233,7 +203,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 			c.Stopped = StopCancelled
 		}
 	default:
-		leaves, c.Stopped = refine(ctx, f1, f2, root, rp, &opts, &ob, c, start)
+		leaves, c.Stopped = refine(ctx, f1, f2, root, rp, &opts, &ob, c)
 	}
 	if b := currentBound(math.Inf(1), leaves, nil); cheapBound < b && cheapBound < rp.bound {
 		leaves = cheap // the cheap pieces' bound is the smaller

@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -39,8 +40,9 @@ func (rb *regionBounds) prior(r *region) *bounds.PairBounds {
 // boundsOf computes the bounds of f1, f2 on r with Options.Bounds and
 // Split. The paper set uses them only to scale its coordinates and
 // objective and as the fallback bound, so it keeps symbolic bounds on the
-// whole box: its SDP stays the one the tests compare with CSDP's.
-func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
+// whole box: its SDP stays the one the tests compare with CSDP's. Once
+// ctx is done the pass stops with ctx's error (bounds.PairContext).
+func boundsOf(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 	opts := bounds.Options{Method: o.Bounds, Split: o.splitFor(r.Box1), RequantSlack: o.RequantSlack, Optimise: o.Optimise}
 	if o.propOnly {
 		// A piece of the cheap refinement: the refinement splits instead
@@ -84,7 +86,7 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 		}
 		return &regionBounds{Nets: [2]*bounds.Net{b1, b2}, Output: outputDiff(b1, b2)}, nil
 	}
-	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, opts)
+	pb, err := bounds.PairContext(ctx, f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +104,7 @@ func boundsOf(f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
 		rb.Margin = &m
 	}
 	if opts.Method == bounds.MethodOptimised && !f1.Quantised() && !f2.Quantised() && !o.propOnly {
-		if err := rb.tightenSymbolic(f1, f2, r, o, opts); err != nil {
+		if err := rb.tightenSymbolic(ctx, f1, f2, r, o, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -127,9 +129,9 @@ func weighed(q spec.Quantity, n int) []int {
 // pre-activation bounds, can leave an output enclosure a little wider
 // than the symbolic pass's (MNIST 3x100 against its float16 copy), so
 // that no caller of bounds.Pair gets a tighter single pass than Bound.
-func (rb *regionBounds) tightenSymbolic(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) error {
+func (rb *regionBounds) tightenSymbolic(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) error {
 	opts.Method = bounds.MethodSymbolic
-	pb, err := bounds.Pair(f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, opts)
+	pb, err := bounds.PairContext(ctx, f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, opts)
 	if err != nil {
 		return err
 	}

@@ -168,8 +168,11 @@ type Certificate struct {
 	Pieces []Piece
 	// Bounded counts the pieces bounded: the whole input set, each half
 	// of every split and each piece bounded again by its cases (a piece
-	// split is counted, its halves too). Refine.MaxPieces caps it on
-	// networks that are chains; on graphs it caps the pieces kept.
+	// split is counted, its halves too); Refine.MaxPieces caps it, on
+	// chains and graphs alike. For the inf-norm of chains, certified
+	// output by output, it sums the outputs' counts (the first pass over
+	// the whole set, which the first output starts from, counts once),
+	// and MaxPieces caps each output's.
 	Bounded int
 	SDP     SDPStats
 	// SDPSkipped says why the SDP of the whole input set was not

@@ -2,7 +2,6 @@ package certify
 
 import (
 	"context"
-	"time"
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/bounds/smear"
@@ -72,7 +71,7 @@ func cheapFirst(root *region, o *task) bool {
 // bounded by propagation alone, and returns the pieces, why it stopped,
 // and the pieces certified, counted into c (SDP.Solves, TimeBudgetHit).
 func cheapRefine(ctx context.Context, f1, f2 *nn.Network, root region, rb *regionBounds, o *task, ob *observation,
-	c *Certificate, start time.Time) ([]piece, Stop) {
+	c *Certificate) ([]piece, Stop) {
 	co := *o
 	co.propOnly = true
 	if f1.Quantised() || f2.Quantised() {
@@ -82,7 +81,7 @@ func cheapRefine(ctx context.Context, f1, f2 *nn.Network, root region, rb *regio
 	rp.reason = ""
 	rp.next, rp.prior = splitHint(f1, f2, &root, rb, &co), rb.prior(&root)
 	root.next, root.within = rp.next, rp.prior
-	return refine(ctx, f1, f2, root, rp, &co, ob, c, start)
+	return refine(ctx, f1, f2, root, rp, &co, ob, c)
 }
 
 // splitHint returns the coordinate of r to halve next, plus 1, by the

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/internal/randnet"
@@ -50,12 +49,12 @@ func TestCheapRefinementSound(t *testing.T) {
 			o.q.C = []float64{1, -0.5}
 		}
 		root := rootRegion(box, &o)
-		rb, err := boundsOf(f1, f2, &root, &o)
+		rb, err := boundsOf(context.Background(), f1, f2, &root, &o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ob := searchError(context.Background(), f1, f2, box, &o)
-		pieces, stop := cheapRefine(context.Background(), f1, f2, root, rb, &o, &ob, &Certificate{}, time.Now())
+		pieces, stop := cheapRefine(context.Background(), f1, f2, root, rb, &o, &ob, &Certificate{})
 		if len(pieces) < 2 || stop == StopNone {
 			t.Fatalf("seed %d: %d pieces, stopped %v: the cheap refinement did not split", seed, len(pieces), stop)
 		}

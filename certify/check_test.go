@@ -41,7 +41,7 @@ func TestCheckAbsorbsAnyMultipliers(t *testing.T) {
 			box.Lo[i], box.Hi[i] = -1, 0.5+rng.Float64()
 		}
 		r := rootRegion(box, &o)
-		rb, err := boundsOf(f1, f2, &r, &o)
+		rb, err := boundsOf(context.Background(), f1, f2, &r, &o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,6 +148,8 @@ func TestOptionsValidate(t *testing.T) {
 		{"budget", func(o *Options) { o.Refine.TimeBudget = -1 }},
 		{"ratio", func(o *Options) { o.Refine.TargetRatio = 0.5 }},
 		{"samples", func(o *Options) { o.Samples = -1 }},
+		{"search work", func(o *Options) { o.SearchWork = -1 }},
+		{"search work NaN", func(o *Options) { o.SearchWork = math.NaN() }},
 		{"solver", func(o *Options) { o.Solver.MaxIter = 0 }},
 	}
 	for _, tc := range tests {

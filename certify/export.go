@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/nnbound/nnbound/nn"
@@ -31,7 +32,7 @@ func Problem(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, o Options) (*R
 		return nil, err
 	}
 	r := rootRegion(in.Box, &opts)
-	rb, err := boundsOf(f1, f2, &r, &opts)
+	rb, err := boundsOf(context.Background(), f1, f2, &r, &opts)
 	if err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
 	}

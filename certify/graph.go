@@ -24,12 +24,17 @@ import (
 // so. Chains should go to Bound, which has the SDP and the tuned chain
 // propagation.
 //
-// The first pass of bound propagation over the whole input set gives the
-// certificate; refinement then splits the piece with the largest bound
-// along its widest input (relative to the box) only while it pays and fits
-// the time budget (graphrefine.go), and Certificate.Stopped says why it
+// A cheap first pass of bound propagation over the whole input set (the
+// values read by nonlinear nodes bounded by intervals) gives the first
+// certificate, which a signal does not stop; the search, then the full
+// pass over the whole input set (every value back-substituted) run under
+// the time budget and ctx, and if the full pass is cut short the first
+// bound stands (Certificate.Stopped: StopBudget or StopCancelled). The
+// refinement then splits the piece with the largest bound along its
+// widest input (relative to the box) only while it pays and fits the
+// time budget (graphrefine.go), and Certificate.Stopped says why it
 // stopped. Every piece bounded writes a line to Options.Log, and
-// Options.Progress is called before the first pass and after each one.
+// Options.Progress is called after the search and after each pass.
 // Options.Arith chooses the arithmetic the bound covers (ArithFloat32:
 // also float32 evaluation, bounds.GraphOptions.Float32).
 func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts Options) (*Certificate, error) {
@@ -43,33 +48,48 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	if opts.Arith == ArithFloat32 {
 		c.SDPSkipped = SDPSkip{Why: SkipGraphFloat32}
 	}
-	so := search.DefaultOptions()
-	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals(g1, g2)
-	so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
-	if so.MaxEvals < in.Box.Dim() && !g1.Quantised() && !g2.Quantised() {
-		signAscent(&so)
+	// The search and the full first pass run under the time budget and
+	// the signal; the refinement reads the clock itself (graphRefiner).
+	wctx, cancel := ctx, context.CancelFunc(func() {})
+	if opts.Refine.TimeBudget > 0 {
+		wctx, cancel = context.WithDeadline(ctx, start.Add(opts.Refine.TimeBudget))
 	}
+	defer cancel()
 	t0 := time.Now()
-	res, err := search.MaxErrorGraph(ctx, g1, g2, in, q, so)
-	c.Timing.Search = time.Since(t0)
-	if err != nil && res == nil {
-		return nil, err
-	}
-	c.ObservedError, c.X1, c.X2 = res.Error, res.X1, res.X2
-	if opts.Progress != nil { // no bound before the first pass
-		opts.Progress(Progress{Bound: math.Inf(1), Observed: c.ObservedError, Pieces: 1})
-	}
-	t0 = time.Now()
-	// The root's bound is the certificate: a signal does not stop it.
-	root, err := graphPiece(context.WithoutCancel(ctx), g1, g2, in, q, opts.Arith)
+	// The first certificate, a cheap pass (the values read by nonlinear
+	// nodes bounded by intervals) that a signal does not stop: it stands
+	// if the full pass is cut short.
+	first, err := graphPiece(context.WithoutCancel(ctx), g1, g2, in, q, opts.Arith, bounds.IntermediateInterval)
 	c.Timing.Propagation = time.Since(t0)
 	if err != nil {
 		return nil, err
 	}
+	if err := observeGraph(wctx, g1, g2, in, q, opts, c); err != nil {
+		return nil, err
+	}
+	if opts.Progress != nil {
+		opts.Progress(Progress{Bound: first.bound, Observed: c.ObservedError, Pieces: 1})
+	}
+	t0 = time.Now()
+	root, err := graphPiece(wctx, g1, g2, in, q, opts.Arith, bounds.IntermediateBacksub)
+	pass := time.Since(t0)
+	c.Timing.Propagation += pass
+	cut := err != nil
+	if cut && wctx.Err() == nil {
+		return nil, err
+	}
+	if cut {
+		root = first
+	}
 	c.IntervalBound, c.RootBound = root.bound, root.bound
-	r := &graphRefiner{g1: g1, g2: g2, whole: in.Box, q: q, opts: opts, c: c, start: start, pass: c.Timing.Propagation}
+	r := &graphRefiner{g1: g1, g2: g2, whole: in.Box, q: q, opts: opts, c: c, start: start, pass: pass}
 	r.logPiece(1, root.bound)
-	pieces := r.run(ctx, root, in.Pairing)
+	pieces := []graphBound{root}
+	if cut {
+		r.firstOnly(ctx)
+	} else {
+		pieces = r.run(ctx, root, in.Pairing)
+	}
 	c.Bounded = r.passes
 	c.Bound = 0
 	for _, p := range pieces {
@@ -92,6 +112,25 @@ func BoundGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	}
 	c.Time = time.Since(start)
 	return c, nil
+}
+
+// observeGraph sets the largest error of q that search.MaxErrorGraph
+// finds on in, until ctx is done, and where, in c.
+func observeGraph(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, opts Options, c *Certificate) error {
+	so := search.DefaultOptions()
+	so.Samples, so.Seed, so.MaxEvals = opts.Samples, opts.Seed, graphSearchEvals(g1, g2)
+	so.Samples, so.MaxCorners = min(so.Samples, so.MaxEvals/4), min(so.MaxCorners, so.MaxEvals/8)
+	if so.MaxEvals < in.Box.Dim() && !g1.Quantised() && !g2.Quantised() {
+		signAscent(&so)
+	}
+	t0 := time.Now()
+	res, err := search.MaxErrorGraph(ctx, g1, g2, in, q, so)
+	c.Timing.Search = time.Since(t0)
+	if err != nil && res == nil {
+		return err
+	}
+	c.ObservedError, c.X1, c.X2 = res.Error, res.X1, res.X2
+	return nil
 }
 
 // graphSearchEvals returns the number of evaluations of the
@@ -158,10 +197,14 @@ type graphBound struct {
 }
 
 // graphPiece bounds the quantity on the input set in, in the arithmetic a,
-// unless ctx is done first.
-func graphPiece(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, a Arith) (graphBound, error) {
+// with the values read by nonlinear nodes bounded by im (the full pass
+// back-substitutes them, bounds.IntermediateBacksub; the first
+// certificate takes their intervals, bounds.IntermediateInterval), unless
+// ctx is done first.
+func graphPiece(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Quantity, a Arith, im bounds.GraphIntermediate) (graphBound, error) {
 	bo := bounds.GraphOptionsFor(g1)
 	bo.Float32 = a == ArithFloat32
+	bo.Intermediate = im
 	pb, err := bounds.GraphPairContext(ctx, g1, g2, in, bo)
 	if err != nil {
 		return graphBound{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nnbound/nnbound/bounds"
 	"slices"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 // so the bound after any number of splits holds. The rules are Bound's
 // (Refine, Certificate.Stopped): a split is started only while the bound
 // is above Refine.TargetRatio times the observed error (StopTarget),
-// within Refine.MaxPieces (StopCap), while splitting pays (the gain rule
+// while its two passes keep the pieces bounded (Certificate.Bounded, as
+// for chains) within Refine.MaxPieces (StopCap), while splitting pays (the gain rule
 // on Refine.MinGain, StopNoGain; with no cap of pieces, a box of more than
 // MaxRefineInputs free inputs, such as an image, is not split at all),
 // and, with a time budget, when its two passes fit in what is left of it,
@@ -98,6 +100,19 @@ func (r *graphRefiner) run(ctx context.Context, root graphBound, pairing spec.Pa
 	}
 }
 
+// firstOnly ends a certificate whose full pass over the whole input set
+// was cut short, by ctx or by the time budget: the cheap first pass's
+// bound stands, and Stopped says why.
+func (r *graphRefiner) firstOnly(ctx context.Context) {
+	r.progress(r.c.RootBound, 1)
+	if ctx.Err() != nil {
+		r.c.Stopped, r.c.Note = StopCancelled, "stopped by a signal: the bound is the first cheap pass's"
+		return
+	}
+	r.c.Stopped, r.c.TimeBudgetHit = StopBudget, true
+	r.c.Note = "the time budget ran out during the full pass over the input set: the bound is the first cheap pass's"
+}
+
 // stop returns why the refinement stops before the next split of pieces
 // whose largest bound is best, or StopNone to go on.
 func (r *graphRefiner) stop(ctx context.Context, best float64, pieces int) Stop {
@@ -110,7 +125,7 @@ func (r *graphRefiner) stop(ctx context.Context, best float64, pieces int) Stop 
 		return ref.ending(best, r.c.ObservedError)
 	case ref.Enough > 0 && best <= ref.Enough:
 		return StopEnough
-	case ref.MaxPieces > 0 && pieces+1 > ref.MaxPieces:
+	case ref.MaxPieces > 0 && r.passes+2 > ref.MaxPieces:
 		return StopCap
 	case ref.TimeBudget > 0 && time.Since(r.start)+2*r.pass > ref.TimeBudget:
 		r.c.TimeBudgetHit = true
@@ -130,7 +145,7 @@ func (r *graphRefiner) progress(bound float64, pieces int) {
 // unless ctx is done first.
 func (r *graphRefiner) piece(ctx context.Context, in spec.Inputs, n int) (graphBound, error) {
 	t0 := time.Now()
-	p, err := graphPiece(ctx, r.g1, r.g2, in, r.q, r.opts.Arith)
+	p, err := graphPiece(ctx, r.g1, r.g2, in, r.q, r.opts.Arith, bounds.IntermediateBacksub)
 	el := time.Since(t0)
 	r.pass = max(r.pass, el)
 	r.c.Timing.Propagation += el

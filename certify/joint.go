@@ -30,7 +30,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		ob := searchError(ctx, f1, f2, box, &opts)
 		c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	}()
-	rb, err := boundsOf(f1, f2, &r, &opts)
+	rb, err := boundsOf(context.WithoutCancel(ctx), f1, f2, &r, &opts)
 	if err != nil {
 		c.Status, c.Reason = CheckFailed, err.Error()
 		return c

@@ -21,7 +21,7 @@ type observation struct {
 // input set of o restricted to box (exact for one input and
 // piecewise-linear networks), with o.Samples random points and o.Seed.
 func searchError(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task) observation {
-	return searchErrorWith(ctx, f1, f2, box, o, searchEvals(f1, f2, box.Dim()), o.Seed)
+	return searchErrorWith(ctx, f1, f2, box, o, searchEvals(f1, f2, box.Dim(), o.SearchWork), o.Seed)
 }
 
 // searchErrorWith is searchError with evals evaluations and the seed.
@@ -47,7 +47,8 @@ func searchErrorWith(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *t
 }
 
 // searchMore searches the whole box again, with another seed and
-// sdpSearchWork, after a root SDP whose bound is bound was solved: that
+// sdpSearchFactor times the work of the first, after a root SDP whose
+// bound is bound was solved: that
 // cost seconds, and a search of as much finds errors the first pass's
 // cheap one missed, so that the ratio printed is not the search's
 // shortfall. On quantised networks of many inputs, unless a bound is
@@ -58,8 +59,11 @@ func searchErrorWith(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *t
 // what the ratio needs. A search after the first runs only if one fits in
 // what is left of Refine.TimeBudget.
 func (ob *observation) searchMore(ctx context.Context, f1, f2 *nn.Network, box spec.Box, o *task, bound float64) {
-	work := float64(max(1, f1.NumParams()+f2.NumParams()))
-	evals := max(searchEvals(f1, f2, box.Dim()), int(min(sdpSearchWork/work, 1<<30)))
+	work := o.SearchWork
+	if work == 0 {
+		work = defaultSearchWork
+	}
+	evals := searchEvals(f1, f2, box.Dim(), sdpSearchFactor*work)
 	seeds := 1
 	if (f1.Quantised() || f2.Quantised()) && box.Dim() >= quantisedSeedsMinInputs && o.Refine.Enough == 0 {
 		seeds = quantisedSearchSeeds
@@ -77,9 +81,9 @@ func (ob *observation) searchMore(ctx context.Context, f1, f2 *nn.Network, box s
 	}
 }
 
-// sdpSearchWork is the work, in multiply-adds of the two networks, of
-// one search of searchMore.
-const sdpSearchWork = 2e9
+// sdpSearchFactor is the work of one search of searchMore over that of
+// the first pass (Options.SearchWork): 5, 2e9 multiply-adds by default.
+const sdpSearchFactor = 5
 
 // quantisedSearchSeeds is the number of searches of searchMore on
 // quantised networks: on the balls of the int8 digits model, 3 raise the
@@ -119,7 +123,7 @@ func pieceSearch(f1, f2 *nn.Network, dim int, o *task, k int) search.Options {
 	if k >= fullPieceSearches && k%16 != 0 {
 		so.Restarts = 0
 	}
-	so.MaxEvals = pieceEvals(f1, f2, dim)
+	so.MaxEvals = pieceEvals(f1, f2, dim, o.SearchWork)
 	if o.propOnly {
 		so.MaxEvals = max(1, so.MaxEvals/4) // as cheap as the piece's bound
 		if f1.Quantised() || f2.Quantised() {

@@ -302,6 +302,15 @@ type Options struct {
 	Samples int
 	// Seed seeds the sampling of the observed error.
 	Seed uint64
+	// SearchWork is the work, in multiply-adds of the two networks, that
+	// the search for the observed error on the whole input set may spend
+	// beyond its floor of evaluations (searchEvals); a search after a
+	// solved root SDP spends sdpSearchFactor times as much, one on a piece
+	// of the refinement a quarter. Default 4e8, a fraction of a second,
+	// so that the first bound and the first ratio come at once; 0 means
+	// the default. Tests lower it: on small networks the search is most of
+	// the time of a certificate.
+	SearchWork float64
 	// Solver holds the SDP solver settings; its Log, when set, receives the
 	// iteration log of every solve.
 	Solver sdp.Settings
@@ -348,14 +357,15 @@ func DefaultKinds() qc.KindSet {
 // defaults with looser tolerances (see solverDefaults).
 func DefaultOptions() Options {
 	return Options{
-		QC:      QCDefault,
-		Weights: WeightsWorstCase,
-		Bounds:  bounds.MethodOptimised,
-		Split:   16,
-		Refine:  Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9, MaxPropWork: 4e10, SettleWork: 1.2e11},
-		Samples: 2000,
-		Seed:    1,
-		Solver:  solverDefaults(),
+		QC:         QCDefault,
+		Weights:    WeightsWorstCase,
+		Bounds:     bounds.MethodOptimised,
+		Split:      16,
+		Refine:     Refine{TimeBudget: 2 * time.Minute, TargetRatio: 1.1, MinGain: 0.05, MaxSDPWork: 5e9, MaxPropWork: 4e10, SettleWork: 1.2e11},
+		Samples:    2000,
+		Seed:       1,
+		SearchWork: defaultSearchWork,
+		Solver:     solverDefaults(),
 	}
 }
 
@@ -392,6 +402,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("certify: Options.RequantSlack = %v, want 0..2^20: %w", o.RequantSlack, ErrOptions)
 	case o.Samples < 0:
 		return fmt.Errorf("certify: Options.Samples = %d, want >= 0: %w", o.Samples, ErrOptions)
+	case !(o.SearchWork >= 0) || math.IsInf(o.SearchWork, 1):
+		return fmt.Errorf("certify: Options.SearchWork = %v, want a finite number >= 0: %w", o.SearchWork, ErrOptions)
 	}
 	if o.Weights == WeightsCustom {
 		for _, w := range o.Custom.vec() {
@@ -457,11 +469,23 @@ type task struct {
 	// settling marks the pieces of the cheap refinement past the target
 	// ratio (settleTask).
 	settling bool
+	// rootBounds, when not nil, are the bounds of the root region
+	// computed already (infBound's first pass), which sdpBound takes in
+	// place of its own pass.
+	rootBounds *regionBounds
+	// cuttable lets ctx stop sdpBound's root pass: the caller holds a
+	// certified bound already (infBound's first pass).
+	cuttable bool
 	// known, when positive, is a bound already certified on the region
 	// (the cheap refinement's): like one of bound propagation it makes
 	// the SDP skipped when within Refine.TargetRatio of the observed
 	// error.
 	known float64
+}
+
+// pastDeadline reports whether Refine.TimeBudget has run out.
+func (o *task) pastDeadline() bool {
+	return !o.deadline.IsZero() && !time.Now().Before(o.deadline)
 }
 
 // reached reports whether a bound ends the refinement: it is within

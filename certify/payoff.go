@@ -99,27 +99,28 @@ func sdpTooMany(vars int, o *task) string {
 	return fmt.Sprintf("%d SDP variables over the limit %d of a time budget (certify.MaxBudgetVariables)", vars, MaxBudgetVariables)
 }
 
-// searchWork is the work, in multiply-adds of the two networks, that the
-// observed-error search of the first pass may spend beyond its evaluation
-// floor (searchEvals): a fraction of a second, so that the first bound
-// and the first ratio come at once.
-const searchWork = 4e8
+// defaultSearchWork is the default of Options.SearchWork.
+const defaultSearchWork = 4e8
 
 // searchEvals returns the evaluation budget of the observed-error search
-// on a box of dim inputs (search.Options.MaxEvals): searchWork divided by
-// the multiply-adds of one evaluation of both networks (their
-// parameters), but at least 100 + dim/2, so that a larger box never gets
-// fewer evaluations than a few per coordinate. It keeps the search on
-// wide networks (HAR, MNIST) to a few hundred evaluations.
-func searchEvals(f1, f2 *nn.Network, dim int) int {
-	work := float64(max(1, f1.NumParams()+f2.NumParams()))
-	return max(100+dim/2, int(min(searchWork/work, 1<<30)))
+// on a box of dim inputs (search.Options.MaxEvals) that may spend work
+// (0: defaultSearchWork): work divided by the multiply-adds of one
+// evaluation of both networks (their parameters), but at least 100 +
+// dim/2, so that a larger box never gets fewer evaluations than a few per
+// coordinate. It keeps the search on wide networks (HAR, MNIST) to a few
+// hundred evaluations.
+func searchEvals(f1, f2 *nn.Network, dim int, work float64) int {
+	if work == 0 {
+		work = defaultSearchWork
+	}
+	per := float64(max(1, f1.NumParams()+f2.NumParams()))
+	return max(100+dim/2, int(min(work/per, 1<<30)))
 }
 
 // pieceEvals returns the evaluation budget of the search on one piece of
-// the refinement: a quarter of the first pass's (searchEvals).
-func pieceEvals(f1, f2 *nn.Network, dim int) int {
-	return max(1, searchEvals(f1, f2, dim)/4)
+// the refinement: a quarter of the first pass's (searchEvals of work).
+func pieceEvals(f1, f2 *nn.Network, dim int, work float64) int {
+	return max(1, searchEvals(f1, f2, dim, work)/4)
 }
 
 // logTiming writes one line to w saying where the time of c went.

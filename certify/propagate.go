@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -38,7 +39,7 @@ func Propagate(f1, f2 *nn.Network, in spec.Inputs, q spec.Quantity, opts Options
 		return nil, err
 	}
 	root := rootRegion(in.Box, &t)
-	rb, err := boundsOf(f1, f2, &root, &t)
+	rb, err := boundsOf(context.Background(), f1, f2, &root, &t)
 	if err != nil {
 		return nil, err
 	}

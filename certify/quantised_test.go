@@ -45,6 +45,11 @@ func TestQuantisedBound(t *testing.T) {
 		}
 		opts := DefaultOptions()
 		opts.Refine.TimeBudget, opts.Refine.MaxPieces = 0, 16
+		// The observed error's search, not the bound, is most of the time
+		// on networks this small: a hundredth of its default work keeps
+		// the trials on the same paths (the assertions below do not depend
+		// on it).
+		opts.SearchWork /= 100
 		if trial%3 == 2 {
 			opts.RequantSlack = 1
 		}

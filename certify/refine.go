@@ -7,7 +7,6 @@ import (
 	"math"
 	"runtime"
 	"sync"
-	"time"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/search"
@@ -81,7 +80,7 @@ func batchSize(n int) int {
 // outcome does not depend on the number of processors or on timing (but
 // for the time budget).
 func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResult, o *task,
-	ob *observation, c *Certificate, start time.Time) ([]piece, Stop) {
+	ob *observation, c *Certificate) ([]piece, Stop) {
 	h := &pieceHeap{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack, cased: true}}
 	rootBound := math.Inf(1)
 	if rp.ok {
@@ -120,7 +119,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 			return append(done, (*h)...), settledStop(from, StopCap, currentBound(rootBound, done, *h), ob.err, &o.Refine)
 		}
 		// The next split is taken to cost what the last did.
-		batch, final, stop := takeBatch(ctx, f1, f2, h, root, to, ob, c, start, w)
+		batch, final, stop := takeBatch(ctx, f1, f2, h, root, to, ob, c, w)
 		done = append(done, final...)
 		if len(batch) == 0 {
 			switch {
@@ -151,6 +150,10 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 				continue
 			}
 			ra, rb := s.res[0], s.res[1]
+			if !ra.ok && ra.status == Cancelled || !rb.ok && rb.status == Cancelled {
+				heap.Push(h, s.top) // cut short: the piece keeps its bound
+				continue
+			}
 			c.SDP.Solves += 2
 			c.Bounded += 2
 			c.TimeBudgetHit = c.TimeBudgetHit || ra.budgetHit || rb.budgetHit
@@ -292,7 +295,7 @@ const quantisedPieceCorners = 16
 // those, stop says which. A piece that cannot be split
 // is returned in final.
 func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root region, o *task, ob *observation, c *Certificate,
-	start time.Time, w work) (batch []*halving, final []piece, stop Stop) {
+	w work) (batch []*halving, final []piece, stop Stop) {
 	size := batchSize(h.Len())
 	bounded := c.Bounded // with the batch's
 	for len(batch) < size && h.Len() > 0 {
@@ -306,7 +309,7 @@ func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root regio
 			stop = StopCostly
 		case ctx.Err() != nil:
 			stop = StopCancelled
-		case o.Refine.TimeBudget > 0 && time.Since(start) > o.Refine.TimeBudget:
+		case o.pastDeadline():
 			c.TimeBudgetHit = true
 			stop = StopBudget
 		}

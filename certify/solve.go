@@ -64,13 +64,24 @@ type regionResult struct {
 // failed, whatever its status says.
 const maxMargin = 1e-3
 
-// certifyRegion builds, solves and checks the SDP of one region.
+// certifyRegion builds, solves and checks the SDP of one region, a piece
+// of the refinement: its bound propagation stops when ctx is done or
+// Refine.TimeBudget runs out, and the result is then Cancelled.
 func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) regionResult {
+	bctx, cancel := ctx, context.CancelFunc(func() {})
+	if !o.deadline.IsZero() {
+		bctx, cancel = context.WithDeadline(ctx, o.deadline)
+	}
+	defer cancel()
 	t0 := time.Now()
-	rb, err := boundsOf(f1, f2, r, o)
+	rb, err := boundsOf(bctx, f1, f2, r, o)
 	add(&o.timing.Propagation, t0)
 	if err != nil {
-		return regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: CheckFailed, reason: err.Error()}
+		status := CheckFailed
+		if bctx.Err() != nil {
+			status = Cancelled
+		}
+		return regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: status, reason: err.Error()}
 	}
 	return certifyBounds(ctx, f1, f2, r, rb, o)
 }

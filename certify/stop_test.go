@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/spec"
@@ -140,7 +139,7 @@ func TestEnoughOverFinalPieces(t *testing.T) {
 	o := task{Options: DefaultOptions(), timing: &Timing{}}
 	o.Refine.Enough, o.Refine.TimeBudget = 3, 0
 	ob := observation{err: 1}
-	batch, final, stop := takeBatch(context.Background(), nil, nil, &h, root, &o, &ob, &Certificate{}, time.Now(), work{})
+	batch, final, stop := takeBatch(context.Background(), nil, nil, &h, root, &o, &ob, &Certificate{}, work{})
 	if len(batch) != 0 || len(final) != 1 || stop != StopEnough {
 		t.Fatalf("takeBatch: %d halvings, %d final, stop %v; want 0, 1, %v", len(batch), len(final), stop, StopEnough)
 	}
@@ -196,7 +195,7 @@ func TestMaxPiecesCountsPieces(t *testing.T) {
 			root := rootRegion(box, o)
 			h := &pieceHeap{{region: root, bound: 1, ok: true}}
 			c := &Certificate{Bounded: 1, SDP: SDPStats{Solves: solves}}
-			batch, _, stop := takeBatch(context.Background(), f1, f2, h, root, o, &observation{}, c, time.Now(), work{})
+			batch, _, stop := takeBatch(context.Background(), f1, f2, h, root, o, &observation{}, c, work{})
 			if split := len(batch) == 1; split != (cap == 3) || split == (stop == StopCap) {
 				t.Errorf("root of %d solves, cap %d: %d split, stopped by %v", solves, cap, len(batch), stop)
 			}

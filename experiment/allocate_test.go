@@ -25,6 +25,7 @@ func allocationCase(target float64) (*nn.Network, spec.Box, *Allocation) {
 	o.Refine.TimeBudget = 0
 	o.Refine.MaxPieces = 4
 	o.Samples = 200
+	o.SearchWork /= 100 // the search for the error found is most of the time otherwise
 	return f1, box, &Allocation{Widths: []int{2, 3, 4, 5, 6, 7, 8, 9, 10}, Target: target, Opts: o, Jobs: 2, Starts: 2}
 }
 

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/nnbound/nnbound/nn"
-	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -290,13 +289,4 @@ func percent(rate float64) string { return fmt.Sprintf("%.1f %%", 100*rate) }
 
 // Save saves the chosen copy to path (modelfile.Save) and records path
 // in Saved. There must be a copy (Met).
-func (r *AgreementResult) Save(path string) error {
-	if r.Net == nil {
-		return fmt.Errorf("experiment: no allocation to save to %s: no width meets the target", path)
-	}
-	if err := modelfile.Save(path, r.Net); err != nil {
-		return err
-	}
-	r.Saved = path
-	return nil
-}
+func (r *AgreementResult) Save(path string) error { return saveChosen(r.Net, path, &r.Saved) }

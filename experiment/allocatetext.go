@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
@@ -110,14 +111,19 @@ func int8AllocationTable(layers, single []LayerWidth) *report.Table {
 
 // Save saves the chosen copy to path (modelfile.Save) and records path
 // in Saved. There must be a copy (Met).
-func (r *AllocationResult) Save(path string) error {
-	if r.Net == nil {
+func (r *AllocationResult) Save(path string) error { return saveChosen(r.Net, path, &r.Saved) }
+
+// saveChosen saves net, the copy an allocation chose (nil: none meets
+// the target, an error), to path (modelfile.Save) and records path in
+// *saved.
+func saveChosen(net *nn.Network, path string, saved *string) error {
+	if net == nil {
 		return fmt.Errorf("experiment: no allocation to save to %s: no width meets the target", path)
 	}
-	if err := modelfile.Save(path, r.Net); err != nil {
+	if err := modelfile.Save(path, net); err != nil {
 		return err
 	}
-	r.Saved = path
+	*saved = path
 	return nil
 }
 

@@ -49,14 +49,7 @@ type GraphOptions struct {
 }
 
 // Ball returns the box of ball i.
-func (p *GraphPair) Ball(i int) spec.Box {
-	c := p.Centres[i]
-	b := spec.Box{Lo: make([]float64, len(c)), Hi: make([]float64, len(c))}
-	for j, v := range c {
-		b.Lo[j], b.Hi[j] = max(p.Lo, v-p.Radius), min(p.Hi, v+p.Radius)
-	}
-	return b
-}
+func (p *GraphPair) Ball(i int) spec.Box { return spec.Ball(p.Centres[i], p.Radius, p.Lo, p.Hi) }
 
 // Measure certifies ball i (and decides it, with opts.Verify).
 func (p *GraphPair) Measure(ctx context.Context, i int, opts GraphOptions) (*GraphRow, error) {

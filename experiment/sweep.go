@@ -114,12 +114,7 @@ func TrivialNote(rows []SweepRow) string {
 // a chain, the input splitting of a graph; "" if none): their bounds hold
 // but depend on the machine's speed.
 func BudgetNote(rows []SweepRow) string {
-	var fbs []string
-	for _, r := range rows {
-		if r.TimeBudgetHit {
-			fbs = append(fbs, fmt.Sprint(r.FracBits))
-		}
-	}
+	fbs := widthsWhere(rows, func(r SweepRow) bool { return r.TimeBudgetHit })
 	if len(fbs) == 0 {
 		return ""
 	}
@@ -130,16 +125,23 @@ func BudgetNote(rows []SweepRow) string {
 // InterruptNote returns the note on the rows a signal cut short
 // (SweepRow.Interrupted), "" for none.
 func InterruptNote(rows []SweepRow) string {
-	var fbs []string
-	for _, r := range rows {
-		if r.Interrupted {
-			fbs = append(fbs, fmt.Sprint(r.FracBits))
-		}
-	}
+	fbs := widthsWhere(rows, func(r SweepRow) bool { return r.Interrupted })
 	if len(fbs) == 0 {
 		return ""
 	}
 	return fmt.Sprintf("note: a signal cut short the refinement at FB %s (bounds hold, but may be looser)", strings.Join(fbs, ", "))
+}
+
+// widthsWhere returns the fractional bits of the rows for which keep is
+// true, as text, in row order.
+func widthsWhere(rows []SweepRow, keep func(SweepRow) bool) []string {
+	var fbs []string
+	for _, r := range rows {
+		if keep(r) {
+			fbs = append(fbs, fmt.Sprint(r.FracBits))
+		}
+	}
+	return fbs
 }
 
 // CopyScheme says how the copies of a width sweep are made: fixed point

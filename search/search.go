@@ -169,6 +169,8 @@ type searcher struct {
 	deadline time.Time
 	stopped  bool // the time limit or ctx ended the search
 	timedOut bool
+	// nextClock is the evaluation count at which to read the clock next.
+	nextClock int
 	// evals0 is the evaluation count when MaxEvals began to count (after
 	// the exact enumeration); budgetOn says it has.
 	evals0   int
@@ -223,8 +225,8 @@ func (s *searcher) eval(z []float64) float64 {
 }
 
 // done reports whether the search must stop before its next evaluation
-// (evaluation budget, time limit or cancellation), checking the clock
-// every 64 evaluations.
+// (evaluation budget, time limit or cancellation), looking at ctx every
+// time and at the clock every 64 evaluations.
 func (s *searcher) done() bool {
 	return s.doneBefore(1)
 }
@@ -243,12 +245,15 @@ func (s *searcher) doneBefore(n int) bool {
 		s.stopped = true
 		return true
 	}
-	if s.p.evals%64 != 0 {
+	if s.ctx.Err() != nil { // cheap beside an evaluation
+		s.stopped = true
+		return true
+	}
+	if s.p.evals < s.nextClock {
 		return false
 	}
-	if s.ctx.Err() != nil {
-		s.stopped = true
-	} else if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+	s.nextClock = s.p.evals + 64
+	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
 		s.stopped, s.timedOut = true, true
 	}
 	return s.stopped

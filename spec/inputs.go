@@ -46,6 +46,21 @@ func (b Box) Validate() error {
 	return nil
 }
 
+// Ball returns the L-inf ball of radius r about x clipped to the domain
+// [lo, hi] in every coordinate,
+//
+//	{x' : |x'_i - x_i| <= r, lo <= x'_i <= hi},
+//
+// the input set of a test image; a coordinate of x outside the domain
+// gives the domain's nearest end, so that the box is never inverted.
+func Ball(x []float64, r, lo, hi float64) Box {
+	b := Box{Lo: make([]float64, len(x)), Hi: make([]float64, len(x))}
+	for i, v := range x {
+		b.Lo[i], b.Hi[i] = min(max(v-r, lo), hi), max(min(v+r, hi), lo)
+	}
+	return b
+}
+
 // Contains reports whether x lies in b.
 func (b Box) Contains(x []float64) bool {
 	if len(x) != len(b.Lo) {

@@ -50,6 +50,21 @@ type Quantity struct {
 	C    []float64
 }
 
+// OutputC returns the C of a Quantity that bounds output k of n alone,
+// the unit vector e_k:
+//
+//	|C^T d| = |d_k| = |f1_k(x1) - f2_k(x2)|
+//
+// It panics unless 0 <= k < n (a caller checks an index given by a user).
+func OutputC(n, k int) []float64 {
+	if k < 0 || k >= n {
+		panic(fmt.Sprintf("spec: output %d of %d", k, n))
+	}
+	c := make([]float64, n)
+	c[k] = 1
+	return c
+}
+
 // String names the quantity: "||f1(x1) - f2(x2)||_2",
 // "||f1(x1) - f2(x2)||_inf", "|f1_k(x1) - f2_k(x2)|" for C = e_k, or
 // "|c^T (f1(x1) - f2(x2))|".

@@ -83,3 +83,36 @@ func TestValidate(t *testing.T) {
 		t.Errorf("X2(0.7) = %v, want 0.5", x2)
 	}
 }
+
+func TestOutputC(t *testing.T) {
+	q := Quantity{Norm: Norm2, C: OutputC(3, 1)}
+	if got := q.Measure([]float64{5, -2, 7}, []float64{0, 1, 0}); got != 3 {
+		t.Errorf("Measure with OutputC(3, 1) = %v, want |(-2) - 1| = 3", got)
+	}
+	if got, want := q.String(), "|f1_1(x1) - f2_1(x2)|"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	for _, k := range []int{-1, 3} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("OutputC(3, %d) did not panic", k)
+				}
+			}()
+			OutputC(3, k)
+		}()
+	}
+}
+
+func TestBall(t *testing.T) {
+	b := Ball([]float64{0.5, 0.01, 0.995, 1.5}, 0.02, 0, 1)
+	want := Box{Lo: []float64{0.48, 0, 0.975, 1}, Hi: []float64{0.52, 0.03, 1, 1}}
+	for i := range want.Lo {
+		if math.Abs(b.Lo[i]-want.Lo[i]) > 1e-15 || math.Abs(b.Hi[i]-want.Hi[i]) > 1e-15 {
+			t.Errorf("coordinate %d: [%v, %v], want [%v, %v]", i, b.Lo[i], b.Hi[i], want.Lo[i], want.Hi[i])
+		}
+	}
+	if err := b.Validate(); err != nil {
+		t.Error(err)
+	}
+}

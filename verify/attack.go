@@ -143,8 +143,7 @@ func (a *attacker) search(lo, hi []float64, open []int, k int, seed uint64) ([]f
 	so.Seed, so.Exact = seed, false
 	q := spec.Quantity{Norm: spec.Norm2}
 	if a.tol.Norm != spec.Norm2 {
-		q.C = make([]float64, a.f.OutputSize())
-		q.C[k] = 1
+		q.C = spec.OutputC(a.f.OutputSize(), k)
 	}
 	res, err := search.MaxError(context.Background(), a.f, a.g, in, q, so)
 	if err != nil {

@@ -160,7 +160,12 @@ func (d *decider) run(ctx context.Context) (*Result, error) {
 		for i := range batch {
 			batch[i] = heap.Pop(&d.queue).(*node)
 		}
-		outs := processBatch(ctx, d.opts.Workers, batch, d.process)
+		outs := processBatch(ctx, d.opts.Workers, batch, func(n *node) *outcome {
+			if o := d.process(ctx, n); o.err == nil || ctx.Err() == nil {
+				return o
+			}
+			return nil // cut short by ctx: as if not begun
+		})
 		for i, o := range outs {
 			if o == nil { // ctx ended first: the node stays queued
 				heap.Push(&d.queue, batch[i])

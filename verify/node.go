@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -62,12 +63,13 @@ type outcome struct {
 // process attacks and bounds n: below the root, bounds first, and the
 // attack only where they do not settle the box (a settled box holds no
 // violation); at the root, the attack first, as most violations are found
-// there.
-func (d *decider) process(n *node) *outcome {
+// there. Once ctx is done its bound propagation stops with ctx's error
+// (o.err).
+func (d *decider) process(ctx context.Context, n *node) *outcome {
 	o := &outcome{mag: append([]float64(nil), n.mag...), split: -1, ratio: -1}
 	root := n.id == 0
 	if !root {
-		if o.err = d.boundNode(n, o); o.err != nil || len(o.open) == 0 {
+		if o.err = d.boundNode(ctx, n, o); o.err != nil || len(o.open) == 0 {
 			return o
 		}
 	}
@@ -92,7 +94,7 @@ func (d *decider) process(n *node) *outcome {
 		}
 	}
 	if root {
-		if o.err = d.boundNode(n, o); o.err != nil || len(o.open) == 0 {
+		if o.err = d.boundNode(ctx, n, o); o.err != nil || len(o.open) == 0 {
 			return o
 		}
 	}
@@ -124,7 +126,7 @@ func (d *decider) process(n *node) *outcome {
 // layer bounds of the one before, the first from the parent's
 // (bounds.Options.Within: the box lies inside theirs), and bounds g
 // through f and the difference (bounds.Options.SecondByDifference).
-func (d *decider) boundNode(n *node, o *outcome) error {
+func (d *decider) boundNode(ctx context.Context, n *node, o *outcome) error {
 	in := d.in
 	in.Box = spec.Box{Lo: n.lo, Hi: n.hi}
 	o.open = n.open
@@ -144,7 +146,7 @@ func (d *decider) boundNode(n *node, o *outcome) error {
 		if m == bounds.MethodOptimised {
 			opts.Goal = d.goal(n, o)
 		}
-		pb, err := bounds.Pair(d.f, d.g, in, opts)
+		pb, err := bounds.PairContext(ctx, d.f, d.g, in, opts)
 		if err != nil {
 			return fmt.Errorf("verify: bounding box %v..%v: %w", n.lo, n.hi, err)
 		}

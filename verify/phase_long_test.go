@@ -102,7 +102,7 @@ func longNodes(t *testing.T, name string, def int) int {
 // unstable neurons per layer and true if it does.
 func phaseDiagnose(t *testing.T, d *decider, n *node, log bool) ([]int, bool) {
 	o := &outcome{mag: slices.Clone(n.mag)}
-	if err := d.boundNode(n, o); err != nil || o.pb == nil {
+	if err := d.boundNode(context.Background(), n, o); err != nil || o.pb == nil {
 		t.Fatal(err)
 	}
 	base := d.prio(o.mag, n.open)
@@ -185,7 +185,7 @@ func phaseBound(t *testing.T, d *decider, n *node, ps []phase, prior ...*bounds.
 	for k := range o.mag {
 		o.mag[k] = math.Inf(1)
 	}
-	if err := d.boundNode(&c, o); err != nil {
+	if err := d.boundNode(context.Background(), &c, o); err != nil {
 		t.Fatal(err)
 	}
 	return d.prio(o.mag, n.open)

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -55,7 +56,7 @@ func TestStagnationDiagnostic(t *testing.T) {
 // it logged those (n does not settle when bounded).
 func stagnationLeaf(t *testing.T, d *decider, n *node, rng *rand.Rand, detail bool) bool {
 	o := &outcome{mag: slices.Clone(n.mag)}
-	if err := d.boundNode(n, o); err != nil || o.pb == nil {
+	if err := d.boundNode(context.Background(), n, o); err != nil || o.pb == nil {
 		t.Fatal(err)
 	}
 	bound := d.prio(o.mag, n.open)
@@ -169,7 +170,7 @@ func freshBound(t *testing.T, d *decider, n *node) (float64, *bounds.PairBounds)
 	for k := range o.mag {
 		o.mag[k] = math.Inf(1)
 	}
-	if err := d.boundNode(&c, o); err != nil {
+	if err := d.boundNode(context.Background(), &c, o); err != nil {
 		t.Fatal(err)
 	}
 	return d.prio(o.mag, n.open), o.pb

@@ -78,13 +78,7 @@ func readPair(t *testing.T, dir, fName, gName, data string) (f, g *nn.Network, x
 }
 
 // ball returns the L-inf ball of radius r about x, clipped to [0, 1].
-func ball(x []float64, r float64) spec.Box {
-	lo, hi := make([]float64, len(x)), make([]float64, len(x))
-	for i, v := range x {
-		lo[i], hi[i] = max(0, v-r), min(1, v+r)
-	}
-	return spec.Box{Lo: lo, Hi: hi}
-}
+func ball(x []float64, r float64) spec.Box { return spec.Ball(x, r, 0, 1) }
 
 // checkTop1Result checks res independently of the search: a
 // counterexample lies in the box and CheckTop1 proves it again; with

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -68,7 +69,7 @@ func TestTreeSizeEstimate(t *testing.T) {
 		mag[k] = math.Inf(1)
 	}
 	root := &node{lo: in.Box.Lo, hi: in.Box.Hi, open: d.compared, mag: mag, prio: math.Inf(1), vol: 1}
-	ro := d.process(root)
+	ro := d.process(context.Background(), root)
 	if ro.err != nil || ro.violation != nil || len(ro.open) == 0 {
 		t.Fatalf("root: err %v, violation %v, open %v", ro.err, ro.violation, ro.open)
 	}
@@ -86,7 +87,7 @@ func TestTreeSizeEstimate(t *testing.T) {
 			depth++
 			w *= 2
 			start := time.Now()
-			o = d.process(c)
+			o = d.process(context.Background(), c)
 			cpu += w * time.Since(start).Seconds()
 			est += w
 			n = c

@@ -4,10 +4,20 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/nnbound/nnbound/agree"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/verify"
+)
+
+// DefaultTimeout and DefaultMaxNodes are the default limits of one
+// ball (agree.Options.Timeout and Run's maxNodes): most balls of the
+// digits benchmark are settled at the root, and the few left after a few
+// hundred boxes rarely settle later (docs/tuning.md).
+const (
+	DefaultTimeout  = 5 * time.Second
+	DefaultMaxNodes = 300
 )
 
 // Run decides the balls of q about the samples by agree.Run with opts,

@@ -37,13 +37,7 @@ func (q Question) String() string {
 }
 
 // Ball returns the ball of q about x.
-func (q Question) Ball(x []float64) spec.Box {
-	lo, hi := make([]float64, len(x)), make([]float64, len(x))
-	for i, v := range x {
-		lo[i], hi[i] = min(max(v-q.Radius, q.Lo), q.Hi), max(min(v+q.Radius, q.Hi), q.Lo)
-	}
-	return spec.Box{Lo: lo, Hi: hi}
-}
+func (q Question) Ball(x []float64) spec.Box { return spec.Ball(x, q.Radius, q.Lo, q.Hi) }
 
 // Decider returns the decider of q for f and g, searching each ball with
 // opts (nil: verify.DefaultOptions() on one worker: the run decides

@@ -41,14 +41,6 @@ type agreeFlags struct {
 	report   string
 }
 
-// agreeTimeout and agreeNodes are the default limits of one ball: most
-// balls of the digits benchmark are settled at the root, and the few
-// left after a few hundred boxes rarely settle later (docs/tuning.md).
-const (
-	agreeTimeout = 5 * time.Second
-	agreeNodes   = 300
-)
-
 func newAgreeCmd(getenv func(string) string) *cobra.Command {
 	var f agreeFlags
 	cmd := &cobra.Command{
@@ -100,9 +92,9 @@ the run stops after logging the finished samples.`,
 	fs.StringVar(&f.out, "out", "agree-results", "write the log to `DIR` (created if missing; read first, to resume)")
 	fs.StringVar(&f.shard, "shard", "", "decide shard `K/N`: the samples i with i mod N == K (default: from Slurm or Kubernetes, else 0/1)")
 	fs.IntVar(&f.workers, "workers", 0, "samples decided at once (0: one per CPU)")
-	f.timeout = agreeTimeout
+	f.timeout = top1.DefaultTimeout
 	duration.Var(fs, &f.timeout, "timeout", "stop a ball with unknown after this long (0: no limit)")
-	fs.IntVar(&f.maxNodes, "max-nodes", agreeNodes, "stop a ball with unknown after bounding this many boxes (0: no limit)")
+	fs.IntVar(&f.maxNodes, "max-nodes", top1.DefaultMaxNodes, "stop a ball with unknown after bounding this many boxes (0: no limit)")
 	fs.BoolVar(&f.json, "json", false, "print the summary as one JSON object")
 	fs.StringVar(&f.report, "report", "", "also write the results as a web page, `DIR`/index.html (HTML and SVG, no script)")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print each sample's verdict on stderr as it is logged")

@@ -173,17 +173,9 @@ func (f *allocateFlags) int8Scheme(cmd *cobra.Command) ([]int, *quantise.Int8Opt
 	default:
 		return nil, nil, usagef("--scheme %q: want fixed or int8", f.scheme)
 	}
-	for _, name := range []string{"frac-bits", "rounding"} {
-		if cmd.Flags().Changed(name) {
-			return nil, nil, usagef("--scheme int8 and --%s do not go together", name)
-		}
-	}
-	bits, err := parseWidths("bits", f.bits)
+	bits, err := int8Widths(cmd.Flags(), f.bits, "frac-bits", "rounding")
 	if err != nil {
 		return nil, nil, err
-	}
-	if slices.Min(bits) < 2 || slices.Max(bits) > 8 {
-		return nil, nil, usagef("--bits %s: want widths from 2 to 8", f.bits)
 	}
 	return sortedUnique(bits), &f.int8, nil
 }

@@ -17,6 +17,15 @@ import (
 // (--scheme int8), and with NNBOUND_LONG=1 on the digits MLP over
 // [0, 1]^64, fixed point (about ten certifications of 5 s of CPU) and
 // int4/int8 (root SDPs of the int8 copies, about 100 s of CPU).
+// sin3xInt8 is the quick int8 allocation of sin3x: the "sin3x int8" case
+// of TestAllocateSavedHolds, and TestReadmeTwice's stand-in for the
+// README's int8 allocation of the digits MLP.
+var sin3xInt8 = struct {
+	widths []string // the scheme and its widths
+	pieces string   // --max-pieces
+	target float64  // --target-error
+}{[]string{"--scheme", "int8", "--per-channel", "--bits", "2:8"}, "64", 0.2}
+
 func TestAllocateSavedHolds(t *testing.T) {
 	for _, tc := range []struct {
 		name, model, box string
@@ -27,7 +36,7 @@ func TestAllocateSavedHolds(t *testing.T) {
 	}{
 		{"sin3x", sin3x, "", []string{"--frac-bits", "6:9"}, "", 0.05, false},
 		{"digits", digitsDir + "digits_relu.onnx", "0:1", []string{"--frac-bits", "8:10"}, "", 1.5, true},
-		{"sin3x int8", sin3x, "", []string{"--scheme", "int8", "--per-channel", "--bits", "2:8"}, "64", 0.2, false},
+		{"sin3x int8", sin3x, "", sin3xInt8.widths, sin3xInt8.pieces, sin3xInt8.target, false},
 		{"digits int8", digitsDir + "digits_relu.onnx", "0:1", []string{"--scheme", "int8", "--per-channel"}, "", 50, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,7 +32,7 @@ func (f *agreementFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.ball.domain, "domain", "0:1", "input domain `LO:HI` the balls are clipped to")
 	fs.StringVar(&f.ball.out, "out", "allocate-agree", "with --target-agreement: write each copy's agree log to `DIR`/fb-A-B-... (read first, to resume)")
 	fs.IntVar(&f.ball.workers, "workers", 0, "with --target-agreement: balls decided at once (0: one per CPU)")
-	fs.IntVar(&f.ball.maxNodes, "max-nodes", agreeNodes, "with --target-agreement: a ball not decided after bounding this many boxes is unknown")
+	fs.IntVar(&f.ball.maxNodes, "max-nodes", top1.DefaultMaxNodes, "with --target-agreement: a ball not decided after bounding this many boxes is unknown")
 	// agree's node limit per ball and no time limit: the allocation must
 	// not depend on the machine's speed
 	f.ball.timeout = 0

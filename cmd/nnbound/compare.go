@@ -78,8 +78,7 @@ func (f *compareFlags) selectOutput(o *certjob.Job, nOut int) error {
 	if f.output >= nOut {
 		return usagef("--output %d: the networks have %d outputs (0..%d)", f.output, nOut, nOut-1)
 	}
-	o.C = make([]float64, nOut)
-	o.C[f.output] = 1
+	o.C = spec.OutputC(nOut, f.output)
 	return nil
 }
 

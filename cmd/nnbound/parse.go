@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 )
@@ -107,6 +109,26 @@ func parseWidths(flag, s string) ([]int, error) {
 	w, err := quantise.ParseWidths(s)
 	if err != nil {
 		return nil, usagef("--%s %s: %w", flag, s, err)
+	}
+	return w, nil
+}
+
+// int8Widths returns the weight widths of --bits under --scheme int8
+// (quantise.ParseWidths, each 2 to 8 as quantise.Int8Options.Validate
+// wants), after refusing the fixed-point flags fixedOnly that fs has set
+// (nil fs: none set). Bad flags are usage errors.
+func int8Widths(fs *pflag.FlagSet, bits string, fixedOnly ...string) ([]int, error) {
+	for _, name := range fixedOnly {
+		if fs != nil && fs.Changed(name) {
+			return nil, usagef("--scheme int8 and --%s do not go together", name)
+		}
+	}
+	w, err := parseWidths("bits", bits)
+	if err != nil {
+		return nil, err
+	}
+	if (quantise.Int8Options{Bits: 8, WeightBits: w}).Validate() != nil {
+		return nil, usagef("--bits %s: want widths from 2 to 8", bits)
 	}
 	return w, nil
 }

@@ -235,8 +235,9 @@ func TestReadmeTwice(t *testing.T) {
 			// root (about 25 s of CPU a run at load 7); the same int8 search and
 			// save on sin3x takes a fraction of a second.
 			sin3x := filepath.Join(root, "nn", "onnx", "testdata", "torch", "sin3x_relu", "sin3x_relu.onnx")
-			args := []string{"allocate", sin3x, "--scheme", "int8", "--per-channel", "--bits", "2:8", "--target-error", "0.2", "--starts", "1",
-				"--max-pieces", "64", "--timeout", "0", "--samples", "200", "--save", "sin3x-int8-mixed.onnx"}
+			args := append([]string{"allocate", sin3x}, sin3xInt8.widths...)
+			args = append(args, "--target-error", fmt.Sprint(sin3xInt8.target), "--starts", "1",
+				"--max-pieces", sin3xInt8.pieces, "--timeout", "0", "--samples", "200", "--save", "sin3x-int8-mixed.onnx")
 			c = readmeCommand{line: strings.Join(args, " "), args: args}
 		}
 		c.args = withoutTimeLimit(c.args)

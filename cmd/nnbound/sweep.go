@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -141,18 +140,8 @@ func (f *sweepFlags) plan(stderr io.Writer) (*sweepPlan, error) {
 	}
 	switch f.scheme {
 	case "int8":
-		if f.fs != nil {
-			for _, name := range []string{"frac-bits", "rounding", "pairing", "act-frac-bits"} {
-				if f.fs.Changed(name) {
-					return nil, usagef("--scheme int8 and --%s do not go together", name)
-				}
-			}
-		}
-		if widths, err = parseWidths("bits", f.bits); err != nil {
+		if widths, err = int8Widths(f.fs, f.bits, "frac-bits", "rounding", "pairing", "act-frac-bits"); err != nil {
 			return nil, err
-		}
-		if slices.Min(widths) < 2 || slices.Max(widths) > 8 {
-			return nil, usagef("--bits %s: want widths from 2 to 8", f.bits)
 		}
 		f.pairing = "same"
 	case "fixed":

@@ -117,10 +117,18 @@ func (f *verifyFlags) tolerance() (spec.Tolerance, error) {
 	} else if f.output < -1 {
 		return t, usagef("--output %d: want an output index >= 0", f.output)
 	}
-	if f.timeout < 0 || f.maxNodes < 0 {
-		return t, usagef("--timeout and --max-nodes must not be negative")
+	if err := f.checkLimits(); err != nil {
+		return t, err
 	}
 	return t, nil
+}
+
+// checkLimits reports a negative --timeout or --max-nodes.
+func (f *verifyFlags) checkLimits() error {
+	if f.timeout < 0 || f.maxNodes < 0 {
+		return usagef("--timeout and --max-nodes must not be negative")
+	}
+	return nil
 }
 
 // runVerify loads the two models, decides and prints.

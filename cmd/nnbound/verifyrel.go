@@ -15,8 +15,8 @@ import (
 // prints. Under (equal-to f) g is F's network, whatever G names.
 func runVerifyRelational(cmd *cobra.Command, args []string, f *verifyFlags, pair *vnnlib.Pair) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if f.timeout < 0 || f.maxNodes < 0 {
-		return usagef("--timeout and --max-nodes must not be negative")
+	if err := f.checkLimits(); err != nil {
+		return err
 	}
 	f.model.chainOnly = "relational VNN-LIB 2.0 properties are decided for chains of layers so far"
 	nets, err := f.model.loadPair(args)

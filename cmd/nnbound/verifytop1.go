@@ -19,8 +19,8 @@ func runVerifyTop1(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	if err := f.input.check(); err != nil {
 		return err
 	}
-	if f.timeout < 0 || f.maxNodes < 0 {
-		return usagef("--timeout and --max-nodes must not be negative")
+	if err := f.checkLimits(); err != nil {
+		return err
 	}
 	prop, err := f.readProperty(cmd)
 	if err != nil {

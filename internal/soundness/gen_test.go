@@ -49,9 +49,14 @@ type genConfig struct {
 	// tight splits as far as maxPieces allows (target ratio 1) on one or
 	// two inputs, so that bounds come close to the attained error.
 	tight bool
+	// searchWork is certify.Options.SearchWork (0: the default): the
+	// observed error's search, which the campaign's own attack does not
+	// trust, is most of the time of a certificate on networks this small.
+	searchWork float64
 }
 
-var shortConfig = genConfig{maxDepth: 3, maxWidth: 8, paperNeurons: 24, maxPieces: 8}
+var shortConfig = genConfig{maxDepth: 3, maxWidth: 8, paperNeurons: 24, maxPieces: 8,
+	searchWork: certify.DefaultOptions().SearchWork / 100}
 var longConfig = genConfig{maxDepth: 4, maxWidth: 12, paperNeurons: 40, maxPieces: 24}
 
 // pick returns one of vs at random.
@@ -196,6 +201,7 @@ func genInstance(seed uint64, c genConfig) (*instance, error) {
 	o := certjob.Default()
 	o.Seed = seed
 	o.Samples = 200
+	o.SearchWork = c.searchWork
 	mode := pick(rng, "self", "indep", "quant-input", "quant-input", "quant-weights", "float16", "prune-neurons", "prune-weights", "perturb")
 	if seed%7 == 3 {
 		mode = "qdq"

@@ -153,8 +153,7 @@ func (b *certBench) familyCases(layers []int, acas []string) ([]familyCase, erro
 			}
 			o := certjob.Default()
 			o.Pairing, o.Bounds, o.Refine.MaxPieces, o.Samples = spec.SameInput, bounds.MethodOptimised, 1, 100
-			o.C = make([]float64, f.OutputSize())
-			o.C[in.Target] = 1
+			o.C = spec.OutputC(f.OutputSize(), in.Target)
 			cases = append(cases, familyCase{"ACAS " + pn, f, fp, spec.Box{Lo: in.Lo, Hi: in.Hi}, o})
 		}
 	}

@@ -41,8 +41,7 @@ func (b *certBench) scale(ctx context.Context, nets []string) error {
 		}
 		o := certjob.Default()
 		o.Pairing, o.Bounds, o.Refine.MaxPieces, o.Samples = spec.SameInput, bounds.MethodOptimised, 1, 200
-		o.C = make([]float64, f.OutputSize())
-		o.C[0] = 1
+		o.C = spec.OutputC(f.OutputSize(), 0)
 		pb, err := bounds.Pair(f, fp, spec.Inputs{Box: acasFullBox, Pairing: spec.SameInput}, bounds.Options{Method: o.Bounds})
 		if err != nil {
 			return err

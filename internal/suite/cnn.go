@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -145,13 +143,7 @@ func cnnBound(f, q *nn.Network, box spec.Box, method bounds.Method) (float64, er
 }
 
 // ball returns the L-inf ball of radius r around x, within [0, 1].
-func ball(x []float64, r float64) spec.Box {
-	b := spec.Box{Lo: slices.Clone(x), Hi: slices.Clone(x)}
-	for i, v := range x {
-		b.Lo[i], b.Hi[i] = math.Max(0, v-r), math.Min(1, v+r)
-	}
-	return b
-}
+func ball(x []float64, r float64) spec.Box { return spec.Ball(x, r, 0, 1) }
 
 // sizesOf returns the layer sizes of n as "64-512-256-10".
 func sizesOf(n *nn.Network) string {

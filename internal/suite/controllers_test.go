@@ -80,6 +80,7 @@ func TestControllersTable(t *testing.T) {
 	o := DefaultControllersOptions()
 	o.Tanh, o.Int8, o.Schemes = []string{filepath.Join(root, o.Tanh[1])}, []string{filepath.Join(root, o.Int8[1])}, []string{"pertensor"}
 	o.Certify.Refine.MaxPieces, o.Certify.Refine.TimeBudget = 4, 0
+	o.Certify.SearchWork /= 100 // the table's rows, not the search, are under test
 	var out bytes.Buffer
 	if err := Controllers(context.Background(), &out, &o); err != nil {
 		t.Fatal(err)

@@ -68,8 +68,7 @@ func Defaults(ctx context.Context, w, stderr io.Writer, dir string, dirGiven boo
 			continue
 		}
 		job := certjob.Default()
-		job.Pairing, job.C = spec.SameInput, make([]float64, k.f.OutputSize())
-		job.C[k.target] = 1
+		job.Pairing, job.C = spec.SameInput, spec.OutputC(k.f.OutputSize(), k.target)
 		start, cpu := time.Now(), cputime.Process()
 		c, err := job.Bound(ctx, k.f, k.fp, k.box)
 		if err != nil {

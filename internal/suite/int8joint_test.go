@@ -17,6 +17,7 @@ func TestInt8JointTable(t *testing.T) {
 	o := DefaultInt8JointOptions()
 	o.Dir, o.Schemes, o.Balls, o.Box = filepath.Join("..", "..", "nn", "onnx", "testdata", "qdq"), []string{"pertensor"}, 1, false
 	o.Certify.Refine.TimeBudget = 0
+	o.Certify.SearchWork /= 100 // the row's order of bounds and error is under test, not the search
 	if err := Int8Joint(context.Background(), &out, &o); err != nil {
 		t.Fatal(err)
 	}

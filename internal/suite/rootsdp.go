@@ -70,8 +70,7 @@ func RootSDP(ctx context.Context, stdout, stderr io.Writer, o *RootSDPOptions) e
 		if o.Output >= f1.OutputSize() {
 			return UsageError{fmt.Errorf("--output %d: the networks have %d outputs", o.Output, f1.OutputSize())}
 		}
-		q.C = make([]float64, f1.OutputSize())
-		q.C[o.Output] = 1
+		q.C = spec.OutputC(f1.OutputSize(), o.Output)
 	}
 	in := spec.Inputs{Box: veriPruneBox, Pairing: spec.SameInput}
 	opts := certify.DefaultOptions()
