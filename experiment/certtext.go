@@ -69,7 +69,9 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		}
 		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
 	}
-	if c.Certified() && c.Note != "" && c.SDP.Solves > 0 {
+	// A chain's note tells of its SDPs (none without a solve); a graph's,
+	// of a refinement cut short (the bound that stands).
+	if c.Certified() && c.Note != "" && (c.SDP.Solves > 0 || throughGraphs(c)) {
 		line("note", c.Note, "")
 	}
 	if c.IsTrivial() {
@@ -174,6 +176,12 @@ func rootNote(line func(key, value, note string), c *certify.Certificate) {
 	if len(c.Pieces) > 1 && c.RootBound > c.Bound {
 		line("", "(the whole input set's inequality, at most "+report.Float(c.RootBound, 4)+" there: the split pieces give the bound above)", "")
 	}
+}
+
+// throughGraphs reports whether c comes from bound propagation through
+// the graphs (certify.BoundGraph), where no SDP runs.
+func throughGraphs(c *certify.Certificate) bool {
+	return c.SDPSkipped.Why == certify.SkipGraph || c.SDPSkipped.Why == certify.SkipGraphFloat32
 }
 
 // byOutput reports whether c bounds the inf-norm of several outputs

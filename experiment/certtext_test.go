@@ -69,3 +69,31 @@ func TestStopNote(t *testing.T) {
 		t.Errorf("inf-norm, time budget: the sdp line counts other pieces:\n%s", text.String())
 	}
 }
+
+// TestGraphCutNote: a graph's certificate cut short prints its note (the
+// bound that stands), as its JSON reason holds it; a chain's note
+// without an SDP solve is not printed.
+func TestGraphCutNote(t *testing.T) {
+	note := "the time budget ran out during the full pass over the input set: the bound is the first cheap pass's"
+	c := &certify.Certificate{Status: certify.Certified, Bound: 0.5, RootBound: 0.5, ObservedError: 0.25,
+		Method: certify.MethodSDP, Source: certify.MethodPropagation, Stopped: certify.StopBudget, TimeBudgetHit: true,
+		Note: note, SDPSkipped: certify.SDPSkip{Why: certify.SkipGraph},
+		Inputs: spec.Inputs{Box: spec.Box{Lo: []float64{0}, Hi: []float64{1}}, Pairing: spec.SameInput}}
+	for _, tc := range []struct {
+		name  string
+		why   certify.Skip
+		shown bool
+	}{{"graph", certify.SkipGraph, true}, {"graph, float32", certify.SkipGraphFloat32, true}, {"chain, SDP skipped", certify.SkipClose, false}} {
+		c.SDPSkipped.Why = tc.why
+		var text bytes.Buffer
+		if err := WriteCertificate(&text, c, true); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(text.String(), "note            "+note+"\n"); got != tc.shown {
+			t.Errorf("%s: note printed %v, want %v:\n%s", tc.name, got, tc.shown, text.String())
+		}
+		if rec := NewRecord(c); rec.Reason != note {
+			t.Errorf("%s: JSON reason %q, want the note", tc.name, rec.Reason)
+		}
+	}
+}
