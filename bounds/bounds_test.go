@@ -121,6 +121,16 @@ func randomPair(rng *rand.Rand) (f1, f2 *nn.Network, in spec.Inputs) {
 	return f1, f2, in
 }
 
+// samplePair returns a random input pair of in: x1 uniform in the box and
+// x2 paired with it (independent of it for spec.Independent).
+func samplePair(rng *rand.Rand, in spec.Inputs) (x1, x2 []float64) {
+	x1 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
+	if in.Pairing == spec.Independent {
+		return x1, boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
+	}
+	return x1, in.X2(x1)
+}
+
 // checkPair checks that pb encloses the traces of f1 at x1 and f2 at x2.
 func checkPair(f1, f2 *nn.Network, pb *PairBounds, x1, x2 []float64) error {
 	if err := checkNet(f1, pb.Net1, x1); err != nil {
@@ -170,11 +180,7 @@ func TestPairEnclosesSamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			for range 40 {
-				x1 := boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
-				x2 := in.X2(x1)
-				if in.Pairing == spec.Independent {
-					x2 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
-				}
+				x1, x2 := samplePair(rng, in)
 				if err := checkPair(f1, f2, pb, x1, x2); err != nil {
 					t.Fatalf("%v trial %d (%v, FB %d %v) at x1=%v x2=%v: %v",
 						m, trial, in.Pairing, in.Quant.FracBits, in.Quant.Rounding, x1, x2, err)
@@ -341,11 +347,7 @@ func TestMarginEnclosesSamples(t *testing.T) {
 			tighter++
 		}
 		for range 40 {
-			x1 := boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
-			x2 := in.X2(x1)
-			if in.Pairing == spec.Independent {
-				x2 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
-			}
+			x1, x2 := samplePair(rng, in)
 			y1, _ := f1.Eval(x1)
 			y2, _ := f2.Eval(x2)
 			v, scale := 0.0, 0.0

@@ -7,9 +7,6 @@ import (
 	"runtime"
 	"slices"
 	"testing"
-
-	"github.com/nnbound/nnbound/bounds/boundstest"
-	"github.com/nnbound/nnbound/spec"
 )
 
 // TestPairOutputs checks Options.Outputs: every bound stays sound (the
@@ -33,11 +30,7 @@ func TestPairOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 20 {
-			x1 := boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
-			x2 := in.X2(x1)
-			if in.Pairing == spec.Independent {
-				x2 = boundstest.Uniform(rng, in.Box.Lo, in.Box.Hi)
-			}
+			x1, x2 := samplePair(rng, in)
 			if err := checkPair(f1, f2, pb, x1, x2); err != nil {
 				t.Fatalf("trial %d (%v, %v, output %d): %v", trial, m.Method, in.Pairing, j, err)
 			}

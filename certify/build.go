@@ -50,7 +50,9 @@ func boundsOf(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) (*reg
 		opts.PlainPairs, opts.UnstableOnly, opts.Within = true, true, r.within
 		// A piece's bound is its margin's (or the outputs' it weighs),
 		// and it feeds no SDP: the other outputs need no tightening.
-		opts.Outputs = weighted(o.q.C)
+		if o.q.C != nil {
+			opts.Outputs = weighed(o.q, f1.OutputSize())
+		}
 		if o.settling {
 			// Past the target the pieces are small and the plain
 			// pairs' slack is what keeps them above the error found
@@ -109,19 +111,16 @@ func boundsOf(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) (*reg
 	return rb, nil
 }
 
-// weighted returns the indices of the nonzero weights of c, or nil when c
-// is nil (every output counts).
-func weighted(c []float64) []int {
-	if c == nil {
-		return nil
-	}
-	out := []int{}
-	for j, v := range c {
-		if v != 0 {
-			out = append(out, j)
+// weighed returns the outputs (of n) that the quantity q weighs: those of
+// its nonzero weights C, or all of them.
+func weighed(q spec.Quantity, n int) []int {
+	var ks []int
+	for k := range n {
+		if q.C == nil || q.C[k] != 0 {
+			ks = append(ks, k)
 		}
 	}
-	return out
+	return ks
 }
 
 // tightenSymbolic intersects the output enclosures of rb, computed with

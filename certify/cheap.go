@@ -96,12 +96,7 @@ func splitHint(f1, f2 *nn.Network, r *region, rb *regionBounds, o *task) int {
 	if pb == nil {
 		return 0
 	}
-	var ks []int
-	for k := range f1.OutputSize() {
-		if o.q.C == nil || o.q.C[k] != 0 {
-			ks = append(ks, k)
-		}
-	}
+	ks := weighed(o.q, f1.OutputSize())
 	lo, hi := r.Box1.Lo, r.Box1.Hi
 	if f1.Quantised() || f2.Quantised() {
 		// pb's layers are those of the lowered networks.

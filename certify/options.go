@@ -152,9 +152,11 @@ var PaperWeights = Gammas{Gamma: 1e6, GammaX1: (0.1 + 0.25) * (0.1 + 0.25), Gamm
 // ratio reached, nothing left to gain (MinGain), the cap of pieces, the
 // time budget, or no piece left to split; Certificate.Stopped says which.
 type Refine struct {
-	// MaxPieces caps the number of pieces certified (SDPs or bound
-	// propagations); 0 (the default) sets no cap and refines while it
-	// pays, 1 disables splitting.
+	// MaxPieces caps the number of pieces bounded, each by its SDP or
+	// by bound propagation (Certificate.Bounded: the whole input set,
+	// then both halves of every split; each output's for the inf-norm of
+	// chains); 0 (the default) sets no cap and refines while it pays, 1
+	// disables splitting.
 	MaxPieces int
 	// TimeBudget bounds the time of Bound (0: no limit): refining
 	// stops once it has run out, and an SDP still being built or solved

@@ -48,9 +48,9 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		line("ratio", report.Ratio(c.Ratio()), "bound / observed error (1 is tight)")
 	}
 	if c.Stopped != certify.StopNone {
-		line("stopped", c.Stopped.String(), stopNote(c))
+		line("stopped", c.Stopped.String(), "("+stopNote(c)+")")
 	}
-	if c.Certified() && c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 {
+	if c.Certified() && byOutput(c) {
 		line("outputs", floats(c.Outputs), "certified max of |f1_k(x1) - f2_k(x2)| for each output k")
 	}
 	if c.Certified() && c.Source != c.Method {
@@ -69,7 +69,9 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		}
 		line("bound from", c.Source.String(), "(bound propagation "+where+": "+why+")")
 	}
-	if c.Certified() && c.Note != "" && c.SDP.Solves > 0 {
+	// A chain's note tells of its SDPs (none without a solve); a graph's,
+	// of a refinement cut short (the bound that stands).
+	if c.Certified() && c.Note != "" && (c.SDP.Solves > 0 || throughGraphs(c)) {
 		line("note", c.Note, "")
 	}
 	if c.IsTrivial() {
@@ -96,7 +98,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		pieces = fmt.Sprintf(", input split into %d pieces", len(c.Pieces))
 	}
 	if c.TimeBudgetHit {
-		pieces += fmt.Sprintf(", stopped by the time budget after %d piece(s) (--timeout; 0 for none)", max(len(c.Pieces), 1))
+		pieces += ", stopped by the time budget after " + piecesDone(c) + " (--timeout; 0 for none)"
 	}
 	if c.SDP.Solves == 0 || (c.SDP.Size == 0 && c.SDPSkipped.Skipped()) { // pieces bounded, no SDP built
 		why := ""
@@ -161,7 +163,7 @@ func floats(v []float64) string {
 // the square of what they bound. For the inf-norm over several outputs,
 // the gammas are those of the output with the largest bound.
 func SquareName(c *certify.Certificate) string {
-	if c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 {
+	if byOutput(c) {
 		k := c.WorstOutput()
 		return fmt.Sprintf("|f1_%d - f2_%d|^2", k, k)
 	}
@@ -176,24 +178,53 @@ func rootNote(line func(key, value, note string), c *certify.Certificate) {
 	}
 }
 
-// stopNote says what ended the refinement of c and after how many pieces.
-func stopNote(c *certify.Certificate) string {
-	n := fmt.Sprintf("after %d piece(s)", max(len(c.Pieces), 1))
-	switch c.Stopped {
-	case certify.StopTarget:
-		return "(" + n + ": bound / observed error within --target-ratio)"
-	case certify.StopNoGain:
-		return "(" + n + ": doubling the pieces no longer shrinks the gap to the observed error enough)"
-	case certify.StopCap:
-		// The cap counts every piece bounded on a chain, a split piece as
-		// well as its halves (Certificate.Bounded): say how many.
-		return fmt.Sprintf("(%d piece(s) bounded, %d kept: --max-pieces)", max(c.Bounded, 1), max(len(c.Pieces), 1))
-	case certify.StopBudget:
-		return "(" + n + ": --timeout; 0 for none)"
-	case certify.StopEnough:
-		return "(" + n + ": the bound is at most the target asked for)"
-	case certify.StopCostly:
-		return "(" + n + ": the pieces' work budget is spent; --max-pieces N splits on)"
+// throughGraphs reports whether c comes from bound propagation through
+// the graphs (certify.BoundGraph), where no SDP runs.
+func throughGraphs(c *certify.Certificate) bool {
+	return c.SDPSkipped.Why == certify.SkipGraph || c.SDPSkipped.Why == certify.SkipGraphFloat32
+}
+
+// byOutput reports whether c bounds the inf-norm of several outputs
+// with a bound per output (Certificate.Outputs).
+func byOutput(c *certify.Certificate) bool {
+	return c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1
+}
+
+// piecesDone says how many pieces the refinement of c went through: the
+// pieces kept, or, for the inf-norm certified output by output (which
+// keeps none), the pieces bounded over all outputs (Certificate.Bounded).
+func piecesDone(c *certify.Certificate) string {
+	if byOutput(c) && len(c.Pieces) == 0 {
+		return fmt.Sprintf("%d piece(s) bounded over %d outputs", max(c.Bounded, 1), len(c.Outputs))
 	}
-	return "(" + n + ")"
+	return fmt.Sprintf("%d piece(s)", max(len(c.Pieces), 1))
+}
+
+// stopNote says what ended the refinement of c and after how many
+// pieces, as the text's stopped line (in parentheses) and the JSON's
+// stop_note print it; "" when c was not refined (StopNone).
+func stopNote(c *certify.Certificate) string {
+	n := "after " + piecesDone(c)
+	switch c.Stopped {
+	case certify.StopNone:
+		return ""
+	case certify.StopTarget:
+		return n + ": bound / observed error within --target-ratio"
+	case certify.StopNoGain:
+		return n + ": doubling the pieces no longer shrinks the gap to the observed error enough"
+	case certify.StopCap:
+		// The cap counts every piece bounded, a split piece as well as
+		// its halves (Certificate.Bounded): say how many.
+		if byOutput(c) && len(c.Pieces) == 0 {
+			return fmt.Sprintf("%d piece(s) bounded over %d outputs: --max-pieces caps each output's", max(c.Bounded, 1), len(c.Outputs))
+		}
+		return fmt.Sprintf("%d piece(s) bounded, %d kept: --max-pieces", max(c.Bounded, 1), max(len(c.Pieces), 1))
+	case certify.StopBudget:
+		return n + ": --timeout; 0 for none"
+	case certify.StopEnough:
+		return n + ": the bound is at most the target asked for"
+	case certify.StopCostly:
+		return n + ": the pieces' work budget is spent; --max-pieces N splits on"
+	}
+	return n
 }

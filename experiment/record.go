@@ -79,8 +79,10 @@ type Record struct {
 	// (certify.Certificate.TimeBudgetHit); absent otherwise.
 	TimeBudgetHit bool `json:"time_budget_hit,omitempty"`
 	// Stopped says why the refinement ended (certify.Stop); absent when
-	// there was none.
-	Stopped string `json:"stopped,omitempty"`
+	// there was none. StopNote says it in words, with the pieces it went
+	// through, as the text's stopped line does; absent with it.
+	Stopped  string `json:"stopped,omitempty"`
+	StopNote string `json:"stop_note,omitempty"`
 	// SDPSkipped says why the SDP was not attempted under the time budget
 	// (certify.Certificate.SDPSkipped); absent when it was.
 	SDPSkipped string      `json:"sdp_skipped,omitempty"`
@@ -163,6 +165,7 @@ func NewRecord(c *certify.Certificate) Record {
 		Pieces:        max(len(c.Pieces), 1),
 		TimeBudgetHit: c.TimeBudgetHit,
 		Stopped:       stopped(c.Stopped),
+		StopNote:      stopNote(c),
 		SDPSkipped:    c.SDPSkipped.String(),
 		WorstX1:       orEmpty(c.X1),
 		WorstX2:       orEmpty(c.X2),
@@ -187,7 +190,7 @@ func NewRecord(c *certify.Certificate) Record {
 	} else if c.Quantity.C == nil {
 		j.Norm = c.Quantity.Norm.String()
 	}
-	if c.Quantity.C == nil && c.Quantity.Norm == spec.NormInf && len(c.Outputs) > 1 { // as documented: --norm inf only
+	if byOutput(c) { // as documented: --norm inf only
 		for _, b := range c.Outputs {
 			j.OutputBounds = append(j.OutputBounds, report.Number(b))
 		}

@@ -25,7 +25,7 @@ import (
 //	--weights MODE            objective weights: worst-case, unit or paper
 //	--samples N               random input pairs for the observed error
 //	--seed S                  seed of that sampling
-//	--max-pieces N            input splitting: most pieces to certify (0: no cap)
+//	--max-pieces N            input splitting: most pieces bounded (0: no cap)
 //	--target-ratio R          input splitting: stop at bound / observed error <= R
 //	--timeout D               input splitting: stop after this long (alias --time-budget)
 //	--requant-slack K         int8 models: widen every re-quantisation by K steps
@@ -48,7 +48,7 @@ func (f *certFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.weights, "weights", f.weights, "objective weights of the gammas: worst-case, unit or paper")
 	fs.IntVar(&f.opts.Samples, "samples", f.opts.Samples, "random input pairs evaluated for the observed error")
 	fs.Uint64Var(&f.opts.Seed, "seed", f.opts.Seed, "seed of the observed-error sampling")
-	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "split the input box into at most this many pieces, one SDP each (0: no cap, splitting goes on while it pays; 1: no splitting)")
+	fs.IntVar(&f.opts.Refine.MaxPieces, "max-pieces", f.opts.Refine.MaxPieces, "cap the pieces bounded, each by its SDP or by bound propagation: the whole box, then both halves of every split (graphs: no SDP; --norm inf on chains: each output's) (0: no cap, splitting goes on while it pays; 1: no splitting)")
 	fs.Float64Var(&f.opts.Refine.TargetRatio, "target-ratio", f.opts.Refine.TargetRatio, "stop refining once bound / observed error is at most this (>= 1)")
 	duration.Var(fs, &f.opts.Refine.TimeBudget, "timeout", "stop the SDPs after this long, bounding the rest by bound propagation, and skip those that cannot pay (0: no limit, every SDP solved; the result then does not depend on the machine's speed; --time-budget is another name)")
 	fs.Float64Var(&f.opts.RequantSlack, "requant-slack", f.opts.RequantSlack, "int8 (QDQ) models: widen every re-quantisation by `K` steps, for integer kernels that round differently")

@@ -110,7 +110,9 @@
 //	                      (minimise the bound over the box), unit, paper
 //	--samples N           random inputs tried for the observed error
 //	--seed S              seed of that sampling
-//	--max-pieces N        split the box into at most N pieces, one SDP each
+//	--max-pieces N        bound at most N pieces, each by its SDP or by
+//	                      bound propagation (graphs: no SDP): the whole
+//	                      box, then both halves of every split (0: no cap)
 //	--timeout D           stop splitting after D (0: no limit, so that the
 //	                      result does not depend on the machine's speed;
 //	                      demo and paper use 0 unless told otherwise);

@@ -1,0 +1,99 @@
+package experiment
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/spec"
+)
+
+// TestStopNote: the JSON's stop_note is the note of the text's stopped
+// line, absent when the input set was not refined; for the inf-norm
+// certified output by output it counts the pieces bounded over all
+// outputs (Certificate.Bounded), as the piece cap does, not the one kept.
+func TestStopNote(t *testing.T) {
+	box := spec.Box{Lo: []float64{-1, 0}, Hi: []float64{1, 0.5}}
+	cert := func(stop certify.Stop) *certify.Certificate {
+		return &certify.Certificate{Status: certify.Certified, Bound: 0.5, RootBound: 0.5, ObservedError: 0.25,
+			Method: certify.MethodSDP, Source: certify.MethodSDP, SDP: certify.SDPStats{Size: 12, Variables: 40, Solves: 2, Iterations: 20}, Stopped: stop, Bounded: 7, Pieces: make([]certify.Piece, 4),
+			Inputs: spec.Inputs{Box: box, Pairing: spec.SameInput}}
+	}
+	inf := cert(certify.StopBudget)
+	inf.Quantity.Norm, inf.Outputs, inf.Pieces, inf.Bounded, inf.TimeBudgetHit = spec.NormInf, []float64{0.5, 0.25}, nil, 14, true
+	infCap := cert(certify.StopCap)
+	infCap.Quantity.Norm, infCap.Outputs, infCap.Pieces, infCap.Bounded = spec.NormInf, []float64{0.5, 0.25}, nil, 14
+	for _, tc := range []struct {
+		name string
+		c    *certify.Certificate
+		want string
+	}{
+		{"not refined", cert(certify.StopNone), ""},
+		{"target", cert(certify.StopTarget), "after 4 piece(s): bound / observed error within --target-ratio"},
+		{"cap", cert(certify.StopCap), "7 piece(s) bounded, 4 kept: --max-pieces"},
+		{"inf-norm, time budget", inf, "after 14 piece(s) bounded over 2 outputs: --timeout; 0 for none"},
+		{"inf-norm, cap", infCap, "14 piece(s) bounded over 2 outputs: --max-pieces caps each output's"},
+	} {
+		var text bytes.Buffer
+		if err := WriteCertificate(&text, tc.c, true); err != nil {
+			t.Fatal(err)
+		}
+		js, err := json.Marshal(NewRecord(tc.c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec map[string]any
+		if err := json.Unmarshal(js, &rec); err != nil {
+			t.Fatal(err)
+		}
+		got, present := rec["stop_note"]
+		switch {
+		case tc.want == "" && present:
+			t.Errorf("%s: stop_note %q, want none", tc.name, got)
+		case tc.want != "" && got != tc.want:
+			t.Errorf("%s: stop_note %q, want %q", tc.name, got, tc.want)
+		case tc.want != "" && !strings.Contains(text.String(), "stopped         "+tc.c.Stopped.String()+"  ("+tc.want+")\n"):
+			t.Errorf("%s: the text's stopped line is not the stop note:\n%s", tc.name, text.String())
+		case tc.want == "" && strings.Contains(text.String(), "stopped"):
+			t.Errorf("%s: a stopped line without refinement:\n%s", tc.name, text.String())
+		}
+	}
+	// The time budget's remark on the sdp line counts the same pieces.
+	var text bytes.Buffer
+	if err := WriteCertificate(&text, inf, true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "stopped by the time budget after 14 piece(s) bounded over 2 outputs") {
+		t.Errorf("inf-norm, time budget: the sdp line counts other pieces:\n%s", text.String())
+	}
+}
+
+// TestGraphCutNote: a graph's certificate cut short prints its note (the
+// bound that stands), as its JSON reason holds it; a chain's note
+// without an SDP solve is not printed.
+func TestGraphCutNote(t *testing.T) {
+	note := "the time budget ran out during the full pass over the input set: the bound is the first cheap pass's"
+	c := &certify.Certificate{Status: certify.Certified, Bound: 0.5, RootBound: 0.5, ObservedError: 0.25,
+		Method: certify.MethodSDP, Source: certify.MethodPropagation, Stopped: certify.StopBudget, TimeBudgetHit: true,
+		Note: note, SDPSkipped: certify.SDPSkip{Why: certify.SkipGraph},
+		Inputs: spec.Inputs{Box: spec.Box{Lo: []float64{0}, Hi: []float64{1}}, Pairing: spec.SameInput}}
+	for _, tc := range []struct {
+		name  string
+		why   certify.Skip
+		shown bool
+	}{{"graph", certify.SkipGraph, true}, {"graph, float32", certify.SkipGraphFloat32, true}, {"chain, SDP skipped", certify.SkipClose, false}} {
+		c.SDPSkipped.Why = tc.why
+		var text bytes.Buffer
+		if err := WriteCertificate(&text, c, true); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(text.String(), "note            "+note+"\n"); got != tc.shown {
+			t.Errorf("%s: note printed %v, want %v:\n%s", tc.name, got, tc.shown, text.String())
+		}
+		if rec := NewRecord(c); rec.Reason != note {
+			t.Errorf("%s: JSON reason %q, want the note", tc.name, rec.Reason)
+		}
+	}
+}
