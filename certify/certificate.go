@@ -158,8 +158,8 @@ type Certificate struct {
 	// (before any splitting): the SDP's own (+Inf when its solve or check
 	// failed, or Method is MethodPropagation) and the output enclosure's.
 	// For the inf-norm of chains, the largest over the outputs: the SDP's
-	// over those certified on their own (the others' bounds, below the
-	// largest, are the first pass's enclosures).
+	// over those certified on their own, +Inf if the budget or a signal
+	// left an output above it with only the first pass's enclosure.
 	SDPBound, IntervalBound float64
 	// Outputs are the bounds per output for the inf-norm (nil otherwise).
 	Outputs []float64

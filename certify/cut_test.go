@@ -64,6 +64,9 @@ func TestInfBoundCut(t *testing.T) {
 		if !c.Certified() || c.Stopped != cc.want || c.TimeBudgetHit != (cc.want == StopBudget) || len(c.Outputs) != f1.OutputSize() {
 			t.Fatalf("%s: certified %v (%s), stopped by %v, budget hit %v, %d output bounds", cc.name, c.Certified(), c.Reason, c.Stopped, c.TimeBudgetHit, len(c.Outputs))
 		}
+		if c.SDPBound < c.Bound { // +Inf when an output kept its first enclosure above the SDPs'
+			t.Fatalf("%s: SDP bound %g below the bound %g", cc.name, c.SDPBound, c.Bound)
+		}
 		checkSampled(t, cc.name, f1, f2, box, q, c.Bound)
 		t.Logf("%s: bound %.4g (uncut %.4g), %d pieces bounded (uncut %d)", cc.name, c.Bound, whole.Bound, c.Bounded, whole.Bounded)
 	}

@@ -140,6 +140,11 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 			worst = c
 		}
 	}
+	for j := range own {
+		if !own[j] && outs[j] > sdpB { // cut before that output's SDP: none is known
+			sdpB = math.Inf(1)
+		}
+	}
 	ob := searchError(wctx, f1, f2, box, &opts)
 	if wctx.Err() != nil && seen.err > ob.err {
 		// The search was cut: the error an output's search found is an
