@@ -38,6 +38,9 @@ func TestCertReport(t *testing.T) {
 	skipped := *c
 	skipped.Source, skipped.SDP = certify.MethodPropagation, certify.SDPStats{Solves: 44}
 	skipped.SDPSkipped = certify.SDPSkip{Why: certify.SkipClose, Detail: "bound propagation is within the target ratio"}
+	// Seven pieces bounded, none kept but the box: the JSON counts both.
+	bounded := *c
+	bounded.Bounded = 7
 
 	for _, tc := range []struct {
 		name string
@@ -51,6 +54,8 @@ func TestCertReport(t *testing.T) {
 		{"no figure", c, CertReport{Plot: file, Draw: noDraw}, "certified", bad},
 		{"not certified", failed, CertReport{Plot: file, Draw: spy}, "certified", nil},
 		{"SDP not built", &unbuilt, CertReport{HideTimes: true}, "sdp             not built  (QC set default, stopped by the time budget", nil},
+		{"pieces bounded", &bounded, CertReport{JSON: true}, `"pieces": 1,
+  "bounded": 7,`, nil},
 		{"SDP skipped on the pieces", &skipped, CertReport{HideTimes: true}, "sdp             none       (SDP skipped", nil},
 	} {
 		var out bytes.Buffer

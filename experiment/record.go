@@ -74,7 +74,12 @@ type Record struct {
 	// passed the check): the gammas above unless bound propagation gave
 	// the bound.
 	SDPGammas *GammasRecord `json:"sdp_gammas"`
-	Pieces    int           `json:"pieces"`
+	// Pieces are the pieces kept; Bounded the pieces bounded
+	// (certify.Certificate.Bounded: the box, then both halves of every
+	// split, over every output for the inf-norm of chains), which
+	// --max-pieces caps.
+	Pieces  int `json:"pieces"`
+	Bounded int `json:"bounded"`
 	// TimeBudgetHit reports that the time budget stopped the splitting
 	// (certify.Certificate.TimeBudgetHit); absent otherwise.
 	TimeBudgetHit bool `json:"time_budget_hit,omitempty"`
@@ -163,6 +168,7 @@ func NewRecord(c *certify.Certificate) Record {
 		Margin:        report.Number(c.Margin),
 		RootBound:     report.Number(c.RootBound),
 		Pieces:        max(len(c.Pieces), 1),
+		Bounded:       c.Bounded,
 		TimeBudgetHit: c.TimeBudgetHit,
 		Stopped:       stopped(c.Stopped),
 		StopNote:      stopNote(c),
