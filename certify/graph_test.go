@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
@@ -138,5 +139,38 @@ func TestBoundGraphInfinite(t *testing.T) {
 	}
 	if c.Certified() || c.Reason == "" {
 		t.Errorf("an infinite bound: certified %v, reason %q", c.Certified(), c.Reason)
+	}
+}
+
+// TestBoundGraphFirstPass certifies a residual graph on a box where the
+// cheap first pass (IntermediateInterval) bounds the 2-norm and the
+// inf-norm below the full pass (IntermediateBacksub): the certificate
+// takes the smaller, without refinement and with.
+func TestBoundGraphFirstPass(t *testing.T) {
+	g1, g2 := residualGraph(t, 13)
+	in := spec.Inputs{Box: spec.Box{Lo: []float64{-0.1, 0.1, -0.4}, Hi: []float64{0.1, 0.3, -0.2}}, Pairing: spec.SameInput}
+	for _, q := range []spec.Quantity{{Norm: spec.Norm2}, {Norm: spec.NormInf}} {
+		first, err := graphPiece(context.Background(), g1, g2, in, q, ArithReal, bounds.IntermediateInterval)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := graphPiece(context.Background(), g1, g2, in, q, ArithReal, bounds.IntermediateBacksub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(first.bound < full.bound) {
+			t.Fatalf("%v: first pass %v, full pass %v: the box no longer shows a first pass below the full one", q, first.bound, full.bound)
+		}
+		for _, pieces := range []int{1, 8} {
+			o := DefaultOptions()
+			o.Refine.TimeBudget, o.Refine.MaxPieces = 0, pieces
+			c, err := BoundGraph(context.Background(), g1, g2, in, q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.Certified() || c.Bound > first.bound || c.RootBound != first.bound {
+				t.Errorf("%v, %d pieces: bound %v, root bound %v, first pass %v (full %v)", q, pieces, c.Bound, c.RootBound, first.bound, full.bound)
+			}
+		}
 	}
 }
