@@ -189,3 +189,45 @@ func TestSoundness(t *testing.T) {
 		})
 	}
 }
+
+// TestInfBoundFirstPass checks that the inf-norm certificate of chains,
+// each output certified on its own after one first pass of bound
+// propagation over the whole box, keeps every output's bound at most
+// that pass's enclosure (Method MethodPropagation on the same box), up
+// to the one-ulp steps of the enclosure's value (enclosureValue), without
+// splitting and with it.
+func TestInfBoundFirstPass(t *testing.T) {
+	q := spec.Quantity{Norm: spec.NormInf}
+	for seed := uint64(1); seed <= 3; seed++ {
+		f := randnet.Paper(seed, 3, 2, 8, 3)
+		qo := quantise.DefaultOptions()
+		qo.Weights.FracBits, qo.Biases.FracBits = 3, 3
+		g, err := quantise.Network(f, qo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := spec.Inputs{Box: spec.Box{Lo: []float64{-0.3, -0.1, -0.4}, Hi: []float64{0.3, 0.5, 0.2}}, Pairing: spec.SameInput}
+		o := DefaultOptions()
+		o.Refine.TimeBudget, o.SearchWork, o.Method = 0, 1e6, MethodPropagation
+		first, err := Bound(context.Background(), f, g, in, q, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Method = MethodSDP
+		for _, pieces := range []int{1, 0} {
+			o.Refine.MaxPieces = pieces
+			c, err := Bound(context.Background(), f, g, in, q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.Certified() || len(c.Outputs) != len(first.Outputs) {
+				t.Fatalf("seed %d, %d pieces: %v, outputs %v", seed, pieces, c.Status, c.Outputs)
+			}
+			for j, b := range c.Outputs {
+				if b > first.Outputs[j]*(1+1e-12) {
+					t.Errorf("seed %d, %d pieces: output %d bound %v above the first pass's %v", seed, pieces, j, b, first.Outputs[j])
+				}
+			}
+		}
+	}
+}
