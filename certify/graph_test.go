@@ -2,14 +2,18 @@ package certify
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/spec"
 )
@@ -173,4 +177,79 @@ func TestBoundGraphFirstPass(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBoundGraphFirstPassSurvey (NNBOUND_LONG=1) bounds L-inf balls of
+// radius 0.25 to 8/255 about the first three test images of
+// testdata/graphs, for the digits models against their int8 and FB-8
+// copies, by the first and the full pass, in the 2-norm and the
+// inf-norm, and logs the cases where the first pass is the smaller.
+func TestBoundGraphFirstPassSurvey(t *testing.T) {
+	if os.Getenv("NNBOUND_LONG") != "1" {
+		t.Skip("NNBOUND_LONG=1 runs the survey")
+	}
+	dir := filepath.Join("..", "testdata", "graphs")
+	load := func(name string) *nn.Graph {
+		g, _, _, err := modelfile.LoadGraph(filepath.Join(dir, name+".onnx"), modelfile.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	rescnn := load("digits_rescnn")
+	qo := quantise.DefaultOptions()
+	qo.Weights.FracBits, qo.Biases.FracBits = 8, 8
+	fb8, err := quantise.Graph(rescnn, qo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := []struct {
+		name   string
+		g1, g2 *nn.Graph
+	}{
+		{"digits_rescnn int8 ort", rescnn, load("digits_rescnn_int8_ort")},
+		{"digits_rescnn int8 torch", rescnn, load("digits_rescnn_int8_torch")},
+		{"digits_rescnn FB 8", rescnn, fb8},
+		{"digits_cnn int8 torch", load("digits_cnn"), load("digits_cnn_int8_torch")},
+		{"digits_resid int8 ort", load("digits_resid"), load("digits_resid_int8_ort")},
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "digits_test.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct{ Inputs [][]float64 }
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	smaller, cases := 0, 0
+	for _, p := range pairs {
+		for i, x := range file.Inputs[:3] {
+			for _, r := range []float64{0.25 / 255, 1.0 / 255, 2.0 / 255, 8.0 / 255} {
+				box := spec.Box{Lo: make([]float64, len(x)), Hi: make([]float64, len(x))}
+				for k := range x {
+					box.Lo[k], box.Hi[k] = max(0, x[k]-r), min(1, x[k]+r)
+				}
+				in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+				for _, q := range []spec.Quantity{{Norm: spec.Norm2}, {Norm: spec.NormInf}} {
+					first, err := graphPiece(context.Background(), p.g1, p.g2, in, q, ArithReal, bounds.IntermediateInterval)
+					if err != nil {
+						t.Fatal(err)
+					}
+					full, err := graphPiece(context.Background(), p.g1, p.g2, in, q, ArithReal, bounds.IntermediateBacksub)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if math.IsInf(first.bound, 0) || math.IsNaN(full.bound) {
+						t.Errorf("%s, image %d, radius %.3g/255, %v: first %v, full %v", p.name, i, r*255, q, first.bound, full.bound)
+					}
+					cases++
+					if first.bound < full.bound {
+						smaller++
+						t.Logf("%s, image %d, radius %.3g/255, %v: first %.6g below full %.6g", p.name, i, r*255, q, first.bound, full.bound)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("the first pass was the smaller in %d of %d cases", smaller, cases)
 }
