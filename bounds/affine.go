@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/nnbound/nnbound/nn"
@@ -37,7 +38,10 @@ func Linear(f *nn.Network, box spec.Box, opts Options) (*Affine, error) {
 	if f.Quantised() {
 		return nil, fmt.Errorf("bounds: affine output bounds of a quantised network: %w", ErrUnsupported)
 	}
-	s := symbolicState(lowered{f: f}, boxIntervals(box), opts.optimiser())
+	s, err := symbolicState(context.Background(), lowered{f: f}, boxIntervals(box), opts.optimiser())
+	if err != nil {
+		return nil, err
+	}
 	k := len(f.Layers) - 1
 	out := s.net.Post[k]
 	a := &Affine{box: box, out: out}

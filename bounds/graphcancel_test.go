@@ -121,3 +121,48 @@ func TestPairCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleCancel checks that SingleContext looks at the context once
+// before every layer (a countdown of as many checks as layers lets the
+// pass end, one fewer stops it with the context's error), stops with the
+// context's error when it is cancelled before the call, with and without
+// a split box and for both methods, and gives Single's bounds when it is
+// not.
+func TestSingleCancel(t *testing.T) {
+	f := randnet.Paper(3, 4, 3, 10, 2)
+	box := spec.Box{Lo: []float64{-1, -1, -1, -1}, Hi: []float64{1, 1, 1, 1}}
+	for _, m := range []Method{MethodSymbolic, MethodOptimised} {
+		opts := DefaultOptions()
+		opts.Method = m
+		layers := int64(len(f.Layers))
+		c := &countdown{Context: context.Background()}
+		c.n.Store(layers)
+		if _, err := SingleContext(c, f, box, opts); err != nil {
+			t.Errorf("%v: %d checks for %d layers: error %v", m, layers, layers, err)
+		}
+		c.n.Store(layers - 1)
+		if _, err := SingleContext(c, f, box, opts); !errors.Is(err, context.Canceled) {
+			t.Errorf("%v: %d checks for %d layers: error %v", m, layers-1, layers, err)
+		}
+		for _, split := range []int{1, 4} {
+			opts.Split = split
+			want, err := Single(f, box, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := SingleContext(context.Background(), f, box, opts)
+			if err != nil || !slices.Equal(got.Post[len(got.Post)-1], want.Post[len(want.Post)-1]) {
+				t.Fatalf("%v, split %d, not cancelled: error %v", m, split, err)
+			}
+			done, cancel := context.WithCancel(context.Background())
+			cancel()
+			if _, err := SingleContext(done, f, box, opts); !errors.Is(err, context.Canceled) {
+				t.Errorf("%v, split %d, cancelled before: error %v", m, split, err)
+			}
+			c.n.Store(layers + 1) // the first piece and a layer of the next
+			if _, err := SingleContext(c, f, box, opts); split > 1 && !errors.Is(err, context.Canceled) {
+				t.Errorf("%v, split %d, cancelled in the second piece: error %v", m, split, err)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -111,7 +112,7 @@ func TestOptimisedApproachesLP(t *testing.T) {
 	var gapSym, gapOpt float64
 	for trial := range 8 {
 		f := boundstest.Network(rng, []int{3, 8, 8, 8, 1}, 1, nn.Activation{Kind: nn.ReLU})
-		s := symbolicState(lowered{f: f}, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
+		s, _ := symbolicState(context.Background(), lowered{f: f}, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
 		k := len(f.Layers) - 1
 		rows, sign := []int{0}, []float64{1}
 		sym := s.backSubstitute(k, rows, sign, nil)[0]

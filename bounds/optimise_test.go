@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -39,7 +40,7 @@ func randomSlopeOpt(rng *rand.Rand, trial int) (*slopeOpt, []int) {
 	leaky := nn.Activation{Kind: nn.LeakyReLU, Alpha: 0.3 * rng.Float64()}
 	act := []nn.Activation{{Kind: nn.ReLU}, leaky}[trial%2]
 	f := boundstest.Network(rng, []int{3, 8, 8, 8, 2}, 1, act)
-	s := symbolicState(lowered{f: f}, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
+	s, _ := symbolicState(context.Background(), lowered{f: f}, boxIntervals(spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}), nil)
 	k := len(f.Layers) - 1
 	rows, sign := allTargets(f, k)
 	return s.slopeOpt(k, rows, sign), rows
@@ -107,7 +108,7 @@ func TestOptimisedSoundWithAnySlopes(t *testing.T) {
 		act := boundstest.Activations[1+rng.IntN(2)]
 		f := boundstest.Network(rng, []int{1, 6, 6, 6, 1}, 1, act)
 		box := spec.Box{Lo: []float64{-1 - rng.Float64()}, Hi: []float64{1 + rng.Float64()}}
-		s := symbolicState(lowered{f: f}, boxIntervals(box), nil)
+		s, _ := symbolicState(context.Background(), lowered{f: f}, boxIntervals(box), nil)
 		for k := 1; k < len(f.Layers); k++ {
 			rows, sign := allTargets(f, k)
 			o := s.slopeOpt(k, rows, sign)

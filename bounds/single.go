@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -56,6 +57,13 @@ func straddlesKink(a nn.Activation, x Interval) bool {
 
 // Single returns sound bounds for f on box.
 func Single(f *nn.Network, box spec.Box, opts Options) (*Net, error) {
+	return SingleContext(context.Background(), f, box, opts)
+}
+
+// SingleContext is Single stopped by ctx: once ctx is done it returns
+// ctx's error (wrapped) before the next layer of a symbolic pass, or the
+// next piece of a split box, is bounded: a pass so cut yields no bounds.
+func SingleContext(ctx context.Context, f *nn.Network, box spec.Box, opts Options) (*Net, error) {
 	if err := checkSingle(f, box, opts); err != nil {
 		return nil, err
 	}
@@ -64,17 +72,26 @@ func Single(f *nn.Network, box spec.Box, opts Options) (*Net, error) {
 		return nil, err
 	}
 	if opts.Split > 1 {
-		return singleSplit(m, box, opts), nil
+		return singleSplit(ctx, m, box, opts)
 	}
-	return singleNet(m, box, opts), nil
+	return singleNet(ctx, m, box, opts)
 }
 
-// singleNet returns the bounds of m on box by opts.Method (no splitting).
-func singleNet(m lowered, box spec.Box, opts Options) *Net {
+// singleNet returns the bounds of m on box by opts.Method (no splitting),
+// or ctx's error once ctx is done: looked at before every layer of a
+// symbolic pass (symbolicState), before an interval pass.
+func singleNet(ctx context.Context, m lowered, box spec.Box, opts Options) (*Net, error) {
 	if opts.Method >= MethodSymbolic {
-		return symbolicNet(m, boxIntervals(box), opts.optimiser())
+		s, err := symbolicState(ctx, m, boxIntervals(box), opts.optimiser())
+		if err != nil {
+			return nil, err
+		}
+		return s.net, nil
 	}
-	return intervalNet(m, boxIntervals(box))
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("bounds: stopped: %w", err)
+	}
+	return intervalNet(m, boxIntervals(box)), nil
 }
 
 // checkSingle validates the arguments of Single (and Linear).

@@ -97,15 +97,23 @@ func hullInto(a, b []Interval) {
 // singleSplit returns the bounds of f on box as the hull of its bounds on
 // the pieces of the box, intersected with those on the whole box (bounds
 // on a part are not always inside those on the whole: the relaxations
-// differ).
-func singleSplit(m lowered, box spec.Box, opts Options) *Net {
+// differ), or ctx's error once ctx is done (singleNet).
+func singleSplit(ctx context.Context, m lowered, box spec.Box, opts Options) (*Net, error) {
 	var nets []*Net
 	for _, b := range splitBox(box, opts.Split, m.f) {
-		nets = append(nets, singleNet(m, b, opts))
+		n, err := singleNet(ctx, m, b, opts)
+		if err != nil {
+			return nil, err
+		}
+		nets = append(nets, n)
 	}
 	out := hullNets(boxIntervals(box), nets)
-	intersectNets(out, singleNet(m, box, opts))
-	return out
+	whole, err := singleNet(ctx, m, box, opts)
+	if err != nil {
+		return nil, err
+	}
+	intersectNets(out, whole)
+	return out, nil
 }
 
 // intersectNets intersects the bounds of a with those of b, in place.

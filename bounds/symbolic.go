@@ -1,31 +1,33 @@
 package bounds
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/nnbound/nnbound/nn"
 )
 
-// symbolicNet returns bounds of f on the box in by back-substitution: each
-// layer's pre-activation is bounded by a linear form in the outputs of every
-// layer below it in turn, down to the input, through the linear relaxations
-// of the activations (relax.go); the tightest concretisation at any level,
+// symbolicState returns bounds of f on the box in by back-substitution,
+// with the back-substitution state after the last layer: each layer's
+// pre-activation is bounded by a linear form in the outputs of every layer
+// below it in turn, down to the input, through the linear relaxations of
+// the activations (relax.go); the tightest concretisation at any level,
 // and the interval bound, is kept. So the result is never looser than
 // intervalNet's. With opt not nil the slopes of the free lines are then
-// optimised per target (optimise.go), which again can only tighten.
-func symbolicNet(m lowered, in []Interval, opt *OptimiseSettings) *Net {
-	return symbolicState(m, in, opt).net
-}
-
-// symbolicState returns the back-substitution state of symbolicNet after
-// the last layer.
-func symbolicState(m lowered, in []Interval, opt *OptimiseSettings) *symNet {
+// optimised per target (optimise.go), which again can only tighten. Once
+// ctx is done it returns ctx's error (wrapped), looked at before every
+// layer.
+func symbolicState(ctx context.Context, m lowered, in []Interval, opt *OptimiseSettings) (*symNet, error) {
 	f := m.f
 	net := &Net{In: in, Pre: make([][]Interval, len(f.Layers)), Post: make([][]Interval, len(f.Layers))}
 	sn := newSymNet(m, net)
 	x := in
 	for k, l := range f.Layers {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("bounds: stopped before layer %d: %w", k, err)
+		}
 		net.Pre[k] = affine(l, x, m.layerNoise(k))
 		if k > 0 {
 			sn.tighten(k, opt)
@@ -36,7 +38,7 @@ func symbolicState(m lowered, in []Interval, opt *OptimiseSettings) *symNet {
 		sn.relax(k)
 		x = net.Post[k]
 	}
-	return sn
+	return sn, nil
 }
 
 // symNet is the back-substitution state of one network: per layer its

@@ -93,15 +93,16 @@ func checkAttained(c *Certificate) {
 }
 
 // intervalBound returns the bound of bound propagation alone: the value of
-// the output difference enclosure of the whole input set (boundsOf, the
-// same single pass as the first bound of sdpBound).
+// the output difference enclosure of the whole input set (rootPass, the
+// same single pass as the first bound of sdpBound; its first pass when the
+// time budget or a signal cut it, and Stopped says so).
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{Status: CheckFailed, RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
 	t0 := time.Now()
 	root := rootRegion(box, &opts)
-	// The one pass is the certificate: a signal does not stop it.
-	rb, err := boundsOf(context.WithoutCancel(ctx), f1, f2, &root, &opts)
+	rb, cut, err := rootPass(ctx, f1, f2, &root, &opts)
 	add(&opts.timing.Propagation, t0)
+	c.Stopped, c.TimeBudgetHit = cut, cut == StopBudget
 	if err == nil {
 		if opts.q.C == nil {
 			for _, iv := range rb.Output {
@@ -119,37 +120,45 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		c.Status, c.RootBound, c.IntervalBound = Certified, c.Bound, c.Bound
 		c.Gamma = outward.MulUpStep(c.Bound, c.Bound)
 	}
-	ob := searchError(ctx, f1, f2, box, &opts)
+	sctx, cancel := opts.budgetContext(ctx)
+	defer cancel()
+	ob := searchError(sctx, f1, f2, box, &opts)
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	return c
 }
 
 // sdpBound certifies with the SDP, splitting the input set if the options
-// allow.
+// allow. The root's pass of bound propagation is the first certificate
+// (rootPass): when the time budget or a signal cut it, its first pass's
+// bound is the certificate's, with nothing refined, and Stopped says why.
 func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	root := rootRegion(box, &opts)
 	c := &Certificate{Status: CheckFailed}
 	// The search and the root's bounds are independent: they run side by
-	// side (each adds to its own field of the timing).
+	// side (each adds to its own field of the timing), both stopped by the
+	// time budget and the signal.
+	sctx, cancel := opts.budgetContext(ctx)
+	defer cancel()
 	searched := make(chan observation, 1)
-	go func() { searched <- searchError(ctx, f1, f2, box, &opts) }()
+	go func() { searched <- searchError(sctx, f1, f2, box, &opts) }()
 	rb, err := opts.rootBounds, error(nil)
+	rootCut := StopNone // why the root's full pass was cut (its first pass stands)
 	if rb == nil {
-		// The root's pass is the first certificate: a signal stops it only
-		// where the caller holds one already (task.cuttable).
-		rctx := context.WithoutCancel(ctx)
-		if opts.cuttable {
-			rctx = ctx
-		}
 		t0 := time.Now()
-		rb, err = boundsOf(rctx, f1, f2, &root, &opts)
+		if opts.cuttable {
+			// The caller holds a certificate already: ctx stops the
+			// root's pass, and nothing of it stands.
+			rb, err = boundsOf(ctx, f1, f2, &root, &opts)
+		} else {
+			rb, rootCut, err = rootPass(ctx, f1, f2, &root, &opts)
+		}
 		add(&opts.timing.Propagation, t0)
 	}
 	ob := <-searched
 	var cheap []piece // the pieces of the cheap refinement (cheap.go), if it ran
 	cheapStop := StopNone
 	cc := &Certificate{}
-	if err == nil && cheapFirst(&root, &opts) {
+	if err == nil && rootCut == StopNone && cheapFirst(&root, &opts) {
 		cheap, cheapStop = cheapRefine(ctx, f1, f2, root, rb, &opts, &ob, cc)
 	}
 	ro := opts
@@ -163,7 +172,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	switch {
 	case err != nil:
 		rp = regionResult{bound: math.Inf(1), sdpBound: math.Inf(1), ivBound: math.Inf(1), status: CheckFailed, reason: err.Error()}
-	case cheapStop == StopBudget || cheapStop == StopCancelled || cheapStop == StopCostly:
+	case rootCut != StopNone || cheapStop == StopBudget || cheapStop == StopCancelled || cheapStop == StopCostly:
 		// Out of time or work: no SDP (the cheap pieces were still paying
 		// when the work budget ran out; the whole set's SDP rarely beats
 		// them then).
@@ -175,7 +184,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	if rp.iters > 0 && !(rp.ok && opts.Refine.reached(rp.bound, ob.err)) {
 		ob.searchMore(ctx, f1, f2, box, &opts, rp.bound)
 	}
-	c.TimeBudgetHit = rp.budgetHit || cc.TimeBudgetHit
+	c.TimeBudgetHit = rp.budgetHit || cc.TimeBudgetHit || rootCut == StopBudget
 	c.SDP = SDPStats{Size: rp.size, Variables: rp.vars, Solves: 1 + rp.cutSolves, Iterations: rp.iters, Time: rp.time,
 		Status: rp.sdpStatus, Objective: rp.objective}
 	c.Bounded = 1
@@ -193,6 +202,13 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 
 	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	switch {
+	case rootCut != StopNone:
+		c.Stopped = rootCut
+		why := "the time budget ran out"
+		if rootCut == StopCancelled {
+			why = "the run was cancelled"
+		}
+		c.Note = why + " during the root's bound propagation: the bound is its first pass's (symbolic, the input set whole)"
 	case opts.QC != QCDefault || opts.Refine.MaxPieces == 1:
 	case rp.budgetHit:
 		c.Stopped = StopBudget

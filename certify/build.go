@@ -41,8 +41,16 @@ func (rb *regionBounds) prior(r *region) *bounds.PairBounds {
 // Split. The paper set uses them only to scale its coordinates and
 // objective and as the fallback bound, so it keeps symbolic bounds on the
 // whole box: its SDP stays the one the tests compare with CSDP's. Once
-// ctx is done the pass stops with ctx's error (bounds.PairContext).
+// ctx is done the pass stops with ctx's error (bounds.PairContext,
+// bounds.SingleContext): a pass so cut yields no bounds.
 func boundsOf(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) (*regionBounds, error) {
+	return boundsAfter(ctx, f1, f2, r, o, nil)
+}
+
+// boundsAfter is boundsOf given first, the bounds of r by the first pass
+// of rootPass (firstTask), or nil: where boundsOf's symbolic tightening
+// (tightenSymbolic) would compute that same pass again, it takes first's.
+func boundsAfter(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, first *regionBounds) (*regionBounds, error) {
 	opts := bounds.Options{Method: o.Bounds, Split: o.splitFor(r.Box1), RequantSlack: o.RequantSlack, Optimise: o.Optimise}
 	if o.propOnly {
 		// A piece of the cheap refinement: the refinement splits instead
@@ -70,17 +78,17 @@ func boundsOf(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) (*reg
 	if o.QC == QCPaper {
 		opts = bounds.Options{Method: bounds.MethodSymbolic, RequantSlack: o.RequantSlack}
 	}
-	if rb, err := inputCases(f1, f2, r, o, opts); rb != nil || err != nil {
+	if rb, err := inputCases(ctx, f1, f2, r, o, opts); rb != nil || err != nil {
 		return rb, err
 	}
 	single := r.Pairing == spec.QuantisedInput && r.allFixed() ||
 		r.Pairing == spec.Independent && !sameBox(r.Box1, r.Box2)
 	if single {
-		b1, err := bounds.Single(f1, r.Box1, opts)
+		b1, err := bounds.SingleContext(ctx, f1, r.Box1, opts)
 		if err != nil {
 			return nil, err
 		}
-		b2, err := bounds.Single(f2, r.Box2, opts)
+		b2, err := bounds.SingleContext(ctx, f2, r.Box2, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -104,11 +112,62 @@ func boundsOf(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) (*reg
 		rb.Margin = &m
 	}
 	if opts.Method == bounds.MethodOptimised && !f1.Quantised() && !f2.Quantised() && !o.propOnly {
-		if err := rb.tightenSymbolic(ctx, f1, f2, r, o, opts); err != nil {
+		if opts.Split > 1 {
+			first = nil // first's pass is not split
+		}
+		if err := rb.tightenSymbolic(ctx, f1, f2, r, o, opts, first); err != nil {
 			return nil, err
 		}
 	}
 	return rb, nil
+}
+
+// rootPass returns the bounds of the root region r by boundsOf, the first
+// certificate of sdpBound, infBound and intervalBound, and StopNone; or,
+// when ctx or Refine.TimeBudget cut that pass, the bounds of a first pass
+// cheap beside it (firstTask: symbolic slopes, no split, where the full
+// pass optimises the slopes on the pieces of a split box) and why the
+// full pass was cut (StopCancelled or StopBudget). A cut pass yields no bound: the first
+// pass's stands. The first pass runs before the full one, to its end
+// whatever ctx and the budget; the full pass then reuses it where it
+// would compute it again (boundsAfter), so that an uncut run does the
+// same work and finds the same bounds, bit for bit. Where the first pass
+// would be the full one, or nothing can cut the full pass (no budget, a
+// ctx never done), the full pass alone runs, to its end.
+func rootPass(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) (*regionBounds, Stop, error) {
+	whole := func() (*regionBounds, Stop, error) {
+		rb, err := boundsOf(context.WithoutCancel(ctx), f1, f2, r, o)
+		return rb, StopNone, err
+	}
+	fo, cheaper := firstTask(r, o)
+	if !cheaper || (o.deadline.IsZero() && ctx.Done() == nil) {
+		return whole()
+	}
+	first, err := boundsOf(context.WithoutCancel(ctx), f1, f2, r, &fo)
+	if err != nil {
+		return whole() // no first bound: the full pass is the certificate
+	}
+	bctx, cancel := o.budgetContext(ctx)
+	defer cancel()
+	rb, err := boundsAfter(bctx, f1, f2, r, o, first)
+	switch {
+	case err == nil || bctx.Err() == nil:
+		return rb, StopNone, err
+	case ctx.Err() != nil:
+		return first, StopCancelled, nil
+	}
+	return first, StopBudget, nil
+}
+
+// firstTask returns the task of rootPass's first pass on r: o with
+// symbolic slopes (or intervals, if o asks for them) and no split; and
+// whether that pass is cheaper than o's own (false where it is the same:
+// o asks for no more, or for the paper's QC set, whose bounds are those
+// anyway).
+func firstTask(r *region, o *task) (task, bool) {
+	fo := *o
+	fo.Bounds, fo.Split = min(o.Bounds, bounds.MethodSymbolic), 0
+	return fo, o.QC != QCPaper && (o.Bounds > fo.Bounds || o.splitFor(r.Box1) > 1)
 }
 
 // weighed returns the outputs (of n) that the quantity q weighs: those of
@@ -129,26 +188,37 @@ func weighed(q spec.Quantity, n int) []int {
 // pre-activation bounds, can leave an output enclosure a little wider
 // than the symbolic pass's (MNIST 3x100 against its float16 copy), so
 // that no caller of bounds.Pair gets a tighter single pass than Bound.
-func (rb *regionBounds) tightenSymbolic(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) error {
-	opts.Method = bounds.MethodSymbolic
-	pb, err := bounds.PairContext(ctx, f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, opts)
-	if err != nil {
-		return err
-	}
-	out := slices.Clone(rb.Output)
-	for j := range out {
-		out[j] = intersect(out[j], pb.Output[j])
-	}
-	rb.Output = out
-	if n2, err := norm2Of(f1, f2, pb, o.q); err == nil && n2 > 0 && (rb.Norm2 <= 0 || n2 < rb.Norm2) {
-		rb.Norm2 = n2
-	}
-	if rb.Margin != nil {
-		m, err := pb.Margin(o.q.C)
+// The symbolic pass is sym's when not nil (the same pass, done already:
+// boundsAfter).
+func (rb *regionBounds) tightenSymbolic(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, opts bounds.Options, sym *regionBounds) error {
+	if sym == nil {
+		opts.Method = bounds.MethodSymbolic
+		pb, err := bounds.PairContext(ctx, f1, f2, spec.Inputs{Box: r.Box1, Pairing: r.Pairing, Quant: o.in.Quant}, opts)
 		if err != nil {
 			return err
 		}
-		m = intersect(*rb.Margin, m)
+		sym = &regionBounds{Output: pb.Output}
+		if n2, err := norm2Of(f1, f2, pb, o.q); err == nil {
+			sym.Norm2 = n2
+		}
+		if rb.Margin != nil {
+			m, err := pb.Margin(o.q.C)
+			if err != nil {
+				return err
+			}
+			sym.Margin = &m
+		}
+	}
+	out := slices.Clone(rb.Output)
+	for j := range out {
+		out[j] = intersect(out[j], sym.Output[j])
+	}
+	rb.Output = out
+	if n2 := sym.Norm2; n2 > 0 && (rb.Norm2 <= 0 || n2 < rb.Norm2) {
+		rb.Norm2 = n2
+	}
+	if rb.Margin != nil && sym.Margin != nil {
+		m := intersect(*rb.Margin, *sym.Margin)
 		rb.Margin = &m
 	}
 	return nil

@@ -2,11 +2,14 @@ package certify
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/nnbound/nnbound/bounds"
 	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
@@ -252,6 +255,93 @@ func TestNextOutput(t *testing.T) {
 	} {
 		if got := nextOutput(tc.bounds, tc.own); got != tc.want {
 			t.Errorf("nextOutput(%v, %v) = %d, want %d", tc.bounds, tc.own, got, tc.want)
+		}
+	}
+}
+
+// TestRootPassCut checks that a chain's certificate cut before its root's
+// full pass ends (sdpBound's for the 2-norm and one output's margin,
+// intervalBound's for propagation alone) is the first pass's bound:
+// certified, never an error, no smaller than the full run's or than the
+// error at sampled inputs, with the reason it stopped and nothing refined.
+func TestRootPassCut(t *testing.T) {
+	f1, f2 := cutPair(t, 3)
+	box := spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}
+	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+	for _, method := range []Method{MethodSDP, MethodPropagation} {
+		for _, q := range []spec.Quantity{{Norm: spec.Norm2}, {Norm: spec.Norm2, C: spec.OutputC(3, 1)}} {
+			o := DefaultOptions()
+			o.Method, o.Refine.TimeBudget = method, 0
+			full, err := Bound(context.Background(), f1, f2, in, q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fo := o // the first pass alone
+			fo.Method, fo.Bounds, fo.Split = MethodPropagation, bounds.MethodSymbolic, 0
+			first, err := Bound(context.Background(), f1, f2, in, q, fo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, cc := range cutCases {
+				name := fmt.Sprintf("%v, %v, %s", method, q, cc.name)
+				o.Refine.TimeBudget = cc.budget
+				c, err := Bound(cutContext(cc.cancel), f1, f2, in, q, o)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !c.Certified() || c.Stopped != cc.want || c.TimeBudgetHit != (cc.want == StopBudget) ||
+					c.Bound != first.Bound || c.Bound < full.Bound || len(c.Pieces) > 0 || c.SDP.Iterations > 0 {
+					t.Fatalf("%s: certified %v (%s), stopped by %v, budget hit %v, bound %v (first pass %v, full run %v), %d pieces, %d SDP iterations",
+						name, c.Certified(), c.Reason, c.Stopped, c.TimeBudgetHit, c.Bound, first.Bound, full.Bound, len(c.Pieces), c.SDP.Iterations)
+				}
+				checkSampled(t, name, f1, f2, box, q, c.Bound)
+			}
+		}
+	}
+}
+
+// TestRootPassSame checks that rootPass, given a time budget it does not
+// reach, returns boundsOf's bounds bit for bit, on a box that the full
+// pass splits and on one it does not (there it reuses the first pass for
+// its symbolic tightening), and that it returns the first pass's bounds,
+// no tighter than the full pass's, when cut before it.
+func TestRootPassSame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, inputs := range []int{3, MaxSplitInputs + 1} {
+		f1 := randnet.Paper(9, inputs, 2, 12, 3)
+		fb := quantise.Format{FracBits: 4}
+		f2, err := quantise.Network(f1, quantise.Options{Weights: fb, Biases: fb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		box := spec.Box{Lo: make([]float64, inputs), Hi: make([]float64, inputs)}
+		for i := range box.Lo {
+			box.Lo[i], box.Hi[i] = -rng.Float64(), rng.Float64()
+		}
+		for _, q := range []spec.Quantity{{Norm: spec.Norm2}, {Norm: spec.Norm2, C: []float64{1, -2, 0}}} {
+			o := task{Options: DefaultOptions(), in: spec.Inputs{Box: box, Pairing: spec.SameInput}, q: q, timing: &Timing{}}
+			r := rootRegion(box, &o)
+			want, err := boundsOf(context.Background(), f1, f2, &r, &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.deadline = time.Now().Add(time.Hour)
+			got, cut, err := rootPass(context.Background(), f1, f2, &r, &o)
+			if err != nil || cut != StopNone {
+				t.Fatalf("%d inputs, %v: error %v, cut %v", inputs, q, err, cut)
+			}
+			if !slices.Equal(got.Output, want.Output) || got.Norm2 != want.Norm2 || (q.C != nil && *got.Margin != *want.Margin) {
+				t.Errorf("%d inputs, %v: outputs %v, norm %v, margin %v; boundsOf's %v, %v, %v",
+					inputs, q, got.Output, got.Norm2, got.Margin, want.Output, want.Norm2, want.Margin)
+			}
+			o.deadline = time.Unix(0, 0)
+			first, cut, err := rootPass(context.Background(), f1, f2, &r, &o)
+			if err != nil || cut != StopBudget {
+				t.Fatalf("%d inputs, %v, cut: error %v, cut %v", inputs, q, err, cut)
+			}
+			if v, w := first.intervalValue(&o), want.intervalValue(&o); !(v >= w) {
+				t.Errorf("%d inputs, %v: the first pass's bound %v below the full pass's %v", inputs, q, v, w)
+			}
 		}
 	}
 }

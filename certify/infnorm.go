@@ -37,8 +37,9 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	o0 := unit(0)
 	root := rootRegion(box, &o0)
 	t0 := time.Now()
-	// The first certificate: a signal does not stop it.
-	rb, err := boundsOf(context.WithoutCancel(ctx), f1, f2, &root, &o0)
+	// The first certificate (its first pass, if the budget or a signal
+	// cut the full one: then no output is refined).
+	rb, rootCut, err := rootPass(ctx, f1, f2, &root, &o0)
 	add(&opts.timing.Propagation, t0)
 	var first []float64 // the first pass's bound of each output
 	if err == nil {
@@ -50,8 +51,8 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		}
 	}
 	wctx, cancel := ctx, context.CancelFunc(func() {})
-	if !opts.deadline.IsZero() && first != nil {
-		wctx, cancel = context.WithDeadline(ctx, opts.deadline)
+	if first != nil {
+		wctx, cancel = opts.budgetContext(ctx)
 	}
 	defer cancel()
 
@@ -67,21 +68,21 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	var order []int // the outputs certified on their own, in turn, then the others
 	own := make([]bool, n)
 	bounded := 0
-	cut := false // the budget or a signal ended the run
+	cut := rootCut != StopNone // the budget or a signal ended the run
 	var seen observation
 	for {
 		j := nextOutput(outs, own)
 		if j < 0 {
 			break
 		}
-		if first != nil && wctx.Err() != nil {
+		if first != nil && (cut || wctx.Err() != nil) {
 			cut = true
 			break
 		}
 		o := unit(j)
 		o.cuttable = first != nil
 		if j == 0 {
-			o.rootBounds = rb
+			o.rootBounds = rb // not cut: the full pass's
 		}
 		if o.Progress != nil && first != nil {
 			others := slices.Clone(outs)

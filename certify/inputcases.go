@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"math"
 
 	"github.com/nnbound/nnbound/bounds"
@@ -71,7 +72,7 @@ func (g inputGrid) Round(x float64) float64 { return g.q.Apply(g.i, x) }
 // when there are more than maxEagerCases of them and o.deferCells is set
 // (refine bounds such a region case by case only when it is about to be
 // split: laterCases).
-func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*regionBounds, error) {
+func inputCases(ctx context.Context, f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*regionBounds, error) {
 	f, g, flip, cs, n := caseCells(f1, f2, r, o)
 	if n == 0 || (n > maxEagerCases && o.deferCells) {
 		return nil, nil
@@ -102,7 +103,7 @@ func inputCases(f1, f2 *nn.Network, r *region, o *task, opts bounds.Options) (*r
 		if aff != nil {
 			of = aff.On(part)
 		} else {
-			bf, err := bounds.Single(f, part, opts)
+			bf, err := bounds.SingleContext(ctx, f, part, opts)
 			if err != nil {
 				return nil, err
 			}

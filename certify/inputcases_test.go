@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -52,7 +53,7 @@ func TestInputCases(t *testing.T) {
 			f1, f2 = g, f
 		}
 		r := region{Box1: cloneBox(box), Box2: cloneBox(box), Pairing: spec.SameInput}
-		rb, err := inputCases(f1, f2, &r, &o, bounds.Options{Method: bounds.MethodSymbolic})
+		rb, err := inputCases(context.Background(), f1, f2, &r, &o, bounds.Options{Method: bounds.MethodSymbolic})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +136,7 @@ func TestInputCasesMany(t *testing.T) {
 			f1, f2 = g, f
 		}
 		r := region{Box1: cloneBox(box), Box2: cloneBox(box), Pairing: spec.SameInput}
-		rb, err := inputCases(f1, f2, &r, &o, bounds.Options{Method: bounds.MethodOptimised})
+		rb, err := inputCases(context.Background(), f1, f2, &r, &o, bounds.Options{Method: bounds.MethodOptimised})
 		if err != nil {
 			t.Fatal(err)
 		}

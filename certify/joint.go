@@ -53,12 +53,8 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 	}
 	sp := m.problemOf(objs, weights(&r, &opts), expect)
 	var res regionResult
-	sctx := ctx
-	if !opts.deadline.IsZero() { // the solver stops at its next iteration
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithDeadline(ctx, opts.deadline)
-		defer cancel()
-	}
+	sctx, cancel := opts.budgetContext(ctx) // the solver stops at its next iteration
+	defer cancel()
 	sol, ok := runSolver(sctx, sp, &opts, &res)
 	c.TimeBudgetHit = !ok && res.status == Cancelled && ctx.Err() == nil
 	c.SDP = SDPStats{Size: m.layout.Dim, Variables: len(sp.C), Solves: 1, Iterations: res.iters, Time: res.time,

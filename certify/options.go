@@ -485,6 +485,15 @@ type task struct {
 	known float64
 }
 
+// budgetContext returns ctx ending also when Refine.TimeBudget runs out
+// (ctx itself without a budget), and its cancel function.
+func (o *task) budgetContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if o.deadline.IsZero() {
+		return ctx, func() {}
+	}
+	return context.WithDeadline(ctx, o.deadline)
+}
+
 // pastDeadline reports whether Refine.TimeBudget has run out.
 func (o *task) pastDeadline() bool {
 	return !o.deadline.IsZero() && !time.Now().Before(o.deadline)

@@ -68,10 +68,7 @@ const maxMargin = 1e-3
 // of the refinement: its bound propagation stops when ctx is done or
 // Refine.TimeBudget runs out, and the result is then Cancelled.
 func certifyRegion(ctx context.Context, f1, f2 *nn.Network, r *region, o *task) regionResult {
-	bctx, cancel := ctx, context.CancelFunc(func() {})
-	if !o.deadline.IsZero() {
-		bctx, cancel = context.WithDeadline(ctx, o.deadline)
-	}
+	bctx, cancel := o.budgetContext(ctx)
 	defer cancel()
 	t0 := time.Now()
 	rb, err := boundsOf(bctx, f1, f2, r, o)

@@ -2,10 +2,13 @@ package verify
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
 
+	"github.com/nnbound/nnbound/bounds/boundstest"
+	"github.com/nnbound/nnbound/internal/randnet"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -60,5 +63,77 @@ func TestDecideGraphDeadline(t *testing.T) {
 		if !(r.Bound >= worst) {
 			t.Errorf("deadline at check %d: bound %v below the sampled %v", n, r.Bound, worst)
 		}
+	}
+}
+
+// TestChainPassDeadline checks that a deadline met anywhere in a search
+// on chains, inside a node's bound propagation (bounds.SingleContext)
+// included, leaves a property that holds unknown (Timeout), never holds:
+// for top-1 agreement and for relational properties (the sign proof and
+// the joint search), with the deadline at every check up to the one the
+// uncut search needs.
+func TestChainPassDeadline(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 9))
+	f, err := randnet.New(rng, []int{3, 8, 8, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := boundstest.Perturb(rng, f, 0.02)
+	box := ball([]float64{0.3, 0.5, 0.7}, 0.1)
+	o := DefaultOptions()
+	o.Workers = 1
+	fr, err := randnet.New(rand.New(rand.NewPCG(3, 4)), []int{3, 8, 8, 2}) // TestDecideRelational's
+	if err != nil {
+		t.Fatal(err)
+	}
+	tied := monotonic(spec.Box{Lo: []float64{-0.2, -0.1, 0}, Hi: []float64{0.2, 0.1, 0.05}}, 0, 0.5)
+	tied.Links[0].Hi = 0
+	wide := spec.Box{Lo: []float64{-0.3, -0.3, -0.3}, Hi: []float64{0.3, 0.3, 0.3}}
+	decide := map[string]func(context.Context) (Status, Reason, error){
+		"top1": func(ctx context.Context) (Status, Reason, error) {
+			r, err := DecideTop1(ctx, f, g, spec.Inputs{Box: box}, &o)
+			if err != nil {
+				return 0, 0, err
+			}
+			return r.Status, r.Reason, nil
+		},
+		"monotone": func(ctx context.Context) (Status, Reason, error) {
+			r, err := DecideRelational(ctx, fr, fr, monotonic(wide, 1, 0.5), &o)
+			if err != nil {
+				return 0, 0, err
+			}
+			return r.Status, r.Reason, nil
+		},
+		"tied with slack": func(ctx context.Context) (Status, Reason, error) {
+			r, err := DecideRelational(ctx, fr, fr, tied, &o)
+			if err != nil {
+				return 0, 0, err
+			}
+			return r.Status, r.Reason, nil
+		},
+	}
+	for name, d := range decide {
+		counted := &expiring{Context: context.Background()}
+		counted.n.Store(math.MaxInt64)
+		st, _, err := d(counted)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st != Holds {
+			t.Fatalf("%s: uncut %v, want a property that holds", name, st)
+		}
+		checks := math.MaxInt64 - counted.n.Load()
+		for n := int64(0); n < min(checks, 300); n++ {
+			ctx := &expiring{Context: context.Background()}
+			ctx.n.Store(n)
+			st, r, err := d(ctx)
+			if err != nil {
+				t.Fatalf("%s, deadline at check %d: %v", name, n, err)
+			}
+			if st != Unknown || r != Timeout {
+				t.Fatalf("%s, deadline at check %d of %d: %v (%v)", name, n, checks, st, r)
+			}
+		}
+		t.Logf("%s: %d checks of the context", name, checks)
 	}
 }

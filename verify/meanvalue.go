@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"math"
 
 	"github.com/nnbound/nnbound/bounds"
@@ -29,15 +30,15 @@ import (
 // meanValueBounds returns, per atom of the joint network, the mean-value
 // lower bound of its left-hand side (constant included) on the node
 // [lo, hi], or -Inf for atoms not of that form; nil when the bound does
-// not apply (see meanValueApplies).
-func (s *relSearch) meanValueBounds(lo, hi []float64) ([]float64, error) {
+// not apply (see meanValueApplies); ctx's error once ctx is done.
+func (s *relSearch) meanValueBounds(ctx context.Context, lo, hi []float64) ([]float64, error) {
 	if !s.meanValueApplies() {
 		return nil, nil
 	}
 	h, d := s.segments(lo, hi)
 	bo := bounds.DefaultOptions()
 	bo.Method = bounds.MethodSymbolic
-	net, err := bounds.Single(s.f, h, bo)
+	net, err := bounds.SingleContext(ctx, s.f, h, bo)
 	if err != nil {
 		return nil, err
 	}

@@ -164,7 +164,10 @@ func (s *relSearch) run(ctx context.Context) (*RelationalResult, error) {
 	s.queue.Push(&relNode{lo: lo, hi: hi, open: all, score: math.Inf(-1)})
 	s.next = 1
 	var err error
-	if s.signs, err = s.newSignProof(lo, hi); err != nil {
+	if s.signs, err = s.newSignProof(ctx, lo, hi); err != nil {
+		if ctx.Err() != nil { // a pass cut: nothing proved
+			return s.result(Unknown, stopReason(ctx.Err()), nil), nil
+		}
 		return nil, fmt.Errorf("verify: %w", err)
 	}
 	for round := 0; s.queue.Len() > 0 || (s.stuck > 0 && s.signs != nil); round++ {
@@ -194,7 +197,7 @@ func (s *relSearch) run(ctx context.Context) (*RelationalResult, error) {
 		for i := range batch {
 			batch[i] = s.queue.Pop()
 		}
-		outs := processBatch(ctx, s.opts.Workers, batch, s.process)
+		outs := processBatch(ctx, s.opts.Workers, batch, func(n *relNode) *relOutcome { return s.process(ctx, n) })
 		for i, o := range outs {
 			if o == nil {
 				s.queue.Push(batch[i])
@@ -272,16 +275,21 @@ func (s *relSearch) merge(n *relNode, o *relOutcome) {
 	}
 }
 
-// process bounds, attacks and picks the split of one node.
-func (s *relSearch) process(n *relNode) *relOutcome {
+// process bounds, attacks and picks the split of one node; nil when ctx
+// cut a pass of bound propagation (the node stays open: the search then
+// stops unknown).
+func (s *relSearch) process(ctx context.Context, n *relNode) *relOutcome {
 	o := &relOutcome{open: n.open}
 	for step := range 3 {
 		var lb []float64
 		var err error
 		if step == 0 {
-			lb, err = s.meanValueBounds(n.lo, n.hi)
+			lb, err = s.meanValueBounds(ctx, n.lo, n.hi)
 		} else {
-			lb, err = s.atomBounds(n, []bounds.Method{0, bounds.MethodSymbolic, bounds.MethodOptimised}[step])
+			lb, err = s.atomBounds(ctx, n, []bounds.Method{0, bounds.MethodSymbolic, bounds.MethodOptimised}[step])
+		}
+		if err != nil && ctx.Err() != nil {
+			return nil
 		}
 		if err != nil {
 			o.err = err
@@ -301,12 +309,12 @@ func (s *relSearch) process(n *relNode) *relOutcome {
 }
 
 // atomBounds returns, per atom, a lower bound of its left-hand side
-// (constant included, rounded down) on node n by bounds.Single on the
-// joint network with method m.
-func (s *relSearch) atomBounds(n *relNode, m bounds.Method) ([]float64, error) {
+// (constant included, rounded down) on node n by bounds.SingleContext on
+// the joint network with method m; ctx's error once ctx is done.
+func (s *relSearch) atomBounds(ctx context.Context, n *relNode, m bounds.Method) ([]float64, error) {
 	bo := bounds.DefaultOptions()
 	bo.Method = m
-	net, err := bounds.Single(s.j.net, spec.Box{Lo: n.lo, Hi: n.hi}, bo)
+	net, err := bounds.SingleContext(ctx, s.j.net, spec.Box{Lo: n.lo, Hi: n.hi}, bo)
 	if err != nil {
 		return nil, err
 	}

@@ -82,8 +82,8 @@ type signOutcome struct {
 
 // newSignSearch returns the sign search of the atom c . (f(x_g) - f(x_f))
 // + C (strict: < 0 is unsafe) over the hull h with differences d, its
-// root cell bounded.
-func newSignSearch(f *nn.Network, c []float64, C float64, strict bool, h spec.Box, d []bounds.Interval, limit int) (*signSearch, error) {
+// root cell bounded (ctx's error once ctx is done first).
+func newSignSearch(ctx context.Context, f *nn.Network, c []float64, C float64, strict bool, h spec.Box, d []bounds.Interval, limit int) (*signSearch, error) {
 	q := &signSearch{f: f, c: c, C: C, strict: strict, d: d, hull: h, need: nonzero(d), next: 1,
 		cells: newFrontier(func(a, b *signCell) bool {
 			if a.lb != b.lb {
@@ -93,7 +93,7 @@ func newSignSearch(f *nn.Network, c []float64, C float64, strict bool, h spec.Bo
 		}, limit)}
 	root := &signCell{lo: h.Lo, hi: h.Hi}
 	var err error
-	if root.lb, err = q.bound(root.lo, root.hi); err != nil {
+	if root.lb, err = q.bound(ctx, root.lo, root.hi); err != nil {
 		return nil, err
 	}
 	q.count = 1
@@ -113,9 +113,9 @@ func (q *signSearch) step(ctx context.Context, workers, batch int) error {
 	for i := range cs {
 		cs[i] = q.cells.Pop()
 	}
-	outs := processBatch(ctx, workers, cs, q.split)
+	outs := processBatch(ctx, workers, cs, func(cl *signCell) *signOutcome { return q.split(ctx, cl) })
 	for i, o := range outs {
-		if o == nil { // cancelled before it was split
+		if o == nil { // cancelled before it was split, or while
 			q.cells.Push(cs[i])
 			continue
 		}
@@ -137,12 +137,12 @@ func (q *signSearch) step(ctx context.Context, workers, batch int) error {
 }
 
 // bound returns the atom's mean-value lower bound with the enclosure of
-// c^T J over the cell [lo, hi].
-func (q *signSearch) bound(lo, hi []float64) (float64, error) {
+// c^T J over the cell [lo, hi]; ctx's error once ctx is done.
+func (q *signSearch) bound(ctx context.Context, lo, hi []float64) (float64, error) {
 	bo := bounds.DefaultOptions()
 	bo.Method = bounds.MethodSymbolic
 	bo.UnstableOnly = true // the same stable neurons, for less CPU
-	net, err := bounds.Single(q.f, spec.Box{Lo: lo, Hi: hi}, bo)
+	net, err := bounds.SingleContext(ctx, q.f, spec.Box{Lo: lo, Hi: hi}, bo)
 	if err != nil {
 		return 0, err
 	}
@@ -153,8 +153,9 @@ func (q *signSearch) bound(lo, hi []float64) (float64, error) {
 // closes reports whether the lower bound lb shows the atom false.
 func (q *signSearch) closes(lb float64) bool { return lb > 0 || (lb == 0 && q.strict) }
 
-// split halves the open cell cl (see the comment at the top of the file).
-func (q *signSearch) split(cl *signCell) *signOutcome {
+// split halves the open cell cl (see the comment at the top of the
+// file); nil when ctx cut a bound of a half (cl stays open).
+func (q *signSearch) split(ctx context.Context, cl *signCell) *signOutcome {
 	o := &signOutcome{}
 	if x, dir := q.pointFails(cl); x != nil {
 		o.failed = true
@@ -185,7 +186,10 @@ func (q *signSearch) split(cl *signCell) *signOutcome {
 			} else {
 				lo[i] = mid
 			}
-			lb, err := q.bound(lo, hi)
+			lb, err := q.bound(ctx, lo, hi)
+			if err != nil && ctx.Err() != nil {
+				return nil // the cell stays open
+			}
 			o.bounded++
 			if err != nil {
 				o.err = err
@@ -265,7 +269,7 @@ type signProof struct {
 // newSignProof returns the sign proof of the search s over its root joint
 // box [lo, hi], or nil when the mean-value bound does not apply or some
 // conjunction has no atom of the difference form.
-func (s *relSearch) newSignProof(lo, hi []float64) (*signProof, error) {
+func (s *relSearch) newSignProof(ctx context.Context, lo, hi []float64) (*signProof, error) {
 	if !s.meanValueApplies() {
 		return nil, nil
 	}
@@ -278,7 +282,7 @@ func (s *relSearch) newSignProof(lo, hi []float64) (*signProof, error) {
 			if !ok {
 				continue
 			}
-			q, err := newSignSearch(s.f, coef, a.C, a.Strict, h, d, s.opts.MaxQueue)
+			q, err := newSignSearch(ctx, s.f, coef, a.C, a.Strict, h, d, s.opts.MaxQueue)
 			if err != nil {
 				return nil, err
 			}

@@ -89,7 +89,7 @@ func TestSteepestFall(t *testing.T) {
 	}}
 	box := spec.Box{Lo: []float64{0}, Hi: []float64{1}}
 	d := []bounds.Interval{{Lo: 0, Hi: 1}}
-	q, err := newSignSearch(f, []float64{1}, 0, true, box, d, 0)
+	q, err := newSignSearch(context.Background(), f, []float64{1}, 0, true, box, d, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,8 @@ const top1Targets = 3
 
 // process bounds n's margins and, if they do not settle the box, attacks
 // it and chooses the coordinate to split; once ctx is done the root's walk
-// stops (walk).
+// stops (walk), and a pass of bound propagation too: then it returns nil
+// (n stays open).
 func (t *top1) process(ctx context.Context, n *top1Node) *top1Outcome {
 	o := &top1Outcome{split: -1}
 	x0 := centre(n.lo, n.hi)
@@ -63,7 +64,10 @@ func (t *top1) process(ctx context.Context, n *top1Node) *top1Outcome {
 		o.violation = p
 		return o
 	}
-	lf, lg, err := t.margins(n, c)
+	lf, lg, err := t.margins(ctx, n, c)
+	if err != nil && ctx.Err() != nil {
+		return nil
+	}
 	if err != nil {
 		o.err = err
 		return o
@@ -103,8 +107,9 @@ func (t *top1) process(ctx context.Context, n *top1Node) *top1Outcome {
 // margins returns certified lower bounds of f_c - f_j and g_c - g_j on
 // n's box, for j != c in increasing order: symbolic bounds, and optimised
 // slopes where those leave a margin open. f's are the parent's when it
-// proved them all positive for class c (n.provedF).
-func (t *top1) margins(n *top1Node, c int) (lf, lg []float64, err error) {
+// proved them all positive for class c (n.provedF). Once ctx is done it
+// returns ctx's error.
+func (t *top1) margins(ctx context.Context, n *top1Node, c int) (lf, lg []float64, err error) {
 	box, boxG := spec.Box{Lo: n.lo, Hi: n.hi}, t.gBox(n)
 	fDone := n.provedF != nil && n.provedClass == c
 	if fDone {
@@ -116,11 +121,11 @@ func (t *top1) margins(n *top1Node, c int) (lf, lg []float64, err error) {
 		opts.Optimise.Iterations = t.opts.OptimiseIterations
 		opts.Optimise.Step = t.opts.OptimiseStep
 		if !fDone {
-			if lf, err = lowerOutputs(t.margF[c], box, opts, lf); err != nil {
+			if lf, err = lowerOutputs(ctx, t.margF[c], box, opts, lf); err != nil {
 				return nil, nil, err
 			}
 		}
-		if lg, err = lowerOutputs(t.margG[c], boxG, opts, lg); err != nil {
+		if lg, err = lowerOutputs(ctx, t.margG[c], boxG, opts, lg); err != nil {
 			return nil, nil, err
 		}
 		if slices.Min(lf) > 0 && slices.Min(lg) > 0 {
@@ -131,9 +136,10 @@ func (t *top1) margins(n *top1Node, c int) (lf, lg []float64, err error) {
 }
 
 // lowerOutputs returns the lower bounds of the outputs of f on box, each
-// the larger of its bound by opts and prev[k] (prev nil: none).
-func lowerOutputs(f *nn.Network, box spec.Box, opts bounds.Options, prev []float64) ([]float64, error) {
-	net, err := bounds.Single(f, box, opts)
+// the larger of its bound by opts and prev[k] (prev nil: none), or ctx's
+// error once ctx is done.
+func lowerOutputs(ctx context.Context, f *nn.Network, box spec.Box, opts bounds.Options, prev []float64) ([]float64, error) {
+	net, err := bounds.SingleContext(ctx, f, box, opts)
 	if err != nil {
 		return nil, fmt.Errorf("verify: bounding the margins on %v..%v: %w", box.Lo, box.Hi, err)
 	}
