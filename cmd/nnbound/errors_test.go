@@ -47,6 +47,12 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	underFile := func(name string) string { return filepath.Join(in("afile"), name) } // a directory that cannot be made
+	// directories where a file is expected
+	for _, name := range []string{"d.onnx", "d.dat-s"} {
+		if err := os.Mkdir(in(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	plot := filepath.Join(out, "fig.png")
 	sdpFile := filepath.Join(out, "p.dat-s")
 
@@ -136,6 +142,9 @@ func TestBadInput(t *testing.T) {
 		{"agree out under a file", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "0.01", "--out", underFile("o")}, exitUsage, "--out"},
 		{"allocate report under a file", []string{"allocate", sin3x, "--target-error", "0.5", "--report", underFile("r")}, exitUsage, "--report"},
 		{"vnncomp no instance", []string{"vnncomp", in("none.csv"), "--out", filepath.Join(out, "v")}, exitFail, "lists no instance"},
+		{"save is a directory", []string{"quantise", sin3x, "--frac-bits", "4", "--save", in("d.onnx")}, exitUsage, `--save "` + in("d.onnx") + `" is a directory`},
+		{"export in missing dir", []string{"export", sin3x, "--frac-bits", "4", "-o", filepath.Join(dir, "none", "p.dat-s")}, exitUsage, "does not exist"},
+		{"export to a directory", []string{"export", sin3x, "--frac-bits", "4", "-o", in("d.dat-s")}, exitUsage, "is a directory"},
 		{"box count before save", []string{"quantise", tanh2, "--frac-bits", "4", "--certify", "--lo", "0,0,0", "--save", filepath.Join(out, "q.json")}, exitUsage, "3 values"},
 	}
 	for _, c := range cases {

@@ -143,11 +143,15 @@ func checkPlot(path string) error {
 }
 
 // checkOutDir reports, as a usage error, an output file of flag whose
-// directory does not exist, so that no work is lost to a typo.
+// directory does not exist, or that is itself a directory, so that no
+// work is lost to a typo.
 func checkOutDir(flag, path string) error {
 	dir := filepath.Dir(path)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usagef("%s %q: directory %s does not exist; create it or choose another", flag, path, dir)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usagef("%s %q is a directory; name a file", flag, path)
 	}
 	return nil
 }
