@@ -53,6 +53,7 @@ func TestBadInput(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	vnnlib2 := filepath.Join("..", "..", "docs", "examples", "vnncomp-sin3x", "eps0.03.vnnlib")
 	plot := filepath.Join(out, "fig.png")
 	sdpFile := filepath.Join(out, "p.dat-s")
 
@@ -145,6 +146,7 @@ func TestBadInput(t *testing.T) {
 		{"save is a directory", []string{"quantise", sin3x, "--frac-bits", "4", "--save", in("d.onnx")}, exitUsage, `--save "` + in("d.onnx") + `" is a directory`},
 		{"export in missing dir", []string{"export", sin3x, "--frac-bits", "4", "-o", filepath.Join(dir, "none", "p.dat-s")}, exitUsage, "does not exist"},
 		{"export to a directory", []string{"export", sin3x, "--frac-bits", "4", "-o", in("d.dat-s")}, exitUsage, "is a directory"},
+		{"box from VNN-LIB 2.0", []string{"compare", sin3x, sin3x, "--vnnlib", vnnlib2}, exitUsage, "is a VNN-LIB 2.0 two-network property"},
 		{"box count before save", []string{"quantise", tanh2, "--frac-bits", "4", "--certify", "--lo", "0,0,0", "--save", filepath.Join(out, "q.json")}, exitUsage, "3 values"},
 	}
 	for _, c := range cases {
