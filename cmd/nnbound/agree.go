@@ -130,8 +130,8 @@ func (f *agreeFlags) question() (top1.Question, error) {
 	if lo > hi {
 		return q, usagef("--domain %s is inverted", f.domain)
 	}
-	if f.timeout < 0 || f.maxNodes < 0 || f.workers < 0 {
-		return q, usagef("--timeout, --max-nodes and --workers must not be negative")
+	if err := checkLimits(f.timeout, count{"--max-nodes", f.maxNodes}, count{"--workers", f.workers}); err != nil {
+		return q, err
 	}
 	if err := checkMakeDir("--report", f.report); err != nil {
 		return q, err

@@ -72,15 +72,14 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 		return o, usagef("--weights %q: want worst-case, unit or paper", f.weights)
 	}
 	o.Weights = w
+	if err := checkLimits(o.Refine.TimeBudget, count{"--samples", o.Samples}); err != nil {
+		return o, err
+	}
 	switch {
-	case o.Samples < 0:
-		return o, usagef("--samples %d: want 0 or more", o.Samples)
 	case o.Refine.MaxPieces < 0:
 		return o, usagef("--max-pieces %d: want 0 (no cap) or more", o.Refine.MaxPieces)
 	case !(o.Refine.TargetRatio >= 1) || math.IsInf(o.Refine.TargetRatio, 1):
 		return o, usagef("--target-ratio %v: want a number >= 1", o.Refine.TargetRatio)
-	case o.Refine.TimeBudget < 0:
-		return o, usagef("--timeout %v: want 0 or more", o.Refine.TimeBudget)
 	}
 	if f.verbose {
 		o.Solver.Log = stderr

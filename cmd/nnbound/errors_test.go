@@ -147,6 +147,9 @@ func TestBadInput(t *testing.T) {
 		{"export in missing dir", []string{"export", sin3x, "--frac-bits", "4", "-o", filepath.Join(dir, "none", "p.dat-s")}, exitUsage, "does not exist"},
 		{"export to a directory", []string{"export", sin3x, "--frac-bits", "4", "-o", in("d.dat-s")}, exitUsage, "is a directory"},
 		{"box from VNN-LIB 2.0", []string{"compare", sin3x, sin3x, "--vnnlib", vnnlib2}, exitUsage, "is a VNN-LIB 2.0 two-network property"},
+		{"verify negative timeout", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--timeout", "-1"}, exitUsage, "--timeout -1s: want 0 or more"},
+		{"verify negative max-nodes", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--max-nodes", "-1"}, exitUsage, "--max-nodes -1: want 0 or more"},
+		{"agree negative workers", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "0.01", "--workers", "-1", "--out", in("a")}, exitUsage, "--workers -1: want 0 or more"},
 		{"box count before save", []string{"quantise", tanh2, "--frac-bits", "4", "--certify", "--lo", "0,0,0", "--save", filepath.Join(out, "q.json")}, exitUsage, "3 values"},
 	}
 	for _, c := range cases {

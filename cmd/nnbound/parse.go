@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -131,6 +132,26 @@ func int8Widths(fs *pflag.FlagSet, bits string, fixedOnly ...string) ([]int, err
 		return nil, usagef("--bits %s: want widths from 2 to 8", bits)
 	}
 	return w, nil
+}
+
+// count is the value of an integer flag that must not be negative.
+type count struct {
+	flag string // "--max-nodes"
+	n    int
+}
+
+// checkLimits reports, as a usage error naming the flag and its value, a
+// negative --timeout or a negative count.
+func checkLimits(timeout time.Duration, counts ...count) error {
+	if timeout < 0 {
+		return usagef("--timeout %v: want 0 or more", timeout)
+	}
+	for _, c := range counts {
+		if c.n < 0 {
+			return usagef("%s %d: want 0 or more", c.flag, c.n)
+		}
+	}
+	return nil
 }
 
 // checkPlot reports a --plot file name that is not .png or .svg, as a

@@ -125,10 +125,7 @@ func (f *verifyFlags) tolerance() (spec.Tolerance, error) {
 
 // checkLimits reports a negative --timeout or --max-nodes.
 func (f *verifyFlags) checkLimits() error {
-	if f.timeout < 0 || f.maxNodes < 0 {
-		return usagef("--timeout and --max-nodes must not be negative")
-	}
-	return nil
+	return checkLimits(f.timeout, count{"--max-nodes", f.maxNodes})
 }
 
 // runVerify loads the two models, decides and prints.
