@@ -133,10 +133,11 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 // command has a wall-clock limit the page does not set (agree's 5 s a
 // ball, the SDP budget of the certifying commands), so that both runs do
 // the same work however busy the machine is. A command whose limit the
-// page sets keeps it.
+// page sets keeps it, and so does allocate --target-agreement, which has
+// none.
 func withoutTimeLimit(args []string) []string {
 	cmd, _, err := newRootCmd(io.Discard, io.Discard).Find(args)
-	if err != nil || cmd.Flags().Lookup("timeout") == nil {
+	if err != nil || cmd.Flags().Lookup("timeout") == nil || slices.Contains(args, "--target-agreement") {
 		return args
 	}
 	for _, a := range args {
