@@ -130,6 +130,9 @@ func (f *agreeFlags) question() (top1.Question, error) {
 	if lo > hi {
 		return q, usagef("--domain %s is inverted", f.domain)
 	}
+	if hi > lo && r >= hi-lo {
+		return q, usagef("--radius %s is at least the width of --domain %s: every ball would be the whole domain (a radius in pixel steps is a fraction such as 2/255; verify --property top1 --box %s asks about the whole domain once)", f.radius, f.domain, f.domain)
+	}
 	if err := checkLimits(f.timeout, count{"--max-nodes", f.maxNodes}, count{"--workers", f.workers}); err != nil {
 		return q, err
 	}

@@ -150,6 +150,7 @@ func TestBadInput(t *testing.T) {
 		{"verify negative timeout", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--timeout", "-1"}, exitUsage, "--timeout -1s: want 0 or more"},
 		{"verify negative max-nodes", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--max-nodes", "-1"}, exitUsage, "--max-nodes -1: want 0 or more"},
 		{"agree negative workers", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "0.01", "--workers", "-1", "--out", in("a")}, exitUsage, "--workers -1: want 0 or more"},
+		{"agree radius over the domain", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "2", "--out", in("a")}, exitUsage, "--radius 2 is at least the width of --domain 0:1"},
 		{"allocate agreement timeout", []string{"allocate", sin3x, "--target-agreement", "0.9", "--data", in("two.csv"), "--radius", "0.01", "--timeout", "5"}, exitUsage, "--timeout goes with --target-error"},
 		{"box count before save", []string{"quantise", tanh2, "--frac-bits", "4", "--certify", "--lo", "0,0,0", "--save", filepath.Join(out, "q.json")}, exitUsage, "3 values"},
 	}
