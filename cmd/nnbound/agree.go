@@ -60,7 +60,8 @@ networks on the samples themselves.
 (one sample a row; a header row's "label" column holds the labels) or
 .npy (shape (N, ...), C order; labels from --labels, .npy or one integer
 a line). Values are taken as they are: scale them to the networks' input
-range first. --radius takes a number or a fraction such as 2/255.
+range first (a value farther than R outside --domain is an error).
+--radius takes a number or a fraction such as 2/255.
 
 Samples are decided --workers at a time (every CPU unless told), and
 each verdict is one JSON line of the log in --out, in sample order; a
