@@ -131,6 +131,7 @@ func TestBadInput(t *testing.T) {
 		{"timeout without a number", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--timeout", "5 s"}, exitUsage, `"5 s" is neither a number of seconds nor a duration`},
 		{"input-frac-bits 0", []string{"compare", sin3x, sin3x, "--input-frac-bits", "0"}, exitUsage, "--input-frac-bits 0: want 1 to 52"},
 		{"input-frac-bits 53", []string{"compare", sin3x, sin3x, "--input-frac-bits", "53"}, exitUsage, "--input-frac-bits 53"},
+		{"neurons and sparsity", []string{"prune", sin3x, "--neurons", "2", "--sparsity", "0.5", "--save", filepath.Join(out, "p.json")}, exitUsage, "--neurons and --sparsity do not go together"},
 		{"too many neurons", []string{"prune", sin3x, "--neurons", "99", "--save", filepath.Join(out, "p.json")}, exitUsage, "99 neurons asked"},
 		{"save-best without target", []string{"sweep", sin3x, "--save-best", filepath.Join(out, "b.json"), "--plot", plot}, exitUsage, "--save-best needs --target-error"},
 		{"no save nor certify", []string{"quantise", sin3x, "--frac-bits", "4"}, exitUsage, "--save OUT is missing"},
