@@ -147,6 +147,11 @@ func (p *pairFlags) apply(o *certjob.Job) error {
 	if (p.fracBits != 0 || p.fs.Changed("input-frac-bits")) && (p.fracBits < 1 || p.fracBits > quantise.MaxFracBits) {
 		return usagef("--input-frac-bits %d: want 1 to %d", p.fracBits, quantise.MaxFracBits)
 	}
+	for _, name := range []string{"input-frac-bits", "input-rounding"} {
+		if pairing != spec.QuantisedInput && p.fs.Changed(name) {
+			return usagef("--%s goes with --pairing quantised (the pairing is %s)", name, pairing)
+		}
+	}
 	o.Quant = quantise.Format{FracBits: p.fracBits, Rounding: r}
 	return nil
 }

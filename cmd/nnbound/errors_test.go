@@ -130,6 +130,7 @@ func TestBadInput(t *testing.T) {
 		{"one epsilon not positive", []string{"verify", tanh2, tanh2, "--epsilon", "0.1,0"}, exitUsage, `"--epsilon" flag: 0 is not a positive number`},
 		{"timeout without a number", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--timeout", "5 s"}, exitUsage, `"5 s" is neither a number of seconds nor a duration`},
 		{"input-frac-bits 0", []string{"compare", sin3x, sin3x, "--input-frac-bits", "0"}, exitUsage, "--input-frac-bits 0: want 1 to 52"},
+		{"input-frac-bits without quantised pairing", []string{"compare", sin3x, sin3x, "--input-frac-bits", "4"}, exitUsage, "--input-frac-bits goes with --pairing quantised (the pairing is same)"},
 		{"input-frac-bits 53", []string{"compare", sin3x, sin3x, "--input-frac-bits", "53"}, exitUsage, "--input-frac-bits 53"},
 		{"neurons and sparsity", []string{"prune", sin3x, "--neurons", "2", "--sparsity", "0.5", "--save", filepath.Join(out, "p.json")}, exitUsage, "--neurons and --sparsity do not go together"},
 		{"too many neurons", []string{"prune", sin3x, "--neurons", "99", "--save", filepath.Join(out, "p.json")}, exitUsage, "99 neurons asked"},
