@@ -151,7 +151,7 @@ func TestBadInput(t *testing.T) {
 		{"box from VNN-LIB 2.0", []string{"compare", sin3x, sin3x, "--vnnlib", vnnlib2}, exitUsage, "is a VNN-LIB 2.0 two-network property"},
 		{"verify negative timeout", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--timeout", "-1"}, exitUsage, "--timeout -1s: want 0 or more"},
 		{"verify epsilon count", []string{"verify", tanh2, tanh2, "--epsilon", "0.1,0.1,0.1"}, exitUsage, "--epsilon has 3 values: want one, or one per output (2)"},
-		{"verify output range", []string{"verify", sin3x, sin3x, "--epsilon", "0.1", "--output", "3"}, exitUsage, "--output 3: the networks have 1 output(s)"},
+		{"verify output range", []string{"verify", sin3x, sin3x, "--epsilon", "0.1", "--output", "3"}, exitUsage, "--output 3: the networks have 1 outputs (0..0)"},
 		{"verify negative max-nodes", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--max-nodes", "-1"}, exitUsage, "--max-nodes -1: want 0 or more"},
 		{"agree negative workers", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "0.01", "--workers", "-1", "--out", in("a")}, exitUsage, "--workers -1: want 0 or more"},
 		{"agree radius over the domain", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "2", "--out", in("a")}, exitUsage, "--radius 2 is at least the width of --domain 0:1"},

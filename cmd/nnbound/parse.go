@@ -154,6 +154,15 @@ func checkLimits(timeout time.Duration, counts ...count) error {
 	return nil
 }
 
+// checkOutput reports an --output index k that networks of n outputs do
+// not have, as a usage error.
+func checkOutput(k, n int) error {
+	if k >= n {
+		return usagef("--output %d: the networks have %d outputs (0..%d)", k, n, n-1)
+	}
+	return nil
+}
+
 // checkPlot reports a --plot file name that is not .png or .svg, as a
 // usage error.
 func checkPlot(path string) error {

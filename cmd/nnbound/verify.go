@@ -200,8 +200,8 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 // output.
 func checkTolerance(tol spec.Tolerance, m int) error {
 	for _, k := range tol.Outputs {
-		if k >= m {
-			return usagef("--output %d: the networks have %d output(s), 0 to %d", k, m, m-1)
+		if err := checkOutput(k, m); err != nil {
+			return err
 		}
 	}
 	if err := tol.Validate(m); err != nil {
