@@ -28,7 +28,7 @@ func ExampleRead() {
 	fmt.Println(err)
 	// Output:
 	// [-0.5 0] [0.5 1]
-	// ignored 1 assertion on the outputs Y_j (the bound covers the whole output difference)
+	// ignored 1 assertion on the outputs Y_j (only the input box is read)
 	// bad.vnnlib:2: disjunction (or ...) over inputs is not supported: the input set must be one box
 }
 

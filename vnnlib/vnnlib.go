@@ -101,9 +101,9 @@ func (s *Spec) Note() string {
 	case 0:
 		return ""
 	case 1:
-		return "ignored 1 assertion on the outputs Y_j (the bound covers the whole output difference)"
+		return "ignored 1 assertion on the outputs Y_j (only the input box is read)"
 	default:
-		return fmt.Sprintf("ignored %d assertions on the outputs Y_j (the bound covers the whole output difference)", n)
+		return fmt.Sprintf("ignored %d assertions on the outputs Y_j (only the input box is read)", n)
 	}
 }
 

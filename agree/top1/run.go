@@ -27,9 +27,28 @@ const (
 // "nnbound agree" and the judge of each copy of "nnbound allocate
 // --target-agreement".
 func Run(ctx context.Context, f, g *nn.Network, q Question, maxNodes int, samples []agree.Sample, opts agree.Options) (*agree.Summary, error) {
+	if err := q.Check(samples); err != nil {
+		return nil, err
+	}
 	vo := verify.DefaultOptions()
 	vo.Workers, vo.MaxNodes = 1, maxNodes
 	return agree.Run(ctx, samples, Decider(f, g, q, &vo), opts)
+}
+
+// Check reports the first sample whose ball misses the domain: a value
+// farther than the radius outside [Lo, Hi], as a test set not scaled to
+// the networks' input range has. Ball would clip such a ball to the
+// domain's nearest end, a question about another input.
+func (q Question) Check(samples []agree.Sample) error {
+	for _, s := range samples {
+		for j, v := range s.X {
+			if v-q.Radius > q.Hi || v+q.Radius < q.Lo {
+				return fmt.Errorf("top1: sample %d, value %d is %v, farther than the radius %v outside the domain [%v, %v]: its ball holds no input of the domain (scale the test set to the domain, or widen it)",
+					s.Index, j, v, q.Radius, q.Lo, q.Hi)
+			}
+		}
+	}
+	return nil
 }
 
 // On names q asked of the test set at path, read from the input files

@@ -2,6 +2,7 @@ package top1
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/nnbound/nnbound/agree"
@@ -15,6 +16,24 @@ func TestQuestionOn(t *testing.T) {
 	want := "on test.json, L-inf radius 0.5 in [0, 1] (inputs " + agree.InputsDigest(files) + ")"
 	if got := q.On("data/test.json", files); got != want {
 		t.Errorf("On = %q, want %q", got, want)
+	}
+}
+
+// TestRunOutsideDomain checks that a sample farther than the radius
+// outside the domain (an unscaled test set) is an error naming it, not a
+// verdict about the domain's nearest end.
+func TestRunOutsideDomain(t *testing.T) {
+	f, g := digitsPair(t)
+	x := make([]float64, 64)
+	x[3] = 16
+	q := Question{Radius: 0.5, Lo: 0, Hi: 1}
+	_, err := Run(context.Background(), f, g, q, 1, []agree.Sample{{Index: 7, X: x}}, agree.Options{Dir: t.TempDir(), Question: "test", Workers: 1})
+	if err == nil || !strings.Contains(err.Error(), "sample 7, value 3 is 16") {
+		t.Fatalf("err = %v, want one naming sample 7, value 3", err)
+	}
+	x[3] = 1.4 // within the radius of the domain: its ball meets it
+	if _, err := Run(context.Background(), f, g, q, 1, []agree.Sample{{X: x}}, agree.Options{Dir: t.TempDir(), Question: "test", Workers: 1}); err != nil {
+		t.Fatal(err)
 	}
 }
 

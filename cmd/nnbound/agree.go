@@ -60,7 +60,8 @@ networks on the samples themselves.
 (one sample a row; a header row's "label" column holds the labels) or
 .npy (shape (N, ...), C order; labels from --labels, .npy or one integer
 a line). Values are taken as they are: scale them to the networks' input
-range first. --radius takes a number or a fraction such as 2/255.
+range first (a value farther than R outside --domain is an error).
+--radius takes a number or a fraction such as 2/255.
 
 Samples are decided --workers at a time (every CPU unless told), and
 each verdict is one JSON line of the log in --out, in sample order; a
@@ -130,8 +131,11 @@ func (f *agreeFlags) question() (top1.Question, error) {
 	if lo > hi {
 		return q, usagef("--domain %s is inverted", f.domain)
 	}
-	if f.timeout < 0 || f.maxNodes < 0 || f.workers < 0 {
-		return q, usagef("--timeout, --max-nodes and --workers must not be negative")
+	if hi > lo && r >= hi-lo {
+		return q, usagef("--radius %s is at least the width of --domain %s: every ball would be the whole domain (a radius in pixel steps is a fraction such as 2/255; verify --property top1 --box %s asks about the whole domain once)", f.radius, f.domain, f.domain)
+	}
+	if err := checkLimits(f.timeout, count{"--max-nodes", f.maxNodes}, count{"--workers", f.workers}); err != nil {
+		return q, err
 	}
 	if err := checkMakeDir("--report", f.report); err != nil {
 		return q, err

@@ -38,6 +38,10 @@ func (f *agreementFlags) register(fs *pflag.FlagSet) {
 	f.ball.timeout = 0
 }
 
+// errorOnlyFlags are the flags of allocate that only --target-error
+// reads: the certificates' options and input box.
+var errorOnlyFlags = []string{"timeout", "samples", "seed", "max-pieces", "target-ratio", "qc", "weights", "requant-slack", "jobs", "box", "lo", "hi", "vnnlib"}
+
 // runAllocateAgreement is nnbound allocate --target-agreement: the
 // greedy search of experiment.AgreementAllocation, each copy judged by
 // agree.Run with agree/top1's decider over the balls of the test set.
@@ -49,6 +53,14 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 	}
 	if f.report != "" {
 		return usagef("--report and --target-agreement do not go together: the page shows an allocation for --target-error")
+	}
+	for _, name := range errorOnlyFlags {
+		if cmd.Flags().Changed(name) {
+			return usagef("--%s goes with --target-error: --target-agreement judges each copy on the balls of --data, with no time limit (--max-nodes limits each ball)", name)
+		}
+	}
+	if f.starts < 1 {
+		return usagef("--starts %d: want 1 or more", f.starts)
 	}
 	bits, int8Opts, err := f.int8Scheme(cmd)
 	if err != nil {

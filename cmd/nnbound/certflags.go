@@ -72,15 +72,14 @@ func (f *certFlags) options(stderr io.Writer) (certjob.Job, error) {
 		return o, usagef("--weights %q: want worst-case, unit or paper", f.weights)
 	}
 	o.Weights = w
+	if err := checkLimits(o.Refine.TimeBudget, count{"--samples", o.Samples}); err != nil {
+		return o, err
+	}
 	switch {
-	case o.Samples < 0:
-		return o, usagef("--samples %d: want 0 or more", o.Samples)
 	case o.Refine.MaxPieces < 0:
 		return o, usagef("--max-pieces %d: want 0 (no cap) or more", o.Refine.MaxPieces)
 	case !(o.Refine.TargetRatio >= 1) || math.IsInf(o.Refine.TargetRatio, 1):
 		return o, usagef("--target-ratio %v: want a number >= 1", o.Refine.TargetRatio)
-	case o.Refine.TimeBudget < 0:
-		return o, usagef("--timeout %v: want 0 or more", o.Refine.TimeBudget)
 	}
 	if f.verbose {
 		o.Solver.Log = stderr
@@ -147,6 +146,11 @@ func (p *pairFlags) apply(o *certjob.Job) error {
 	}
 	if (p.fracBits != 0 || p.fs.Changed("input-frac-bits")) && (p.fracBits < 1 || p.fracBits > quantise.MaxFracBits) {
 		return usagef("--input-frac-bits %d: want 1 to %d", p.fracBits, quantise.MaxFracBits)
+	}
+	for _, name := range []string{"input-frac-bits", "input-rounding"} {
+		if pairing != spec.QuantisedInput && p.fs.Changed(name) {
+			return usagef("--%s goes with --pairing quantised (the pairing is %s)", name, pairing)
+		}
 	}
 	o.Quant = quantise.Format{FracBits: p.fracBits, Rounding: r}
 	return nil

@@ -75,8 +75,8 @@ func (f *compareFlags) selectOutput(o *certjob.Job, nOut int) error {
 	if f.output < 0 {
 		return nil
 	}
-	if f.output >= nOut {
-		return usagef("--output %d: the networks have %d outputs (0..%d)", f.output, nOut, nOut-1)
+	if err := checkOutput(f.output, nOut); err != nil {
+		return err
 	}
 	o.C = spec.OutputC(nOut, f.output)
 	return nil

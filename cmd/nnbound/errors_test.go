@@ -47,6 +47,13 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	underFile := func(name string) string { return filepath.Join(in("afile"), name) } // a directory that cannot be made
+	// directories where a file is expected
+	for _, name := range []string{"d.onnx", "d.dat-s"} {
+		if err := os.Mkdir(in(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vnnlib2 := filepath.Join("..", "..", "docs", "examples", "vnncomp-sin3x", "eps0.03.vnnlib")
 	plot := filepath.Join(out, "fig.png")
 	sdpFile := filepath.Join(out, "p.dat-s")
 
@@ -123,7 +130,9 @@ func TestBadInput(t *testing.T) {
 		{"one epsilon not positive", []string{"verify", tanh2, tanh2, "--epsilon", "0.1,0"}, exitUsage, `"--epsilon" flag: 0 is not a positive number`},
 		{"timeout without a number", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--timeout", "5 s"}, exitUsage, `"5 s" is neither a number of seconds nor a duration`},
 		{"input-frac-bits 0", []string{"compare", sin3x, sin3x, "--input-frac-bits", "0"}, exitUsage, "--input-frac-bits 0: want 1 to 52"},
+		{"input-frac-bits without quantised pairing", []string{"compare", sin3x, sin3x, "--input-frac-bits", "4"}, exitUsage, "--input-frac-bits goes with --pairing quantised (the pairing is same)"},
 		{"input-frac-bits 53", []string{"compare", sin3x, sin3x, "--input-frac-bits", "53"}, exitUsage, "--input-frac-bits 53"},
+		{"neurons and sparsity", []string{"prune", sin3x, "--neurons", "2", "--sparsity", "0.5", "--save", filepath.Join(out, "p.json")}, exitUsage, "--neurons and --sparsity do not go together"},
 		{"too many neurons", []string{"prune", sin3x, "--neurons", "99", "--save", filepath.Join(out, "p.json")}, exitUsage, "99 neurons asked"},
 		{"save-best without target", []string{"sweep", sin3x, "--save-best", filepath.Join(out, "b.json"), "--plot", plot}, exitUsage, "--save-best needs --target-error"},
 		{"no save nor certify", []string{"quantise", sin3x, "--frac-bits", "4"}, exitUsage, "--save OUT is missing"},
@@ -136,6 +145,17 @@ func TestBadInput(t *testing.T) {
 		{"agree out under a file", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "0.01", "--out", underFile("o")}, exitUsage, "--out"},
 		{"allocate report under a file", []string{"allocate", sin3x, "--target-error", "0.5", "--report", underFile("r")}, exitUsage, "--report"},
 		{"vnncomp no instance", []string{"vnncomp", in("none.csv"), "--out", filepath.Join(out, "v")}, exitFail, "lists no instance"},
+		{"save is a directory", []string{"quantise", sin3x, "--frac-bits", "4", "--save", in("d.onnx")}, exitUsage, `--save "` + in("d.onnx") + `" is a directory`},
+		{"export in missing dir", []string{"export", sin3x, "--frac-bits", "4", "-o", filepath.Join(dir, "none", "p.dat-s")}, exitUsage, "does not exist"},
+		{"export to a directory", []string{"export", sin3x, "--frac-bits", "4", "-o", in("d.dat-s")}, exitUsage, "is a directory"},
+		{"box from VNN-LIB 2.0", []string{"compare", sin3x, sin3x, "--vnnlib", vnnlib2}, exitUsage, "is a VNN-LIB 2.0 two-network property"},
+		{"verify negative timeout", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--timeout", "-1"}, exitUsage, "--timeout -1s: want 0 or more"},
+		{"verify epsilon count", []string{"verify", tanh2, tanh2, "--epsilon", "0.1,0.1,0.1"}, exitUsage, "--epsilon has 3 values: want one, or one per output (2)"},
+		{"verify output range", []string{"verify", sin3x, sin3x, "--epsilon", "0.1", "--output", "3"}, exitUsage, "--output 3: the networks have 1 outputs (0..0)"},
+		{"verify negative max-nodes", []string{"verify", sin3x, sin3x, "--epsilon", "1", "--max-nodes", "-1"}, exitUsage, "--max-nodes -1: want 0 or more"},
+		{"agree negative workers", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "0.01", "--workers", "-1", "--out", in("a")}, exitUsage, "--workers -1: want 0 or more"},
+		{"agree radius over the domain", []string{"agree", tanh2, tanh2, "--data", in("two.csv"), "--radius", "2", "--out", in("a")}, exitUsage, "--radius 2 is at least the width of --domain 0:1"},
+		{"allocate agreement timeout", []string{"allocate", sin3x, "--target-agreement", "0.9", "--data", in("two.csv"), "--radius", "0.01", "--timeout", "5"}, exitUsage, "--timeout goes with --target-error"},
 		{"box count before save", []string{"quantise", tanh2, "--frac-bits", "4", "--certify", "--lo", "0,0,0", "--save", filepath.Join(out, "q.json")}, exitUsage, "3 values"},
 	}
 	for _, c := range cases {

@@ -107,6 +107,11 @@ func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.out != "-" {
+		if err := checkOutDir("-o", f.out); err != nil {
+			return err
+		}
+	}
 	switch {
 	case len(args) == 1 && !cmd.Flags().Changed("frac-bits"):
 		return usagef("export with one model needs --frac-bits FB (the SDP compares it with its quantised copy)")

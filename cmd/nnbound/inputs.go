@@ -84,11 +84,14 @@ func (f *inputFlags) box(n int) (spec.Box, string, error) {
 		return spec.Box{}, "", err
 	}
 	if f.vnnlib != "" {
-		vs, err := vnnlib.ReadFile(f.vnnlib)
+		p, err := vnnlib.ReadPropertyFile(f.vnnlib)
 		if err != nil {
 			return spec.Box{}, "", err
 		}
-		return f.specBox(vs, n)
+		if p.Pair != nil {
+			return spec.Box{}, "", usagef("--vnnlib %s is a VNN-LIB 2.0 two-network property: this command reads the input box of a VNN-LIB 1 property (verify and vnncomp read VNN-LIB 2.0)", f.vnnlib)
+		}
+		return f.specBox(p.Spec, n)
 	}
 	lo, hi, _ := parseRange(f.boxFlag)
 	los, _ := parseBounds("lo", f.lo)

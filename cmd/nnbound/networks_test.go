@@ -161,7 +161,7 @@ func TestModelCommandErrors(t *testing.T) {
 		{"quantise missing file", []string{"quantise", missing, "--save", out}, exitFail, "no such file"},
 		{"quantise random bytes", []string{"quantise", random, "--save", out}, exitFail, "cannot tell the format"},
 		{"prune neither", []string{"prune", actJSON, "--save", out}, exitUsage, "one of --neurons K and --sparsity S"},
-		{"prune both", []string{"prune", actJSON, "--neurons", "1", "--sparsity", "0.5", "--save", out}, exitUsage, "one of --neurons K and --sparsity S"},
+		{"prune both", []string{"prune", actJSON, "--neurons", "1", "--sparsity", "0.5", "--save", out}, exitUsage, "--neurons and --sparsity do not go together"},
 		{"prune zero neurons", []string{"prune", actJSON, "--neurons", "0", "--save", out}, exitUsage, "--neurons 0"},
 		{"prune sparsity above 1", []string{"prune", actJSON, "--sparsity", "1.5", "--save", out}, exitUsage, "--sparsity 1.5"},
 		{"prune bad scope", []string{"prune", actJSON, "--neurons", "1", "--scope", "all", "--save", out}, exitUsage, "--scope \"all\""},

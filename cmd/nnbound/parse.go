@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -133,6 +134,35 @@ func int8Widths(fs *pflag.FlagSet, bits string, fixedOnly ...string) ([]int, err
 	return w, nil
 }
 
+// count is the value of an integer flag that must not be negative.
+type count struct {
+	flag string // "--max-nodes"
+	n    int
+}
+
+// checkLimits reports, as a usage error naming the flag and its value, a
+// negative --timeout or a negative count.
+func checkLimits(timeout time.Duration, counts ...count) error {
+	if timeout < 0 {
+		return usagef("--timeout %v: want 0 or more", timeout)
+	}
+	for _, c := range counts {
+		if c.n < 0 {
+			return usagef("%s %d: want 0 or more", c.flag, c.n)
+		}
+	}
+	return nil
+}
+
+// checkOutput reports an --output index k that networks of n outputs do
+// not have, as a usage error.
+func checkOutput(k, n int) error {
+	if k >= n {
+		return usagef("--output %d: the networks have %d outputs (0..%d)", k, n, n-1)
+	}
+	return nil
+}
+
 // checkPlot reports a --plot file name that is not .png or .svg, as a
 // usage error.
 func checkPlot(path string) error {
@@ -143,11 +173,15 @@ func checkPlot(path string) error {
 }
 
 // checkOutDir reports, as a usage error, an output file of flag whose
-// directory does not exist, so that no work is lost to a typo.
+// directory does not exist, or that is itself a directory, so that no
+// work is lost to a typo.
 func checkOutDir(flag, path string) error {
 	dir := filepath.Dir(path)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usagef("%s %q: directory %s does not exist; create it or choose another", flag, path, dir)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usagef("%s %q is a directory; name a file", flag, path)
 	}
 	return nil
 }

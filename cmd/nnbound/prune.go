@@ -81,7 +81,10 @@ func (f *pruneFlags) register(fs *pflag.FlagSet) {
 // errors.
 func (f *pruneFlags) compression(fs *pflag.FlagSet) (compression, error) {
 	byNeurons, byWeights := fs.Changed("neurons"), fs.Changed("sparsity")
-	if byNeurons == byWeights {
+	switch {
+	case byNeurons && byWeights:
+		return compression{}, usagef("--neurons and --sparsity do not go together: give one")
+	case !byNeurons && !byWeights:
 		return compression{}, usagef("prune needs one of --neurons K and --sparsity S")
 	}
 	var scope *prune.Scope

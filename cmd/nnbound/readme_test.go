@@ -24,11 +24,14 @@ var readmeFiles = []string{"README.md", "docs/certify.md", "docs/compression.md"
 
 // readmeCommand is one nnbound command of the README or a topic page: its
 // arguments, with repository files as absolute paths and outputs relative
-// to the working directory, and the exit status the page documents.
+// to the working directory, the exit status the page documents, and the
+// output the page shows for it: the lines of the plain block right after
+// the sh block whose last command it is (nil when none follows).
 type readmeCommand struct {
-	line string
-	args []string
-	exit int
+	line  string
+	args  []string
+	exit  int
+	shown []string
 }
 
 // exitRE matches the comment that documents a command's exit status
@@ -62,14 +65,34 @@ func pageCommands(t *testing.T, page, root, sharedRoot string) []readmeCommand {
 	var cmds []readmeCommand
 	vars := map[string]string{}
 	inBlock, line, exit := false, "", 0
+	// fenced: inside a fenced block; shownBy: the command whose output
+	// a plain block opening now shows (-1: none); shown: that block's lines
+	// are being read.
+	fenced, shownBy, shown, blockStart := false, -1, false, 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		text := sc.Text()
 		switch {
 		case strings.HasPrefix(text, "```"):
+			fenced = !fenced
+			switch {
+			case fenced && text == "```" && shownBy >= 0:
+				shown = true
+			case !fenced && inBlock && len(cmds) > blockStart:
+				shownBy = len(cmds) - 1
+			case !fenced:
+				shownBy, shown = -1, false
+			}
 			inBlock = text == "```sh"
+			blockStart = len(cmds)
+			continue
+		case shown:
+			cmds[shownBy].shown = append(cmds[shownBy].shown, text)
 			continue
 		case !inBlock:
+			if strings.TrimSpace(text) != "" {
+				shownBy = -1
+			}
 			continue
 		}
 		if m := exitRE.FindStringSubmatch(text); m != nil {
@@ -114,7 +137,9 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 	c.line = strings.Join(args, " ")
 	for i, a := range args {
 		output := i > 0 && readmeOutputs[args[i-1]]
-		if strings.HasPrefix(a, "$") {
+		if a == `""` { // the shell's empty argument, as in --plot ""
+			a = ""
+		} else if strings.HasPrefix(a, "$") {
 			name, rest, _ := strings.Cut(a[1:], "/")
 			v, set := vars[name]
 			if !set {
@@ -133,10 +158,11 @@ func readmeArgs(args []string, root string, vars map[string]string) (c readmeCom
 // command has a wall-clock limit the page does not set (agree's 5 s a
 // ball, the SDP budget of the certifying commands), so that both runs do
 // the same work however busy the machine is. A command whose limit the
-// page sets keeps it.
+// page sets keeps it, and so does allocate --target-agreement, which has
+// none.
 func withoutTimeLimit(args []string) []string {
 	cmd, _, err := newRootCmd(io.Discard, io.Discard).Find(args)
-	if err != nil || cmd.Flags().Lookup("timeout") == nil {
+	if err != nil || cmd.Flags().Lookup("timeout") == nil || slices.Contains(args, "--target-agreement") {
 		return args
 	}
 	for _, a := range args {
@@ -160,6 +186,38 @@ var ruleRE = regexp.MustCompile(`-{2,}`)
 // logTimeRE matches a time in a JSON-lines log ("seconds":0.093).
 var logTimeRE = regexp.MustCompile(`"seconds":[0-9.e+-]+`)
 
+// maskLines returns the lines of a command's output or of a page's block,
+// times masked, table rules shortened and spaces squeezed.
+func maskLines(text string) []string {
+	text = solveTimeRE.ReplaceAllString(text, "seconds -")
+	text = ruleRE.ReplaceAllString(timeRE.ReplaceAllString(text, "- s"), "--")
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.Join(strings.Fields(l), " ")
+	}
+	return lines
+}
+
+// checkShown checks that the lines the page shows for c appear in its
+// output, in order (times masked, the paths of repository files relative
+// to root, as the page writes them; the page may leave lines out, and
+// marks some gaps with "...").
+func checkShown(t *testing.T, c readmeCommand, output, root string) {
+	t.Helper()
+	got := strings.Split(strings.ReplaceAll(output, root+string(filepath.Separator), ""), "\n")
+	for _, want := range maskLines(strings.Join(c.shown, "\n")) {
+		if want == "" || want == "..." {
+			continue
+		}
+		i := slices.Index(got, want)
+		if i < 0 {
+			t.Errorf("nnbound %s: the page shows the line\n\t%s\nwhich its output does not print (in this order):\n%s", c.line, want, output)
+			return
+		}
+		got = got[i+1:]
+	}
+}
+
 // runReadme runs cmds in dir, in-process through run (so each exit status
 // is the one a user of the installed binary sees), checks each status
 // against the one its page documents, and returns their outputs, times
@@ -178,9 +236,7 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 			t.Errorf("nnbound %s: exit status %d, the page documents %d\n%s%s", c.line, code, c.exit, stdout.String(), stderr.String())
 		}
 		out := fmt.Sprintf("%s\nexit %d\n%s%s", c.line, code, stdout.String(), stderr.String())
-		out = solveTimeRE.ReplaceAllString(out, "seconds -")
-		out = ruleRE.ReplaceAllString(timeRE.ReplaceAllString(out, "- s"), "--")
-		outputs = append(outputs, strings.Join(strings.Fields(out), " "))
+		outputs = append(outputs, strings.Join(maskLines(out), "\n"))
 	}
 	files = map[string][]byte{}
 	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
@@ -203,9 +259,9 @@ func runReadme(t *testing.T, dir string, cmds []readmeCommand) (outputs []string
 // TestReadmeTwice runs the nnbound commands of the README and the topic
 // pages (readmeFiles) twice, each time in a fresh directory, and checks
 // that each exits with the status its page documents, and that they print
-// the same text (times excepted) and write the same files byte for byte
-// (the commands that refresh docs/ write into the scratch directory's
-// docs/). The
+// the same text (times excepted), the lines its page shows for it among
+// them, and write the same files byte for byte (the commands that refresh
+// docs/ write into the scratch directory's docs/). The
 // certifications that split the box (quantise --certify, compare: seconds
 // each under load), sweep, paper and allocate --target-agreement
 // (minutes) run only with NNBOUND_LONG
@@ -248,7 +304,12 @@ func TestReadmeTwice(t *testing.T) {
 	}
 	out1, files1 := runReadme(t, t.TempDir(), cmds)
 	out2, files2 := runReadme(t, t.TempDir(), cmds)
+	run := map[string]bool{} // a command run again on its --out resumes (vnncomp): its page shows a first run
 	for i := range out1 {
+		if !run[cmds[i].line] || !slices.Contains(cmds[i].args, "--out") {
+			checkShown(t, cmds[i], out1[i], root)
+		}
+		run[cmds[i].line] = true
 		if out1[i] != out2[i] {
 			t.Errorf("the output differs between two runs:\n%s\n---\n%s", out1[i], out2[i])
 		}

@@ -125,10 +125,7 @@ func (f *verifyFlags) tolerance() (spec.Tolerance, error) {
 
 // checkLimits reports a negative --timeout or --max-nodes.
 func (f *verifyFlags) checkLimits() error {
-	if f.timeout < 0 || f.maxNodes < 0 {
-		return usagef("--timeout and --max-nodes must not be negative")
-	}
-	return nil
+	return checkLimits(f.timeout, count{"--max-nodes", f.maxNodes})
 }
 
 // runVerify loads the two models, decides and prints.
@@ -182,8 +179,8 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 			return err
 		}
 	} else {
-		if err := tol.Validate(ms[0].Graph.OutputSize()); err != nil {
-			return usageError{err}
+		if err := checkTolerance(tol, ms[0].Graph.OutputSize()); err != nil {
+			return err
 		}
 		box, err := f.box(prop, ms[0].Graph.InputSize(), stderr)
 		if err != nil {
@@ -195,6 +192,25 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 		}
 	}
 	return f.emitDecided(stdout, ans, ans.Result.Status)
+}
+
+// checkTolerance reports, as a usage error naming the flag, a tolerance
+// of the flags that does not fit networks of m outputs: --output out of
+// range, or a count of --epsilon values that is neither 1 nor one per
+// output.
+func checkTolerance(tol spec.Tolerance, m int) error {
+	for _, k := range tol.Outputs {
+		if err := checkOutput(k, m); err != nil {
+			return err
+		}
+	}
+	if err := tol.Validate(m); err != nil {
+		if len(tol.Eps) != 1 {
+			return usagef("--epsilon has %d values: want one, or one per output (%d) with --norm per-output", len(tol.Eps), m)
+		}
+		return usageError{err}
+	}
+	return nil
 }
 
 // box returns the input box of the flags, or of the VNN-LIB 1 property
