@@ -134,15 +134,18 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	searched := make(chan observation, 1)
 	go func() { searched <- searchError(ctx, f1, f2, box, &opts) }()
 	rb, err := opts.rootBounds, error(nil)
+	// The root's pass is the first certificate: a signal stops it only
+	// where the caller holds one already (task.cuttable).
+	rctx := context.WithoutCancel(ctx)
+	if opts.cuttable {
+		rctx = ctx
+	}
+	// Before the cheap refinement, which splits the input set itself, the
+	// root's pass is one pass over the whole set (unsplitRoot).
+	unsplit := rb == nil && cheapFirst(&root, &opts)
 	if rb == nil {
-		// The root's pass is the first certificate: a signal stops it only
-		// where the caller holds one already (task.cuttable).
-		rctx := context.WithoutCancel(ctx)
-		if opts.cuttable {
-			rctx = ctx
-		}
 		t0 := time.Now()
-		rb, err = boundsOf(rctx, f1, f2, &root, &opts)
+		rb, err = boundsOf(rctx, f1, f2, &root, unsplitRoot(&opts, unsplit))
 		add(&opts.timing.Propagation, t0)
 	}
 	ob := <-searched
@@ -170,6 +173,14 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		rp = propagationOnly(rb, &ro)
 		rp.reason = ""
 	default:
+		if unsplit && !closeEnough(cheapBound, &ro).Skipped() {
+			// The whole set's SDP is built on the root's split bounds.
+			t0 := time.Now()
+			if sb, serr := boundsOf(rctx, f1, f2, &root, &opts); serr == nil {
+				rb = sb
+			}
+			add(&opts.timing.Propagation, t0)
+		}
 		rp = certifyBounds(ctx, f1, f2, &root, rb, &ro)
 	}
 	if rp.iters > 0 && !(rp.ok && opts.Refine.reached(rp.bound, ob.err)) {

@@ -100,8 +100,9 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 	}
 	gain := newGainRule(c.SDP.Solves, rootBound-ob.err, free)
 	if o.propOnly {
-		// The root's bound is over Split sub-boxes: its pieces, bounded
-		// whole, take about as many splits to improve on it, and halving
+		// The pieces stand for the Split sub-boxes the root was not
+		// split into (unsplitRoot): they take about as many splits to
+		// improve on a split root's bound, and halving
 		// every free coordinate of a small box once takes 2^free pieces.
 		gain.next = max(gain.next, 2*o.Split)
 		if free <= MaxSplitInputs {
