@@ -169,14 +169,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 				continue
 			}
 			for k, res := range s.res {
-				hp := s.top.half(s.halves[k], res)
-				if to != o && hp.bound < res.bound {
-					// Settling, the half kept its parent's bound: the
-					// coordinate the smear chose did not pay, halve the
-					// widest next (the smear would choose it again).
-					hp.region.next = 0
-				}
-				heap.Push(h, hp)
+				heap.Push(h, s.top.half(s.halves[k], res))
 			}
 		}
 		b := currentBound(rootBound, done, *h)

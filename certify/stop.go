@@ -64,7 +64,12 @@ const settlePieces = 1024
 // settleTask returns the copy of o with which the cheap refinement goes
 // on past the target ratio or the work budget (Refine.SettleWork): a
 // hundredth of the target's distance from 1 as the target (1.001 for
-// 1.1), and SettleWork in place of MaxPropWork.
+// 1.1), and SettleWork in place of MaxPropWork. Its pieces halve their
+// widest coordinate (relative to the root's, region.split), not the
+// smear's: on small pieces the smear kept halving the same one or two
+// coordinates of the pieces above the rest (ACAS Xu 4/5_1: 9 % above
+// d6b939f's bound at 484 pieces with the smear, 2.6 % below with the
+// widest; docs/notes/2026-12-acasxu-settle.md).
 func settleTask(o *task) *task {
 	so := *o
 	so.Refine.TargetRatio = 1 + (o.Refine.TargetRatio-1)/100
