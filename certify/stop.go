@@ -66,10 +66,10 @@ const settlePieces = 1024
 // hundredth of the target's distance from 1 as the target (1.001 for
 // 1.1), and SettleWork in place of MaxPropWork. Its pieces halve their
 // widest coordinate (relative to the root's, region.split), not the
-// smear's: on small pieces the smear kept halving the same one or two
-// coordinates of the pieces above the rest (ACAS Xu 4/5_1: 9 % above
-// d6b939f's bound at 484 pieces with the smear, 2.6 % below with the
-// widest; docs/notes/2026-12-acasxu-settle.md).
+// smear's, which on the small pieces of settling pays less (ACAS Xu
+// 4/5_1 at 484 pieces: 9 % above d6b939f's bound with the smear, 2.6 %
+// below with the widest; docs/notes/2026-12-acasxu-settle.md). It skips
+// the smear (splitHint) of its pieces.
 func settleTask(o *task) *task {
 	so := *o
 	so.Refine.TargetRatio = 1 + (o.Refine.TargetRatio-1)/100
