@@ -24,7 +24,8 @@ import (
 // verify). On a box of at most MaxSplitInputs free coordinates it settles
 // past the target ratio, and for a float pair past the work budget too
 // (Refine.SettleWork: unsearched pieces, the joint pairs, the widest
-// coordinate halved rather than the smear's; such a pair's
+// coordinate after a halving that kept its parent's bound, and past the
+// work budget the widest always; such a pair's
 // pieces go unsearched from half the work budget on). Each piece's bound is an enclosure of the quantity on it, and
 // the pieces cover the input set, so the largest of them is a bound on
 // the whole set, as for the SDP's pieces. The SDP runs afterwards, where

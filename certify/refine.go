@@ -125,7 +125,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		if len(batch) == 0 {
 			switch {
 			case to == o && len(done)+h.Len() < settlePieces && (stop == StopTarget && canSettle || stop == StopCostly && settleCostly):
-				to, from = settleTask(o), stop
+				to, from = settleTask(o, stop), stop
 			case stop != StopNone && to != o:
 				return append(done, (*h)...), settledStop(from, stop, currentBound(rootBound, done, *h), ob.err, &o.Refine)
 			case stop != StopNone:
@@ -169,7 +169,14 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 				continue
 			}
 			for k, res := range s.res {
-				heap.Push(h, s.top.half(s.halves[k], res))
+				hp := s.top.half(s.halves[k], res)
+				if to != o && hp.bound < res.bound {
+					// Settling, the half kept its parent's bound: the
+					// coordinate the smear chose did not pay, halve the
+					// widest next (the smear would choose it again).
+					hp.region.next = 0
+				}
+				heap.Push(h, hp)
 			}
 		}
 		b := currentBound(rootBound, done, *h)

@@ -94,9 +94,9 @@ func certifyBounds(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regio
 		if !f1.Quantised() && !f2.Quantised() {
 			res.reason = ""
 		}
-		if !o.settling {
-			// Settling pieces halve their widest coordinate
-			// (settleTask).
+		if !o.widest {
+			// Past the work budget, settling pieces halve their
+			// widest coordinate (settleTask).
 			res.next = splitHint(f1, f2, r, rb, o)
 		}
 		res.prior = rb.prior(r)
