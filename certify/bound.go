@@ -143,14 +143,17 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	go func() { searched <- searchError(sctx, f1, f2, box, &opts) }()
 	rb, err := opts.rootBounds, error(nil)
 	rootCut := StopNone // why the root's full pass was cut (its first pass stands)
+	// Before the cheap refinement, which splits the input set itself, the
+	// root's pass is one pass over the whole set (unsplitRoot).
+	unsplit := rb == nil && cheapFirst(&root, &opts)
 	if rb == nil {
 		t0 := time.Now()
 		if opts.cuttable {
 			// The caller holds a certificate already: ctx stops the
 			// root's pass, and nothing of it stands.
-			rb, err = boundsOf(ctx, f1, f2, &root, &opts)
+			rb, err = boundsOf(ctx, f1, f2, &root, unsplitRoot(&opts, unsplit))
 		} else {
-			rb, rootCut, err = rootPass(ctx, f1, f2, &root, &opts)
+			rb, rootCut, err = rootPass(ctx, f1, f2, &root, unsplitRoot(&opts, unsplit))
 		}
 		add(&opts.timing.Propagation, t0)
 	}
@@ -179,6 +182,15 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		rp = propagationOnly(rb, &ro)
 		rp.reason = ""
 	default:
+		if unsplit && !closeEnough(cheapBound, &ro).Skipped() {
+			// The whole set's SDP is built on the root's split bounds.
+			t0 := time.Now()
+			// A cut pass leaves the unsplit bounds.
+			if sb, serr := boundsOf(sctx, f1, f2, &root, &opts); serr == nil {
+				rb = sb
+			}
+			add(&opts.timing.Propagation, t0)
+		}
 		rp = certifyBounds(ctx, f1, f2, &root, rb, &ro)
 	}
 	if rp.iters > 0 && !(rp.ok && opts.Refine.reached(rp.bound, ob.err)) {

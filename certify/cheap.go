@@ -24,12 +24,31 @@ import (
 // verify). On a box of at most MaxSplitInputs free coordinates it settles
 // past the target ratio, and for a float pair past the work budget too
 // (Refine.SettleWork: unsearched pieces, the joint pairs, the widest
-// coordinate after a halving that kept its parent's bound; such a pair's
+// coordinate after a halving that kept its parent's bound, and past the
+// work budget the widest always; such a pair's
 // pieces go unsearched from half the work budget on). Each piece's bound is an enclosure of the quantity on it, and
 // the pieces cover the input set, so the largest of them is a bound on
 // the whole set, as for the SDP's pieces. The SDP runs afterwards, where
 // it can still pay (sdpBound), and the smaller of the two bounds is
 // reported.
+
+// unsplitRoot returns o, or with unsplit a copy of o without Split: the
+// root's first pass when the cheap refinement follows (cheapFirst). Its
+// pieces split the input set instead, and within a few dozen splits they
+// are past the root's Split sub-boxes, which on an ACAS Xu pair cost
+// 1.2-1.5 s of CPU before the first bound; the refinements' bounds were
+// the same but on one of 7 instances tried (3/5_9, 0.02 % looser:
+// docs/notes/2026-12-acasxu-settle.md). sdpBound bounds the root with
+// Split only where the whole set's SDP follows (not skipped as close
+// enough), which is built on those bounds.
+func unsplitRoot(o *task, unsplit bool) *task {
+	if !unsplit {
+		return o
+	}
+	u := *o
+	u.Split = 0
+	return &u
+}
 
 // cheapIterations is the number of gradient steps per layer of the
 // optimised slopes (bounds.OptimiseSettings.Iterations) on a piece of the

@@ -471,6 +471,9 @@ type task struct {
 	// settling marks the pieces of the cheap refinement past the target
 	// ratio (settleTask).
 	settling bool
+	// widest marks the settling pieces past the work budget (settleTask),
+	// which halve their widest coordinate, not the smear's.
+	widest bool
 	// rootBounds, when not nil, are the bounds of the root region
 	// computed already (infBound's first pass), which sdpBound takes in
 	// place of its own pass.

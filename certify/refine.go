@@ -100,8 +100,9 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 	}
 	gain := newGainRule(c.SDP.Solves, rootBound-ob.err, free)
 	if o.propOnly {
-		// The root's bound is over Split sub-boxes: its pieces, bounded
-		// whole, take about as many splits to improve on it, and halving
+		// The pieces stand for the Split sub-boxes the root was not
+		// split into (unsplitRoot): they take about as many splits to
+		// improve on a split root's bound, and halving
 		// every free coordinate of a small box once takes 2^free pieces.
 		gain.next = max(gain.next, 2*o.Split)
 		if free <= MaxSplitInputs {
@@ -124,7 +125,7 @@ func refine(ctx context.Context, f1, f2 *nn.Network, root region, rp regionResul
 		if len(batch) == 0 {
 			switch {
 			case to == o && len(done)+h.Len() < settlePieces && (stop == StopTarget && canSettle || stop == StopCostly && settleCostly):
-				to, from = settleTask(o), stop
+				to, from = settleTask(o, stop), stop
 			case stop != StopNone && to != o:
 				return append(done, (*h)...), settledStop(from, stop, currentBound(rootBound, done, *h), ob.err, &o.Refine)
 			case stop != StopNone:

@@ -91,7 +91,11 @@ func certifyBounds(ctx context.Context, f1, f2 *nn.Network, r *region, rb *regio
 		if !f1.Quantised() && !f2.Quantised() {
 			res.reason = ""
 		}
-		res.next = splitHint(f1, f2, r, rb, o)
+		if !o.widest {
+			// Past the work budget, settling pieces halve their
+			// widest coordinate (settleTask).
+			res.next = splitHint(f1, f2, r, rb, o)
+		}
 		res.prior = rb.prior(r)
 		return res
 	}

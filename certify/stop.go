@@ -62,11 +62,19 @@ func settled(stop Stop, bound, observed float64, r *Refine) Stop {
 const settlePieces = 1024
 
 // settleTask returns the copy of o with which the cheap refinement goes
-// on past the target ratio or the work budget (Refine.SettleWork): a
-// hundredth of the target's distance from 1 as the target (1.001 for
-// 1.1), and SettleWork in place of MaxPropWork.
-func settleTask(o *task) *task {
+// on past the target ratio or the work budget (from: StopTarget or
+// StopCostly; Refine.SettleWork): a hundredth of the target's distance
+// from 1 as the target (1.001 for 1.1), and SettleWork in place of
+// MaxPropWork. Past the work budget its pieces halve their widest
+// coordinate (relative to the root's, region.split), not the smear's,
+// and skip the smear (splitHint): there the bound is still above the
+// target ratio, and at 484 pieces of ACAS Xu 4/5_1 it was 9 % above
+// d6b939f's with the smear, 2.6 % below with the widest; past the target
+// the smear was the tighter (3/3_5, 3/2_6;
+// docs/notes/2026-12-acasxu-settle.md).
+func settleTask(o *task, from Stop) *task {
 	so := *o
+	so.widest = from == StopCostly
 	so.Refine.TargetRatio = 1 + (o.Refine.TargetRatio-1)/100
 	so.Refine.MaxPropWork = o.Refine.SettleWork
 	so.settling = true

@@ -202,3 +202,23 @@ func TestMaxPiecesCountsPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleTaskWidest checks the copy of settleTask: the target a
+// hundredth as far from 1, SettleWork as the work budget, and the widest
+// coordinate halved past the work budget only (past the target the
+// smear chooses).
+func TestSettleTaskWidest(t *testing.T) {
+	o := &task{Options: DefaultOptions()}
+	for _, from := range []Stop{StopTarget, StopCostly} {
+		so := settleTask(o, from)
+		if !so.settling || so.widest != (from == StopCostly) {
+			t.Errorf("settleTask from %v: settling %v, widest %v", from, so.settling, so.widest)
+		}
+		if so.Refine.TargetRatio != 1.001 || so.Refine.MaxPropWork != o.Refine.SettleWork {
+			t.Errorf("settleTask from %v: target %v, work %v", from, so.Refine.TargetRatio, so.Refine.MaxPropWork)
+		}
+	}
+	if o.settling || o.widest {
+		t.Error("settleTask changed its argument")
+	}
+}
