@@ -178,6 +178,11 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		// them then).
 		rp = propagationOnly(rb, &ro)
 		rp.reason = ""
+		stop := cheapStop
+		if rootCut != StopNone {
+			stop = rootCut
+		}
+		c.SDPSkipped = SDPSkip{Why: stopSkip(stop)}
 	default:
 		rp = certifyBounds(ctx, f1, f2, &root, rb, &ro)
 	}
@@ -291,6 +296,18 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	return c
 }
 
+// stopSkip returns why no SDP was run after a pass or a refinement that
+// stopped by stop (StopBudget, StopCancelled or StopCostly).
+func stopSkip(stop Stop) Skip {
+	switch stop {
+	case StopBudget:
+		return SkipBudget
+	case StopCancelled:
+		return SkipCancelled
+	}
+	return SkipPieces
+}
+
 // noSDPReason says where the bound of quantised networks comes from when
 // no SDP is built for them (int8SDP).
 const noSDPReason = "the SDP does not model the int8 quantisers for this quantity: bound propagation with input splitting"
@@ -300,7 +317,7 @@ const noSDPReason = "the SDP does not model the int8 quantisers for this quantit
 // the root's SDP was solved, otherwise where the bound comes from.
 func int8Certificate(f1, f2 *nn.Network, rb *regionBounds, rp regionResult, c *Certificate, o *task) string {
 	if !int8SDP(f1, o) || rb == nil || rb.Nets[0] == nil {
-		c.SDP, c.SDPGammas = SDPStats{}, Gammas{}
+		c.SDP, c.SDPGammas, c.SDPSkipped = SDPStats{}, Gammas{}, SDPSkip{Why: SkipQuantised}
 		return noSDPReason
 	}
 	v, err := lowerForSDP(f1, f2, rb, o)

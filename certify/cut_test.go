@@ -18,15 +18,17 @@ import (
 
 // cutCases are the ways a run is cut before it starts: a context already
 // cancelled, and a time budget of a nanosecond (already past when the
-// first pass ends); with the reason the certificate must give.
+// first pass ends); with the reason the certificate must give, for the
+// refinement and for the SDP it did not run.
 var cutCases = []struct {
 	name   string
 	cancel bool
 	budget time.Duration
 	want   Stop
+	skip   Skip
 }{
-	{"cancelled", true, 0, StopCancelled},
-	{"budget 1 ns", false, time.Nanosecond, StopBudget},
+	{"cancelled", true, 0, StopCancelled, SkipCancelled},
+	{"budget 1 ns", false, time.Nanosecond, StopBudget, SkipBudget},
 }
 
 // cutContext returns a context cancelled already when cancel is set, the
@@ -69,6 +71,9 @@ func TestInfBoundCut(t *testing.T) {
 		}
 		if c.SDPBound < c.Bound { // +Inf when an output kept its first enclosure above the SDPs'
 			t.Fatalf("%s: SDP bound %g below the bound %g", cc.name, c.SDPBound, c.Bound)
+		}
+		if c.SDPSkipped.Why != cc.skip || c.SDP.Solves != 0 {
+			t.Fatalf("%s: SDP skipped %v, %d solves: want %v", cc.name, c.SDPSkipped, c.SDP.Solves, cc.skip)
 		}
 		checkSampled(t, cc.name, f1, f2, box, q, c.Bound)
 		t.Logf("%s: bound %.4g (uncut %.4g), %d pieces bounded (uncut %d)", cc.name, c.Bound, whole.Bound, c.Bounded, whole.Bounded)
@@ -293,6 +298,9 @@ func TestRootPassCut(t *testing.T) {
 					c.Bound != first.Bound || c.Bound < full.Bound || len(c.Pieces) > 0 || c.SDP.Iterations > 0 {
 					t.Fatalf("%s: certified %v (%s), stopped by %v, budget hit %v, bound %v (first pass %v, full run %v), %d pieces, %d SDP iterations",
 						name, c.Certified(), c.Reason, c.Stopped, c.TimeBudgetHit, c.Bound, first.Bound, full.Bound, len(c.Pieces), c.SDP.Iterations)
+				}
+				if want := map[Method]Skip{MethodSDP: cc.skip}[method]; c.SDPSkipped.Why != want {
+					t.Fatalf("%s: SDP skipped %v, want %v", name, c.SDPSkipped, want)
 				}
 				checkSampled(t, name, f1, f2, box, q, c.Bound)
 			}
