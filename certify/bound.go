@@ -208,12 +208,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	switch {
 	case rootCut != StopNone:
-		c.Stopped = rootCut
-		why := "the time budget ran out"
-		if rootCut == StopCancelled {
-			why = "the run was cancelled"
-		}
-		c.Note = why + " during the root's bound propagation: the bound is its first pass's (symbolic, the input set whole)"
+		c.Stopped, c.Note = rootCut, rootCutNote(rootCut)
 	case opts.QC != QCDefault || opts.Refine.MaxPieces == 1:
 	case rp.budgetHit:
 		c.Stopped = StopBudget
@@ -294,6 +289,16 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		c.Note = int8Certificate(f1, f2, rb, rp, c, &opts)
 	}
 	return c
+}
+
+// rootCutNote says that stop (StopBudget or StopCancelled) cut the
+// root's full pass of bound propagation (rootPass) and which bound stands.
+func rootCutNote(stop Stop) string {
+	why := "the time budget ran out"
+	if stop == StopCancelled {
+		why = "the run was cancelled"
+	}
+	return why + " during the root's bound propagation: the bound is its first pass's (symbolic, the input set whole)"
 }
 
 // stopSkip returns why no SDP was run after a pass or a refinement that

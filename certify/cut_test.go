@@ -353,3 +353,48 @@ func TestRootPassSame(t *testing.T) {
 		}
 	}
 }
+
+// TestJointRootPass checks that the joint inf-norm SDP (Options.InfJoint)
+// takes the root pass of rootPass: uncut under a time budget it does not
+// reach, the certificate is the one without a budget, bit for bit; cut
+// before the full pass ends, it is the first pass's enclosures, certified,
+// with the reason it stopped, no SDP run, and no smaller than the uncut
+// bound or the error at sampled inputs.
+func TestJointRootPass(t *testing.T) {
+	f1, f2 := cutPair(t, 3)
+	box := spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}
+	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+	q := spec.Quantity{Norm: spec.NormInf}
+	o := DefaultOptions()
+	o.InfJoint, o.Refine.TimeBudget = true, 0
+	whole, err := Bound(context.Background(), f1, f2, in, q, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Refine.TimeBudget = time.Hour
+	ctx, cancel := context.WithCancel(context.Background()) // a signal that does not come
+	defer cancel()
+	budgeted, err := Bound(ctx, f1, f2, in, q, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !whole.Certified() || whole.SDP.Iterations == 0 || budgeted.Bound != whole.Bound || budgeted.Gammas != whole.Gammas ||
+		!slices.Equal(budgeted.Outputs, whole.Outputs) || budgeted.SDP.Iterations != whole.SDP.Iterations || budgeted.Stopped != StopNone {
+		t.Fatalf("uncut: bound %v, gammas %v, outputs %v, %d iterations, stopped %v; without a budget %v, %v, %v, %d (certified %v)",
+			budgeted.Bound, budgeted.Gammas, budgeted.Outputs, budgeted.SDP.Iterations, budgeted.Stopped,
+			whole.Bound, whole.Gammas, whole.Outputs, whole.SDP.Iterations, whole.Certified())
+	}
+	for _, cc := range cutCases {
+		o.Refine.TimeBudget = cc.budget
+		c, err := Bound(cutContext(cc.cancel), f1, f2, in, q, o)
+		if err != nil {
+			t.Fatalf("%s: %v", cc.name, err)
+		}
+		if !c.Certified() || c.Stopped != cc.want || c.TimeBudgetHit != (cc.want == StopBudget) || c.SDPSkipped.Why != cc.skip ||
+			c.SDP.Iterations != 0 || len(c.Outputs) != f1.OutputSize() || c.Bound < whole.Bound || c.Source != MethodPropagation {
+			t.Fatalf("%s: certified %v (%s), stopped by %v, budget hit %v, SDP skipped %v, %d iterations, %d output bounds, bound %v (uncut %v), source %v",
+				cc.name, c.Certified(), c.Reason, c.Stopped, c.TimeBudgetHit, c.SDPSkipped, c.SDP.Iterations, len(c.Outputs), c.Bound, whole.Bound, c.Source)
+		}
+		checkSampled(t, cc.name, f1, f2, box, q, c.Bound)
+	}
+}
