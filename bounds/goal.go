@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"fmt"
 	"slices"
 )
@@ -89,7 +90,7 @@ func (pp *pairProp) stopAt(pb *PairBounds) bool {
 // would compute them again (pb is not yet returned: no other goroutine
 // reads it).
 func (pp *pairProp) goalMargins(pb *PairBounds) ([]Interval, error) {
-	ivs, err := pb.margins(pp.goal.Margins, false)
+	ivs, err := pb.margins(context.Background(), pp.goal.Margins, false)
 	if err == nil {
 		pb.goal = &checkedMargins{cs: pp.goal.Margins, ivs: slices.Clone(ivs)}
 	}

@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -61,7 +62,7 @@ func samePair(got, want *PairBounds, cs [][]float64, optimise bool) error {
 	if err != nil {
 		return err
 	}
-	mw, err := want.margins(cs, optimise)
+	mw, err := want.margins(context.Background(), cs, optimise)
 	if err != nil {
 		return err
 	}

@@ -30,37 +30,51 @@ func (pb *PairBounds) Margin(c []float64) (Interval, error) {
 // together, one pass through the networks for all the margins rather than
 // one per margin (the rows of a back-substitution do not interact).
 func (pb *PairBounds) Margins(cs [][]float64) ([]Interval, error) {
-	return pb.margins(cs, true)
+	return pb.MarginsContext(context.Background(), cs)
+}
+
+// MarginsContext is Margins stopped by ctx: once ctx is done it returns
+// ctx's error (wrapped) before the margins of the next piece of a split
+// box are back-substituted, and before the slopes are optimised for
+// them: margins so cut yield nothing.
+func (pb *PairBounds) MarginsContext(ctx context.Context, cs [][]float64) ([]Interval, error) {
+	return pb.margins(ctx, cs, true)
 }
 
 // margin is Margin, with the slopes optimised for c only if optimise (and
 // the method optimises).
 func (pb *PairBounds) margin(c []float64, optimise bool) (Interval, error) {
-	out, err := pb.margins([][]float64{c}, optimise)
+	out, err := pb.margins(context.Background(), [][]float64{c}, optimise)
 	if err != nil {
 		return Interval{}, err
 	}
 	return out[0], nil
 }
 
-// margins is Margins, with the slopes optimised only if optimise (and
-// the method optimises).
-func (pb *PairBounds) margins(cs [][]float64, optimise bool) ([]Interval, error) {
+// margins is MarginsContext, with the slopes optimised only if optimise
+// (and the method optimises).
+func (pb *PairBounds) margins(ctx context.Context, cs [][]float64, optimise bool) ([]Interval, error) {
 	if err := checkMargins(cs, len(pb.Output)); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("bounds: margins stopped: %w", err)
 	}
 	if pb.pieces != nil {
 		// The whole box's margins (ms[0]) and the pieces', in parallel:
 		// each is a back-substitution of its own.
 		parts := append([]*PairBounds{pb.whole}, pb.pieces...)
 		ms, errs := make([][]Interval, len(parts)), make([]error, len(parts))
-		parallel.For(context.Background(), len(parts), runtime.GOMAXPROCS(0), func(i int) {
-			ms[i], errs[i] = parts[i].margins(cs, optimise)
+		parallel.For(ctx, len(parts), runtime.GOMAXPROCS(0), func(i int) {
+			ms[i], errs[i] = parts[i].margins(ctx, cs, optimise)
 		})
 		for _, err := range errs {
 			if err != nil {
 				return nil, err
 			}
+		}
+		if err := ctx.Err(); err != nil { // parts left out
+			return nil, fmt.Errorf("bounds: margins stopped: %w", err)
 		}
 		out, hull := ms[0], make([]Interval, len(cs))
 		for i, m := range ms[1:] {
@@ -93,6 +107,9 @@ func (pb *PairBounds) margins(cs [][]float64, optimise bool) ([]Interval, error)
 	out := pb.plainMargins(cs, lam)
 	if !joint || pp.opt == nil || !optimise {
 		return out, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("bounds: margins stopped before optimising their slopes: %w", err)
 	}
 	last, zero := len(pp.f1.Layers)-1, make([]float64, Q)
 	rows, sign := make([]int, 0, 2*Q), make([]float64, 0, 2*Q)

@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -113,7 +114,7 @@ func (pb *PairBounds) planar(k int) (float64, error) {
 		if len(cs) == 0 {
 			return nil
 		}
-		ms, err := pb.margins(cs, optimise)
+		ms, err := pb.margins(context.Background(), cs, optimise)
 		if err != nil {
 			return err
 		}

@@ -181,6 +181,11 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		// them then).
 		rp = propagationOnly(rb, &ro)
 		rp.reason = ""
+		stop := cheapStop
+		if rootCut != StopNone {
+			stop = rootCut
+		}
+		c.SDPSkipped = SDPSkip{Why: stopSkip(stop)}
 	default:
 		if unsplit && !closeEnough(cheapBound, &ro).Skipped() {
 			// The whole set's SDP is built on the root's split bounds.
@@ -215,12 +220,7 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	leaves := []piece{{region: root, bound: rp.bound, ok: rp.ok, interval: rp.interval, fellBack: rp.fellBack}}
 	switch {
 	case rootCut != StopNone:
-		c.Stopped = rootCut
-		why := "the time budget ran out"
-		if rootCut == StopCancelled {
-			why = "the run was cancelled"
-		}
-		c.Note = why + " during the root's bound propagation: the bound is its first pass's (symbolic, the input set whole)"
+		c.Stopped, c.Note = rootCut, rootCutNote(rootCut)
 	case opts.QC != QCDefault || opts.Refine.MaxPieces == 1:
 	case rp.budgetHit:
 		c.Stopped = StopBudget
@@ -303,6 +303,28 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	return c
 }
 
+// rootCutNote says that stop (StopBudget or StopCancelled) cut the
+// root's full pass of bound propagation (rootPass) and which bound stands.
+func rootCutNote(stop Stop) string {
+	why := "the time budget ran out"
+	if stop == StopCancelled {
+		why = "the run was cancelled"
+	}
+	return why + " during the root's bound propagation: the bound is its first pass's (symbolic, the input set whole)"
+}
+
+// stopSkip returns why no SDP was run after a pass or a refinement that
+// stopped by stop (StopBudget, StopCancelled or StopCostly).
+func stopSkip(stop Stop) Skip {
+	switch stop {
+	case StopBudget:
+		return SkipBudget
+	case StopCancelled:
+		return SkipCancelled
+	}
+	return SkipPieces
+}
+
 // noSDPReason says where the bound of quantised networks comes from when
 // no SDP is built for them (int8SDP).
 const noSDPReason = "the SDP does not model the int8 quantisers for this quantity: bound propagation with input splitting"
@@ -312,7 +334,7 @@ const noSDPReason = "the SDP does not model the int8 quantisers for this quantit
 // the root's SDP was solved, otherwise where the bound comes from.
 func int8Certificate(f1, f2 *nn.Network, rb *regionBounds, rp regionResult, c *Certificate, o *task) string {
 	if !int8SDP(f1, o) || rb == nil || rb.Nets[0] == nil {
-		c.SDP, c.SDPGammas = SDPStats{}, Gammas{}
+		c.SDP, c.SDPGammas, c.SDPSkipped = SDPStats{}, Gammas{}, SDPSkip{Why: SkipQuantised}
 		return noSDPReason
 	}
 	v, err := lowerForSDP(f1, f2, rb, o)

@@ -182,9 +182,12 @@ type Certificate struct {
 	// SDPSkipped says why the SDP of the whole input set was not
 	// attempted (SkipNone when it was): the networks are graphs, a layer
 	// is not modelled, its LMI or its number of variables was too large
-	// for the time budget (MaxBudgetOrder, MaxBudgetVariables), or bound
-	// propagation was already close enough. The bound is then bound
-	// propagation's.
+	// for the time budget (MaxBudgetOrder, MaxBudgetVariables), bound
+	// propagation was already close enough, the time budget or a signal
+	// came first (for the inf-norm of chains, before the SDP of the
+	// output with the largest bound), the cheap refinement's pieces spent
+	// the work budget, or it does not model the int8 quantisers for the
+	// quantity. The bound is then bound propagation's.
 	SDPSkipped SDPSkip
 	// Time is the wall time of Bound.
 	Time time.Duration

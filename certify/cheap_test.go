@@ -260,6 +260,9 @@ func TestSettlePastWorkBudget(t *testing.T) {
 		if c0.Stopped != StopCostly {
 			continue
 		}
+		if c0.SDPSkipped.Why != SkipPieces {
+			t.Fatalf("seed %d: stopped by the work budget, SDP skipped %q: want %v", seed, c0.SDPSkipped, SkipPieces)
+		}
 		settled++
 		if !c.Certified() || c.Stopped != StopCostly && c.Stopped != StopTarget || c.Bound > c0.Bound ||
 			c.ObservedError > c.Bound || len(c.Pieces) <= len(c0.Pieces) {

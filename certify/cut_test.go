@@ -18,15 +18,17 @@ import (
 
 // cutCases are the ways a run is cut before it starts: a context already
 // cancelled, and a time budget of a nanosecond (already past when the
-// first pass ends); with the reason the certificate must give.
+// first pass ends); with the reason the certificate must give, for the
+// refinement and for the SDP it did not run.
 var cutCases = []struct {
 	name   string
 	cancel bool
 	budget time.Duration
 	want   Stop
+	skip   Skip
 }{
-	{"cancelled", true, 0, StopCancelled},
-	{"budget 1 ns", false, time.Nanosecond, StopBudget},
+	{"cancelled", true, 0, StopCancelled, SkipCancelled},
+	{"budget 1 ns", false, time.Nanosecond, StopBudget, SkipBudget},
 }
 
 // cutContext returns a context cancelled already when cancel is set, the
@@ -69,6 +71,9 @@ func TestInfBoundCut(t *testing.T) {
 		}
 		if c.SDPBound < c.Bound { // +Inf when an output kept its first enclosure above the SDPs'
 			t.Fatalf("%s: SDP bound %g below the bound %g", cc.name, c.SDPBound, c.Bound)
+		}
+		if c.SDPSkipped.Why != cc.skip || c.SDP.Solves != 0 {
+			t.Fatalf("%s: SDP skipped %v, %d solves: want %v", cc.name, c.SDPSkipped, c.SDP.Solves, cc.skip)
 		}
 		checkSampled(t, cc.name, f1, f2, box, q, c.Bound)
 		t.Logf("%s: bound %.4g (uncut %.4g), %d pieces bounded (uncut %d)", cc.name, c.Bound, whole.Bound, c.Bounded, whole.Bounded)
@@ -294,6 +299,9 @@ func TestRootPassCut(t *testing.T) {
 					t.Fatalf("%s: certified %v (%s), stopped by %v, budget hit %v, bound %v (first pass %v, full run %v), %d pieces, %d SDP iterations",
 						name, c.Certified(), c.Reason, c.Stopped, c.TimeBudgetHit, c.Bound, first.Bound, full.Bound, len(c.Pieces), c.SDP.Iterations)
 				}
+				if want := map[Method]Skip{MethodSDP: cc.skip}[method]; c.SDPSkipped.Why != want {
+					t.Fatalf("%s: SDP skipped %v, want %v", name, c.SDPSkipped, want)
+				}
 				checkSampled(t, name, f1, f2, box, q, c.Bound)
 			}
 		}
@@ -343,5 +351,50 @@ func TestRootPassSame(t *testing.T) {
 				t.Errorf("%d inputs, %v: the first pass's bound %v below the full pass's %v", inputs, q, v, w)
 			}
 		}
+	}
+}
+
+// TestJointRootPass checks that the joint inf-norm SDP (Options.InfJoint)
+// takes the root pass of rootPass: uncut under a time budget it does not
+// reach, the certificate is the one without a budget, bit for bit; cut
+// before the full pass ends, it is the first pass's enclosures, certified,
+// with the reason it stopped, no SDP run, and no smaller than the uncut
+// bound or the error at sampled inputs.
+func TestJointRootPass(t *testing.T) {
+	f1, f2 := cutPair(t, 3)
+	box := spec.Box{Lo: []float64{-1, -1, -1}, Hi: []float64{1, 1, 1}}
+	in := spec.Inputs{Box: box, Pairing: spec.SameInput}
+	q := spec.Quantity{Norm: spec.NormInf}
+	o := DefaultOptions()
+	o.InfJoint, o.Refine.TimeBudget = true, 0
+	whole, err := Bound(context.Background(), f1, f2, in, q, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Refine.TimeBudget = time.Hour
+	ctx, cancel := context.WithCancel(context.Background()) // a signal that does not come
+	defer cancel()
+	budgeted, err := Bound(ctx, f1, f2, in, q, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !whole.Certified() || whole.SDP.Iterations == 0 || budgeted.Bound != whole.Bound || budgeted.Gammas != whole.Gammas ||
+		!slices.Equal(budgeted.Outputs, whole.Outputs) || budgeted.SDP.Iterations != whole.SDP.Iterations || budgeted.Stopped != StopNone {
+		t.Fatalf("uncut: bound %v, gammas %v, outputs %v, %d iterations, stopped %v; without a budget %v, %v, %v, %d (certified %v)",
+			budgeted.Bound, budgeted.Gammas, budgeted.Outputs, budgeted.SDP.Iterations, budgeted.Stopped,
+			whole.Bound, whole.Gammas, whole.Outputs, whole.SDP.Iterations, whole.Certified())
+	}
+	for _, cc := range cutCases {
+		o.Refine.TimeBudget = cc.budget
+		c, err := Bound(cutContext(cc.cancel), f1, f2, in, q, o)
+		if err != nil {
+			t.Fatalf("%s: %v", cc.name, err)
+		}
+		if !c.Certified() || c.Stopped != cc.want || c.TimeBudgetHit != (cc.want == StopBudget) || c.SDPSkipped.Why != cc.skip ||
+			c.SDP.Iterations != 0 || len(c.Outputs) != f1.OutputSize() || c.Bound < whole.Bound || c.Source != MethodPropagation {
+			t.Fatalf("%s: certified %v (%s), stopped by %v, budget hit %v, SDP skipped %v, %d iterations, %d output bounds, bound %v (uncut %v), source %v",
+				cc.name, c.Certified(), c.Reason, c.Stopped, c.TimeBudgetHit, c.SDPSkipped, c.SDP.Iterations, len(c.Outputs), c.Bound, whole.Bound, c.Source)
+		}
+		checkSampled(t, cc.name, f1, f2, box, q, c.Bound)
 	}
 }

@@ -110,6 +110,11 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		if !own[j] {
 			order = append(order, j)
 		}
+		if c := certs[j]; c != nil && c.Bounded == 0 && cut {
+			// The first pass's enclosure stands: the budget or a signal
+			// came before the output's SDP (which, below).
+			c.SDPSkipped = SDPSkip{Why: SkipBudget}
+		}
 	}
 	var worst *Certificate
 	var stats SDPStats
@@ -161,10 +166,14 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	worst.SDPBound, worst.IntervalBound = sdpB, ivB
 	worst.Pieces = nil
 	if cut && worst.Certified() {
-		// The outputs are certified under one budget and one signal.
+		// The outputs are certified under one budget and one signal
+		// (wctx: an output's run says cancelled for either).
 		worst.Stopped, worst.TimeBudgetHit = StopBudget, true
 		if ctx.Err() != nil {
 			worst.Stopped, worst.TimeBudgetHit = StopCancelled, false
+		}
+		if w := worst.SDPSkipped.Why; w == SkipBudget || w == SkipCancelled {
+			worst.SDPSkipped.Why = stopSkip(worst.Stopped)
 		}
 	}
 	return worst

@@ -22,7 +22,10 @@ import (
 // multipliers makes it one solve with the multipliers of one output's
 // SDP, but looser than one SDP per output, whose multipliers may differ.
 // Each output's bound is the smaller of its block's and its output
-// enclosure's. The input set is not split.
+// enclosure's. The input set is not split. The root's pass of bound
+// propagation is rootPass's: when the time budget or a signal cut it,
+// its first pass's enclosures are the bounds, no SDP is built, and
+// Stopped says why.
 func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{Status: CheckFailed, Bound: math.Inf(1), RootBound: math.Inf(1), SDPBound: math.Inf(1), IntervalBound: math.Inf(1)}
 	r := rootRegion(box, &opts)
@@ -30,7 +33,7 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		ob := searchError(ctx, f1, f2, box, &opts)
 		c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	}()
-	rb, err := boundsOf(context.WithoutCancel(ctx), f1, f2, &r, &opts)
+	rb, cut, err := rootPass(ctx, f1, f2, &r, &opts)
 	if err != nil {
 		c.Status, c.Reason = CheckFailed, err.Error()
 		return c
@@ -42,6 +45,16 @@ func jointInfBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		expect = max(expect, ivs[j]*ivs[j])
 	}
 	c.IntervalBound = maxOf(ivs)
+	if cut != StopNone {
+		if b := c.IntervalBound; math.IsNaN(b) || math.IsInf(b, 0) {
+			c.Status, c.Reason = CheckFailed, "bound propagation gave no finite bound"
+			return c
+		}
+		c = firstCertificate(ivs, slices.Index(ivs, c.IntervalBound))
+		c.Outputs, c.Stopped, c.TimeBudgetHit = ivs, cut, cut == StopBudget
+		c.SDPSkipped, c.Note = SDPSkip{Why: stopSkip(cut)}, rootCutNote(cut)
+		return c
+	}
 	m, err := buildLMI(f1, f2, &r, rb, &opts, false)
 	if err != nil {
 		c.Status, c.Reason = CheckFailed, err.Error()

@@ -25,7 +25,50 @@ const (
 	// SkipClose: under a time budget, bound propagation is already within
 	// Refine.TargetRatio of the observed error.
 	SkipClose
+	// SkipBudget: the time budget ran out before the SDP (during the
+	// root's bound propagation, its cheap pieces, or, for the inf-norm,
+	// the outputs certified before).
+	SkipBudget
+	// SkipCancelled: as SkipBudget, a signal (the context) instead.
+	SkipCancelled
+	// SkipPieces: the cheap refinement's pieces of bound propagation
+	// (cheap.go) spent the work budget while still paying, where the
+	// SDP of the whole set rarely beats them.
+	SkipPieces
+	// SkipQuantised: the SDP does not model the int8 quantisers for
+	// this quantity (int8SDP).
+	SkipQuantised
 )
+
+// String says in a phrase why the SDP was not run ("" for SkipNone), as
+// a certificate's text says where its bound came from.
+func (k Skip) String() string {
+	switch k {
+	case SkipNone:
+		return ""
+	case SkipGraph:
+		return "the networks are graphs"
+	case SkipGraphFloat32:
+		return "float32 arithmetic is bounded through the graphs"
+	case SkipStructure:
+		return "a layer it does not model"
+	case SkipOrder:
+		return "its LMI too large for the time budget"
+	case SkipVariables:
+		return "too many variables for the time budget"
+	case SkipClose:
+		return "bound propagation close enough already"
+	case SkipBudget:
+		return "the time budget ran out before it"
+	case SkipCancelled:
+		return "the run was cancelled before it"
+	case SkipPieces:
+		return "the pieces of bound propagation spent the work budget first"
+	case SkipQuantised:
+		return "it models int8 quantisers only for the 2-norm of two or more outputs"
+	}
+	return "unknown"
+}
 
 // SDPSkip says why the SDP of the whole input set was not attempted: a
 // kind, and the particulars of this case (the order, the count or the
@@ -48,6 +91,8 @@ func (s SDPSkip) String() string {
 		return "the networks are computation graphs, not chains of layers: the bound is bound propagation's"
 	case SkipGraphFloat32:
 		return "float32 evaluation is bounded by bound propagation through the graphs: the SDP models real arithmetic"
+	case SkipBudget, SkipCancelled, SkipPieces, SkipQuantised:
+		return "SDP not run: " + s.Why.String()
 	}
 	return "SDP skipped: " + s.Detail
 }

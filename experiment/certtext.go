@@ -59,9 +59,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		case c.Fallbacks > 0:
 			why = "where the SDP failed, or tighter than it"
 		case c.SDPSkipped.Skipped():
-			why = "the SDP was skipped"
-		case c.SDP.Solves == 0:
-			why = "the SDP models int8 quantisers for the 2-norm of two or more outputs only"
+			why = "SDP not run: " + c.SDPSkipped.Why.String()
 		}
 		where := "over the input set"
 		if len(c.Pieces) > 1 {

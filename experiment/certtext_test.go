@@ -97,3 +97,43 @@ func TestGraphCutNote(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundFromNotRun: a certificate whose SDP was not run says why on
+// its bound from line and in the JSON's sdp_skipped, never that
+// propagation was tighter than the SDP or, for float networks, the int8
+// reason; one whose SDP ran and was looser says so.
+func TestBoundFromNotRun(t *testing.T) {
+	box := spec.Box{Lo: []float64{-1, 0}, Hi: []float64{1, 0.5}}
+	for _, tc := range []struct {
+		name  string
+		skip  certify.Skip
+		solve int
+		want  string
+	}{
+		{"SDP ran, looser", certify.SkipNone, 1, "tighter than the SDP there"},
+		{"root pass cut by the budget", certify.SkipBudget, 1, "SDP not run: the time budget ran out before it"},
+		{"inf-norm cut, first pass", certify.SkipBudget, 0, "SDP not run: the time budget ran out before it"},
+		{"cancelled", certify.SkipCancelled, 0, "SDP not run: the run was cancelled before it"},
+		{"cheap pieces spent the work", certify.SkipPieces, 163, "SDP not run: the pieces of bound propagation spent the work budget first"},
+		{"int8", certify.SkipQuantised, 0, "SDP not run: it models int8 quantisers only for the 2-norm of two or more outputs"},
+	} {
+		c := &certify.Certificate{Status: certify.Certified, Bound: 0.5, RootBound: 0.5, ObservedError: 0.25,
+			Method: certify.MethodSDP, Source: certify.MethodPropagation, SDP: certify.SDPStats{Solves: tc.solve},
+			SDPSkipped: certify.SDPSkip{Why: tc.skip}, Quantity: spec.Quantity{Norm: spec.NormInf}, Outputs: []float64{0.5, 0.25},
+			Inputs: spec.Inputs{Box: box, Pairing: spec.SameInput}}
+		var text bytes.Buffer
+		if err := WriteCertificate(&text, c, true); err != nil {
+			t.Fatal(err)
+		}
+		line := "bound from      interval   (bound propagation over the input set: " + tc.want + ")\n"
+		if !strings.Contains(text.String(), line) {
+			t.Errorf("%s: want %q:\n%s", tc.name, line, text.String())
+		}
+		if tc.skip != certify.SkipQuantised && strings.Contains(text.String(), "int8") {
+			t.Errorf("%s: the int8 wording for float networks:\n%s", tc.name, text.String())
+		}
+		if rec := NewRecord(c); rec.SDPSkipped != c.SDPSkipped.String() || (rec.SDPSkipped == "") != (tc.skip == certify.SkipNone) {
+			t.Errorf("%s: JSON sdp_skipped %q", tc.name, rec.SDPSkipped)
+		}
+	}
+}

@@ -88,7 +88,7 @@ type Record struct {
 	// through, as the text's stopped line does; absent with it.
 	Stopped  string `json:"stopped,omitempty"`
 	StopNote string `json:"stop_note,omitempty"`
-	// SDPSkipped says why the SDP was not attempted under the time budget
+	// SDPSkipped says why the SDP of the whole input set was not run
 	// (certify.Certificate.SDPSkipped); absent when it was.
 	SDPSkipped string      `json:"sdp_skipped,omitempty"`
 	WorstX1    []float64   `json:"worst_x1"`

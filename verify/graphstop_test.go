@@ -68,10 +68,11 @@ func TestDecideGraphDeadline(t *testing.T) {
 
 // TestChainPassDeadline checks that a deadline met anywhere in a search
 // on chains, inside a node's bound propagation (bounds.SingleContext)
-// included, leaves a property that holds unknown (Timeout), never holds:
-// for top-1 agreement and for relational properties (the sign proof and
-// the joint search), with the deadline at every check up to the one the
-// uncut search needs.
+// included, and in its margins (bounds.PairBounds.MarginsContext),
+// leaves a property that holds unknown (Timeout), never holds: for the
+// tolerance of a box, top-1 agreement and relational properties (the sign
+// proof and the joint search), with the deadline at every check the
+// uncut search needs (at 150 of them spread evenly when there are more).
 func TestChainPassDeadline(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 9))
 	f, err := randnet.New(rng, []int{3, 8, 8, 4})
@@ -90,6 +91,13 @@ func TestChainPassDeadline(t *testing.T) {
 	tied.Links[0].Hi = 0
 	wide := spec.Box{Lo: []float64{-0.3, -0.3, -0.3}, Hi: []float64{0.3, 0.3, 0.3}}
 	decide := map[string]func(context.Context) (Status, Reason, error){
+		"box": func(ctx context.Context) (Status, Reason, error) {
+			r, err := Decide(ctx, f, g, spec.Inputs{Box: box}, spec.Tolerance{Norm: spec.PerOutput, Eps: []float64{0.32}}, &o)
+			if err != nil {
+				return 0, 0, err
+			}
+			return r.Status, r.Reason, nil
+		},
 		"top1": func(ctx context.Context) (Status, Reason, error) {
 			r, err := DecideTop1(ctx, f, g, spec.Inputs{Box: box}, &o)
 			if err != nil {
@@ -123,7 +131,7 @@ func TestChainPassDeadline(t *testing.T) {
 			t.Fatalf("%s: uncut %v, want a property that holds", name, st)
 		}
 		checks := math.MaxInt64 - counted.n.Load()
-		for n := int64(0); n < min(checks, 300); n++ {
+		for n := int64(0); n < checks; n += max(1, checks/150) {
 			ctx := &expiring{Context: context.Background()}
 			ctx.n.Store(n)
 			st, r, err := d(ctx)

@@ -150,7 +150,7 @@ func (d *decider) boundNode(ctx context.Context, n *node, o *outcome) error {
 		if err != nil {
 			return fmt.Errorf("verify: bounding box %v..%v: %w", n.lo, n.hi, err)
 		}
-		vs, err := d.outputMags(pb, m, o.open)
+		vs, err := d.outputMags(ctx, pb, m, o.open)
 		if err != nil {
 			return err
 		}
@@ -180,8 +180,9 @@ func (d *decider) pairOptions(m bounds.Method, within *bounds.PairBounds, byDiff
 
 // outputMags returns the bounds of |g_k - f_k| of pb for the outputs ks,
 // computed with method m: the output intervals', or for symbolic methods
-// the margins', back-substituted together (bounds.PairBounds.Margins).
-func (d *decider) outputMags(pb *bounds.PairBounds, m bounds.Method, ks []int) ([]float64, error) {
+// the margins', back-substituted together (bounds.PairBounds.Margins),
+// or ctx's error once ctx is done (bounds.PairBounds.MarginsContext).
+func (d *decider) outputMags(ctx context.Context, pb *bounds.PairBounds, m bounds.Method, ks []int) ([]float64, error) {
 	out := make([]float64, len(ks))
 	if m == bounds.MethodInterval {
 		for i, k := range ks {
@@ -189,7 +190,7 @@ func (d *decider) outputMags(pb *bounds.PairBounds, m bounds.Method, ks []int) (
 		}
 		return out, nil
 	}
-	ivs, err := pb.Margins(d.unitMargins(ks))
+	ivs, err := pb.MarginsContext(ctx, d.unitMargins(ks))
 	if err != nil {
 		return nil, fmt.Errorf("verify: margins of outputs %v: %w", ks, err)
 	}

@@ -115,7 +115,7 @@ func stagnationVariants(t *testing.T, d *decider, n *node) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ms, err := d.outputMags(pb, bounds.MethodOptimised, n.open)
+		ms, err := d.outputMags(context.Background(), pb, bounds.MethodOptimised, n.open)
 		if err != nil {
 			t.Fatal(err)
 		}
