@@ -75,6 +75,9 @@ func TestInfBoundCut(t *testing.T) {
 		if c.SDPSkipped.Why != cc.skip || c.SDP.Solves != 0 {
 			t.Fatalf("%s: SDP skipped %v, %d solves: want %v", cc.name, c.SDPSkipped, c.SDP.Solves, cc.skip)
 		}
+		if c.Note != rootCutNote(cc.want) {
+			t.Fatalf("%s: note %q, want rootCutNote's", cc.name, c.Note)
+		}
 		checkSampled(t, cc.name, f1, f2, box, q, c.Bound)
 		t.Logf("%s: bound %.4g (uncut %.4g), %d pieces bounded (uncut %d)", cc.name, c.Bound, whole.Bound, c.Bounded, whole.Bounded)
 	}

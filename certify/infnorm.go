@@ -175,6 +175,9 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		if w := worst.SDPSkipped.Why; w == SkipBudget || w == SkipCancelled {
 			worst.SDPSkipped.Why = stopSkip(worst.Stopped)
 		}
+		if rootCut != StopNone && worst.Note == "" {
+			worst.Note = rootCutNote(worst.Stopped) // as sdpBound's and jointInfBound's
+		}
 	}
 	return worst
 }
