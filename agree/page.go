@@ -43,7 +43,9 @@ limits came first.</p>
 <tr><td colspan="3">no labels</td></tr>
 {{- end}}
 </table>
-<p id="shard">Shard {{.S.Shard}}; {{.S.Resumed}} balls from earlier runs. (The times, which depend
+<p id="shard">Shard {{.S.Shard}}; {{.S.Resumed}} balls from earlier runs.
+{{- if .S.Interrupted}} The run was interrupted: {{.S.Interrupted}} balls were not decided and are not
+counted (the same command again decides them).{{end}} (The times, which depend
 on the machine, are in the log and the command's summary, not on this page, so that the same run
 makes the same page.)</p>
 

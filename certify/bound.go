@@ -297,6 +297,15 @@ func sdpBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 		c.Gammas = Gammas{Gamma: outward.MulUpStep(c.Bound, c.Bound)}
 	}
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
+	if c.Certified() && rootCut == StopNone && c.Stopped != StopNone && c.Stopped != StopCancelled {
+		// The pieces kept may be the cheap refinement's and the stop the
+		// SDP refinement's (which stopped above the target, at its work
+		// budget): a bound kept within the target, or at most Enough,
+		// ends as such (as settled and settledStop say).
+		if e := opts.Refine.ending(c.Bound, c.ObservedError); e != StopNone {
+			c.Stopped = e
+		}
+	}
 	if (f1.Quantised() || f2.Quantised()) && c.Certified() {
 		c.Note = int8Certificate(f1, f2, rb, rp, c, &opts)
 	}

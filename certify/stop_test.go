@@ -222,3 +222,38 @@ func TestSettleTaskWidest(t *testing.T) {
 		t.Error("settleTask changed its argument")
 	}
 }
+
+// TestStopMatchesBoundKept runs Bound on random networks against close
+// copies, the same input, with no time budget (the root's SDP solved)
+// and an SDP work budget that ends the SDP refinement at once
+// (StopCostly), while the cheap refinement, run first, reaches the
+// target: the cheap pieces are kept, and the stop must say the target
+// was reached, not the SDP refinement's work budget.
+func TestStopMatchesBoundKept(t *testing.T) {
+	checked := 0
+	for seed := range uint64(3) {
+		_, f1, f2, box := closePair(t, seed, 47)
+		o := DefaultOptions()
+		o.Samples = 200
+		o.Refine.TimeBudget, o.Refine.SettleWork, o.Refine.MaxSDPWork = 0, 0, 1
+		o.Refine.TargetRatio = 1.02
+		c, err := Bound(context.Background(), f1, f2, spec.Inputs{Box: box, Pairing: spec.SameInput}, spec.Quantity{}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.Certified() || c.ObservedError > c.Bound {
+			t.Fatalf("seed %d: certified %v, bound %v, found %v", seed, c.Certified(), c.Bound, c.ObservedError)
+		}
+		within := c.Bound <= o.Refine.TargetRatio*c.ObservedError
+		t.Logf("seed %d: bound %.5g, found %.5g, root %.5g, %d pieces, %v", seed, c.Bound, c.ObservedError, c.RootBound, len(c.Pieces), c.Stopped)
+		if within != (c.Stopped == StopTarget) {
+			t.Errorf("seed %d: bound / found %.5g (target %v) but stopped %v", seed, c.Bound/c.ObservedError, o.Refine.TargetRatio, c.Stopped)
+		}
+		if within && c.RootBound > o.Refine.TargetRatio*c.ObservedError {
+			checked++ // the root above the target: the SDP refinement ran
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no instance reached the target below a root above it: nothing checked")
+	}
+}

@@ -77,7 +77,8 @@ and the command, versions and SHA-256 of the input files.
 
 Exit status: 0 every ball decided and agreeing, 1 a disagreement, an
 unknown ball or an error, 2 usage error; interrupted (SIGINT, SIGTERM),
-the run stops after logging the finished samples.`,
+the run stops after logging the finished samples, and --report writes
+the page of those.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAgree(cmd, args, &f, getenv)
@@ -216,8 +217,11 @@ func runAgree(cmd *cobra.Command, args []string, f *agreeFlags, getenv func(stri
 			err = werr
 		}
 	}
-	if sum != nil && f.report != "" && err == nil {
-		err = writeAgreeReport(cmd, args, f, sum, samples, files)
+	// Interrupted, the page shows the balls finished, as the log keeps them.
+	if sum != nil && f.report != "" && (err == nil || errors.Is(err, context.Canceled)) {
+		if werr := writeAgreeReport(cmd, args, f, sum, samples, files); werr != nil {
+			err = werr
+		}
 	}
 	switch {
 	case errors.Is(err, context.Canceled):

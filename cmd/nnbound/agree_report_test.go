@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,5 +77,40 @@ func checkReport(t *testing.T, what, html string) {
 	}
 	if n := strings.Count(html, `class="image"`); n != 8 {
 		t.Errorf("%s: %d images, want 8 (a sample and a witness per disagreement)", what, n)
+	}
+}
+
+// TestAgreeReportInterrupted cancels agree --report after its first
+// logged sample, as SIGINT would: it exits 130 and writes the page of the
+// balls finished, as many as its log holds, saying (when some were cut)
+// that the run was interrupted.
+func TestAgreeReportInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	data := digitsSubset(t, dir, 12)
+	page, out := filepath.Join(dir, "page"), filepath.Join(dir, "out")
+	args := []string{"agree", "-v", digitsDir + "digits_relu.onnx", digitsDir + "digits_relu_int8_perchannel.onnx",
+		"--data", data, "--radius", "0.3", "--workers", "1", "--out", out, "--report", page}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &cancelAfter{n: 1, marker: "sample ", cancel: cancel}
+	var stdout bytes.Buffer
+	if code := runContext(ctx, nil, args, &stdout, stderr); code != exitCancelled {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitCancelled, stderr.buf.String())
+	}
+	b, err := os.ReadFile(filepath.Join(page, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.ReadFile(filepath.Join(out, "log.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged := strings.Count(string(log), "\n")
+	html := string(b)
+	if want := fmt.Sprintf("<tr><td>total</td><td>%d</td>", logged); logged < 1 || !strings.Contains(html, want) {
+		t.Errorf("%d samples logged; no %q in the page", logged, want)
+	}
+	if cut := strings.Contains(stdout.String(), "interrupted, not counted"); cut != strings.Contains(html, "The run was interrupted:") {
+		t.Errorf("the summary says interrupted %v, the page does not agree:\n%s", cut, stdout.String())
 	}
 }

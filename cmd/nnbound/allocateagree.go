@@ -11,6 +11,7 @@ import (
 	"github.com/nnbound/nnbound/agree"
 	"github.com/nnbound/nnbound/agree/top1"
 	"github.com/nnbound/nnbound/experiment"
+	"github.com/nnbound/nnbound/internal/numtext"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/quantise"
@@ -93,7 +94,7 @@ func runAllocateAgreement(cmd *cobra.Command, path string, f *allocateFlags) err
 		return err
 	}
 	if n := len(samples[0].X); n != m.Net.InputSize() {
-		return fmt.Errorf("allocate: %s has samples of %d values, the network takes %d", g.ball.data, n, m.Net.InputSize())
+		return fmt.Errorf("allocate: %s has samples of %s, the network takes %d", g.ball.data, numtext.Count(n, "value"), m.Net.InputSize())
 	}
 	files, err := agreeInputs([]string{path}, &g.ball)
 	if err != nil {

@@ -121,7 +121,7 @@ func TestBadInput(t *testing.T) {
 		{"export bad format", []string{"export", sin3x, sin3x, "--format", "mps", "-o", sdpFile}, exitUsage, "--format"},
 		{"bad qc", []string{"compare", sin3x, sin3x, "--qc", "best"}, exitUsage, "--qc"},
 		{"bad runs", []string{"paper", "table1", "--runs", "0", "--out", out}, exitUsage, "--runs"},
-		{"one model for compare", []string{"compare", sin3x}, exitUsage, "compare needs A B (2 argument(s)), got 1"},
+		{"one model for compare", []string{"compare", sin3x}, exitUsage, "compare needs A B (2 arguments), got 1"},
 		{"negative timeout", []string{"compare", sin3x, sin3x, "--timeout", "-1s"}, exitUsage, "--timeout -1s: want 0 or more"},
 		{"negative max-pieces", []string{"compare", sin3x, sin3x, "--max-pieces", "-1"}, exitUsage, "--max-pieces -1: want 0 (no cap) or more"},
 		{"target ratio below 1", []string{"compare", sin3x, sin3x, "--target-ratio", "0.5"}, exitUsage, "--target-ratio 0.5: want a number >= 1"},

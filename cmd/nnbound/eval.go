@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nnbound/nnbound/internal/numtext"
 	"github.com/nnbound/nnbound/report"
 )
 
@@ -48,7 +49,7 @@ each operation's result once to float32.`,
 				return err
 			}
 			if len(x) != m.Graph.InputSize() {
-				return usagef("--input has %d values but %s takes %d inputs", len(x), args[0], m.Graph.InputSize())
+				return usagef("--input has %s but %s takes %s", numtext.Count(len(x), "value"), args[0], numtext.Count(m.Graph.InputSize(), "input"))
 			}
 			eval := m.Graph.Eval
 			switch {

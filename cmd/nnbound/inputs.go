@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nnbound/nnbound/internal/numtext"
 	"github.com/nnbound/nnbound/spec"
 	"github.com/nnbound/nnbound/vnnlib"
 	"github.com/spf13/pflag"
@@ -101,7 +102,7 @@ func (f *inputFlags) box(n int) (spec.Box, string, error) {
 		v    []float64
 	}{{"lo", los}, {"hi", his}} {
 		if len(l.v) > 1 && len(l.v) != n {
-			return spec.Box{}, "", usagef("--%s has %d values but the network takes %d inputs", l.name, len(l.v), n)
+			return spec.Box{}, "", usagef("--%s has %d values but the network takes %s", l.name, len(l.v), numtext.Count(n, "input"))
 		}
 	}
 	b, err := assemble(n, lo, hi, los, his)
@@ -112,7 +113,7 @@ func (f *inputFlags) box(n int) (spec.Box, string, error) {
 // --vnnlib, for a network with n inputs, and a note to print on stderr.
 func (f *inputFlags) specBox(vs *vnnlib.Spec, n int) (spec.Box, string, error) {
 	if vs.Box.Dim() != n {
-		return spec.Box{}, "", fmt.Errorf("%s declares %d inputs but the network takes %d", f.vnnlib, vs.Box.Dim(), n)
+		return spec.Box{}, "", fmt.Errorf("%s declares %s but the network takes %d", f.vnnlib, numtext.Count(vs.Box.Dim(), "input"), n)
 	}
 	note := vs.Note()
 	if note != "" {

@@ -46,6 +46,7 @@ func TestInputFlags(t *testing.T) {
 		{"lo above box", []string{"--lo", "3"}, 1, nil, nil, false, "the input box is inverted: lo 3 > hi 1", true},
 		{"lo hi lengths", []string{"--lo", "0,0", "--hi", "1,1,1"}, 3, nil, nil, false, "--lo has 2 values but --hi has 3", true},
 		{"wrong count", []string{"--lo", "0,0,0"}, 2, nil, nil, false, "--lo has 3 values but the network takes 2 inputs", true},
+		{"wrong count one input", []string{"--hi", "1,1"}, 1, nil, nil, false, "--hi has 2 values but the network takes 1 input", true},
 		{"vnnlib and box", []string{"--vnnlib", prop, "--box", "0:1"}, 2, nil, nil, false, "--vnnlib and --box both give the input box: use one", true},
 		{"vnnlib and hi", []string{"--hi", "1", "--vnnlib", prop}, 2, nil, nil, false, "--vnnlib and --hi both give the input box: use one", true},
 		{"vnnlib size", []string{"--vnnlib", prop}, 3, nil, nil, false, prop + " declares 2 inputs but the network takes 3", false},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nnbound/nnbound/internal/gzfile"
 	"github.com/nnbound/nnbound/internal/interrupt"
+	"github.com/nnbound/nnbound/internal/numtext"
 	"github.com/nnbound/nnbound/internal/progress"
 	"github.com/nnbound/nnbound/report"
 )
@@ -215,7 +216,7 @@ func exactArgs(n int) cobra.PositionalArgs {
 		if n == 0 {
 			want = "nothing"
 		}
-		return usagef("%s needs %s (%d argument(s)), got %d; see nnbound %s --help", cmd.Name(), want, n, len(args), cmd.Name())
+		return usagef("%s needs %s (%s), got %d; see nnbound %s --help", cmd.Name(), want, numtext.Count(n, "argument"), len(args), cmd.Name())
 	}
 }
 

@@ -123,7 +123,7 @@ func TestSolveBadInput(t *testing.T) {
 		{"empty file", []string{"solve", solveFile("empty.dat-s")}, exitFail, "empty.dat-s:1: empty file"},
 		{"random bytes", []string{"solve", solveFile("random.dat-s")}, exitFail, "random.dat-s:1: want the number of constraint matrices"},
 		{"malformed line", []string{"solve", solveFile("malformed.dat-s")}, exitFail, `malformed.dat-s:6: column index "x" is not an integer`},
-		{"no file", []string{"solve"}, exitUsage, "solve needs FILE.dat-s (1 argument(s)), got 0"},
+		{"no file", []string{"solve"}, exitUsage, "solve needs FILE.dat-s (1 argument), got 0"},
 		{"two files", []string{"solve", "a", "b"}, exitUsage, "got 2; see nnbound solve --help"},
 		{"unknown flag", []string{"solve", "--gap", "1", solveFile("maxeig.dat-s")}, exitUsage, "unknown flag: --gap"},
 		{"bad number", []string{"solve", "--gap-tol", "tiny", solveFile("maxeig.dat-s")}, exitUsage, "invalid argument"},

@@ -58,3 +58,12 @@ func Vector(v []float64) string {
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
+
+// Count returns n and the noun, in the plural unless n is 1: "1 input",
+// "3 inputs". The noun takes an s (its plural is regular).
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
