@@ -52,8 +52,9 @@ func (t *top1) marginStep(tr top1Traces, x []float64, c, j int) (mf, mg float64,
 // parent's best point, the centre and starts random points drawn with
 // rng. Every point where the float64 classes differ or tie is checked by
 // CheckTop1; the first it proves is returned as the violation. The best
-// point of the ascents is returned too.
-func (t *top1) attack(n *top1Node, c int, targets []int, starts int, rng *rand.Rand) ([]float64, *Top1Point) {
+// point of the ascents is returned too. Once ctx is done no further
+// ascent starts.
+func (t *top1) attack(ctx context.Context, n *top1Node, c int, targets []int, starts int, rng *rand.Rand) ([]float64, *Top1Point) {
 	var points [][]float64
 	if n.warm != nil {
 		w := make([]float64, len(n.warm))
@@ -77,6 +78,9 @@ func (t *top1) attack(n *top1Node, c int, targets []int, starts int, rng *rand.R
 	for _, j := range targets {
 		for _, gMoves := range []bool{true, false} {
 			for _, p := range points {
+				if ctx.Err() != nil {
+					return best, nil
+				}
 				x, v, fl, cex := t.ascendTop1(tr, p, n.lo, n.hi, c, j, gMoves)
 				if cex != nil {
 					return x, cex

@@ -50,9 +50,10 @@ type top1Outcome struct {
 const top1Targets = 3
 
 // process bounds n's margins and, if they do not settle the box, attacks
-// it and chooses the coordinate to split; once ctx is done the root's walk
-// stops (walk), and a pass of bound propagation too: then it returns nil
-// (n stays open).
+// it and chooses the coordinate to split; nil (n stays open) when ctx
+// ended first: a pass of bound propagation, the attack (between its
+// ascents) and the root's walk stop there, and a violation found before
+// is still returned.
 func (t *top1) process(ctx context.Context, n *top1Node) *top1Outcome {
 	o := &top1Outcome{split: -1}
 	x0 := centre(n.lo, n.hi)
@@ -89,7 +90,7 @@ func (t *top1) process(ctx context.Context, n *top1Node) *top1Outcome {
 		starts = t.opts.RootStarts
 	}
 	rng := rand.New(rand.NewPCG(t.opts.Seed, uint64(n.id)))
-	o.worst, o.violation = t.attack(n, c, targets, starts, rng)
+	o.worst, o.violation = t.attack(ctx, n, c, targets, starts, rng)
 	if o.violation == nil && n.id == 0 {
 		if x, v := t.levels(n, c, rng); v != nil {
 			o.worst, o.violation = x, v
@@ -99,6 +100,9 @@ func (t *top1) process(ctx context.Context, n *top1Node) *top1Outcome {
 	}
 	if o.violation != nil {
 		return o
+	}
+	if ctx.Err() != nil {
+		return nil // the attack was cut: n stays open
 	}
 	o.split = t.splitCoordinate(n, c, targets[0], slices.Min(lf) > 0)
 	return o
