@@ -10,6 +10,7 @@ import (
 
 	"github.com/nnbound/nnbound/bounds/boundstest"
 	"github.com/nnbound/nnbound/internal/randnet"
+	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -75,12 +76,7 @@ func TestDecideGraphDeadline(t *testing.T) {
 // proof and the joint search), with the deadline at every check the
 // uncut search needs (at 150 of them spread evenly when there are more).
 func TestChainPassDeadline(t *testing.T) {
-	rng := rand.New(rand.NewPCG(4, 9))
-	f, err := randnet.New(rng, []int{3, 8, 8, 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := boundstest.Perturb(rng, f, 0.02)
+	f, g := perturbedPair(t)
 	box := ball([]float64{0.3, 0.5, 0.7}, 0.1)
 	o := DefaultOptions()
 	o.Workers = 1
@@ -152,12 +148,7 @@ func TestChainPassDeadline(t *testing.T) {
 // nil) and that the attack starts no ascent once the context is done:
 // on MNIST 3x100 the root's attack ran 0.7 s past a deadline of 0.1 s.
 func TestTop1AttackCut(t *testing.T) {
-	rng := rand.New(rand.NewPCG(4, 9))
-	f, err := randnet.New(rng, []int{3, 8, 8, 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := boundstest.Perturb(rng, f, 0.02)
+	f, g := perturbedPair(t)
 	box := ball([]float64{0.3, 0.5, 0.7}, 0.3)
 	o := DefaultOptions()
 	o.Workers = 1
@@ -183,8 +174,19 @@ func TestTop1AttackCut(t *testing.T) {
 		t.Fatalf("cut in the attack: outcome %+v, want nil (the node open)", out)
 	}
 	done := &expiring{Context: context.Background()}
-	x, v := tp.attack(done, root, c, tp.targets(c, lf, lg), o.RootStarts, rng)
+	x, v := tp.attack(done, root, c, tp.targets(c, lf, lg), o.RootStarts, rand.New(rand.NewPCG(1, 2)))
 	if x != nil || v != nil || done.n.Load() != -1 {
 		t.Fatalf("attack with its context done: point %v, violation %v, %d checks", x, v, -done.n.Load())
 	}
+}
+
+// perturbedPair returns a random 3-8-8-4 network and its copy with
+// weights and biases perturbed (boundstest.Perturb, rel 0.02).
+func perturbedPair(t *testing.T) (f, g *nn.Network) {
+	rng := rand.New(rand.NewPCG(4, 9))
+	f, err := randnet.New(rng, []int{3, 8, 8, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, boundstest.Perturb(rng, f, 0.02)
 }
