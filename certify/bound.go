@@ -98,6 +98,12 @@ func checkAttained(c *Certificate) {
 // time budget or a signal cut it, and Stopped says so).
 func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) *Certificate {
 	c := &Certificate{Status: CheckFailed, RootBound: math.Inf(1), Bound: math.Inf(1), Source: MethodPropagation, SDPBound: math.Inf(1)}
+	// The search runs beside the pass, both under the budget and the
+	// signal (after a cut pass the budget would leave it nothing).
+	sctx, cancel := opts.budgetContext(ctx)
+	defer cancel()
+	searched := make(chan observation, 1)
+	go func() { searched <- searchError(sctx, f1, f2, box, &opts) }()
 	t0 := time.Now()
 	root := rootRegion(box, &opts)
 	rb, cut, err := rootPass(ctx, f1, f2, &root, &opts)
@@ -120,9 +126,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 		c.Status, c.RootBound, c.IntervalBound = Certified, c.Bound, c.Bound
 		c.Gamma = outward.MulUpStep(c.Bound, c.Bound)
 	}
-	sctx, cancel := opts.budgetContext(ctx)
-	defer cancel()
-	ob := searchError(sctx, f1, f2, box, &opts)
+	ob := <-searched
 	c.ObservedError, c.X1, c.X2, c.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	return c
 }

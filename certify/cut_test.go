@@ -60,6 +60,7 @@ func TestInfBoundCut(t *testing.T) {
 	if !whole.Certified() || whole.Stopped == StopBudget || whole.Stopped == StopCancelled || whole.Bounded < f1.OutputSize() {
 		t.Fatalf("uncut: certified %v, stopped by %v, %d pieces bounded for %d outputs", whole.Certified(), whole.Stopped, whole.Bounded, f1.OutputSize())
 	}
+	checkObservedAt(t, "uncut", f1, f2, whole)
 	for _, cc := range cutCases {
 		o.Refine.TimeBudget = cc.budget
 		c, err := Bound(cutContext(cc.cancel), f1, f2, in, q, o)
@@ -79,7 +80,21 @@ func TestInfBoundCut(t *testing.T) {
 			t.Fatalf("%s: note %q, want rootCutNote's", cc.name, c.Note)
 		}
 		checkSampled(t, cc.name, f1, f2, box, q, c.Bound)
+		checkObservedAt(t, cc.name, f1, f2, c)
 		t.Logf("%s: bound %.4g (uncut %.4g), %d pieces bounded (uncut %d)", cc.name, c.Bound, whole.Bound, c.Bounded, whole.Bounded)
+	}
+}
+
+// checkObservedAt checks that c's observed error is q's error at the
+// inputs it names (the inf-norm's, not one output's).
+func checkObservedAt(t *testing.T, name string, f1, f2 *nn.Network, c *Certificate) {
+	t.Helper()
+	if c.X1 == nil {
+		return
+	}
+	at := errorAt(t, f1, f2, c.X1, c.X2, c.Quantity)
+	if math.Abs(at-c.ObservedError) > 1e-12*max(1, at) {
+		t.Fatalf("%s: observed error %.17g, but %.17g at its inputs", name, c.ObservedError, at)
 	}
 }
 

@@ -36,6 +36,13 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	}
 	o0 := unit(0)
 	root := rootRegion(box, &o0)
+	// The inf-norm's search runs beside the outputs' certificates, under
+	// the budget and the signal (after a cut root pass the budget would
+	// leave it nothing).
+	sctx, scancel := opts.budgetContext(ctx)
+	defer scancel()
+	searched := make(chan observation, 1)
+	go func() { searched <- searchError(sctx, f1, f2, box, &opts) }()
 	t0 := time.Now()
 	// The first certificate (its first pass, if the budget or a signal
 	// cut the full one: then no output is refined).
@@ -151,11 +158,14 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 			sdpB = math.Inf(1)
 		}
 	}
-	ob := searchError(wctx, f1, f2, box, &opts)
-	if wctx.Err() != nil && seen.err > ob.err {
-		// The search was cut: the error an output's search found is an
-		// error of the inf-norm at its input, if not all of it.
-		ob = seen
+	ob := <-searched
+	if sctx.Err() != nil && seen.x1 != nil {
+		// The search was cut: an output's search found that output's
+		// error at its input; the inf-norm there is at least as large.
+		seen.err = max(seen.err, measureAt(f1, f2, &seen, opts.q))
+		if seen.err > ob.err {
+			ob = seen
+		}
 	}
 	worst.ObservedError, worst.X1, worst.X2, worst.ObservedExact = ob.err, ob.x1, ob.x2, ob.exact
 	stats.Size, stats.Variables, stats.Status, stats.Objective = worst.SDP.Size, worst.SDP.Variables, worst.SDP.Status, worst.SDP.Objective

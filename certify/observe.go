@@ -171,3 +171,14 @@ func (ob *observation) keep(res *search.Result) {
 	ob.exact = ob.exact && res.Error <= ob.err*(1+1e-12)
 	ob.err, ob.x1, ob.x2 = res.Error, res.X1, res.X2
 }
+
+// measureAt returns q's error of f1 and f2 at the inputs of ob (0 where
+// either network cannot evaluate them).
+func measureAt(f1, f2 *nn.Network, ob *observation, q spec.Quantity) float64 {
+	y1, err1 := f1.Eval(ob.x1)
+	y2, err2 := f2.Eval(ob.x2)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return q.Measure(y1, y2)
+}
