@@ -302,14 +302,14 @@ func takeBatch(ctx context.Context, f1, f2 *nn.Network, h *pieceHeap, root regio
 	for len(batch) < size && h.Len() > 0 {
 		top := (*h)[0]
 		switch {
+		case ctx.Err() != nil: // a signal says so whatever else holds
+			stop = StopCancelled
 		case top.ok && o.Refine.reached(top.bound, ob.err):
 			stop = o.Refine.ending(top.bound, ob.err)
 		case bounded+2 > o.Refine.maxPieces():
 			stop = StopCap
 		case len(batch) == 0 && o.Refine.costly(w):
 			stop = StopCostly
-		case ctx.Err() != nil:
-			stop = StopCancelled
 		case o.pastDeadline():
 			c.TimeBudgetHit = true
 			stop = StopBudget

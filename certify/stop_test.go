@@ -257,3 +257,29 @@ func TestStopMatchesBoundKept(t *testing.T) {
 		t.Fatal("no instance reached the target below a root above it: nothing checked")
 	}
 }
+
+// TestTakeBatchCancelledFirst checks that a signal's stop is said as
+// such even when the work budget is spent or the piece cap is reached
+// as well (a SIGTERM during a root SDP read "work budget of the pieces
+// spent").
+func TestTakeBatchCancelledFirst(t *testing.T) {
+	box := spec.Box{Lo: []float64{-1, -1}, Hi: []float64{1, 1}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, name := range []string{"work spent", "cap"} {
+		o := &task{Options: DefaultOptions(), in: spec.Inputs{Box: box, Pairing: spec.SameInput}, timing: &Timing{}}
+		o.Refine.TimeBudget = 0
+		w := work{}
+		if name == "cap" {
+			o.Refine.MaxPieces = 1
+		} else {
+			o.Refine.MaxPropWork, w.prop = 1, 2
+		}
+		root := rootRegion(box, o)
+		h := &pieceHeap{{region: root, bound: 1, ok: true}}
+		batch, _, stop := takeBatch(ctx, nil, nil, h, root, o, &observation{}, &Certificate{Bounded: 1}, w)
+		if len(batch) != 0 || stop != StopCancelled {
+			t.Errorf("%s: %d halvings, stop %v; want none, %v", name, len(batch), stop, StopCancelled)
+		}
+	}
+}
