@@ -115,7 +115,7 @@ func intervalBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts t
 				c.Outputs = append(c.Outputs, iv.Mag())
 			}
 		}
-		c.Bound = rb.intervalValue(&opts)
+		c.Bound, c.Bounded = rb.intervalValue(&opts), 1
 	}
 	if err != nil || math.IsNaN(c.Bound) || math.IsInf(c.Bound, 0) {
 		c.Status, c.Reason = CheckFailed, "bound propagation gave no finite bound"

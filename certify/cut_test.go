@@ -317,6 +317,9 @@ func TestRootPassCut(t *testing.T) {
 					t.Fatalf("%s: certified %v (%s), stopped by %v, budget hit %v, bound %v (first pass %v, full run %v), %d pieces, %d SDP iterations",
 						name, c.Certified(), c.Reason, c.Stopped, c.TimeBudgetHit, c.Bound, first.Bound, full.Bound, len(c.Pieces), c.SDP.Iterations)
 				}
+				if c.Bounded != 1 {
+					t.Fatalf("%s: %d pieces bounded, want the root's 1", name, c.Bounded)
+				}
 				if want := map[Method]Skip{MethodSDP: cc.skip}[method]; c.SDPSkipped.Why != want {
 					t.Fatalf("%s: SDP skipped %v, want %v", name, c.SDPSkipped, want)
 				}
