@@ -39,8 +39,8 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 	// The inf-norm's search runs beside the outputs' certificates, under
 	// the budget and the signal (after a cut root pass the budget would
 	// leave it nothing).
-	sctx, scancel := opts.budgetContext(ctx)
-	defer scancel()
+	sctx, cancel := opts.budgetContext(ctx)
+	defer cancel()
 	searched := make(chan observation, 1)
 	go func() { searched <- searchError(sctx, f1, f2, box, &opts) }()
 	t0 := time.Now()
@@ -57,11 +57,10 @@ func infBound(ctx context.Context, f1, f2 *nn.Network, box spec.Box, opts task) 
 			first = nil
 		}
 	}
-	wctx, cancel := ctx, context.CancelFunc(func() {})
+	wctx := ctx // the outputs' context: the budget's once a first bound stands
 	if first != nil {
-		wctx, cancel = opts.budgetContext(ctx)
+		wctx = sctx
 	}
-	defer cancel()
 
 	outs := make([]float64, n) // each output's bound so far
 	certs := make([]*Certificate, n)
