@@ -2,6 +2,7 @@ package verify
 
 import (
 	"cmp"
+	"context"
 	"math/rand/v2"
 	"slices"
 
@@ -53,8 +54,8 @@ func rawLast(g *nn.Network) *nn.Network {
 // the centre (rawTargets), within Options.RootLevels evaluations of g for
 // each; it returns the first disagreement CheckTop1 proves, with its
 // input, or nil. It runs when g quantises its input and the pairing is
-// SameInput.
-func (t *top1) levels(n *top1Node, c int, rng *rand.Rand) ([]float64, *Top1Point) {
+// SameInput. Once ctx is done it stops, returning nil.
+func (t *top1) levels(ctx context.Context, n *top1Node, c int, rng *rand.Rand) ([]float64, *Top1Point) {
 	q := t.g.Input
 	if t.opts.RootLevels == 0 || t.in.Pairing != spec.SameInput || q == nil {
 		return nil, nil
@@ -89,7 +90,7 @@ func (t *top1) levels(n *top1Node, c int, rng *rand.Rand) ([]float64, *Top1Point
 		}
 		v := make([]float64, t.m)
 		v[c], v[j] = 1, -1
-		for r := 0; evals < t.opts.RootLevels; r++ {
+		for r := 0; evals < t.opts.RootLevels && ctx.Err() == nil; r++ {
 			x := centre(n.lo, n.hi)
 			for i := range x {
 				switch {
@@ -111,7 +112,7 @@ func (t *top1) levels(n *top1Node, c int, rng *rand.Rand) ([]float64, *Top1Point
 				}
 			}
 			cur := margin(x)
-			for gained := true; gained && cex == nil && evals < t.opts.RootLevels; {
+			for gained := true; gained && cex == nil && evals < t.opts.RootLevels && ctx.Err() == nil; {
 				gained = false
 				for _, i := range rng.Perm(len(x)) {
 					keep := x[i]

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -14,7 +15,8 @@ import (
 // input quantiser on it; and on the ball of radius 2/255 about image 65,
 // where the ascents and the walk find no disagreement at the root, the
 // level search finds a tie of g that CheckTop1 proves again, inside the
-// box.
+// box; once its context is done it stops and finds nothing (an
+// interrupted agree waited seconds for it).
 func TestTop1Levels(t *testing.T) {
 	f, g, xs := cnnPair(t)
 	raw := rawLast(g)
@@ -68,7 +70,12 @@ func TestTop1Levels(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := &top1Node{lo: box.Lo, hi: box.Hi, vol: 1}
-		x, p := tp.levels(n, c, rand.New(rand.NewPCG(1, 0)))
+		done, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, p := tp.levels(done, n, c, rand.New(rand.NewPCG(1, 0))); p != nil {
+			t.Fatalf("RootLevels %d: the search ran after its context was done", levels)
+		}
+		x, p := tp.levels(context.Background(), n, c, rand.New(rand.NewPCG(1, 0)))
 		if levels == 0 {
 			if p != nil {
 				t.Fatalf("RootLevels 0: the search ran")

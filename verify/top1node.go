@@ -92,7 +92,7 @@ func (t *top1) process(ctx context.Context, n *top1Node) *top1Outcome {
 	rng := rand.New(rand.NewPCG(t.opts.Seed, uint64(n.id)))
 	o.worst, o.violation = t.attack(ctx, n, c, targets, starts, rng)
 	if o.violation == nil && n.id == 0 {
-		if x, v := t.levels(n, c, rng); v != nil {
+		if x, v := t.levels(ctx, n, c, rng); v != nil {
 			o.worst, o.violation = x, v
 		} else if x, v := t.walk(ctx, n, c, targets, o.worst, rng); v != nil {
 			o.worst, o.violation = x, v
