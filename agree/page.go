@@ -40,7 +40,7 @@ limits came first.</p>
 <tr><td>f</td><td>{{percent .S.AccuracyF}}</td><td>{{.S.Labelled}}</td></tr>
 <tr><td>g</td><td>{{percent .S.AccuracyG}}</td><td>{{.S.Labelled}}</td></tr>
 {{- else}}
-<tr><td colspan="3">no labels</td></tr>
+<tr><td colspan="3">no labelled sample counted</td></tr>
 {{- end}}
 </table>
 <p id="shard">Shard {{.S.Shard}}; {{.S.Resumed}} balls from earlier runs.

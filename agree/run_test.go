@@ -131,3 +131,17 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("resumed: %v, %+v", err, sum)
 	}
 }
+
+// TestSummaryUnlabelled checks that a summary without labelled samples
+// does not claim the data has no labels: an interrupted run counts none
+// of its labelled samples.
+func TestSummaryUnlabelled(t *testing.T) {
+	var b bytes.Buffer
+	s := &Summary{Question: "q", Shard: "0/1", Interrupted: 5}
+	if err := s.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "accuracy   none (no labelled sample counted)\n") {
+		t.Errorf("summary:\n%s", b.String())
+	}
+}

@@ -135,7 +135,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	if s.Labelled > 0 {
 		fmt.Fprintf(&b, "accuracy   f %.1f %%, g %.1f %% (%d labelled samples)\n", 100*s.AccuracyF, 100*s.AccuracyG, s.Labelled)
 	} else {
-		b.WriteString("accuracy   none (no labels)\n")
+		b.WriteString("accuracy   none (no labelled sample counted)\n")
 	}
 	fmt.Fprintf(&b, "time       wall %.3g s, CPU %.3g s (this run)\n", s.WallSeconds, s.CPUSeconds)
 	_, err := io.WriteString(w, b.String())
