@@ -41,6 +41,13 @@ func TestBadInput(t *testing.T) {
 	if err := os.WriteFile(in("empty.onnx"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	whole, err := os.ReadFile(sin3x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in("cut.onnx"), whole[:len(whole)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for name, text := range map[string]string{"afile": "not a directory\n", "two.csv": "0.1,0.2\n", "none.csv": ""} {
 		if err := os.WriteFile(in(name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -69,6 +76,7 @@ func TestBadInput(t *testing.T) {
 		{"directory", []string{"sweep", dir, "--plot", plot}, exitFail, "directory"},
 		{"empty file", []string{"export", in("empty.onnx"), "--frac-bits", "2", "-o", sdpFile}, exitFail, "empty"},
 		{"random ONNX", []string{"sweep", in("random.onnx"), "--plot", plot}, exitFail, "random.onnx"},
+		{"truncated ONNX", []string{"compare", sin3x, in("cut.onnx")}, exitFail, "cut.onnx: truncated or corrupt file"},
 		{"random NNet", []string{"compare", in("random.nnet"), in("random.nnet")}, exitFail, "random.nnet"},
 		{"random JSON", []string{"export", in("random.json"), "--frac-bits", "2", "-o", sdpFile}, exitFail, "random.json"},
 		{"random VNN-LIB", []string{"demo", "--vnnlib", in("random.vnnlib"), "--plot", plot}, exitFail, "random.vnnlib:1:"},

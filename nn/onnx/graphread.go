@@ -30,6 +30,9 @@ func DecodeGraph(data []byte, name string) (*nn.Graph, *Info, error) {
 // translateGraph is DecodeGraph, also returning the decoded model.
 func translateGraph(data []byte, name string) (*nn.Graph, *Info, *model, error) {
 	m, err := decodeModel(data)
+	if fault := wireFault(err); fault != "" {
+		return nil, nil, nil, fmt.Errorf("onnx: %s: %s (%d bytes): %w", name, fault, len(data), err)
+	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("onnx: %s: %w", name, err)
 	}

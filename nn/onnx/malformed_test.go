@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nnbound/nnbound/nn"
@@ -186,6 +187,32 @@ func TestDecodeTruncated(t *testing.T) {
 		}
 		for n := range len(data) {
 			decodeNoPanic(t, data[:n])
+		}
+	}
+}
+
+// TestDecodeTruncatedSays checks that bytes that are not a complete
+// protobuf message are named as such, with the file: a truncated file as
+// truncated or corrupt, bytes that are no protobuf as not ONNX; and that
+// a well-formed message without a graph is not called either.
+func TestDecodeTruncatedSays(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "torch", "matmul_flatten", "matmul_flatten.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"half", data[:len(data)/2], "onnx: m.onnx: truncated or corrupt file ("},
+		{"all but one byte", data[:len(data)-1], "onnx: m.onnx: truncated or corrupt file ("},
+		{"text", []byte("hello\n"), "onnx: m.onnx: not an ONNX file, or a corrupt one (6 bytes)"},
+		{"no graph", appendInt(nil, 1, 8), "onnx: m.onnx: model has no graph"},
+	} {
+		_, _, err := Decode(tc.data, "m.onnx")
+		if !errors.Is(err, ErrMalformed) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q... wrapping ErrMalformed", tc.name, err, tc.want)
 		}
 	}
 }

@@ -43,7 +43,8 @@ const (
 	maxGroupDepth  = 10000
 )
 
-// Errors of the wire format (wrapped with ErrMalformed by walk).
+// Errors of the wire format (wrapped with ErrMalformed by walk; see
+// wireFault).
 var (
 	errTruncated  = errors.New("unexpected end of input")
 	errOverflow   = errors.New("variable length integer overflow")
@@ -178,4 +179,19 @@ func appendTag(b []byte, num number, typ wireType) []byte {
 // appendLengthDelimited appends the length of v and v.
 func appendLengthDelimited[T string | []byte](b []byte, v T) []byte {
 	return append(appendVarint(b, uint64(len(v))), v...)
+}
+
+// wireFault says what a decoding error of the wire format means for the
+// file: bytes that end inside a field are a truncated file (or a corrupt
+// one), other wire errors bytes that are no protobuf message at all. It
+// returns "" for errors that are not of the wire format.
+func wireFault(err error) string {
+	switch {
+	case errors.Is(err, errTruncated):
+		return "truncated or corrupt file"
+	case errors.Is(err, errOverflow), errors.Is(err, errFieldNum), errors.Is(err, errWireType),
+		errors.Is(err, errEndGroup), errors.Is(err, errGroupDepth):
+		return "not an ONNX file, or a corrupt one"
+	}
+	return ""
 }

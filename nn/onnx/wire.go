@@ -23,7 +23,7 @@ func walk(m []byte, fn func(f field) error) error {
 	for len(m) > 0 {
 		num, typ, n, err := consumeTag(m)
 		if err != nil {
-			return fmt.Errorf("bad field tag: %v: %w", err, ErrMalformed)
+			return fmt.Errorf("bad field tag: %w: %w", err, ErrMalformed)
 		}
 		m = m[n:]
 		f := field{num: num, typ: typ}
@@ -42,7 +42,7 @@ func walk(m []byte, fn func(f field) error) error {
 			n, err = skipValue(num, typ, m, maxGroupDepth)
 		}
 		if err != nil {
-			return fmt.Errorf("field %d: %v: %w", num, err, ErrMalformed)
+			return fmt.Errorf("field %d: %w: %w", num, err, ErrMalformed)
 		}
 		m = m[n:]
 		if typ == startGroupType {
@@ -106,7 +106,7 @@ func appendVarints(dst []int64, f field) ([]int64, error) {
 		for len(b) > 0 {
 			v, n, err := consumeVarint(b)
 			if err != nil {
-				return nil, fmt.Errorf("packed field %d: %v: %w", f.num, err, ErrMalformed)
+				return nil, fmt.Errorf("packed field %d: %w: %w", f.num, err, ErrMalformed)
 			}
 			dst = append(dst, int64(v))
 			b = b[n:]
