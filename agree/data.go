@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/nnbound/nnbound/internal/jsonpos"
 )
 
 // ErrData reports a test set that cannot be read.
@@ -96,8 +98,11 @@ func readJSON(path string) ([][]float64, []int, error) {
 		Inputs []json.RawMessage `json:"inputs"`
 		Labels []int             `json:"labels"`
 	}
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return nil, nil, fmt.Errorf("agree: %s is empty: %w", path, ErrData)
+	}
 	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, nil, fmt.Errorf("agree: %s: %v: %w", path, err, ErrData)
+		return nil, nil, fmt.Errorf("agree: %s%s: %s: %w", path, jsonpos.Position(b, err), jsonError(b, err), ErrData)
 	}
 	xs := make([][]float64, len(v.Inputs))
 	for i, raw := range v.Inputs {
@@ -110,6 +115,15 @@ func readJSON(path string) ([][]float64, []int, error) {
 		}
 	}
 	return xs, v.Labels, nil
+}
+
+// jsonError describes err, an error of decoding the JSON text b; NaN and
+// Infinity, which Python's json module writes, are named.
+func jsonError(b []byte, err error) string {
+	if jsonpos.NonFinite(b, err) {
+		return "NaN and Infinity are not numbers in JSON (the values must be finite)"
+	}
+	return err.Error()
 }
 
 // flatten appends the numbers of nested JSON arrays to dst, row-major.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -90,6 +91,17 @@ func TestReadErrors(t *testing.T) {
 		p := writeFile(t, dir, c.file, []byte(c.data))
 		if _, err := Read(p, ""); !errors.Is(err, ErrData) {
 			t.Errorf("%s: %v, want ErrData", c.name, err)
+		}
+	}
+	for _, c := range []struct{ name, data, want string }{
+		{"empty file", " \n", "n.json is empty"},
+		{"NaN", "{\"inputs\": [[0.5,\n NaN]]}", "n.json:2:2: NaN and Infinity are not numbers in JSON (the values must be finite)"},
+		{"-Infinity", "{\"inputs\": [[-Infinity]]}", "n.json:1:15: NaN and Infinity are not numbers in JSON"},
+		{"cut", "{\"inputs\": [[1,", "n.json:1:"},
+	} {
+		p := writeFile(t, dir, "n.json", []byte(c.data))
+		if _, err := Read(p, ""); !errors.Is(err, ErrData) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
 	if _, err := Read(filepath.Join(dir, "missing.json"), ""); err == nil {

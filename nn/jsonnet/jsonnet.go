@@ -24,6 +24,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/nnbound/nnbound/internal/gzfile"
+	"github.com/nnbound/nnbound/internal/jsonpos"
 	"github.com/nnbound/nnbound/nn"
 )
 
@@ -62,7 +63,7 @@ func Parse(name string, data []byte) (*nn.Network, error) {
 	dec.DisallowUnknownFields()
 	var f file
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("jsonnet: %s%s: %w: %w", name, position(data, err), err, ErrFormat)
+		return nil, fmt.Errorf("jsonnet: %s%s: %w: %w", name, jsonpos.Position(data, err), err, ErrFormat)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("jsonnet: %s: data after the network: %w", name, ErrFormat)
@@ -159,24 +160,4 @@ func (n *number) UnmarshalJSON(b []byte) error {
 	}
 	*n = number(v)
 	return nil
-}
-
-// position returns ":line:col" (1-based, col in bytes) for JSON syntax and
-// type errors, "" for others.
-func position(data []byte, err error) string {
-	var off int64
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset - 1 // the offending byte
-	case errors.As(err, &te):
-		off = te.Offset
-	default:
-		return ""
-	}
-	off = min(max(off, 0), int64(len(data)))
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
-	return fmt.Sprintf(":%d:%d", line, col)
 }
