@@ -200,3 +200,46 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestUnwritableOutput checks that an output file or directory in a
+// directory that takes no files is one usage error before any work: a
+// read-only directory where permissions hold (not for root), else /proc.
+func TestUnwritableOutput(t *testing.T) {
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro")
+	if err := os.Mkdir(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.CreateTemp(ro, "x"); err == nil { // root writes anyway
+		f.Close()
+		os.Remove(f.Name())
+		if fi, err := os.Stat("/proc/self"); err != nil || !fi.IsDir() {
+			t.Skip("no directory here refuses files")
+		}
+		ro = "/proc"
+	}
+	data := filepath.Join(dir, "two.csv")
+	if err := os.WriteFile(data, []byte("0.1,0.2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := func(name string) string { return filepath.Join(ro, name) }
+	for _, args := range [][]string{
+		{"quantise", sin3x, "--frac-bits", "4", "--certify", "--save", at("q.onnx")},
+		{"compare", sin3x, sin3x, "--plot", at("f.png")},
+		{"sweep", sin3x, "--frac-bits", "4", "--plot", at("f.svg")},
+		{"export", sin3x, "--frac-bits", "4", "-o", at("p.dat-s")},
+		{"agree", tanh2, tanh2, "--data", data, "--radius", "0.01", "--out", at("a")},
+		{"agree", tanh2, tanh2, "--data", data, "--radius", "0.01", "--out", filepath.Join(dir, "a"), "--report", at("r")},
+		{"allocate", sin3x, "--target-error", "0.5", "--save", at("s.json")},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr)
+		msg := stderr.String()
+		if code != exitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "cannot create files in "+ro) || stdout.Len() != 0 {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q", args, code, msg, stdout.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a")); err == nil {
+		t.Errorf("agree made its --out directory before failing on --report")
+	}
+}

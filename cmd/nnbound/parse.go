@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/nnbound/nnbound/internal/atomicfile"
 	"github.com/nnbound/nnbound/quantise"
 	"github.com/nnbound/nnbound/report"
 )
@@ -173,8 +174,8 @@ func checkPlot(path string) error {
 }
 
 // checkOutDir reports, as a usage error, an output file of flag whose
-// directory does not exist, or that is itself a directory, so that no
-// work is lost to a typo.
+// directory does not exist or cannot be written, or that is itself a
+// directory, so that no work is lost to a typo.
 func checkOutDir(flag, path string) error {
 	dir := filepath.Dir(path)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
@@ -183,12 +184,16 @@ func checkOutDir(flag, path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return usagef("%s %q is a directory; name a file", flag, path)
 	}
+	if err := atomicfile.Probe(dir); err != nil {
+		return usagef("%s %q: %v", flag, path, err)
+	}
 	return nil
 }
 
 // checkMakeDir reports, as a usage error, an output directory dir of flag
-// ("" for none) that could not be made: a path through a file. It makes
-// nothing, so that the check before any work leaves no file behind.
+// ("" for none) that could not be made or written: a path through a file,
+// or one whose nearest existing directory takes no files. It leaves no
+// file behind, so that the check before any work changes nothing.
 func checkMakeDir(flag, dir string) error {
 	for d := filepath.Clean(dir); dir != ""; d = filepath.Dir(d) {
 		fi, err := os.Stat(d)
@@ -196,6 +201,9 @@ func checkMakeDir(flag, dir string) error {
 		case err == nil && !fi.IsDir():
 			return usagef("%s %q: %s is not a directory", flag, dir, d)
 		case err == nil:
+			if err := atomicfile.Probe(d); err != nil {
+				return usagef("%s %q: %v", flag, dir, err)
+			}
 			return nil
 		case !errors.Is(err, fs.ErrNotExist):
 			return usagef("%s %q: %v", flag, dir, err)

@@ -22,7 +22,7 @@ func Write(path string, write func(io.Writer) error) (err error) {
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("cannot create %s: %w", path, err)
+		return fmt.Errorf("cannot create %s: %w", path, tempErr(err))
 	}
 	tmp := f.Name()
 	defer func() {
@@ -47,6 +47,29 @@ func Write(path string, write func(io.Writer) error) (err error) {
 		return fmt.Errorf("cannot write %s: %w", path, hideTemp(err, path, tmp))
 	}
 	return nil
+}
+
+// Probe reports whether files can be made in the directory dir, as Write
+// makes them: it creates a temporary file there and removes it. A command
+// calls it before its work, so that an unwritable output directory is
+// not found only at the end.
+func Probe(dir string) error {
+	f, err := os.CreateTemp(dir, ".nnbound-probe-*")
+	if err != nil {
+		return fmt.Errorf("cannot create files in %s: %w", dir, tempErr(err))
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// tempErr returns the reason of an error of os.CreateTemp without the
+// temporary file's name, which is none of the user's business.
+func tempErr(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // hideTemp returns err with the temporary file's name replaced by path's,

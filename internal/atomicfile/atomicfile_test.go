@@ -48,8 +48,28 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 
 func TestWriteMissingDirectory(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "no", "such", "dir", "out.txt")
-	if err := WriteFile(p, nil); err == nil {
+	err := WriteFile(p, nil)
+	if err == nil {
 		t.Fatal("no error for a missing directory")
+	}
+	if want := "cannot create " + p + ": no such file or directory"; err.Error() != want {
+		t.Errorf("error %q, want %q (no temporary file named)", err, want)
+	}
+}
+
+// TestProbe: a directory that takes files passes and is left empty; one
+// that does not exist fails, naming it.
+func TestProbe(t *testing.T) {
+	dir := t.TempDir()
+	if err := Probe(dir); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("Probe left %v", entries)
+	}
+	missing := filepath.Join(dir, "none")
+	if err := Probe(missing); err == nil || err.Error() != "cannot create files in "+missing+": no such file or directory" {
+		t.Errorf("Probe of a missing directory: %v", err)
 	}
 }
 
