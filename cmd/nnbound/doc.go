@@ -164,6 +164,15 @@
 // is written to a temporary name and renamed into place, so an
 // interrupted run leaves no half-written file.
 //
+// A flag name means one thing on every command: --output K is an output
+// index (compare, verify); --save FILE (-o for export) names a file the
+// command writes (a model, export's SDP), --plot FILE a figure, --out DIR
+// and --report DIR directories; sweep and allocate take lists where the
+// others take one value (--frac-bits, --bits, --neurons, --sparsity).
+// export's -o was once --output FILE; that name still works, with a note.
+// An output file's or directory's place is checked before any work: a
+// missing or unwritable directory is a usage error.
+//
 // # Exit status
 //
 // 0 when the command succeeded (for certifying commands: the bound is

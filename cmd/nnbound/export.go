@@ -66,7 +66,11 @@ soundness check: only "nnbound compare" certifies a bound.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.format, "format", "", "file format: sdpa or cbf (default: from the extension of -o, .dat-s or .cbf)")
-	fs.StringVarP(&f.out, "output", "o", "", "write the SDP to `FILE` (\"-\" for stdout)")
+	fs.StringVarP(&f.out, "save", "o", "", "write the SDP to `FILE` (\"-\" for stdout)")
+	// --output was this flag's name; in compare and verify it is an output
+	// index. Scripts that use it still work, with a note (runExport).
+	fs.StringVar(&f.out, "output", "", "")
+	fs.MarkHidden("output")
 	fs.IntVar(&f.fracBits, "frac-bits", 0, "with one model: compare it with its copy quantised to `FB` fractional bits")
 	fs.BoolVar(&f.json, "json", false, "print the summary as one JSON object (on stderr with -o -)")
 	f.model.register(fs)
@@ -100,6 +104,9 @@ func exportFormat(format, out string) (certify.ExportFormat, error) {
 // runExport checks the flags, builds the root SDP and writes it.
 func runExport(cmd *cobra.Command, args []string, f *exportFlags) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if cmd.Flags().Changed("output") {
+		fmt.Fprintln(stderr, "note: export's --output is now -o or --save FILE (in compare and verify, --output K is an output index)")
+	}
 	if f.out == "" {
 		return usagef("-o FILE is missing: where to write the SDP (\"-\" for stdout)")
 	}
