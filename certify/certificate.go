@@ -41,7 +41,13 @@ type SDPStats struct {
 	// Size is the order of the LMI and Variables the number of scalar
 	// variables (gammas and multipliers) of the root SDP.
 	Size, Variables int
-	// Solves is the number of SDPs solved (1 without refinement).
+	// Solves counts the boundings of the refinement, not SDPs: the root
+	// counts 1 (and 1 for each round of cuts), even when its SDP was
+	// skipped or never ran, and every piece bounded after it 1, by its
+	// SDP or by bound propagation alone (Iterations tells whether any SDP
+	// ran). The refinement's gain rule (gainRule) checks its progress at
+	// each doubling of this count; Certificate.Bounded counts the pieces
+	// alone.
 	Solves int
 	// Iterations and Time add up over all solves.
 	Iterations int
