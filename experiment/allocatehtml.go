@@ -31,7 +31,7 @@ func (r *AllocationResult) WriteHTML(w io.Writer, t AllocationText, p agree.Prov
 	d := allocationPage{R: r, T: t, P: p, Target: report.Float(float64(r.TargetError), 4), What: what, Width: width, Sweep: sweep}
 	if r.Met() {
 		d.Layers = AllocationTable(r.Layers, r.SingleLayers)
-		d.Bound = report.Float(float64(r.Bound), 4)
+		d.Bound = report.Up(float64(r.Bound), 4)
 		d.Fewer = fmt.Sprintf("%.1f %%", 100*float64(r.SingleBits-r.TotalBits)/float64(r.SingleBits))
 		d.Figure = template.HTML(bitsFigure(r.Layers, r.SingleLayers))
 		var cert strings.Builder

@@ -41,7 +41,7 @@ func (r *AllocationResult) WriteText(w io.Writer, t AllocationText) error {
 	fmt.Fprintln(w)
 	switch {
 	case r.Single.FracBits > 0:
-		fmt.Fprintf(w, "smallest single %s with certified bound <= %s: %d (bound %s)\n", width, target, r.Single.FracBits, report.Float(float64(r.Single.Bound), 4))
+		fmt.Fprintf(w, "smallest single %s with certified bound <= %s: %d (bound %s)\n", width, target, r.Single.FracBits, report.Up(float64(r.Single.Bound), 4))
 	case r.Status == "":
 		fmt.Fprintf(w, "no single %s tried has a certified bound <= %s: nothing to allocate from\n", width, target)
 	}
@@ -62,7 +62,7 @@ func (r *AllocationResult) WriteText(w io.Writer, t AllocationText) error {
 		fmt.Fprintf(w, "\nweight bits of a layer: (weights + biases) x (1 + IB + FB), a sign bit, IB integer bits, FB fractional bits each\n")
 	}
 	fmt.Fprintf(w, "total weight bits: %d per layer, %d at the single %s %d (%.1f%% fewer)\n", r.TotalBits, r.SingleBits, width, r.Single.FracBits, fewer)
-	fmt.Fprintf(w, "certified bound %s <= %s; %d copies certified, %d steps taken down from %s %d\n", report.Float(float64(r.Bound), 4), target, r.Candidates, len(r.Steps), width, r.Start)
+	fmt.Fprintf(w, "certified bound %s <= %s; %d copies certified, %d steps taken down from %s %d\n", report.Up(float64(r.Bound), 4), target, r.Candidates, len(r.Steps), width, r.Start)
 	if r.TimeBudgetHit {
 		fmt.Fprintf(w, "note: the time budget stopped some SDPs (bounds hold, but the choice may depend on the machine's speed; --timeout 0 for none)\n")
 	}

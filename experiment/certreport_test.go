@@ -53,10 +53,10 @@ func TestCertReport(t *testing.T) {
 		{"json", c, CertReport{JSON: true, Plot: file, Draw: draw, Compression: &CompressionRecord{}}, `"plot": "` + file, nil},
 		{"no figure", c, CertReport{Plot: file, Draw: noDraw}, "certified", bad},
 		{"not certified", failed, CertReport{Plot: file, Draw: spy}, "certified", nil},
-		{"SDP not built", &unbuilt, CertReport{HideTimes: true}, "sdp             not built  (QC set default, stopped by the time budget", nil},
+		{"SDP not built", &unbuilt, CertReport{HideTimes: true}, "sdp             not built    (QC set default, stopped by the time budget", nil},
 		{"pieces bounded", &bounded, CertReport{JSON: true}, `"pieces": 1,
   "bounded": 7,`, nil},
-		{"SDP skipped on the pieces", &skipped, CertReport{HideTimes: true}, "sdp             none       (SDP skipped", nil},
+		{"SDP skipped on the pieces", &skipped, CertReport{HideTimes: true}, "sdp             none         (SDP skipped", nil},
 	} {
 		var out bytes.Buffer
 		tc.c.Inputs, tc.c.QC = opts.Inputs(box), opts.QC

@@ -15,8 +15,8 @@ import (
 // bound and the observed error first.
 //
 //	certified       yes
-//	bound           0.2931   max ||f1(x1) - f2(x2)|| over the input set, proved
-//	observed error  0.2719   largest error found, at x1 = 0.749 (x2 = 0.5)
+//	bound           0.2931     max ||f1(x1) - f2(x2)|| over the input set, proved
+//	observed error  0.2719     largest error found, at x1 = 0.749 (x2 = 0.5)
 //	...
 //
 // With hideTimes the solve time is printed as "-" (for golden files).
@@ -25,13 +25,13 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 	line := func(key, value, note string) {
 		s := fmt.Sprintf("%-15s %s", key, value)
 		if note != "" {
-			s = fmt.Sprintf("%-15s %-10s %s", key, value+" ", note)
+			s = fmt.Sprintf("%-15s %-12s %s", key, value+" ", note)
 		}
 		b.WriteString(strings.TrimRight(s, " ") + "\n")
 	}
 	if c.Certified() {
 		line("certified", "yes", "")
-		line("bound", report.Float(c.Bound, 5), "certified max of "+c.Quantity.String()+" over the input set")
+		line("bound", report.Up(c.Bound, 5), "certified max of "+c.Quantity.String()+" over the input set")
 	} else {
 		line("certified", "no", "("+c.Status.String()+": "+c.Reason+")")
 		line("bound", "none", "no bound is claimed")
@@ -145,7 +145,7 @@ func Vector(v []float64) string { return numtext.Vector(v) }
 func floats(v []float64) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
-		parts[i] = report.Float(x, 4)
+		parts[i] = report.Up(x, 4)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -172,7 +172,7 @@ func SquareName(c *certify.Certificate) string {
 // set with a larger maximum than the bound, which the split pieces give.
 func rootNote(line func(key, value, note string), c *certify.Certificate) {
 	if len(c.Pieces) > 1 && c.RootBound > c.Bound {
-		line("", "(the whole input set's inequality, at most "+report.Float(c.RootBound, 4)+" there: the split pieces give the bound above)", "")
+		line("", "(the whole input set's inequality, at most "+report.Up(c.RootBound, 4)+" there: the split pieces give the bound above)", "")
 	}
 }
 

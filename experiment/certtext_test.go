@@ -3,6 +3,7 @@ package experiment
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestStopNote(t *testing.T) {
 			t.Errorf("%s: stop_note %q, want none", tc.name, got)
 		case tc.want != "" && got != tc.want:
 			t.Errorf("%s: stop_note %q, want %q", tc.name, got, tc.want)
-		case tc.want != "" && !strings.Contains(text.String(), "stopped         "+tc.c.Stopped.String()+"  ("+tc.want+")\n"):
+		case tc.want != "" && !strings.Contains(text.String(), fmt.Sprintf("stopped         %-12s (%s)\n", tc.c.Stopped.String()+" ", tc.want)):
 			t.Errorf("%s: the text's stopped line is not the stop note:\n%s", tc.name, text.String())
 		case tc.want == "" && strings.Contains(text.String(), "stopped"):
 			t.Errorf("%s: a stopped line without refinement:\n%s", tc.name, text.String())
@@ -125,7 +126,7 @@ func TestBoundFromNotRun(t *testing.T) {
 		if err := WriteCertificate(&text, c, true); err != nil {
 			t.Fatal(err)
 		}
-		line := "bound from      interval   (bound propagation over the input set: " + tc.want + ")\n"
+		line := "bound from      interval     (bound propagation over the input set: " + tc.want + ")\n"
 		if !strings.Contains(text.String(), line) {
 			t.Errorf("%s: want %q:\n%s", tc.name, line, text.String())
 		}
@@ -134,6 +135,40 @@ func TestBoundFromNotRun(t *testing.T) {
 		}
 		if rec := NewRecord(c); rec.SDPSkipped != c.SDPSkipped.String() || (rec.SDPSkipped == "") != (tc.skip == certify.SkipNone) {
 			t.Errorf("%s: JSON sdp_skipped %q", tc.name, rec.SDPSkipped)
+		}
+	}
+}
+
+// TestCertificateColumns checks that the notes of the bound, observed
+// error and ratio lines start in one column whatever the numbers, a
+// subnormal bound included (3.9e-321 pushed its note one column right),
+// and that the printed bound is rounded up: read back, it is at least the
+// certified one.
+func TestCertificateColumns(t *testing.T) {
+	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
+	for _, b := range []float64{0.5, 4.20984, 1.23456789e-10, 3.9525e-321, 1.7e308} {
+		c := &certify.Certificate{Status: certify.Certified, Bound: b, RootBound: b, ObservedError: b / 3, X1: []float64{0.5},
+			Method: certify.MethodSDP, Source: certify.MethodSDP, Inputs: spec.Inputs{Box: box, Pairing: spec.SameInput}}
+		var text bytes.Buffer
+		if err := WriteCertificate(&text, c, true); err != nil {
+			t.Fatal(err)
+		}
+		var cols []int
+		for _, l := range strings.Split(text.String(), "\n") {
+			for _, note := range []string{"certified max of", "found at", "bound / observed error"} {
+				if i := strings.Index(l, note); i > 0 {
+					cols = append(cols, i)
+				}
+			}
+			if rest, ok := strings.CutPrefix(l, "bound "); ok {
+				var got float64
+				if _, err := fmt.Sscan(rest, &got); err != nil || got < b {
+					t.Errorf("bound %v printed as %q, below it", b, rest)
+				}
+			}
+		}
+		if len(cols) != 3 || cols[0] != cols[1] || cols[0] != cols[2] {
+			t.Errorf("bound %v: notes start in columns %v:\n%s", b, cols, text.String())
 		}
 	}
 }

@@ -112,7 +112,7 @@ func (j SweepResult) WriteText(w io.Writer, t SweepText) error {
 				fmt.Fprintf(w, "no %s tried%s has a certified bound <= %s\n", width, who, report.Float(t.Target, 4))
 				continue
 			}
-			fmt.Fprintf(w, "smallest %s%s with certified bound <= %s: %d (bound %s)\n", width, who, report.Float(t.Target, 4), c.FracBits, report.Float(float64(c.Bound), 4))
+			fmt.Fprintf(w, "smallest %s%s with certified bound <= %s: %d (bound %s)\n", width, who, report.Float(t.Target, 4), c.FracBits, report.Up(float64(c.Bound), 4))
 		}
 	}
 	if j.Saved != "" {
@@ -177,7 +177,7 @@ func SweepTable(rows []SweepRow, levels []PruneLevel, hideTimes bool) *report.Ta
 	}
 	t := report.NewTable(header...)
 	for _, r := range rows {
-		bound, rt := report.Float(float64(r.Bound), 4), report.Ratio(float64(r.Ratio))
+		bound, rt := report.Up(float64(r.Bound), 4), report.Ratio(float64(r.Ratio))
 		if !r.Certified {
 			bound = "not certified"
 		}

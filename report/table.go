@@ -189,6 +189,10 @@ func looksNumeric(s string) bool {
 // Infinities print as "inf" and "-inf", NaN as "NaN".
 func Float(x float64, sig int) string { return numtext.Float(x, sig) }
 
+// Up is Float rounded up, for upper bounds: the number printed is at
+// least x.
+func Up(x float64, sig int) string { return numtext.Up(x, sig) }
+
 // Seconds formats a duration in seconds with three significant digits
 // ("0.0123 s", "1.52 s", "153 s").
 func Seconds(s float64) string {

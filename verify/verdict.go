@@ -37,7 +37,7 @@ func (a *Answer) WriteText(w io.Writer) error {
 	if math.IsInf(r.Bound, 0) || math.IsNaN(r.Bound) { // JSON's null
 		fmt.Fprintf(&b, "bound     none       no finite bound proved over the box; %s\n", r.Question())
 	} else {
-		fmt.Fprintf(&b, "bound     %-10.5g certified max of the difference over the box; %s\n", r.Bound, r.Question())
+		fmt.Fprintf(&b, "bound     %-10s certified max of the difference over the box; %s\n", numtext.Up(r.Bound, 5), r.Question())
 	}
 	if p := r.Worst; p != nil {
 		what := "largest difference found"

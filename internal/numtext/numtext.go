@@ -5,6 +5,7 @@ package numtext
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -20,7 +21,12 @@ func Float(x float64, sig int) string {
 	case math.IsInf(x, -1):
 		return "-inf"
 	}
-	s := strconv.FormatFloat(x, 'g', sig, 64)
+	return tidy(strconv.FormatFloat(x, 'g', sig, 64))
+}
+
+// tidy drops the padding of a formatted number's exponent: "1e-5", not
+// "1e-05", "1e+20" as "1e20".
+func tidy(s string) string {
 	if i := strings.IndexByte(s, 'e'); i >= 0 {
 		mant, exp := s[:i], s[i+1:]
 		sign := ""
@@ -37,6 +43,37 @@ func Float(x float64, sig int) string {
 		s = mant + "e" + sign + exp
 	}
 	return s
+}
+
+// Up is Float rounded up: the decimal it prints is at least x (exactly,
+// not after reading it back as a float64), so that a printed upper bound
+// is one. Float rounds to nearest, which may print a bound below the
+// certified one.
+func Up(x float64, sig int) string {
+	s := Float(x, sig)
+	if math.IsNaN(x) || math.IsInf(x, 0) || atLeast(s, x) {
+		return s
+	}
+	// Step x up by half a unit of the last digit, in exact arithmetic
+	// (a subnormal's float64 neighbours are coarser than sig digits),
+	// until the nearest decimal of sig digits is above it.
+	e := strconv.FormatFloat(x, 'e', sig-1, 64)
+	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+	half, _, _ := big.ParseFloat("5e"+strconv.Itoa(exp-sig), 10, 256, big.ToNearestEven)
+	t := new(big.Float).SetPrec(256).SetFloat64(x)
+	for {
+		t.Add(t, half)
+		if s = tidy(t.Text('g', sig)); atLeast(s, x) {
+			return s
+		}
+	}
+}
+
+// atLeast reports whether the decimal s is at least x, exactly: s is
+// read rounded down, with bits to spare.
+func atLeast(s string, x float64) bool {
+	d, _, err := big.ParseFloat(s, 10, 256, big.ToNegativeInf)
+	return err == nil && d.Cmp(new(big.Float).SetFloat64(x)) >= 0
 }
 
 // Vector prints a short vector: "0.749" or "(0.1, -0.2, 0.3)", eliding
