@@ -79,6 +79,9 @@ Exit status: 0 every ball decided and agreeing, 1 a disagreement, an
 unknown ball or an error, 2 usage error; interrupted (SIGINT, SIGTERM),
 the run stops after logging the finished samples, and --report writes
 the page of those.`,
+		Example: `  nnbound agree testdata/graphs/digits_cnn.onnx testdata/graphs/digits_cnn_int8_torch.onnx --data testdata/graphs/digits_test.json --radius 2/255 --shard 0/45
+  nnbound agree f.onnx g.onnx --data test.npy --labels labels.txt --radius 0.01 --out results --report page
+  nnbound agree f.onnx g.onnx --data test.csv --radius 1/255 --shard 0/4`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAgree(cmd, args, &f, getenv)

@@ -35,6 +35,8 @@ whole network is evaluated in float32 arithmetic instead, as a float32
 runtime computes it by the same semantics: a chain of dense layers sums
 each pre-activation in float32 in input order, any other graph rounds
 each operation's result once to float32.`,
+		Example: `  nnbound eval nn/onnx/testdata/torch/sin3x_relu/sin3x_relu.onnx --input 0.5
+  nnbound eval model.onnx --input 0.1,0.2,0.3 --float32 --json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("input") {

@@ -29,6 +29,8 @@ core_sizes, core_parameters, layers [{in, out, parameters, activation}]}.
 A computation graph that is not a chain of layers (residual Add, Concat,
 MaxPool, ...) is printed as its nodes instead ("nodes" [{op, name,
 inputs, shape, parameters}] in --json).`,
+		Example: `  nnbound inspect testdata/graphs/digits_rescnn_int8_ort.onnx
+  nnbound inspect ACASXU_run2a_1_1_batch_2000.nnet`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := mf.loadGraph(args[0])

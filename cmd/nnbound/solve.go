@@ -47,6 +47,8 @@ iteration log goes to stderr.
 
 Exit status: 0 when the status is optimal, 1 otherwise or on an error,
 2 for a usage error.`,
+		Example: `  nnbound solve problem.dat-s
+  nnbound solve problem.dat-s --timeout 1m --json -v`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := s.Validate(); err != nil {

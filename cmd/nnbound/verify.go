@@ -73,6 +73,10 @@ box, violated with an input where they pick different classes
 or --output; the box comes from --box, --lo/--hi or a VNN-LIB 1 file.
 
 Exit status: 0 holds, 1 violated, unknown or an error, 2 usage error.`,
+		Example: `  nnbound verify nn/onnx/testdata/torch/sin3x_relu/sin3x_relu.onnx docs/examples/vnncomp-sin3x/sin3x_relu_q8.onnx --epsilon 0.03
+  nnbound verify f.onnx g.onnx --epsilon 0.05 --lo 0,0 --hi 1,1 --json
+  nnbound verify f.onnx g.onnx --vnnlib equivalence.vnnlib
+  nnbound verify testdata/graphs/digits_cnn.onnx testdata/graphs/digits_cnn_int8_torch.onnx --property top1 --box 0:1 --timeout 30s`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(cmd, args, &f)

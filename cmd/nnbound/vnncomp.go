@@ -59,6 +59,8 @@ rerun runs it again.
 Exit status: 0 every row of the shard ran, 1 a row ended in error (or the
 run failed), 2 usage error; interrupted (SIGINT, SIGTERM), the run stops
 after keeping the rows already finished.`,
+		Example: `  nnbound vnncomp docs/examples/vnncomp-sin3x/instances.csv --out results
+  nnbound vnncomp instances.csv --out results --shard 1/4 --timeout-scale 0.5 --json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := vnncompShard(cmd, shard, getenv)

@@ -31,6 +31,8 @@ competition's scripts around this command.
 
 Exit status: 0 the result file was written (whatever it says), 1 it could
 not be written, 2 usage error.`,
+		Example: `  nnbound vnncomp run-instance "[('f', 'a.onnx'), ('g', 'b.onnx')]" prop.vnnlib result.txt 60
+  nnbound vnncomp run-instance model.onnx prop.vnnlib result.txt 116`,
 		Args: exactArgs(4),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			secs, err := strconv.ParseFloat(args[3], 64)
