@@ -64,15 +64,24 @@
 //
 // # Models
 //
-// Models are read from ONNX (.onnx; Gemm, MatMul, Add, Sub, Mul, Div,
-// Relu, LeakyRelu, PRelu, Elu, Tanh, Sigmoid, Clip, Max, Min, Flatten,
-// Reshape, Squeeze, Unsqueeze, Identity, Constant, Conv,
-// BatchNormalization, AveragePool, residual Add, and int8 QDQ models with
-// QuantizeLinear and DequantizeLinear, as exported by torch.onnx.export
-// and onnxruntime), NNet (.nnet, the ACAS Xu format, in raw units with
-// its clipping and normalisation, or --core for the normalised network),
-// and nnbound's JSON (.json). The networks compared must have the same
-// numbers of inputs and outputs; their hidden layers may differ.
+// Models are read from ONNX (.onnx: dense and convolutional layers with
+// BatchNormalization, max and average pooling, residual Add and Sub,
+// Concat, ReLU-type, sigmoid, tanh and clipping activations, the shape
+// operators, int8 QDQ models with QuantizeLinear, DequantizeLinear and
+// Cast as torch.onnx.export and onnxruntime write them, and the attention
+// operators of small transformers; package nn/onnx lists them all, and an
+// operator outside the list is an error naming the node), NNet (.nnet,
+// the ACAS Xu format, in raw units with its clipping and normalisation,
+// or --core for the normalised network), and nnbound's JSON (.json). The
+// networks compared must have the same numbers of inputs and outputs;
+// their hidden layers may differ.
+//
+// A model that is a computation graph rather than a chain of layers (a
+// residual join, a concatenation, a max pool) is read by eval, inspect,
+// compare, quantise, prune, sweep and verify --epsilon, which certify it
+// by bound propagation with input splitting (the SDP is built for chains);
+// export, allocate, agree, verify --property top1 and vnncomp take chains
+// of layers so far, and say so for a graph.
 //
 // # Input sets
 //
