@@ -123,7 +123,7 @@ func open(name string, limit int64) (*File, error) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			osf.Close()
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: truncated or corrupt gzip file: %w", name, err)
 		}
 		f.Gzipped, f.r = true, &limited{r: zr, left: limit, limit: limit, name: name}
 	}
@@ -153,7 +153,7 @@ func (l *limited) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	l.left -= int64(n)
 	if err != nil && err != io.EOF {
-		err = fmt.Errorf("%s: %w", l.name, err)
+		err = fmt.Errorf("%s: truncated or corrupt gzip file: %w", l.name, err)
 	}
 	return n, err
 }

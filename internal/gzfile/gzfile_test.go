@@ -3,6 +3,7 @@ package gzfile
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,8 +79,8 @@ func TestReadFileErrors(t *testing.T) {
 		msg   string
 	}{
 		{"bomb.gz", 1 << 19, ErrTooLarge, "bomb.gz decompresses to more than 512 KiB"},
-		{"cut.gz", 0, nil, "cut.gz: unexpected EOF"},
-		{"bad.gz", 0, nil, "bad.gz: unexpected EOF"},
+		{"cut.gz", 0, io.ErrUnexpectedEOF, "cut.gz: truncated or corrupt gzip file: unexpected EOF"},
+		{"bad.gz", 0, nil, "bad.gz: truncated or corrupt gzip file: unexpected EOF"},
 		{"missing", 0, os.ErrNotExist, "missing"},
 	}
 	for _, tc := range tests {
