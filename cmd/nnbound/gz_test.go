@@ -43,7 +43,7 @@ func TestGzipInputs(t *testing.T) {
 		{"loose name of a gz", []string{"verify", in("f.onnx"), in("g.onnx"), "--vnnlib", in("s.vnnlib"), "--epsilon", "0.5"}, exitOK, "holds", ""},
 		{"stale loose file", []string{"inspect", in("stale.onnx")}, exitOK, "stale.onnx.gz",
 			"warning: " + in("stale.onnx") + " differs from " + in("stale.onnx.gz") + ": reading " + in("stale.onnx.gz") + " (a compressed file is taken to be the current one)\n"},
-		{"corrupt gz", []string{"inspect", in("cut.onnx.gz")}, exitFail, "", "nnbound: modelfile: " + in("cut.onnx.gz") + ": unexpected EOF\n"},
+		{"corrupt gz", []string{"inspect", in("cut.onnx.gz")}, exitFail, "", "nnbound: modelfile: " + in("cut.onnx.gz") + ": truncated or corrupt gzip file: unexpected EOF\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
