@@ -142,6 +142,57 @@ func smoothSlopeMax(a nn.Activation) float64 {
 	return 0.25
 }
 
+// mixedDiffImage returns an enclosure of {a2(s + d) - a1(s)} over s in x
+// and d in dx for two different activations, each the identity, ReLU or
+// hard-tanh (an int8 layer's clamp against the float layer's ReLU where
+// the float pre-activation passes the clamp); ok is false for others.
+//
+// a2 does not decrease and a1 does not depend on d, so the least value is
+// at d = dx.Lo and the greatest at d = dx.Hi; at a fixed d the difference
+// is linear in s between the kinks of a1 and those of a2 moved by -d, so
+// its extremes over x are at x's ends or those kinks. Both activations
+// have slopes in [0, 1]: a candidate s that rounding moves off its place
+// by e, and the rounded sum s + d, change the value by at most e each; with
+// the rounded subtraction that is a few units of roundoff of the largest
+// magnitude involved, by which the ends are widened.
+func mixedDiffImage(a1, a2 nn.Activation, x, dx Interval) (Interval, bool) {
+	scale := 0.0
+	for _, a := range []nn.Activation{a1, a2} {
+		if a.Kind != nn.Identity && a.Kind != nn.ReLU && a.Kind != nn.HardTanh {
+			return Interval{}, false
+		}
+		for _, t := range a.Kinks() {
+			scale = max(scale, math.Abs(t))
+		}
+	}
+	for _, v := range []float64{x.Lo, x.Hi, dx.Lo, dx.Hi} {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return Interval{}, false
+		}
+	}
+	scale += max(math.Abs(x.Lo), math.Abs(x.Hi)) + max(math.Abs(dx.Lo), math.Abs(dx.Hi))
+	extreme := func(d float64, pick func(a, b float64) float64) float64 {
+		v := a2.Apply(x.Lo+d) - a1.Apply(x.Lo)
+		try := func(s float64) {
+			if s >= x.Lo && s <= x.Hi {
+				v = pick(v, a2.Apply(s+d)-a1.Apply(s))
+			}
+		}
+		try(x.Hi)
+		for _, t := range a1.Kinks() {
+			try(t)
+		}
+		for _, t := range a2.Kinks() {
+			try(t - d)
+		}
+		return v
+	}
+	err := 16*outward.Unit*scale + outward.Tiny
+	lo := extreme(dx.Lo, func(a, b float64) float64 { return min(a, b) })
+	hi := extreme(dx.Hi, func(a, b float64) float64 { return max(a, b) })
+	return Interval{outward.DownBy(lo, err), outward.UpBy(hi, err)}, true
+}
+
 // diffImage returns an enclosure of {a(s + d) - a(s)} over s in x, d in dx
 // with s + d in x2 (an enclosure of the second network's pre-activation):
 // by the mean value theorem and, for tanh and sigmoid, also exactly on the

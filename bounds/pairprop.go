@@ -250,6 +250,8 @@ func (pp *pairProp) layer(k int) {
 	for i := range d {
 		if a, ok := sameAct(l1.Act, l2.Act, n1.Pre[k][i], n2.Pre[k][i]); ok {
 			d[i] = d[i].Intersect(diffImage(a, n1.Pre[k][i], n2.Pre[k][i], pb.DiffPre[k][i]))
+		} else if img, ok := mixedDiffImage(l1.Act, l2.Act, n1.Pre[k][i], pb.DiffPre[k][i]); ok {
+			d[i] = d[i].Intersect(img)
 		}
 	}
 	withinLayer(d, wdp, k)

@@ -94,6 +94,19 @@ func (a Activation) Apply(s float64) float64 {
 	return s
 }
 
+// Kinks returns the points where a piecewise-linear activation changes
+// slope: 0 for ReLU and leaky ReLU, Lo and Hi for hard-tanh; nil for the
+// others.
+func (a Activation) Kinks() []float64 {
+	switch a.Kind {
+	case ReLU, LeakyReLU:
+		return []float64{0}
+	case HardTanh:
+		return []float64{a.Lo, a.Hi}
+	}
+	return nil
+}
+
 // Describe formats a with its parameters: "leaky_relu(alpha=0.1)".
 func (a Activation) Describe() string {
 	switch a.Kind {

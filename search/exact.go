@@ -35,17 +35,6 @@ func piecewiseLinear(f *nn.Network) bool {
 	return true
 }
 
-// kinks returns the points where a is not differentiable.
-func kinks(a nn.Activation) []float64 {
-	switch a.Kind {
-	case nn.ReLU, nn.LeakyReLU:
-		return []float64{0}
-	case nn.HardTanh:
-		return []float64{a.Lo, a.Hi}
-	}
-	return nil
-}
-
 // breakpoints returns the ends lo, hi and every point between them where
 // the one-input piecewise-linear network f changes its linear piece, in
 // increasing order; ok is false if there are more than maxPieces.
@@ -82,7 +71,7 @@ func breakpoints(f *nn.Network, lo, hi float64, maxPieces int) (xs []float64, ok
 				if !finite(pb[i] - pa[i]) {
 					return nil, false
 				}
-				for _, k := range kinks(l.Act) {
+				for _, k := range l.Act.Kinks() {
 					if (pa[i]-k)*(pb[i]-k) < 0 {
 						s := (k - pa[i]) / (pb[i] - pa[i])
 						if r := a + s*(b-a); r > a && r < b {
