@@ -73,7 +73,7 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		line("note", c.Note, "")
 	}
 	if c.IsTrivial() {
-		line("note", "the bound is the trivial "+report.Float(c.Trivial, 4)+" that the ranges of the output activations give alone", "")
+		line("note", "the bound is the trivial "+report.Up(c.Trivial, 4)+" that the ranges of the output activations give alone", "")
 	}
 	line("input set", c.Inputs.Box.Describe(), PairingNote(c.Inputs))
 	line("arithmetic", c.Arith.Describe(), "")
@@ -82,12 +82,12 @@ func WriteCertificate(w io.Writer, c *certify.Certificate, hideTimes bool) error
 		line("gammas", "none", "(the SDP over the whole input set failed; the bound comes from the pieces)")
 	case c.Certified() && c.Inputs.Pairing == spec.SameInput:
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s",
-			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4)), "")
+			report.Up(c.Gamma, 4), report.Up(c.GammaX1, 4), report.Up(c.GammaX2, 4)), "")
 		line("", "in "+SquareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 (x2 = x1)", "")
 		rootNote(line, c)
 	case c.Certified():
 		line("gammas", fmt.Sprintf("gamma %s, gamma_x1 %s, gamma_x2 %s, gamma_x %s",
-			report.Float(c.Gamma, 4), report.Float(c.GammaX1, 4), report.Float(c.GammaX2, 4), report.Float(c.GammaX, 4)), "")
+			report.Up(c.Gamma, 4), report.Up(c.GammaX1, 4), report.Up(c.GammaX2, 4), report.Up(c.GammaX, 4)), "")
 		line("", "in "+SquareName(c)+" <= gamma + gamma_x1 ||x1||^2 + gamma_x2 ||x2||^2 + gamma_x ||x1 - x2||^2", "")
 		rootNote(line, c)
 	}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/nnbound/nnbound/certify"
+	"github.com/nnbound/nnbound/report"
 	"github.com/nnbound/nnbound/spec"
 )
 
@@ -170,5 +172,28 @@ func TestCertificateColumns(t *testing.T) {
 		if len(cols) != 3 || cols[0] != cols[1] || cols[0] != cols[2] {
 			t.Errorf("bound %v: notes start in columns %v:\n%s", b, cols, text.String())
 		}
+	}
+}
+
+// TestCertificateGammasUp checks that the gammas and the trivial bound of
+// the text are rounded up like the bound: the inequality printed, read
+// back, still holds (round-to-nearest printed 0.02896 for 0.0289634).
+func TestCertificateGammasUp(t *testing.T) {
+	box := spec.Box{Lo: []float64{-1}, Hi: []float64{1}}
+	const g = 0.0289634
+	b := math.Sqrt(g)
+	c := &certify.Certificate{Status: certify.Certified, Bound: b, RootBound: b, ObservedError: b / 2, X1: []float64{0.5},
+		Gammas: certify.Gammas{Gamma: g, GammaX1: g, GammaX2: g, GammaX: g}, Trivial: b,
+		Method: certify.MethodSDP, Source: certify.MethodSDP, Inputs: spec.Inputs{Box: box, Pairing: spec.Independent}}
+	var text bytes.Buffer
+	if err := WriteCertificate(&text, c, true); err != nil {
+		t.Fatal(err)
+	}
+	want := "gamma 0.02897, gamma_x1 0.02897, gamma_x2 0.02897, gamma_x 0.02897"
+	if !strings.Contains(text.String(), want) {
+		t.Errorf("want %q (rounded up):\n%s", want, text.String())
+	}
+	if c.IsTrivial() && !strings.Contains(text.String(), "the trivial "+report.Up(b, 4)+" ") {
+		t.Errorf("the trivial bound %v is not rounded up:\n%s", b, text.String())
 	}
 }

@@ -107,7 +107,7 @@ func TrivialNote(rows []SweepRow) string {
 		return ""
 	}
 	return fmt.Sprintf("note: at FB %s the bound is the trivial %s that the ranges of the output activations give alone",
-		strings.Join(fbs, ", "), report.Float(value, 4))
+		strings.Join(fbs, ", "), report.Up(value, 4))
 }
 
 // BudgetNote says which rows the time budget stopped short (the SDPs of

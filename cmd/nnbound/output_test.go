@@ -86,13 +86,14 @@ func TestWriteCertificate(t *testing.T) {
 }
 
 // TestTrivialNote: the sweep notes the widths whose bound is the trivial
-// one of the output activations' ranges, and nothing when there are none.
+// one of the output activations' ranges, rounded up (2.828 would be below
+// 2 sqrt(2)), and nothing when there are none.
 func TestTrivialNote(t *testing.T) {
 	if got := experiment.TrivialNote([]experiment.SweepRow{{FracBits: 2}}); got != "" {
 		t.Errorf("no trivial row: got %q", got)
 	}
-	got := experiment.TrivialNote([]experiment.SweepRow{{FracBits: 2}, {FracBits: 3, Trivial: 2.83}, {FracBits: 4, Trivial: 2.83}})
-	want := "note: at FB 3, 4 the bound is the trivial 2.83 that the ranges of the output activations give alone"
+	got := experiment.TrivialNote([]experiment.SweepRow{{FracBits: 2}, {FracBits: 3, Trivial: 2 * math.Sqrt2}, {FracBits: 4, Trivial: 2 * math.Sqrt2}})
+	want := "note: at FB 3, 4 the bound is the trivial 2.829 that the ranges of the output activations give alone"
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
