@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/nnbound/nnbound/internal/outward"
 	"github.com/nnbound/nnbound/nn"
@@ -35,14 +36,59 @@ func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opt
 	if f == nil || g == nil {
 		return nil, fmt.Errorf("verify: a network is nil: %w", nn.ErrDimension)
 	}
-	if !p.Same {
-		return nil, fmt.Errorf("verify: the property's inputs of f and g are independent: %w", ErrPairUnsupported)
+	return decidePair(p, f.OutputSize(), g.OutputSize(), func(tol spec.Tolerance, shift []float64) (*Result, error) {
+		gs := g
+		if shift != nil {
+			var err error
+			if gs, err = shiftOutputs(g, shift, tol.Eps); err != nil {
+				return nil, err
+			}
+		}
+		return Decide(ctx, f, gs, spec.Inputs{Box: p.Box}, tol, opts)
+	}, func(x []float64) (*Point, Status, error) {
+		return CheckPoint(f, g, x, x, PropertyCriterion(p))
+	})
+}
+
+// DecidePropertyGraph decides the two-network property p over networks
+// given as graphs, as DecideProperty does for chains, by DecideGraph on
+// the symmetric form of each bound: an asymmetric range is decided about
+// its centre c_k, subtracted from g's outputs by a node appended to a
+// copy of g (y - c, c exact). A counterexample is checked again on f and
+// g themselves against p as read (CheckPointGraph).
+func DecidePropertyGraph(ctx context.Context, f, g *nn.Graph, p *spec.Property, opts *Options) (*Result, error) {
+	if f == nil || g == nil {
+		return nil, fmt.Errorf("verify: a network is nil: %w", nn.ErrDimension)
 	}
-	gs, tol, err := pairQuestion(f, g, p)
+	return decidePair(p, f.OutputSize(), g.OutputSize(), func(tol spec.Tolerance, shift []float64) (*Result, error) {
+		gs := g
+		if shift != nil {
+			gs = g.Clone()
+			ones, minus := make([]float64, len(shift)), make([]float64, len(shift))
+			for k, c := range shift {
+				ones[k], minus[k] = 1, -c
+			}
+			last := len(gs.Nodes)
+			gs.Nodes = append(gs.Nodes, nn.Node{Op: &nn.Affine{M: &nn.Scale{S: ones}, B: minus},
+				Inputs: []int{last}, Shape: slices.Clone(gs.Shape(last)), Name: "property centre"})
+		}
+		return DecideGraph(ctx, f, gs, spec.Inputs{Box: p.Box}, tol, opts)
+	}, func(x []float64) (*Point, Status, error) {
+		return CheckPointGraph(f, g, x, x, PropertyCriterion(p))
+	})
+}
+
+// decidePair decides p over networks of m and mg outputs: decide answers
+// its symmetric question (pairTolerance: the tolerance, and the centres
+// to subtract from g's outputs), and a counterexample is kept as Violated
+// only when check, on the networks as read, says so and it lies in p's
+// box; otherwise the result is Unknown with Reason Precision.
+func decidePair(p *spec.Property, m, mg int, decide func(spec.Tolerance, []float64) (*Result, error), check func(x []float64) (*Point, Status, error)) (*Result, error) {
+	tol, shift, err := pairTolerance(m, mg, p)
 	if err != nil {
 		return nil, err
 	}
-	res, err := Decide(ctx, f, gs, spec.Inputs{Box: p.Box}, tol, opts)
+	res, err := decide(tol, shift)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +97,7 @@ func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opt
 		return res, nil
 	}
 	x := res.Counterexample.X
-	pt, s, err := CheckPoint(f, g, x, x, PropertyCriterion(p))
+	pt, s, err := check(x)
 	if err != nil {
 		return nil, err
 	}
@@ -63,24 +109,28 @@ func DecideProperty(ctx context.Context, f, g *nn.Network, p *spec.Property, opt
 	return res, nil
 }
 
-// pairQuestion returns g shifted by the bounds' centres and the per-output
-// tolerance of the symmetric question (see DecideProperty).
-func pairQuestion(f, g *nn.Network, p *spec.Property) (*nn.Network, spec.Tolerance, error) {
-	m := f.OutputSize()
+// pairTolerance returns the per-output tolerance of the symmetric
+// question of p over networks of m and mg outputs (see DecideProperty)
+// and the centres to subtract from g's outputs (nil for none); a
+// subtraction's rounding is not yet taken off the tolerance.
+func pairTolerance(m, mg int, p *spec.Property) (spec.Tolerance, []float64, error) {
 	tol := spec.Tolerance{Norm: spec.PerOutput, Eps: make([]float64, m)}
+	if !p.Same {
+		return tol, nil, fmt.Errorf("verify: the property's inputs of f and g are independent: %w", ErrPairUnsupported)
+	}
 	for k := range tol.Eps {
 		tol.Eps[k] = 1 // not compared unless bounded below
 	}
 	var shift []float64
 	for _, b := range p.Outputs {
-		if b.K < 0 || b.K >= m || g.OutputSize() != m {
-			return nil, tol, fmt.Errorf("verify: the property bounds output %d (line %d), the networks return %d and %d: %w", b.K, b.Line, m, g.OutputSize(), nn.ErrDimension)
+		if b.K < 0 || b.K >= m || mg != m {
+			return tol, nil, fmt.Errorf("verify: the property bounds output %d (line %d), the networks return %d and %d: %w", b.K, b.Line, m, mg, nn.ErrDimension)
 		}
 		if math.IsInf(b.Lo, 0) || math.IsInf(b.Hi, 0) {
-			return nil, tol, fmt.Errorf("verify: output %d is bounded on one side only (line %d): %w", b.K, b.Line, ErrPairUnsupported)
+			return tol, nil, fmt.Errorf("verify: output %d is bounded on one side only (line %d): %w", b.K, b.Line, ErrPairUnsupported)
 		}
 		if !(b.Lo < b.Hi) {
-			return nil, tol, fmt.Errorf("verify: output %d has an empty or single-point range [%v, %v] (line %d): %w", b.K, b.Lo, b.Hi, b.Line, ErrPairUnsupported)
+			return tol, nil, fmt.Errorf("verify: output %d has an empty or single-point range [%v, %v] (line %d): %w", b.K, b.Lo, b.Hi, b.Line, ErrPairUnsupported)
 		}
 		tol.Outputs = append(tol.Outputs, b.K)
 		if eps, ok := b.Eps(); ok {
@@ -98,13 +148,9 @@ func pairQuestion(f, g *nn.Network, p *spec.Property) (*nn.Network, spec.Toleran
 		tol.Eps[b.K] = min(outward.SubDown(b.Hi, c), outward.SubDown(c, b.Lo))
 	}
 	if len(tol.Outputs) == 0 {
-		return nil, tol, fmt.Errorf("verify: the property bounds no output: %w", ErrPairUnsupported)
+		return tol, nil, fmt.Errorf("verify: the property bounds no output: %w", ErrPairUnsupported)
 	}
-	if shift == nil {
-		return g, tol, nil
-	}
-	gs, err := shiftOutputs(g, shift, tol.Eps)
-	return gs, tol, err
+	return tol, shift, nil
 }
 
 // shiftOutputs returns a copy of g computing g(x) - shift (up to the

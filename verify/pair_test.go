@@ -36,26 +36,35 @@ func TestDecideProperty(t *testing.T) {
 	} {
 		// lo REL g - f REL hi on [0, 1], the same input.
 		p := &spec.Property{Box: spec.Box{Lo: []float64{0}, Hi: []float64{1}}, Same: true, Outputs: []spec.OutputBound{c.out}}
-		res, err := DecideProperty(context.Background(), f, g, p, nil)
-		if c.err != nil {
-			if !errors.Is(err, c.err) {
-				t.Errorf("%+v: error %v, want %v", c.out, err, c.err)
+		// The chains, and the same networks as graphs (DecidePropertyGraph).
+		for _, graphs := range []bool{false, true} {
+			var res *Result
+			var err error
+			if graphs {
+				res, err = DecidePropertyGraph(context.Background(), f.Graph(), g.Graph(), p, nil)
+			} else {
+				res, err = DecideProperty(context.Background(), f, g, p, nil)
 			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%+v: %v", c.out, err)
-		}
-		if res.Status != c.want {
-			t.Errorf("%+v: %v, want %v", c.out, res.Status, c.want)
-		}
-		if res.Status == Violated {
-			// The counterexample is on g itself, and violates the property as read.
-			x := res.Counterexample.X
-			yf, _ := f.Eval(x)
-			yg, _ := g.Eval(x)
-			if c.out.Holds(yg[0]-yf[0]) || fmt.Sprint(yg) != fmt.Sprint(res.Counterexample.G) {
-				t.Errorf("%+v: counterexample %+v does not violate the property", c.out, res.Counterexample)
+			if c.err != nil {
+				if !errors.Is(err, c.err) {
+					t.Errorf("%+v (graphs %v): error %v, want %v", c.out, graphs, err, c.err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%+v (graphs %v): %v", c.out, graphs, err)
+			}
+			if res.Status != c.want {
+				t.Errorf("%+v (graphs %v): %v, want %v", c.out, graphs, res.Status, c.want)
+			}
+			if res.Status == Violated {
+				// The counterexample is on g itself, and violates the property as read.
+				x := res.Counterexample.X
+				yf, _ := f.Eval(x)
+				yg, _ := g.Eval(x)
+				if c.out.Holds(yg[0]-yf[0]) || fmt.Sprint(yg) != fmt.Sprint(res.Counterexample.G) {
+					t.Errorf("%+v (graphs %v): counterexample %+v does not violate the property", c.out, graphs, res.Counterexample)
+				}
 			}
 		}
 	}

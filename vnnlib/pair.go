@@ -122,12 +122,19 @@ type Pair struct {
 	Relational *spec.Relational
 }
 
+// Sized is a network as CheckNetworks sees it: a chain (*nn.Network) or
+// a graph (*nn.Graph).
+type Sized interface {
+	InputSize() int
+	OutputSize() int
+}
+
 // CheckNetworks checks that f and g take and return as many values as the
 // property declares.
-func (p *Pair) CheckNetworks(f, g *nn.Network) error {
+func (p *Pair) CheckNetworks(f, g Sized) error {
 	for _, c := range []struct {
 		decl Network
-		net  *nn.Network
+		net  Sized
 	}{{p.F, f}, {p.G, g}} {
 		if n := c.net.InputSize(); n != c.decl.Input.Size() {
 			return fmt.Errorf("vnnlib: network %s takes %d inputs but the property declares %s with %d (line %d): %w",

@@ -21,6 +21,12 @@ type compression struct {
 	// inputFracBits, if not 0, is the default of --input-frac-bits: the
 	// weights' width, so that --pairing quantised means one format.
 	inputFracBits int
+	// byGraph says that a model with convolutions (or other structured
+	// maps) is compressed as its graph even when it is a chain: pruning,
+	// since a convolution's weight is shared by every output position and
+	// zeroing one entry of the dense matrix its chain carries is not
+	// pruning that weight.
+	byGraph bool
 }
 
 // compressionFlags are the flags choosing a compression: quantiseFlags or
@@ -65,6 +71,9 @@ func compressCommand(cmd *cobra.Command, cf compressionFlags, adjective string) 
 		gm, err := mf.loadGraph(args[0])
 		if err != nil {
 			return err
+		}
+		if comp.byGraph && gm.Net != nil && modelfile.Structured(gm.Graph) {
+			gm.Net = nil // its real weights are the graph's kernels
 		}
 		if gm.Net == nil || (cc.certify && cc.arith.float32()) {
 			return compressGraph(cmd, &cc, gm, comp, save)

@@ -78,10 +78,12 @@
 //
 // A model that is a computation graph rather than a chain of layers (a
 // residual join, a concatenation, a max pool) is read by eval, inspect,
-// compare, quantise, prune, sweep and verify --epsilon, which certify it
+// compare, quantise, prune, sweep, verify (--epsilon or a VNN-LIB 2.0
+// equivalence property) and vnncomp's equivalence rows, which certify it
 // by bound propagation with input splitting (the SDP is built for chains);
-// export, allocate, agree, verify --property top1 and vnncomp take chains
-// of layers so far, and say so for a graph.
+// export, allocate, agree, verify --property top1 and vnncomp's other rows
+// (relational, VNN-LIB 1) take chains of layers so far, and say so for a
+// graph.
 //
 // # Input sets
 //

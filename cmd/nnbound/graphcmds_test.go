@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -389,8 +390,10 @@ func TestGraphCopiesSampled(t *testing.T) {
 
 // TestSaveKeepsConvolutions: the copy of a chain of convolutions is saved
 // with its convolutions when the compression made on them is the same
-// function (quantise), and as layers with a note when it is not (neuron
-// pruning of the chain's positions).
+// function (quantise), and pruning acts on the real weights: a pruned
+// output channel's whole kernel is zeroed, the report counts the model's
+// parameters (the kernels', not those of the dense matrices the chain
+// carries) and the copy keeps its convolutions.
 func TestSaveKeepsConvolutions(t *testing.T) {
 	const digitsCNN = "../../testdata/graphs/digits_cnn.onnx"
 	out := filepath.Join(t.TempDir(), "copy.onnx")
@@ -405,12 +408,29 @@ func TestSaveKeepsConvolutions(t *testing.T) {
 	if !strings.Contains(stdout.String(), fmt.Sprintf("of %d parameters", g.NumParams())) {
 		t.Errorf("quantise's report does not count the kernels' %d parameters:\n%s", g.NumParams(), stdout.String())
 	}
-	stdout.Reset()
-	stderr.Reset()
-	if code := run([]string{"prune", digitsCNN, "--neurons", "4", "--save", out}, &stdout, &stderr); code != exitOK {
-		t.Fatalf("prune: exit %d: %s", code, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "holds the copy as dense layers") {
-		t.Errorf("prune --neurons of a convolution saved without the note: %q", stderr.String())
+	for _, flags := range [][]string{{"--neurons", "2"}, {"--sparsity", "0.5"}} {
+		stdout.Reset()
+		stderr.Reset()
+		if code := run(append([]string{"prune", digitsCNN, "--save", out}, flags...), &stdout, &stderr); code != exitOK {
+			t.Fatalf("prune %v: exit %d: %s", flags, code, stderr.String())
+		}
+		p := loadTestGraph(t, out)
+		if !modelfile.Structured(p) || stderr.Len() > 0 || !strings.Contains(stdout.String(), "of 3818 parameters") {
+			t.Errorf("prune %v: structured %v, stderr %q, report:\n%s", flags, modelfile.Structured(p), stderr.String(), stdout.String())
+		}
+		if flags[0] != "--neurons" {
+			continue
+		}
+		conv := p.Nodes[2].Op.(*nn.Affine).M.(*nn.Conv2D) // conv 3x3 8->16
+		zero := 0
+		for c := range conv.OutC {
+			k := conv.Kernel[c*72 : (c+1)*72]
+			if !slices.ContainsFunc(k, func(v float64) bool { return v != 0 }) {
+				zero++
+			}
+		}
+		if zero != 2 {
+			t.Errorf("prune --neurons 2: %d whole kernels of the second convolution zeroed, want 2", zero)
+		}
 	}
 }

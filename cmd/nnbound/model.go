@@ -48,7 +48,7 @@ func (f *modelFlags) load(path string) (*model, error) {
 	if errors.Is(err, onnx.ErrNotChain) {
 		why := f.chainOnly
 		if why == "" {
-			why = "this command reads chains of layers so far (eval, inspect, compare, quantise, prune, sweep and verify --epsilon read graphs)"
+			why = "this command reads chains of layers so far (eval, inspect, compare, quantise, prune, sweep, verify and vnncomp's equivalence rows read graphs)"
 		}
 		return nil, fmt.Errorf("%w; %s", err, why)
 	}

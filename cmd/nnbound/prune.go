@@ -37,8 +37,10 @@ normalisation stay as they are. The copy is saved with --save, in the
 format of its extension (.onnx or .json). With --certify it certifies the
 error between the network and the copy (then --save is optional).
 
-A computation graph (residual Add, Concat, MaxPool, ...) is pruned in its
-dense maps and convolutions: --sparsity over all their weights; --neurons
+A computation graph (residual Add, Concat, MaxPool, ...), and a chain
+with convolutions (whose weights are shared by every output position, so
+pruning acts on the kernels), is pruned in its dense maps and
+convolutions: --sparsity over all their weights; --neurons
 over the rows and output channels of those between the first and the last
 (Layer in the report is the node). Zeroing works on any graph; --remove
 works where a channel reaches the next dense map or convolution through
@@ -107,10 +109,10 @@ func (f *pruneFlags) compression(fs *pflag.FlagSet) (compression, error) {
 		if err := f.weights.Validate(); err != nil {
 			return compression{}, usagef("--sparsity %v: want a fraction from 0 to 1", f.weights.Sparsity)
 		}
-		return compression{Compression: experiment.PruneWeights(f.weights)}, nil
+		return compression{Compression: experiment.PruneWeights(f.weights), byGraph: true}, nil
 	}
 	if f.neurons.Count < 1 {
 		return compression{}, usagef("--neurons %d: want 1 or more", f.neurons.Count)
 	}
-	return compression{Compression: experiment.PruneNeurons(f.neurons)}, nil
+	return compression{Compression: experiment.PruneNeurons(f.neurons), byGraph: true}, nil
 }

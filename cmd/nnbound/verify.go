@@ -172,14 +172,11 @@ func runVerify(cmd *cobra.Command, args []string, f *verifyFlags) error {
 	}
 	var ans *verify.Answer
 	if prop != nil && prop.Pair != nil {
-		if nets[0] == nil || nets[1] == nil {
-			return usagef("two-network VNN-LIB properties of graph networks are not decided yet: give --epsilon and the box")
-		}
 		pair := prop.Pair
-		if err := pair.CheckNetworks(nets[0], nets[1]); err != nil {
+		if err := pair.CheckNetworks(ms[0].Graph, ms[1].Graph); err != nil {
 			return err
 		}
-		if ans, err = verify.DecidePropertyAligned(ctx, nets[0], nets[1], &pair.Property, align, &opts); err != nil {
+		if ans, err = verify.DecidePropertyModels(ctx, ms[0].Graph, ms[1].Graph, nets[0], nets[1], &pair.Property, align, &opts); err != nil {
 			return err
 		}
 	} else {

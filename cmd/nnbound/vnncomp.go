@@ -44,8 +44,10 @@ manifest.
 
 An equivalence row is decided by "nnbound verify" on its VNN-LIB 2.0
 property, after aligning g's hidden neurons to f's (--no-align turns that
-off); a relational row (monotonicity, disjunctions, input links) or a
-VNN-LIB 1 row of one network by branch and bound over the joint input.
+off; computation graphs, with residual joins and the like, are decided
+through the graphs, unaligned); a relational row (monotonicity,
+disjunctions, input links) or a VNN-LIB 1 row of one network, chains of
+layers only so far, by branch and bound over the joint input.
 Each row gets its time limit times --timeout-scale, and a verdict found
 after it is written as timeout; a counterexample is evaluated again on the
 networks as read and checked against the property before it is written as

@@ -3,8 +3,8 @@
 //
 // For each instance it reads the two model files (any format
 // nn/modelfile reads) and the VNN-LIB 2.0 property (vnnlib.ReadPropertyFile),
-// and decides it with verify.DecidePropertyAligned (g's hidden neurons
-// matched to f's, unless turned off) under the row's time limit. The
+// and decides it with verify.DecidePropertyModels (two chains: g's hidden
+// neurons matched to f's, unless turned off; graphs: through the graphs) under the row's time limit. The
 // outcome is
 //
 //	unsat    the property holds on the whole input box (proved)
@@ -36,6 +36,7 @@ import (
 
 	"github.com/nnbound/nnbound/align"
 	"github.com/nnbound/nnbound/nn"
+	"github.com/nnbound/nnbound/nn/modelfile"
 	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnncomp"
 	"github.com/nnbound/nnbound/vnnlib"
@@ -69,7 +70,7 @@ func Decider(opts Options) vnncomp.Decider {
 		if prop.Pair == nil || prop.Pair.Relational != nil {
 			return decideRelational(ctx, in, prop, opts)
 		}
-		p, f, g, err := loadNets(in, prop.Pair)
+		p, ms, err := loadNets(in, prop.Pair)
 		if err != nil {
 			return vnncomp.Outcome{Result: vnncomp.Error, Err: err}
 		}
@@ -77,24 +78,31 @@ func Decider(opts Options) vnncomp.Decider {
 		if opts.NoAlign {
 			a = verify.KeepNeurons
 		}
-		ans, err := verify.DecidePropertyAligned(ctx, f, g, &p.Property, a, &opts.Verify)
+		ans, err := verify.DecidePropertyModels(ctx, ms.F, ms.G, ms.FC, ms.GC, &p.Property, a, &opts.Verify)
 		if errors.Is(err, verify.ErrPairUnsupported) {
 			return vnncomp.Outcome{Result: vnncomp.Unknown, Err: err}
 		}
 		if err != nil {
 			return vnncomp.Outcome{Result: vnncomp.Error, Err: err}
 		}
-		return outcome(ans, f, g, p)
+		return outcome(ans, ms, p)
 	}
+}
+
+// Models are the two networks f and g of a row as graphs, with their
+// chains of layers (nil for a graph that is not one).
+type Models struct {
+	F, G   *nn.Graph
+	FC, GC *nn.Network
 }
 
 // loadNets reads the instance's networks f and g of the two-network
 // property p, matched by the names the property declares (else taken in
 // row order).
-func loadNets(in vnncomp.Instance, p *vnnlib.Pair) (*vnnlib.Pair, *nn.Network, *nn.Network, error) {
-	var err error
+func loadNets(in vnncomp.Instance, p *vnnlib.Pair) (*vnnlib.Pair, Models, error) {
+	var ms Models
 	if len(in.Networks) != 2 {
-		return nil, nil, nil, fmt.Errorf("equiv: row %d names %d networks, want 2", in.Index, len(in.Networks))
+		return nil, ms, fmt.Errorf("equiv: row %d names %d networks, want 2", in.Index, len(in.Networks))
 	}
 	paths := [2]string{in.Networks[0].Path, in.Networks[1].Path}
 	if a, b := in.Networks[0].Name, in.Networks[1].Name; a != "" || b != "" {
@@ -103,17 +111,18 @@ func loadNets(in vnncomp.Instance, p *vnnlib.Pair) (*vnnlib.Pair, *nn.Network, *
 		case a == p.G.Name && b == p.F.Name:
 			paths[0], paths[1] = paths[1], paths[0]
 		default:
-			return nil, nil, nil, fmt.Errorf("equiv: row %d names networks %q and %q, the property declares %q and %q", in.Index, a, b, p.F.Name, p.G.Name)
+			return nil, ms, fmt.Errorf("equiv: row %d names networks %q and %q, the property declares %q and %q", in.Index, a, b, p.F.Name, p.G.Name)
 		}
 	}
-	var nets [2]*nn.Network
-	for i, path := range paths {
-		if nets[i], err = loadChain(path); err != nil {
-			return nil, nil, nil, err
-		}
+	var err error
+	if ms.F, ms.FC, _, err = modelfile.LoadGraph(paths[0], modelfile.Options{}); err != nil {
+		return nil, ms, err
 	}
-	if err := p.CheckNetworks(nets[0], nets[1]); err != nil {
-		return nil, nil, nil, err
+	if ms.G, ms.GC, _, err = modelfile.LoadGraph(paths[1], modelfile.Options{}); err != nil {
+		return nil, ms, err
 	}
-	return p, nets[0], nets[1], nil
+	if err := p.CheckNetworks(ms.F, ms.G); err != nil {
+		return nil, ms, err
+	}
+	return p, ms, nil
 }

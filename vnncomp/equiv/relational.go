@@ -77,7 +77,7 @@ func loadOne(in vnncomp.Instance) (*nn.Network, error) {
 func loadChain(path string) (*nn.Network, error) {
 	f, _, err := modelfile.Load(path, modelfile.Options{})
 	if errors.Is(err, onnx.ErrNotChain) {
-		return nil, fmt.Errorf("%w; instances are decided for chains of layers so far (nnbound verify F G --epsilon E decides graph pairs on a box)", err)
+		return nil, fmt.Errorf("%w; VNN-LIB 1 and relational instances are decided for chains of layers so far (two-network equivalence instances take graphs)", err)
 	}
 	return f, err
 }
@@ -86,11 +86,16 @@ func loadChain(path string) (*nn.Network, error) {
 // (equal-to f) g is f, and the row may name f alone.
 func loadPairNets(in vnncomp.Instance, p *vnnlib.Pair) (*nn.Network, *nn.Network, error) {
 	if p.G.EqualTo == "" || len(in.Networks) != 1 {
-		_, f, g, err := loadNets(in, p)
-		if err != nil || p.G.EqualTo == "" {
-			return f, g, err
+		_, ms, err := loadNets(in, p)
+		switch {
+		case err != nil:
+			return nil, nil, err
+		case ms.FC == nil || ms.GC == nil:
+			return nil, nil, fmt.Errorf("equiv: row %d: %w; relational properties are decided for chains of layers so far", in.Index, onnx.ErrNotChain)
+		case p.G.EqualTo == "":
+			return ms.FC, ms.GC, nil
 		}
-		return f, f, nil
+		return ms.FC, ms.FC, nil
 	}
 	if n := in.Networks[0].Name; n != "" && n != p.F.Name {
 		return nil, nil, fmt.Errorf("equiv: row %d names network %q, the property declares %q", in.Index, n, p.F.Name)

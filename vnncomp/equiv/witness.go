@@ -4,21 +4,20 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/verify"
 	"github.com/nnbound/nnbound/vnncomp"
 	"github.com/nnbound/nnbound/vnnlib"
 )
 
 // outcome turns an answer into a VNN-COMP outcome.
-func outcome(ans *verify.Answer, f, g *nn.Network, p *vnnlib.Pair) vnncomp.Outcome {
+func outcome(ans *verify.Answer, ms Models, p *vnnlib.Pair) vnncomp.Outcome {
 	r := ans.Result
 	o := vnncomp.Outcome{Time: r.Time, Detail: Detail{Verify: r, Aligned: ans.Aligned}}
 	switch {
 	case r.Status == verify.Holds:
 		o.Result = vnncomp.Unsat
 	case r.Status == verify.Violated:
-		w, err := Witness(f, g, p, r.Counterexample.X)
+		w, err := Witness(ms, p, r.Counterexample.X)
 		if err != nil {
 			o.Result, o.Err = vnncomp.Unknown, err
 			break
@@ -36,9 +35,9 @@ func outcome(ans *verify.Answer, f, g *nn.Network, p *vnnlib.Pair) vnncomp.Outco
 // Y_g in declaration order, x rounded to its declared type and f and g
 // evaluated there. It is an error if the rounded x leaves the box, a
 // declared type cannot be written, or the point does not violate p
-// (verify.CheckPoint: the violation must survive the rounding of the
-// evaluation).
-func Witness(f, g *nn.Network, p *vnnlib.Pair, x []float64) (*vnncomp.Witness, error) {
+// (verify.CheckPointModels: the violation must survive the rounding of
+// the evaluation).
+func Witness(ms Models, p *vnnlib.Pair, x []float64) (*vnncomp.Witness, error) {
 	xr, err := round(x, p.F.Input.Type)
 	if err != nil {
 		return nil, err
@@ -46,7 +45,7 @@ func Witness(f, g *nn.Network, p *vnnlib.Pair, x []float64) (*vnncomp.Witness, e
 	if !p.Box.Contains(xr) {
 		return nil, errors.New("equiv: the counterexample rounded to the input type leaves the box")
 	}
-	pt, s, err := verify.CheckPoint(f, g, xr, xr, verify.PropertyCriterion(&p.Property))
+	pt, s, err := verify.CheckPointModels(ms.F, ms.G, ms.FC, ms.GC, xr, xr, verify.PropertyCriterion(&p.Property))
 	if err != nil {
 		return nil, err
 	}
