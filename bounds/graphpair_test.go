@@ -3,6 +3,7 @@ package bounds
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -220,4 +221,63 @@ func pairSamplesInside(rng *rand.Rand, g1, g2 *nn.Graph, in spec.Inputs, pb *Gra
 		}
 	}
 	return nil
+}
+
+// TestGraphPairPlanarSound checks GraphOptions.Planar on sampled pairs:
+// every margin of the directions node and the 2-norm of every output
+// difference within their bounds, and Norm2 never above the norm of Diff.
+func TestGraphPairPlanarSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 12))
+	for trial := range 8 {
+		g1 := randGraph(rng)
+		g2 := perturbed(rng, g1, 0.02)
+		if trial%4 == 3 {
+			g2 = randGraph(rng)
+		}
+		box := randBox(rng, g1.InputSize(), []float64{0.002, 0.05, 0.4}[trial%3])
+		for _, in := range graphPairings(box) {
+			opts := DefaultGraphOptions()
+			opts.Planar = 2 + 2*(trial%3)
+			opts.Combined = trial%2 == 1
+			pb, err := GraphPair(g1, g2, in, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := pairSamplesInside(rng, g1, g2, in, pb); err != nil {
+				t.Fatalf("trial %d, %v: %v", trial, in.Pairing, err)
+			}
+			n, k := len(pb.Diff), opts.Planar
+			if len(pb.Combined.Values[len(pb.Combined.Values)-1]) != n+n/2*k {
+				t.Fatalf("trial %d: no directions node", trial)
+			}
+			if norm := pb.Norm2(); !(norm <= norm2Up(pb.Diff)) {
+				t.Errorf("trial %d: Norm2 %g above the enclosures' norm %g", trial, norm, norm2Up(pb.Diff))
+			}
+			margins := pb.Combined.Values[len(pb.Combined.Values)-1][n:]
+			for _, x1 := range boxSamples(rng, in.Box, 40) {
+				x2 := in.X2(x1)
+				if in.Pairing == spec.Independent {
+					x2 = boxSamples(rng, in.Box, 1)[2]
+				}
+				y1, _ := g1.Eval(x1)
+				y2, _ := g2.Eval(x2)
+				s := 0.0
+				for j := range y1 {
+					s += (y2[j] - y1[j]) * (y2[j] - y1[j])
+				}
+				if norm := pb.Norm2(); math.Sqrt(s) > norm {
+					t.Fatalf("trial %d, %v: ||d||_2 = %g above %g", trial, in.Pairing, math.Sqrt(s), norm)
+				}
+				for p := range n / 2 {
+					for u := range k {
+						th := math.Pi * float64(u) / float64(k)
+						c := math.Cos(th)*(y2[2*p]-y1[2*p]) + math.Sin(th)*(y2[2*p+1]-y1[2*p+1])
+						if m := margins[p*k+u]; !m.Contains(c) {
+							t.Fatalf("trial %d, %v: plane %d direction %d: %g outside %v", trial, in.Pairing, p, u, c, m)
+						}
+					}
+				}
+			}
+		}
+	}
 }
