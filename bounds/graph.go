@@ -80,6 +80,12 @@ type GraphOptions struct {
 	// on the trained CIFAR ResNet's FB-8 pair it narrowed the output by
 	// 0.3 % for about 10 s of CPU (docs/notes/2026-12-graphs-cifar.md).
 	Optimise OptimiseSettings
+	// Planar, if at least 2, makes GraphPair also bound the output
+	// difference in that many directions of each plane of two outputs
+	// (2p, 2p+1), and GraphPairBounds.Norm2 take the norm of each plane's
+	// polygon, as PairBounds.Norm2Planar does (never looser than the norm
+	// of the enclosures; 2 Planar more rows per plane of the output).
+	Planar int
 
 	// IntervalWeightTerms makes GraphPair bound the terms (M2 - M1) z1 of
 	// a difference graph (graphdiff.go) by interval arithmetic (centre and
@@ -125,6 +131,8 @@ func (o GraphOptions) Validate() error {
 		return fmt.Errorf("bounds: GraphOptions.Window is %d, want at least 1: %w", o.Window, ErrOptions)
 	case o.Batch < 1:
 		return fmt.Errorf("bounds: GraphOptions.Batch is %d, want at least 1: %w", o.Batch, ErrOptions)
+	case o.Planar == 1 || o.Planar < 0:
+		return fmt.Errorf("bounds: GraphOptions.Planar is %d, want 0 or at least 2: %w", o.Planar, ErrOptions)
 	case o.Workers < 0:
 		return fmt.Errorf("bounds: GraphOptions.Workers is %d, want 0 or more: %w", o.Workers, ErrOptions)
 	}

@@ -31,7 +31,8 @@ import (
 // default small; trained-*: testdata/graphs/cifar_trained),
 // NNBOUND_GRAPH_METHODS methods
 // (interval,window1,window2,backsub,backsub8 (batches of 8 rows),adaptive,weights,combined,float32,
-// optimised (backsub with 4 steps of optimised lines on the output's rows)),
+// optimised (backsub with 4 steps of optimised lines on the output's rows),
+// planar (backsub with the output's margins in 8 directions of each plane of two outputs)),
 // NNBOUND_GRAPH_INPUT the test input of the CIFAR models (default 0),
 // and NNBOUND_GRAPH_LOG=1 logs each value bounded.
 func TestGraphLong(t *testing.T) {
@@ -63,6 +64,7 @@ func TestGraphLong(t *testing.T) {
 		"weights":   {Intermediate: IntermediateBacksub, Batch: 16, IntervalWeightTerms: true},
 		"combined":  {Intermediate: IntermediateBacksub, Batch: 16, Combined: true},
 		"float32":   {Intermediate: IntermediateBacksub, Batch: 16, Float32: true},
+		"planar":    {Intermediate: IntermediateBacksub, Batch: 16, Planar: 8},
 		"optimised": {Intermediate: IntermediateBacksub, Batch: 16, Optimise: OptimiseSettings{Iterations: 4, Step: 0.2}},
 	}
 	for _, name := range envList("NNBOUND_GRAPH_MODELS", "small") {

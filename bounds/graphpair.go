@@ -3,10 +3,12 @@ package bounds
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/nnbound/nnbound/nn"
 	"github.com/nnbound/nnbound/spec"
+	"gonum.org/v1/gonum/mat"
 )
 
 // GraphPairBounds holds sound bounds for two graphs g1, g2 on paired
@@ -30,14 +32,27 @@ import (
 // With GraphOptions.Float32 the two graphs first get their rounding nodes
 // (graphfloat32.go), which Combined then holds; Net1 and Net2 are indexed
 // by the values of g1 and g2 all the same.
+//
+// With GraphOptions.Planar, Combined's last value is the output
+// difference's margins in the directions of its planes (the graph's
+// output difference first), and planes the norm of each plane's polygon.
 type GraphPairBounds struct {
 	Diff       []Interval
 	Net1, Net2 *GraphNet
 	Combined   *GraphNet
+	planes     []float64
 }
 
-// Norm2 returns an upper bound of ||g2(x2) - g1(x1)||_2 over the pairs.
-func (pb *GraphPairBounds) Norm2() float64 { return norm2Up(pb.Diff) }
+// Norm2 returns an upper bound of ||g2(x2) - g1(x1)||_2 over the pairs:
+// the norm of Diff, or with GraphOptions.Planar that of the planes'
+// polygons where smaller.
+func (pb *GraphPairBounds) Norm2() float64 {
+	norm := norm2Up(pb.Diff)
+	if pb.planes == nil {
+		return norm
+	}
+	return min(norm, planesNorm(pb.Diff, pb.planes))
+}
 
 // NormInf returns an upper bound of ||g2(x2) - g1(x1)||_inf over the pairs.
 func (pb *GraphPairBounds) NormInf() float64 {
@@ -105,24 +120,92 @@ func graphPair(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, opts Graph
 			if opts.IntervalWeightTerms {
 				cut = pg.weightTerms
 			}
+			out := len(pg.g.Nodes)
+			pg.addDirections(opts.Planar)
+			if cut != nil {
+				cut = append(cut, make([]bool, len(pg.g.Nodes)+1-len(cut))...)
+			}
 			net, err := propagateGraph(ctx, pg.g, pg.box, opts, cut)
 			if err != nil {
 				return nil, err
 			}
-			return pg.diffBounds(net), nil
+			planes := pg.planeNorms(net, out, opts.Planar)
+			pb := pg.diffBounds(net)
+			pb.planes = planes
+			return pb, nil
 		}
 	}
 	pg := newPairGraph(g1, g2, in)
+	out := len(pg.g.Nodes)
+	pg.addDirections(opts.Planar)
 	net, err := propagateGraph(ctx, pg.g, pg.box, opts, nil)
 	if err != nil {
 		return nil, err
 	}
+	planes := pg.planeNorms(net, out, opts.Planar)
 	return &GraphPairBounds{
-		Diff:     net.Output,
+		Diff:     net.Values[out],
 		Net1:     pg.view(net, pg.x1, pg.off1, len(g1.Nodes)),
 		Net2:     pg.view(net, pg.x2, pg.off2, len(g2.Nodes)),
 		Combined: net,
+		planes:   planes,
 	}, nil
+}
+
+// addDirections appends, for k >= 2 and at least two outputs, a node
+// reading the output difference d (the last value) whose values are d
+// itself, then the margins
+//
+//	c_t^T (d_2p, d_2p+1),   c_t = (cos(pi t / k), sin(pi t / k)),   t = 0, ..., k-1,
+//
+// of each plane p of two outputs (as PairBounds.Norm2Planar), so that
+// back-substitution bounds them all as the graph's output.
+func (pg *pairGraph) addDirections(k int) {
+	out := len(pg.g.Nodes)
+	n := pg.g.Size(out)
+	planes := n / 2
+	if k < 2 || planes == 0 {
+		return
+	}
+	rows := n + planes*k
+	w := mat.NewDense(rows, n, nil)
+	for i := range n {
+		w.Set(i, i, 1)
+	}
+	for p := range planes {
+		for t := range k {
+			th := math.Pi * float64(t) / float64(k)
+			w.Set(n+p*k+t, 2*p, math.Cos(th))
+			w.Set(n+p*k+t, 2*p+1, math.Sin(th))
+		}
+	}
+	pg.add(nn.Node{Op: &nn.Affine{M: nn.DenseMap{W: w}}, Inputs: []int{out}, Shape: []int{rows}, Name: "directions"})
+}
+
+// planeNorms intersects the bounds of the output difference (value out)
+// of net with those of its copy in the directions node addDirections
+// appended (k directions, none for k < 2), makes that value net's
+// Output, and returns the bound of each plane's polygon (polygonNorm).
+func (pg *pairGraph) planeNorms(net *GraphNet, out, k int) []float64 {
+	if out == len(pg.g.Nodes) {
+		return nil
+	}
+	d, m := net.Values[out], net.Output
+	n := len(d)
+	for i := range d {
+		d[i] = d[i].Intersect(m[i])
+	}
+	net.Output = d
+	r := make([]float64, n/2)
+	h := make([]float64, 2*k)
+	for p := range r {
+		for t := range k {
+			c := m[n+p*k+t]
+			h[t], h[k+t] = c.Hi, -c.Lo
+		}
+		r[p], _ = polygonNorm(h)
+	}
+	return r
 }
 
 // pairGraph is the combined graph of a pair (see GraphPairBounds) with the

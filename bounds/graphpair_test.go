@@ -3,6 +3,7 @@ package bounds
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -28,8 +29,9 @@ func graphPairings(box spec.Box) []spec.Inputs {
 }
 
 // pairInside returns an error naming the values v1 of g1 and v2 of g2
-// (at paired inputs) outside their enclosures in pb, and the output
-// differences outside pb.Diff.
+// (at paired inputs) outside their enclosures in pb, the output
+// differences outside pb.Diff, and with GraphOptions.Planar its margins
+// and 2-norm (planarInside).
 func pairInside(pb *GraphPairBounds, v1, v2 [][]float64) error {
 	err := errors.Join(insideAll(pb.Net1, v1), insideAll(pb.Net2, v2))
 	y1, y2 := v1[len(v1)-1], v2[len(v2)-1]
@@ -37,6 +39,9 @@ func pairInside(pb *GraphPairBounds, v1, v2 [][]float64) error {
 		if d := y2[j] - y1[j]; !pb.Diff[j].Contains(d) {
 			err = errors.Join(err, fmt.Errorf("output %d: difference %v outside %v", j, d, pb.Diff[j]))
 		}
+	}
+	if pb.planes != nil {
+		err = errors.Join(err, planarInside(pb, y1, y2))
 	}
 	return err
 }
@@ -220,4 +225,64 @@ func pairSamplesInside(rng *rand.Rand, g1, g2 *nn.Graph, in spec.Inputs, pb *Gra
 		}
 	}
 	return nil
+}
+
+// TestGraphPairPlanarSound checks GraphOptions.Planar on sampled pairs
+// (pairInside checks the margins and the 2-norm), and that Norm2 is never
+// above the norm of Diff.
+func TestGraphPairPlanarSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 12))
+	for trial := range 8 {
+		g1 := randGraph(rng)
+		g2 := perturbed(rng, g1, 0.02)
+		if trial%4 == 3 {
+			g2 = randGraph(rng)
+		}
+		box := randBox(rng, g1.InputSize(), []float64{0.002, 0.05, 0.4}[trial%3])
+		for _, in := range graphPairings(box) {
+			opts := DefaultGraphOptions()
+			opts.Planar = 2 + 2*(trial%3)
+			opts.Combined = trial%2 == 1
+			pb, err := GraphPair(g1, g2, in, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pb.planes == nil {
+				t.Fatalf("trial %d: no planes", trial)
+			}
+			if err := pairSamplesInside(rng, g1, g2, in, pb); err != nil {
+				t.Fatalf("trial %d, %v: %v", trial, in.Pairing, err)
+			}
+			if norm := pb.Norm2(); !(norm <= norm2Up(pb.Diff)) {
+				t.Errorf("trial %d: Norm2 %g above the enclosures' norm %g", trial, norm, norm2Up(pb.Diff))
+			}
+		}
+	}
+}
+
+// planarInside returns an error naming the margins of the directions
+// node of pb (GraphOptions.Planar) that miss the output difference
+// y2 - y1, or its 2-norm above pb.Norm2.
+func planarInside(pb *GraphPairBounds, y1, y2 []float64) error {
+	last := pb.Combined.Values[len(pb.Combined.Values)-1]
+	n := len(y1)
+	k := (len(last) - n) / (n / 2)
+	var err error
+	s := 0.0
+	for j := range y1 {
+		s += (y2[j] - y1[j]) * (y2[j] - y1[j])
+	}
+	if norm := pb.Norm2(); math.Sqrt(s) > norm {
+		err = fmt.Errorf("||d||_2 = %g above %g", math.Sqrt(s), norm)
+	}
+	for p := range n / 2 {
+		for u := range k {
+			th := math.Pi * float64(u) / float64(k)
+			c := math.Cos(th)*(y2[2*p]-y1[2*p]) + math.Sin(th)*(y2[2*p+1]-y1[2*p+1])
+			if m := last[n+p*k+u]; !m.Contains(c) {
+				err = errors.Join(err, fmt.Errorf("plane %d direction %d: %g outside %v", p, u, c, m))
+			}
+		}
+	}
+	return err
 }

@@ -170,16 +170,23 @@ func (pb *PairBounds) planar(k int) (float64, error) {
 			}
 		}
 	}
+	return planesNorm(pb.Output, r), nil
+}
+
+// planesNorm returns an upper bound of ||d||_2 for d in the box out whose
+// planes of two outputs (2p, 2p+1) have norms at most r[p] (an output
+// left over counts by its enclosure).
+func planesNorm(out []Interval, r []float64) float64 {
 	s := 0.0
-	for p := range planes {
-		v := min(r[p], norm2Up(pb.Output[2*p:2*p+2]))
+	for p, rp := range r {
+		v := min(rp, norm2Up(out[2*p:2*p+2]))
 		s = outward.AddUp(s, outward.MulUp(v, v))
 	}
-	if n%2 == 1 {
-		m := pb.Output[n-1].Mag()
+	if n := len(out); n%2 == 1 {
+		m := out[n-1].Mag()
 		s = outward.AddUp(s, outward.MulUp(m, m))
 	}
-	return outward.SqrtUp(s), nil
+	return outward.SqrtUp(s)
 }
 
 // polygonNorm returns an upper bound of ||d||_2 over the d in the plane

@@ -26,7 +26,9 @@ import (
 // (Refine.SettleWork: unsearched pieces, the joint pairs, the widest
 // coordinate after a halving that kept its parent's bound, and past the
 // work budget the widest always; such a pair's
-// pieces go unsearched from half the work budget on). Each piece's bound is an enclosure of the quantity on it, and
+// pieces go unsearched from half the work budget on), and a float pair
+// that settled past the target ends with the SDPs of the hulls of its top
+// pieces (settleSDP). Each piece's bound is an enclosure of the quantity on it, and
 // the pieces cover the input set, so the largest of them is a bound on
 // the whole set, as for the SDP's pieces. The SDP runs afterwards, where
 // it can still pay (sdpBound), and the smaller of the two bounds is
@@ -100,7 +102,8 @@ func cheapRefine(ctx context.Context, f1, f2 *nn.Network, root region, rb *regio
 	rp.reason = ""
 	rp.next, rp.prior = splitHint(f1, f2, &root, rb, &co), rb.prior(&root)
 	root.next, root.within = rp.next, rp.prior
-	return refine(ctx, f1, f2, root, rp, &co, ob, c)
+	pieces, stop := refine(ctx, f1, f2, root, rp, &co, ob, c)
+	return settleSDP(ctx, f1, f2, root, pieces, stop, o, ob, c), stop
 }
 
 // splitHint returns the coordinate of r to halve next, plus 1, by the

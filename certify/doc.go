@@ -49,8 +49,9 @@
 // pieces, a cheap refinement comes first (cheap.go): pieces bounded by
 // bound propagation alone, each from its parent's enclosures, halving the
 // coordinate of largest difference smear, while that pays and within
-// Refine.MaxPropWork; the SDP then runs only where it can still pay, and
-// the smaller of the two bounds is reported.
+// Refine.MaxPropWork; the SDP then runs only where it can still pay (on a
+// small box settled past the target, on the hulls of the top pieces:
+// settleSDP), and the smaller of the two bounds is reported.
 //
 // What makes the SDPs of large networks solvable (ACAS Xu, 6 x 50 ReLU):
 // the coordinates of the second network's neurons hold their differences

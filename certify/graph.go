@@ -213,6 +213,10 @@ func graphPiece(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 	bo := bounds.GraphOptionsFor(g1)
 	bo.Float32 = a == ArithFloat32
 	bo.Intermediate = im
+	norm2 := q.C == nil && q.Norm == spec.Norm2
+	if norm2 {
+		bo.Planar = planarDirections
+	}
 	pb, err := bounds.GraphPairContext(ctx, g1, g2, in, bo)
 	if err != nil {
 		return graphBound{}, err
@@ -223,7 +227,11 @@ func graphPiece(ctx context.Context, g1, g2 *nn.Graph, in spec.Inputs, q spec.Qu
 			return graphBound{}, err
 		}
 	}
-	return graphBound{in: in, bound: quantityBound(d, q)}, nil
+	bound := quantityBound(d, q)
+	if norm2 { // the planes' polygons, where tighter than the enclosures
+		bound = min(bound, pb.Norm2())
+	}
+	return graphBound{in: in, bound: bound}, nil
 }
 
 // unbounded reports whether an enclosure is not finite.

@@ -21,11 +21,12 @@ import (
 // Each rounding e is a coordinate of eta with the constraint of
 // qc.Noise, (s/2 - e)(e + s/2) >= 0. Each layer keeps its activation
 // (identity or ReLU), so that the constraints relating a neuron to the
-// same neuron of the float network (DiffSlope, DiffBox, the chords)
-// apply, and a neuron whose bounds reach beyond its quantiser's range on
-// the region gets the excess as a coordinate (qc.Sat, qc.Saturation):
-// out = act(xi) - relu(xi - Hi) + relu(Lo - xi); a layer where most
-// neurons may saturate keeps the clamp as a hard-tanh (qc.LowerInt8).
+// same neuron of the float network (DiffSlope, the chords) apply, and a
+// neuron whose bounds reach beyond its quantiser's range on the region
+// gets the excess as a coordinate (qc.Sat, qc.Saturation): out = act(xi)
+// - relu(xi - Hi) + relu(Lo - xi); a layer where most neurons may
+// saturate keeps the clamp as a hard-tanh (qc.LowerInt8), and of those
+// constraints only the boxes of the differences (qc.DiffBox).
 
 // int8SDP reports whether the SDP is built for the quantised networks
 // f1, f2 on the question of o: the 2-norm of two or more outputs on the

@@ -38,8 +38,9 @@
 // (Appendix 4, see PropertiesOf): Sector, Bounded, Positive, Complement,
 // Complementarity, Cross, SlopePairs (the paper's all-pairs slope
 // restriction). Local builders use pre-activation bounds: PreBox, PostBox,
-// ReLUTriangle, and DiffSlope, DiffBox and DiffChords relate corresponding
-// neurons of the two networks. For int8 models, LowerInt8 turns the
+// ReLUTriangle; DiffSlope and DiffChords relate corresponding neurons of
+// the two networks (the same activation), DiffBox any two of the same
+// place. For int8 models, LowerInt8 turns the
 // lowerings of bound propagation into a Config with a noise coordinate per
 // rounding (Noise: |e| <= s/2) and an excess coordinate per clamp that may
 // act (Saturation). Facts lists the linear facts of a region (sides of

@@ -35,7 +35,8 @@ type Int8 struct {
 // and xi within less than s/2 of the range is within it (bounds rounded
 // outward, with an end at -1e-323 for 0, cannot show that by
 // themselves). Each layer keeps act, so that the constraints between
-// corresponding neurons of the two networks apply, and each neuron whose
+// corresponding neurons of the two networks apply (DiffSlope, the chords;
+// DiffBox applies against a hard-tanh too), and each neuron whose
 // pre-activation may leave the range gets a Sat: at the top, and at the
 // bottom for the identity (a ReLU's clamp starts at 0, where it already
 // is). A layer with another activation, or where more than half the

@@ -22,9 +22,9 @@ type int8Instance struct {
 }
 
 // newInt8Instance returns a 3-input ReLU network against its int8 copy,
-// calibrated on 40 points of a box narrower than the input box when
-// saturate is set (so that some quantisers clamp), on the box otherwise.
-func newInt8Instance(t *testing.T, seed uint64, saturate bool) int8Instance {
+// calibrated on 40 points of the input box shrunk by the factor shrink (so
+// that some quantisers clamp when it is below 1).
+func newInt8Instance(t *testing.T, seed uint64, shrink float64) int8Instance {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 5))
 	nx := 3
@@ -32,10 +32,6 @@ func newInt8Instance(t *testing.T, seed uint64, saturate bool) int8Instance {
 	lo, hi := make([]float64, nx), make([]float64, nx)
 	for i := range nx {
 		lo[i], hi[i] = -1+0.3*rng.Float64(), 0.5+0.5*rng.Float64()
-	}
-	shrink := 1.0
-	if saturate {
-		shrink = 0.6
 	}
 	var calib [][]float64
 	for range 40 {
@@ -66,7 +62,7 @@ func newInt8Instance(t *testing.T, seed uint64, saturate bool) int8Instance {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if saturate && v.Saturating == 0 {
+	if shrink < 1 && v.Saturating == 0 && len(v.Clamped) == 0 {
 		t.Fatal("calibrated on a narrower box, but no saturation")
 	}
 	cfg := Config{Nets: v.Nets, X2: make([]Input, nx), DiffCoords: true, Noise: v.Noise, Sat: v.Sat}
@@ -119,10 +115,26 @@ func (ins int8Instance) eta(x []float64) []float64 {
 // checking that the output forms give the int8 network's outputs, and
 // counts the samples where a clamp acts.
 func TestInt8TermsHoldOnSamples(t *testing.T) {
+	type instanceCase struct {
+		seed   uint64
+		shrink float64
+	}
+	var cases []instanceCase
 	for seed := range uint64(6) {
-		saturate := seed%2 == 1
-		t.Run(fmt.Sprintf("seed=%d/saturate=%v", seed, saturate), func(t *testing.T) {
-			ins := newInt8Instance(t, seed, saturate)
+		shrink := 1.0
+		if seed%2 == 1 {
+			shrink = 0.6
+		}
+		cases = append(cases, instanceCase{seed, shrink})
+	}
+	// Calibrated on a box a third as wide: the second hidden layer keeps
+	// its clamp as a hard-tanh against the float ReLU.
+	cases = append(cases, instanceCase{1, 0.3})
+	for _, c := range cases {
+		seed, saturate := c.seed, c.shrink < 1
+		t.Run(fmt.Sprintf("seed=%d/shrink=%g", seed, c.shrink), func(t *testing.T) {
+			ins := newInt8Instance(t, seed, c.shrink)
+			checkMixedDiffBoxes(t, ins)
 			noise := 0
 			for _, term := range ins.terms {
 				if term.Kind == KindNoise {
@@ -153,6 +165,27 @@ func TestInt8TermsHoldOnSamples(t *testing.T) {
 				t.Error("no sample where a clamp acts")
 			}
 		})
+	}
+}
+
+// checkMixedDiffBoxes checks that every layer where the two networks'
+// activations differ (the float ReLU or identity against the int8 copy's
+// hard-tanh) has the difference boxes of its neurons (DiffBox).
+func checkMixedDiffBoxes(t *testing.T, ins int8Instance) {
+	t.Helper()
+	boxed := map[string]bool{}
+	for _, term := range ins.terms {
+		if term.Kind == KindDiffPostBox {
+			boxed[term.Where] = true
+		}
+	}
+	for k, a := range ins.l.Nets[0].Layers {
+		b := ins.l.Nets[1].Layers[k]
+		for i := range a.Out {
+			if where := fmt.Sprintf("L%d[%d]", k, i); a.Act != b.Act && !Sub(b.Out[i], a.Out[i]).IsZero() && !boxed[where] {
+				t.Errorf("%s (%v against %v): no box of the output difference", where, a.Act.Kind, b.Act.Kind)
+			}
+		}
 	}
 }
 

@@ -75,13 +75,14 @@ func SlopePairs(l *Layout, set PairSet) []Term {
 	return ts
 }
 
-// corresponding calls fn for every neuron i of layer k that exists in both
-// networks with the same activation and at least one of the two kept.
-func (l *Layout) corresponding(fn func(k, i int, a, b *Layer)) {
+// paired calls fn for every neuron i of layer k that exists in both
+// networks, whatever their activations, with at least one of the two
+// kept.
+func (l *Layout) paired(fn func(k, i int, a, b *Layer)) {
 	n1, n2 := l.Nets[0].Layers, l.Nets[1].Layers
 	for k := range min(len(n1), len(n2)) {
 		a, b := &n1[k], &n2[k]
-		if a.Act != b.Act || len(a.Pre) != len(b.Pre) {
+		if len(a.Pre) != len(b.Pre) {
 			continue
 		}
 		for i := range a.Pre {
@@ -90,6 +91,16 @@ func (l *Layout) corresponding(fn func(k, i int, a, b *Layer)) {
 			}
 		}
 	}
+}
+
+// corresponding calls fn for the neurons of paired with the same
+// activation in both networks.
+func (l *Layout) corresponding(fn func(k, i int, a, b *Layer)) {
+	l.paired(func(k, i int, a, b *Layer) {
+		if a.Act == b.Act {
+			fn(k, i, a, b)
+		}
+	})
 }
 
 // DiffSlope returns the slope restriction between corresponding neurons
@@ -120,7 +131,9 @@ func DiffSlope(l *Layout, pre [2][][]bounds.Interval) []Term {
 	return ts
 }
 
-// DiffBox returns, for corresponding neurons, the box constraints of the
+// DiffBox returns, for neurons of the same place in both networks
+// (paired: also where the activations differ, a float ReLU against the
+// hard-tanh of its int8 copy's clamp), the box constraints of the
 // differences of their pre-activations and outputs (after any clamp,
 // Layer.Out) from bounds on them (bounds.PairBounds.DiffPre and DiffPost;
 // a nil layer is skipped):
@@ -128,7 +141,7 @@ func DiffSlope(l *Layout, pre [2][][]bounds.Interval) []Term {
 //	(dxi - dl)(du - dxi) >= 0,   (dphi - pl)(pu - dphi) >= 0.
 func DiffBox(l *Layout, diffPre, diffPost [][]bounds.Interval) []Term {
 	var ts []Term
-	l.corresponding(func(k, i int, a, b *Layer) {
+	l.paired(func(k, i int, a, b *Layer) {
 		where := fmt.Sprintf("L%d[%d]", k, i)
 		// A difference that is identically zero (the same neuron) gives no
 		// constraint.

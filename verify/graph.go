@@ -223,6 +223,9 @@ func (d *graphDecider) attack(ctx context.Context, box spec.Box, k int) *Point {
 	in.Box = box
 	if res, err := search.MaxErrorGraph(ctx, d.f, d.g, in, d.tol.Quantity(), so); err == nil {
 		points = append(points, res.X1)
+		if x, ok := d.toLevels(res.X1, box); ok {
+			points = append(points, x)
+		}
 	}
 	for _, x := range points {
 		p, s, err := CheckPointGraph(d.f, d.g, x, d.in.X2(x), d.tol)
@@ -235,6 +238,42 @@ func (d *graphDecider) attack(ctx context.Context, box spec.Box, k int) *Point {
 		if s == Violated {
 			return p
 		}
+	}
+	return nil
+}
+
+// toLevels returns x with each input moved to the level that the input
+// quantiser of g (else of f) gives it, where that level lies in box, and
+// whether any moved. The search climbs to the steps of a quantised input,
+// where the point's enclosure cannot tell the two levels apart (ONNX
+// divides in float32, nn.Graph.Eval in float64); the level itself is
+// half a step from either edge, so it is judged, and g's input is the
+// same there.
+func (d *graphDecider) toLevels(x []float64, box spec.Box) ([]float64, bool) {
+	q := inputQuantiser(d.g)
+	if q == nil {
+		q = inputQuantiser(d.f)
+	}
+	if q == nil {
+		return nil, false
+	}
+	y, moved := slices.Clone(x), false
+	for i, v := range x {
+		if l := q.Apply(i, v); l != v && l >= box.Lo[i] && l <= box.Hi[i] {
+			y[i], moved = l, true
+		}
+	}
+	return y, moved
+}
+
+// inputQuantiser returns the quantiser that g applies first to its whole
+// input, or nil.
+func inputQuantiser(g *nn.Graph) *nn.Quantiser {
+	if len(g.Nodes) == 0 || !slices.Equal(g.Nodes[0].Inputs, []int{0}) {
+		return nil
+	}
+	if q, ok := g.Nodes[0].Op.(*nn.Quantise); ok {
+		return q.Q
 	}
 	return nil
 }
