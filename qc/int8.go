@@ -42,7 +42,8 @@ type Int8 struct {
 // is). A layer with another activation, or where more than half the
 // neurons may saturate, keeps the hard-tanh: the excesses then cost more
 // coordinates than the constraints between the networks' neurons gain
-// (the whole box of the int8 digits model: 161 against 147).
+// (the whole box of the int8 digits model, per channel: 104.1 against
+// 130.0, the difference boxes applying to both).
 func LowerInt8(low [2]bounds.Lowered, pre [2][][]bounds.Interval) (Int8, error) {
 	var out Int8
 	for n, lw := range low {
